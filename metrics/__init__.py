@@ -1,0 +1,45 @@
+"""IR Metrics Lab's metrics: readable per-ranking functions (the spec, with per-rank breakdowns) and a
+vectorized engine for whole run files that agrees with them exactly. Conventions default to trec_eval's.
+
+No Streamlit here: this package is a plain library.
+"""
+
+from metrics.aggregate import QuerySetResult, counted_queries, mean, mean_over_queries
+from metrics.average_precision import average_precision
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.dcg import dcg, gain, idcg, ideal_ranking, ndcg
+from metrics.measures import DEFAULT_MEASURES, FUNCTIONS, Measure, parse_measure
+from metrics.precision_recall import capped_recall, f1, hit_rate, precision, recall
+from metrics.ranking import rank_by_score
+from metrics.reciprocal_rank import reciprocal_rank
+from metrics.types import Breakdown, Qrels, Ranking, RankStep
+
+__all__ = [
+    "DEFAULT_MEASURES",
+    "FUNCTIONS",
+    "TREC_EVAL",
+    "Breakdown",
+    "Conventions",
+    "Measure",
+    "Qrels",
+    "QuerySetResult",
+    "RankStep",
+    "Ranking",
+    "average_precision",
+    "capped_recall",
+    "counted_queries",
+    "dcg",
+    "f1",
+    "gain",
+    "hit_rate",
+    "idcg",
+    "ideal_ranking",
+    "mean",
+    "mean_over_queries",
+    "ndcg",
+    "parse_measure",
+    "precision",
+    "rank_by_score",
+    "recall",
+    "reciprocal_rank",
+]

@@ -1,0 +1,63 @@
+"""Means over queries (MRR, MAP, mean NDCG) and trec_eval's rule for which queries count."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from metrics.types import Breakdown, Qrels, Ranking
+
+Metric = Callable[[Ranking, Qrels], Breakdown]
+
+
+@dataclass(frozen=True, slots=True)
+class QuerySetResult:
+    """Per-query values of one metric, their mean, and the queries left out or counted as 0."""
+
+    per_query: Mapping[str, float]  # the queries that count in the mean
+    mean: float
+    run_only: tuple[str, ...]  # in the run, not in the qrels: never scored
+    qrels_only: tuple[str, ...]  # judged, not in the run: skipped, or 0 with complete=True
+
+
+def counted_queries(
+    run_queries: Sequence[str], qrels: Mapping[str, Qrels], *, complete: bool = False
+) -> tuple[list[str], tuple[str, ...], tuple[str, ...]]:
+    """Which queries count in a mean, as trec_eval decides: (counted, run_only, qrels_only).
+
+    A query counts if it is in the run and has at least one qrels line; one whose grades are all 0 counts
+    (and scores 0). A query with no qrels lines does not exist for trec_eval. With ``complete`` (trec_eval
+    ``-c``), every judged query counts, and one missing from the run scores 0.
+    """
+    judged_queries = [q for q, grades in qrels.items() if grades]
+    in_run = set(run_queries)
+    qrels_only = tuple(q for q in judged_queries if q not in in_run)
+    judged_set = set(judged_queries)
+    run_only = tuple(q for q in run_queries if q not in judged_set)
+    counted = judged_queries if complete else [q for q in judged_queries if q in in_run]
+    return counted, run_only, qrels_only
+
+
+def mean_over_queries(
+    metric: Metric, run: Mapping[str, Ranking], qrels: Mapping[str, Qrels], *, complete: bool = False
+) -> QuerySetResult:
+    """Score every counted query with ``metric`` and average (trec_eval's ``all`` line).
+
+    >>> from metrics.reciprocal_rank import reciprocal_rank
+    >>> run = {"q1": ["a", "b"], "q2": ["c", "d"], "q3": ["e"]}
+    >>> qrels = {"q1": {"b": 1}, "q2": {"c": 1}, "q4": {"z": 1}}
+    >>> mean_over_queries(reciprocal_rank, run, qrels).mean
+    0.75
+    >>> mean_over_queries(reciprocal_rank, run, qrels, complete=True).mean
+    0.5
+    """
+    counted, run_only, qrels_only = counted_queries(list(run), qrels, complete=complete)
+    per_query = {q: metric(run.get(q, ()), qrels[q]).value for q in counted}
+    return QuerySetResult(per_query, mean(per_query.values()), run_only, qrels_only)
+
+
+def mean(values) -> float:
+    """Plain arithmetic mean, summed exactly (math.fsum) so the order of queries cannot change it; 0.0 if empty."""
+    values = list(values)
+    return math.fsum(values) / len(values) if values else 0.0

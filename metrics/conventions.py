@@ -1,0 +1,43 @@
+"""The convention switches on which popular tools disagree, with trec_eval's choices as the defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Gain = Literal["linear", "exp"]
+IdcgSource = Literal["all", "retrieved"]
+ApDenominator = Literal["all", "retrieved"]
+
+
+@dataclass(frozen=True, slots=True)
+class Conventions:
+    """How a metric turns grades into numbers. The defaults reproduce trec_eval.
+
+    threshold: a doc is relevant iff its grade >= threshold (trec_eval ``-l``, default 1). NDCG ignores it,
+        as trec_eval does: every positive grade is a gain.
+    gain: ``"linear"`` uses the grade itself (trec_eval ``ndcg_cut``); ``"exp"`` uses 2^grade - 1
+        (ranx ``ndcg_burges``, Burges et al. 2005). Grades <= 0 give 0 either way.
+    idcg: ``"all"`` builds the ideal ranking from every judged doc, retrieved or not (trec_eval, ranx);
+        ``"retrieved"`` sorts only the retrieved list (a common blog-post shortcut).
+    ap_denominator: ``"all"`` divides AP by R, every relevant doc in the qrels (trec_eval, ranx);
+        ``"retrieved"`` divides by the relevant docs retrieved within the cutoff (RAGAS-style context precision).
+    """
+
+    threshold: int = 1
+    gain: Gain = "linear"
+    idcg: IdcgSource = "all"
+    ap_denominator: ApDenominator = "all"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or self.threshold < 1:
+            raise ValueError(f"the relevance threshold must be an integer >= 1, got {self.threshold!r}")
+        if self.gain not in ("linear", "exp"):
+            raise ValueError(f"gain must be 'linear' or 'exp', got {self.gain!r}")
+        if self.idcg not in ("all", "retrieved"):
+            raise ValueError(f"idcg must be 'all' or 'retrieved', got {self.idcg!r}")
+        if self.ap_denominator not in ("all", "retrieved"):
+            raise ValueError(f"ap_denominator must be 'all' or 'retrieved', got {self.ap_denominator!r}")
+
+
+TREC_EVAL = Conventions()

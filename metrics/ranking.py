@@ -1,0 +1,18 @@
+"""Turning scores into a ranking, with trec_eval's tie rule."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+def rank_by_score(scores: Mapping[str, float]) -> list[str]:
+    """Order doc ids as trec_eval does: score descending, ties by doc id descending in byte order.
+
+    trec_eval ignores the rank column of a run and sorts by score; ties go by ``strcmp(p2->docno, p1->docno)``
+    (``form_res_rels.c``), so 'doc9' comes before 'doc10' and 'a' before 'D1'. Python compares str by code
+    point, which is the same order as UTF-8 bytes.
+
+    >>> rank_by_score({"b": 0.5, "a": 0.5, "doc10": 0.5, "doc9": 0.5, "D1": 0.5, "top": 2.0})
+    ['top', 'doc9', 'doc10', 'b', 'a', 'D1']
+    """
+    return [doc for doc, _ in sorted(scores.items(), key=lambda item: (item[1], item[0]), reverse=True)]

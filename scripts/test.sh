@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Set up and run the whole test suite on a fresh machine: Debian's Chromium for the browser tests,
+# a virtualenv with the package and its test extra, then pytest (doctests, golden, differential, app, browser).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x /usr/bin/chromium ]; then
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e ".[test]"
+.venv/bin/python -m ruff check .
+exec .venv/bin/python -m pytest "$@"
