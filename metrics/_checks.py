@@ -59,7 +59,3 @@ def judged(ranking: Ranking, qrels: Qrels, threshold: int) -> Iterator[tuple[int
 def count_relevant(qrels: Qrels, threshold: int) -> int:
     """R: the judged docs with grade >= threshold, retrieved or not."""
     return sum(1 for grade in qrels.values() if grade >= threshold)
-
-
-def label(name: str, k: int | None) -> str:
-    return name if k is None else f"{name}@{k}"

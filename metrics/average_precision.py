@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics._checks import checked, count_relevant, judged, label
+from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.types import Breakdown, Qrels, Ranking, RankStep
 
@@ -38,4 +38,4 @@ def average_precision(
         steps.append(RankStep(rank, doc, grade, relevant, contribution, running))
     value = precision_sum / denominator if denominator else 0.0
     terms = {"sum of P@i": precision_sum, "R": R, "hits": hits_total, "denominator": denominator}
-    return Breakdown(label("AP", k), k, value, tuple(steps), terms)
+    return Breakdown("AP", k, value, tuple(steps), terms, conventions)

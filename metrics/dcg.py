@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from math import log2
 
-from metrics._checks import checked, judged, label
+from metrics._checks import checked, judged
 from metrics.conventions import TREC_EVAL, Conventions, Gain
 from metrics.types import Breakdown, Qrels, Ranking, RankStep
 
@@ -37,7 +37,7 @@ def dcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Co
         contribution = gain(grade, conventions.gain) / log2(rank + 1)
         total += contribution
         steps.append(RankStep(rank, doc, grade, relevant, contribution, total))
-    return Breakdown(label(_name("DCG", conventions), k), k, total, tuple(steps), {"DCG": total})
+    return Breakdown("DCG", k, total, tuple(steps), {"DCG": total}, conventions)
 
 
 def ideal_ranking(ranking: Ranking, qrels: Qrels, *, conventions: Conventions = TREC_EVAL) -> list[str]:
@@ -63,7 +63,7 @@ def idcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: C
     checked(ranking, qrels, k)
     ideal = ideal_ranking(ranking, qrels, conventions=conventions)
     best = dcg(ideal if k is None else ideal[:k], qrels, conventions=conventions)
-    return Breakdown(label(_name("IDCG", conventions), k), k, best.value, best.steps, {"IDCG": best.value})
+    return Breakdown("IDCG", k, best.value, best.steps, {"IDCG": best.value}, conventions)
 
 
 def ndcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
@@ -94,8 +94,4 @@ def ndcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: C
         for s in actual.steps
     )
     value = actual.value / best if best else 0.0
-    return Breakdown(label(_name("NDCG", conventions), k), k, value, steps, {"DCG": actual.value, "IDCG": best})
-
-
-def _name(name: str, conventions: Conventions) -> str:
-    return name if conventions.gain == "linear" else f"{name}_exp"
+    return Breakdown("NDCG", k, value, steps, {"DCG": actual.value, "IDCG": best}, conventions)

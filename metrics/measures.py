@@ -12,7 +12,7 @@ from metrics.conventions import TREC_EVAL, Conventions, Gain
 from metrics.dcg import dcg, idcg, ndcg
 from metrics.precision_recall import capped_recall, f1, hit_rate, precision, recall
 from metrics.reciprocal_rank import reciprocal_rank
-from metrics.types import Breakdown, Qrels, Ranking
+from metrics.types import GRADED_FAMILIES, Breakdown, Qrels, Ranking
 
 MetricFunction = Callable[..., Breakdown]
 
@@ -28,7 +28,6 @@ FUNCTIONS: dict[str, MetricFunction] = {
     "IDCG": idcg,
     "NDCG": ndcg,
 }
-GRADED = frozenset({"DCG", "IDCG", "NDCG"})  # the families whose gain can be exponential
 
 # Lower-case spelling -> (family, gain). trec_eval's own names come last.
 _ALIASES: dict[str, tuple[str, Gain]] = {
@@ -93,7 +92,7 @@ class Measure:
         return family if self.k is None else f"{family}@{self.k}"
 
     def compute(self, ranking: Ranking, qrels: Qrels, conventions: Conventions = TREC_EVAL) -> Breakdown:
-        if self.family in GRADED:
+        if self.family in GRADED_FAMILIES:
             conventions = dataclasses.replace(conventions, gain=self.gain)
         return FUNCTIONS[self.family](ranking, qrels, self.k, conventions=conventions)
 

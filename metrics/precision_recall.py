@@ -5,7 +5,7 @@ Each counts hits@k, the relevant docs among the top k, and divides by something 
 
 from __future__ import annotations
 
-from metrics._checks import checked, count_relevant, judged, label
+from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.types import Breakdown, Qrels, Ranking, RankStep
 
@@ -41,7 +41,7 @@ def precision(
     divisor = len(ranking) if k is None else k
     hits, steps = _hits_breakdown(ranking, qrels, k, divisor, conventions)
     value = hits / divisor if divisor else 0.0
-    return Breakdown(label("P", k), k, value, tuple(steps), {"hits": hits, "k": divisor})
+    return Breakdown("P", k, value, tuple(steps), {"hits": hits, "k": divisor}, conventions)
 
 
 def recall(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
@@ -59,7 +59,7 @@ def recall(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions:
     R = count_relevant(qrels, conventions.threshold)
     hits, steps = _hits_breakdown(ranking, qrels, k, R, conventions)
     value = hits / R if R else 0.0
-    return Breakdown(label("R", k), k, value, tuple(steps), {"hits": hits, "R": R})
+    return Breakdown("R", k, value, tuple(steps), {"hits": hits, "R": R}, conventions)
 
 
 def capped_recall(
@@ -80,7 +80,7 @@ def capped_recall(
     cap = min(R, len(ranking) if k is None else k)
     hits, steps = _hits_breakdown(ranking, qrels, k, cap, conventions)
     value = hits / cap if cap else 0.0
-    return Breakdown(label("R_cap", k), k, value, tuple(steps), {"hits": hits, "R": R, "min(R, k)": cap})
+    return Breakdown("R_cap", k, value, tuple(steps), {"hits": hits, "R": R, "min(R, k)": cap}, conventions)
 
 
 def hit_rate(
@@ -102,7 +102,7 @@ def hit_rate(
         contribution = 1.0 if relevant and not hit else 0.0
         hit += contribution
         steps.append(RankStep(rank, doc, grade, relevant, contribution, hit))
-    return Breakdown(label("HitRate", k), k, hit, tuple(steps), {"hits": sum(s.relevant for s in steps)})
+    return Breakdown("HitRate", k, hit, tuple(steps), {"hits": sum(s.relevant for s in steps)}, conventions)
 
 
 def f1(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
@@ -128,7 +128,9 @@ def f1(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Con
         previous = running
     p = hits / divisor if divisor else 0.0
     r = hits / R if R else 0.0
-    return Breakdown(label("F1", k), k, _f1(hits, divisor, R), tuple(steps), {"hits": hits, "P": p, "R@k": r, "R": R})
+    return Breakdown(
+        "F1", k, _f1(hits, divisor, R), tuple(steps), {"hits": hits, "P": p, "R@k": r, "R": R}, conventions
+    )
 
 
 def _f1(hits: int, divisor: int, R: int) -> float:

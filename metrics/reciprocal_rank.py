@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics._checks import checked, judged, label
+from metrics._checks import checked, judged
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.types import Breakdown, Qrels, Ranking, RankStep
 
@@ -32,4 +32,4 @@ def reciprocal_rank(
             value = contribution
         steps.append(RankStep(rank, doc, grade, relevant, contribution, value))
     terms = {"first relevant rank": first_rank} if first_rank is not None else {}
-    return Breakdown(label("RR", k), k, value, tuple(steps), terms)
+    return Breakdown("RR", k, value, tuple(steps), terms, conventions)

@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from metrics.conventions import TREC_EVAL, Conventions
+
+GRADED_FAMILIES = frozenset({"DCG", "IDCG", "NDCG"})  # the metrics whose gain can be exponential
+
 Ranking = Sequence[str]
 """Doc ids, best first: ``ranking[0]`` is rank 1."""
 
@@ -31,8 +35,17 @@ class Breakdown:
     Formulas, charts and tables are all drawn from this one object, so they cannot disagree.
     """
 
-    metric: str  # label, e.g. "NDCG@5" or "AP"
+    family: str  # "P", "R", "R_cap", "HitRate", "F1", "RR", "AP", "DCG", "IDCG" or "NDCG"
     k: int | None  # the cutoff; None means the whole list
     value: float
     steps: tuple[RankStep, ...]
     terms: Mapping[str, float] = field(default_factory=dict)  # e.g. {"DCG": 5.76, "IDCG": 6.32}
+    conventions: Conventions = TREC_EVAL  # the conventions the value was computed under
+
+    @property
+    def metric(self) -> str:
+        """The measure's label, e.g. "NDCG@5", "NDCG_exp@5" or "AP"."""
+        name = self.family
+        if self.family in GRADED_FAMILIES and self.conventions.gain == "exp":
+            name += "_exp"
+        return name if self.k is None else f"{name}@{self.k}"
