@@ -1,0 +1,131 @@
+"""A playground scenario: the ranked list, the judged-but-not-retrieved shelf, grades, titles, k and conventions.
+
+Immutable: every edit returns a new Scenario, which is what makes undo/redo a plain stack. Pure (no Streamlit).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.examples import Example
+
+SCALES = {1: "binary (0-1)", 3: "graded (0-3)", 4: "graded (0-4)"}
+MAX_DOCS = 100  # more than a person can drag meaningfully; keeps every rerun fast
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    ranking: tuple[str, ...]  # retrieved doc ids, best first
+    shelf: tuple[str, ...] = ()  # judged docs the retriever missed: they count in R and IDCG
+    grades: Mapping[str, int] = field(default_factory=dict)  # every doc on the list or the shelf
+    titles: Mapping[str, str] = field(default_factory=dict)
+    k: int = 5
+    conventions: Conventions = TREC_EVAL
+    scale: int = 3  # grades run from 0 to scale
+
+    @property
+    def qrels(self) -> dict[str, int]:
+        """Every doc in the playground is judged: the list's and the shelf's grades."""
+        return {doc: self.grades.get(doc, 0) for doc in (*self.ranking, *self.shelf)}
+
+    @property
+    def docs(self) -> tuple[str, ...]:
+        return (*self.ranking, *self.shelf)
+
+    def title(self, doc: str) -> str:
+        return self.titles.get(doc, "")
+
+    # --- edits: each returns a new Scenario or raises ValueError with a message fit for the page ---
+
+    def reordered(self, order: Iterable[str]) -> Scenario:
+        order = tuple(order)
+        if sorted(order) != sorted(self.ranking):
+            raise ValueError("a reorder must keep the same documents")
+        return dataclasses.replace(self, ranking=order)
+
+    def moved(self, doc: str, to_rank: int) -> Scenario:
+        """Move ``doc`` to 1-based ``to_rank`` (clamped to the list)."""
+        self._require_ranked(doc)
+        rest = [d for d in self.ranking if d != doc]
+        index = min(max(to_rank, 1), len(self.ranking)) - 1
+        rest.insert(index, doc)
+        return dataclasses.replace(self, ranking=tuple(rest))
+
+    def with_grade(self, doc: str, grade: int) -> Scenario:
+        if doc not in self.docs:
+            raise ValueError(f"no document {doc!r} in this scenario")
+        if isinstance(grade, bool) or not isinstance(grade, int) or not 0 <= grade <= self.scale:
+            raise ValueError(f"grade for {doc!r} must be a whole number from 0 to {self.scale}, got {grade!r}")
+        return dataclasses.replace(self, grades={**self.grades, doc: grade})
+
+    def shelved(self, doc: str) -> Scenario:
+        """Take a retrieved doc off the list: it stays judged (it still counts in R and IDCG)."""
+        self._require_ranked(doc)
+        return dataclasses.replace(self, ranking=tuple(d for d in self.ranking if d != doc), shelf=(*self.shelf, doc))
+
+    def retrieved(self, doc: str, rank: int | None = None) -> Scenario:
+        """Put a shelved doc back on the list, at the end or at ``rank``."""
+        if doc not in self.shelf:
+            raise ValueError(f"{doc!r} is not on the judged-but-not-retrieved shelf")
+        moved = dataclasses.replace(self, ranking=(*self.ranking, doc), shelf=tuple(d for d in self.shelf if d != doc))
+        return moved if rank is None else moved.moved(doc, rank)
+
+    def with_doc(self, doc: str, title: str = "", grade: int = 0, *, on_shelf: bool = False) -> Scenario:
+        doc = doc.strip()
+        if not doc:
+            raise ValueError("a document needs an id")
+        if doc in self.docs:
+            raise ValueError(f"there is already a document {doc!r}; ids must be unique")
+        if len(self.docs) >= MAX_DOCS:
+            raise ValueError(f"the playground holds at most {MAX_DOCS} documents")
+        added = dataclasses.replace(
+            self,
+            ranking=self.ranking if on_shelf else (*self.ranking, doc),
+            shelf=(*self.shelf, doc) if on_shelf else self.shelf,
+            titles={**self.titles, doc: title},
+            grades={**self.grades, doc: 0},
+        )
+        return added.with_grade(doc, grade)
+
+    def renamed(self, doc: str, title: str) -> Scenario:
+        if doc not in self.docs:
+            raise ValueError(f"no document {doc!r} in this scenario")
+        return dataclasses.replace(self, titles={**self.titles, doc: title})
+
+    def without(self, doc: str) -> Scenario:
+        if doc not in self.docs:
+            raise ValueError(f"no document {doc!r} in this scenario")
+        return dataclasses.replace(
+            self,
+            ranking=tuple(d for d in self.ranking if d != doc),
+            shelf=tuple(d for d in self.shelf if d != doc),
+            grades={d: g for d, g in self.grades.items() if d != doc},
+            titles={d: t for d, t in self.titles.items() if d != doc},
+        )
+
+    def with_scale(self, scale: int) -> Scenario:
+        """Change the rating scale; grades above the new top are capped to it."""
+        if scale not in SCALES:
+            raise ValueError(f"the scale must be one of {sorted(SCALES)}, got {scale!r}")
+        return dataclasses.replace(self, scale=scale, grades={d: min(g, scale) for d, g in self.grades.items()})
+
+    def with_settings(self, *, k: int | None = None, conventions: Conventions | None = None) -> Scenario:
+        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+            raise ValueError(f"k must be a whole number >= 1, got {k!r}")
+        return dataclasses.replace(self, k=self.k if k is None else k, conventions=conventions or self.conventions)
+
+    def _require_ranked(self, doc: str) -> None:
+        if doc not in self.ranking:
+            raise ValueError(f"{doc!r} is not in the ranked list")
+
+    @classmethod
+    def from_example(cls, example: Example, query_id: str | None = None) -> Scenario:
+        """A scenario from a preset: judged docs the preset did not retrieve go on the shelf."""
+        query = example.queries[query_id] if query_id else example.first
+        shelf = tuple(d for d in query.qrels if d not in query.ranking and query.qrels[d] >= 0)
+        grades = {d: max(query.qrels.get(d, 0), 0) for d in (*query.ranking, *shelf)}
+        titles = {d: example.titles.get(d, "") for d in (*query.ranking, *shelf)}
+        return cls(tuple(query.ranking), shelf, grades, titles, k=example.k, scale=max(example.scale, 1))
