@@ -87,11 +87,11 @@ GRADES_32301 = Example(
     "Judge one more grade-3 doc that was not retrieved and trec_eval's NDCG@5 drops to 0.8047.",
     queries={"q1": Query(["d1", "d2", "d3", "d4", "d5"], {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1})},
     titles={
-        "d1": "Highly relevant",
-        "d2": "Relevant",
-        "d3": "Highly relevant",
-        "d4": "Not relevant",
-        "d5": "Marginally relevant",
+        "d1": "Install guide",
+        "d2": "Quick-start tutorial",
+        "d3": "Configuration reference",
+        "d4": "Release notes",
+        "d5": "Forum thread",
     },
     k=5,
 )
