@@ -1,0 +1,222 @@
+"""Browser-test fixtures: one live Streamlit server per session, Debian's Chromium driven by Playwright.
+
+Playwright's own browser download is not used: Chromium is /usr/bin/chromium (scripts/test.sh installs it). The
+tests never skip: a missing Chromium is a failure with a message saying how to install it.
+
+The plain functions here (``start_server``, ``stop_server``, ``launch_browser``, ``wait_idle``, ``metric_value``) are
+also loaded by bench/app_speed.py, so the benchmark drives the app exactly as the tests do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "tests" / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+VIEWPORT = {"width": 1440, "height": 1000}
+HEALTH_TIMEOUT_S = 60
+IDLE_TIMEOUT_MS = 30_000  # the first run of a page imports pandas/plotly: seconds on a busy 2-core box
+
+# Streamlit's root element carries the script and connection state (Streamlit 1.67 frontend).
+APP_IDLE = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
+STATUS_WIDGET = '[data-testid="stStatusWidget"]'
+
+
+# --- server -----------------------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(log_path: Path | None = None) -> tuple[subprocess.Popen, str]:
+    """Start ``streamlit run app.py`` from the repo root on a free port; return the process and its base URL."""
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", "app.py",
+        "--server.headless", "true",
+        "--server.address", "127.0.0.1",
+        "--server.port", str(port),
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+    ]  # fmt: skip
+    log = open(log_path, "w") if log_path else subprocess.DEVNULL  # noqa: SIM115 - closed with the process
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    if log_path:
+        log.close()  # the child keeps its own handle
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + HEALTH_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            tail = log_path.read_text()[-3000:] if log_path else ""
+            raise RuntimeError(f"streamlit exited with code {proc.returncode} before it was healthy:\n{tail}")
+        with contextlib.suppress(OSError), urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+            if r.status == 200:
+                return proc, base
+        time.sleep(0.2)
+    stop_server(proc)
+    raise RuntimeError(f"streamlit did not answer {base}/_stcore/health within {HEALTH_TIMEOUT_S} s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Terminate the server and everything it started (it runs in its own process group)."""
+    if proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+# --- browser ----------------------------------------------------------------------------------------------------
+
+
+def require_chromium() -> None:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(
+            f"{CHROMIUM} is missing: the browser tests need Debian's Chromium "
+            "(`apt-get install chromium chromium-driver`, which scripts/test.sh does). "
+            "Playwright's own browser download is not used.",
+            pytrace=False,
+        )
+
+
+def launch_browser(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+# --- page helpers -----------------------------------------------------------------------------------------------
+
+
+def wait_idle(page, timeout_ms: int = IDLE_TIMEOUT_MS) -> None:
+    """Wait until the script has finished its run and the "Running..." status widget is gone."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(APP_IDLE)).to_have_count(1, timeout=timeout_ms)
+    expect(page.locator(STATUS_WIDGET)).to_have_count(0, timeout=timeout_ms)
+
+
+def metric_locator(page, label: str):
+    """The st.metric whose label is exactly ``label``."""
+    exact = re.compile(rf"^\s*{re.escape(label)}\s*$")
+    label_el = page.locator('[data-testid="stMetricLabel"]').filter(has_text=exact)
+    return page.locator('[data-testid="stMetric"]').filter(has=label_el)
+
+
+def metric_value(page, label: str) -> str:
+    """The displayed value of the st.metric labelled ``label`` (exactly one must exist)."""
+    return metric_locator(page, label).locator('[data-testid="stMetricValue"]').inner_text(timeout=10_000).strip()
+
+
+class App:
+    """A page on the live app plus the helpers the tests share."""
+
+    def __init__(self, page, base_url: str, errors: list[str], dialogs: list[str]):
+        self.page = page
+        self.base_url = base_url
+        self.errors = errors  # uncaught page errors (JS exceptions)
+        self.dialogs = dialogs  # alert/confirm/prompt messages (each is dismissed)
+
+    def goto(self, path: str = "/") -> None:
+        self.page.goto(self.base_url + ("/" + path.lstrip("/") if path else "/"))
+        self.wait_idle()
+
+    def wait_idle(self, timeout_ms: int = IDLE_TIMEOUT_MS) -> None:
+        wait_idle(self.page, timeout_ms)
+
+    def metric(self, label: str):
+        return metric_locator(self.page, label)
+
+    def metric_value(self, label: str) -> str:
+        return metric_value(self.page, label)
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+# --- fixtures ---------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def app_server() -> Iterator[str]:
+    """Base URL of a live ``streamlit run app.py`` (started once per session, killed at the end)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        proc, base = start_server(ARTIFACTS / "streamlit-server.log")
+    except RuntimeError as e:
+        pytest.fail(str(e), pytrace=False)
+    try:
+        yield base
+    finally:
+        stop_server(proc)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch_browser(p)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator:
+    context = browser.new_context(viewport=VIEWPORT)
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def app(page, app_server) -> App:
+    errors: list[str] = []
+    dialogs: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def _dialog(d) -> None:
+        dialogs.append(d.message)
+        d.dismiss()
+
+    page.on("dialog", _dialog)
+    return App(page, app_server, errors, dialogs)
