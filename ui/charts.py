@@ -1,10 +1,21 @@
-"""Breakdown -> plotly figures (plotly.graph_objects only). Pure (no Streamlit)."""
+"""Breakdown -> plotly figures, built with plotly.graph_objects (plotly.express costs ~50 ms a call). Pure.
+
+Colours are explicit Okabe-Ito values (colour-blind safe). Streamlit's default ``theme="streamlit"`` swaps a
+figure's colorway and template for its own, so pages call ``st.plotly_chart(fig, theme=None)``: the figure
+then renders exactly as built here (white template, our colours, our fonts).
+
+Plotly renders hover text and tick labels as a subset of HTML and does not escape them, so every piece of user
+text (doc ids, titles, query ids) goes through ``html.escape`` before it reaches a figure.
+"""
 
 from __future__ import annotations
 
+import html
+from collections.abc import Mapping
+
 import plotly.graph_objects as go
 
-from metrics.types import Breakdown
+from metrics.types import GRADED_FAMILIES, Breakdown
 
 COLORS = {
     "blue": "#0072B2",
@@ -12,25 +23,191 @@ COLORS = {
     "green": "#009E73",
     "vermillion": "#D55E00",
     "sky": "#56B4E9",
+    "purple": "#CC79A7",
+    "yellow": "#F0E442",
     "grey": "#999999",
+    "ink": "#1F2933",
 }
+# Grade 0 is grey; higher grades get darker/stronger colours, so "more relevant" reads as "more ink".
+GRADE_COLORS = {0: COLORS["grey"], 1: COLORS["sky"], 2: COLORS["blue"], 3: COLORS["green"], 4: COLORS["purple"]}
+SERIES_COLORS = [COLORS[c] for c in ("blue", "orange", "green", "vermillion", "sky", "purple")]
+DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
+SYSTEM_COLORS = {"A": COLORS["orange"], "B": COLORS["blue"]}
+HEIGHT = 300
 
 
-def contributions(b: Breakdown) -> go.Figure:
-    return go.Figure(go.Bar(x=[s.rank for s in b.steps], y=[s.contribution for s in b.steps]))
+def _safe(text: str) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _layout(
+    fig: go.Figure, *, title: str = "", height: int = HEIGHT, x_title: str = "", y_title: str = ""
+) -> go.Figure:
+    fig.update_layout(
+        template="plotly_white",
+        height=height,
+        title={"text": _safe(title), "x": 0, "xanchor": "left", "font": {"size": 15}} if title else None,
+        margin={"l": 56, "r": 16, "t": 44 if title else 24, "b": 44},
+        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "right", "x": 1},
+        hoverlabel={"font_size": 13},
+        bargap=0.25,
+    )
+    fig.update_xaxes(title_text=x_title, showgrid=False, zeroline=False)
+    fig.update_yaxes(title_text=y_title, gridcolor="#E5E9F0", zeroline=True, zerolinecolor="#C7CED8")
+    return fig
+
+
+def _grade_color(grade: int) -> str:
+    return GRADE_COLORS[min(max(grade, 0), max(GRADE_COLORS))]
+
+
+def contributions(b: Breakdown, *, titles: Mapping[str, str] | None = None) -> go.Figure:
+    """Per-rank contribution bars (coloured by grade or relevance) and the running value as a line.
+
+    Bars are split into one trace per category so the legend explains the colours; the x of each bar is its rank.
+    """
+    titles = titles or {}
+    graded = b.family in GRADED_FAMILIES
+    groups: dict[str, list] = {}
+    for step in b.steps:
+        if graded:
+            name, color = f"grade {max(step.grade, 0)}", _grade_color(step.grade)
+        else:
+            name, color = ("relevant", COLORS["blue"]) if step.relevant else ("not relevant", COLORS["grey"])
+        groups.setdefault(name, [color, []])[1].append(step)
+    fig = go.Figure()
+    for name in sorted(groups, reverse=True):  # "relevant" before "not relevant"; grade 3 before grade 0
+        color, steps = groups[name]
+        fig.add_bar(
+            x=[s.rank for s in steps],
+            y=[s.contribution for s in steps],
+            name=name,
+            marker={"color": color},
+            customdata=[[_safe(s.doc_id), s.grade, _safe(titles.get(s.doc_id, ""))] for s in steps],
+            hovertemplate="rank %{x} · doc %{customdata[0]}<br>%{customdata[2]}<br>grade %{customdata[1]}"
+            "<br>contribution %{y:.4f}<extra></extra>",
+        )
+    fig.add_scatter(
+        x=[s.rank for s in b.steps],
+        y=[s.running for s in b.steps],
+        name=f"{b.metric} if the list stopped here",
+        mode="lines+markers",
+        line={"color": COLORS["vermillion"], "width": 2},
+        marker={"size": 7},
+        hovertemplate="rank %{x}<br>running value %{y:.4f}<extra></extra>",
+    )
+    _layout(fig, x_title="rank", y_title="contribution")
+    fig.update_xaxes(tickmode="linear", dtick=1 if len(b.steps) <= 20 else 5)
+    return fig
 
 
 def ideal_vs_actual(dcg_b: Breakdown, idcg_b: Breakdown) -> go.Figure:
-    return go.Figure()
+    """Discounted gain per rank in the user's order vs the ideal order, with both cumulative sums as lines."""
+    fig = go.Figure()
+    for b, name, color in ((dcg_b, "your order", COLORS["blue"]), (idcg_b, "ideal order", COLORS["green"])):
+        fig.add_bar(
+            x=[s.rank for s in b.steps],
+            y=[s.contribution for s in b.steps],
+            name=f"{name}: gain / discount",
+            marker={"color": color},
+            customdata=[[_safe(s.doc_id), s.grade] for s in b.steps],
+            hovertemplate=f"{name}<br>rank %{{x}} · doc %{{customdata[0]}}<br>grade %{{customdata[1]}}"
+            "<br>discounted gain %{y:.4f}<extra></extra>",
+        )
+    for b, name, color in ((dcg_b, "DCG", COLORS["blue"]), (idcg_b, "IDCG", COLORS["green"])):
+        fig.add_scatter(
+            x=[s.rank for s in b.steps],
+            y=[s.running for s in b.steps],
+            name=f"{name} so far",
+            mode="lines+markers",
+            line={"color": color, "width": 2, "dash": "solid" if name == "DCG" else "dot"},
+            hovertemplate=f"{name} up to rank %{{x}}: %{{y:.4f}}<extra></extra>",
+        )
+    _layout(fig, x_title="rank", y_title="discounted gain")
+    fig.update_layout(barmode="group")
+    fig.update_xaxes(tickmode="linear", dtick=1)
+    return fig
+
+
+def _mark_k(fig: go.Figure, k: int) -> None:
+    fig.add_vline(x=k, line={"color": COLORS["ink"], "width": 1, "dash": "dash"})
+    fig.add_annotation(x=k, y=1, yref="paper", text=f"k = {k}", showarrow=False, yanchor="bottom", xanchor="left")
+
+
+def _unit_range(fig: go.Figure, values: list[list[float]]) -> None:
+    if all(0 <= v <= 1 for vs in values for v in vs):
+        fig.update_yaxes(range=[0, 1.05])
 
 
 def curves(series: dict[str, list[float]], k: int, title: str = "") -> go.Figure:
-    return go.Figure()
+    """metric@k for k = 1..n, one line per metric, the current k marked."""
+    fig = go.Figure()
+    for i, (name, values) in enumerate(series.items()):
+        fig.add_scatter(
+            x=list(range(1, len(values) + 1)),
+            y=values,
+            name=_safe(name),
+            mode="lines+markers",
+            line={"color": SERIES_COLORS[i % len(SERIES_COLORS)], "width": 2},
+            marker={"size": 6},
+            hovertemplate=f"{_safe(name)} at k = %{{x}}: %{{y:.4f}}<extra></extra>",
+        )
+    _layout(fig, title=title, x_title="cutoff k", y_title="value")
+    _mark_k(fig, k)
+    _unit_range(fig, list(series.values()))
+    return fig
 
 
 def ab_curves(a: dict[str, list[float]], b: dict[str, list[float]], k: int) -> go.Figure:
-    return go.Figure()
+    """metric@k curves for systems A (orange) and B (blue): one colour per system, one dash style per metric."""
+    fig = go.Figure()
+    for system, series in (("A", a), ("B", b)):
+        for i, (name, values) in enumerate(series.items()):
+            label = f"{system} · {_safe(name)}"
+            fig.add_scatter(
+                x=list(range(1, len(values) + 1)),
+                y=values,
+                name=label,
+                legendgroup=system,
+                mode="lines+markers",
+                line={"color": SYSTEM_COLORS[system], "width": 2, "dash": DASHES[i % len(DASHES)]},
+                marker={"size": 6},
+                hovertemplate=f"{label} at k = %{{x}}: %{{y:.4f}}<extra></extra>",
+            )
+    _layout(fig, x_title="cutoff k", y_title="value")
+    _mark_k(fig, k)
+    _unit_range(fig, [*a.values(), *b.values()])
+    return fig
 
 
 def per_query_bars(values: dict[str, float], mean: float, title: str) -> go.Figure:
-    return go.Figure()
+    """One bar per query and the mean over them as a dashed line."""
+    names = [_safe(q) for q in values]
+    fig = go.Figure()
+    fig.add_bar(
+        x=names,
+        y=list(values.values()),
+        name="per query",
+        marker={"color": COLORS["blue"]},
+        text=[f"{v:.4f}" for v in values.values()],
+        textposition="outside",
+        cliponaxis=False,
+        hovertemplate="query %{x}: %{y:.4f}<extra></extra>",
+    )
+    fig.add_hline(y=mean, line={"color": COLORS["vermillion"], "width": 2, "dash": "dash"})
+    fig.add_annotation(
+        x=1,
+        xref="paper",
+        y=mean,
+        text=f"mean {mean:.4f}",
+        showarrow=False,
+        xanchor="right",
+        yanchor="bottom",
+        font={"color": COLORS["vermillion"]},
+    )
+    _layout(fig, title=title, height=280, y_title="value")
+    fig.update_xaxes(type="category")
+    _unit_range(fig, [list(values.values()), [mean]])
+    fig.update_layout(showlegend=False)
+    return fig

@@ -1,14 +1,299 @@
-"""Breakdown -> LaTeX with the user's numbers substituted. Pure (no Streamlit)."""
+r"""Breakdown -> LaTeX: the metric's formula with the user's own numbers substituted. Pure (no Streamlit).
+
+Every number shown comes from the Breakdown (its steps, terms and value); nothing is recomputed here except
+the display fractions (e.g. ``P@i = hits/i``), which are read off the steps' relevant flags.
+User text never enters LaTeX: documents are named by rank only, never by id or title.
+
+>>> from metrics import dcg
+>>> print(latex(dcg(["d1", "d2"], {"d1": 3, "d2": 2}, k=2)))  # doctest: +NORMALIZE_WHITESPACE
+\begin{aligned}
+\mathrm{DCG@2} &= \sum_{i=1}^{2} \frac{g_i}{\log_2(i+1)} \\
+&= \frac{3}{\log_2 2} + \frac{2}{\log_2 3} \\
+&= 4.2619
+\end{aligned}
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from metrics.conventions import Conventions
-from metrics.types import Breakdown
+from metrics.types import Breakdown, RankStep
+
+MAX_TERMS = 10  # more than this and KaTeX wraps badly: show the first ones, then a count
+PER_LINE = 5  # terms per row of the aligned block
+
+
+def _num(x: float) -> str:
+    return f"{x:.4f}"
+
+
+def _int(x: float) -> str:
+    return str(round(x))
+
+
+def _cut(k: int | None) -> str:
+    """The cutoff as it reads in a symbol: ``@5``, or ``@k`` in a definition, or nothing for the whole list."""
+    return "" if k is None else f"@{k}"
+
+
+def _symbol(family: str, k: int | None, gain: str = "linear", *, symbolic: bool = False) -> str:
+    """``\\mathrm{NDCG@5}``, ``\\mathrm{R}_{\\mathrm{cap}}\\mathrm{@5}``; ``symbolic`` writes ``@k``."""
+    cut = "@k" if symbolic else _cut(k)
+    if family == "R_cap":
+        return rf"\mathrm{{R}}_{{\mathrm{{cap}}}}\mathrm{{{cut}}}"
+    if family in ("DCG", "IDCG", "NDCG") and gain == "exp":
+        return rf"\mathrm{{{family}}}_{{\exp}}\mathrm{{{cut}}}"
+    if family == "F1":
+        return rf"\mathrm{{F}}_1\mathrm{{{cut}}}"
+    return rf"\mathrm{{{family}{cut}}}"
+
+
+def _aligned(lines: Sequence[str]) -> str:
+    """First line carries the symbol ``X &= ...``; the rest continue with ``&= ...``."""
+    return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"
+
+
+def _elided_sum(terms: Sequence[str], values: Sequence[float]) -> str:
+    """Join terms with +, PER_LINE to a row of the aligned block; beyond MAX_TERMS, one summary for the rest."""
+    if not terms:
+        return "0"
+    shown = terms[:MAX_TERMS]
+    rows = [" + ".join(shown[i : i + PER_LINE]) for i in range(0, len(shown), PER_LINE)]
+    text = " \\\\\n&\\qquad + ".join(rows)
+    hidden = len(terms) - MAX_TERMS
+    if hidden > 0:
+        word = "term" if hidden == 1 else "terms"
+        rest = values[MAX_TERMS:]
+        summary = "of 0" if all(v == 0 for v in rest) else f"summing to {_num(sum(rest))}"
+        text += rf" + \cdots \ (\text{{{hidden} more {word} {summary}}})"
+    return text
+
+
+# --- definitions: the symbolic formula of each family ---
 
 
 def definition(family: str, conventions: Conventions) -> str:
-    return rf"\mathrm{{{family}}}"
+    """The symbolic formula of a metric family under the given conventions (no numbers).
+
+    >>> from metrics import TREC_EVAL
+    >>> definition("P", TREC_EVAL)
+    '\\\\mathrm{P@k} = \\\\frac{\\\\mathrm{hits@}k}{k}'
+    """
+    c = conventions
+    s = _symbol(family, None, c.gain, symbolic=True)
+    gain = r"g_i" if c.gain == "linear" else r"\left(2^{g_i} - 1\right)"
+    ideal_gain = r"g^*_i" if c.gain == "linear" else r"\left(2^{g^*_i} - 1\right)"
+    formulas = {
+        "P": rf"{s} = \frac{{\mathrm{{hits@}}k}}{{k}}",
+        "R": rf"{s} = \frac{{\mathrm{{hits@}}k}}{{R}}",
+        "R_cap": rf"{s} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}",
+        "HitRate": rf"{s} = \begin{{cases}} 1 & \text{{if }} \mathrm{{hits@}}k \geq 1 \\ 0 & \text{{otherwise}} "
+        r"\end{cases}",
+        "F1": rf"{s} = \frac{{2 \cdot \mathrm{{P@}}k \cdot \mathrm{{R@}}k}}{{\mathrm{{P@}}k + \mathrm{{R@}}k}}",
+        "RR": rf"{s} = \frac{{1}}{{\mathrm{{rank}}_1}} \quad (0 \text{{ if no relevant document in the top }} k)",
+        "AP": (
+            rf"{s} = \frac{{1}}{{R}} \sum_{{i \leq k,\ d_i \text{{ relevant}}}} \mathrm{{P@}}i"
+            if c.ap_denominator == "all"
+            else rf"{s} = \frac{{1}}{{\mathrm{{hits@}}k}} \sum_{{i \leq k,\ d_i \text{{ relevant}}}} \mathrm{{P@}}i"
+        ),
+        "DCG": rf"{s} = \sum_{{i=1}}^{{k}} \frac{{{gain}}}{{\log_2(i+1)}}",
+        "IDCG": rf"{s} = \sum_{{i=1}}^{{k}} \frac{{{ideal_gain}}}{{\log_2(i+1)}}",
+        "NDCG": rf"{s} = \frac{{{_symbol('DCG', None, c.gain, symbolic=True)}}}"
+        rf"{{{_symbol('IDCG', None, c.gain, symbolic=True)}}}",
+    }
+    if family not in formulas:
+        raise ValueError(f"unknown metric family {family!r}")
+    return formulas[family]
+
+
+# --- worked formulas ---
 
 
 def latex(b: Breakdown) -> str:
-    return rf"\mathrm{{{b.metric}}} = {b.value:.4f}"
+    """The worked formula of any Breakdown: definition, the user's numbers substituted, the result."""
+    render = {
+        "P": _precision,
+        "R": _recall,
+        "R_cap": _capped_recall,
+        "HitRate": _hit_rate,
+        "F1": _f1,
+        "RR": _reciprocal_rank,
+        "AP": _average_precision,
+        "DCG": _dcg,
+        "IDCG": _dcg,
+        "NDCG": _ndcg,
+    }
+    if b.family not in render:
+        raise ValueError(f"unknown metric family {b.family!r}")
+    return render[b.family](b)
+
+
+def _indicators(steps: Sequence[RankStep]) -> list[str]:
+    return ["1" if s.relevant else "0" for s in steps]
+
+
+def _hits_sum(b: Breakdown) -> str:
+    """hits@k written out as 1 + 0 + 1 ...; relevant ranks listed so the learner can check them."""
+    values = [1.0 if s.relevant else 0.0 for s in b.steps]
+    return _elided_sum(_indicators(b.steps), values)
+
+
+def _padding_note(b: Breakdown) -> str:
+    if b.k is not None and len(b.steps) < b.k:
+        missing = b.k - len(b.steps)
+        plural = "s" if missing > 1 else ""
+        return rf" \quad \text{{(only {len(b.steps)} retrieved: {missing} empty rank{plural} count as non-relevant)}}"
+    return ""
+
+
+def _hits_line(b: Breakdown) -> str:
+    cut = _cut(b.k) or ""
+    written = f"{_hits_sum(b)} = " if len(b.steps) > 1 else ""
+    return rf"\mathrm{{hits{cut}}} &= {written}{_int(b.terms['hits'])}{_padding_note(b)}"
+
+
+def _precision(b: Breakdown) -> str:
+    s, divisor = _symbol("P", b.k), _int(b.terms["k"])
+    return _aligned(
+        [
+            rf"{s} &= \frac{{\mathrm{{hits{_cut(b.k)}}}}}{{{'k' if b.k is not None else 'n'}}}",
+            _hits_line(b),
+            rf"{s} &= \frac{{{_int(b.terms['hits'])}}}{{{divisor}}} = {_num(b.value)}",
+        ]
+    )
+
+
+def _zero_R_line(s: str) -> str:
+    return rf"{s} &= 0 \quad \text{{(no judged relevant document: }} R = 0 \text{{, so 0, not NaN)}}"
+
+
+def _recall(b: Breakdown) -> str:
+    s, R = _symbol("R", b.k), _int(b.terms["R"])
+    last = _zero_R_line(s) if not b.terms["R"] else rf"{s} &= \frac{{{_int(b.terms['hits'])}}}{{{R}}} = {_num(b.value)}"
+    return _aligned([rf"{s} &= \frac{{\mathrm{{hits{_cut(b.k)}}}}}{{R}}", _hits_line(b), last])
+
+
+def _capped_recall(b: Breakdown) -> str:
+    s, R, cap = _symbol("R_cap", b.k), _int(b.terms["R"]), _int(b.terms["min(R, k)"])
+    k_shown = str(b.k) if b.k is not None else str(len(b.steps))
+    if not b.terms["R"]:
+        last = _zero_R_line(s)
+    else:
+        last = (
+            rf"{s} &= \frac{{{_int(b.terms['hits'])}}}{{\min({R},\ {k_shown})}} = \frac{{{_int(b.terms['hits'])}}}"
+            rf"{{{cap}}} = {_num(b.value)}"
+        )
+    return _aligned([rf"{s} &= \frac{{\mathrm{{hits{_cut(b.k)}}}}}{{\min(R,\ k)}}", _hits_line(b), last])
+
+
+def _hit_rate(b: Breakdown) -> str:
+    s = _symbol("HitRate", b.k)
+    hits = _int(b.terms["hits"])
+    first = next((st.rank for st in b.steps if st.relevant), None)
+    where = rf"\quad \text{{(first relevant at rank {first})}}" if first is not None else ""
+    return _aligned(
+        [
+            rf"{s} &= [\,\mathrm{{hits{_cut(b.k)}}} \geq 1\,]",
+            rf"&= [\,{hits} \geq 1\,] = {_int(b.value)}{where}",
+        ]
+    )
+
+
+def _f1(b: Breakdown) -> str:
+    s = _symbol("F1", b.k)
+    p, r = b.terms["P"], b.terms["R@k"]
+    cut = _cut(b.k)
+    lines = [
+        rf"{s} &= \frac{{2 \cdot \mathrm{{P{cut}}} \cdot \mathrm{{R{cut}}}}}{{\mathrm{{P{cut}}} + \mathrm{{R{cut}}}}}",
+    ]
+    if p + r == 0:
+        lines.append(rf"&= 0 \quad \text{{(}}\mathrm{{P{cut}}} + \mathrm{{R{cut}}} = 0\text{{)}}")
+    else:
+        lines.append(rf"&= \frac{{2 \cdot {_num(p)} \cdot {_num(r)}}}{{{_num(p)} + {_num(r)}}} = {_num(b.value)}")
+    return _aligned(lines)
+
+
+def _reciprocal_rank(b: Breakdown) -> str:
+    s = _symbol("RR", b.k)
+    first = b.terms.get("first relevant rank")
+    if first is None:
+        where = f"top {b.k}" if b.k is not None else "list"
+        return _aligned(
+            [
+                rf"{s} &= \frac{{1}}{{\mathrm{{rank}}_1}}",
+                rf"&= 0 \quad \text{{(no relevant document in the {where})}}",
+            ]
+        )
+    return _aligned([rf"{s} &= \frac{{1}}{{\mathrm{{rank}}_1}}", rf"&= \frac{{1}}{{{_int(first)}}} = {_num(b.value)}"])
+
+
+def _average_precision(b: Breakdown) -> str:
+    s = _symbol("AP", b.k)
+    by_R = b.conventions.ap_denominator == "all"
+    denominator_symbol = "R" if by_R else rf"\mathrm{{hits{_cut(b.k)}}}"
+    lines = [rf"{s} &= \frac{{1}}{{{denominator_symbol}}} \sum_{{d_i \text{{ relevant}}}} \mathrm{{P@}}i"]
+    fractions, values, hits = [], [], 0
+    for step in b.steps:
+        if step.relevant:
+            hits += 1
+            fractions.append(rf"\frac{{{hits}}}{{{step.rank}}}")
+            values.append(hits / step.rank)
+    denominator = _int(b.terms["denominator"])
+    if not b.terms["denominator"]:
+        why = r"(no judged relevant document: } R = 0\text{)" if by_R else r"(no relevant document in the top k)"
+        lines.append(rf"&= 0 \quad \text{{{why}}}")
+        return _aligned(lines)
+    total = _num(b.terms["sum of P@i"])
+    if fractions:
+        lines.append(rf"&= \frac{{1}}{{{denominator}}} \Bigl( {_elided_sum(fractions, values)} \Bigr)")
+    else:
+        lines.append(rf"&= \frac{{1}}{{{denominator}}} \cdot 0 \quad \text{{(no relevant document in the top {b.k})}}")
+    lines.append(rf"&= \frac{{{total}}}{{{denominator}}} = {_num(b.value)}")
+    if by_R and b.terms["R"] > b.terms["hits"]:
+        missed = _int(b.terms["R"] - b.terms["hits"])
+        lines[-1] += rf" \quad \text{{({missed} relevant not in the list: each adds P = 0)}}"
+    return _aligned(lines)
+
+
+def _gain_term(grade: int, gain: str) -> str:
+    if gain == "exp":
+        return f"2^{{{grade}}} - 1" if grade > 0 else "0"
+    return str(max(grade, 0))
+
+
+def _dcg_terms(b: Breakdown) -> str:
+    terms = [rf"\frac{{{_gain_term(s.grade, b.conventions.gain)}}}{{\log_2 {s.rank + 1}}}" for s in b.steps]
+    return _elided_sum(terms, [s.contribution for s in b.steps])
+
+
+def _dcg(b: Breakdown) -> str:
+    s = _symbol(b.family, b.k, b.conventions.gain)
+    upper = b.k if b.k is not None else "n"
+    g = "g^*_i" if b.family == "IDCG" else "g_i"
+    gain = g if b.conventions.gain == "linear" else rf"\left(2^{{{g}}} - 1\right)"
+    lines = [rf"{s} &= \sum_{{i=1}}^{{{upper}}} \frac{{{gain}}}{{\log_2(i+1)}}"]
+    if b.family == "IDCG":
+        source = "all judged grades" if b.conventions.idcg == "all" else "retrieved grades only"
+        lines[0] += rf" \quad (g^* = \text{{{source}, best first}})"
+    if b.steps:
+        lines.append(rf"&= {_dcg_terms(b)}")
+    else:
+        lines.append(r"&= 0 \quad \text{(nothing to sum)}")
+    lines.append(rf"&= {_num(b.value)}")
+    return _aligned(lines)
+
+
+def _ndcg(b: Breakdown) -> str:
+    gain = b.conventions.gain
+    s = _symbol("NDCG", b.k, gain)
+    dcg_s, idcg_s = _symbol("DCG", b.k, gain), _symbol("IDCG", b.k, gain)
+    dcg_v, idcg_v = b.terms["DCG"], b.terms["IDCG"]
+    lines = [rf"{s} &= \frac{{{dcg_s}}}{{{idcg_s}}}"]
+    if b.steps:
+        lines.append(rf"{dcg_s} &= {_dcg_terms(b)} = {_num(dcg_v)}")
+    if not idcg_v:
+        lines.append(rf"{s} &= 0 \quad \text{{(}}{idcg_s} = 0\text{{: no judged document has a positive grade)}}")
+    else:
+        lines.append(rf"{s} &= \frac{{{_num(dcg_v)}}}{{{_num(idcg_v)}}} = {_num(b.value)}")
+    return _aligned(lines)
