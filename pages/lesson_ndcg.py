@@ -1,4 +1,111 @@
+"""Lesson: DCG, IDCG and NDCG with graded relevance. Renders metrics.dcg; computes nothing."""
+
+import dataclasses
+
 import streamlit as st
 
+from metrics import Conventions, dcg, idcg, ndcg, precision
+from metrics.examples import GRADES_32301
+from ui import charts, state, teaching
+
+PAGE = "lesson_ndcg"
+SEED = GRADES_32301.first  # seed 001's list: grades [3, 2, 3, 0, 1]
+GAINS = {"linear": "linear: g = grade (trec_eval)", "exp": "exponential: g = 2^grade − 1 (Burges, ranx ndcg_burges)"}
+IDCG_SOURCES = {
+    "all": "all judged documents (trec_eval, ranx)",
+    "retrieved": "the retrieved list only (seeds 000, 001)",
+}
+
 st.title("DCG, IDCG and NDCG")
-st.write("This lesson is being written.")
+st.markdown(
+    "**What it measures:** graded usefulness of the top k, where each rank is worth less than the one above "
+    "(discount 1/log₂(rank + 1)), normalised by the best possible ordering. **Use it when** documents are more or "
+    "less relevant (grades 0-3), not just relevant or not: web search, recommendations, the main score of "
+    "BEIR and MTEB (NDCG@10)."
+)
+
+scn = state.scenario()
+ranking, qrels, conventions = list(scn.ranking), scn.qrels, scn.conventions
+
+with teaching.step(1, "The formulas", "g is the gain of a grade; g* are the grades in the ideal order."):
+    sample = ndcg(ranking, qrels, scn.k, conventions=conventions)
+    for family in ("DCG", "IDCG", "NDCG"):
+        teaching.definition(family, sample)
+
+with teaching.step(2, "Your list", "Your order against the ideal order, rank by rank."):
+    teaching.playground_note(scn)
+    n = max(len(ranking), scn.k, 1)
+    k = st.slider("Cutoff k", 1, n, min(scn.k, n), key=f"{PAGE}_k")
+    actual = dcg(ranking, qrels, k, conventions=conventions)
+    ideal = idcg(ranking, qrels, k, conventions=conventions)
+    normalised = ndcg(ranking, qrels, k, conventions=conventions)
+    teaching.metric_row([(b.metric, b) for b in (actual, ideal, normalised)])
+    teaching.worked(actual)
+    teaching.worked(ideal)
+    teaching.worked(normalised)
+    teaching.chart(charts.ideal_vs_actual(actual, ideal), key=f"{PAGE}_ideal")
+
+with teaching.step(
+    3,
+    "Linear or exponential gain",
+    "Seed 001 uses the grade itself; seeds 000 and 002 use 2^grade − 1, which makes a grade-3 document worth 7 "
+    "grade-1 documents instead of 3. Same list, two numbers: always say which gain you use.",
+):
+    gain = st.radio("Gain", list(GAINS), format_func=GAINS.get, horizontal=True, key=f"{PAGE}_gain")
+    chosen = dataclasses.replace(conventions, gain=gain)
+    teaching.worked(ndcg(ranking, qrels, k, conventions=chosen))
+    other = dataclasses.replace(conventions, gain="exp" if gain == "linear" else "linear")
+    other_b = ndcg(ranking, qrels, k, conventions=other)
+    st.caption(f"With the other gain, {other_b.metric} = {teaching.fmt(other_b.value)}.")
+
+with teaching.step(
+    4,
+    "IDCG comes from every judgment, not just the retrieved list",
+    "Seed 001's list [3, 2, 3, 0, 1] at k = 5. Judge one more grade-3 document that the retriever missed.",
+):
+    left, right = st.columns(2)
+    missed = left.toggle("Judge a missed grade-3 document", value=True, key=f"{PAGE}_missed")
+    source = right.radio("Ideal order built from", list(IDCG_SOURCES), format_func=IDCG_SOURCES.get, key=f"{PAGE}_idcg")
+    seed_qrels = dict(SEED.qrels) | ({"d6": 3} if missed else {})
+    seed_b = ndcg(list(SEED.ranking), seed_qrels, 5, conventions=Conventions(idcg=source))
+    st.metric(seed_b.metric, teaching.fmt(seed_b.value), border=True)
+    teaching.worked(idcg(list(SEED.ranking), seed_qrels, 5, conventions=Conventions(idcg=source)))
+    teaching.worked(seed_b)
+    st.caption(
+        "trec_eval gives 0.8047 once the missed document is judged; the seed's retrieved-only IDCG still says "
+        "0.9724, so a retriever that misses the best document is never penalised for it."
+    )
+
+with teaching.step(
+    5, "NDCG ignores the relevance threshold", "Raise the threshold: P@k changes, trec_eval's NDCG does not."
+):
+    threshold = st.slider("Relevant means grade ≥", 1, 3, 1, key=f"{PAGE}_threshold")
+    strict = Conventions(threshold=threshold, gain=conventions.gain, idcg=conventions.idcg)
+    teaching.metric_row(
+        [
+            (f"P@{k} (threshold {threshold})", precision(ranking, qrels, k, conventions=strict)),
+            (f"NDCG@{k} (threshold {threshold})", ndcg(ranking, qrels, k, conventions=strict)),
+        ]
+    )
+
+teaching.traps(
+    [
+        "**IDCG from the retrieved list only** (seeds 000 and 001) overrates a retriever that misses relevant "
+        "documents: 0.9724 instead of trec_eval's 0.8047 in step 4.",
+        "**Linear vs exponential gain** rank systems differently: [3, 2, 3, 0, 1] gives NDCG@5 = 0.9724 (linear) "
+        "and 0.9575 (exponential); Better Auth's A, B, C gives 0.8175 vs 0.7364.",
+        '**"DCG@4 = 28.19"** (seed 001) cannot come from [3, 2, 3, 0, 1]: DCG@4 is 5.7619 (linear) or 12.3928 '
+        "(exponential).",
+        "**The discount is log₂(rank + 1).** Seed 000's prose uses the natural log, which scales DCG by 1.4427 "
+        "(it cancels in NDCG). trec_eval before 9.0.4 used log₂(rank) with rank 1 undiscounted.",
+        "**Negative grades gain 0.** Seed 000's 2^g − 1 gives a grade of −1 a gain of −0.5.",
+        "**NDCG = 1 does not mean the documents are good,** only that no better order of the judged documents "
+        'exists: a list of grade-1 documents is "perfect" if nothing better was judged.',
+    ]
+)
+teaching.naming(
+    "Naming: trec_eval's `ndcg_cut_k` is NDCG@k with linear gain; ranx `ndcg_burges@k` and many blog posts use "
+    "exponential gain under the same name. ir_measures writes `nDCG@k`."
+)
+teaching.show_source(dcg)
+teaching.show_source(ndcg)

@@ -130,9 +130,10 @@ def ideal_vs_actual(dcg_b: Breakdown, idcg_b: Breakdown) -> go.Figure:
     return fig
 
 
-def _mark_k(fig: go.Figure, k: int) -> None:
+def _mark_k(fig: go.Figure, k: int, label: str | None = None) -> None:
     fig.add_vline(x=k, line={"color": COLORS["ink"], "width": 1, "dash": "dash"})
-    fig.add_annotation(x=k, y=1, yref="paper", text=f"k = {k}", showarrow=False, yanchor="bottom", xanchor="left")
+    text = _safe(label) if label is not None else f"k = {k}"
+    fig.add_annotation(x=k, y=1, yref="paper", text=text, showarrow=False, yanchor="bottom", xanchor="left")
 
 
 def _unit_range(fig: go.Figure, values: list[list[float]]) -> None:
@@ -140,8 +141,10 @@ def _unit_range(fig: go.Figure, values: list[list[float]]) -> None:
         fig.update_yaxes(range=[0, 1.05])
 
 
-def curves(series: dict[str, list[float]], k: int, title: str = "") -> go.Figure:
-    """metric@k for k = 1..n, one line per metric, the current k marked."""
+def curves(
+    series: dict[str, list[float]], k: int, title: str = "", *, x_title: str = "cutoff k", mark: str | None = None
+) -> go.Figure:
+    """metric@k for k = 1..n, one line per metric, the current k marked (``mark`` relabels the marker)."""
     fig = go.Figure()
     for i, (name, values) in enumerate(series.items()):
         fig.add_scatter(
@@ -151,10 +154,10 @@ def curves(series: dict[str, list[float]], k: int, title: str = "") -> go.Figure
             mode="lines+markers",
             line={"color": SERIES_COLORS[i % len(SERIES_COLORS)], "width": 2},
             marker={"size": 6},
-            hovertemplate=f"{_safe(name)} at k = %{{x}}: %{{y:.4f}}<extra></extra>",
+            hovertemplate=f"{_safe(name)} at {_safe(x_title)} %{{x}}: %{{y:.4f}}<extra></extra>",
         )
-    _layout(fig, title=title, x_title="cutoff k", y_title="value")
-    _mark_k(fig, k)
+    _layout(fig, title=title, x_title=x_title, y_title="value")
+    _mark_k(fig, k, mark)
     _unit_range(fig, list(series.values()))
     return fig
 

@@ -1,0 +1,89 @@
+"""Streamlit pieces shared by the lesson pages: numbered steps, worked formulas, charts, traps and the source.
+
+Pages render; they do not compute. Every number passed in here is a Breakdown from ``metrics``.
+User text (doc ids, titles) is shown only through st.dataframe or escaped markdown, never as HTML or LaTeX.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from metrics.types import Breakdown
+from ui import formulas, tables
+from ui.scenario import Scenario
+
+
+def fmt(x: float) -> str:
+    return f"{x:.4f}"
+
+
+def show_source(fn: Callable, label: str | None = None) -> None:
+    """An expander with the source of the function that computed the numbers above: the code that ran."""
+    with st.expander(label or f"Show the code that computed this: `{fn.__name__}`", icon=":material/code:"):
+        st.code(inspect.getsource(fn), language="python", line_numbers=True)
+
+
+@contextmanager
+def step(number: int, title: str, caption: str = "") -> Iterator[None]:
+    """One numbered step of a lesson: a heading, a short caption, and a bordered live cell for its content."""
+    st.subheader(f"{number}. {title}", anchor=False)
+    if caption:
+        st.markdown(caption)
+    with st.container(border=True):
+        yield
+
+
+def worked(b: Breakdown) -> None:
+    """The worked formula of a Breakdown, numbers substituted."""
+    st.latex(formulas.latex(b))
+
+
+def definition(family: str, b: Breakdown) -> None:
+    st.latex(formulas.definition(family, b.conventions))
+
+
+def metric_row(items: Sequence[tuple[str, Breakdown]], *, help_texts: Sequence[str] | None = None) -> None:
+    """st.metric cards side by side: (label, Breakdown)."""
+    columns = st.columns(len(items))
+    for i, (column, (label, b)) in enumerate(zip(columns, items, strict=True)):
+        column.metric(label, fmt(b.value), help=help_texts[i] if help_texts else None, border=True)
+
+
+def chart(fig: go.Figure, key: str) -> None:
+    """theme=None keeps the figure's own Okabe-Ito colours (Streamlit's theme would swap them)."""
+    st.plotly_chart(fig, theme=None, key=key, config={"displayModeBar": False})
+
+
+def steps_table(b: Breakdown, scn: Scenario | None = None) -> None:
+    """The per-rank steps as a dataframe (cells are plain text, so titles are safe)."""
+    st.dataframe(
+        tables.steps(b, titles=dict(scn.titles) if scn else None),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "contribution": st.column_config.NumberColumn(format="%.4f"),
+            "running": st.column_config.NumberColumn(format="%.4f"),
+        },
+    )
+
+
+def traps(items: Sequence[str]) -> None:
+    """Numbered traps: common mistakes, each with the number that shows it."""
+    st.subheader("Traps", anchor=False)
+    st.markdown("\n".join(f"{i}. {text}" for i, text in enumerate(items, start=1)))
+
+
+def naming(text: str) -> None:
+    st.info(text, icon=":material/label:")
+
+
+def playground_note(scn: Scenario) -> None:
+    st.caption(
+        f"This uses the list from the **Playground** ({len(scn.ranking)} ranked, {len(scn.shelf)} judged but not "
+        f"retrieved, k = {scn.k}). Drag or regrade documents there and come back: the numbers follow."
+    )
