@@ -1,7 +1,40 @@
-"""IR Metrics Lab: the Streamlit entrypoint. It routes to the pages; it computes nothing."""
+"""IR Metrics Lab: the Streamlit entrypoint. It routes to the pages and draws the shared frame; it computes nothing."""
 
 import streamlit as st
 
 st.set_page_config(page_title="IR Metrics Lab", page_icon=":material/leaderboard:", layout="wide")
-st.title("IR Metrics Lab")
-st.write("Learn how search and RAG retrievers are scored. The interactive pages are on their way.")
+
+PAGES = {
+    "Play": [
+        st.Page(
+            "pages/playground.py",
+            title="Playground",
+            icon=":material/drag_indicator:",
+            url_path="playground",
+            default=True,
+        ),
+        st.Page("pages/ab.py", title="Retriever A vs B", icon=":material/compare_arrows:", url_path="a-vs-b"),
+        st.Page("pages/multi_query.py", title="Multi-query", icon=":material/stacks:", url_path="multi-query"),
+    ],
+    "Learn": [
+        st.Page(
+            "pages/lesson_precision_recall.py",
+            title="Precision & recall",
+            icon=":material/filter_alt:",
+            url_path="precision-recall",
+        ),
+        st.Page("pages/lesson_rr.py", title="Reciprocal rank", icon=":material/looks_one:", url_path="reciprocal-rank"),
+        st.Page(
+            "pages/lesson_ap.py", title="Average precision", icon=":material/stairs:", url_path="average-precision"
+        ),
+        st.Page("pages/lesson_ndcg.py", title="DCG & NDCG", icon=":material/signal_cellular_alt:", url_path="ndcg"),
+    ],
+}
+
+st.logo(":material/leaderboard:", size="large")
+page = st.navigation(PAGES)
+with st.sidebar:
+    st.markdown("**IR Metrics Lab**")
+    st.caption("Rank documents, grade them, and see how every retrieval metric responds.")
+    st.divider()
+page.run()

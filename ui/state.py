@@ -22,6 +22,7 @@ _REDO = "scenario_redo"
 _AB = "ab_scenarios"  # {"A": Scenario, "B": Scenario}
 _QUERIES = "multi_queries"  # {query id: Scenario}
 _QUERY_TEXTS = "multi_query_texts"  # {query id: text}
+_EXAMPLE_KEY = "scenario_example"  # the preset last loaded into the playground
 
 
 def scenario() -> Scenario:
@@ -74,7 +75,18 @@ def redo() -> None:
 
 def load_example(key: str) -> None:
     """Replace the playground with a preset (undoable)."""
+    st.session_state[_EXAMPLE_KEY] = key
     update(Scenario.from_example(EXAMPLES[key]))
+
+
+def example_key() -> str:
+    """The preset the playground last loaded (Reset goes back to it)."""
+    return st.session_state.get(_EXAMPLE_KEY, DEFAULT_EXAMPLE)
+
+
+def reset() -> None:
+    """Reload the last preset (undoable)."""
+    load_example(example_key())
 
 
 def ab() -> dict[str, Scenario]:
@@ -112,3 +124,72 @@ def reset_queries() -> None:
     example = CAT_DOG_PARROT
     st.session_state[_QUERIES] = {q: Scenario.from_example(example, q) for q in example.queries}
     st.session_state[_QUERY_TEXTS] = {q: query.text for q, query in example.queries.items()}
+
+
+# --- bookkeeping for the ranked-list component and the widgets that mirror canonical values ---
+
+_LIST_EDITS_SEEN = "list_edits_seen"  # {component key: id of the last browser edit applied}
+_ANNOUNCEMENTS = "list_announcements"  # {component key: sentence for the screen reader after the rerun}
+_PUSHED = "widgets_pushed"  # {widget key: the canonical value last written into that widget}
+_MESSAGES = "page_messages"  # {area: (level, text)}: outcome of a button callback, shown on the next render
+
+
+def component_edit(key: str) -> object:
+    """The ``edit`` state value of the ranked-list component ``key`` (None before the first edit)."""
+    value = st.session_state.get(key)
+    try:
+        return value.get("edit") if value is not None else None
+    except AttributeError:
+        return None
+
+
+def edit_is_new(key: str, edit_id: str) -> bool:
+    return st.session_state.get(_LIST_EDITS_SEEN, {}).get(key) != edit_id
+
+
+def mark_edit_seen(key: str, edit_id: str) -> None:
+    st.session_state.setdefault(_LIST_EDITS_SEEN, {})[key] = edit_id
+
+
+def set_announcement(key: str, text: str) -> None:
+    st.session_state.setdefault(_ANNOUNCEMENTS, {})[key] = text
+
+
+def pop_announcement(key: str) -> str:
+    return st.session_state.get(_ANNOUNCEMENTS, {}).pop(key, "")
+
+
+def sync_widget(widget_key: str, value: object) -> None:
+    """Show a canonical value in a widget, but only when the canonical value changed (undo, preset, reset) or the
+    widget was dropped by a page switch: what the user typed (even if invalid) stays until then."""
+    pushed = st.session_state.setdefault(_PUSHED, {})
+    if widget_key not in st.session_state or pushed.get(widget_key) != value:
+        st.session_state[widget_key] = value
+        pushed[widget_key] = value
+
+
+def widget_value(widget_key: str, default: object = None) -> object:
+    return st.session_state.get(widget_key, default)
+
+
+def set_message(area: str, level: str, text: str) -> None:
+    """Keep a callback's outcome ("error", "warning", "success") for the area's next render."""
+    st.session_state.setdefault(_MESSAGES, {})[area] = (level, text)
+
+
+def pop_message(area: str) -> tuple[str, str] | None:
+    return st.session_state.get(_MESSAGES, {}).pop(area, None)
+
+
+def set_ab_grade(doc: str, grade: int) -> None:
+    """A and B rank the same documents, so a grade is a property of the document: change it in both lists."""
+    scenarios = ab()
+    for side, scn in scenarios.items():
+        if doc in scn.docs:
+            scenarios[side] = scn.with_grade(doc, grade)
+
+
+def set_ab_k(k: int) -> None:
+    scenarios = ab()
+    for side, scn in scenarios.items():
+        scenarios[side] = scn.with_settings(k=k)

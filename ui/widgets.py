@@ -1,0 +1,406 @@
+"""Streamlit widgets shared by the pages: metric cards, convention controls, the document editors and the shelf.
+
+Widgets never hold the canonical state: each one is seeded from the Scenario (``state.sync_widget``) and writes back
+through an ``apply`` callback (``state.update`` on the playground). Every number comes from ``metrics``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+from metrics import FUNCTIONS, Breakdown
+from metrics.conventions import TREC_EVAL
+from metrics.examples import EXAMPLES
+from metrics.sweep import at_each_cutoff
+from ui import state
+from ui.scenario import MAX_DOCS, SCALES, Scenario
+
+Apply = Callable[[Scenario], None]
+Current = Callable[[], Scenario]
+
+MAX_K = MAX_DOCS  # curves are swept to k: keep a typo like k = 10^9 from stalling the page
+UNCUT = ("RR", "AP")  # shown over the whole list, as trec_eval's recip_rank and map
+ORDER_AWARE = ("NDCG", "AP", "RR", "DCG", "IDCG")
+SET_BASED = ("P", "R", "R_cap", "F1", "HitRate")
+CURVE_FAMILIES = ("P", "R", "R_cap", "NDCG", "AP")
+HELP = {
+    "P": "Precision@k: the share of the top k that is relevant (divides by k even if fewer were retrieved).",
+    "R": "Recall@k: the share of all relevant docs (retrieved or not) found in the top k.",
+    "R_cap": "Capped recall@k (BEIR): divides by min(R, k), so 1.0 is reachable when R > k.",
+    "HitRate": "HitRate@k (trec_eval success): 1 if any relevant doc is in the top k, else 0.",
+    "F1": "F1@k: the harmonic mean of P@k and R@k.",
+    "RR": "Reciprocal rank: 1 / rank of the first relevant doc; 0 if none was retrieved.",
+    "AP": "Average precision: precision at each relevant rank, summed and divided by R.",
+    "DCG": "Discounted cumulative gain: each grade's gain divided by log2(rank + 1).",
+    "IDCG": "Ideal DCG: the DCG of the best possible ordering of the judged docs.",
+    "NDCG": "Normalised DCG: DCG / IDCG, 1.0 for the ideal ordering.",
+}
+
+
+def fmt(x: float) -> str:
+    """Every metric value in the app: 4 decimals."""
+    return f"{x:.4f}"
+
+
+def plain(text: str) -> str:
+    """User text for st.markdown: backslash-escape Markdown, HTML and LaTeX syntax so it shows literally."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])", r"\\\1", text)
+
+
+# --- numbers ---
+
+
+def breakdowns(scn: Scenario) -> dict[str, Breakdown]:
+    """Every metric of the scenario, keyed by family (RR and AP over the whole list, the rest at k)."""
+    return {
+        family: fn(list(scn.ranking), scn.qrels, None if family in UNCUT else scn.k, conventions=scn.conventions)
+        for family, fn in FUNCTIONS.items()
+    }
+
+
+def curves(scn: Scenario, families: Sequence[str] = CURVE_FAMILIES) -> dict[str, list[float]]:
+    """metric@k for k = 1 .. max(k, list length), one series per family, labelled like the cards."""
+    depth = max(scn.k, len(scn.ranking), 1)
+    ranking = list(scn.ranking)
+    return {f"{family}@k": at_each_cutoff(family, ranking, scn.qrels, depth, scn.conventions) for family in families}
+
+
+def _delta(now: Breakdown, before: Breakdown | None) -> str | None:
+    if before is None or abs(now.value - before.value) < 5e-5:
+        return None
+    return f"{now.value - before.value:+.4f}"
+
+
+def metric_cards(now: dict[str, Breakdown], before: dict[str, Breakdown] | None, families: Sequence[str]) -> None:
+    """One st.metric per family, labelled by Breakdown.metric ("NDCG@5", "AP", ...), with the change since the
+    last edit as delta."""
+    for column, family in zip(st.columns(len(families)), families, strict=True):
+        b = now[family]
+        with column:
+            st.metric(
+                b.metric,
+                fmt(b.value),
+                delta=_delta(b, before.get(family) if before else None),
+                help=HELP.get(family),
+                border=True,
+            )
+
+
+# --- settings ---
+
+
+def _try(area: str, change: Callable[[], Scenario], apply: Apply, success: str = "") -> None:
+    """Run one edit; a ValueError becomes a message for ``area`` instead of a traceback."""
+    try:
+        new = change()
+    except ValueError as error:
+        state.set_message(area, "error", str(error)[:1].upper() + str(error)[1:] + ".")
+        return
+    apply(new)
+    if success:
+        state.set_message(area, "success", success)
+
+
+def show_message(area: str) -> None:
+    message = state.pop_message(area)
+    if message:
+        level, text = message
+        {"error": st.error, "warning": st.warning, "success": st.success}[level](text)
+
+
+def _k_error(raw: object) -> str | None:
+    if not isinstance(raw, int | float) or raw != int(raw):
+        return f"Cutoff k must be a whole number; got {raw!r}. Keeping the previous k."
+    if not 1 <= raw <= MAX_K:
+        return f"Cutoff k must be between 1 and {MAX_K}; got {int(raw)}. Keeping the previous k."
+    return None
+
+
+def k_control(prefix: str, current: Current, apply: Apply, *, label: str = "Cutoff k") -> None:
+    """A number input for k; invalid entries stay visible with an error, the scenario keeps its k."""
+    key = f"{prefix}_k"
+    state.sync_widget(key, current().k)
+
+    def on_change() -> None:
+        raw = state.widget_value(key)
+        if _k_error(raw) is None:
+            apply(current().with_settings(k=int(raw)))
+
+    st.number_input(label, step=1, key=key, on_change=on_change, help="Metrics with @k look only at the top k.")
+    error = _k_error(state.widget_value(key))
+    if error:
+        st.error(error)
+
+
+def _default(text: str, is_default: bool) -> str:
+    return f"{text}  ·  trec_eval default" if is_default else text
+
+
+def convention_controls(prefix: str, current: Current, apply: Apply) -> None:
+    """Rating scale, relevance threshold, gain, IDCG source and AP denominator, each with a one-line explanation."""
+    scn = current()
+    conv = scn.conventions
+
+    def set_conventions(**changes: object) -> None:
+        apply(current().with_settings(conventions=dataclasses.replace(current().conventions, **changes)))
+
+    def widget(name: str, control: Callable[..., object], options: Sequence, **kwargs: object) -> str:
+        key = f"{prefix}_{name}"
+        state.sync_widget(key, kwargs.pop("value"))
+
+        def on_change() -> None:
+            kwargs_apply(name, state.widget_value(key))
+
+        control(options=options, key=key, on_change=on_change, **kwargs)
+        return key
+
+    def kwargs_apply(name: str, value: object) -> None:
+        if value is None:
+            return
+        if name == "scale":
+            scaled = current().with_scale(int(value))
+            threshold = min(scaled.conventions.threshold, int(value))
+            apply(scaled.with_settings(conventions=dataclasses.replace(scaled.conventions, threshold=threshold)))
+        elif name == "threshold":
+            set_conventions(threshold=int(value))
+        elif name == "gain":
+            set_conventions(gain=value)
+        elif name == "idcg":
+            set_conventions(idcg=value)
+        elif name == "ap":
+            set_conventions(ap_denominator=value)
+
+    widget(
+        "scale",
+        st.segmented_control,
+        list(SCALES),
+        value=scn.scale,
+        label="Rating scale",
+        format_func=lambda s: {1: "Binary 0–1", 3: "0–3", 4: "0–4"}[s],
+        required=True,
+        help="The grades a rater can give. Changing it caps grades above the new top.",
+    )
+    widget(
+        "threshold",
+        st.segmented_control,
+        list(range(1, scn.scale + 1)),
+        value=min(conv.threshold, scn.scale),
+        label="Relevant if grade ≥",
+        required=True,
+        help="Binary metrics (P, R, RR, AP, HitRate, F1) count a doc as relevant from this grade up "
+        "(trec_eval -l; default 1). NDCG ignores it: every positive grade is a gain.",
+    )
+    st.caption("Binary metrics use the threshold; NDCG uses the grades themselves.")
+    widget(
+        "gain",
+        st.radio,
+        ["linear", "exp"],
+        value=conv.gain,
+        label="Gain",
+        format_func=lambda g: _default("Linear: gain = g", g == TREC_EVAL.gain)
+        if g == "linear"
+        else "Exponential: 2^g − 1",
+        captions=["trec_eval, ir_measures", "Burges et al.; ranx ndcg_burges, sklearn-style"],
+    )
+    widget(
+        "idcg",
+        st.radio,
+        ["all", "retrieved"],
+        value=conv.idcg,
+        label="Ideal ordering (IDCG) from",
+        format_func=lambda s: _default("All judged docs", s == TREC_EVAL.idcg)
+        if s == "all"
+        else "The retrieved list only",
+        captions=["Missed relevant docs lower NDCG", "Blog shortcut: ignores what was missed"],
+    )
+    widget(
+        "ap",
+        st.radio,
+        ["all", "retrieved"],
+        value=conv.ap_denominator,
+        label="AP divides by",
+        format_func=lambda s: _default("All relevant docs (R)", s == TREC_EVAL.ap_denominator)
+        if s == "all"
+        else "Relevant docs retrieved",
+        captions=["trec_eval map, ranx", "RAGAS-style context precision"],
+    )
+    if conv != TREC_EVAL:
+        st.button(
+            "Back to trec_eval defaults",
+            key=f"{prefix}_trec_defaults",
+            icon=":material/restart_alt:",
+            on_click=lambda: apply(current().with_settings(conventions=dataclasses.replace(TREC_EVAL))),
+        )
+
+
+# --- document editing ---
+
+
+def _doc_label(scn: Scenario, doc: str) -> str:
+    title = scn.title(doc)
+    return f"{doc} — {title}" if title else doc
+
+
+def _labels(scn: Scenario) -> Callable[[str], str]:
+    """A selectbox format_func fixed at render time (AppTest calls it outside the script run)."""
+    labels = {doc: _doc_label(scn, doc) for doc in scn.docs}
+    return lambda doc: labels.get(doc, str(doc))
+
+
+def move_control(prefix: str, current: Current, apply: Apply) -> None:
+    """Move [doc] to rank [N]: the non-drag path (touch screens, AppTest, precise moves)."""
+    scn = current()
+    area = f"{prefix}_move"
+    if not scn.ranking:
+        return
+    doc_col, rank_col, button_col = st.columns([5, 2, 2], vertical_alignment="bottom")
+    with doc_col:
+        st.selectbox(
+            "Move",
+            list(scn.ranking),
+            key=f"{prefix}_move_doc",
+            format_func=_labels(scn),
+        )
+    with rank_col:
+        st.number_input("to rank", value=1, step=1, key=f"{prefix}_move_rank")
+
+    def on_click() -> None:
+        doc = state.widget_value(f"{prefix}_move_doc")
+        rank = state.widget_value(f"{prefix}_move_rank")
+        n = len(current().ranking)
+        if doc not in current().ranking:
+            state.set_message(area, "error", f"Move: {doc!r} is not in the ranked list.")
+        elif not isinstance(rank, int) or not 1 <= rank <= n:
+            state.set_message(area, "error", f"Move: the rank must be between 1 and {n}; got {rank}.")
+        else:
+            _try(area, lambda: current().moved(doc, rank), apply)
+
+    with button_col:
+        st.button("Move", key=f"{prefix}_move", on_click=on_click, icon=":material/swap_vert:", width="stretch")
+    show_message(area)
+
+
+def history_buttons(prefix: str, reset: Callable[[], None]) -> None:
+    undo_col, redo_col, reset_col = st.columns(3)
+    undo_col.button(
+        "Undo", key=f"{prefix}_undo", on_click=state.undo, disabled=not state.can_undo(), icon=":material/undo:",
+        width="stretch",
+    )
+    redo_col.button(
+        "Redo", key=f"{prefix}_redo", on_click=state.redo, disabled=not state.can_redo(), icon=":material/redo:",
+        width="stretch",
+    )
+    reset_col.button("Reset", key=f"{prefix}_reset", on_click=reset, icon=":material/restart_alt:", width="stretch")
+
+
+def shelf(prefix: str, current: Current, apply: Apply) -> None:
+    """Judged docs the retriever missed: they still count in R and in the ideal ordering."""
+    scn = current()
+    if not scn.shelf:
+        st.caption("Empty. Use ✕ on a card to mark a document as judged but not retrieved.")
+        return
+    for doc in scn.shelf:
+        with st.container(border=True):
+            text_col, grade_col, button_col = st.columns([6, 2, 3], vertical_alignment="center")
+            title = scn.title(doc)
+            text_col.markdown(f"**{plain(doc)}**" + (f" · {plain(title)}" if title else ""))
+            grade_col.markdown(f"grade **{scn.grades.get(doc, 0)}**")
+            button_col.button(
+                "Retrieve",
+                key=f"{prefix}_retrieve_{doc}",
+                icon=":material/arrow_upward:",
+                help="Put it back at the end of the ranked list",
+                on_click=lambda d=doc: apply(current().retrieved(d)),
+                width="stretch",
+            )
+
+
+def document_editor(prefix: str, current: Current, apply: Apply) -> None:
+    """Add, rename and remove documents. Invalid input shows an error naming the field; inputs keep their text."""
+    add_tab, rename_tab, remove_tab = st.tabs(["Add", "Rename", "Remove"])
+    with add_tab:
+        area = f"{prefix}_add"
+        id_col, grade_col = st.columns([3, 1])
+        id_col.text_input("Document id", key=f"{prefix}_add_id", placeholder="e.g. d6")
+        grade_col.number_input("Grade", value=0, step=1, key=f"{prefix}_add_grade")
+        st.text_input("Title", key=f"{prefix}_add_title", placeholder="Short description shown on the card")
+        st.checkbox(
+            "Judged but not retrieved (put it on the shelf)",
+            key=f"{prefix}_add_shelf",
+            help="It counts in R and in the ideal ordering, but not in the ranked list.",
+        )
+
+        def add() -> None:
+            doc = str(state.widget_value(f"{prefix}_add_id") or "").strip()
+            grade = state.widget_value(f"{prefix}_add_grade")
+            scn = current()
+            if not doc:
+                state.set_message(area, "error", "Add document: the Document id field is empty.")
+            elif not isinstance(grade, int) or not 0 <= grade <= scn.scale:
+                state.set_message(
+                    area, "error", f"Add document: Grade must be a whole number from 0 to {scn.scale}; got {grade}."
+                )
+            else:
+                try:
+                    new = scn.with_doc(
+                        doc,
+                        str(state.widget_value(f"{prefix}_add_title") or ""),
+                        grade,
+                        on_shelf=bool(state.widget_value(f"{prefix}_add_shelf")),
+                    )
+                except ValueError as error:
+                    state.set_message(area, "error", f"Add document: {error}.")
+                else:
+                    apply(new)
+                    state.set_message(area, "success", f"Added {doc}.")
+
+        st.button("Add document", key=f"{prefix}_add", on_click=add, icon=":material/add:", type="primary")
+        show_message(area)
+
+    scn = current()
+    docs = list(scn.docs)
+    with rename_tab:
+        area = f"{prefix}_rename"
+        if docs:
+            st.selectbox("Document", docs, key=f"{prefix}_rename_doc", format_func=_labels(scn))
+            st.text_input("New title", key=f"{prefix}_rename_title")
+
+            def rename() -> None:
+                doc = state.widget_value(f"{prefix}_rename_doc")
+                title = str(state.widget_value(f"{prefix}_rename_title") or "")
+                _try(area, lambda: current().renamed(doc, title), apply, f"Renamed {doc}.")
+
+            st.button("Rename", key=f"{prefix}_rename", on_click=rename, icon=":material/edit:")
+        show_message(area)
+    with remove_tab:
+        area = f"{prefix}_remove"
+        if docs:
+            st.selectbox("Document", docs, key=f"{prefix}_remove_doc", format_func=_labels(scn))
+            st.caption("Removing forgets the judgment too (✕ on a card keeps it, on the shelf). Undo brings it back.")
+
+            def remove() -> None:
+                doc = state.widget_value(f"{prefix}_remove_doc")
+                _try(area, lambda: current().without(doc), apply, f"Removed {doc}.")
+
+            st.button("Remove", key=f"{prefix}_remove", on_click=remove, icon=":material/delete:")
+        show_message(area)
+
+
+def preset_picker(prefix: str) -> None:
+    """Load one of the worked examples from the posts (undoable), and show what it teaches."""
+    key = f"{prefix}_preset"
+    state.sync_widget(key, state.example_key())
+    st.selectbox(
+        "Example",
+        list(EXAMPLES),
+        key=key,
+        format_func=lambda e: EXAMPLES[e].title,
+        on_change=lambda: state.load_example(state.widget_value(key)),
+        help="Loading an example replaces the list; Undo brings yours back.",
+    )
+    example = EXAMPLES[state.example_key()]
+    st.caption(f"{example.lesson}  \n*Source: {example.source}.*")
