@@ -1,4 +1,241 @@
+"""Many queries: per-query scores and their means (MRR, MAP, mean NDCG, mean P), and which queries count.
+
+Canonical queries live in ui.state (queries(), set_query()); the demo queries that show trec_eval's counting rule
+are page-local widget toggles. Every number comes from metrics (mean_over_queries, counted_queries).
+"""
+
+import hashlib
+from functools import partial
+
+import pandas as pd
 import streamlit as st
 
-st.title("Many queries: MRR, MAP, mean NDCG")
-st.write("This lesson is being written.")
+from metrics import average_precision, counted_queries, mean_over_queries, ndcg, precision, recall, reciprocal_rank
+from metrics.examples import CAT_DOG_PARROT
+from ui import charts, state, teaching
+from ui.scenario import Scenario
+
+try:  # H4's drag-and-drop list; the move and grade controls below work without it
+    from ui.sortable import ranked_list
+except ImportError:  # pragma: no cover - depends on another engineer's module
+    ranked_list = None
+HAS_DRAG = ranked_list is not None and hasattr(state, "component_edit")
+
+PAGE = "multi_query"
+DOCS = ("D1", "D2", "D3", "D4")
+# Demo queries for trec_eval's counting rule: (run, qrels, what it shows). None means "absent from that side".
+DEMOS = {
+    "unjudged": ("Q-unjudged", list(DOCS), {}, "a query with no judgments at all"),
+    "zeros": ("Q-zeros", list(DOCS), dict.fromkeys(DOCS, 0), "a query whose judgments are all grade 0"),
+    "missed": ("Q-missed", None, {"D2": 1}, "a judged query the run has no results for"),
+}
+
+
+def families(k: int) -> dict[str, tuple[str, object]]:
+    """Label of the mean -> (label of the per-query value, metric function of (ranking, qrels))."""
+    return {
+        f"MRR@{k}": (f"RR@{k}", partial(reciprocal_rank, k=k)),
+        "MRR": ("RR", reciprocal_rank),
+        f"MAP@{k}": (f"AP@{k}", partial(average_precision, k=k)),
+        f"mean NDCG@{k}": (f"NDCG@{k}", partial(ndcg, k=k)),
+        f"mean P@{k}": (f"P@{k}", partial(precision, k=k)),
+    }
+
+
+def new_query_id(existing) -> str:
+    n = len(existing) + 1
+    while f"Q{n}" in existing:
+        n += 1
+    return f"Q{n}"
+
+
+def add_query() -> None:
+    queries = state.queries()
+    query_id = new_query_id(queries)
+    blank = Scenario(DOCS, grades=dict.fromkeys(DOCS, 0), titles=dict(CAT_DOG_PARROT.titles), k=2, scale=1)
+    state.set_query(query_id, blank)
+    state.query_texts()[query_id] = "new query"  # the texts dict is ui.state's; it has no setter yet
+
+
+def remove_query(query_id: str) -> None:
+    state.queries().pop(query_id, None)  # ui.state has no remover yet: mutate its dict, no new session key
+    state.query_texts().pop(query_id, None)
+
+
+def move(query_id: str) -> None:
+    doc = st.session_state[f"{PAGE}_{query_id}_move_doc"]
+    rank = int(st.session_state[f"{PAGE}_{query_id}_move_rank"])
+    state.set_query(query_id, state.queries()[query_id].moved(doc, rank))
+
+
+def editor_key(query_id: str, scn: Scenario) -> str:
+    """A fresh key whenever the query changes, so the grade editor never replays edits onto a new table."""
+    digest = hashlib.sha1(repr((scn.ranking, sorted(scn.grades.items()))).encode()).hexdigest()[:10]
+    return f"{PAGE}_{query_id}_grades_{digest}"
+
+
+def apply_grades(query_id: str, key: str, docs: list[str]) -> None:
+    scn = state.queries()[query_id]
+    for row, change in st.session_state[key].get("edited_rows", {}).items():
+        grade = change.get("grade")
+        if isinstance(grade, int | float) and 0 <= grade <= scn.scale and int(grade) == grade:
+            scn = scn.with_grade(docs[int(row)], int(grade))
+    state.set_query(query_id, scn)
+
+
+def query_editor(query_id: str) -> None:
+    scn = state.queries()[query_id]
+    st.text(f"Query text: {state.query_texts().get(query_id, '')}")
+    if HAS_DRAG:
+        ranked_list(
+            f"{PAGE}_{query_id}_list",
+            lambda: state.queries()[query_id],
+            lambda new: state.set_query(query_id, new),
+            label=f"Ranked list of {query_id}",
+            shelve=False,
+        )
+    if scn.ranking:
+        doc_col, rank_col, button_col = st.columns([4, 2, 2], vertical_alignment="bottom")
+        doc_col.selectbox(
+            "Move document",
+            list(scn.ranking),
+            key=f"{PAGE}_{query_id}_move_doc",
+            format_func=lambda d: f"{d} — {scn.title(d)}" if scn.title(d) else d,
+        )
+        rank_col.number_input("to rank", 1, len(scn.ranking), 1, key=f"{PAGE}_{query_id}_move_rank")
+        button_col.button(
+            "Move", key=f"{PAGE}_{query_id}_move", on_click=move, args=(query_id,), icon=":material/swap_vert:"
+        )
+    docs = list(scn.docs)
+    frame = pd.DataFrame(
+        {
+            "rank": [scn.ranking.index(d) + 1 if d in scn.ranking else None for d in docs],
+            "doc": docs,
+            "title": [scn.title(d) for d in docs],
+            "grade": [scn.grades.get(d, 0) for d in docs],
+        }
+    )
+    key = editor_key(query_id, scn)
+    st.data_editor(
+        frame,
+        key=key,
+        hide_index=True,
+        width="stretch",
+        disabled=["rank", "doc", "title"],
+        column_config={
+            "grade": st.column_config.NumberColumn("grade", min_value=0, max_value=scn.scale, step=1),
+            "rank": st.column_config.NumberColumn("rank", help="Empty: judged but not retrieved"),
+        },
+        on_change=apply_grades,
+        args=(query_id, key, docs),
+    )
+    st.caption(f"Edit a grade (0 to {scn.scale}) in the table; relevant means grade ≥ {scn.conventions.threshold}.")
+
+
+st.title("Many queries: MRR, MAP and mean NDCG")
+st.markdown(
+    "A system is judged over many queries: each query gets its own score, and the reported number is their plain "
+    "mean. **Edit one query below and watch its bar and every mean move.** The preset is seed 004's three queries "
+    "(cat, dog, parrot), every one ranking D1-D4."
+)
+
+queries = state.queries()
+first_k = next(iter(queries.values())).k if queries else 2
+top_left, top_mid, top_right = st.columns([2, 2, 3], vertical_alignment="bottom")
+k = top_left.number_input("Cutoff k", 1, 20, first_k, key=f"{PAGE}_k")
+complete = top_mid.toggle("Count missing queries as 0 (trec_eval -c)", key=f"{PAGE}_complete")
+with top_right:
+    add_col, reset_col = st.columns(2)
+    add_col.button("Add a query", key=f"{PAGE}_add", on_click=add_query, icon=":material/add:", width="stretch")
+    reset_col.button(
+        "Reset to the preset",
+        key=f"{PAGE}_reset",
+        on_click=state.reset_queries,
+        icon=":material/restart_alt:",
+        width="stretch",
+    )
+
+with st.expander("Which queries count? Add the edge cases", icon=":material/rule:"):
+    st.markdown(
+        "trec_eval averages over the queries that are **in the run and have at least one judgment**. A query with "
+        "judgments but no relevant document counts, and scores 0. A query with no judgments does not exist for "
+        "trec_eval. With `-c`, a judged query missing from the run counts as 0."
+    )
+    demo_cols = st.columns(len(DEMOS))
+    shown = {
+        name: col.toggle(f"Add {desc}", key=f"{PAGE}_demo_{name}")
+        for col, (name, (*_, desc)) in zip(demo_cols, DEMOS.items(), strict=True)
+    }
+
+run = {q: list(scn.ranking) for q, scn in queries.items() if scn.ranking}
+qrels = {q: scn.qrels for q, scn in queries.items()}
+for name, (query_id, demo_run, demo_qrels, _) in DEMOS.items():
+    if shown[name]:
+        if demo_run is not None:
+            run[query_id] = demo_run
+        qrels[query_id] = demo_qrels
+k = int(k)
+results = {label: mean_over_queries(fn, run, qrels, complete=complete) for label, (_, fn) in families(k).items()}
+
+st.subheader("The means", anchor=False)
+cards = st.columns(len(results))
+for card, (label, result) in zip(cards, results.items(), strict=True):
+    card.metric(label, teaching.fmt(result.mean), border=True, help=f"over {len(result.per_query)} queries")
+st.caption("Uncut MRR vs MRR@k: a first hit beyond k counts 0 in MRR@k. MAP@k is the mean of AP@k (not of P@k).")
+
+chart_col, table_col = st.columns([3, 2])
+with chart_col:
+    choice = (
+        st.segmented_control("Per-query bars", list(results), default=f"MAP@{k}", key=f"{PAGE}_metric") or f"MAP@{k}"
+    )
+    chosen = results[choice]
+    teaching.chart(charts.per_query_bars(dict(chosen.per_query), chosen.mean, choice), key=f"{PAGE}_bars")
+with table_col:
+    counted, run_only, qrels_only = counted_queries(list(run), qrels, complete=complete)
+    rows = []
+    for q in dict.fromkeys([*qrels, *run]):
+        R = recall(run.get(q, []), qrels.get(q, {})).terms["R"] if q in qrels else 0
+        if q in run_only:
+            why = "skipped: no judgments, so trec_eval does not know it"
+        elif q in qrels_only and not complete:
+            why = "skipped: not in the run (-c would count it as 0)"
+        elif q not in run:
+            why = "counts as 0 (-c): judged, but the run has no results"
+        elif R == 0:
+            why = "counts as 0: judged, but nothing is relevant"
+        else:
+            why = "counts"
+        per_query = families(k)[f"MAP@{k}"]
+        rows.append(
+            {"query": q, "counts": q in counted, "why": why, per_query[0]: results[f"MAP@{k}"].per_query.get(q)}
+        )
+    st.dataframe(
+        pd.DataFrame(rows),
+        hide_index=True,
+        width="stretch",
+        column_config={f"AP@{k}": st.column_config.NumberColumn(format="%.4f")},
+    )
+
+st.subheader("Edit the queries", anchor=False)
+if queries:
+    tabs = st.tabs(list(queries))
+    for tab, query_id in zip(tabs, list(queries), strict=True):
+        with tab:
+            query_editor(query_id)
+            if len(queries) > 1:
+                st.button(
+                    f"Remove {query_id}",
+                    key=f"{PAGE}_{query_id}_remove",
+                    on_click=remove_query,
+                    args=(query_id,),
+                    icon=":material/delete:",
+                )
+else:
+    st.info("No queries left. Add one, or reset to the preset.")
+
+teaching.naming(
+    "Naming: MRR, MAP and mean NDCG are means over queries of RR, AP and NDCG. Tools disagree on which queries "
+    "count: ranx scores a query with no judgments as 0 (trec_eval skips it), and BEIR divides R_cap and MRR by "
+    "the number of judged queries even when the run misses some."
+)
+teaching.show_source(mean_over_queries)

@@ -1,0 +1,61 @@
+"""The multi-query page: golden means for seed 004 at k = 2, means that move with edits, trec_eval's counting rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from golden import PUBLIC
+from streamlit.testing.v1 import AppTest
+
+PAGE = str(Path(__file__).parents[1] / "pages" / "multi_query.py")
+CATDOG = next(c for c in PUBLIC if c["id"] == "pub-seed004-catdog-binary-t05")["expected"]
+
+
+def run() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    assert not at.exception
+    return at
+
+
+def means(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_preset_means_equal_trec_eval():
+    shown = means(run())
+    assert shown["mean P@2"] == f"{CATDOG['P@2']['mean']:.4f}" == "0.6667"
+    assert shown["MAP@2"] == f"{CATDOG['AP@2']['mean']:.4f}" == "0.6667"
+    assert shown["MRR@2"] == f"{CATDOG['RR@2']['mean']:.4f}" == "0.6667"
+    assert shown["MRR"] == f"{CATDOG['RR']['mean']:.4f}" == "0.7778"  # Q3's first relevant doc is at rank 3
+    assert shown["mean NDCG@2"] == f"{CATDOG['NDCG@2']['mean']:.4f}"
+
+
+def test_means_move_when_one_query_is_edited():
+    at = run()
+    at.selectbox(key="multi_query_Q3_move_doc").set_value("D3")
+    at.number_input(key="multi_query_Q3_move_rank").set_value(1)
+    at.button(key="multi_query_Q3_move").click().run()
+    shown = means(at)
+    assert shown["MRR@2"] == shown["MRR"] == "1.0000"  # every query now has a hit at rank 1
+    assert shown["mean P@2"] == f"{(1 + 1 + 1 / 2) / 3:.4f}"  # Q3's top 2 is now D3, D1
+
+
+def test_trec_eval_counting_rule():
+    at = run()
+    for demo in ("unjudged", "zeros", "missed"):
+        at.toggle(key=f"multi_query_demo_{demo}").set_value(True)
+    at.run()
+    assert means(at)["MRR@2"] == f"{(1 + 1 + 0 + 0) / 4:.4f}"  # the unjudged and missed queries do not count
+    table = at.dataframe[0].value.set_index("query")
+    assert not table.loc["Q-unjudged", "counts"] and table.loc["Q-zeros", "counts"]
+    at.toggle(key="multi_query_complete").set_value(True).run()  # -c: the missed query counts as 0
+    assert means(at)["MRR@2"] == f"{(1 + 1 + 0 + 0 + 0) / 5:.4f}"
+
+
+def test_add_and_remove_a_query():
+    at = run()
+    at.button(key="multi_query_add").click().run()
+    assert list(at.session_state["multi_queries"]) == ["Q1", "Q2", "Q3", "Q4"]
+    assert means(at)["MRR@2"] == f"{(1 + 1 + 0 + 0) / 4:.4f}"  # a new query starts with nothing relevant
+    at.button(key="multi_query_Q4_remove").click().run()
+    assert means(at)["MRR@2"] == "0.6667"
