@@ -94,42 +94,43 @@ def query_editor(query_id: str) -> None:
             label=f"Ranked list of {query_id}",
             shelve=False,
         )
-    if scn.ranking:
-        doc_col, rank_col, button_col = st.columns([4, 2, 2], vertical_alignment="bottom")
-        doc_col.selectbox(
-            "Move document",
-            list(scn.ranking),
-            key=f"{PAGE}_{query_id}_move_doc",
-            format_func=lambda d: f"{d} — {scn.title(d)}" if scn.title(d) else d,
+    with st.expander("Move or grade without dragging") if HAS_DRAG else st.container():
+        if scn.ranking:
+            doc_col, rank_col, button_col = st.columns([4, 2, 2], vertical_alignment="bottom")
+            doc_col.selectbox(
+                "Move document",
+                list(scn.ranking),
+                key=f"{PAGE}_{query_id}_move_doc",
+                format_func=lambda d: f"{d} — {scn.title(d)}" if scn.title(d) else d,
+            )
+            rank_col.number_input("to rank", 1, len(scn.ranking), 1, key=f"{PAGE}_{query_id}_move_rank")
+            button_col.button(
+                "Move", key=f"{PAGE}_{query_id}_move", on_click=move, args=(query_id,), icon=":material/swap_vert:"
+            )
+        docs = list(scn.docs)
+        frame = pd.DataFrame(
+            {
+                "rank": [scn.ranking.index(d) + 1 if d in scn.ranking else None for d in docs],
+                "doc": docs,
+                "title": [scn.title(d) for d in docs],
+                "grade": [scn.grades.get(d, 0) for d in docs],
+            }
         )
-        rank_col.number_input("to rank", 1, len(scn.ranking), 1, key=f"{PAGE}_{query_id}_move_rank")
-        button_col.button(
-            "Move", key=f"{PAGE}_{query_id}_move", on_click=move, args=(query_id,), icon=":material/swap_vert:"
+        key = editor_key(query_id, scn)
+        st.data_editor(
+            frame,
+            key=key,
+            hide_index=True,
+            width="stretch",
+            disabled=["rank", "doc", "title"],
+            column_config={
+                "grade": st.column_config.NumberColumn("grade", min_value=0, max_value=scn.scale, step=1),
+                "rank": st.column_config.NumberColumn("rank", help="Empty: judged but not retrieved"),
+            },
+            on_change=apply_grades,
+            args=(query_id, key, docs),
         )
-    docs = list(scn.docs)
-    frame = pd.DataFrame(
-        {
-            "rank": [scn.ranking.index(d) + 1 if d in scn.ranking else None for d in docs],
-            "doc": docs,
-            "title": [scn.title(d) for d in docs],
-            "grade": [scn.grades.get(d, 0) for d in docs],
-        }
-    )
-    key = editor_key(query_id, scn)
-    st.data_editor(
-        frame,
-        key=key,
-        hide_index=True,
-        width="stretch",
-        disabled=["rank", "doc", "title"],
-        column_config={
-            "grade": st.column_config.NumberColumn("grade", min_value=0, max_value=scn.scale, step=1),
-            "rank": st.column_config.NumberColumn("rank", help="Empty: judged but not retrieved"),
-        },
-        on_change=apply_grades,
-        args=(query_id, key, docs),
-    )
-    st.caption(f"Edit a grade (0 to {scn.scale}) in the table; relevant means grade ≥ {scn.conventions.threshold}.")
+        st.caption(f"Edit a grade (0 to {scn.scale}) in the table; relevant means grade ≥ {scn.conventions.threshold}.")
 
 
 st.title("Many queries: MRR, MAP and mean NDCG")
@@ -141,9 +142,9 @@ st.markdown(
 
 queries = state.queries()
 first_k = next(iter(queries.values())).k if queries else 2
-top_left, top_mid, top_right = st.columns([2, 2, 3], vertical_alignment="bottom")
+top_left, top_mid, top_right = st.columns([2, 3, 4], vertical_alignment="bottom")
 k = top_left.number_input("Cutoff k", 1, 20, first_k, key=f"{PAGE}_k")
-complete = top_mid.toggle("Count missing queries as 0 (trec_eval -c)", key=f"{PAGE}_complete")
+complete = top_mid.toggle("Missing queries count as 0 (-c)", key=f"{PAGE}_complete")
 with top_right:
     add_col, reset_col = st.columns(2)
     add_col.button("Add a query", key=f"{PAGE}_add", on_click=add_query, icon=":material/add:", width="stretch")

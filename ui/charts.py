@@ -133,7 +133,18 @@ def ideal_vs_actual(dcg_b: Breakdown, idcg_b: Breakdown) -> go.Figure:
 def _mark_k(fig: go.Figure, k: int, label: str | None = None) -> None:
     fig.add_vline(x=k, line={"color": COLORS["ink"], "width": 1, "dash": "dash"})
     text = _safe(label) if label is not None else f"k = {k}"
-    fig.add_annotation(x=k, y=1, yref="paper", text=text, showarrow=False, yanchor="bottom", xanchor="left")
+    # Inside the plot, at the bottom: the legend sits above the plot and would collide with a label there.
+    fig.add_annotation(
+        x=k,
+        y=0,
+        yref="paper",
+        text=text,
+        showarrow=False,
+        yanchor="bottom",
+        xanchor="left",
+        xshift=4,
+        bgcolor="rgba(255,255,255,0.85)",
+    )
 
 
 def _unit_range(fig: go.Figure, values: list[list[float]]) -> None:
