@@ -42,6 +42,13 @@ def families(k: int) -> dict[str, tuple[str, object]]:
     }
 
 
+def set_k() -> None:
+    """k is shared by every query, so each ranked list draws its cutoff line where the means cut."""
+    k = int(st.session_state[f"{PAGE}_k"])
+    for query_id, scn in list(state.queries().items()):
+        state.set_query(query_id, scn.with_settings(k=k))
+
+
 def new_query_id(existing) -> str:
     n = len(existing) + 1
     while f"Q{n}" in existing:
@@ -52,7 +59,8 @@ def new_query_id(existing) -> str:
 def add_query() -> None:
     queries = state.queries()
     query_id = new_query_id(queries)
-    blank = Scenario(DOCS, grades=dict.fromkeys(DOCS, 0), titles=dict(CAT_DOG_PARROT.titles), k=2, scale=1)
+    k = int(st.session_state.get(f"{PAGE}_k", 2))
+    blank = Scenario(DOCS, grades=dict.fromkeys(DOCS, 0), titles=dict(CAT_DOG_PARROT.titles), k=k, scale=1)
     state.set_query(query_id, blank)
     state.query_texts()[query_id] = "new query"  # the texts dict is ui.state's; it has no setter yet
 
@@ -143,7 +151,7 @@ st.markdown(
 queries = state.queries()
 first_k = next(iter(queries.values())).k if queries else 2
 top_left, top_mid, top_right = st.columns([2, 3, 4], vertical_alignment="bottom")
-k = top_left.number_input("Cutoff k", 1, 20, first_k, key=f"{PAGE}_k")
+k = top_left.number_input("Cutoff k", 1, 20, first_k, key=f"{PAGE}_k", on_change=set_k)
 complete = top_mid.toggle("Missing queries count as 0 (-c)", key=f"{PAGE}_complete")
 with top_right:
     add_col, reset_col = st.columns(2)

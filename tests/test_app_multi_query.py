@@ -59,3 +59,10 @@ def test_add_and_remove_a_query():
     assert means(at)["MRR@2"] == f"{(1 + 1 + 0 + 0) / 4:.4f}"  # a new query starts with nothing relevant
     at.button(key="multi_query_Q4_remove").click().run()
     assert means(at)["MRR@2"] == "0.6667"
+
+
+def test_k_applies_to_every_query():
+    at = run()
+    at.number_input(key="multi_query_k").set_value(3).run()
+    assert means(at)["MRR@3"] == f"{(1 + 1 + 1 / 3) / 3:.4f}"  # Q3's first hit at rank 3 now counts
+    assert {scn.k for scn in at.session_state["multi_queries"].values()} == {3}

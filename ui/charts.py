@@ -147,6 +147,11 @@ def _mark_k(fig: go.Figure, k: int, label: str | None = None) -> None:
     )
 
 
+def _integer_ticks(fig: go.Figure, n: int) -> None:
+    """Cutoffs and ranks are whole numbers: no 1.5 ticks."""
+    fig.update_xaxes(tickmode="linear", tick0=1, dtick=1 if n <= 20 else 5)
+
+
 def _unit_range(fig: go.Figure, values: list[list[float]]) -> None:
     if all(0 <= v <= 1 for vs in values for v in vs):
         fig.update_yaxes(range=[0, 1.05])
@@ -168,6 +173,7 @@ def curves(
             hovertemplate=f"{_safe(name)} at {_safe(x_title)} %{{x}}: %{{y:.4f}}<extra></extra>",
         )
     _layout(fig, title=title, x_title=x_title, y_title="value")
+    _integer_ticks(fig, max((len(v) for v in series.values()), default=1))
     _mark_k(fig, k, mark)
     _unit_range(fig, list(series.values()))
     return fig
@@ -190,6 +196,7 @@ def ab_curves(a: dict[str, list[float]], b: dict[str, list[float]], k: int) -> g
                 hovertemplate=f"{label} at k = %{{x}}: %{{y:.4f}}<extra></extra>",
             )
     _layout(fig, x_title="cutoff k", y_title="value")
+    _integer_ticks(fig, max((len(v) for v in (*a.values(), *b.values())), default=1))
     _mark_k(fig, k)
     _unit_range(fig, [*a.values(), *b.values()])
     return fig

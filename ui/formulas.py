@@ -252,7 +252,7 @@ def _average_precision(b: Breakdown) -> str:
     lines.append(rf"&= \frac{{{total}}}{{{denominator}}} = {_num(b.value)}")
     if by_R and b.terms["R"] > b.terms["hits"]:
         missed = _int(b.terms["R"] - b.terms["hits"])
-        lines.append(rf"&\quad \text{{({missed} relevant not in the list: each adds P = 0)}}")
+        lines.append(rf"&\quad \text{{({missed} relevant not retrieved: each adds 0)}}")
     return _aligned(lines)
 
 
