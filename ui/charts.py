@@ -1,8 +1,9 @@
 """Breakdown -> plotly figures, built with plotly.graph_objects (plotly.express costs ~50 ms a call). Pure.
 
-Colours are explicit Okabe-Ito values (colour-blind safe). Streamlit's default ``theme="streamlit"`` swaps a
-figure's colorway and template for its own, so pages call ``st.plotly_chart(fig, theme=None)``: the figure
-then renders exactly as built here (white template, our colours, our fonts).
+Colours are explicit Okabe-Ito values (colour-blind safe), set on every marker and line. Streamlit's default
+``theme="streamlit"`` replaces the colorway and template, but explicit marker/line colours survive it (checked in
+Chromium on 1.67: same fills either way). Pages call ``st.plotly_chart(fig, theme=None)`` so the template, fonts
+and grid are ours too (``ui.teaching.chart``).
 
 Plotly renders hover text and tick labels as a subset of HTML and does not escape them, so every piece of user
 text (doc ids, titles, query ids) goes through ``html.escape`` before it reaches a figure.
