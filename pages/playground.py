@@ -16,66 +16,68 @@ with st.sidebar:
 
 st.title("Playground")
 st.caption(
-    "Drag the cards (or use ▲ ▼, Alt+↑/↓, or *Move … to rank*), click a grade, and every number below follows. "
-    "Each metric shows how much it changed since your last edit."
+    "Drag the cards (or use ▲ ▼, Alt+↑/↓, or *Move … to rank*), click a grade, and every number follows. "
+    "The small number under each value is the change since your last edit."
 )
+widgets.preset_picker("pg")
 
-list_col, results_col = st.columns([5, 7], gap="large")
+scn = state.scenario()  # every edit has been applied by now (callbacks run first; drops by consume above)
+now = widgets.breakdowns(scn)
+before = widgets.breakdowns(state.previous()) if state.previous() is not None else None
+st.markdown("**Order-aware** · reward putting relevant documents first")
+widgets.metric_cards(now, before, widgets.ORDER_AWARE)
+st.markdown("**Order-unaware** · count only what made it into the top k")
+widgets.metric_cards(now, before, widgets.SET_BASED)
+
+list_col, shelf_col = st.columns([6, 5], gap="large")
 
 with list_col:
-    widgets.preset_picker("pg")
     st.subheader("Ranked list", anchor=False)
     sortable.ranked_list(LIST_KEY, state.scenario, state.update, label="Retrieved documents, best first")
     widgets.move_control("pg", state.scenario, state.update)
     widgets.history_buttons("pg", state.reset)
-    st.subheader("Judged but not retrieved", anchor=False, help="Relevant documents the retriever missed still count "
-                 "in R (recall, AP) and in the ideal ordering (IDCG).")
+
+with shelf_col:
+    st.subheader(
+        "Judged but not retrieved",
+        anchor=False,
+        help="Relevant documents the retriever missed still count in R (recall, AP) and in the ideal ordering (IDCG).",
+    )
     widgets.shelf("pg", state.scenario, state.update)
+    widgets.judgment_summary(now)
     with st.expander("Add, rename or remove documents", icon=":material/edit_note:"):
         widgets.document_editor("pg", state.scenario, state.update)
 
-scn = state.scenario()
-now = widgets.breakdowns(scn)
-before = widgets.breakdowns(state.previous()) if state.previous() is not None else None
-
-with results_col:
-    st.markdown("**Order-aware** · these reward putting relevant documents first")
-    widgets.metric_cards(now, before, widgets.ORDER_AWARE)
-    st.markdown("**Order-unaware** · these only count what made it into the top k")
-    widgets.metric_cards(now, before, widgets.SET_BASED)
-
-    tab_names = ["NDCG", "AP", "RR", "Precision & recall", "Metric@k curves"]
-    ndcg_tab, ap_tab, rr_tab, pr_tab, curves_tab = st.tabs(tab_names, key="pg_tab", on_change="rerun")
-    # Only the open tab is built: one drag then redraws at most two charts.
-    with ndcg_tab:
-        if ndcg_tab.open:
-            st.latex(formulas.latex(now["NDCG"]))
-            dcg_col, idcg_col = st.columns(2)
-            dcg_col.latex(formulas.latex(now["DCG"]))
-            idcg_col.latex(formulas.latex(now["IDCG"]))
-            chart_left, chart_right = st.columns(2)
-            chart_left.plotly_chart(
-                charts.contributions(now["NDCG"], titles=scn.titles), theme=None, key="pg_ndcg_bars"
-            )
-            chart_right.plotly_chart(charts.ideal_vs_actual(now["DCG"], now["IDCG"]), theme=None, key="pg_ideal")
-    with ap_tab:
-        if ap_tab.open:
-            st.latex(formulas.latex(now["AP"]))
-            st.plotly_chart(charts.contributions(now["AP"], titles=scn.titles), theme=None, key="pg_ap_bars")
-    with rr_tab:
-        if rr_tab.open:
-            st.latex(formulas.latex(now["RR"]))
-            st.plotly_chart(charts.contributions(now["RR"], titles=scn.titles), theme=None, key="pg_rr_bars")
-    with pr_tab:
-        if pr_tab.open:
-            left, right = st.columns(2)
-            for column, family in zip((left, right, left, right, left), widgets.SET_BASED, strict=True):
-                column.latex(formulas.latex(now[family]))
-            st.plotly_chart(charts.contributions(now["R"], titles=scn.titles), theme=None, key="pg_r_bars")
-    with curves_tab:
-        if curves_tab.open:
-            st.plotly_chart(
-                charts.curves(widgets.curves(scn), scn.k, "Each metric at every cutoff"), theme=None, key="pg_curves"
-            )
-            st.caption("The dashed line marks the current k. P@k falls once the relevant documents run out; "
-                       "R@k can only grow.")
+st.subheader("How each number is computed", anchor=False)
+tab_names = ["NDCG", "AP", "RR", "Precision & recall", "Metric@k curves"]
+ndcg_tab, ap_tab, rr_tab, pr_tab, curves_tab = st.tabs(tab_names, key="pg_tab", on_change="rerun")
+# Only the open tab is built: one drag then redraws at most two charts.
+with ndcg_tab:
+    if ndcg_tab.open:
+        st.latex(formulas.latex(now["NDCG"]))
+        st.latex(formulas.latex(now["IDCG"]))
+        left, right = st.columns(2)
+        left.plotly_chart(charts.contributions(now["NDCG"], titles=scn.titles), theme=None, key="pg_ndcg_bars")
+        right.plotly_chart(charts.ideal_vs_actual(now["DCG"], now["IDCG"]), theme=None, key="pg_ideal")
+with ap_tab:
+    if ap_tab.open:
+        formula_col, chart_col = st.columns(2)
+        formula_col.latex(formulas.latex(now["AP"]))
+        chart_col.plotly_chart(charts.contributions(now["AP"], titles=scn.titles), theme=None, key="pg_ap_bars")
+with rr_tab:
+    if rr_tab.open:
+        formula_col, chart_col = st.columns(2)
+        formula_col.latex(formulas.latex(now["RR"]))
+        chart_col.plotly_chart(charts.contributions(now["RR"], titles=scn.titles), theme=None, key="pg_rr_bars")
+with pr_tab:
+    if pr_tab.open:
+        left, right = st.columns(2)
+        for column, family in zip((left, right, left, right, left), widgets.SET_BASED, strict=True):
+            column.latex(formulas.latex(now[family]))
+        right.plotly_chart(charts.contributions(now["R"], titles=scn.titles), theme=None, key="pg_r_bars")
+with curves_tab:
+    if curves_tab.open:
+        st.plotly_chart(
+            charts.curves(widgets.curves(scn), scn.k, "Each metric at every cutoff"), theme=None, key="pg_curves"
+        )
+        st.caption("The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow.")

@@ -193,3 +193,12 @@ def set_ab_k(k: int) -> None:
     scenarios = ab()
     for side, scn in scenarios.items():
         scenarios[side] = scn.with_settings(k=k)
+
+
+def apply_ab_edit(side: str, new: Scenario) -> None:
+    """An edit made in one A/B list: its order stays on that side; a grade change applies to both sides."""
+    before = ab()[side]
+    for doc in new.docs:
+        if new.grades.get(doc) != before.grades.get(doc):
+            set_ab_grade(doc, new.grades[doc])
+    set_ab(side, ab()[side].reordered(new.ranking) if sorted(new.ranking) == sorted(before.ranking) else new)

@@ -257,7 +257,7 @@ def move_control(prefix: str, current: Current, apply: Apply) -> None:
     area = f"{prefix}_move"
     if not scn.ranking:
         return
-    doc_col, rank_col, button_col = st.columns([5, 2, 2], vertical_alignment="bottom")
+    doc_col, rank_col, button_col = st.columns([4, 2, 2], vertical_alignment="bottom")
     with doc_col:
         st.selectbox(
             "Move",
@@ -317,6 +317,15 @@ def shelf(prefix: str, current: Current, apply: Apply) -> None:
                 on_click=lambda d=doc: apply(current().retrieved(d)),
                 width="stretch",
             )
+
+
+def judgment_summary(now: dict[str, Breakdown]) -> None:
+    """R and hits, read off the metrics' own terms, so the learner sees what the denominators are."""
+    recall = now["R"]
+    st.caption(
+        f"R = **{int(recall.terms['R'])}** relevant documents judged (grade ≥ {recall.conventions.threshold}); "
+        f"**{int(recall.terms['hits'])}** of them are in the top {recall.k}."
+    )
 
 
 def document_editor(prefix: str, current: Current, apply: Apply) -> None:
@@ -394,7 +403,8 @@ def preset_picker(prefix: str) -> None:
     """Load one of the worked examples from the posts (undoable), and show what it teaches."""
     key = f"{prefix}_preset"
     state.sync_widget(key, state.example_key())
-    st.selectbox(
+    picker_col, lesson_col = st.columns([2, 3], vertical_alignment="bottom")
+    picker_col.selectbox(
         "Example",
         list(EXAMPLES),
         key=key,
@@ -403,4 +413,4 @@ def preset_picker(prefix: str) -> None:
         help="Loading an example replaces the list; Undo brings yours back.",
     )
     example = EXAMPLES[state.example_key()]
-    st.caption(f"{example.lesson}  \n*Source: {example.source}.*")
+    lesson_col.caption(f"{example.lesson}  \n*Source: {example.source}.*")

@@ -115,7 +115,7 @@ export default function (component) {
     const text = el("div", { class: "rk-text" });
     const idLine = el("div", { class: "rk-idline" });
     idLine.append(el("span", { class: "rk-id" }, doc));
-    idLine.append(el("span", { class: "rk-badge" }, relevant ? `relevant \u00b7 g${grade}` : `g${grade}`));
+    idLine.append(el("span", { class: "rk-badge" }, relevant ? "relevant" : "not relevant"));
     text.append(idLine);
     text.append(el("div", { class: "rk-title", title }, title || "(untitled)"));
     card.append(text);

@@ -1,0 +1,84 @@
+"""Retriever A vs B: the same documents in two orders. Precision and recall tie; RR, AP and NDCG do not.
+Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrative, charts from ui.charts."""
+
+import pandas as pd
+import streamlit as st
+
+from ui import charts, narrative, sortable, state, widgets
+
+SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
+COMPARED = ("P", "R", "HitRate", "RR", "AP", "NDCG")
+CURVES = ("P", "R", "NDCG")
+
+for side in SIDES:
+    sortable.consume(f"ab_list_{side}", lambda s=side: state.ab()[s], lambda new, s=side: state.apply_ab_edit(s, new))
+
+st.title("Retriever A vs B")
+st.caption(
+    "Two retrievers return the same five documents for *How do I set up OAuth login?*. Drag either list or change a "
+    "grade (a grade belongs to the document, so it changes in both lists) and watch which metrics notice the order."
+)
+
+k_col, _, reset_col = st.columns([2, 5, 1], vertical_alignment="bottom")
+with k_col:
+    widgets.k_control("ab", lambda: state.ab()["A"], lambda new: state.set_ab_k(new.k))
+reset_col.button("Reset", key="ab_reset", on_click=state.reset_ab, icon=":material/restart_alt:", width="stretch")
+
+scenarios = state.ab()
+now = {side: widgets.breakdowns(scn) for side, scn in scenarios.items()}
+
+list_cols = st.columns(2, gap="large")
+for column, (side, colour) in zip(list_cols, SIDES.items(), strict=True):
+    with column:
+        where = "the middle" if side == "A" else "the top"
+        st.subheader(f":{colour}[Retriever {side}]", anchor=False)
+        st.caption(f"Preset: its relevant documents sit in {where}.")
+        sortable.ranked_list(
+            f"ab_list_{side}",
+            lambda s=side: state.ab()[s],
+            lambda new, s=side: state.apply_ab_edit(s, new),
+            label=f"Retriever {side}, best first",
+            shelve=False,
+        )
+
+st.subheader("Side by side", anchor=False)
+table_col, story_col = st.columns([5, 6], gap="large")
+with table_col:
+    rows = []
+    for family in COMPARED:
+        a, b = now["A"][family], now["B"][family]
+        same = widgets.fmt(a.value) == widgets.fmt(b.value)
+        verdict = "equal" if same else ("B higher" if b.value > a.value else "A higher")
+        rows.append({"metric": a.metric, "A": widgets.fmt(a.value), "B": widgets.fmt(b.value), "verdict": verdict})
+    table = pd.DataFrame(rows)
+    shade = {"equal": "background-color: #EEF1F4", "differ": "background-color: #E3F0FA"}
+    styled = table.style.apply(
+        lambda row: [shade["equal" if row["verdict"] == "equal" else "differ"]] * len(row), axis=1
+    )
+    st.dataframe(styled, hide_index=True, width="stretch", key="ab_table")
+    st.caption("Grey rows: the metric cannot tell A from B. Blue rows: the order matters.")
+with story_col:
+    for sentence in narrative.explain_ab(scenarios["A"], scenarios["B"]):
+        st.markdown(f"- {sentence}")
+
+chart_family = st.segmented_control(
+    "Per-rank contributions of",
+    ["NDCG", "AP", "RR"],
+    default="NDCG",
+    key="ab_chart_metric",
+    required=True,
+)
+chart_cols = st.columns(2, gap="large")
+for column, (side, colour) in zip(chart_cols, SIDES.items(), strict=True):
+    column.markdown(f"**:{colour}[Retriever {side}]** · {now[side][chart_family or 'NDCG'].metric} per rank")
+    column.plotly_chart(
+        charts.contributions(now[side][chart_family or "NDCG"], titles=scenarios[side].titles),
+        theme=None,
+        key=f"ab_bars_{side}",
+    )
+st.plotly_chart(
+    charts.ab_curves(widgets.curves(scenarios["A"], CURVES), widgets.curves(scenarios["B"], CURVES), scenarios["A"].k),
+    theme=None,
+    key="ab_curves",
+)
+st.info(narrative.lost_in_the_middle_note(), icon=":material/menu_book:")
