@@ -34,7 +34,7 @@ with teaching.step(1, "The formulas", "g is the gain of a grade; g* are the grad
 
 with teaching.step(2, "Your list", "Your order against the ideal order, rank by rank."):
     teaching.playground_note(scn)
-    n = max(len(ranking), scn.k, 1)
+    n = max(len(ranking), scn.k, 2)  # a slider needs min < max
     k = st.slider("Cutoff k", 1, n, min(scn.k, n), key=f"{PAGE}_k")
     actual = dcg(ranking, qrels, k, conventions=conventions)
     ideal = idcg(ranking, qrels, k, conventions=conventions)

@@ -31,7 +31,8 @@ with teaching.step(1, "The formulas", f"hits@k counts documents in the top k wit
 with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the curves show every k at once."):
     teaching.playground_note(scn)
     n = max(len(ranking), 1)
-    k = st.slider("Cutoff k", 1, max(n, scn.k), min(scn.k, max(n, scn.k)), key=f"{PAGE}_k")
+    top = max(n, scn.k, 2)  # a slider needs min < max
+    k = st.slider("Cutoff k", 1, top, min(scn.k, top), key=f"{PAGE}_k")
     results = {family: fn(ranking, qrels, k, conventions=conventions) for family, fn in FAMILIES.items()}
     teaching.metric_row([(b.metric, b) for b in results.values()])
     tabs = st.tabs([b.metric for b in results.values()])
@@ -39,7 +40,7 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
         with tab:
             teaching.worked(b)
     series = {
-        f"{family}@k": at_each_cutoff(family, ranking, qrels, max(n, scn.k), conventions)
+        f"{family}@k": at_each_cutoff(family, ranking, qrels, top, conventions)
         for family in ("P", "R", "R_cap", "HitRate")
     }
     teaching.chart(charts.curves(series, k), key=f"{PAGE}_curves")

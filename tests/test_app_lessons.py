@@ -87,3 +87,14 @@ def test_lessons_follow_the_playground_scenario():
     at.session_state["scenario"] = Scenario.from_example(RETRIEVER_A)  # relevant at ranks 3 and 4
     at.run()
     assert ("RR", f"{1 / 3:.4f}") in metrics(at)
+
+
+@pytest.mark.parametrize("page", LESSONS)
+@pytest.mark.parametrize("ranking", [(), ("a",)])
+def test_lessons_survive_tiny_playground_lists(page, ranking):
+    from ui.scenario import Scenario
+
+    at = AppTest.from_file(str(PAGES / page), default_timeout=30)
+    at.session_state["scenario"] = Scenario(ranking, shelf=("z",), grades={"a": 1, "z": 2}, k=1)
+    at.run()
+    assert not at.exception
