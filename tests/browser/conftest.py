@@ -199,6 +199,7 @@ def browser() -> Iterator:
 
 @pytest.fixture
 def page(browser) -> Iterator:
+    """A page in a fresh browser context (no cookies, no HTTP cache)."""
     context = browser.new_context(viewport=VIEWPORT)
     pg = context.new_page()
     pg.set_default_timeout(15_000)
@@ -208,8 +209,40 @@ def page(browser) -> Iterator:
         context.close()
 
 
+@pytest.fixture(scope="module")
+def warm_context(browser) -> Iterator:
+    """One browser context per test module: its HTTP cache keeps the frontend bundles between tests."""
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def warm_page(warm_context) -> Iterator:
+    """A new tab in the module's context: a new Streamlit session (fresh session_state), loaded from a warm cache."""
+    pg = warm_context.new_page()
+    pg.set_default_timeout(15_000)
+    try:
+        yield pg
+    finally:
+        pg.close()
+
+
 @pytest.fixture
 def app(page, app_server) -> App:
+    """The live app in a fresh context."""
+    return _app(page, app_server)
+
+
+@pytest.fixture
+def warm_app(warm_page, app_server) -> App:
+    """The live app in a new tab of the module's context: a fresh session, but cached static files."""
+    return _app(warm_page, app_server)
+
+
+def _app(page, base_url: str) -> App:
     errors: list[str] = []
     dialogs: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -219,4 +252,4 @@ def app(page, app_server) -> App:
         d.dismiss()
 
     page.on("dialog", _dialog)
-    return App(page, app_server, errors, dialogs)
+    return App(page, base_url, errors, dialogs)
