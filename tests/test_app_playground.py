@@ -254,3 +254,17 @@ def test_playground_runs_standalone():
     at = AppTest.from_file(PLAYGROUND, default_timeout=30).run()
     assert not at.exception
     assert metric_values(at)["NDCG@5"] == "0.9724"
+
+
+def test_everything_shelved_and_k_beyond_the_list(at):
+    at.session_state["pg_list"] = {"edit": {"order": [], "nonce": "empty"}}
+    at.run()
+    assert not at.exception
+    values = metric_values(at)
+    assert values["NDCG@5"] == values["P@5"] == values["RR"] == "0.0000"
+    assert values["IDCG@5"] == f"{IDCG5:.4f}"  # the shelf is still judged
+    at.button(key="pg_undo").click().run()
+    at.number_input(key="pg_k").set_value(7).run()
+    values = metric_values(at)
+    assert values["P@7"] == f"{4 / 7:.4f}"  # trec_eval pads a short list with non-relevant docs
+    assert values["NDCG@7"] == f"{DCG5 / IDCG5:.4f}" and not at.exception  # nothing more to gain past rank 5

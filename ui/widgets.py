@@ -78,15 +78,17 @@ def _delta(now: Breakdown, before: Breakdown | None) -> str | None:
 def metric_cards(now: dict[str, Breakdown], before: dict[str, Breakdown] | None, families: Sequence[str]) -> None:
     """One st.metric per family, labelled by Breakdown.metric ("NDCG@5", "AP", ...), with the change since the
     last edit as delta."""
-    for column, family in zip(st.columns(len(families)), families, strict=True):
-        b = now[family]
-        with column:
+    # A wrapping row rather than st.columns: five across on a laptop, two across on a phone.
+    with st.container(horizontal=True, gap="small"):
+        for family in families:
+            b = now[family]
             st.metric(
                 b.metric,
                 fmt(b.value),
                 delta=_delta(b, before.get(family) if before else None),
                 help=HELP.get(family),
                 border=True,
+                width="stretch",
             )
 
 
@@ -304,18 +306,18 @@ def shelf(prefix: str, current: Current, apply: Apply) -> None:
         st.caption("Empty. Use ✕ on a card to mark a document as judged but not retrieved.")
         return
     for doc in scn.shelf:
-        with st.container(border=True):
-            text_col, grade_col, button_col = st.columns([6, 2, 3], vertical_alignment="center")
+        with st.container(border=True, horizontal=True, vertical_alignment="center"):
             title = scn.title(doc)
-            text_col.markdown(f"**{plain(doc)}**" + (f" · {plain(title)}" if title else ""))
-            grade_col.markdown(f"grade **{scn.grades.get(doc, 0)}**")
-            button_col.button(
+            st.markdown(
+                f"**{plain(doc)}**" + (f" · {plain(title)}" if title else "") + f"  \ngrade {scn.grades.get(doc, 0)}",
+                width="stretch",
+            )
+            st.button(
                 "Retrieve",
                 key=f"{prefix}_retrieve_{doc}",
                 icon=":material/arrow_upward:",
                 help="Put it back at the end of the ranked list",
                 on_click=lambda d=doc: apply(current().retrieved(d)),
-                width="stretch",
             )
 
 
