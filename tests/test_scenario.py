@@ -174,3 +174,12 @@ def test_apply_edit_on_binary_scale():
     assert new.grades["n1"] == 1
     new, _ = apply_edit(a, {"grades": {"n1": 2}})  # outside 0-1
     assert new == a
+
+
+def test_apply_edit_names_the_card_the_user_moved(scn):
+    # Moving d3 down one swaps it with d4: both move one rank, so only the browser's action says which was moved.
+    swapped = ["d1", "d2", "d4", "d3", "d5"]
+    _, sentence = apply_edit(scn, {"order": swapped, "action": {"type": "move", "doc": "d3", "to": 4}})
+    assert sentence == "d3 moved to rank 4 of 5"
+    _, sentence = apply_edit(scn, {"order": swapped, "action": {"type": "move", "doc": "d4", "to": 3}})
+    assert sentence == "d4 moved to rank 3 of 5"

@@ -49,10 +49,14 @@ def apply_edit(scn: Scenario, edit: Mapping) -> tuple[Scenario, str]:
             valid = isinstance(grade, int) and not isinstance(grade, bool) and 0 <= grade <= new.scale
             if doc in new.docs and valid and grade != new.grades.get(doc):
                 new = new.with_grade(doc, grade)
-    return new, _describe(scn, new)
+    action = edit.get("action")
+    moved = action.get("doc") if isinstance(action, Mapping) and action.get("type") == "move" else None
+    return new, _describe(scn, new, moved)
 
 
-def _describe(old: Scenario, new: Scenario) -> str:
+def _describe(old: Scenario, new: Scenario, moved: object = None) -> str:
+    """One sentence for screen readers. A swap of neighbours moves two docs equally far, so the browser's
+    ``action.doc`` names the one the user moved; without it, the doc that moved furthest is named."""
     for doc in old.ranking:
         if doc in new.shelf and doc not in old.shelf:
             return f"{doc} moved to the not-retrieved shelf"
@@ -60,7 +64,8 @@ def _describe(old: Scenario, new: Scenario) -> str:
         if new.grades.get(doc) != old.grades.get(doc):
             return f"{doc} graded {new.grades.get(doc)}"
     if old.ranking != new.ranking:
-        moved = max(new.ranking, key=lambda d: abs(new.ranking.index(d) - old.ranking.index(d)))
+        if moved not in new.ranking:
+            moved = max(new.ranking, key=lambda d: abs(new.ranking.index(d) - old.ranking.index(d)))
         return f"{moved} moved to rank {new.ranking.index(moved) + 1} of {len(new.ranking)}"
     return ""
 
