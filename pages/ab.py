@@ -30,9 +30,9 @@ now = {side: widgets.breakdowns(scn) for side, scn in scenarios.items()}
 list_cols = st.columns(2, gap="large")
 for column, (side, colour) in zip(list_cols, SIDES.items(), strict=True):
     with column:
-        where = "the middle" if side == "A" else "the top"
+        where = "in the middle" if side == "A" else "at the top"
         st.subheader(f":{colour}[Retriever {side}]", anchor=False)
-        st.caption(f"Preset: its relevant documents sit in {where}.")
+        st.caption(f"In the preset, its relevant documents sit {where}.")
         sortable.ranked_list(
             f"ab_list_{side}",
             lambda s=side: state.ab()[s],
