@@ -9,7 +9,9 @@ Each measurement is a fresh interpreter (subprocess) that reads qrels + run and 
 P@10 per query to bench/out/. Wall time is taken around the child; peak memory is the child's max RSS from
 /usr/bin/time (getrusage of a launcher when it is missing). Tools run interleaved (A, B, C, A, B, C, ...) so machine
 noise hits all of them; ratios are medians of the per-repetition pairs. Once per dataset, our per-query values are
-checked against pytrec_eval's (and ranx's): a benchmark whose outputs disagree would be worthless.
+checked against pytrec_eval's (and ranx's): a benchmark whose outputs disagree would be worthless. Our timed
+command is the plain text one (4 decimals), so the check reruns it once, untimed, with --format json (full
+precision).
 """
 
 from __future__ import annotations
@@ -126,7 +128,13 @@ _ALIASES = {
 def parse_per_query(path: Path) -> dict[tuple[str, str], float]:
     """(measure, qid) -> value from either `measure qid value` lines (trec_eval -q style, any whitespace, tolerant of
     column order) or a wide table with a header naming qid and measure columns (TSV/CSV)."""
-    lines = [ln for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    text = path.read_text()
+    if text.lstrip().startswith("{"):  # our --format json: {"all": {m: v}, "queries": {q: {m: v}}}
+        doc = json.loads(text)
+        rows = {**doc.get("queries", {}), "all": doc.get("all", {})}
+        return {(_ALIASES[m.lower()], q): float(v) for q, vs in rows.items() for m, v in vs.items()
+                if m.lower() in _ALIASES}
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
     if not lines:
         return {}
     sep = "," if "," in lines[0] and "\t" not in lines[0] else None
@@ -215,7 +223,13 @@ def bench(name: str, stem: str, tools: list[str], reps: int) -> Result:
             print(f"  {name} rep {rep + 1}/{reps} {tool:12s} {s.wall:7.3f} s {s.peak_mib:7.0f} MiB", file=sys.stderr)
         if rep == 0 and "pytrec_eval" in tools:
             for other in tools:
-                if other not in ("pytrec_eval", "floor"):
+                if other == "ours":  # text prints 4 decimals; check the full-precision json of the same run
+                    argv, _ = command("ours", qrels, run, outs["ours"])
+                    exact = OUT / f"{name}.ours.json"
+                    with open(exact, "w") as f:
+                        subprocess.run([*argv, "--format", "json"], stdout=f, cwd=ROOT, check=True)
+                    result.agreement[other] = compare(exact, outs["pytrec_eval"])
+                elif other not in ("pytrec_eval", "floor"):
                     result.agreement[other] = compare(outs[other], outs["pytrec_eval"])
     return result
 
