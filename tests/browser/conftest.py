@@ -44,6 +44,19 @@ IDLE_TIMEOUT_MS = 30_000  # the first run of a page imports pandas/plotly: secon
 # Streamlit's root element carries the script and connection state (Streamlit 1.67 frontend).
 APP_IDLE = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
 STATUS_WIDGET = '[data-testid="stStatusWidget"]'
+SKELETON = '[data-testid="stSkeleton"]'
+RENDERED_JS = """() => {
+  // Only what is shown: charts in closed tabs or expanders are not drawn until opened.
+  const all = (sel) => [...document.querySelectorAll(sel)].filter((el) => el.checkVisibility());
+  return all('[data-testid="stPlotlyChart"]').every((el) => el.querySelector(".main-svg"))
+    && all('[data-testid="stDataFrame"]').every((el) => el.querySelector("canvas"))
+    && all('[data-testid="stMarkdownContainer"] .katex, [data-testid="stLatex"]').every((el) => el.textContent);
+}"""
+CONTENT_HEIGHT_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const sidebar = document.querySelector('[data-testid="stSidebarContent"]');
+  return Math.ceil(Math.max(main ? main.scrollHeight : 0, sidebar ? sidebar.scrollHeight : 0, window.innerHeight));
+}"""
 
 
 # --- server -----------------------------------------------------------------------------------------------------
@@ -119,11 +132,14 @@ def launch_browser(playwright):
 
 
 def wait_idle(page, timeout_ms: int = IDLE_TIMEOUT_MS) -> None:
-    """Wait until the script has finished its run and the "Running..." status widget is gone."""
+    """Wait until the script has finished its run, the "Running..." status widget is gone and nothing is still a
+    placeholder skeleton."""
     from playwright.sync_api import expect
 
     expect(page.locator(APP_IDLE)).to_have_count(1, timeout=timeout_ms)
     expect(page.locator(STATUS_WIDGET)).to_have_count(0, timeout=timeout_ms)
+    # After a page's first run the frontend can show element skeletons for seconds while it mounts them.
+    expect(page.locator(SKELETON)).to_have_count(0, timeout=timeout_ms)
 
 
 def metric_locator(page, label: str):
@@ -160,10 +176,27 @@ class App:
     def metric_value(self, label: str) -> str:
         return metric_value(self.page, label)
 
+    def wait_rendered(self, timeout_ms: int = IDLE_TIMEOUT_MS) -> None:
+        """Idle, and the lazily mounted elements drawn: Plotly SVGs, dataframe canvases and KaTeX."""
+        self.wait_idle(timeout_ms)
+        self.page.wait_for_function(RENDERED_JS, timeout=timeout_ms)
+
     def screenshot(self, name: str) -> Path:
+        """A screenshot of the whole page into tests/artifacts/<name>.png.
+
+        Streamlit scrolls inside its main element, so Playwright's full_page only sees the viewport: the viewport is
+        made as tall as the content for the shot, then restored."""
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        size = self.page.viewport_size or VIEWPORT
+        height = self.page.evaluate(CONTENT_HEIGHT_JS)
+        try:
+            if height > size["height"]:
+                self.page.set_viewport_size({"width": size["width"], "height": min(height, 12_000)})
+                self.wait_rendered()
+            self.page.screenshot(path=str(path), full_page=True)
+        finally:
+            self.page.set_viewport_size(size)
         return path
 
 
@@ -210,10 +243,17 @@ def page(browser) -> Iterator:
 
 
 @pytest.fixture(scope="module")
-def warm_context(browser) -> Iterator:
-    """One browser context per test module: its HTTP cache keeps the frontend bundles between tests."""
+def warm_context(browser, app_server) -> Iterator:
+    """One browser context per test module: its HTTP cache keeps the frontend bundles between tests.
+
+    It opens the app once first, which fills the cache and makes sure no test is the server's very first session
+    (that session gets a spurious "Page not found" modal on a deep link: streamlit/streamlit#8860)."""
     context = browser.new_context(viewport=VIEWPORT)
     try:
+        first = context.new_page()
+        first.goto(app_server + "/")
+        wait_idle(first)
+        first.close()
         yield context
     finally:
         context.close()

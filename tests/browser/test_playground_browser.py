@@ -147,6 +147,7 @@ def test_keyboard_reorder_moves_the_focused_card_and_announces_it(app):
     page.keyboard.press("Alt+ArrowDown")
     expect_order(app, ["d1", "d2", "d3", "d4", "d5"])
     expect_metric(app, "NDCG@5", "0.9724")
+    expect(live).to_contain_text("d3 moved to rank 3", timeout=WAIT_MS)
     app.wait_idle()
 
     card(app, "d1").focus()
@@ -155,16 +156,12 @@ def test_keyboard_reorder_moves_the_focused_card_and_announces_it(app):
     dcg_down = 2 / log2(2) + 3 / log2(3) + 3 / log2(4) + 0 / log2(5) + 1 / log2(6)
     expect_order(app, ["d2", "d1", "d3", "d4", "d5"])
     expect_metric(app, "NDCG@5", f4(dcg_down / IDCG))  # 0.9140
+    expect(live).to_contain_text("d1 moved to rank 2", timeout=WAIT_MS)
     assert app.errors == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app bug: after the rerun Python re-announces the move from the order alone (ui/sortable.py _describe "
-    "picks the doc that moved furthest, ties going to the higher rank), so moving d3 down one rank is announced as "
-    "'d4 moved to rank 3 of 5' instead of using the edit's action.doc",
-)
 def test_moving_a_card_down_announces_that_card(app):
+    # The server re-announces after its rerun; it must name the card the user moved, not the one it swapped with.
     open_playground(app)
     card(app, "d3").focus()
     app.page.keyboard.press("Alt+ArrowDown")
