@@ -61,6 +61,14 @@ def command(tool: str, qrels: Path, run: Path, out: Path) -> tuple[list[str], Pa
         return [PY, str(BENCH / "reference_pytrec_eval.py"), str(qrels), str(run), str(out)], None
     if tool == "ranx":
         return [PY, str(BENCH / "reference_ranx.py"), str(qrels), str(run), str(out)], None
+    if tool == "read-floor":  # parse the run's three useful columns with pyarrow.csv and stop: the I/O + parse floor
+        code = (
+            "import sys, pyarrow as pa, pyarrow.csv as c;"
+            "c.read_csv(sys.argv[1], c.ReadOptions(column_names=list('abcdef'), block_size=1 << 22),"
+            " c.ParseOptions(delimiter=' ', quote_char=False), c.ConvertOptions(include_columns=list('ace'),"
+            " column_types={'a': pa.string(), 'c': pa.string(), 'e': pa.float64()}))"
+        )
+        return [PY, "-c", code, str(run)], None
     if tool == "floor":  # interpreter + the imports any columnar reader needs; the cost below which nothing goes
         return [PY, "-c", "import numpy, pyarrow.csv"], None
     raise ValueError(tool)
@@ -70,6 +78,7 @@ def command(tool: str, qrels: Path, run: Path, out: Path) -> tuple[list[str], Pa
 class Sample:
     wall: float
     peak_mib: float
+    cpu: float = math.nan  # user + sys seconds of the child: less sensitive than wall to other load on the machine
 
 
 @dataclass
@@ -84,7 +93,7 @@ def measure(argv: list[str], stdout: Path | None) -> Sample:
     """Run one child to completion; wall clock around it, peak RSS of the child alone."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
         if TIME:
-            full = ["/usr/bin/time", "-f", "%e %M", "-o", tf.name, *argv]
+            full = ["/usr/bin/time", "-f", "%e %M %U %S", "-o", tf.name, *argv]
         else:  # a launcher whose only child is the tool, so RUSAGE_CHILDREN is the tool's peak
             launcher = (
                 "import resource, subprocess, sys; r = subprocess.run(sys.argv[2:]).returncode;"
@@ -102,8 +111,9 @@ def measure(argv: list[str], stdout: Path | None) -> Sample:
                 out.close()
         if proc.returncode != 0:
             raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
-        last = Path(tf.name).read_text().strip().splitlines()[-1]
-        return Sample(wall, int(last.split()[1]) / 1024)
+        fields = Path(tf.name).read_text().strip().splitlines()[-1].split()
+        cpu = float(fields[2]) + float(fields[3]) if len(fields) >= 4 else math.nan
+        return Sample(wall, int(fields[1]) / 1024, cpu)
 
 
 def count_rows(path: Path) -> int:
@@ -194,6 +204,7 @@ def available(tools: list[str]) -> list[str]:
             "ours": [PY, "-m", "metrics", "--help"],
             "pytrec_eval": [PY, "-c", "import pytrec_eval"],
             "ranx": [PY, "-c", "import ranx"],
+            "read-floor": [PY, "-c", "import pyarrow.csv"],
         }[tool]
         if subprocess.run(probe, cwd=ROOT, capture_output=True).returncode == 0:
             ok.append(tool)
@@ -220,7 +231,8 @@ def bench(name: str, stem: str, tools: list[str], reps: int) -> Result:
             argv, stdout = command(tool, qrels, run, outs[tool])
             s = measure(argv, stdout)
             result.samples[tool].append(s)
-            print(f"  {name} rep {rep + 1}/{reps} {tool:12s} {s.wall:7.3f} s {s.peak_mib:7.0f} MiB", file=sys.stderr)
+            print(f"  {name} rep {rep + 1}/{reps} {tool:12s} {s.wall:7.3f} s {s.peak_mib:7.0f} MiB  cpu {s.cpu:6.2f} s",
+                  file=sys.stderr)
         if rep == 0 and "pytrec_eval" in tools:
             for other in tools:
                 if other == "ours":  # text prints 4 decimals; check the full-precision json of the same run
@@ -229,7 +241,7 @@ def bench(name: str, stem: str, tools: list[str], reps: int) -> Result:
                     with open(exact, "w") as f:
                         subprocess.run([*argv, "--format", "json"], stdout=f, cwd=ROOT, check=True)
                     result.agreement[other] = compare(exact, outs["pytrec_eval"])
-                elif other not in ("pytrec_eval", "floor"):
+                elif other not in ("pytrec_eval", "floor", "read-floor"):
                     result.agreement[other] = compare(outs[other], outs["pytrec_eval"])
     return result
 
@@ -245,21 +257,24 @@ def paired_ratio(result: Result, a: str, b: str, attr: str) -> float:
 
 def tools_table(results: list[Result]) -> str:
     rows = [
-        "| dataset | run rows | tool | wall median (s) | peak RSS median (MiB) | ours/tool time | ours/tool memory |",
-        "|---|---:|---|---:|---:|---:|---:|",
+        "| dataset | run rows | tool | wall median (s) | peak RSS median (MiB) | CPU median (s) | ours/tool time "
+        "| ours/tool memory | ours/tool CPU |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         for tool, samples in r.samples.items():
             if tool == "ours" or "ours" not in r.samples:
-                ratio_t = ratio_m = "—"
+                ratio_t = ratio_m = ratio_c = "—"
             else:
                 ratio_t = f"{paired_ratio(r, 'ours', tool, 'wall'):.3f}x"
                 ratio_m = f"{paired_ratio(r, 'ours', tool, 'peak_mib'):.3f}x"
+                ratio_c = f"{paired_ratio(r, 'ours', tool, 'cpu'):.3f}x"
             wall = median([s.wall for s in samples])
             peak = median([s.peak_mib for s in samples])
+            cpu = median([s.cpu for s in samples])
             rows.append(
-                f"| {r.dataset} | {r.rows:,} | {tool} (n={len(samples)}) | {wall:.3f} | {peak:.0f} | {ratio_t} "
-                f"| {ratio_m} |"
+                f"| {r.dataset} | {r.rows:,} | {tool} (n={len(samples)}) | {wall:.3f} | {peak:.0f} | {cpu:.2f} "
+                f"| {ratio_t} | {ratio_m} | {ratio_c} |"
             )
     return "\n".join(rows)
 
@@ -305,7 +320,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--datasets", default="msmarco,dl,scale", help="comma list of msmarco, dl, scale")
     ap.add_argument("--reps", type=int, help="repetitions per tool (default: 5 small, 3 at ~7M rows)")
-    ap.add_argument("--tools", default="ours,pytrec_eval,ranx")
+    ap.add_argument("--tools", default="ours,pytrec_eval,ranx,read-floor",
+                    help="read-floor: a process that only parses the run with pyarrow.csv (the floor for ours)")
     ap.add_argument("--quick", action="store_true", help="smoke run: dl-like + the 10k/100k scale points, 2 reps")
     args = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
