@@ -242,9 +242,9 @@ def page(browser) -> Iterator:
         context.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def warm_context(browser, app_server) -> Iterator:
-    """One browser context per test module: its HTTP cache keeps the frontend bundles between tests.
+    """One browser context for the session: its HTTP cache keeps the frontend bundles between tests.
 
     It opens the app once first, which fills the cache and makes sure no test is the server's very first session
     (that session gets a spurious "Page not found" modal on a deep link: streamlit/streamlit#8860)."""
@@ -261,7 +261,7 @@ def warm_context(browser, app_server) -> Iterator:
 
 @pytest.fixture
 def warm_page(warm_context) -> Iterator:
-    """A new tab in the module's context: a new Streamlit session (fresh session_state), loaded from a warm cache."""
+    """A new tab in the shared context: a new Streamlit session (fresh session_state), loaded from a warm cache."""
     pg = warm_context.new_page()
     pg.set_default_timeout(15_000)
     try:
@@ -278,7 +278,7 @@ def app(page, app_server) -> App:
 
 @pytest.fixture
 def warm_app(warm_page, app_server) -> App:
-    """The live app in a new tab of the module's context: a fresh session, but cached static files."""
+    """The live app in a new tab of the shared context: a fresh session, but cached static files."""
     return _app(warm_page, app_server)
 
 

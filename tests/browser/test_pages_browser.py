@@ -28,7 +28,7 @@ PAGES = [
 
 @pytest.fixture
 def app(warm_app):
-    """A fresh session per test; the module's browser context keeps the frontend bundles cached."""
+    """A fresh session per test; the shared browser context keeps the frontend bundles cached."""
     return warm_app
 
 

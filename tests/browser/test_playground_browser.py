@@ -25,7 +25,7 @@ DCG_DEFAULT = 3 / log2(2) + 2 / log2(3) + 3 / log2(4) + 0 / log2(5) + 1 / log2(6
 
 @pytest.fixture
 def app(warm_app):
-    """Each test gets a fresh session (new tab) in a context shared by this module, so bundles load from cache."""
+    """Each test gets a fresh session (new tab) in a context shared by the session, so bundles load from cache."""
     return warm_app
 
 
@@ -265,3 +265,5 @@ def test_html_in_a_title_is_shown_as_literal_text(app):
     assert app.dialogs == [], f"a title ran script: {app.dialogs}"
     assert app.errors == []
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    app.wait_rendered()
+    app.screenshot("playground-html-titles")  # the titles on cards, menus and chart labels, for a person to check
