@@ -1,0 +1,123 @@
+"""The current scenario's worked solution as Markdown (with LaTeX) or as CSV numbers. Pure (no Streamlit).
+
+Every number comes from the Breakdowns the page already computed (``ui.widgets.breakdowns``); the LaTeX is
+``ui.formulas.latex``, which never contains user text. Doc ids and titles go into the Markdown table escaped.
+"""
+
+from __future__ import annotations
+
+import csv as _csv
+import io
+import re
+from collections.abc import Mapping
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.types import Breakdown
+from ui import formulas, url
+from ui.scenario import SCALES, Scenario
+
+MD_ACTIVE = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:=])")
+CSV_COLUMNS = ("metric", "family", "value", "k", "threshold", "gain", "idcg", "ap_denominator")
+
+
+def md_text(text: str) -> str:
+    """User text as literal Markdown: one line, with every Markdown, HTML, LaTeX and table character escaped."""
+    return MD_ACTIVE.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4f}"
+
+
+def convention_lines(c: Conventions) -> list[str]:
+    """One line per convention: the choice, and which tools make the same choice."""
+    threshold = (
+        f"Relevant if grade ≥ {c.threshold} "
+        + ("(trec_eval's default, `-l 1`)" if c.threshold == TREC_EVAL.threshold else f"(trec_eval `-l {c.threshold}`)")
+        + "; NDCG uses every positive grade."
+    )
+    gain = (
+        "Gain: linear, gain = grade (trec_eval `ndcg_cut`, ir_measures `nDCG`)."
+        if c.gain == "linear"
+        else "Gain: exponential, 2^grade − 1 (Burges et al.; ranx `ndcg_burges`, ir_measures `dcg='exp-log2'`)."
+    )
+    idcg = (
+        "Ideal ordering (IDCG) from all judged documents, retrieved or not (trec_eval, ranx)."
+        if c.idcg == "all"
+        else "Ideal ordering (IDCG) from the retrieved list only (a blog-post shortcut; no standard tool does this)."
+    )
+    ap = (
+        "AP divides by R, every relevant judged document (trec_eval `map`, ranx)."
+        if c.ap_denominator == "all"
+        else "AP divides by the relevant documents retrieved (RAGAS-style context precision, not trec_eval `map`)."
+    )
+    return [threshold, gain, idcg, ap]
+
+
+def matches(c: Conventions) -> str:
+    """Which tool the numbers as a whole agree with."""
+    if c == TREC_EVAL:
+        return "These are trec_eval's defaults: every number matches trec_eval (and ir_measures, ranx)."
+    if c == Conventions(threshold=c.threshold):
+        return f"trec_eval's conventions with `-l {c.threshold}`: the numbers match `trec_eval -l {c.threshold}`."
+    return "Not trec_eval's defaults: see each convention above for the tools that make the same choice."
+
+
+def _table(scn: Scenario) -> list[str]:
+    grades = scn.qrels
+    rows = ["| Rank | Doc id | Title | Grade |", "|---:|---|---|---:|"]
+    for rank, doc in enumerate(scn.ranking, start=1):
+        cut = " (beyond k)" if rank > scn.k else ""
+        rows.append(f"| {rank}{cut} | {md_text(doc)} | {md_text(scn.title(doc))} | {grades[doc]} |")
+    for doc in scn.shelf:
+        rows.append(f"| not retrieved | {md_text(doc)} | {md_text(scn.title(doc))} | {grades[doc]} |")
+    return rows
+
+
+def markdown(scn: Scenario, breakdowns: Mapping[str, Breakdown]) -> str:
+    """The worked solution: ranked list, conventions, the numbers, and each metric's formula with its numbers."""
+    lines = ["# IR Metrics Lab: worked solution", ""]
+    try:
+        lines += [f"Open this scenario in the app: `{url.relative_link(scn)}`", ""]
+    except ValueError as error:
+        lines += [f"No link: {md_text(str(error))}.", ""]
+    lines += [
+        "## Ranked list",
+        "",
+        f"Cut-off k = {scn.k}; rating scale {SCALES[scn.scale]}. "
+        "Judged documents that were not retrieved still count in R and in the ideal ordering.",
+        "",
+        *_table(scn),
+        "",
+        "## Conventions",
+        "",
+        *[f"- {line}" for line in convention_lines(scn.conventions)],
+        "",
+        matches(scn.conventions),
+        "",
+        "## Results",
+        "",
+        "| Metric | Value |",
+        "|---|---:|",
+        *[f"| {b.metric} | {_fmt(b.value)} |" for b in breakdowns.values()],
+        "",
+        "## Worked formulas",
+        "",
+    ]
+    for b in breakdowns.values():
+        lines += [f"### {b.metric}", "", "$$", formulas.latex(b), "$$", ""]
+    return "\n".join(lines)
+
+
+def csv(scn: Scenario, breakdowns: Mapping[str, Breakdown]) -> str:
+    """One row per metric: its label, family, full-precision value, cutoff (empty = whole list) and conventions."""
+    out = io.StringIO()
+    writer = _csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for b in breakdowns.values():
+        c = b.conventions
+        writer.writerow(
+            [b.metric, b.family, repr(b.value), "" if b.k is None else b.k, c.threshold, c.gain, c.idcg,
+             c.ap_denominator]
+        )  # fmt: skip
+    return out.getvalue()
