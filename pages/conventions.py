@@ -1,6 +1,80 @@
-"""Conventions explorer: being built (classroom features)."""
+"""Conventions explorer: the Playground list's number both ways for every split between popular tools.
 
+Renders ui.conventions_table (computed by metrics); computes nothing itself.
+"""
+
+import pandas as pd
 import streamlit as st
 
+from ui import conventions_table, state, teaching
+from ui.conventions_table import Split
+from ui.widgets import fmt, plain
+
+PAGE = "conv"
+
 st.title("Conventions explorer")
-st.info("This page is being built.")
+st.markdown(
+    "trec_eval, ranx, BEIR, ir_measures, scikit-learn and the blog posts do not always compute *the same* metric "
+    "the same way. For each split below: **your Playground list's number both ways**, which tools give which, and "
+    "why. Where your list happens to give the same number both ways, one click changes it so you can see the split."
+)
+
+scn = state.scenario()
+teaching.playground_note(scn)
+splits = conventions_table.splits(scn)
+
+
+def overview(rows: list[Split]) -> pd.DataFrame:
+    """One line per split (plain cells: doc ids never reach HTML)."""
+    return pd.DataFrame(
+        {
+            "split": [s.title for s in rows],
+            "metric": [s.ways[0].metric for s in rows],
+            "one way": [f"{fmt(s.ways[0].value)}  ({s.ways[0].label})" for s in rows],
+            "the other way": [f"{fmt(s.ways[1].value)}  ({s.ways[1].label})" for s in rows],
+            "differs on your list": ["yes" if s.differs else "no, same" for s in rows],
+        }
+    )
+
+
+st.dataframe(overview(splits), hide_index=True, width="stretch")
+
+
+def card(s: Split) -> None:
+    with st.container(border=True):
+        st.subheader(s.title, anchor=False)
+        columns = st.columns(len(s.ways))
+        for column, way in zip(columns, s.ways, strict=True):
+            with column:
+                suffix = " · your Playground setting" if way.current else ""
+                st.metric(f"{way.metric} — {way.label}{suffix}", fmt(way.value), border=True)
+                st.caption(way.tools)  # tool names only: our own text
+                if way.order:
+                    st.caption("Order: " + plain(", ".join(way.order)))
+        st.markdown(f"**Why.** {s.why}")
+        if s.note:
+            st.caption(s.note)
+        if not s.differs:
+            st.info(f"**Same number both ways on your list.** {s.same_because}", icon=":material/drag_handle:")
+            if s.fix is not None:
+                st.button(
+                    s.fix.label,
+                    key=f"{PAGE}_fix_{s.key}",
+                    icon=":material/science:",
+                    on_click=state.update,
+                    args=(s.fix.scenario,),
+                    help="Changes the Playground list (Undo on the Playground brings yours back).",
+                )
+
+
+for s in splits:
+    card(s)
+    if s.key == "ties":
+        pair = conventions_table.split_ties(conventions_table.example_tie_pair())
+        st.caption(
+            "The golden tied pair (a relevant, b not, equal scores, a inserted first): "
+            + "; ".join(f"{w.label.lower()} {', '.join(w.order)} → RR {fmt(w.value)}" for w in pair.ways)
+            + ". ranx with plain dicts reverses insertion order (0.5)."
+        )
+
+teaching.show_source(conventions_table.split_gain, "Show the code behind one split: `split_gain`")

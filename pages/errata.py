@@ -1,6 +1,57 @@
-"""Errata in popular posts: being built (classroom features)."""
+"""Errata in popular posts: what each post printed, the correct value (computed live by metrics), and why.
+
+Renders ui.conventions_table.errata(); computes nothing itself.
+"""
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from ui import state
+from ui.conventions_table import POSTS, Erratum, errata
+
+PAGE = "errata"
+PLAYGROUND = "pages/playground.py"
 
 st.title("Errata in popular posts")
-st.info("This page is being built.")
+st.markdown(
+    "The worked examples of four popular blog posts on retrieval metrics, recomputed. Each row shows what the post "
+    "printed, the value trec_eval's conventions give (computed live by this app's metrics), and the one-line "
+    "reason. **Open in playground** loads the example so you can drag it and watch every number."
+)
+
+
+def open_in_playground(erratum: Erratum) -> None:
+    state.update(erratum.scenario)
+    try:
+        st.switch_page(PLAYGROUND)
+    except StreamlitAPIException:  # this page runs on its own, without the app's navigation
+        st.success("Loaded into the Playground. Open the Playground page to work with it.")
+
+
+def row(e: Erratum) -> None:
+    with st.container(border=True):
+        st.markdown(f"**{e.claim}**")
+        printed, correct = st.columns(2)
+        printed.markdown(f":red[**The post:**] {e.printed}")
+        correct.markdown(f":green[**Correct:**] {e.correct}")
+        st.caption(e.reason)
+        if e.scenario is not None:
+            if st.button("Open in playground", key=f"{PAGE}_open_{e.key}", icon=":material/open_in_new:"):
+                open_in_playground(e)
+            if e.open_note:
+                st.caption(e.open_note)
+        elif e.open_note:
+            st.caption(e.open_note)
+
+
+entries = errata()
+for seed, title in POSTS.items():
+    st.subheader(f"Seed {seed}: {title}", anchor=False)
+    for e in entries:
+        if e.seed == seed:
+            row(e)
+
+st.caption(
+    "The seeds' math images did not survive extraction, so only claims made in the text are checked. Float "
+    "scores (seed 004) are mapped to grades explicitly: relevant if score ≥ 0.5, or round(10 × score) for NDCG."
+)

@@ -1,6 +1,175 @@
-"""Quiz: being built (classroom features)."""
+"""Quiz: generated exercises from a seed, instant feedback, then the worked solution.
 
+Exercises come from ui.quiz (pure, deterministic from the seed) and are checked by metrics; this page renders.
+"""
+
+import pandas as pd
 import streamlit as st
 
+from ui import formulas, quiz
+from ui.widgets import fmt
+
+PAGE = "quiz"
+SCORE = "quiz_attempts"  # plain key {(seed, exercise): first attempt correct}; survives page switches
+FEEDBACK = "quiz_feedback"  # plain key {(seed, exercise): Feedback of the last check}
+DEFAULT_SEED = 1
+
+
+def initial_seed() -> int:
+    """``?seed=N`` in the URL wins on the first render, so a teacher can hand out one link."""
+    raw = st.query_params.get("seed", "")
+    return int(raw) if raw.isdigit() else DEFAULT_SEED
+
+
+if f"{PAGE}_seed" not in st.session_state:
+    st.session_state[f"{PAGE}_seed"] = initial_seed()
+attempts: dict = st.session_state.setdefault(SCORE, {})
+feedback: dict = st.session_state.setdefault(FEEDBACK, {})
+
 st.title("Quiz")
-st.info("This page is being built.")
+st.markdown(
+    "Five generated exercises: predict a metric, reorder a list to hit a target, and compare two systems. "
+    "Answer, press **Check**, and the worked solution appears. Your score counts the **first** attempt at each."
+)
+
+seed_col, next_col, score_col = st.columns([2, 2, 2], vertical_alignment="bottom")
+with seed_col:
+    seed = int(
+        st.number_input(
+            "Exercise set (seed)", min_value=0, max_value=10**6, step=1, key=f"{PAGE}_seed", help="Same seed, same set."
+        )
+    )
+with next_col:
+
+    def next_set() -> None:
+        st.session_state[f"{PAGE}_seed"] = int(st.session_state[f"{PAGE}_seed"]) + 1
+
+    st.button("New set", key=f"{PAGE}_next", icon=":material/casino:", on_click=next_set, width="stretch")
+with score_col:
+    correct, attempted = quiz.tally(attempts)
+    st.metric("Score this session", f"{correct} / {attempted}", border=True, help="Correct first attempts / attempted.")
+st.caption(
+    f"For a class: tell everyone to use seed **{seed}**, or share this page's link ending in `?seed={seed}`: "
+    "everyone gets the same exercises."
+)
+
+exercises = quiz.generate(seed)
+
+
+def key(index: int, name: str = "") -> str:
+    """Widget keys carry the seed, so a new set starts with empty answers."""
+    return f"{PAGE}_s{seed}_{index}{'_' + name if name else ''}"
+
+
+def record(index: int, result: quiz.Feedback, *, attempt: bool = True) -> None:
+    """Keep the feedback; count it in the score only if it was a real answer (not an empty or unreadable one)."""
+    if attempt:
+        quiz.record(attempts, (seed, index), result.correct)
+    feedback[(seed, index)] = result
+
+
+def show_feedback(index: int) -> None:
+    result = feedback.get((seed, index))
+    if result is not None:
+        (st.success if result.correct else st.error)(result.message)
+
+
+def list_table(ranking, qrels) -> pd.DataFrame:
+    return pd.DataFrame(
+        {"rank": range(1, len(ranking) + 1), "doc": list(ranking), "grade": [qrels.get(d, 0) for d in ranking]}
+    )
+
+
+def predict(index: int, ex: quiz.Predict) -> None:
+    what = {"AP": "average precision (AP)", "RR": "reciprocal rank (RR)", "NDCG": f"NDCG@{ex.k}"}[ex.family]
+    st.markdown(f"Predict the **{what}** of this list (trec_eval's conventions, 4 decimals, ±{quiz.TOLERANCE}).")
+    st.dataframe(list_table(ex.ranking, ex.qrels), hide_index=True, width="content")
+    if ex.missed:
+        missed = ", ".join(f"{d} (grade {ex.qrels[d]})" for d in ex.missed)
+        st.caption(f"Judged relevant but **not retrieved**: {missed}.")
+    elif ex.family != "NDCG":
+        st.caption("Every relevant document is in the list.")
+    st.number_input(
+        f"Your {ex.label}", min_value=0.0, max_value=1.0, value=None, step=0.0001, format="%.4f", key=key(index)
+    )
+
+    def check() -> None:
+        guess = st.session_state[key(index)]
+        record(index, quiz.check_number(ex, guess), attempt=guess is not None)
+
+    st.button("Check", key=key(index, "check"), icon=":material/check:", on_click=check)
+    show_feedback(index)
+    if (seed, index) in attempts:  # the solution only after a real answer
+        with st.expander("Worked solution", expanded=True, icon=":material/school:"):
+            st.latex(formulas.latex(ex.breakdown))
+
+
+def reorder(index: int, ex: quiz.Reorder) -> None:
+    start_ndcg, start_p = ex.ndcg(ex.ranking).value, ex.precision(ex.ranking).value
+    st.markdown(
+        f"Reorder the list so that **NDCG@{ex.k} ≥ {ex.target}** without changing **P@{ex.p_at} = {fmt(start_p)}**. "
+        f"Now NDCG@{ex.k} = {fmt(start_ndcg)}. Relevant means grade ≥ 1."
+    )
+    st.dataframe(list_table(ex.ranking, ex.qrels), hide_index=True, width="content")
+    order_key = key(index, "order")
+    st.session_state.setdefault(order_key, ", ".join(ex.ranking))
+    st.text_input("Your order, best first (doc ids separated by commas)", key=order_key)
+
+    def check() -> None:
+        try:
+            order = quiz.parse_order(st.session_state[order_key], ex.ranking)
+        except ValueError as error:
+            record(index, quiz.Feedback(False, f"Cannot read that order: {error}."), attempt=False)
+        else:
+            record(index, quiz.check_reorder(ex, order))
+
+    st.button("Check", key=key(index, "check"), icon=":material/check:", on_click=check)
+    show_feedback(index)
+    if (seed, index) in attempts:  # the solution only after a real answer
+        with st.expander("Worked solution", expanded=True, icon=":material/school:"):
+            st.markdown(f"One order that works: **{', '.join(ex.solution)}**.")
+            st.latex(formulas.latex(ex.ndcg(ex.solution)))
+            st.latex(formulas.latex(ex.precision(ex.solution)))
+            st.caption(
+                f"P@{ex.p_at} counts only how many relevant documents are in the top {ex.p_at}, so any reshuffle "
+                f"inside the top {ex.p_at} keeps it; NDCG@{ex.k} wants the highest grades first."
+            )
+
+
+def mrr_pair(index: int, ex: quiz.MrrPair) -> None:
+    st.markdown("Two systems answer the same three queries. **Which has the higher MRR?** ✓ marks a relevant document.")
+    columns = st.columns(2)
+    for column, side in zip(columns, ("A", "B"), strict=True):
+        rows = {
+            q: [f"{d} ✓" if ex.qrels[q].get(d, 0) >= 1 else d for d in ranking] for q, ranking in ex.runs[side].items()
+        }
+        frame = pd.DataFrame(rows, index=range(1, 5)).rename_axis("rank").reset_index()
+        column.markdown(f"**System {side}**")
+        column.dataframe(frame, hide_index=True, width="stretch")
+    st.radio("Higher MRR", ["A", "B"], index=None, horizontal=True, key=key(index, "choice"))
+
+    def check() -> None:
+        choice = st.session_state[key(index, "choice")]
+        record(index, quiz.check_choice(ex, choice), attempt=choice is not None)
+
+    st.button("Check", key=key(index, "check"), icon=":material/check:", on_click=check)
+    show_feedback(index)
+    if (seed, index) in attempts:  # the solution only after a real answer
+        with st.expander("Worked solution", expanded=True, icon=":material/school:"):
+            for side in ("A", "B"):
+                per_query = ex.per_query(side)
+                terms = " + ".join(fmt(b.value) for b in per_query.values())
+                st.latex(rf"\mathrm{{MRR}}_{side} = \frac{{{terms}}}{{{len(per_query)}}} = {fmt(ex.mrr(side))}")
+            st.caption("Each query's RR is 1 / rank of its first relevant document; later ones do not count.")
+
+
+RENDER = {"predict": predict, "reorder": reorder, "mrr": mrr_pair}
+TITLES = {"AP": "Predict AP", "RR": "Predict RR", "NDCG": "Predict NDCG@3"}
+
+for index, ex in enumerate(exercises):
+    title = (
+        TITLES[ex.family] if ex.kind == "predict" else {"reorder": "Reorder", "mrr": "Which MRR is higher?"}[ex.kind]
+    )
+    st.subheader(f"{index + 1}. {title}", anchor=False)
+    with st.container(border=True):
+        RENDER[ex.kind](index, ex)

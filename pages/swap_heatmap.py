@@ -1,6 +1,185 @@
-"""Swap heatmap: being built (classroom features)."""
+"""Swap heatmap: how much each pairwise swap of the Playground list would change a metric (LambdaRank's |ΔNDCG|).
 
+Renders metrics.swaps.swap_deltas; clicking a cell (or the swap control) swaps the two docs on the Playground list.
+"""
+
+from html import escape
+
+import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
+from metrics import FUNCTIONS
+from metrics.swaps import best_swap, swap_deltas, swapped
+from ui import state, teaching
+from ui.charts import COLORS
+from ui.widgets import fmt
+
+PAGE = "swap"
+METRICS = {  # picker label -> (family, cut at k?)
+    "NDCG@k": ("NDCG", True),
+    "AP": ("AP", False),
+    "AP@k": ("AP", True),
+    "RR": ("RR", False),
+    "RR@k": ("RR", True),
+    "P@k": ("P", True),
+    "R@k": ("R", True),
+    "DCG@k": ("DCG", True),
+}
+TEXT_IN_CELLS = 10  # print Δ in the cells up to this many docs; beyond, hover only
+
+
+def do_swap(i: int, j: int) -> None:
+    scn = state.scenario()
+    if i == j:
+        state.set_message(PAGE, "warning", f"Rank {i} with itself changes nothing: pick two different ranks.")
+    elif 1 <= i <= len(scn.ranking) and 1 <= j <= len(scn.ranking):
+        state.update(scn.reordered(swapped(scn.ranking, i, j)))
+        state.set_message(PAGE, "success", f"Swapped ranks {i} and {j}.")
+
+
+def heatmap(deltas: list[list[float]], docs: tuple[str, ...], label: str) -> go.Figure:
+    """Rows and columns are ranks; an invisible scatter of cell centres carries the hover text and the clicks."""
+    n = len(docs)
+    ranks = list(range(1, n + 1))
+    top = max((abs(v) for row in deltas for v in row), default=0.0) or 1.0  # centre the scale at 0
+    fig = go.Figure(
+        go.Heatmap(
+            z=deltas,
+            x=ranks,
+            y=ranks,
+            zmin=-top,
+            zmax=top,
+            zmid=0,
+            colorscale=[[0.0, COLORS["vermillion"]], [0.5, "#FFFFFF"], [1.0, COLORS["blue"]]],
+            colorbar={"title": {"text": f"Δ{escape(label)}"}, "thickness": 14},
+            texttemplate="%{z:+.2f}" if n <= TEXT_IN_CELLS else None,
+            textfont={"size": 12},
+            hoverinfo="skip",
+            xgap=1,
+            ygap=1,
+        )
+    )
+    cells = [(i, j) for i in ranks for j in ranks if i != j]
+    fig.add_trace(
+        go.Scatter(
+            x=[j for _, j in cells],
+            y=[i for i, _ in cells],
+            mode="markers",
+            marker={"size": 28, "color": "rgba(0,0,0,0)"},
+            hovertext=[
+                f"Swap rank {i} ({escape(docs[i - 1])}) ↔ rank {j} ({escape(docs[j - 1])})"
+                f"<br>Δ{escape(label)} = {deltas[i - 1][j - 1]:+.4f}<br>Click to swap"
+                for i, j in cells
+            ],
+            hoverinfo="text",
+            showlegend=False,
+        )
+    )
+    fig.update_layout(
+        template="plotly_white",
+        height=min(max(300, 90 + 44 * n), 720),
+        margin={"l": 56, "r": 16, "t": 16, "b": 48},
+        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
+        hovermode="closest",
+        clickmode="event+select",
+        dragmode=False,
+    )
+    fig.update_xaxes(title_text="swap with rank j", tickmode="linear", dtick=1 if n <= 20 else 5, showgrid=False)
+    fig.update_yaxes(
+        title_text="rank i", autorange="reversed", tickmode="linear", dtick=1 if n <= 20 else 5, showgrid=False
+    )
+    return fig
+
+
 st.title("Swap heatmap")
-st.info("This page is being built.")
+st.markdown(
+    "Each cell answers one question: **if the documents at ranks i and j swapped places, how much would the metric "
+    "change?** Blue cells help, vermillion cells hurt, white cells change nothing. This is the intuition behind "
+    "LambdaRank, which weights each pair of documents by the |ΔNDCG| of swapping them. **Click a cell** to make the "
+    "swap on the Playground list."
+)
+
+scn = state.scenario()
+teaching.playground_note(scn)
+ranking = list(scn.ranking)
+
+choice = st.segmented_control("Metric", list(METRICS), default="NDCG@k", key=f"{PAGE}_metric", required=True)
+family, cut = METRICS[choice or "NDCG@k"]
+k = scn.k if cut else None
+now = FUNCTIONS[family](ranking, scn.qrels, k, conventions=scn.conventions)
+previous = state.previous()
+before = (
+    FUNCTIONS[family](list(previous.ranking), previous.qrels, k, conventions=previous.conventions) if previous else None
+)
+delta = None if before is None or abs(now.value - before.value) < 5e-5 else f"{now.value - before.value:+.4f}"
+
+message = state.pop_message(PAGE)
+if message:
+    (st.success if message[0] == "success" else st.warning)(message[1])
+
+if len(ranking) < 2:
+    st.metric(now.metric, fmt(now.value), border=True)
+    st.info("The Playground list needs at least two documents to swap.")
+    st.stop()
+
+deltas = swap_deltas(ranking, scn.qrels, family, k, scn.conventions)
+best = best_swap(deltas)
+
+summary, advice = st.columns([1, 3], vertical_alignment="center")
+summary.metric(now.metric, fmt(now.value), delta=delta, border=True, help="Change since the last edit.")
+if best is None:
+    advice.success(f"No single swap raises {now.metric}: this order is already the best you can reach by one swap.")
+else:
+    i, j, gain = best
+    advice.info(f"The best single swap is rank {i} ↔ rank {j}: {now.metric} {gain:+.4f}.", icon=":material/lightbulb:")
+
+chart_col, list_col = st.columns([3, 2], gap="large")
+with chart_col:
+    chart_key = f"{PAGE}_chart_{'|'.join(ranking)}_{choice}"  # a new key after a swap clears the old selection
+
+    def on_click() -> None:
+        points = st.session_state[chart_key]["selection"]["points"]
+        if points:
+            do_swap(int(points[0]["y"]), int(points[0]["x"]))
+
+    st.plotly_chart(
+        heatmap(deltas, scn.ranking, now.metric),
+        theme=None,
+        key=chart_key,
+        on_select=on_click,
+        selection_mode="points",
+        config={"displayModeBar": False},
+    )
+    st.caption(
+        "The matrix is symmetric (swapping i with j is swapping j with i) and its diagonal is 0. With a cutoff, "
+        "swaps between two documents both below k change nothing; so do swaps of two equally graded documents."
+    )
+
+with list_col:
+    st.markdown("**The Playground list**")
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "rank": range(1, len(ranking) + 1),
+                "doc": ranking,
+                "grade": [scn.grades.get(d, 0) for d in ranking],
+                "title": [scn.title(d) for d in ranking],
+            }
+        ),
+        hide_index=True,
+        width="stretch",
+        height="content" if len(ranking) <= 12 else 420,
+    )
+    st.markdown("**Or swap by rank**")
+    left, right, go_col = st.columns([2, 2, 2], vertical_alignment="bottom")
+    n = len(ranking)
+    left.number_input("Rank i", 1, n, 1, step=1, key=f"{PAGE}_i")
+    right.number_input("Rank j", 1, n, 2, step=1, key=f"{PAGE}_j")
+
+    def swap_from_inputs() -> None:  # read the inputs at click time, not at render time
+        do_swap(int(st.session_state[f"{PAGE}_i"]), int(st.session_state[f"{PAGE}_j"]))
+
+    go_col.button("Swap", key=f"{PAGE}_do", icon=":material/swap_vert:", on_click=swap_from_inputs, width="stretch")
+
+teaching.show_source(swap_deltas)

@@ -1,0 +1,250 @@
+"""Quiz exercises: generated from a seed, checked by ``metrics``. Pure (no Streamlit).
+
+The same seed gives the same exercises (``random.Random(seed)`` and nothing else), so a class can share a seed.
+Every exercise is well-posed by construction: the predicted value is computed by the readable metric, the reorder
+task is solvable and not already solved, and the two MRR sets never tie.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+
+from metrics import Breakdown, mean_over_queries, ndcg, precision, reciprocal_rank
+from metrics.measures import FUNCTIONS
+
+TOLERANCE = 0.005  # a predicted value within ±0.005 counts as right
+REORDER_K, REORDER_P_AT, REORDER_TARGET = 3, 5, 0.9
+MRR_MIN_GAP = 0.05  # the two MRR sets differ by at least this much
+_MAX_TRIES = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Feedback:
+    correct: bool
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Predict:
+    """Predict one metric of one ranked list."""
+
+    family: str  # "AP", "RR" or "NDCG"
+    k: int | None
+    ranking: tuple[str, ...]
+    qrels: Mapping[str, int]  # every judgment, including relevant docs never retrieved
+    kind: str = "predict"
+
+    @property
+    def missed(self) -> tuple[str, ...]:
+        """Judged docs with a positive grade that the list did not retrieve."""
+        return tuple(d for d, g in self.qrels.items() if d not in self.ranking and g > 0)
+
+    @property
+    def breakdown(self) -> Breakdown:
+        return FUNCTIONS[self.family](list(self.ranking), self.qrels, self.k)
+
+    @property
+    def answer(self) -> float:
+        return self.breakdown.value
+
+    @property
+    def label(self) -> str:
+        return self.breakdown.metric
+
+
+@dataclass(frozen=True, slots=True)
+class Reorder:
+    """Reorder the list so NDCG@3 reaches the target while P@5 stays what it is."""
+
+    ranking: tuple[str, ...]
+    qrels: Mapping[str, int]
+    solution: tuple[str, ...]  # one order that meets the goal (found by search, shown after an attempt)
+    k: int = REORDER_K
+    p_at: int = REORDER_P_AT
+    target: float = REORDER_TARGET
+    kind: str = "reorder"
+
+    def ndcg(self, order: Sequence[str]) -> Breakdown:
+        return ndcg(list(order), self.qrels, self.k)
+
+    def precision(self, order: Sequence[str]) -> Breakdown:
+        return precision(list(order), self.qrels, self.p_at)
+
+    def solves(self, order: Sequence[str]) -> bool:
+        return (
+            sorted(order) == sorted(self.ranking)
+            and self.ndcg(order).value >= self.target
+            and abs(self.precision(order).value - self.precision(self.ranking).value) < 1e-12
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MrrPair:
+    """Two systems run the same queries; which has the higher MRR?"""
+
+    qrels: Mapping[str, Mapping[str, int]]  # query -> judgments, shared by A and B
+    runs: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)  # "A"/"B" -> query -> ranking
+    kind: str = "mrr"
+
+    def per_query(self, side: str) -> dict[str, Breakdown]:
+        return {q: reciprocal_rank(list(ranking), self.qrels[q]) for q, ranking in self.runs[side].items()}
+
+    def mrr(self, side: str) -> float:
+        run = {q: list(r) for q, r in self.runs[side].items()}
+        return mean_over_queries(partial(reciprocal_rank), run, self.qrels).mean
+
+    @property
+    def answer(self) -> str:
+        return "A" if self.mrr("A") > self.mrr("B") else "B"
+
+
+Exercise = Predict | Reorder | MrrPair
+
+
+# --- generation ---
+
+
+def _doc_ids(rng: random.Random, n: int) -> list[str]:
+    """n distinct short ids in a random order, so the list is not d1, d2, d3... already."""
+    return [f"d{i}" for i in rng.sample(range(1, 30), n)]
+
+
+def _predict_ap(rng: random.Random) -> Predict:
+    n = rng.randint(5, 7)
+    ranking = _doc_ids(rng, n)
+    hits = set(rng.sample(range(n), rng.randint(2, 3)))
+    qrels = {doc: int(i in hits) for i, doc in enumerate(ranking)}
+    if rng.random() < 0.6:  # a relevant doc the retriever missed: R counts it
+        qrels["d30"] = 1
+    return Predict("AP", None, tuple(ranking), qrels)
+
+
+def _predict_rr(rng: random.Random) -> Predict:
+    n = rng.randint(5, 7)
+    ranking = _doc_ids(rng, n)
+    first = rng.randint(2, n)  # rank 1 would be too easy
+    later = [i for i in range(first, n) if rng.random() < 0.3]  # more relevant docs below it change nothing
+    qrels = {doc: int(i == first - 1 or i in later) for i, doc in enumerate(ranking)}
+    return Predict("RR", None, tuple(ranking), qrels)
+
+
+def _predict_ndcg(rng: random.Random) -> Predict:
+    for _ in range(_MAX_TRIES):
+        ranking = _doc_ids(rng, 5)
+        qrels = {doc: rng.choice((0, 0, 1, 2, 3)) for doc in ranking}
+        if rng.random() < 0.4:
+            qrels["d30"] = rng.randint(1, 3)
+        exercise = Predict("NDCG", 3, tuple(ranking), qrels)
+        if 0.05 < exercise.answer < 0.999:  # neither trivial 0 nor already ideal
+            return exercise
+    raise RuntimeError("could not generate an NDCG exercise")  # pragma: no cover - never reached in practice
+
+
+def _reorder(rng: random.Random) -> Reorder:
+    for _ in range(_MAX_TRIES):
+        ranking = tuple(_doc_ids(rng, 6))
+        qrels = {doc: rng.choice((0, 0, 1, 1, 2, 3)) for doc in ranking}
+        exercise = Reorder(ranking, qrels, ranking)
+        if exercise.ndcg(ranking).value >= REORDER_TARGET or not any(g >= 2 for g in qrels.values()):
+            continue
+        # Search every order for one that works; 720 orders of 6 docs, each checked by the readable metrics.
+        solution = next((order for order in itertools.permutations(ranking) if exercise.solves(order)), None)
+        if solution is not None:
+            return Reorder(ranking, qrels, tuple(solution))
+    raise RuntimeError("could not generate a reorder exercise")  # pragma: no cover
+
+
+def _mrr_pair(rng: random.Random) -> MrrPair:
+    for _ in range(_MAX_TRIES):
+        qrels: dict[str, dict[str, int]] = {}
+        runs: dict[str, dict[str, tuple[str, ...]]] = {"A": {}, "B": {}}
+        for q in ("q1", "q2", "q3"):
+            docs = _doc_ids(rng, 4)
+            relevant = set(rng.sample(docs, rng.randint(1, 2)))
+            qrels[q] = {d: int(d in relevant) for d in docs}
+            for side in runs:
+                runs[side][q] = tuple(rng.sample(docs, len(docs)))
+        pair = MrrPair(qrels, runs)
+        if abs(pair.mrr("A") - pair.mrr("B")) >= MRR_MIN_GAP:
+            return pair
+    raise RuntimeError("could not generate an MRR pair")  # pragma: no cover
+
+
+def generate(seed: int) -> tuple[Exercise, ...]:
+    """The exercise set of a seed: predict AP, predict RR, predict NDCG@3, reorder, and the MRR pair.
+
+    >>> generate(7) == generate(7)
+    True
+    """
+    rng = random.Random(seed)
+    return (_predict_ap(rng), _predict_rr(rng), _predict_ndcg(rng), _reorder(rng), _mrr_pair(rng))
+
+
+# --- checking ---
+
+
+def check_number(exercise: Predict, guess: float | None) -> Feedback:
+    if guess is None:
+        return Feedback(False, "Enter a number between 0 and 1 first.")
+    answer = exercise.answer
+    if abs(guess - answer) <= TOLERANCE + 1e-12:
+        return Feedback(True, f"Right: {exercise.label} = {answer:.4f} (you said {guess:.4f}).")
+    return Feedback(False, f"Not quite: you said {guess:.4f}, but {exercise.label} = {answer:.4f}.")
+
+
+def parse_order(text: str, docs: Sequence[str]) -> list[str]:
+    """Read "d3, d1, ..." into a list of doc ids; every doc exactly once. Raises ValueError with a readable message."""
+    order = [part for part in re.split(r"[\s,;]+", text.strip()) if part]
+    unknown = [d for d in order if d not in docs]
+    if unknown:
+        raise ValueError(f"unknown document {unknown[0]!r}; use the ids {', '.join(docs)}")
+    repeated = sorted({d for d in order if order.count(d) > 1})
+    if repeated:
+        raise ValueError(f"{repeated[0]!r} appears more than once")
+    missing = [d for d in docs if d not in order]
+    if missing:
+        raise ValueError(f"every document must appear once; missing: {', '.join(missing)}")
+    return order
+
+
+def check_reorder(exercise: Reorder, order: Sequence[str]) -> Feedback:
+    n, p = exercise.ndcg(order), exercise.precision(order)
+    p_before = exercise.precision(exercise.ranking).value
+    facts = f"NDCG@{exercise.k} = {n.value:.4f} (goal ≥ {exercise.target}), P@{exercise.p_at} = {p.value:.4f}"
+    if exercise.solves(order):
+        return Feedback(True, f"Solved: {facts}, unchanged.")
+    if abs(p.value - p_before) >= 1e-12:
+        return Feedback(
+            False,
+            f"{facts}, but P@{exercise.p_at} was {p_before:.4f}: keep the same number of "
+            f"relevant documents in the top {exercise.p_at}.",
+        )
+    return Feedback(False, f"Not yet: {facts}. Put the highest grades in the top {exercise.k}.")
+
+
+def check_choice(exercise: MrrPair, choice: str | None) -> Feedback:
+    if choice not in ("A", "B"):
+        return Feedback(False, "Pick A or B first.")
+    a, b = exercise.mrr("A"), exercise.mrr("B")
+    facts = f"MRR of A = {a:.4f}, MRR of B = {b:.4f}"
+    if choice == exercise.answer:
+        return Feedback(True, f"Right: {facts}.")
+    return Feedback(False, f"Not this time: {facts}.")
+
+
+# --- the session score: first attempt per exercise ---
+
+
+def record(attempts: dict, key: tuple[int, int], correct: bool) -> None:
+    """Count only the first attempt at an exercise, so retrying until right does not inflate the score."""
+    attempts.setdefault(key, correct)
+
+
+def tally(attempts: Mapping) -> tuple[int, int]:
+    """(correct, attempted)."""
+    return sum(bool(v) for v in attempts.values()), len(attempts)
