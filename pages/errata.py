@@ -3,6 +3,8 @@
 Renders ui.conventions_table.errata(); computes nothing itself.
 """
 
+from pathlib import Path
+
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
@@ -10,7 +12,7 @@ from ui import state
 from ui.conventions_table import POSTS, Erratum, errata
 
 PAGE = "errata"
-PLAYGROUND = "pages/playground.py"
+PLAYGROUND = Path(__file__).with_name("playground.py")  # absolute: works whatever the entrypoint's folder
 
 st.title("Errata in popular posts")
 st.markdown(

@@ -1,0 +1,126 @@
+"""The classroom pages render standalone, and one interaction each does what hand arithmetic says."""
+
+from __future__ import annotations
+
+from math import log2
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui import quiz
+
+PAGES = Path(__file__).parents[1] / "pages"
+CLASSROOM = ["conventions.py", "errata.py", "quiz.py", "swap_heatmap.py"]
+
+
+def run(page: str) -> AppTest:
+    at = AppTest.from_file(str(PAGES / page), default_timeout=30).run()
+    assert not at.exception
+    return at
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+@pytest.mark.parametrize("page", CLASSROOM)
+def test_page_renders_standalone(page):
+    at = run(page)
+    assert at.title
+
+
+def test_conventions_shows_the_default_list_both_ways_and_a_fix_loads_an_example():
+    at = run("conventions.py")  # the playground default: grades [3, 2, 3, 0, 1], k = 5
+    values = metrics(at)
+    assert values["NDCG@5 — Linear gain: g · your Playground setting"] == "0.9724"
+    assert values["NDCG_exp@5 — Exponential gain: 2^g − 1"] == "0.9575"
+    at.button(key="conv_fix_idcg").click().run()  # adds a top-grade doc the retriever missed
+    assert not at.exception
+    dcg5 = 3 + 2 / log2(3) + 3 / log2(4) + 1 / log2(6)
+    idcg5 = 3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 1 / log2(6)
+    assert metrics(at)["NDCG@5 — Ideal from every judged doc · your Playground setting"] == f"{dcg5 / idcg5:.4f}"
+
+
+def answer_box(at: AppTest, index: int):
+    return at.number_input(key=f"quiz_s{1}_{index}")
+
+
+def test_quiz_right_and_wrong_answers():
+    at = run("quiz.py")  # seed 1 by default
+    exercises = quiz.generate(1)
+    answer = exercises[0].answer
+    answer_box(at, 0).set_value(round(answer, 4)).run()
+    at.button(key="quiz_s1_0_check").click().run()
+    assert at.success and at.success[0].value.startswith("Right")
+    assert metrics(at)["Score this session"] == "1 / 1"
+    assert at.latex  # the worked solution
+    wrong = answer + 0.1 if answer < 0.8 else answer - 0.1
+    answer_box(at, 1).set_value(round(wrong, 4)).run()
+    at.button(key="quiz_s1_1_check").click().run()
+    assert at.error and at.error[0].value.startswith("Not quite")
+    assert metrics(at)["Score this session"] == "1 / 2"
+
+
+def test_quiz_hand_checked_predict_and_reorder_and_url_seed():
+    at = AppTest.from_file(str(PAGES / "quiz.py"), default_timeout=30)
+    at.query_params["seed"] = "5"
+    at.run()
+    assert not at.exception and at.number_input(key="quiz_seed").value == 5
+    ex = quiz.generate(5)[3]
+    at.text_input(key="quiz_s5_3_order").set_value(", ".join(ex.solution)).run()
+    at.button(key="quiz_s5_3_check").click().run()
+    assert at.success[0].value.startswith("Solved")
+    at.text_input(key="quiz_s5_3_order").set_value("nonsense").run()
+    at.button(key="quiz_s5_3_check").click().run()
+    assert at.error[0].value.startswith("Cannot read that order")
+    assert metrics(at)["Score this session"] == "1 / 1"  # an unreadable answer is not an attempt
+    pair = quiz.generate(5)[4]
+    at.radio(key="quiz_s5_4_choice").set_value(pair.answer).run()
+    at.button(key="quiz_s5_4_check").click().run()
+    assert any(s.value.startswith("Right") for s in at.success)
+
+
+def test_swap_control_swaps_and_the_metric_follows():
+    at = run("swap_heatmap.py")  # default list d1..d5 graded [3, 2, 3, 0, 1], NDCG@5
+    idcg5 = 3 + 3 / log2(3) + 2 / log2(4) + 1 / log2(5)
+    assert metrics(at)["NDCG@5"] == f"{(3 + 2 / log2(3) + 3 / log2(4) + 1 / log2(6)) / idcg5:.4f}"  # 0.9724
+    at.number_input(key="swap_i").set_value(2).run()
+    at.number_input(key="swap_j").set_value(4).run()
+    at.button(key="swap_do").click().run()
+    assert not at.exception
+    swapped = (3 + 0 + 3 / log2(4) + 2 / log2(5) + 1 / log2(6)) / idcg5  # [3, 0, 3, 2, 1]
+    assert metrics(at)["NDCG@5"] == f"{swapped:.4f}"
+    assert at.success[0].value == "Swapped ranks 2 and 4."
+    assert list(at.dataframe[0].value["doc"]) == ["d1", "d4", "d3", "d2", "d5"]
+
+
+def test_swap_heatmap_metric_picker():
+    at = run("swap_heatmap.py")
+    at.segmented_control(key="swap_metric").set_value("RR").run()
+    assert not at.exception and metrics(at)["RR"] == "1.0000"
+
+
+def test_errata_open_in_playground_standalone_loads_the_example():
+    at = run("errata.py")
+    at.button(key="errata_open_004-rcap").click().run()
+    assert not at.exception
+    assert at.success[0].value.startswith("Loaded into the Playground")
+    assert at.session_state["scenario"].ranking == tuple(f"d{i}" for i in range(1, 11))
+
+
+NAV = """
+import streamlit as st
+st.navigation([st.Page({errata!r}, default=True), st.Page({playground!r})]).run()
+"""
+
+
+def test_errata_open_in_playground_switches_page():
+    script = NAV.format(errata=str(PAGES / "errata.py"), playground=str(PAGES / "playground.py"))
+    at = AppTest.from_string(script, default_timeout=30).run()
+    assert not at.exception and at.title[0].value == "Errata in popular posts"
+    at.button(key="errata_open_004-mrr").click().run()
+    assert not at.exception
+    assert at.title[0].value != "Errata in popular posts"  # now on the playground
+    scn = at.session_state["scenario"]
+    assert scn.ranking == ("D1", "D2", "D3", "D4") and scn.k == 2
