@@ -296,23 +296,29 @@ def agreement_lines(results: list[Result]) -> str:
 
 def scaling_table(points: list[Result], floor: Result | None) -> str:
     rows = [
-        "| size | run rows | ours wall median (s) | ours peak RSS median (MiB) | ns per row | marginal ns per row |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| size | run rows | ours wall median (s) | ours peak RSS median (MiB) | ours CPU median (s) | wall ns per row "
+        "| marginal wall ns per row | marginal CPU ns per row |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     if floor is not None:
         f = floor.samples["floor"]
         rows.append(
             f"| floor: `python -c 'import numpy, pyarrow.csv'` (n={len(f)}) | 0 | {median([s.wall for s in f]):.3f} "
-            f"| {median([s.peak_mib for s in f]):.0f} | — | — |"
+            f"| {median([s.peak_mib for s in f]):.0f} | {median([s.cpu for s in f]):.2f} | — | — | — |"
         )
     prev = None
     for p in points:
         s = p.samples["ours"]
         wall, peak = median([x.wall for x in s]), median([x.peak_mib for x in s])
-        marginal = "—" if prev is None else f"{(wall - prev[1]) / (p.rows - prev[0]) * 1e9:.0f}"
-        rows.append(f"| {p.dataset} (n={len(s)}) | {p.rows:,} | {wall:.3f} | {peak:.0f} | "
-                    f"{wall / p.rows * 1e9:,.0f} | {marginal} |")
-        prev = (p.rows, wall)
+        cpu = median([x.cpu for x in s])
+        if prev is None:
+            marginal = marginal_cpu = "—"
+        else:  # cost of the extra rows since the previous size: flat when cost is linear
+            marginal = f"{(wall - prev[1]) / (p.rows - prev[0]) * 1e9:.0f}"
+            marginal_cpu = f"{(cpu - prev[2]) / (p.rows - prev[0]) * 1e9:.0f}"
+        rows.append(f"| {p.dataset} (n={len(s)}) | {p.rows:,} | {wall:.3f} | {peak:.0f} | {cpu:.2f} | "
+                    f"{wall / p.rows * 1e9:,.0f} | {marginal} | {marginal_cpu} |")
+        prev = (p.rows, wall, cpu)
     return "\n".join(rows)
 
 
