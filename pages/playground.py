@@ -3,7 +3,7 @@ numbers come from metrics/ (via ui.widgets.breakdowns), the formulas from ui.for
 
 import streamlit as st
 
-from ui import charts, formulas, sortable, state, widgets
+from ui import charts, export, formulas, presenter, sortable, state, url, widgets
 
 LIST_KEY = "pg_list"
 
@@ -19,10 +19,54 @@ st.caption(
     "Drag the cards (or use ▲ ▼, Alt+↑/↓, or *Move … to rank*), click a grade, and every number follows. "
     "The small number under each value is the change since your last edit."
 )
+link_warnings = state.pop_link_warnings()
+if link_warnings:
+    st.warning(
+        "**This link had problems.** The rest of it was loaded; each bad part fell back to its default:\n"
+        + "\n".join(f"- {widgets.plain(w)}" for w in link_warnings),
+        icon=":material/link_off:",
+    )
 widgets.preset_picker("pg")
 
 scn = state.scenario()  # every edit has been applied by now (callbacks run first; drops by consume above)
 now = widgets.breakdowns(scn)
+link_problem = state.write_link()  # the address bar is always a link to what is on screen
+
+with st.expander("Share, export, present", icon=":material/ios_share:"):
+    if link_problem:
+        st.warning(widgets.plain(link_problem[:1].upper() + link_problem[1:]) + ".", icon=":material/link_off:")
+    else:
+        st.code(url.full_link(st.context.url, scn), language=None, wrap_lines=True)
+        st.caption(
+            "Opening this link (in any browser) reproduces this list, its grades, titles, k and conventions, so the "
+            "same numbers. The address bar always holds it too. Copy it with the button at the right of the box."
+        )
+    ordered = {family: now[family] for family in (*widgets.ORDER_AWARE, *widgets.SET_BASED)}
+    md_col, csv_col, presenter_col = st.columns(3, vertical_alignment="center")
+    md_col.download_button(
+        "Worked solution (.md)",
+        export.markdown(scn, ordered),
+        file_name="ir-metrics-scenario.md",
+        mime="text/markdown",
+        key="pg_export_md",
+        icon=":material/description:",
+        on_click="ignore",
+        width="stretch",
+        help="The ranked list, the conventions and every formula with your numbers (Markdown with LaTeX).",
+    )
+    csv_col.download_button(
+        "Numbers (.csv)",
+        export.csv(scn, ordered),
+        file_name="ir-metrics-scenario.csv",
+        mime="text/csv",
+        key="pg_export_csv",
+        icon=":material/table:",
+        on_click="ignore",
+        width="stretch",
+        help="One row per metric: value, k and conventions.",
+    )
+    with presenter_col:
+        presenter.toggle("pg_presenter")
 before = widgets.breakdowns(state.previous()) if state.previous() is not None else None
 st.markdown("**Order-aware** · reward putting relevant documents first")
 widgets.metric_cards(now, before, widgets.ORDER_AWARE)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from metrics.examples import CAT_DOG_PARROT, EXAMPLES, RETRIEVER_A, RETRIEVER_B
+from ui import url
 from ui.scenario import Scenario
 
 DEFAULT_EXAMPLE = "grades-32301"
@@ -23,12 +24,52 @@ _AB = "ab_scenarios"  # {"A": Scenario, "B": Scenario}
 _QUERIES = "multi_queries"  # {query id: Scenario}
 _QUERY_TEXTS = "multi_query_texts"  # {query id: text}
 _EXAMPLE_KEY = "scenario_example"  # the preset last loaded into the playground
+_LINK_WARNINGS = "link_warnings"  # what was wrong with the shared link the session was opened with
+_FROM_LINK = "scenario_from_link"  # True when the session's first scenario came from a shared link
+_PRESENTER = "presenter_mode"  # bool: large type, no sidebar (ui.presenter)
 
 
 def scenario() -> Scenario:
+    """The playground's scenario. The first call of a session seeds it from the address bar when the URL carries a
+    shared scenario (ui.url's schema); otherwise from the default preset."""
     if _SCENARIO not in st.session_state:
-        st.session_state[_SCENARIO] = Scenario.from_example(EXAMPLES[DEFAULT_EXAMPLE])
+        st.session_state[_SCENARIO] = _from_link() or Scenario.from_example(EXAMPLES[DEFAULT_EXAMPLE])
     return st.session_state[_SCENARIO]
+
+
+def _from_link() -> Scenario | None:
+    params = st.query_params.to_dict()
+    if not url.has_scenario(params):
+        return None
+    scn, warnings = url.from_query_params(params)
+    st.session_state[_LINK_WARNINGS] = warnings
+    st.session_state[_FROM_LINK] = True
+    return scn
+
+
+def opened_from_link() -> bool:
+    return bool(st.session_state.get(_FROM_LINK))
+
+
+def pop_link_warnings() -> list[str]:
+    """The shared link's problems, once: the page shows them on its first render, then they are gone."""
+    return st.session_state.pop(_LINK_WARNINGS, [])
+
+
+def write_link() -> str | None:
+    """Write the playground scenario into the address bar, so it is always a shareable link. Call it once per
+    playground run, after every edit; never on other pages. Returns why there is no link, or None.
+
+    Writing query params does not rerun the script; the URL is only rewritten when it differs."""
+    try:
+        params = url.to_query_params(scenario())
+    except ValueError as error:
+        params, problem = {}, str(error)
+    else:
+        problem = None
+    if st.query_params.to_dict() != params:
+        st.query_params.from_dict(params)  # also drops unknown keys a tampered link carried (warned about)
+    return problem
 
 
 def previous() -> Scenario | None:
@@ -202,3 +243,14 @@ def apply_ab_edit(side: str, new: Scenario) -> None:
         if new.grades.get(doc) != before.grades.get(doc):
             set_ab_grade(doc, new.grades[doc])
     set_ab(side, ab()[side].reordered(new.ranking) if sorted(new.ranking) == sorted(before.ranking) else new)
+
+
+# --- presenter mode (ui.presenter draws it) ---
+
+
+def presenter_on() -> bool:
+    return bool(st.session_state.get(_PRESENTER, False))
+
+
+def set_presenter(on: bool) -> None:
+    st.session_state[_PRESENTER] = bool(on)
