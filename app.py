@@ -15,6 +15,8 @@ PAGES = {
         ),
         st.Page("pages/ab.py", title="Retriever A vs B", icon=":material/compare_arrows:", url_path="a-vs-b"),
         st.Page("pages/multi_query.py", title="Multi-query", icon=":material/stacks:", url_path="multi-query"),
+        st.Page("pages/swap_heatmap.py", title="Swap heatmap", icon=":material/grid_on:", url_path="swap-heatmap"),
+        st.Page("pages/quiz.py", title="Quiz", icon=":material/quiz:", url_path="quiz"),
     ],
     "Learn": [
         st.Page(
@@ -28,6 +30,10 @@ PAGES = {
             "pages/lesson_ap.py", title="Average precision", icon=":material/stairs:", url_path="average-precision"
         ),
         st.Page("pages/lesson_ndcg.py", title="DCG & NDCG", icon=":material/signal_cellular_alt:", url_path="ndcg"),
+    ],
+    "Reference": [
+        st.Page("pages/conventions.py", title="Conventions explorer", icon=":material/rule:", url_path="conventions"),
+        st.Page("pages/errata.py", title="Errata in popular posts", icon=":material/fact_check:", url_path="errata"),
     ],
 }
 
