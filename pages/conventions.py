@@ -46,14 +46,22 @@ def card(s: Split) -> None:
         columns = st.columns(len(s.ways))
         for column, way in zip(columns, s.ways, strict=True):
             with column:
-                suffix = " · your Playground setting" if way.current else ""
-                st.metric(f"{way.metric} — {way.label}{suffix}", fmt(way.value), border=True)
+                st.metric(f"{way.metric}: {way.label}", fmt(way.value), border=True)
+                if way.current:
+                    st.badge("Your Playground setting", icon=":material/check:", color="blue")
                 st.caption(way.tools)  # tool names only: our own text
                 if way.order:
                     st.caption("Order: " + plain(", ".join(way.order)))
         st.markdown(f"**Why.** {s.why}")
         if s.note:
             st.caption(s.note)
+        if s.key == "ties":
+            pair = conventions_table.split_ties(conventions_table.example_tie_pair())
+            st.caption(
+                "The golden tied pair (a relevant, b not, equal scores, a inserted first): "
+                + "; ".join(f"{w.label.lower()} {', '.join(w.order)} → RR {fmt(w.value)}" for w in pair.ways)
+                + ". ranx with plain dicts reverses insertion order (0.5)."
+            )
         if not s.differs:
             st.info(f"**Same number both ways on your list.** {s.same_because}", icon=":material/drag_handle:")
             if s.fix is not None:
@@ -69,12 +77,5 @@ def card(s: Split) -> None:
 
 for s in splits:
     card(s)
-    if s.key == "ties":
-        pair = conventions_table.split_ties(conventions_table.example_tie_pair())
-        st.caption(
-            "The golden tied pair (a relevant, b not, equal scores, a inserted first): "
-            + "; ".join(f"{w.label.lower()} {', '.join(w.order)} → RR {fmt(w.value)}" for w in pair.ways)
-            + ". ranx with plain dicts reverses insertion order (0.5)."
-        )
 
 teaching.show_source(conventions_table.split_gain, "Show the code behind one split: `split_gain`")

@@ -90,7 +90,14 @@ def predict(index: int, ex: quiz.Predict) -> None:
     elif ex.family != "NDCG":
         st.caption("Every relevant document is in the list.")
     st.number_input(
-        f"Your {ex.label}", min_value=0.0, max_value=1.0, value=None, step=0.0001, format="%.4f", key=key(index)
+        f"Your {ex.label}",
+        min_value=0.0,
+        max_value=1.0,
+        value=None,
+        step=0.0001,
+        format="%.4f",
+        key=key(index),
+        width=260,
     )
 
     def check() -> None:

@@ -43,9 +43,10 @@ def heatmap(deltas: list[list[float]], docs: tuple[str, ...], label: str) -> go.
     n = len(docs)
     ranks = list(range(1, n + 1))
     top = max((abs(v) for row in deltas for v in row), default=0.0) or 1.0  # centre the scale at 0
+    shown = [[None if i == j else v for j, v in enumerate(row)] for i, row in enumerate(deltas)]  # blank diagonal
     fig = go.Figure(
         go.Heatmap(
-            z=deltas,
+            z=shown,
             x=ranks,
             y=ranks,
             zmin=-top,
@@ -78,7 +79,7 @@ def heatmap(deltas: list[list[float]], docs: tuple[str, ...], label: str) -> go.
     )
     fig.update_layout(
         template="plotly_white",
-        height=min(max(300, 90 + 44 * n), 720),
+        height=min(max(360, 120 + 56 * n), 760),
         margin={"l": 56, "r": 16, "t": 16, "b": 48},
         font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
         hovermode="closest",
@@ -172,7 +173,7 @@ with list_col:
         height="content" if len(ranking) <= 12 else 420,
     )
     st.markdown("**Or swap by rank**")
-    left, right, go_col = st.columns([2, 2, 2], vertical_alignment="bottom")
+    left, right, go_col = st.columns([2, 2, 3], vertical_alignment="bottom")
     n = len(ranking)
     left.number_input("Rank i", 1, n, 1, step=1, key=f"{PAGE}_i")
     right.number_input("Rank j", 1, n, 2, step=1, key=f"{PAGE}_j")

@@ -33,13 +33,13 @@ def test_page_renders_standalone(page):
 def test_conventions_shows_the_default_list_both_ways_and_a_fix_loads_an_example():
     at = run("conventions.py")  # the playground default: grades [3, 2, 3, 0, 1], k = 5
     values = metrics(at)
-    assert values["NDCG@5 — Linear gain: g · your Playground setting"] == "0.9724"
-    assert values["NDCG_exp@5 — Exponential gain: 2^g − 1"] == "0.9575"
+    assert values["NDCG@5: Linear gain: g"] == "0.9724"
+    assert values["NDCG_exp@5: Exponential gain: 2^g − 1"] == "0.9575"
     at.button(key="conv_fix_idcg").click().run()  # adds a top-grade doc the retriever missed
     assert not at.exception
     dcg5 = 3 + 2 / log2(3) + 3 / log2(4) + 1 / log2(6)
     idcg5 = 3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 1 / log2(6)
-    assert metrics(at)["NDCG@5 — Ideal from every judged doc · your Playground setting"] == f"{dcg5 / idcg5:.4f}"
+    assert metrics(at)["NDCG@5: Ideal from every judged doc"] == f"{dcg5 / idcg5:.4f}"
 
 
 def answer_box(at: AppTest, index: int):

@@ -318,7 +318,7 @@ def split_ties(scn: Scenario) -> Split:
         "Tied scores: who goes first",
         (
             Way(
-                "Doc id descending (byte order)",
+                "Doc id descending",
                 "RR",
                 rr["trec"].value,
                 "trec_eval / pytrec_eval, ir_measures `RR`",
@@ -582,7 +582,7 @@ def errata() -> list[Erratum]:
             "For the list [3, 2, 3, 0, 1]: “DCG@4 = 28.19”.",
             "28.19",
             f"DCG@4 = {_f(dcg4)} (linear gain), {_f(dcg4_exp)} (exponential)",
-            "No gain or log base gives 28.19 for this list; it probably refers to an example shown only as an image.",
+            "Neither gain gives 28.19 for this list; it probably refers to an example shown only as an image.",
             graded.with_settings(k=4),
         ),
         Erratum(
