@@ -1,0 +1,275 @@
+"""python -m metrics: golden numbers through real files, trec_eval's options, formats, and one-line errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import pytrec_eval
+from golden import TIES, TREC_PUBLIC
+
+from metrics import DEFAULT_MEASURES
+from metrics.__main__ import main, measure_names
+
+TOL = 1e-9
+ROOT = Path(__file__).resolve().parent.parent
+RUN = "q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 c 3 1 t\nq2 Q0 x 1 5 t\nq2 Q0 y 2 4 t\nq3 Q0 m 1 1 t\n"
+QRELS = "q1 0 b 1\nq1 0 c 2\nq2 0 y 1\nq2 0 z 0\nq4 0 k 1\n"
+
+
+def run_cli(capsys, *args) -> tuple[int, str, str]:
+    status = main([str(a) for a in args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def parse_text(out: str) -> dict[tuple[str, str], float]:
+    values = {}
+    for line in out.splitlines():
+        name, query, value = line.split("\t")
+        values[(name, query)] = float(value)
+    return values
+
+
+def write_case(tmp_path, queries: dict, scored: bool) -> tuple[Path, Path, bool]:
+    """TREC files for a golden case; returns whether -c is needed (an empty ranking has no run lines)."""
+    run_lines, qrels_lines, needs_complete = [], [], False
+    for q, data in queries.items():
+        if scored:
+            items = list(data["scores"].items())
+        else:
+            items = [(doc, float(len(data["ranking"]) - i)) for i, doc in enumerate(data["ranking"])]
+        run_lines += [f"{q} Q0 {doc} {i + 1} {score!r} golden" for i, (doc, score) in enumerate(items)]
+        qrels_lines += [f"{q} 0 {doc} {grade}" for doc, grade in data["qrels"].items()]
+        needs_complete |= not items and bool(data["qrels"])
+    run_path, qrels_path = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_path.write_text("\n".join(run_lines) + "\n")
+    qrels_path.write_text("\n".join(qrels_lines) + "\n")
+    return run_path, qrels_path, needs_complete
+
+
+CASES = [pytest.param(case, False, id=case["id"]) for case in TREC_PUBLIC] + [
+    pytest.param(case, True, id=case["id"]) for case in TIES
+]
+
+
+@pytest.mark.parametrize(("case", "scored"), CASES)
+def test_golden_cases_through_trec_files(tmp_path, capsys, case, scored):
+    run_path, qrels_path, needs_complete = write_case(tmp_path, case["queries"], scored)
+    if not run_path.read_text().strip():
+        pytest.fail("every golden case has at least one retrieved doc")
+    names = list(case["expected"])
+    args = [qrels_path, run_path, "-q", "--digits", "12", "-m", ",".join(names)] + (["-c"] if needs_complete else [])
+    status, out, _ = run_cli(capsys, *args)
+    assert status == 0
+    values = parse_text(out)
+    for name in names:
+        expected = case["expected"][name]
+        got = {q: v for (n, q), v in values.items() if n == name and q != "all"}
+        assert got == pytest.approx(expected["per_query"], abs=TOL), name
+        assert values[(name, "all")] == pytest.approx(expected["mean"], abs=TOL), name
+
+
+def test_text_output_like_trec_eval(tmp_path, capsys):
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text(RUN)
+    qrels.write_text(QRELS)
+    status, out, err = run_cli(capsys, qrels, run, "-q", "-m", "P@2", "-m", "RR")
+    assert status == 0
+    # q1 ranks a, b, c with b and c relevant; q2 ranks x, y with y relevant. q3 (run only) and q4 (qrels only) left out.
+    assert out == (
+        "P@2\tq1\t0.5000\nRR\tq1\t0.5000\nP@2\tq2\t0.5000\nRR\tq2\t0.5000\nP@2\tall\t0.5000\nRR\tall\t0.5000\n"
+    )
+    assert err == (
+        "note: 1 query only in run.txt (ignored); 1 query only in qrels.txt (ignored; -c scores them 0); 2 evaluated\n"
+    )
+
+
+def test_complete_counts_missing_queries_as_zero(tmp_path, capsys):
+    (tmp_path / "run.txt").write_text(RUN)
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    status, out, err = run_cli(capsys, tmp_path / "qrels.txt", tmp_path / "run.txt", "-c", "-m", "RR", "--digits", "6")
+    assert status == 0 and out == "RR\tall\t0.333333\n"  # (0.5 + 0.5 + 0) / 3
+    assert "1 query only in qrels.txt (scored 0 (-c))" in err
+
+
+def test_default_measures_and_digits(tmp_path, capsys):
+    (tmp_path / "run.txt").write_text(RUN)
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    status, out, _ = run_cli(capsys, tmp_path / "qrels.txt", tmp_path / "run.txt", "--digits", "2")
+    assert status == 0
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert [name for name, _, _ in lines] == list(DEFAULT_MEASURES)
+    assert all(query == "all" and len(value.split(".")[1]) == 2 for _, query, value in lines)
+
+
+def test_measure_spellings_are_echoed_as_given(tmp_path, capsys):
+    (tmp_path / "run.txt").write_text(RUN)
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    spelled = ["nDCG@10", "ndcg_cut_10", "P.1,2", "MAP", "recip_rank", "success_1", "Recall@100"]
+    status, out, _ = run_cli(
+        capsys, tmp_path / "qrels.txt", tmp_path / "run.txt", *(a for m in spelled for a in ("-m", m))
+    )
+    assert status == 0
+    values = parse_text(out)
+    assert [name for name, _ in values] == [
+        "nDCG@10",
+        "ndcg_cut_10",
+        "P.1",
+        "P.2",
+        "MAP",
+        "recip_rank",
+        "success_1",
+        "Recall@100",
+    ]
+    assert values[("nDCG@10", "all")] == values[("ndcg_cut_10", "all")]
+    assert values[("P.1", "all")] == 0.0 and values[("P.2", "all")] == 0.5
+
+
+def test_measure_lists():
+    assert measure_names(None) == list(DEFAULT_MEASURES)
+    assert measure_names(["P.5,10", "map,ndcg_cut_10,20", "P@5"]) == [
+        "P.5",
+        "P.10",
+        "map",
+        "ndcg_cut_10",
+        "ndcg_cut_20",
+        "P@5",
+    ]
+
+
+def test_relevance_level_matches_pytrec_eval(tmp_path, capsys):
+    run = {"q1": {"a": 5.0, "b": 4.0, "c": 3.0, "d": 2.0, "e": 1.0}, "q2": {"x": 2.0, "y": 1.0, "z": 1.0}}
+    qrels = {"q1": {"a": 1, "b": 2, "c": 3, "d": 0, "f": 2}, "q2": {"y": 2, "z": 1, "w": 3}}
+    (tmp_path / "run.txt").write_text(
+        "".join(f"{q} Q0 {d} 0 {s} t\n" for q, docs in run.items() for d, s in docs.items())
+    )
+    (tmp_path / "qrels.txt").write_text(
+        "".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items())
+    )
+    names = ["P_3", "recall_3", "map", "recip_rank", "success_1", "ndcg_cut_3"]
+    for level in (1, 2, 3):
+        expected = pytrec_eval.RelevanceEvaluator(
+            qrels, {"P.3", "recall.3", "map", "recip_rank", "success.1", "ndcg_cut.3"}, relevance_level=level
+        ).evaluate(run)
+        status, out, _ = run_cli(
+            capsys,
+            tmp_path / "qrels.txt",
+            tmp_path / "run.txt",
+            "-q",
+            "-l",
+            level,
+            "--digits",
+            "12",
+            "-m",
+            ",".join(names),
+        )
+        assert status == 0
+        values = parse_text(out)
+        for q in run:
+            for name in names:
+                assert values[(name, q)] == pytest.approx(expected[q][name], abs=TOL), (level, name, q)
+
+
+def test_csv_and_json_formats(tmp_path, capsys):
+    (tmp_path / "run.txt").write_text(RUN)
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    args = [tmp_path / "qrels.txt", tmp_path / "run.txt", "-m", "P@2,RR"]
+    status, out, _ = run_cli(capsys, *args, "-q", "--format", "csv", "--digits", "3")
+    assert status == 0
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows == [
+        ["query", "P@2", "RR"],
+        ["q1", "0.500", "0.500"],
+        ["q2", "0.500", "0.500"],
+        ["all", "0.500", "0.500"],
+    ]
+    status, out, _ = run_cli(capsys, *args, "--format", "csv")
+    assert list(csv.reader(io.StringIO(out))) == [["query", "P@2", "RR"], ["all", "0.5000", "0.5000"]]
+    status, out, _ = run_cli(capsys, *args, "-q", "--format", "json")
+    document = json.loads(out)
+    assert document["measures"] == ["P@2", "RR"]
+    assert document["all"] == {"P@2": 0.5, "RR": 0.5}
+    assert document["queries"] == {"q1": {"P@2": 0.5, "RR": 0.5}, "q2": {"P@2": 0.5, "RR": 0.5}}
+    assert document["counts"] == {"evaluated": 2, "only_in_run": 1, "only_in_qrels": 1, "no_relevant": 0}
+
+
+def test_help_documents_the_formats(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    text = capsys.readouterr().out
+    assert "csv" in text and "json" in text and "MEASURE<TAB>QUERY<TAB>VALUE" in text
+
+
+@pytest.mark.parametrize(
+    ("label", "setup", "expected"),
+    [
+        ("missing file", lambda d: [d / "qrels.txt", d / "nope.txt"], "error: nope.txt: no such file"),
+        ("directory", lambda d: [d / "qrels.txt", d], ": is a directory, not a file"),
+        (
+            "unknown measure",
+            lambda d: [d / "qrels.txt", d / "run.txt", "-m", "bogus@5"],
+            "error: unknown measure 'bogus@5'",
+        ),
+        ("k = 0", lambda d: [d / "qrels.txt", d / "run.txt", "-m", "P@0"], "cutoff after the name must be a positive"),
+        ("level 0", lambda d: [d / "qrels.txt", d / "run.txt", "-l", "0"], "threshold must be an integer >= 1"),
+        (
+            "bad score",
+            lambda d: [d / "qrels.txt", d / "bad.txt"],
+            "error: bad.txt, line 2: score 'abc' is not a number",
+        ),
+        ("swapped", lambda d: [d / "run.txt", d / "qrels.txt"], "error: run.txt, line 1: has 6 columns"),
+        ("duplicate", lambda d: [d / "qrels.txt", d / "dup.txt"], "error: dup.txt, line 3: doc 'a' appears twice"),
+        ("bad format", lambda d: [d / "qrels.txt", d / "run.txt", "--format", "xml"], "error: argument --format"),
+        ("missing argument", lambda d: [d / "qrels.txt"], "error: the following arguments are required: run"),
+        ("bad digits", lambda d: [d / "qrels.txt", d / "run.txt", "--digits", "-1"], "error: --digits must be"),
+        ("not a number", lambda d: [d / "qrels.txt", d / "run.txt", "-l", "two"], "error: argument -l/--level"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path, capsys, label, setup, expected):
+    (tmp_path / "run.txt").write_text(RUN)
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "bad.txt").write_text("q1 Q0 a 1 1 t\nq1 Q0 b 2 abc t\n")
+    (tmp_path / "dup.txt").write_text("q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\nq1 Q0 a 3 0 t\n")
+    status, out, err = run_cli(capsys, *setup(tmp_path))
+    assert status == 2, label
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ") and expected in err, err
+    assert "Traceback" not in err
+
+
+def test_real_process_is_lean_and_prints_trec_eval_lines(tmp_path):
+    (tmp_path / "run.txt").write_text(RUN)
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    probe = (
+        "import sys; from metrics.__main__ import main; status = main(sys.argv[1:]); "
+        "print('pandas' in sys.modules, file=sys.stderr); sys.exit(status)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt"), "-m", "map"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert done.stdout == "map\tall\t0.5417\n"  # q1: (1/2 + 2/3) / 2 = 0.5833, q2: (1/2) / 1 = 0.5
+    assert done.stderr.splitlines()[-1] == "False"  # pandas never imported on the CLI path
+
+
+def test_real_process_bad_input(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "metrics", str(tmp_path / "missing_qrels.txt"), str(tmp_path / "run.txt")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr == "error: missing_qrels.txt: no such file\n"

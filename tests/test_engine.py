@@ -1,0 +1,203 @@
+"""The vectorized engine: equal to trec_eval's golden numbers, to the readable functions bit for bit, and to
+pytrec_eval run live."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+import pytrec_eval
+from golden import TIES, TREC_PUBLIC, expectations
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score
+from metrics.engine import evaluate
+from metrics.io import read_qrels, read_run
+
+TOL = 1e-9
+FAMILIES = ("P", "R", "R_cap", "HitRate", "F1", "RR", "AP", "DCG", "IDCG", "NDCG", "DCG_exp", "IDCG_exp", "NDCG_exp")
+ALL_MEASURES = [f"{family}@{k}" for family in FAMILIES for k in (1, 2, 3, 5, 20)] + list(FAMILIES)
+
+
+def _golden_cases(cases, build_run):
+    for case in cases:
+        run = {q: build_run(data) for q, data in case["queries"].items()}
+        qrels = {q: data["qrels"] for q, data in case["queries"].items()}
+        names = list(case["expected"])
+        yield pytest.param(run, qrels, names, case["expected"], id=case["id"])
+
+
+GOLDEN = list(_golden_cases(TREC_PUBLIC, lambda data: data["ranking"])) + list(
+    _golden_cases(TIES, lambda data: data["scores"])
+)
+
+
+@pytest.mark.parametrize(("run", "qrels", "names", "expected"), GOLDEN)
+def test_engine_matches_every_golden_case_and_measure(run, qrels, names, expected):
+    result = evaluate(run, qrels, names)
+    for name in names:
+        got = dict(zip(result.queries, result.per_query[name].tolist(), strict=True))
+        assert got == pytest.approx(expected[name]["per_query"], abs=TOL), name
+        assert result.means[name] == pytest.approx(expected[name]["mean"], abs=TOL), name
+
+
+def test_golden_rows_are_all_covered():
+    covered = sum(len(names) for _, _, names, _ in (p.values for p in GOLDEN))
+    assert covered == len(list(expectations(TREC_PUBLIC))) + len(list(expectations(TIES)))
+
+
+def test_tie_cases_rank_like_trec_eval():
+    for case in TIES:
+        run = read_run({q: data["scores"] for q, data in case["queries"].items()})
+        assert run.to_rankings() == case["effective_order"]["pytrec_eval"], case["id"]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Engine == readable functions, exactly
+
+DOCS = [f"d{i}" for i in range(12)] + ["D1", "doc10", "doc9", "a", "é", "z z"[0]]
+QUERIES = ["q1", "q2", "q3", "q10", "Q4"]
+
+scores = st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, -1.0, 3.25]) | st.floats(-5, 5, allow_nan=False)
+rankings = st.dictionaries(st.sampled_from(DOCS), scores, max_size=14)
+judgments = st.dictionaries(st.sampled_from(DOCS), st.integers(-1, 4), max_size=10)
+runs = st.dictionaries(st.sampled_from(QUERIES), rankings, max_size=5)
+qrels_sets = st.dictionaries(st.sampled_from(QUERIES), judgments, max_size=5)
+binary_qrels_sets = st.dictionaries(st.sampled_from(QUERIES), st.dictionaries(st.sampled_from(DOCS), st.integers(0, 1)))
+conventions = st.builds(
+    Conventions,
+    threshold=st.integers(1, 3),
+    gain=st.sampled_from(["linear", "exp"]),
+    idcg=st.sampled_from(["all", "retrieved"]),
+    ap_denominator=st.sampled_from(["all", "retrieved"]),
+)
+
+
+def _readable(run, qrels, names, conv, complete):
+    rankings = {q: rank_by_score(docs) for q, docs in run.items()}
+    results = {}
+    for name in names:
+        measure = parse_measure(name)
+        results[name] = mean_over_queries(
+            lambda ranking, judged, m=measure: m.compute(ranking, judged, conv), rankings, qrels, complete=complete
+        )
+    return results
+
+
+def _assert_exactly_equal(run, qrels, conv, complete, names=ALL_MEASURES):
+    engine = evaluate(run, qrels, names, conventions=conv, complete=complete)
+    readable = _readable(run, qrels, names, conv, complete)
+    for name in names:
+        got = dict(zip(engine.queries, engine.per_query[name].tolist(), strict=True))
+        assert got == readable[name].per_query, name  # == on floats: bit for bit
+        assert engine.means[name] == readable[name].mean, name
+    any_readable = readable[names[0]]
+    assert engine.only_in_run == tuple(sorted(any_readable.run_only))
+    assert engine.only_in_qrels == tuple(sorted(any_readable.qrels_only))
+    assert engine.counts.evaluated == len(any_readable.per_query)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs, qrels_sets, conventions, st.booleans())
+def test_engine_equals_readable_functions_exactly_graded(run, qrels, conv, complete):
+    _assert_exactly_equal(run, qrels, conv, complete)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs, binary_qrels_sets, st.booleans())
+def test_engine_equals_readable_functions_exactly_binary(run, qrels, complete):
+    _assert_exactly_equal(run, qrels, Conventions(), complete)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs, qrels_sets, st.randoms(use_true_random=False))
+def test_trec_file_in_any_line_order_gives_the_same_numbers(run, qrels, rnd):
+    """The file path (parse, sort check, tie ordering or full sort) ranks like rank_by_score."""
+    lines = [f"{q} Q0 {d} 0 {s!r} tag" for q, docs in run.items() for d, s in docs.items()]
+    rnd.shuffle(lines)
+    qrels_lines = [f"{q} 0 {d} {g}" for q, docs in qrels.items() for d, g in docs.items()]
+    if not lines or not qrels_lines:
+        return
+    from_files = evaluate(
+        read_run("\n".join(lines).encode(), "run.txt"), read_qrels("\n".join(qrels_lines).encode()), ALL_MEASURES
+    )
+    nonempty_run = {q: docs for q, docs in run.items() if docs}
+    from_dicts = evaluate(nonempty_run, qrels, ALL_MEASURES)
+    assert from_files.queries == from_dicts.queries
+    for name in ALL_MEASURES:
+        assert from_files.per_query[name].tolist() == from_dicts.per_query[name].tolist(), name
+
+
+def test_long_rankings_with_many_ties_and_deep_relevant_docs():
+    rnd = random.Random(7)
+    run, qrels = {}, {}
+    for q in range(30):
+        docs = [f"doc{i}" for i in rnd.sample(range(5000), 1200)]
+        run[f"q{q}"] = {d: float(rnd.randint(0, 40)) for d in docs}  # lots of ties
+        qrels[f"q{q}"] = {d: rnd.randint(0, 3) for d in [*rnd.sample(docs, 40), f"unretrieved{q}"]}
+    for conv in (Conventions(), Conventions(threshold=2, idcg="retrieved", ap_denominator="retrieved")):
+        names = ["P@1000", "R@1000", "AP", "AP@500", "NDCG", "NDCG@1000", "DCG_exp@700", "RR", "F1@999", "R_cap@1100"]
+        _assert_exactly_equal(run, qrels, conv, False, names)
+
+
+def test_every_conventions_combination_on_one_fixed_case():
+    run = {"q1": {"a": 3.0, "b": 2.0, "c": 2.0, "x": 1.0}, "q2": {"a": 1.0}, "q3": {}, "q5": {"z": 1.0}}
+    qrels = {"q1": {"a": 1, "c": 3, "z": 2, "y": -1}, "q2": {"b": 0}, "q3": {"a": 2}, "q4": {"k": 1}}
+    for threshold, gain, idcg, ap in itertools.product(
+        (1, 2, 3), ("linear", "exp"), ("all", "retrieved"), ("all", "retrieved")
+    ):
+        for complete in (False, True):
+            _assert_exactly_equal(run, qrels, Conventions(threshold, gain, idcg, ap), complete)
+
+
+def test_counts_and_frame():
+    run = {"q1": ["a", "b"], "q2": ["c"], "q9": ["z"], "q3": []}
+    qrels = {"q1": {"b": 1}, "q2": {"c": 0}, "q4": {"x": 1}, "q3": {"a": 1}}
+    result = evaluate(run, qrels, ["nDCG@10", "RR"])
+    assert result.queries == ("q1", "q2", "q3")
+    assert (result.counts.evaluated, result.counts.only_in_run, result.counts.only_in_qrels) == (3, 1, 1)
+    assert result.counts.no_relevant == 1  # q2: judged, nothing relevant
+    assert result.only_in_run == ("q9",) and result.only_in_qrels == ("q4",)
+    assert result.per_query["RR"].tolist() == [0.5, 0.0, 0.0]
+    frame = result.to_frame()
+    assert list(frame.columns) == ["nDCG@10", "RR"] and list(frame.index) == ["q1", "q2", "q3"]
+    assert frame.loc["q1", "RR"] == 0.5
+    complete = evaluate(run, qrels, ["RR"], complete=True)
+    assert complete.queries == ("q1", "q2", "q3", "q4") and complete.means["RR"] == 0.5 / 4
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Engine vs pytrec_eval, live
+
+CUTOFFS = (1, 3, 5, 10)
+TREC_MEASURES = {f"{m}.{','.join(map(str, CUTOFFS))}" for m in ("P", "recall", "success", "map_cut", "ndcg_cut")}
+TREC_MEASURES |= {"map", "recip_rank", "ndcg"}
+# trec_eval's own names, which parse_measure reads and pytrec_eval reports: P_5, recall_5, ..., map, recip_rank, ndcg
+OURS = [f"{m}_{k}" for m in ("P", "recall", "success", "map_cut", "ndcg_cut") for k in CUTOFFS] + [
+    "map",
+    "recip_rank",
+    "ndcg",
+]
+
+
+# trec_eval stores scores as 32-bit floats, so scores equal in float32 tie there; we rank by the float64 score
+# (like rank_by_score). Scores exact in float32 keep this comparison about the measures.
+float32_scores = st.sampled_from([0.0, 0.5, 1.0, 2.0, -1.0]) | st.floats(-5, 5, width=32)
+float32_runs = st.dictionaries(
+    st.sampled_from(QUERIES), st.dictionaries(st.sampled_from(DOCS), float32_scores, max_size=14)
+)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(float32_runs, qrels_sets, st.integers(1, 2))
+def test_engine_equals_pytrec_eval_live(run, qrels, level):
+    qrels = {q: docs for q, docs in qrels.items() if docs}
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, TREC_MEASURES, relevance_level=level)
+    expected = evaluator.evaluate({q: {d: float(s) for d, s in docs.items()} for q, docs in run.items()})
+    ours = evaluate(run, qrels, OURS, conventions=Conventions(threshold=level))
+    assert set(ours.queries) == set(expected)
+    for name in OURS:
+        for q, value in zip(ours.queries, ours.per_query[name].tolist(), strict=True):
+            assert value == pytest.approx(expected[q][name], abs=TOL), (name, q)

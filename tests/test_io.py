@@ -1,0 +1,305 @@
+"""Readers: every input form accepted, every bad input refused with the file, the line and the problem."""
+
+from __future__ import annotations
+
+import gzip
+import random
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+from metrics.engine import evaluate
+from metrics.io import InputError, fingerprint, read_qrels, read_run
+
+RUN = "q1 Q0 a 1 3.0 t\nq1 Q0 b 2 2.0 t\nq1 Q0 c 3 1.0 t\nq2 Q0 x 1 5.0 t\nq2 Q0 y 2 4.0 t\n"
+QRELS = "q1 0 b 1\nq1 0 c 2\nq2 0 y 1\nq2 0 z 0\n"
+RANKINGS = {"q1": ["a", "b", "c"], "q2": ["x", "y"]}
+JUDGMENTS = {"q1": {"b": 1, "c": 2}, "q2": {"y": 1, "z": 0}}
+
+
+def write(tmp_path, name: str, content: str | bytes) -> str:
+    path = tmp_path / name
+    path.write_bytes(content.encode() if isinstance(content, str) else content)
+    return str(path)
+
+
+def error_of(read, source, name=None) -> str:
+    with pytest.raises(InputError) as caught:
+        read(source, name) if name else read(source)
+    message = str(caught.value)
+    assert "\n" not in message, "InputError must be one line"
+    return message
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Accepted forms
+
+
+def test_trec_files_read_into_rankings_and_judgments(tmp_path):
+    run = read_run(write(tmp_path, "run.txt", RUN))
+    qrels = read_qrels(write(tmp_path, "qrels.txt", QRELS))
+    assert run.to_rankings() == RANKINGS and run.name == "run.txt"
+    assert qrels.to_dict() == JUDGMENTS and qrels.name == "qrels.txt"
+
+
+@pytest.mark.parametrize(
+    ("label", "transform"),
+    [
+        ("bom", lambda text: "\ufeff" + text),
+        ("crlf", lambda text: text.replace("\n", "\r\n")),
+        ("bom+crlf", lambda text: "\ufeff" + text.replace("\n", "\r\n")),
+        ("tabs", lambda text: text.replace(" ", "\t")),
+        ("several spaces and tabs", lambda text: text.replace(" ", " \t  ")),
+        ("leading and trailing blanks", lambda text: "\n".join(f"  {line} \t" for line in text.splitlines())),
+        ("blank lines", lambda text: "\n\n" + text.replace("\n", "\n\n") + "\n\n"),
+        ("no final newline", lambda text: text.rstrip("\n")),
+    ],
+)
+def test_whitespace_variants_are_accepted_silently(tmp_path, label, transform):
+    assert read_run(write(tmp_path, "run.txt", transform(RUN))).to_rankings() == RANKINGS, label
+    assert read_qrels(write(tmp_path, "qrels.txt", transform(QRELS))).to_dict() == JUDGMENTS, label
+
+
+def test_gzip_paths_and_bytes(tmp_path):
+    path = write(tmp_path, "run.txt.gz", gzip.compress(RUN.encode()))
+    assert read_run(path).to_rankings() == RANKINGS
+    assert read_run(gzip.compress(RUN.encode()), "upload.gz").to_rankings() == RANKINGS
+    unsuffixed = write(tmp_path, "qrels", gzip.compress(QRELS.encode()))
+    assert read_qrels(unsuffixed).to_dict() == JUDGMENTS
+
+
+def test_bytes_with_a_display_name():
+    run = read_run(RUN.encode(), "my run.txt")
+    assert run.name == "my run.txt" and run.to_rankings() == RANKINGS
+
+
+@pytest.mark.parametrize(
+    ("name", "run_text", "qrels_text"),
+    [
+        (
+            "x.csv",
+            "query,doc,score\nq1,a,3\nq1,b,2\nq1,c,1\nq2,x,5\nq2,y,4\n",
+            "qid,docid,relevance\nq1,b,1\nq1,c,2\nq2,y,1\nq2,z,0\n",
+        ),
+        (
+            "x.tsv",
+            "query_id\tdoc_id\tscore\nq1\ta\t3\nq1\tb\t2\nq1\tc\t1\nq2\tx\t5\nq2\ty\t4\n",
+            "query_id\tdocno\tlabel\nq1\tb\t1\nq1\tc\t2\nq2\ty\t1\nq2\tz\t0\n",
+        ),
+        (
+            "x.txt",
+            "qid Q0 docid rank score tag\nq1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 c 3 1 t\nq2 Q0 x 1 5 t\nq2 Q0 y 2 4 t\n",
+            "qid iter docid grade\nq1 0 b 1\nq1 0 c 2\nq2 0 y 1\nq2 0 z 0\n",
+        ),
+        (
+            "x.csv",
+            'Doc,Score,Query,Rank\n"a",3,q1,1\nb,2,q1,2\nc,1,q1,3\nx,5,q2,1\ny,4,q2,2\n',
+            "grade,doc,query\n1,b,q1\n2,c,q1\n1,y,q2\n0,z,q2\n",
+        ),
+    ],
+    ids=["csv", "tsv", "trec-with-header", "csv-other-order"],
+)
+def test_csv_and_tsv_with_a_header(tmp_path, name, run_text, qrels_text):
+    assert read_run(write(tmp_path, "run_" + name, run_text)).to_rankings() == RANKINGS
+    assert read_qrels(write(tmp_path, "qrels_" + name, qrels_text)).to_dict() == JUDGMENTS
+    assert read_run(run_text.encode(), "upload_" + name).to_rankings() == RANKINGS
+
+
+def test_csv_grades_written_as_floats_are_integers():
+    qrels = read_qrels(b"query,doc,grade\nq1,b,1.0\nq1,c,2.0\nq2,y,1\nq2,z,0.0\n", "q.csv")
+    assert qrels.to_dict() == JUDGMENTS
+
+
+def test_dataframes():
+    run_frame = pd.DataFrame(
+        {"qid": ["q1", "q1", "q1", "q2", "q2"], "docno": list("abcxy"), "score": [3, 2, 1, 5, 4.0], "extra": 0}
+    )
+    qrels_frame = pd.DataFrame(
+        {"query_id": ["q1", "q1", "q2", "q2"], "doc_id": list("bcyz"), "relevance": [1, 2, 1, 0]}
+    )
+    assert read_run(run_frame).to_rankings() == RANKINGS
+    assert read_qrels(qrels_frame).to_dict() == JUDGMENTS
+    numeric_ids = pd.DataFrame({"query": [1, 1], "doc": [10, 9], "score": [0.5, 0.5]})
+    assert read_run(numeric_ids).to_rankings() == {"1": ["9", "10"]}  # ids become strings; tie -> '9' > '10'
+
+
+def test_dicts():
+    assert read_run({"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"x": 5, "y": 4}}).to_rankings() == RANKINGS
+    assert read_run(RANKINGS).to_rankings() == RANKINGS  # lists: best first
+    assert read_qrels(JUDGMENTS).to_dict() == JUDGMENTS
+    assert read_run({"q1": {}, "q2": ["x"]}).to_rankings() == {"q2": ["x"], "q1": []}  # empty ranking kept
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Ranking rule: score descending, ties by doc id descending (byte order); the rank column is ignored
+
+
+def test_ties_go_by_doc_id_descending_in_byte_order_and_rank_column_is_ignored():
+    lines = ["q1 Q0 b 1 0.5 t", "q1 Q0 a 2 0.5 t", "q1 Q0 doc10 3 0.5 t", "q1 Q0 doc9 4 0.5 t", "q1 Q0 D1 5 0.5 t"]
+    lines.append("q1 Q0 top 6 2.0 t")  # rank 6 in the file, first by score
+    run = read_run("\n".join(lines).encode())
+    assert run.to_rankings() == {"q1": ["top", "doc9", "doc10", "b", "a", "D1"]}
+
+
+def test_ties_out_of_order_inside_a_sorted_file_are_reordered():
+    text = "q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 c 3 2 t\nq1 Q0 d 4 2 t\nq1 Q0 e 5 1 t\nq2 Q0 m 1 1 t\nq2 Q0 n 2 1 t\n"
+    run = read_run(text.encode())
+    assert run.moved is not None  # only the tied rows moved; no full sort
+    assert run.to_rankings() == {"q1": ["a", "d", "c", "b", "e"], "q2": ["n", "m"]}
+
+
+def test_interleaved_queries_and_shuffled_lines():
+    lines = RUN.splitlines()
+    random.Random(3).shuffle(lines)
+    run = read_run("\n".join(lines).encode())
+    assert {q: run.to_rankings()[q] for q in RANKINGS} == RANKINGS
+
+
+def test_fingerprints_do_not_depend_on_chunking_or_slicing():
+    rnd = random.Random(5)
+    words = ["".join(rnd.choice("ab\u00e9z9") for _ in range(rnd.randint(0, 30))) for _ in range(2000)]
+    expected = dict(zip(words, fingerprint(pa.chunked_array([words])).tolist(), strict=True))
+    for _ in range(10):
+        cuts = sorted(rnd.sample(range(1, len(words)), 6))
+        pieces = [words[i:j] for i, j in zip([0, *cuts], [*cuts, len(words)], strict=True)]
+        chunked = pa.chunked_array(pieces)
+        assert fingerprint(chunked).tolist() == [expected[w] for w in words]
+        sliced = chunked.slice(37, 1500)
+        assert fingerprint(sliced).tolist() == [expected[w] for w in words[37:1537]]
+    assert len(set(expected.values())) == len(expected)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Refused inputs: the message names the file, the line and the problem
+
+
+def test_wrong_column_count(tmp_path):
+    path = write(tmp_path, "run.txt", RUN + "q3 Q0 d 1 0.5\n")
+    assert error_of(read_run, path) == "run.txt, line 6: has 5 columns, expected 6 (qid Q0 docid rank score tag)"
+    path = write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 b\n")
+    assert error_of(read_qrels, path) == "qrels.txt, line 2: has 3 columns, expected 4 (qid iter docid grade)"
+
+
+def test_non_numeric_score(tmp_path):
+    lines = [f"q1 Q0 d{i} {i} {1 / i} t" for i in range(1, 17)] + ["q1 Q0 d17 17 abc t"]
+    message = error_of(read_run, write(tmp_path, "run.txt", "\n".join(lines)))
+    assert message == "run.txt, line 17: score 'abc' is not a number"
+
+
+def test_nan_score(tmp_path):
+    message = error_of(read_run, write(tmp_path, "run.txt", "q1 Q0 a 1 1.0 t\nq1 Q0 b 2 nan t\n"))
+    assert message == "run.txt, line 2: score 'nan' is not a number"
+
+
+@pytest.mark.parametrize("grade", ["0.7", "high", "1e300"])
+def test_non_integer_grade_says_how_to_map_it(tmp_path, grade):
+    message = error_of(read_qrels, write(tmp_path, "qrels.txt", f"q1 0 a 1\nq1 0 b {grade}\n"))
+    assert message.startswith(f"qrels.txt, line 2: grade '{grade}' is not an integer")
+    assert "1 if score >= 0.5" in message and "round(10 * score)" in message
+
+
+def test_duplicate_doc_names_both_lines(tmp_path):
+    same_score = "q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 b 3 2 t\n"
+    message = error_of(read_run, write(tmp_path, "run.txt", same_score))
+    assert message.startswith("run.txt, line 3: doc 'b' appears twice for query 'q1' (line 2 and line 3)")
+    assert "trec_eval" in message
+    other_score = "q1 Q0 a 1 3 t\nq2 Q0 a 1 3 t\n\nq1 Q0 c 2 2 t\n\nq1 Q0 a 3 1 t\n"  # blank lines counted
+    message = error_of(read_run, write(tmp_path, "run.txt", other_score))
+    assert message.startswith("run.txt, line 6: doc 'a' appears twice for query 'q1' (line 1 and line 6)")
+
+
+def test_duplicate_doc_in_an_unsorted_file_names_the_file_lines(tmp_path):
+    text = "q2 Q0 x 1 1 t\nq1 Q0 a 1 1 t\nq2 Q0 y 2 5 t\nq1 Q0 b 2 3 t\nq1 Q0 a 3 7 t\n"
+    message = error_of(read_run, write(tmp_path, "run.txt", text))
+    assert message.startswith("run.txt, line 5: doc 'a' appears twice for query 'q1' (line 2 and line 5)")
+
+
+def test_duplicate_judgment_in_qrels(tmp_path):
+    message = error_of(read_qrels, write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 b 0\nq2 0 a 1\nq1 0 a 2\n"))
+    assert message.startswith("qrels.txt, line 4: doc 'a' appears twice for query 'q1' (line 1 and line 4)")
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n  \n", b"\xef\xbb\xbf"])
+def test_empty_file(tmp_path, content):
+    message = error_of(read_run, write(tmp_path, "run.txt", content))
+    assert message.startswith("run.txt: the file is empty")
+
+
+def test_header_only_csv_is_empty():
+    assert error_of(read_run, b"query,doc,score\n", "run.csv") == "run.csv: the file is empty (only a header)"
+
+
+def test_nul_bytes(tmp_path):
+    message = error_of(read_run, write(tmp_path, "run.txt", b"q1 Q0 a 1 1 t\nq1 Q0 b\x00\x00 2 0.5 t\n"))
+    assert message == "run.txt, line 2: contains a NUL byte; this looks like a binary file, not a text run file"
+
+
+def test_undecodable_bytes(tmp_path):
+    message = error_of(read_qrels, write(tmp_path, "qrels.txt", b"q1 0 a 1\nq1 0 b 1\nq1 0 \xff\xfe 1\n"))
+    assert message == "qrels.txt, line 3: is not valid UTF-8 text; is this a binary file?"
+
+
+def test_binary_garbage(tmp_path):
+    garbage = random.Random(1).randbytes(5000)
+    message = error_of(read_run, write(tmp_path, "model.bin", garbage))
+    assert message.startswith("model.bin, line ")
+    assert "binary" in message or "UTF-8" in message
+
+
+def test_run_given_as_qrels_and_qrels_given_as_run(tmp_path):
+    message = error_of(read_qrels, write(tmp_path, "run.txt", RUN))
+    assert message.startswith("run.txt, line 1: has 6 columns (qid Q0 docid rank score tag): this looks like a run")
+    message = error_of(read_run, write(tmp_path, "qrels.txt", QRELS))
+    assert message.startswith("qrels.txt, line 1: has 4 columns (qid iter docid grade): this looks like a qrels")
+    message = error_of(read_qrels, b"query,doc,score\nq1,a,0.5\n", "scores.csv")
+    assert message.startswith("scores.csv, line 1: no grade column") and "is this a run file?" in message
+    message = error_of(read_run, b"query,doc,grade\nq1,a,1\n", "judged.csv")
+    assert message.startswith("judged.csv, line 1: no score column") and "is this a qrels file?" in message
+
+
+def test_csv_errors_count_the_header_line():
+    message = error_of(read_run, b"query,doc,score\nq1,a,1\nq1,b,oops\n", "run.csv")
+    assert message == "run.csv, line 3: score 'oops' is not a number"
+    message = error_of(read_run, b"query,doc,score\nq1,a,1\nq1,b\n", "run.csv")
+    assert message == "run.csv, line 3: has 2 columns, expected 3 as in the header"
+    message = error_of(read_run, b"q1,a,1\n", "run.csv")
+    assert message.startswith("run.csv, line 1: expected a header naming the columns (query, doc, score)")
+
+
+def test_missing_directory_and_unreadable_paths(tmp_path, monkeypatch):
+    assert error_of(read_run, str(tmp_path / "nope.txt")) == "nope.txt: no such file"
+    assert error_of(read_run, str(tmp_path)).endswith(": is a directory, not a file")
+    locked = write(tmp_path, "locked.txt", RUN)
+
+    def refuse(*args, **kwargs):  # tests run as root, where chmod 000 still reads: raise what open() would
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("metrics.io.open", refuse, raising=False)
+    assert error_of(read_run, locked) == "locked.txt: permission denied"
+
+
+def test_dataframe_errors_name_the_row():
+    frame = pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "score": ["1.0", "high"]}, index=[10, 11])
+    assert error_of(read_run, frame, "frame") == "frame, row 11: score 'high' is not a number"
+    graded = pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "grade": [1.0, 0.5]})
+    message = error_of(read_qrels, graded)
+    assert message.startswith("DataFrame, row 1: grade 0.5 is not an integer") and "round(10 * score)" in message
+    missing = pd.DataFrame({"query": ["q1"], "passage": ["a"], "score": [1.0]})
+    assert error_of(read_run, missing).startswith("DataFrame: no doc column (accepted names: doc, docid")
+    duplicated = pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "a"], "score": [1.0, 0.5]}, index=["x", "y"])
+    assert error_of(read_run, duplicated).startswith("DataFrame, row y: doc 'a' appears twice for query 'q1' (row x")
+
+
+def test_dict_errors():
+    assert "grade 0.5 is not an integer" in error_of(read_qrels, {"q1": {"a": 0.5}})
+    assert "score 'x' is not a number" in error_of(read_run, {"q1": {"a": "x"}})
+    assert "appears twice, at ranks 1 and 3" in error_of(read_run, {"q1": ["a", "b", "a"]})
+
+
+def test_queries_only_in_run_or_only_in_qrels_are_accepted_and_counted(tmp_path):
+    run = read_run(write(tmp_path, "run.txt", RUN + "q7 Q0 a 1 1 t\n"))
+    qrels = read_qrels(write(tmp_path, "qrels.txt", QRELS + "q8 0 a 1\nq9 0 a 1\n"))
+    result = evaluate(run, qrels, ["P@1"])
+    assert (result.counts.only_in_run, result.counts.only_in_qrels, result.counts.evaluated) == (1, 2, 2)
+    assert result.only_in_run == ("q7",) and result.only_in_qrels == ("q8", "q9")
