@@ -136,16 +136,24 @@ def paired_t_test(a: Sequence[float], b: Sequence[float]) -> TTest:
     d = differences(a, b)
     n = len(d)
     if n < 2:
-        return TTest(None, max(n - 1, 0), 1.0, f"t is undefined with {n} quer{'y' if n == 1 else 'ies'}: "
-                     "the spread of the differences needs at least 2")
+        return TTest(
+            None,
+            max(n - 1, 0),
+            1.0,
+            f"t is undefined with {n} quer{'y' if n == 1 else 'ies'}: the spread of the differences needs at least 2",
+        )
     df = n - 1
     mean = float(d.mean())
     sd = float(d.std(ddof=1))
     if sd == 0.0:
         if mean == 0.0:
             return TTest(None, df, 1.0, "every difference is 0, so t is undefined (0 / 0); p = 1: no evidence")
-        return TTest(math.copysign(math.inf, mean), df, 0.0,
-                     "every query moved by exactly the same amount: the spread is 0, so t is infinite")
+        return TTest(
+            math.copysign(math.inf, mean),
+            df,
+            0.0,
+            "every query moved by exactly the same amount: the spread is 0, so t is infinite",
+        )
     t = mean / (sd / math.sqrt(n))
     return TTest(t, df, t_two_sided_p(t, df))
 
@@ -202,10 +210,12 @@ def bootstrap_ci(
     if n == 0:
         return BootstrapCI(0.0, 0.0, 0.0, level, 0, seed)
     rng = np.random.default_rng(seed)
-    means = np.concatenate([
-        d[rng.integers(0, n, size=(min(_CHUNK, n_resamples - start), n))].mean(axis=1)
-        for start in range(0, n_resamples, _CHUNK)
-    ])
+    means = np.concatenate(
+        [
+            d[rng.integers(0, n, size=(min(_CHUNK, n_resamples - start), n))].mean(axis=1)
+            for start in range(0, n_resamples, _CHUNK)
+        ]
+    )
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return BootstrapCI(float(d.mean()), float(low), float(high), level, n_resamples, seed)
 
