@@ -19,14 +19,14 @@ SIDEBAR_KEY = "presenter_sidebar_toggle"
 EXIT_KEY = "presenter_exit"
 
 # Static CSS only. Streamlit sizes its text in rem, so a larger root font scales the type, metric cards, widgets and
-# KaTeX together. Plotly draws in px, so charts are zoomed (layout and text together, nothing overlaps).
+# KaTeX together. Charts grow with the width the hidden sidebar frees. They are not zoomed: Plotly lays out from
+# its container's unzoomed size, so a CSS zoom clips the right-hand side (seen in Chromium).
 CSS = """<style>
 html { font-size: 21px; }
 [data-testid="stSidebar"], [data-testid="stExpandSidebarButton"] { display: none !important; }
 [data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; }
 [data-testid="stMetricValue"] { font-size: 2.6rem; }
 [data-testid="stMetricLabel"] p { font-size: 1.05rem; font-weight: 600; }
-[data-testid="stPlotlyChart"] { zoom: 1.2; }
 .katex { font-size: 1.3em; }
 </style>"""
 
