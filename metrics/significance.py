@@ -234,3 +234,44 @@ def holm(p_values: Sequence[float]) -> list[float]:
         running = max(running, min(1.0, (m - position) * p_values[i]))
         adjusted[i] = running
     return adjusted
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """Everything the compare page shows for one metric: means, the difference, its CI, counts and both tests."""
+
+    n: int
+    mean_a: float
+    mean_b: float
+    mean_difference: float  # mean(b - a), equal to mean_b - mean_a up to rounding
+    ci: BootstrapCI
+    wins: int  # queries where B beats A
+    ties: int
+    losses: int
+    t_test: TTest
+    randomization: Randomization
+
+
+def compare_paired(
+    a: Sequence[float],
+    b: Sequence[float],
+    *,
+    n_permutations: int = N_PERMUTATIONS,
+    n_resamples: int = N_RESAMPLES,
+    seed: int = SEED,
+) -> PairedComparison:
+    """All paired statistics of B against A over the same queries."""
+    d = differences(a, b)
+    wins, ties, losses = wins_ties_losses(a, b)
+    return PairedComparison(
+        n=len(d),
+        mean_a=float(np.mean(a)) if len(d) else 0.0,
+        mean_b=float(np.mean(b)) if len(d) else 0.0,
+        mean_difference=float(d.mean()) if len(d) else 0.0,
+        ci=bootstrap_ci(d, n_resamples=n_resamples, seed=seed),
+        wins=wins,
+        ties=ties,
+        losses=losses,
+        t_test=paired_t_test(a, b),
+        randomization=randomization_test(a, b, n_permutations=n_permutations, seed=seed),
+    )

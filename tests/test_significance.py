@@ -12,6 +12,7 @@ from scipy import special, stats
 
 from metrics.significance import (
     bootstrap_ci,
+    compare_paired,
     holm,
     paired_t_test,
     randomization_test,
@@ -187,3 +188,15 @@ def test_holm_by_hand():
 
 def test_wins_ties_losses():
     assert wins_ties_losses([0.1, 0.5, 0.3, 0.2], [0.2, 0.5, 0.1, 0.2 + 1e-15]) == (1, 2, 1)
+
+
+def test_compare_paired_collects_every_statistic():
+    a, b = paired_samples(30, 13, 0.05)
+    result = compare_paired(a, b)
+    assert result.n == 30
+    assert result.mean_difference == pytest.approx(b.mean() - a.mean(), abs=1e-15)
+    assert (result.wins, result.ties, result.losses) == (int((b > a).sum()), int((b == a).sum()), int((b < a).sum()))
+    assert result.t_test.p_value == pytest.approx(stats.ttest_rel(b, a).pvalue, rel=1e-9)
+    assert result.ci.low < result.mean_difference < result.ci.high
+    empty = compare_paired([], [])
+    assert (empty.n, empty.mean_difference, empty.t_test.p_value, empty.randomization.p_value) == (0, 0.0, 1.0, 1.0)
