@@ -270,6 +270,20 @@ def warm_page(warm_context) -> Iterator:
         pg.close()
 
 
+@pytest.fixture(scope="module")
+def shared_app(warm_context, app_server) -> Iterator[App]:
+    """One tab (one Streamlit session) for a whole test module, for tests that put the state back themselves: a new
+    session costs a frontend boot and a first run (seconds on a busy 2-core box), a rerun a fraction of that."""
+    page = warm_context.new_page()
+    page.set_default_timeout(15_000)
+    app = _app(page, app_server)
+    app.goto("/")
+    try:
+        yield app
+    finally:
+        page.close()
+
+
 @pytest.fixture
 def app(page, app_server) -> App:
     """The live app in a fresh context."""
@@ -280,6 +294,26 @@ def app(page, app_server) -> App:
 def warm_app(warm_page, app_server) -> App:
     """The live app in a new tab of the shared context: a fresh session, but cached static files."""
     return _app(warm_page, app_server)
+
+
+@pytest.fixture
+def another_browser(browser, app_server) -> Iterator:
+    """A factory for more users: each call opens the app's page in its own new browser context (no shared session,
+    cookies or storage), closed at teardown."""
+    contexts = []
+
+    def open_app() -> App:
+        context = browser.new_context(viewport=VIEWPORT)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return _app(page, app_server)
+
+    try:
+        yield open_app
+    finally:
+        for context in contexts:
+            context.close()
 
 
 def _app(page, base_url: str) -> App:

@@ -1,12 +1,15 @@
 """Every page of the navigation opens in a real Chromium without an exception; screenshots go to tests/artifacts/.
 
+The pages are read from app.py's ``st.Page(...)`` calls, so a new route is covered without editing this file.
 Screenshots are artifacts for a person to look at (one per page), not compared pixel by pixel.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from math import log2
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -14,22 +17,36 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 WAIT_MS = 15_000
-# (sidebar title, url path, the page's h1). The default page (Playground) is served at "/".
-PAGES = [
-    ("Playground", "", "Playground"),
-    ("Retriever A vs B", "a-vs-b", "Retriever A vs B"),
-    ("Multi-query", "multi-query", None),
-    ("Precision & recall", "precision-recall", None),
-    ("Reciprocal rank", "reciprocal-rank", None),
-    ("Average precision", "average-precision", None),
-    ("DCG & NDCG", "ndcg", None),
-]
+APP_PY = Path(__file__).resolve().parents[2] / "app.py"
+# The pages the product promises; each must be routed.
+REQUIRED = {
+    "Playground",
+    "Retriever A vs B",
+    "Multi-query",
+    "Precision & recall",
+    "Reciprocal rank",
+    "Average precision",
+    "DCG & NDCG",
+}
 
 
-@pytest.fixture
-def app(warm_app):
-    """A fresh session per test; the shared browser context keeps the frontend bundles cached."""
-    return warm_app
+def routes() -> list[tuple[str, str, bool]]:
+    """(title, url path, default?) of every st.Page in app.py, in order."""
+    found = []
+    for node in ast.walk(ast.parse(APP_PY.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "Page":
+            kw = {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}
+            found.append((kw["title"], kw.get("url_path", ""), bool(kw.get("default", False))))
+    return found
+
+
+ROUTES = routes()
+
+
+def test_every_promised_page_is_routed():
+    routed = {title for title, _, _ in ROUTES}
+    assert not REQUIRED - routed, f"not routed in app.py: {sorted(REQUIRED - routed)}"
+    assert [title for title, _, default in ROUTES if default] == ["Playground"]
 
 
 def assert_healthy(app) -> None:
@@ -40,20 +57,31 @@ def assert_healthy(app) -> None:
     assert app.errors == [], f"uncaught errors in the page: {app.errors}"
 
 
-@pytest.mark.parametrize(("title", "path", "h1"), PAGES, ids=[p[1] or "playground" for p in PAGES])
-def test_page_opens_without_exception(app, title, path, h1):
-    app.goto("/" + path)
+def nav_link(app, title: str):
+    name = re.compile(rf"(^|\s){re.escape(title)}$")
+    return app.page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name)
+
+
+def url_re(path: str, default: bool):
+    # The default page lives at "/"; pages may add their state as query parameters.
+    return re.compile(rf"/{'' if default else re.escape(path)}(\?.*)?$")
+
+
+@pytest.mark.parametrize(("title", "path", "default"), ROUTES, ids=[r[1] for r in ROUTES])
+def test_page_opens_from_the_sidebar_without_exception(shared_app, title, path, default):
+    """One session clicks through the sidebar, as a person would; each page is screenshotted once drawn."""
+    app = shared_app
+    app.errors.clear()
+    nav_link(app, title).click()
+    expect(app.page).to_have_url(url_re(path, default), timeout=WAIT_MS)
     app.wait_rendered()
     assert_healthy(app)
-    if h1:
-        expect(app.page.locator("h1").first).to_have_text(h1)
-    # The sidebar marks the open page.
-    current = app.page.locator('[data-testid="stSidebarNav"] a[aria-current="page"]')
-    expect(current).to_contain_text(title)
-    app.screenshot(path or "playground")
+    expect(app.page.locator('[data-testid="stSidebarNav"] a[aria-current="page"]')).to_contain_text(title)
+    app.screenshot(path)
 
 
-def test_sidebar_navigation_reaches_every_page_and_keeps_the_playground_list(app):
+def test_sidebar_navigation_keeps_the_playground_list(warm_app):
+    app = warm_app
     page = app.page
     app.goto("/")
     lst = page.locator('ul[data-testid="ranked-list"][data-list="pg_list"]')
@@ -61,10 +89,9 @@ def test_sidebar_navigation_reaches_every_page_and_keeps_the_playground_list(app
     expect(lst.locator("li[data-doc-id]").first).to_have_attribute("data-doc-id", "d2", timeout=WAIT_MS)
     app.wait_idle()
 
-    nav = page.locator('[data-testid="stSidebarNav"]')
-    for title, path, _ in [*PAGES[1:], PAGES[0]]:
-        nav.get_by_role("link", name=re.compile(rf"{re.escape(title)}$")).click()
-        expect(page).to_have_url(re.compile(rf"/{re.escape(path)}$"), timeout=WAIT_MS)
+    for title, path, default in [r for r in ROUTES if not r[2]] + [r for r in ROUTES if r[2]]:
+        nav_link(app, title).click()
+        expect(page).to_have_url(url_re(path, default), timeout=WAIT_MS)
         app.wait_idle()
         assert_healthy(app)
 
@@ -87,8 +114,9 @@ def table_rows(app) -> dict[str, list[str]]:
     return out
 
 
-def test_a_vs_b_ties_on_precision_but_not_on_rr_and_ap(app):
-    app.goto("/a-vs-b")
+def test_a_vs_b_deep_link_ties_on_precision_but_not_on_rr_and_ap(warm_app):
+    app = warm_app
+    app.goto("/a-vs-b")  # a deep link, in a new session
     app.wait_rendered()
     assert_healthy(app)
     # Both lists hold n1, n2, n3, r1, r2 with r1 and r2 relevant (R = 2).

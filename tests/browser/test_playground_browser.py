@@ -7,9 +7,11 @@ the output of our metrics library.
 
 from __future__ import annotations
 
+import re
 from math import log2
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -23,10 +25,41 @@ IDCG = 3 / log2(2) + 3 / log2(3) + 2 / log2(4) + 1 / log2(5) + 0 / log2(6)
 DCG_DEFAULT = 3 / log2(2) + 2 / log2(3) + 3 / log2(4) + 0 / log2(5) + 1 / log2(6)
 
 
+DEFAULT_ORDER = ["d1", "d2", "d3", "d4", "d5"]
+DEFAULT_GRADES = ["3", "2", "3", "0", "1"]
+
+
 @pytest.fixture
-def app(warm_app):
-    """Each test gets a fresh session (new tab) in a context shared by the session, so bundles load from cache."""
-    return warm_app
+def app(shared_app):
+    """The module's one session, put back to the default preset before each test (the Reset button, or a new
+    session if that does not work), so each test starts from d1..d5 graded 3, 2, 3, 0, 1."""
+    shared_app.errors.clear()
+    shared_app.dialogs.clear()
+    if not is_default(shared_app):
+        try:
+            shared_app.page.locator(".st-key-pg_reset button").click(timeout=5_000)
+            expect_order(shared_app, DEFAULT_ORDER)
+            expect_metric(shared_app, "NDCG@5", "0.9724")
+            shared_app.wait_idle()
+        except (AssertionError, PlaywrightError):
+            shared_app.goto("/")  # a new session
+    shared_app.page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    return shared_app
+
+
+def is_default(app) -> bool:
+    cards = app.page.locator(f"{LIST} li[data-doc-id]")
+    if app.page.locator(LIST).count() != 1:
+        return False
+    shown = [(c.get_attribute("data-doc-id"), c.get_attribute("data-grade-value")) for c in cards.all()]
+    return shown == list(zip(DEFAULT_ORDER, DEFAULT_GRADES, strict=True))
+
+
+def open_expander(page, label: str) -> None:
+    """Open an st.expander by its label (clicking an open one would close it)."""
+    details = page.locator("details", has=page.locator("summary", has_text=label))
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
 
 
 def f4(x: float) -> str:
@@ -42,7 +75,7 @@ def test_hand_arithmetic_matches_the_published_default():
 
 
 def open_playground(app):
-    app.goto("/")
+    """The fixture has put the default preset on screen; check it before the test changes anything."""
     expect(app.page.locator(f"{LIST} li[data-doc-id]")).to_have_count(5, timeout=WAIT_MS)
     expect_metric(app, "NDCG@5", "0.9724")
 
@@ -249,7 +282,7 @@ HOSTILE = {
 def test_html_in_a_title_is_shown_as_literal_text(app):
     open_playground(app)
     page = app.page
-    page.get_by_text("Add, rename or remove documents").click()
+    open_expander(page, "Add, rename or remove documents")
     for doc, title in HOSTILE.items():
         page.get_by_label("Document id").fill(doc)
         page.get_by_label("Title", exact=True).fill(title)
@@ -267,3 +300,36 @@ def test_html_in_a_title_is_shown_as_literal_text(app):
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
     app.wait_rendered()
     app.screenshot("playground-html-titles")  # the titles on cards, menus and chart labels, for a person to check
+
+
+# --- shareable link ---------------------------------------------------------------------------------------------
+
+
+def test_the_address_bar_link_reproduces_the_list_in_a_new_browser(app, another_browser):
+    open_playground(app)
+    page = app.page
+    open_expander(page, "Add, rename or remove documents")
+    page.get_by_label("Document id").fill("x1")
+    page.get_by_label("Title", exact=True).fill(HOSTILE["x1"])
+    page.get_by_role("button", name="Add document").click()
+    expect(card(app, "x1")).to_have_count(1, timeout=WAIT_MS)
+    app.wait_idle()
+    card(app, "d1").locator('button[data-action="down"]').click()
+    expect_order(app, ["d2", "d1", "d3", "d4", "d5", "x1"])
+    app.wait_idle()
+    expect(page).to_have_url(re.compile(r"\?.*x1"), timeout=WAIT_MS)  # the address bar carries the edited list
+    link = page.url
+
+    # A different browser context (no shared session, cookies or storage) opens the link.
+    other = another_browser()
+    other.page.goto(link)
+    other.wait_idle()
+    expect_order(other, ["d2", "d1", "d3", "d4", "d5", "x1"])
+    # d1 at rank 2: grades 2, 3, 3, 0, 1 in the top 5 (x1, grade 0, is rank 6); IDCG unchanged by a grade-0 doc.
+    dcg = 2 / log2(2) + 3 / log2(3) + 3 / log2(4) + 0 / log2(5) + 1 / log2(6)
+    expect_metric(other, "NDCG@5", f4(dcg / IDCG))  # 0.9140
+    expect(card(other, "x1").locator(".rk-title")).to_have_text(HOSTILE["x1"])
+    expect(other.page.locator('img[src="x"]')).to_have_count(0)
+    expect(other.page.locator('[data-testid="stException"]')).to_have_count(0)
+    assert other.dialogs == [], f"a title from a link ran script: {other.dialogs}"
+    assert other.errors == []
