@@ -7,6 +7,7 @@ Expected numbers come from the golden file (trec_eval, tests/data/golden_public.
 from __future__ import annotations
 
 import json
+from math import log2
 from pathlib import Path
 
 import pytest
@@ -226,3 +227,14 @@ def test_presenter_apply_injects_css_and_an_exit_button():
     at.button(key=presenter.EXIT_KEY).click().run()
     assert not at.exception and not at.get("html") and not at.button
     assert at.sidebar.toggle(key=presenter.SIDEBAR_KEY).value is False
+
+
+def test_settings_only_link_applies_to_the_default_list():
+    at = open_link(k="3", gain="exp")
+    assert not at.exception and not at.warning
+    assert shown_order(at) == ["d1", "d2", "d3", "d4", "d5"]
+    # grades 3, 2, 3 at ranks 1-3 with gain 2^g - 1: 7, 3, 7; ideal 7, 7, 3
+    dcg = 7 / log2(2) + 3 / log2(3) + 7 / log2(4)
+    idcg = 7 / log2(2) + 7 / log2(3) + 3 / log2(4)
+    assert metric_values(at)["NDCG_exp@3"] == f"{dcg / idcg:.4f}" == golden("pub-seed001-rel-32301", "NDCG_exp@3")
+    assert url_params(at)["docs"] == "d1,d2,d3,d4,d5" and url_params(at)["gain"] == "exp"

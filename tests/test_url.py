@@ -292,3 +292,24 @@ def test_full_link_puts_the_app_address_in_front():
 def test_defaults_match_trec_eval_and_the_scenario():
     assert url.DEFAULT_K == Scenario(()).k == 5
     assert dataclasses.replace(TREC_EVAL) == Conventions()
+
+
+# --- a link without docs changes only the settings of the app's default list ------------------------------------------
+
+
+def test_settings_only_link_keeps_the_base_list():
+    base = Scenario.from_example(EXAMPLES["grades-32301"])
+    scn, warnings = url.from_query_params({"gain": "exp", "k": "3"}, base=base)
+    assert warnings == []
+    assert scn == dataclasses.replace(base, k=3, conventions=Conventions(gain="exp"))
+
+
+def test_list_keys_without_docs_are_ignored_with_a_warning():
+    base = Scenario.from_example(EXAMPLES["grades-32301"])
+    scn, warnings = url.from_query_params({"grades": "0,0,0,0,0", "missing": "d9:3", "titles": "x"}, base=base)
+    assert [w.split(":")[0] for w in warnings] == ["Link key 'grades'", "Link key 'missing'", "Link key 'titles'"]
+    assert scn == base
+
+
+def test_without_a_base_a_link_without_docs_is_empty():
+    assert url.from_query_params({"k": "3"})[0].ranking == ()

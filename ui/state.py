@@ -41,7 +41,7 @@ def _from_link() -> Scenario | None:
     params = st.query_params.to_dict()
     if not url.has_scenario(params):
         return None
-    scn, warnings = url.from_query_params(params)
+    scn, warnings = url.from_query_params(params, base=Scenario.from_example(EXAMPLES[DEFAULT_EXAMPLE]))
     st.session_state[_LINK_WARNINGS] = warnings
     st.session_state[_FROM_LINK] = True
     return scn

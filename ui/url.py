@@ -43,6 +43,7 @@ from ui.scenario import MAX_DOCS, SCALES, Scenario
 MAX_K = MAX_DOCS  # the playground's k input allows 1..100 as well
 DEFAULT_K = Scenario(()).k
 SCHEMA_KEYS = ("docs", "grades", "missing", "titles", "k", "t", "gain", "idcg", "apden", "scale")
+LIST_KEYS = ("docs", "grades", "missing", "titles", "scale")
 IGNORED_KEYS = frozenset({"embed", "embed_options"})  # Streamlit's own; never ours to warn about
 CHOICES = {"gain": ("linear", "exp"), "idcg": ("all", "retrieved"), "apden": ("all", "retrieved")}
 UNREPRESENTABLE = (",", ":")
@@ -131,9 +132,13 @@ def _warn(warnings: list[str], key: str, text: str) -> None:
     warnings.append(f"Link key '{key}': {text}")
 
 
-def from_query_params(params: Mapping[str, str]) -> tuple[Scenario, list[str]]:
+def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -> tuple[Scenario, list[str]]:
     """Parse a link's query parameters. Never raises: each bad part falls back to its default with a warning
-    that starts with ``Link key '<key>':``."""
+    that starts with ``Link key '<key>':``.
+
+    A link without ``docs`` (``/?gain=exp``) changes only the settings of ``base`` (the app passes its default
+    preset); its ``grades``, ``missing`` and ``titles`` need ``docs`` and are ignored with a warning. Without a
+    base, a link without ``docs`` is an empty playground."""
     warnings: list[str] = []
     get: dict[str, str] = {}
     for key, value in params.items():
@@ -143,6 +148,12 @@ def from_query_params(params: Mapping[str, str]) -> tuple[Scenario, list[str]]:
             get[key] = str(value)
         elif str(key).lower() not in IGNORED_KEYS:
             warnings.append(f"Link key {_shown(str(key))}: not part of a scenario link; ignored.")
+    if "docs" not in get and base is not None and not link_problems(base):
+        for key in ("grades", "missing", "titles"):
+            if get.pop(key, None) is not None:
+                _warn(warnings, key, "ignored, because the link has no 'docs' to go with it.")
+        list_params = {key: value for key, value in to_query_params(base).items() if key in LIST_KEYS}
+        get = {"k": str(base.k), **list_params, **get}
 
     # docs, with their positions kept so grades and titles stay aligned while bad ids are dropped
     raw_docs = [d.strip() for d in _split(get.get("docs", ""))]
