@@ -254,3 +254,44 @@ def presenter_on() -> bool:
 
 def set_presenter(on: bool) -> None:
     st.session_state[_PRESENTER] = bool(on)
+
+
+# --- your own data: loaded files and the page's settings (ui.datasets draws the widgets) ---
+
+_LOADED = "dataset_loaded"  # {slot: ui.datasets.Loaded}: parsed files outlive page switches, uploader widgets don't
+_UPLOAD_CHANGED = "dataset_upload_changed"  # slots whose uploader the user changed since they were last read
+_DATASET_SETTINGS = "dataset_settings"  # {name: value}: source, sample system, measures, complete
+
+
+def loaded_file(slot: str) -> object | None:
+    """The file loaded into ``slot`` (a ui.datasets.Loaded, possibly holding an error), or None."""
+    return st.session_state.get(_LOADED, {}).get(slot)
+
+
+def set_loaded_file(slot: str, loaded: object) -> None:
+    st.session_state.setdefault(_LOADED, {})[slot] = loaded
+
+
+def clear_loaded_file(slot: str) -> None:
+    st.session_state.get(_LOADED, {}).pop(slot, None)
+
+
+def mark_upload_changed(slot: str) -> None:
+    """The uploader's on_change: the script reads the new file (or its removal) on this run."""
+    st.session_state.setdefault(_UPLOAD_CHANGED, set()).add(slot)
+
+
+def pop_upload_changed(slot: str) -> bool:
+    changed = st.session_state.get(_UPLOAD_CHANGED, set())
+    if slot in changed:
+        changed.discard(slot)
+        return True
+    return False
+
+
+def dataset_setting(name: str, default: object = None) -> object:
+    return st.session_state.get(_DATASET_SETTINGS, {}).get(name, default)
+
+
+def set_dataset_setting(name: str, value: object) -> None:
+    st.session_state.setdefault(_DATASET_SETTINGS, {})[name] = value
