@@ -25,11 +25,19 @@ class Scenario:
     k: int = 5
     conventions: Conventions = TREC_EVAL
     scale: int = 3  # grades run from 0 to scale
+    # Retrieved docs after the displayed ones (a query opened from a run): never shown or dragged, but they are
+    # ranks len(ranking)+1.. in every metric, so uncut AP and RR match the run's. Their grades are in ``grades``.
+    tail: tuple[str, ...] = ()
 
     @property
     def qrels(self) -> dict[str, int]:
-        """Every doc in the playground is judged: the list's and the shelf's grades."""
-        return {doc: self.grades.get(doc, 0) for doc in (*self.ranking, *self.shelf)}
+        """Every doc in the playground is judged: the list's, the hidden tail's and the shelf's grades."""
+        return {doc: self.grades.get(doc, 0) for doc in (*self.ranking, *self.tail, *self.shelf)}
+
+    @property
+    def full_ranking(self) -> tuple[str, ...]:
+        """What the metrics score: the displayed list, then the hidden tail."""
+        return (*self.ranking, *self.tail) if self.tail else self.ranking
 
     @property
     def docs(self) -> tuple[str, ...]:
@@ -79,6 +87,8 @@ class Scenario:
             raise ValueError("a document needs an id")
         if doc in self.docs:
             raise ValueError(f"there is already a document {doc!r}; ids must be unique")
+        if doc in self.tail:
+            raise ValueError(f"{doc!r} is already retrieved further down (rank {self.full_ranking.index(doc) + 1})")
         if len(self.docs) >= MAX_DOCS:
             raise ValueError(f"the playground holds at most {MAX_DOCS} documents")
         added = dataclasses.replace(

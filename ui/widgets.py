@@ -55,17 +55,20 @@ def plain(text: str) -> str:
 
 
 def breakdowns(scn: Scenario) -> dict[str, Breakdown]:
-    """Every metric of the scenario, keyed by family (RR and AP over the whole list, the rest at k)."""
+    """Every metric of the scenario, keyed by family (RR and AP over the whole list, the rest at k). The list
+    includes a query's hidden tail (Scenario.full_ranking), so uncut RR and AP equal the run's values."""
+    ranking, qrels = list(scn.full_ranking), scn.qrels
     return {
-        family: fn(list(scn.ranking), scn.qrels, None if family in UNCUT else scn.k, conventions=scn.conventions)
+        family: fn(ranking, qrels, None if family in UNCUT else scn.k, conventions=scn.conventions)
         for family, fn in FUNCTIONS.items()
     }
 
 
 def curves(scn: Scenario, families: Sequence[str] = CURVE_FAMILIES) -> dict[str, list[float]]:
-    """metric@k for k = 1 .. max(k, list length), one series per family, labelled like the cards."""
+    """metric@k for k = 1 .. max(k, displayed list length), one series per family, labelled like the cards. Values
+    are computed on the full ranking (a hidden tail counts), but only swept over the ranks on screen."""
     depth = max(scn.k, len(scn.ranking), 1)
-    ranking = list(scn.ranking)
+    ranking = list(scn.full_ranking)
     return {f"{family}@k": at_each_cutoff(family, ranking, scn.qrels, depth, scn.conventions) for family in families}
 
 
