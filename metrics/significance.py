@@ -45,6 +45,7 @@ class Randomization:
     n_permutations: int
     exact: bool  # True: all 2^n sign patterns were enumerated; p = share with |mean| >= |observed|
     seed: int
+    count: int = 0  # permutations (or patterns) with |mean| >= |observed|
 
 
 @dataclass(frozen=True)
@@ -178,12 +179,13 @@ def randomization_test(
     n = len(d)
     observed = float(d.mean()) if n else 0.0
     if n == 0:
-        return Randomization(0.0, 1.0, np.zeros(0), 0, True, seed)
+        return Randomization(0.0, 1.0, np.zeros(0), 0, True, seed, 0)
     threshold = abs(observed) * (1 - 1e-12)  # the same |mean| summed in another order must still count
     if 2**n <= n_permutations:
         patterns = (np.arange(2**n)[:, None] >> np.arange(n)) & 1  # row j: the bits of j, 1 = flip
         null = ((1 - 2 * patterns) @ d) / n
-        return Randomization(observed, float((np.abs(null) >= threshold).sum() / 2**n), null, 2**n, True, seed)
+        count = int((np.abs(null) >= threshold).sum())
+        return Randomization(observed, count / 2**n, null, 2**n, True, seed, count)
     rng = np.random.default_rng(seed)
     blocks = []
     for start in range(0, n_permutations, _CHUNK):
@@ -192,7 +194,7 @@ def randomization_test(
         blocks.append((signs @ d) / n)
     null = np.concatenate(blocks)
     count = int((np.abs(null) >= threshold).sum())
-    return Randomization(observed, (count + 1) / (n_permutations + 1), null, n_permutations, False, seed)
+    return Randomization(observed, (count + 1) / (n_permutations + 1), null, n_permutations, False, seed, count)
 
 
 def bootstrap_ci(

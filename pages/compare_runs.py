@@ -1,34 +1,359 @@
-"""Compare two runs: per-query differences, wins/ties/losses, a bootstrap CI and paired significance tests.
-
-Work in progress (issue "Your own data", part 2): loading is local until ui.datasets lands.
+"""Compare two runs: per-query differences, wins/ties/losses, a bootstrap CI and two paired significance tests,
+then open any query in the playground. Numbers come from metrics.engine and metrics.significance; this page renders.
 """
 
 from __future__ import annotations
 
+import html
+from pathlib import Path
+
+import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
-from metrics.engine import evaluate
+from metrics.engine import Evaluation, evaluate
 from metrics.io import InputError, read_qrels, read_run
+from metrics.significance import N_PERMUTATIONS, N_RESAMPLES, SEED, PairedComparison, compare_paired, holm
+from ui import drilldown
+from ui.charts import COLORS
+from ui.widgets import plain
 
 PAGE = "cmp"
+SAMPLES = Path(__file__).parents[1] / "data" / "samples"
+DEFAULT_MEASURES = ["NDCG@10", "AP", "RR@10"]
+CHOICES = ["NDCG@10", "NDCG@20", "AP", "AP@10", "RR", "RR@10", "P@10", "R@100", "R_cap@100", "HitRate@10", "NDCG"]
+ALPHA = 0.05
+
+
+# --- loading (local until ui.datasets lands) ---
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _read(kind: str, data: bytes, name: str):
+    return read_run(data, name) if kind == "run" else read_qrels(data, name)
+
+
+def load_inputs():
+    """(run A, run B, qrels, name A, name B), or None when something is missing."""
+    source = st.radio(
+        "Data",
+        ["Bundled sample", "Upload"],
+        horizontal=True,
+        key=f"{PAGE}_source",
+        captions=["bm25 vs dense on a seeded sample collection", "two TREC runs and their qrels"],
+    )
+    if source == "Bundled sample":
+        files = [SAMPLES / "bm25.run.gz", SAMPLES / "dense.run.gz", SAMPLES / "qrels.txt.gz"]
+        blobs = [(f.read_bytes(), f.name) for f in files]
+        names = ("bm25", "dense")
+    else:
+        cols = st.columns(3)
+        uploads = [
+            cols[0].file_uploader("Run A", key=f"{PAGE}_run_a"),
+            cols[1].file_uploader("Run B", key=f"{PAGE}_run_b"),
+            cols[2].file_uploader("Qrels", key=f"{PAGE}_qrels"),
+        ]
+        if not all(uploads):
+            st.info("Upload two runs and the qrels to compare them.")
+            return None
+        blobs = [(u.getvalue(), u.name) for u in uploads]
+        names = (uploads[0].name, uploads[1].name)
+    try:
+        run_a, run_b = _read("run", *blobs[0]), _read("run", *blobs[1])
+        qrels = _read("qrels", *blobs[2])
+    except InputError as error:
+        st.error(plain(str(error)))
+        return None
+    return run_a, run_b, qrels, *names
+
+
+# --- the query set ---
+
+
+def query_set(a: Evaluation, b: Evaluation) -> tuple[list[str], list[str]]:
+    """The queries both runs were evaluated on (trec_eval's set per run, intersected), and why others were dropped."""
+    in_a, in_b = set(a.queries), set(b.queries)
+    common = [q for q in a.queries if q in in_b]
+    notes = []
+    if only_a := len(in_a - in_b):
+        notes.append(f"{only_a} with qrels that only run A retrieved documents for")
+    if only_b := len(in_b - in_a):
+        notes.append(f"{only_b} with qrels that only run B retrieved documents for")
+    if no_qrels := len(set(a.only_in_run) | set(b.only_in_run)):
+        notes.append(f"{no_qrels} retrieved for but without any qrels line (trec_eval never scores those)")
+    if neither := len(set(a.only_in_qrels) & set(b.only_in_qrels)):
+        notes.append(f"{neither} in the qrels that neither run retrieved anything for (trec_eval -c would score 0)")
+    return common, notes
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _compare(a_values: np.ndarray, b_values: np.ndarray) -> PairedComparison:
+    return compare_paired(a_values, b_values)
+
+
+# --- charts (plotly graph_objects, Okabe-Ito colours) ---
+
+
+def _style(fig: go.Figure, title: str, x_title: str, y_title: str, height: int = 340) -> go.Figure:
+    fig.update_layout(
+        template="plotly_white",
+        height=height,
+        title={"text": title, "x": 0, "xanchor": "left", "font": {"size": 15}},
+        margin={"l": 60, "r": 16, "t": 48, "b": 48},
+        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "right", "x": 1},
+        bargap=0.1,
+    )
+    fig.update_xaxes(title_text=x_title, showgrid=False, zeroline=False)
+    fig.update_yaxes(title_text=y_title, gridcolor="#E5E9F0", zeroline=True, zerolinecolor="#8A94A3")
+    return fig
+
+
+def waterfall(queries: list[str], a: np.ndarray, b: np.ndarray, metric: str, name_a: str, name_b: str) -> go.Figure:
+    """B − A per query, sorted: wins above 0 in blue, losses below in vermillion, ties as grey ticks."""
+    d = b - a
+    order = np.argsort(d, kind="stable")
+    fig = go.Figure()
+    for label, mask, colour in (
+        (f"{name_b} better", d[order] > 1e-12, COLORS["blue"]),
+        ("tie", np.abs(d[order]) <= 1e-12, COLORS["grey"]),
+        (f"{name_a} better", d[order] < -1e-12, COLORS["vermillion"]),
+    ):
+        idx = order[mask]
+        if not len(idx):
+            continue
+        fig.add_bar(
+            x=np.flatnonzero(mask) + 1,
+            y=d[idx],
+            name=f"{label} ({len(idx)})",
+            marker_color=colour,
+            customdata=np.stack([np.array(queries, dtype=object)[idx], a[idx], b[idx]], axis=1),
+            hovertemplate="query %{customdata[0]}<br>A %{customdata[1]:.4f} → B %{customdata[2]:.4f}"
+            "<br>B − A %{y:+.4f}<extra></extra>",
+        )
+    fig.add_hline(
+        y=float(d.mean()),
+        line_dash="dash",
+        line_color=COLORS["ink"],
+        annotation_text=f"mean {d.mean():+.4f}",
+        annotation_position="top left",
+    )
+    fig.update_layout(barmode="overlay")
+    _style(fig, f"{metric}: {name_b} − {name_a} per query, sorted", "queries, sorted by difference", "B − A")
+    fig.update_xaxes(showticklabels=False)
+    return fig
+
+
+def null_histogram(result: PairedComparison, metric: str) -> go.Figure:
+    """The randomization test's null distribution (mean difference under random A/B swaps) with the observed one."""
+    r = result.randomization
+    fig = go.Figure(
+        go.Histogram(
+            x=r.null,
+            nbinsx=60,
+            marker_color=COLORS["sky"],
+            name="shuffled labels",
+            hovertemplate="mean diff %{x}<br>%{y} shuffles<extra></extra>",
+        )
+    )
+    observed = r.observed
+    for x, text in ((observed, f"observed {observed:+.4f}"), (-observed, "")):
+        fig.add_vline(
+            x=x,
+            line_color=COLORS["vermillion"],
+            line_width=2,
+            line_dash="solid" if text else "dot",
+            annotation_text=text,
+            annotation_position="top",
+        )
+    what = "every sign pattern" if r.exact else f"{r.n_permutations:,} random sign flips"
+    _style(
+        fig, f"{metric}: mean difference if A and B were interchangeable ({what})", "mean of B − A", "count", height=300
+    )
+    fig.update_layout(showlegend=False, bargap=0.02)
+    return fig
+
+
+# --- formatting ---
+
+
+def fmt_p(p: float) -> str:
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def p_is(p: float) -> str:
+    """'p < 0.0001' or 'p = 0.0123' for sentences."""
+    return f"p {fmt_p(p)}" if p < 1e-4 else f"p = {fmt_p(p)}"
+
+
+def t_text(r: PairedComparison) -> str:
+    t = r.t_test
+    return "undefined" if t.statistic is None else f"{t.statistic:+.3f} (df {t.df})"
+
+
+def summary_rows(results: dict[str, PairedComparison], adjust: bool) -> list[dict]:
+    names = list(results)
+    p_t = [results[m].t_test.p_value for m in names]
+    p_r = [results[m].randomization.p_value for m in names]
+    holm_t, holm_r = holm(p_t), holm(p_r)
+    rows = []
+    for i, m in enumerate(names):
+        r = results[m]
+        row = {
+            "metric": m,
+            "mean A": r.mean_a,
+            "mean B": r.mean_b,
+            "B − A": r.mean_difference,
+            "95% CI": f"[{r.ci.low:+.4f}, {r.ci.high:+.4f}]",
+            "wins / ties / losses": f"{r.wins} / {r.ties} / {r.losses}",
+            "t (df)": t_text(r),
+            "p (t-test)": fmt_p(p_t[i]),
+            "p (randomization)": fmt_p(p_r[i]),
+        }
+        if adjust:
+            row["Holm p (t-test)"] = fmt_p(holm_t[i])
+            row["Holm p (randomization)"] = fmt_p(holm_r[i])
+        rows.append(row)
+    return rows
+
+
+def explain(r: PairedComparison, metric: str, name_a: str, name_b: str) -> None:
+    t, rand, ci = r.t_test, r.randomization, r.ci
+    st.markdown(
+        f"**Bootstrap 95% CI for the mean difference: [{ci.low:+.4f}, {ci.high:+.4f}].** Resampling the {r.n} "
+        f"queries with replacement {ci.n_resamples:,} times (seed {ci.seed}), 95% of the resampled mean differences "
+        f"fell in this range; " + ("it excludes 0." if ci.low > 0 or ci.high < 0 else "it includes 0.")
+    )
+    if t.statistic is None:
+        st.markdown(f"**Paired t-test: t is undefined, p = 1.** {t.note[:1].upper() + t.note[1:]}.")
+    else:
+        st.markdown(
+            f"**Paired t-test: t = {t.statistic:+.3f}, df = {t.df}, {p_is(t.p_value)}.** If {name_a} and "
+            f"{name_b} were equally good on average, a mean {metric} difference at least this far from 0 would turn up "
+            f"with probability {fmt_p(t.p_value)}, assuming the per-query differences are roughly normal."
+            + (f" ({t.note[:1].upper() + t.note[1:]}.)" if t.note else "")
+        )
+    if rand.exact:
+        tried = f"all {rand.n_permutations:,} ways of swapping A and B within queries"
+        p_how = f"p = {rand.count:,} / {rand.n_permutations:,}, exact"
+    else:
+        tried = f"{rand.n_permutations:,} random swaps of A and B within queries (seed {rand.seed})"
+        p_how = f"p = ({rand.count:,} + 1) / ({rand.n_permutations:,} + 1)"
+        if rand.count == 0:
+            p_how += ", the smallest p this many swaps can give"
+    st.markdown(
+        f"**Randomization test: {p_is(rand.p_value)}.** Of {tried}, {rand.count:,} gave a mean difference at least "
+        f"as far from 0 as the observed {rand.observed:+.4f} ({p_how}). It assumes nothing about the shape of the "
+        "differences."
+    )
+
+
+# --- the page ---
 
 st.title("Compare two runs")
-st.caption("Upload two TREC runs and their qrels: every query's difference, and whether it is more than chance.")
+st.caption(
+    "Is run B really better than run A, or could the difference be luck of the query sample? Every query is scored "
+    "in both runs (trec_eval's conventions), and the per-query differences are tested as pairs."
+)
 
-run_a_file = st.file_uploader("Run A", key=f"{PAGE}_run_a")
-run_b_file = st.file_uploader("Run B", key=f"{PAGE}_run_b")
-qrels_file = st.file_uploader("Qrels", key=f"{PAGE}_qrels")
-if not (run_a_file and run_b_file and qrels_file):
-    st.info("Upload two runs and the qrels to compare them.")
+inputs = load_inputs()
+if inputs is None:
+    st.stop()
+run_a, run_b, qrels, name_a, name_b = inputs
+
+measures = st.multiselect(
+    "Metrics to compare",
+    CHOICES,
+    default=DEFAULT_MEASURES,
+    key=f"{PAGE}_measures",
+    accept_new_options=True,
+    help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole list.",
+)
+if not measures:
+    st.info("Pick at least one metric.")
     st.stop()
 try:
-    run_a = read_run(run_a_file.getvalue(), run_a_file.name)
-    run_b = read_run(run_b_file.getvalue(), run_b_file.name)
-    qrels = read_qrels(qrels_file.getvalue(), qrels_file.name)
-except InputError as error:
-    st.error(str(error))
+    eval_a = evaluate(run_a, qrels, measures)
+    eval_b = evaluate(run_b, qrels, measures)
+except ValueError as error:
+    st.error(plain(str(error)))
     st.stop()
-measures = ["NDCG@10", "AP", "RR@10"]
-a = evaluate(run_a, qrels, measures)
-b = evaluate(run_b, qrels, measures)
-st.dataframe({m: {"A": a.means[m], "B": b.means[m]} for m in measures})
+
+common, dropped = query_set(eval_a, eval_b)
+index_a = {q: i for i, q in enumerate(eval_a.queries)}
+index_b = {q: i for i, q in enumerate(eval_b.queries)}
+rows_a, rows_b = [index_a[q] for q in common], [index_b[q] for q in common]
+st.markdown(f"**{len(common)} queries** are evaluated in both runs ({plain(name_a)} = A, {plain(name_b)} = B).")
+if dropped:
+    st.caption("Left out: " + "; ".join(dropped) + ".")
+if len(common) < 2:
+    st.warning("Fewer than 2 shared queries: nothing to test. The numbers below are for what there is.")
+
+values = {m: (eval_a.per_query[m][rows_a], eval_b.per_query[m][rows_b]) for m in eval_a.per_query}
+with st.spinner("Resampling ..."):
+    results = {m: _compare(a, b) for m, (a, b) in values.items()}
+
+adjust = st.toggle(
+    "Holm correction for testing several metrics",
+    key=f"{PAGE}_holm",
+    disabled=len(results) < 2,
+    help="Holm's step-down method keeps the chance of any false 'significant' among the metrics at 5%.",
+)
+st.dataframe(
+    summary_rows(results, adjust),
+    hide_index=True,
+    column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("mean A", "mean B")}
+    | {"B − A": st.column_config.NumberColumn(format="%+.4f")},
+)
+if len(results) > 1:
+    st.caption(
+        f"p-values are per metric: with {len(results)} metrics the chance that at least one looks significant by luck "
+        "is higher than 5%. " + ("The Holm columns correct for that." if adjust else "Turn on Holm to correct for it.")
+    )
+st.caption(
+    f"Fixed seeds ({SEED}): {N_RESAMPLES:,} bootstrap resamples and {N_PERMUTATIONS:,} sign-flip permutations, "
+    "so the numbers are the same on every visit."
+)
+
+metric = st.selectbox("Look closer at", list(results), key=f"{PAGE}_metric")
+r = results[metric]
+a_values, b_values = values[metric]
+with st.container(horizontal=True, gap="small"):
+    st.metric(f"{metric} · A ({plain(name_a)})", f"{r.mean_a:.4f}", border=True, width="stretch")
+    st.metric(
+        f"{metric} · B ({plain(name_b)})",
+        f"{r.mean_b:.4f}",
+        delta=f"{r.mean_difference:+.4f}",
+        border=True,
+        width="stretch",
+    )
+    st.metric("B wins / ties / losses", f"{r.wins} / {r.ties} / {r.losses}", border=True, width="stretch")
+    st.metric(
+        "p (t-test) · p (randomization)",
+        f"{fmt_p(r.t_test.p_value)} · {fmt_p(r.randomization.p_value)}",
+        border=True,
+        width="stretch",
+    )
+figure = waterfall(common, a_values, b_values, metric, html.escape(name_a), html.escape(name_b))
+st.plotly_chart(figure, theme=None, key=f"{PAGE}_waterfall")
+explain(r, metric, plain(name_a), plain(name_b))
+if r.n and r.mean_difference == 0 and r.wins == r.losses == 0:
+    st.info("The two runs score every query identically on this metric: there is no difference to test.")
+with st.expander("The randomization test, visually", icon=":material/shuffle:"):
+    st.plotly_chart(null_histogram(r, metric), theme=None, key=f"{PAGE}_null")
+    st.caption(
+        "Each bar counts shuffles whose mean difference fell in that bin. The p-value is the share of shuffles "
+        "beyond the red lines (either side): the further out the observed difference, the smaller p."
+    )
+
+st.subheader("Per query", anchor=False)
+st.dataframe(
+    {"query": common, "A": a_values, "B": b_values, "B − A": b_values - a_values},
+    hide_index=True,
+    column_config={
+        "A": st.column_config.NumberColumn(format="%.4f"),
+        "B": st.column_config.NumberColumn(format="%.4f"),
+        "B − A": st.column_config.NumberColumn(format="%+.4f"),
+    },
+)
+drilldown.compare_picker(PAGE, run_a, run_b, qrels, common, a_values, b_values, metric, (name_a, name_b))

@@ -1,0 +1,184 @@
+"""Open one query of a real run in the playground: its top N on the list, the rest kept as a hidden tail (so every
+metric, uncut AP and RR included, equals the run's per-query row), its judged-but-not-retrieved docs on the shelf.
+
+``scenario_for_query`` is pure (tested against metrics.engine); ``open_in_playground`` and ``compare_picker`` are
+the Streamlit side, used by pages/compare_runs.py and pages/your_data.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.measures import parse_measure
+from ui import state
+from ui.scenario import MAX_DOCS, SCALES, Scenario
+
+PLAYGROUND = Path(__file__).parents[1] / "pages" / "playground.py"  # absolute: works whatever the entrypoint
+TOP_N = 20
+DEFAULT_K = 10
+_NOTE_AREA = "pg_drilldown"  # the playground shows this message once, after the switch
+
+
+def grade_mapping(max_grade: int) -> tuple[int, int | None]:
+    """(playground scale, the top grade to map from, or None when grades are kept as they are).
+
+    Grades up to 4 are kept and the scale is the smallest playground scale that holds them (0-1, 0-3 or 0-4).
+    Above 4 (some qrels grade 0-10), grade g > 0 becomes ceil(4 g / top): order is kept and every positive grade
+    stays positive, so binary metrics (P, R, AP, RR, HitRate, F1 at threshold 1) are unchanged; gains, hence
+    DCG and NDCG, are not, and the playground says so.
+    """
+    if max_grade <= max(SCALES):
+        return min(s for s in SCALES if s >= max(max_grade, 1)), None
+    return max(SCALES), max_grade
+
+
+def _mapped(grade: int, top: int | None) -> int:
+    grade = max(grade, 0)  # negative grades (TREC's -1, -2) count as 0 in every measure, as in trec_eval
+    return grade if top is None or grade == 0 else math.ceil(max(SCALES) * grade / top)
+
+
+def scenario_for_query(
+    rankings: Mapping[str, Sequence[str]],
+    qrels: Mapping[str, Mapping[str, int]],
+    query_id: str,
+    top_n: int = TOP_N,
+    *,
+    k: int = DEFAULT_K,
+    conventions: Conventions = TREC_EVAL,
+) -> Scenario:
+    """The playground scenario of one query: the run's top ``top_n`` to drag, the rest as ``tail``, and the docs
+    judged relevant (grade > 0) that the run never retrieved on the shelf. Judged non-relevant docs that were not
+    retrieved are left out: they change no metric. The scale covers the collection's top grade (see grade_mapping).
+    """
+    if not 1 <= top_n <= MAX_DOCS:
+        raise ValueError(f"top N must be between 1 and {MAX_DOCS}, got {top_n}")
+    ranking = list(rankings.get(query_id, ()))
+    judged = qrels.get(query_id, {})
+    top_grade = max((g for q in qrels.values() for g in q.values()), default=0)
+    scale, mapped_from = grade_mapping(top_grade)
+    retrieved = set(ranking)
+    shelf = sorted((d for d, g in judged.items() if g > 0 and d not in retrieved), key=lambda d: (-judged[d], d))
+    shown, tail = ranking[:top_n], ranking[top_n:]
+    grades = {d: _mapped(judged.get(d, 0), mapped_from) for d in (*shown, *shelf)}
+    grades.update({d: _mapped(judged[d], mapped_from) for d in tail if judged.get(d, 0) > 0})
+    threshold = min(conventions.threshold, scale)
+    conventions = dataclasses.replace(conventions, threshold=threshold)  # the threshold widget offers 1..scale
+    return Scenario(tuple(shown), tuple(shelf), grades, {}, k=k, conventions=conventions, scale=scale, tail=tuple(tail))
+
+
+def tail_note(scn: Scenario) -> str | None:
+    """One line for under the playground's list when a hidden tail is kept, else None."""
+    if not scn.tail:
+        return None
+    first, last = len(scn.ranking) + 1, len(scn.ranking) + len(scn.tail)
+    relevant = sum(scn.grades.get(d, 0) >= scn.conventions.threshold for d in scn.tail)
+    more = "1 more retrieved document" if len(scn.tail) == 1 else f"{len(scn.tail):,} more retrieved documents"
+    ranks = f"rank {first}" if first == last else f"ranks {first}–{last}"
+    return (
+        f"+ {more} ({ranks}) {'is' if len(scn.tail) == 1 else 'are'} kept for the metric values; "
+        f"{relevant} of them {'is' if relevant == 1 else 'are'} relevant. They cannot be dragged, and share links "
+        "and exports carry only the documents shown."
+    )
+
+
+def mapping_note(top_grade: int) -> str | None:
+    scale, mapped_from = grade_mapping(top_grade)
+    if mapped_from is None:
+        return None
+    return (
+        f"Grades in these qrels go up to {mapped_from}; the playground's scale stops at {scale}, so each grade g > 0 "
+        f"is shown as ⌈{scale}·g/{mapped_from}⌉. Relevant stays relevant (P, R, AP, RR match the table), but DCG and "
+        "NDCG use the mapped gains and differ from it."
+    )
+
+
+def open_in_playground(
+    run,
+    qrels,
+    query_id: str,
+    top_n: int = TOP_N,
+    *,
+    k: int = DEFAULT_K,
+    conventions: Conventions = TREC_EVAL,
+    label: str = "",
+) -> None:
+    """Load one query of ``run`` (a metrics.io Run) with ``qrels`` (Qrels) into the playground and switch to it.
+    The playground's numbers then equal the run's per-query row (k <= top_n; uncut AP and RR at any depth)."""
+    qrels_dict = qrels.to_dict()
+    scn = scenario_for_query(run.to_rankings(), qrels_dict, query_id, top_n, k=k, conventions=conventions)
+    state.update(scn)
+    top_grade = max((g for q in qrels_dict.values() for g in q.values()), default=0)
+    opened = f"Opened query {query_id}" + (f" of {label}" if label else "") + f": its top {len(scn.ranking)} to drag."
+    note = mapping_note(top_grade)
+    state.set_message(_NOTE_AREA, "warning" if note else "success", opened + (f" {note}" if note else ""))
+    try:
+        st.switch_page(PLAYGROUND)
+    except StreamlitAPIException:  # the page runs on its own, without the app's navigation
+        st.success(f"Query {query_id} is loaded into the Playground. Open the Playground page to work with it.")
+
+
+def show_opened_message() -> None:
+    """On the playground: what was opened (once), with the grade-mapping warning when there is one."""
+    message = state.pop_message(_NOTE_AREA)
+    if message:
+        level, text = message
+        (st.warning if level == "warning" else st.success)(text, icon=":material/open_in_new:")
+
+
+def clip_to_shown(fig, scn: Scenario):
+    """Per-rank charts of a scenario with a tail: show the displayed ranks (the rest is a pan/zoom-out away)."""
+    if scn.tail:
+        fig.update_xaxes(range=[0.5, max(len(scn.ranking), scn.k) + 0.5], autorange=False)
+    return fig
+
+
+def compare_picker(
+    prefix: str,
+    run_a,
+    run_b,
+    qrels,
+    queries: Sequence[str],
+    a_values: Sequence[float],
+    b_values: Sequence[float],
+    metric: str,
+    names: tuple[str, str] = ("A", "B"),
+) -> None:
+    """Pick a query (largest differences first) and a run, and open it in the playground."""
+    st.subheader("Open a query in the playground", anchor=False)
+    if not queries:
+        st.caption("No shared queries to open.")
+        return
+    rows = {q: (a, b) for q, a, b in zip(queries, a_values, b_values, strict=True)}
+    ordered = sorted(queries, key=lambda q: (-abs(rows[q][1] - rows[q][0]), q))
+    labels = {q: f"{q}: A {rows[q][0]:.4f} → B {rows[q][1]:.4f} ({rows[q][1] - rows[q][0]:+.4f})" for q in ordered}
+    query_col, run_col, n_col = st.columns([5, 2, 2], vertical_alignment="bottom")
+    query_id = query_col.selectbox(
+        f"Query (largest {metric} difference first)",
+        ordered,
+        key=f"{prefix}_drill_query",
+        format_func=lambda q: labels.get(q, str(q)),
+    )
+    side = run_col.segmented_control(
+        "Run",
+        ["A", "B"],
+        default="B",
+        required=True,
+        key=f"{prefix}_drill_side",
+        format_func=lambda s: f"{s}: {names[0] if s == 'A' else names[1]}",
+    )
+    top_n = n_col.number_input("Top N to drag", 1, MAX_DOCS, TOP_N, step=1, key=f"{prefix}_drill_n")
+    k = min(parse_measure(metric).k or DEFAULT_K, MAX_DOCS)  # the playground's k stops at MAX_DOCS
+    if st.button("Open in playground", key=f"{prefix}_drill_open", icon=":material/open_in_new:", type="primary"):
+        run = run_a if side == "A" else run_b
+        open_in_playground(run, qrels, query_id, int(top_n), k=k, label=names[0] if side == "A" else names[1])
+    st.caption(
+        f"The playground gets the run's top N to drag; the rest of its ranking is kept (hidden) so AP, RR and every "
+        f"metric@k with k ≤ N equal this table. Cutoff k = {k}, from {metric}."
+    )
