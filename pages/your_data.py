@@ -1,6 +1,268 @@
-"""Your data: upload a run and qrels (or pick the bundled samples) and evaluate them with trec_eval's numbers."""
+"""Your data: score a run against its qrels (uploaded, the bundled samples, or paths given on the command line) with
+trec_eval's numbers, the same as ``python -m metrics QRELS RUN -q``. Loading and caching live in ui.datasets; the
+numbers come from metrics.engine. User text (file names, ids, error lines) is shown only as plain text."""
 
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable
+
+import pandas as pd
 import streamlit as st
 
+from metrics import DEFAULT_MEASURES
+from ui import cli_args, datasets, state
+from ui.datasets import Loaded
+from ui.widgets import plain
+
+SOURCES = {"cli": "Files given on the command line", "sample": "Sample data", "upload": "Upload files"}
+MORE_MEASURES = ("P@5", "P@20", "R@10", "R@1000", "RR", "AP@10", "NDCG@5", "NDCG@20", "NDCG_exp@10", "HitRate@10")
+MEASURE_HELP = (
+    "Any of P@k, R@k, R_cap@k, HitRate@k, F1@k, RR, RR@k, AP, AP@k, DCG@k, NDCG@k, NDCG_exp@k, or trec_eval's "
+    "names (P_5, ndcg_cut_20, map, recip_rank), separated by commas."
+)
+HAS_DRILLDOWN = importlib.util.find_spec("ui.drilldown") is not None
+
+
+def _persisted(name: str, default: object, key: str) -> Callable[[], None]:
+    """Seed widget ``key`` from the page's saved setting; return the on_change that saves it (widget keys are
+    dropped on page switches, the setting is not)."""
+    state.sync_widget(key, state.dataset_setting(name, default))
+
+    def save() -> None:
+        state.set_dataset_setting(name, st.session_state[key])
+
+    return save
+
+
+def _choose_source(cli: cli_args.CliFiles) -> str:
+    options = [s for s in SOURCES if s != "cli" or cli.given]
+    default = "cli" if cli.given else "sample"
+    if state.dataset_setting("source", default) not in options:
+        state.set_dataset_setting("source", default)
+    save = _persisted("source", default, "yd_source")
+    return st.radio("Data", options, format_func=SOURCES.get, horizontal=True, key="yd_source", on_change=save)
+
+
+def _sample_files() -> tuple[Loaded, Loaded]:
+    save = _persisted("sample_system", "dense", "yd_sample_system")
+    system = st.radio(
+        "Sample system",
+        list(datasets.SAMPLE_RUNS),
+        format_func=lambda s: f"{s} ({'stronger' if s == 'dense' else 'weaker'})",
+        horizontal=True,
+        key="yd_sample_system",
+        on_change=save,
+    )
+    st.caption(datasets.SAMPLE_DESCRIPTION)
+    return datasets.load_path("run", datasets.SAMPLE_RUNS[system]), datasets.load_path("qrels", datasets.SAMPLE_QRELS)
+
+
+def _uploaded_files() -> tuple[Loaded | None, Loaded | None]:
+    st.caption(
+        f"{datasets.FORMATS_HELP} Up to **{datasets.upload_limit_mb()} MB** per file (the server's "
+        "`server.maxUploadSize`, set in `.streamlit/config.toml`). Very large runs load faster from disk: "
+        "`streamlit run app.py -- --run RUN --qrels QRELS`."
+    )
+    run_col, qrels_col = st.columns(2, gap="medium")
+    with run_col:
+        run = datasets.upload_input("yd_run", "run", "Run file", key="yd_run_upload")
+        datasets.show_status(run)
+    with qrels_col:
+        qrels = datasets.upload_input("yd_qrels", "qrels", "Qrels file", key="yd_qrels_upload")
+        datasets.show_status(qrels)
+    return run, qrels
+
+
+def _command_line_files(cli: cli_args.CliFiles) -> tuple[Loaded | None, Loaded | None]:
+    run_path = cli.runs[0] if cli.runs else None
+    if len(cli.runs) > 1:
+        save = _persisted("cli_run", cli.runs[0], "yd_cli_run")
+        run_path = st.selectbox("Run", cli.runs, key="yd_cli_run", on_change=save)
+    run_col, qrels_col = st.columns(2, gap="medium")
+    with run_col:
+        run = datasets.path_input("yd_cli_run", "run", run_path) if run_path else None
+        if run is None:
+            st.info("No run was given: add `--run PATH` after `--` on the command line.")
+        datasets.show_status(run)
+    with qrels_col:
+        qrels = datasets.path_input("yd_cli_qrels", "qrels", cli.qrels) if cli.qrels else None
+        if qrels is None:
+            st.info("No qrels were given: add `--qrels PATH` after `--` on the command line.")
+        datasets.show_status(qrels)
+    return run, qrels
+
+
+def _choose_measures() -> list[str] | None:
+    pick_col, more_col = st.columns([3, 2], gap="medium")
+    with pick_col:
+        save = _persisted("measures", list(DEFAULT_MEASURES), "yd_measures")
+        chosen = st.multiselect(
+            "Measures", [*DEFAULT_MEASURES, *MORE_MEASURES], key="yd_measures", on_change=save, accept_new_options=True
+        )
+    with more_col:
+        save = _persisted("more_measures", "", "yd_more_measures")
+        extra = st.text_input(
+            "More measures", key="yd_more_measures", on_change=save, placeholder="e.g. P@5, nDCG@20", help=MEASURE_HELP
+        )
+    names, errors = datasets.parse_measures(chosen, extra)
+    for error in errors:
+        st.error(plain(error[:1].upper() + error[1:]), icon=":material/error:")
+    if not names:
+        st.info("Choose at least one measure.")
+        return None
+    return names
+
+
+def _counts(evaluation, run: Loaded, qrels: Loaded) -> None:
+    counts = evaluation.counts
+    cards = st.columns(4)
+    cards[0].metric("Queries evaluated", f"{counts.evaluated:,}", help="The queries in the means.", border=True)
+    cards[1].metric(
+        "Only in the run", f"{counts.only_in_run:,}", help=f"Queries of {run.name} with no judgments.", border=True
+    )
+    cards[2].metric(
+        "Only in the qrels",
+        f"{counts.only_in_qrels:,}",
+        help=f"Judged queries that {run.name} does not answer: "
+        + ("scored 0 (-c)." if evaluation.complete else "skipped; turn on -c to score them 0."),
+        border=True,
+    )
+    cards[3].metric(
+        "No relevant document",
+        f"{counts.no_relevant:,}",
+        help="Evaluated queries whose judgments have no relevant document: every measure is 0 there.",
+        border=True,
+    )
+    if evaluation.only_in_run or evaluation.only_in_qrels:
+        with st.expander("Which queries were left out", icon=":material/help:"):
+            left = {
+                "left-out query": [*evaluation.only_in_run, *evaluation.only_in_qrels],
+                "found only in": [run.name] * len(evaluation.only_in_run)
+                + [qrels.name] * len(evaluation.only_in_qrels),
+            }
+            st.dataframe(pd.DataFrame(left), hide_index=True, height=min(300, 38 + 35 * len(left["left-out query"])))
+
+
+def _summary_and_distributions(evaluation) -> None:
+    summary_col, chart_col = st.columns([2, 5], gap="large")
+    with summary_col:
+        st.subheader("Means", anchor=False)
+        summary = pd.DataFrame({"measure": list(evaluation.means), "mean": list(evaluation.means.values())})
+        st.dataframe(
+            summary,
+            hide_index=True,
+            key="yd_summary",
+            column_config={"mean": st.column_config.NumberColumn("mean", format="%.4f")},
+        )
+        st.caption(f"Over {evaluation.counts.evaluated:,} queries; the same numbers as `python -m metrics`.")
+    with chart_col:
+        st.subheader("Distribution over queries", anchor=False)
+        names = list(evaluation.per_query)
+        tabs = st.tabs(names, key="yd_dist_tab", on_change="rerun")
+        for name, tab in zip(names, tabs, strict=True):
+            with tab:
+                if tab.open:  # only the open tab's chart is built and sent
+                    figure = datasets.distribution_figure(evaluation.per_query[name], name, evaluation.means[name])
+                    st.plotly_chart(figure, theme=None, key=f"yd_dist_{name}")
+
+
+def _per_query(evaluation, run: Loaded, qrels: Loaded) -> None:
+    st.subheader("Per query", anchor=False)
+    frame = evaluation.to_frame().reset_index()
+    config = {"query": st.column_config.TextColumn("query", pinned=True)}
+    config.update({name: st.column_config.NumberColumn(name, format="%.4f") for name in evaluation.per_query})
+    st.caption(
+        f"{len(frame):,} queries. Click a column header to sort; search with the magnifier at the table's top right."
+        + (" Select a row to open that query in the playground." if HAS_DRILLDOWN else "")
+    )
+    event = st.dataframe(
+        frame,
+        hide_index=True,
+        column_config=config,
+        key="yd_per_query",
+        on_select="rerun" if HAS_DRILLDOWN else "ignore",
+        selection_mode="single-row",
+    )
+    download_col, open_col = st.columns([1, 2], vertical_alignment="center")
+    download_col.download_button(
+        "Per-query values (.csv)",
+        frame.to_csv(index=False).encode("utf-8"),
+        file_name=f"{run.name.split('.')[0] or 'run'}-per-query.csv",
+        mime="text/csv",
+        icon=":material/download:",
+        on_click="ignore",
+        key="yd_download",
+        help="One row per evaluated query, full precision.",
+    )
+    if HAS_DRILLDOWN:
+        rows = event.selection.rows if event is not None else []
+        if rows:
+            query_id = str(frame["query"].iloc[rows[0]])
+            if open_col.button(f"Open query {query_id} in the playground", icon=":material/open_in_new:"):
+                from ui import drilldown
+
+                drilldown.open_in_playground(run.value, qrels.value, query_id, top_n=20)
+
+
+def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
+    mismatch = datasets.no_overlap_message(run, qrels)
+    if mismatch:
+        st.error(plain(mismatch), icon=":material/link_off:")
+        return
+    st.subheader("Which queries count", anchor=False)
+    st.markdown(
+        "trec_eval scores the queries found in **both** files: a run query with no judgments is ignored, and a "
+        "judged query the run does not answer is skipped, unless `-c` counts it as 0 (fairer when systems answer "
+        "different queries)."
+    )
+    save = _persisted("complete", False, "yd_complete")
+    complete = st.toggle(
+        "Count judged queries missing from the run as 0 (trec_eval -c)", key="yd_complete", on_change=save
+    )
+    try:
+        with st.spinner("Evaluating…", show_time=True):
+            evaluation = datasets.evaluate_loaded(run, qrels, names, complete)
+    except ValueError as error:
+        st.error(plain(str(error).splitlines()[0] if str(error) else type(error).__name__), icon=":material/error:")
+        return
+    except Exception as error:  # never a traceback on the page
+        st.error(
+            f"Unexpected error while evaluating ({type(error).__name__}); please report it.", icon=":material/error:"
+        )
+        return
+    _counts(evaluation, run, qrels)
+    if evaluation.counts.evaluated == 0:
+        st.warning("No query can be evaluated with these files.")
+        return
+    _summary_and_distributions(evaluation)
+    _per_query(evaluation, run, qrels)
+
+
 st.title("Your data")
-st.caption("Upload a run and its qrels, or pick the bundled sample data. (Work in progress.)")
+st.caption(
+    "Score a run against its relevance judgments (qrels) with trec_eval's conventions: the numbers equal "
+    "`python -m metrics QRELS RUN -q`. Start with the sample data, or upload your own files."
+)
+cli = cli_args.parse(sys.argv[1:])
+for problem in cli.problems:
+    st.warning(plain(f"Command line: {problem}"), icon=":material/terminal:")
+
+source = _choose_source(cli)
+if source == "sample":
+    run, qrels = _sample_files()
+elif source == "upload":
+    run, qrels = _uploaded_files()
+else:
+    run, qrels = _command_line_files(cli)
+
+st.subheader("Measures", anchor=False)
+names = _choose_measures()
+if run is None or qrels is None or not (run.ok and qrels.ok):
+    if source == "sample":  # the bundled files always load; say so if they did not
+        datasets.show_status(run)
+        datasets.show_status(qrels)
+    st.info("Load a run and its qrels to see the scores.", icon=":material/upload_file:")
+elif names:
+    _results(run, qrels, names)
