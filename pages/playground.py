@@ -3,7 +3,7 @@ numbers come from metrics/ (via ui.widgets.breakdowns), the formulas from ui.for
 
 import streamlit as st
 
-from ui import charts, export, formulas, presenter, sortable, state, url, widgets
+from ui import charts, drilldown, export, formulas, presenter, sortable, state, url, widgets
 
 LIST_KEY = "pg_list"
 
@@ -26,6 +26,7 @@ if link_warnings:
         + "\n".join(f"- {widgets.plain(w)}" for w in link_warnings),
         icon=":material/link_off:",
     )
+drilldown.show_opened_message()  # once, after a query was opened from a run (ui.drilldown)
 widgets.preset_picker("pg")
 
 scn = state.scenario()  # every edit has been applied by now (callbacks run first; drops by consume above)
@@ -37,10 +38,16 @@ with st.expander("Share, export, present", icon=":material/ios_share:"):
         st.warning(widgets.plain(link_problem[:1].upper() + link_problem[1:]) + ".", icon=":material/link_off:")
     else:
         st.code(url.full_link(st.context.url, scn), language=None, wrap_lines=True)
-        st.caption(
-            "Opening this link (in any browser) reproduces this list, its grades, titles, k and conventions, so the "
-            "same numbers. The address bar always holds it too. Copy it with the button at the right of the box."
-        )
+        if scn.tail:
+            st.caption(
+                f"This link carries the {len(scn.ranking)} documents on the list, not the {len(scn.tail)} hidden ones "
+                "after them, so numbers over the whole list (AP, RR) can differ when it is opened."
+            )
+        else:
+            st.caption(
+                "Opening this link (in any browser) reproduces this list, its grades, titles, k and conventions, so "
+                "the same numbers. The address bar always holds it too; the button at the right of the box copies it."
+            )
     ordered = {family: now[family] for family in (*widgets.ORDER_AWARE, *widgets.SET_BASED)}
     md_col, csv_col, presenter_col = st.columns(3, vertical_alignment="center")
     md_col.download_button(
@@ -78,6 +85,8 @@ list_col, shelf_col = st.columns([6, 5], gap="large")
 with list_col:
     st.subheader("Ranked list", anchor=False)
     sortable.ranked_list(LIST_KEY, state.scenario, state.update, label="Retrieved documents, best first")
+    if tail_note := drilldown.tail_note(state.scenario()):
+        st.caption(tail_note)
     widgets.move_control("pg", state.scenario, state.update)
     widgets.history_buttons("pg", state.reset)
 
@@ -107,12 +116,20 @@ with ap_tab:
     if ap_tab.open:
         formula_col, chart_col = st.columns(2)
         formula_col.latex(formulas.latex(now["AP"]))
-        chart_col.plotly_chart(charts.contributions(now["AP"], titles=scn.titles), theme=None, key="pg_ap_bars")
+        chart_col.plotly_chart(
+            drilldown.clip_to_shown(charts.contributions(now["AP"], titles=scn.titles), scn),
+            theme=None,
+            key="pg_ap_bars",
+        )
 with rr_tab:
     if rr_tab.open:
         formula_col, chart_col = st.columns(2)
         formula_col.latex(formulas.latex(now["RR"]))
-        chart_col.plotly_chart(charts.contributions(now["RR"], titles=scn.titles), theme=None, key="pg_rr_bars")
+        chart_col.plotly_chart(
+            drilldown.clip_to_shown(charts.contributions(now["RR"], titles=scn.titles), scn),
+            theme=None,
+            key="pg_rr_bars",
+        )
 with pr_tab:
     if pr_tab.open:
         left, right = st.columns(2)
