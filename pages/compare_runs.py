@@ -5,66 +5,62 @@ then open any query in the playground. Numbers come from metrics.engine and metr
 from __future__ import annotations
 
 import html
-from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from metrics.engine import Evaluation, evaluate
-from metrics.io import InputError, read_qrels, read_run
+from metrics.engine import Evaluation
 from metrics.significance import N_PERMUTATIONS, N_RESAMPLES, SEED, PairedComparison, compare_paired, holm
-from ui import drilldown
+from ui import datasets, drilldown
 from ui.charts import COLORS
 from ui.widgets import plain
 
 PAGE = "cmp"
-SAMPLES = Path(__file__).parents[1] / "data" / "samples"
 DEFAULT_MEASURES = ["NDCG@10", "AP", "RR@10"]
 CHOICES = ["NDCG@10", "NDCG@20", "AP", "AP@10", "RR", "RR@10", "P@10", "R@100", "R_cap@100", "HitRate@10", "NDCG"]
 ALPHA = 0.05
 
 
-# --- loading (local until ui.datasets lands) ---
-
-
-@st.cache_resource(show_spinner=False, max_entries=8)
-def _read(kind: str, data: bytes, name: str):
-    return read_run(data, name) if kind == "run" else read_qrels(data, name)
+# --- loading (ui.datasets parses and caches; this page only picks the files) ---
 
 
 def load_inputs():
-    """(run A, run B, qrels, name A, name B), or None when something is missing."""
+    """(run A, run B, qrels, name A, name B) as ui.datasets.Loaded values, or None when something is missing."""
     source = st.radio(
         "Data",
-        ["Bundled sample", "Upload"],
+        ["sample", "upload"],
+        format_func={"sample": "Sample data", "upload": "Upload files"}.get,
         horizontal=True,
         key=f"{PAGE}_source",
-        captions=["bm25 vs dense on a seeded sample collection", "two TREC runs and their qrels"],
     )
-    if source == "Bundled sample":
-        files = [SAMPLES / "bm25.run.gz", SAMPLES / "dense.run.gz", SAMPLES / "qrels.txt.gz"]
-        blobs = [(f.read_bytes(), f.name) for f in files]
-        names = ("bm25", "dense")
+    if source == "sample":
+        systems = list(datasets.SAMPLE_RUNS)
+        col_a, col_b = st.columns(2)
+        name_a = col_a.selectbox("Run A", systems, index=systems.index("bm25"), key=f"{PAGE}_sample_a")
+        name_b = col_b.selectbox("Run B", systems, index=systems.index("dense"), key=f"{PAGE}_sample_b")
+        st.caption(datasets.SAMPLE_DESCRIPTION)
+        run_a = datasets.load_path("run", datasets.SAMPLE_RUNS[name_a])
+        run_b = datasets.load_path("run", datasets.SAMPLE_RUNS[name_b])
+        qrels = datasets.load_path("qrels", datasets.SAMPLE_QRELS)
     else:
-        cols = st.columns(3)
-        uploads = [
-            cols[0].file_uploader("Run A", key=f"{PAGE}_run_a"),
-            cols[1].file_uploader("Run B", key=f"{PAGE}_run_b"),
-            cols[2].file_uploader("Qrels", key=f"{PAGE}_qrels"),
-        ]
-        if not all(uploads):
+        col_a, col_b, col_q = st.columns(3)
+        with col_a:
+            run_a = datasets.upload_input(f"{PAGE}_run_a", "run", "Run A", key=f"{PAGE}_run_a_upload")
+        with col_b:
+            run_b = datasets.upload_input(f"{PAGE}_run_b", "run", "Run B", key=f"{PAGE}_run_b_upload")
+        with col_q:
+            qrels = datasets.upload_input(f"{PAGE}_qrels", "qrels", "Qrels", key=f"{PAGE}_qrels_upload")
+        name_a = run_a.name if run_a is not None else ""
+        name_b = run_b.name if run_b is not None else ""
+    for loaded in (run_a, run_b, qrels):
+        if loaded is not None and not loaded.ok:
+            datasets.show_status(loaded)
+    if not all(loaded is not None and loaded.ok for loaded in (run_a, run_b, qrels)):
+        if source == "upload":
             st.info("Upload two runs and the qrels to compare them.")
-            return None
-        blobs = [(u.getvalue(), u.name) for u in uploads]
-        names = (uploads[0].name, uploads[1].name)
-    try:
-        run_a, run_b = _read("run", *blobs[0]), _read("run", *blobs[1])
-        qrels = _read("qrels", *blobs[2])
-    except InputError as error:
-        st.error(plain(str(error)))
         return None
-    return run_a, run_b, qrels, *names
+    return run_a, run_b, qrels, name_a, name_b
 
 
 # --- the query set ---
@@ -273,8 +269,8 @@ if not measures:
     st.info("Pick at least one metric.")
     st.stop()
 try:
-    eval_a = evaluate(run_a, qrels, measures)
-    eval_b = evaluate(run_b, qrels, measures)
+    eval_a = datasets.evaluate_loaded(run_a, qrels, measures, complete=False)
+    eval_b = datasets.evaluate_loaded(run_b, qrels, measures, complete=False)
 except ValueError as error:
     st.error(plain(str(error)))
     st.stop()
@@ -356,4 +352,6 @@ st.dataframe(
         "B − A": st.column_config.NumberColumn(format="%+.4f"),
     },
 )
-drilldown.compare_picker(PAGE, run_a, run_b, qrels, common, a_values, b_values, metric, (name_a, name_b))
+drilldown.compare_picker(
+    PAGE, run_a.value, run_b.value, qrels.value, common, a_values, b_values, metric, (name_a, name_b)
+)

@@ -83,8 +83,7 @@ def tail_note(scn: Scenario) -> str | None:
     ranks = f"rank {first}" if first == last else f"ranks {first}–{last}"
     return (
         f"+ {more} ({ranks}) {'is' if len(scn.tail) == 1 else 'are'} kept for the metric values; "
-        f"{relevant} of them {'is' if relevant == 1 else 'are'} relevant. They cannot be dragged, and share links "
-        "and exports carry only the documents shown."
+        f"{relevant} of them {'is' if relevant == 1 else 'are'} relevant. They cannot be dragged."
     )
 
 

@@ -1,0 +1,141 @@
+"""The compare page in AppTest with the bundled samples (bm25 = A, dense = B): the deltas, wins/ties/losses and
+p-values it shows come from the engine's per-query values computed here, and a query opened from it lands in the
+playground with the same numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from metrics.engine import evaluate
+from metrics.io import read_qrels, read_run
+
+ROOT = Path(__file__).parents[1]
+PAGE = str(ROOT / "pages" / "compare_runs.py")
+SAMPLES = ROOT / "data" / "samples"
+MEASURES = ["NDCG@10", "AP", "RR@10"]
+
+
+@pytest.fixture(scope="module")
+def engine():
+    qrels = read_qrels(SAMPLES / "qrels.txt.gz")
+    a = evaluate(read_run(SAMPLES / "bm25.run.gz"), qrels, MEASURES)
+    b = evaluate(read_run(SAMPLES / "dense.run.gz"), qrels, MEASURES)
+    assert a.queries == b.queries  # the samples: both runs answer the same judged queries
+    return a, b
+
+
+@pytest.fixture(scope="module")
+def page() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    return at
+
+
+def summary(at: AppTest):
+    return at.dataframe[0].value.set_index("metric")
+
+
+def test_summary_shows_engine_means_and_deltas(page, engine):
+    a, b = engine
+    table = summary(page)
+    assert list(table.index) == MEASURES
+    for m in MEASURES:
+        assert table.loc[m, "mean A"] == pytest.approx(a.means[m], abs=1e-12)
+        assert table.loc[m, "mean B"] == pytest.approx(b.means[m], abs=1e-12)
+        assert table.loc[m, "B − A"] == pytest.approx(b.means[m] - a.means[m], abs=1e-12)
+        d = b.per_query[m] - a.per_query[m]
+        counts = f"{int((d > 1e-12).sum())} / {int((np.abs(d) <= 1e-12).sum())} / {int((d < -1e-12).sum())}"
+        assert table.loc[m, "wins / ties / losses"] == counts
+        low, high = (float(x) for x in table.loc[m, "95% CI"].strip("[]").split(", "))
+        assert low < b.means[m] - a.means[m] < high
+        assert table.loc[m, "p (t-test)"] and table.loc[m, "p (randomization)"]
+    assert "Holm p (t-test)" not in table.columns
+
+
+def test_cards_and_sentences_for_the_first_metric(page, engine):
+    a, b = engine
+    cards = {m.label: m for m in page.metric}
+    delta = b.means["NDCG@10"] - a.means["NDCG@10"]
+    assert cards["NDCG@10 · A (bm25)"].value == f"{a.means['NDCG@10']:.4f}"
+    assert cards["NDCG@10 · B (dense)"].value == f"{b.means['NDCG@10']:.4f}"
+    assert cards["NDCG@10 · B (dense)"].delta == f"{delta:+.4f}"
+    text = "\n".join(m.value for m in page.markdown)
+    assert f"**{len(a.queries)} queries** are evaluated in both runs" in text
+    assert "**Paired t-test: t = " in text and "df = " + str(len(a.queries) - 1) in text
+    assert "**Randomization test: p" in text and "10,000 random swaps" in text
+    captions = "\n".join(c.value for c in page.caption)
+    assert "retrieved for but without any qrels line" in captions  # the 4 unjudged sample topics
+    assert "p-values are per metric" in captions
+
+
+def test_charts_waterfall_sorted_and_null_histogram(page, engine):
+    import json
+
+    a, b = engine
+    charts = [json.loads(el.proto.spec) for el in page.get("plotly_chart")]
+    bars = [t for t in charts[0]["data"] if t["type"] == "bar"]
+    heights = sorted(y for t in bars for y in _values(t["y"]))
+    expected = np.sort(b.per_query["NDCG@10"] - a.per_query["NDCG@10"])
+    assert np.allclose(heights, expected)
+    assert charts[1]["data"][0]["type"] == "histogram"
+
+
+def _values(y):
+    """Plotly JSON stores numpy arrays as {"dtype", "bdata"}; plain lists otherwise."""
+    if isinstance(y, dict):
+        import base64
+
+        return np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"]).tolist()
+    return y
+
+
+def test_holm_toggle_adds_adjusted_columns():
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.toggle(key="cmp_holm").set_value(True).run()
+    assert not at.exception
+    table = summary(at)
+    assert {"Holm p (t-test)", "Holm p (randomization)"} <= set(table.columns)
+    assert "The Holm columns correct for that." in "\n".join(c.value for c in at.caption)
+
+
+def test_identical_runs_say_there_is_nothing_to_test():
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.selectbox(key="cmp_sample_b").set_value("bm25").run()  # a sample run against itself
+    assert not at.exception
+    table = summary(at)
+    assert (table["B − A"] == 0).all()
+    assert set(table["p (t-test)"]) == {"1.0000"} and set(table["p (randomization)"]) == {"1.0000"}
+    text = "\n".join(m.value for m in at.markdown)
+    assert "t is undefined" in text
+    assert any("identically" in i.value for i in at.info)
+
+
+NAV = """
+import streamlit as st
+st.navigation([st.Page({compare!r}, default=True), st.Page({playground!r})]).run()
+"""
+
+
+def test_open_a_query_in_the_playground_with_the_same_numbers(engine):
+    a, b = engine
+    script = NAV.format(compare=PAGE, playground=str(ROOT / "pages" / "playground.py"))
+    at = AppTest.from_string(script, default_timeout=60).run()
+    assert not at.exception and at.title[0].value == "Compare two runs"
+    query_id = at.selectbox(key="cmp_drill_query").value
+    d = b.per_query["NDCG@10"] - a.per_query["NDCG@10"]
+    assert query_id == b.queries[int(np.argmax(np.abs(d)))]  # largest difference first
+    at.segmented_control(key="cmp_drill_side").set_value("A").run()
+    at.button(key="cmp_drill_open").click().run()
+    assert not at.exception
+    assert at.title[0].value == "Playground"
+    row = a.queries.index(query_id)
+    cards = {m.label: m.value for m in at.metric}
+    assert cards["NDCG@10"] == f"{a.per_query['NDCG@10'][row]:.4f}"
+    assert cards["AP"] == f"{a.per_query['AP'][row]:.4f}"
+    scn = at.session_state["scenario"]
+    assert len(scn.ranking) == 20 and len(scn.ranking) + len(scn.tail) == 100
+    assert "Opened query" in "\n".join(s.value for s in at.success)
