@@ -80,7 +80,8 @@ def test_page_opens_from_the_sidebar_without_exception(shared_app, title, path, 
     app.screenshot(path)
 
 
-def test_sidebar_navigation_keeps_the_playground_list(warm_app):
+def test_the_playground_list_follows_the_user_to_a_lesson_and_back(warm_app):
+    """Plain session keys survive page switches: the NDCG lesson works on the list as left on the Playground."""
     app = warm_app
     page = app.page
     app.goto("/")
@@ -88,19 +89,25 @@ def test_sidebar_navigation_keeps_the_playground_list(warm_app):
     lst.locator('li[data-doc-id="d1"] button[data-action="down"]').click()
     expect(lst.locator("li[data-doc-id]").first).to_have_attribute("data-doc-id", "d2", timeout=WAIT_MS)
     app.wait_idle()
-
-    for title, path, default in [r for r in ROUTES if not r[2]] + [r for r in ROUTES if r[2]]:
-        nav_link(app, title).click()
-        expect(page).to_have_url(url_re(path, default), timeout=WAIT_MS)
-        app.wait_idle()
-        assert_healthy(app)
-
-    # Back on the playground, d1 is still at rank 2: d2, d1, d3, d4, d5 with grades 2, 3, 3, 0, 1.
-    expect(lst.locator("li[data-doc-id]").first).to_have_attribute("data-doc-id", "d2", timeout=WAIT_MS)
+    # d1 at rank 2: d2, d1, d3, d4, d5 with grades 2, 3, 3, 0, 1.
     dcg = 2 / log2(2) + 3 / log2(3) + 3 / log2(4) + 0 / log2(5) + 1 / log2(6)
     idcg = 3 / log2(2) + 3 / log2(3) + 2 / log2(4) + 1 / log2(5) + 0 / log2(6)
-    value = app.metric("NDCG@5").locator('[data-testid="stMetricValue"]')
-    expect(value).to_have_text(f"{dcg / idcg:.4f}", timeout=WAIT_MS)
+    expected = f"{dcg / idcg:.4f}"  # 0.9140
+
+    nav_link(app, "DCG & NDCG").click()
+    expect(page).to_have_url(url_re("ndcg", False), timeout=WAIT_MS)
+    app.wait_idle()
+    assert_healthy(app)
+    # The lesson's first NDCG@5 card ("2. Your list") is the playground list's.
+    expect(app.metric("NDCG@5").first.locator('[data-testid="stMetricValue"]')).to_have_text(expected)
+
+    nav_link(app, "Playground").click()
+    expect(page).to_have_url(url_re("", True), timeout=WAIT_MS)
+    app.wait_idle()
+    expect(lst.locator("li[data-doc-id]")).to_have_count(5, timeout=WAIT_MS)
+    order = [li.get_attribute("data-doc-id") for li in lst.locator("li[data-doc-id]").all()]
+    assert order == ["d2", "d1", "d3", "d4", "d5"]
+    expect(app.metric("NDCG@5").locator('[data-testid="stMetricValue"]')).to_have_text(expected, timeout=WAIT_MS)
 
 
 def table_rows(app) -> dict[str, list[str]]:
