@@ -99,12 +99,20 @@ def _choose_measures() -> list[str] | None:
     with pick_col:
         save = _persisted("measures", list(DEFAULT_MEASURES), "yd_measures")
         chosen = st.multiselect(
-            "Measures", [*DEFAULT_MEASURES, *MORE_MEASURES], key="yd_measures", on_change=save, accept_new_options=True
+            "Common measures",
+            [*DEFAULT_MEASURES, *MORE_MEASURES],
+            key="yd_measures",
+            on_change=save,
+            accept_new_options=True,
         )
     with more_col:
         save = _persisted("more_measures", "", "yd_more_measures")
         extra = st.text_input(
-            "More measures", key="yd_more_measures", on_change=save, placeholder="e.g. P@5, nDCG@20", help=MEASURE_HELP
+            "More measures (type them)",
+            key="yd_more_measures",
+            on_change=save,
+            placeholder="e.g. P@5, nDCG@20",
+            help=MEASURE_HELP,
         )
     names, errors = datasets.parse_measures(chosen, extra)
     for error in errors:
@@ -130,7 +138,7 @@ def _counts(evaluation, run: Loaded, qrels: Loaded) -> None:
         border=True,
     )
     cards[3].metric(
-        "No relevant document",
+        "No relevant doc",
         f"{counts.no_relevant:,}",
         help="Evaluated queries whose judgments have no relevant document: every measure is 0 there.",
         border=True,

@@ -102,7 +102,7 @@ def assert_equals_cli(at: AppTest, expected: dict) -> None:
         "Queries evaluated": f"{expected['counts']['evaluated']:,}",
         "Only in the run": f"{expected['counts']['only_in_run']:,}",
         "Only in the qrels": f"{expected['counts']['only_in_qrels']:,}",
-        "No relevant document": f"{expected['counts']['no_relevant']:,}",
+        "No relevant doc": f"{expected['counts']['no_relevant']:,}",
     }
 
 
@@ -117,7 +117,7 @@ def test_sample_data_equals_the_cli():
         "Queries evaluated": "294",
         "Only in the run": "4",
         "Only in the qrels": "6",
-        "No relevant document": "12",
+        "No relevant doc": "12",
     }
     assert any("trec_eval scores the queries found in **both** files" in m.value for m in at.markdown)
 
