@@ -162,7 +162,7 @@ def null_histogram(result: PairedComparison, metric: str) -> go.Figure:
             annotation_text=text,
             annotation_position="top",
         )
-    what = "every sign pattern" if r.exact else f"{r.n_permutations:,} random sign flips"
+    what = "every swap pattern" if r.exact else f"{r.n_permutations:,} random swaps"
     _style(
         fig, f"{metric}: mean difference if A and B were interchangeable ({what})", "mean of B − A", "count", height=300
     )
@@ -237,9 +237,10 @@ def explain(r: PairedComparison, metric: str, name_a: str, name_b: str) -> None:
         p_how = f"p = ({rand.count:,} + 1) / ({rand.n_permutations:,} + 1)"
         if rand.count == 0:
             p_how += ", the smallest p this many swaps can give"
+    hits = f"{rand.count:,}" if rand.count else "none"
     st.markdown(
-        f"**Randomization test: {p_is(rand.p_value)}.** Of {tried}, {rand.count:,} gave a mean difference at least "
-        f"as far from 0 as the observed {rand.observed:+.4f} ({p_how}). It assumes nothing about the shape of the "
+        f"**Randomization test: {p_is(rand.p_value)}.** Of {tried}, {hits} gave a mean difference at least as far "
+        f"from 0 as the observed {rand.observed:+.4f} ({p_how}). It assumes nothing about the shape of the "
         "differences."
     )
 

@@ -157,7 +157,7 @@ def compare_picker(
     rows = {q: (a, b) for q, a, b in zip(queries, a_values, b_values, strict=True)}
     ordered = sorted(queries, key=lambda q: (-abs(rows[q][1] - rows[q][0]), q))
     labels = {q: f"{q}: A {rows[q][0]:.4f} → B {rows[q][1]:.4f} ({rows[q][1] - rows[q][0]:+.4f})" for q in ordered}
-    query_col, run_col, n_col = st.columns([5, 2, 2], vertical_alignment="bottom")
+    query_col, run_col, n_col = st.columns([5, 3, 2], vertical_alignment="bottom")
     query_id = query_col.selectbox(
         f"Query (largest {metric} difference first)",
         ordered,
