@@ -139,3 +139,5 @@ def test_open_a_query_in_the_playground_with_the_same_numbers(engine):
     scn = at.session_state["scenario"]
     assert len(scn.ranking) == 20 and len(scn.ranking) + len(scn.tail) == 100
     assert "Opened query" in "\n".join(s.value for s in at.success)
+    captions = "\n".join(c.value for c in at.caption)
+    assert "80 more retrieved documents (ranks 21–100) are kept for the metric values" in captions

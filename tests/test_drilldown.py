@@ -99,11 +99,11 @@ def test_truncation_note():
     relevant_in_tail = sum(1 for d in rankings["q0"][20:] if qrels["q0"].get(d, 0) >= 1)
     assert relevant_in_tail == 1
     assert tail_note(q0).startswith(
-        "+ 980 more retrieved documents (ranks 21–1000) are kept for the metric values; 1 of them is relevant."
+        "\\+ 980 more retrieved documents (ranks 21–1000) are kept for the metric values; 1 of them is relevant."
     )
     assert tail_note(scenario_for_query({"q": ["a", "b"]}, {"q": {"b": 1}}, "q", 20)) is None
     one = scenario_for_query({"q": ["a", "b", "c"]}, {"q": {"c": 1}}, "q", 2)
-    assert tail_note(one).startswith("+ 1 more retrieved document (rank 3) is kept for the metric values; 1 of them")
+    assert tail_note(one).startswith("\\+ 1 more retrieved document (rank 3) is kept for the metric values; 1 of them")
 
 
 def test_shelf_holds_relevant_judged_docs_that_were_not_retrieved():

@@ -74,7 +74,7 @@ def scenario_for_query(
 
 
 def tail_note(scn: Scenario) -> str | None:
-    """One line for under the playground's list when a hidden tail is kept, else None."""
+    """One line of Markdown for under the playground's list (st.caption) when a hidden tail is kept, else None."""
     if not scn.tail:
         return None
     first, last = len(scn.ranking) + 1, len(scn.ranking) + len(scn.tail)
@@ -82,7 +82,7 @@ def tail_note(scn: Scenario) -> str | None:
     more = "1 more retrieved document" if len(scn.tail) == 1 else f"{len(scn.tail):,} more retrieved documents"
     ranks = f"rank {first}" if first == last else f"ranks {first}–{last}"
     return (
-        f"+ {more} ({ranks}) {'is' if len(scn.tail) == 1 else 'are'} kept for the metric values; "
+        f"\\+ {more} ({ranks}) {'is' if len(scn.tail) == 1 else 'are'} kept for the metric values; "
         f"{relevant} of them {'is' if relevant == 1 else 'are'} relevant. They cannot be dragged."
     )
 
