@@ -58,4 +58,5 @@ def judged(ranking: Ranking, qrels: Qrels, threshold: int) -> Iterator[tuple[int
 
 def count_relevant(qrels: Qrels, threshold: int) -> int:
     """R: the judged docs with grade >= threshold, retrieved or not."""
+    check_qrels(qrels)  # recall and capped recall count R before their other checks run
     return sum(1 for grade in qrels.values() if grade >= threshold)

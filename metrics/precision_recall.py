@@ -5,7 +5,7 @@ Each counts hits@k, the relevant docs among the top k, and divides by something 
 
 from __future__ import annotations
 
-from metrics._checks import checked, count_relevant, judged
+from metrics._checks import check_k, checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.types import Breakdown, Qrels, Ranking, RankStep
 
@@ -76,6 +76,7 @@ def capped_recall(
     >>> capped_recall(["r1", "r2", "r3", "n1", "n2"], {f"r{i}": 1 for i in range(1, 8)}, k=5).value
     0.6
     """
+    check_k(k)  # k is used below before _hits_breakdown checks it
     R = count_relevant(qrels, conventions.threshold)
     cap = min(R, len(ranking) if k is None else k)
     hits, steps = _hits_breakdown(ranking, qrels, k, cap, conventions)
