@@ -12,7 +12,7 @@ import streamlit as st
 
 from metrics.engine import Evaluation
 from metrics.significance import N_PERMUTATIONS, N_RESAMPLES, SEED, PairedComparison, compare_paired, holm
-from ui import datasets, drilldown
+from ui import datasets, drilldown, state
 from ui.charts import COLORS
 from ui.widgets import plain
 
@@ -25,6 +25,14 @@ ALPHA = 0.05
 # --- loading (ui.datasets parses and caches; this page only picks the files) ---
 
 
+def kept(name: str, default: object) -> dict:
+    """key and on_change for a widget whose value outlives page switches (Streamlit drops widget keys when another
+    page runs, e.g. after a drill-down into the playground); saved as a ui.state dataset setting."""
+    key = f"{PAGE}_{name}"
+    state.sync_widget(key, state.dataset_setting(key, default))
+    return {"key": key, "on_change": lambda: state.set_dataset_setting(key, st.session_state[key])}
+
+
 def load_inputs():
     """(run A, run B, qrels, name A, name B) as ui.datasets.Loaded values, or None when something is missing."""
     source = st.radio(
@@ -32,13 +40,13 @@ def load_inputs():
         ["sample", "upload"],
         format_func={"sample": "Sample data", "upload": "Upload files"}.get,
         horizontal=True,
-        key=f"{PAGE}_source",
+        **kept("source", "sample"),
     )
     if source == "sample":
         systems = list(datasets.SAMPLE_RUNS)
         col_a, col_b = st.columns(2)
-        name_a = col_a.selectbox("Run A", systems, index=systems.index("bm25"), key=f"{PAGE}_sample_a")
-        name_b = col_b.selectbox("Run B", systems, index=systems.index("dense"), key=f"{PAGE}_sample_b")
+        name_a = col_a.selectbox("Run A", systems, **kept("sample_a", "bm25"))
+        name_b = col_b.selectbox("Run B", systems, **kept("sample_b", "dense"))
         st.caption(datasets.SAMPLE_DESCRIPTION)
         run_a = datasets.load_path("run", datasets.SAMPLE_RUNS[name_a])
         run_b = datasets.load_path("run", datasets.SAMPLE_RUNS[name_b])
@@ -261,8 +269,7 @@ run_a, run_b, qrels, name_a, name_b = inputs
 measures = st.multiselect(
     "Metrics to compare",
     CHOICES,
-    default=DEFAULT_MEASURES,
-    key=f"{PAGE}_measures",
+    **kept("measures", DEFAULT_MEASURES),
     accept_new_options=True,
     help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole list.",
 )
@@ -292,7 +299,7 @@ with st.spinner("Resampling ..."):
 
 adjust = st.toggle(
     "Holm correction for testing several metrics",
-    key=f"{PAGE}_holm",
+    **kept("holm", False),
     disabled=len(results) < 2,
     help="Holm's step-down method keeps the chance of any false 'significant' among the metrics at 5%.",
 )

@@ -141,3 +141,20 @@ def test_open_a_query_in_the_playground_with_the_same_numbers(engine):
     assert "Opened query" in "\n".join(s.value for s in at.success)
     captions = "\n".join(c.value for c in at.caption)
     assert "80 more retrieved documents (ranks 21–100) are kept for the metric values" in captions
+
+
+def test_choices_survive_a_trip_to_the_playground():
+    script = NAV.format(compare=PAGE, playground=str(ROOT / "pages" / "playground.py"))
+    at = AppTest.from_string(script, default_timeout=60).run()
+    at.selectbox(key="cmp_sample_a").set_value("dense").run()
+    at.selectbox(key="cmp_sample_b").set_value("bm25").run()
+    at.multiselect(key="cmp_measures").set_value(["AP", "P@10"]).run()
+    at.toggle(key="cmp_holm").set_value(True).run()
+    at.button(key="cmp_drill_open").click().run()
+    assert at.title[0].value == "Playground"
+    at.switch_page(PAGE).run()
+    assert not at.exception and at.title[0].value == "Compare two runs"
+    assert (at.selectbox(key="cmp_sample_a").value, at.selectbox(key="cmp_sample_b").value) == ("dense", "bm25")
+    table = summary(at)
+    assert list(table.index) == ["AP", "P@10"] and "Holm p (t-test)" in table.columns
+    assert (table["B − A"] < 0).all()  # bm25 is the weaker sample system
