@@ -290,8 +290,11 @@ rows_a, rows_b = [index_a[q] for q in common], [index_b[q] for q in common]
 st.markdown(f"**{len(common)} queries** are evaluated in both runs ({plain(name_a)} = A, {plain(name_b)} = B).")
 if dropped:
     st.caption("Left out: " + "; ".join(dropped) + ".")
+if not common:
+    st.warning("No query is evaluated in both runs, so there is nothing to compare. Are these the right files?")
+    st.stop()
 if len(common) < 2:
-    st.warning("Fewer than 2 shared queries: nothing to test. The numbers below are for what there is.")
+    st.warning("Only 1 shared query: the tests need at least 2 (t is undefined, p = 1). The numbers are for that one.")
 
 values = {m: (eval_a.per_query[m][rows_a], eval_b.per_query[m][rows_b]) for m in eval_a.per_query}
 with st.spinner("Resampling ..."):

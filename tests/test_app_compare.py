@@ -158,3 +158,39 @@ def test_choices_survive_a_trip_to_the_playground():
     table = summary(at)
     assert list(table.index) == ["AP", "P@10"] and "Holm p (t-test)" in table.columns
     assert (table["B − A"] < 0).all()  # bm25 is the weaker sample system
+
+
+def tiny_samples(tmp_path: Path, run_b: str):
+    """Point the page's sample pickers at tiny files (uploads cannot be driven in AppTest)."""
+    from unittest import mock
+
+    from ui import datasets
+
+    (tmp_path / "a.run").write_text("q1 Q0 d1 1 2.0 a\nq1 Q0 d2 2 1.0 a\n")
+    (tmp_path / "b.run").write_text(run_b)
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d3 1\n")
+    runs = {"bm25": tmp_path / "a.run", "dense": tmp_path / "b.run"}
+    return mock.patch.dict(datasets.SAMPLE_RUNS, runs, clear=True), mock.patch.object(
+        datasets, "SAMPLE_QRELS", tmp_path / "qrels"
+    )
+
+
+def test_one_shared_query_says_the_tests_need_two(tmp_path):
+    runs, qrels = tiny_samples(tmp_path, "q1 Q0 d2 1 2.0 b\nq1 Q0 d1 2 1.0 b\n")
+    with runs, qrels:
+        at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    assert "Only 1 shared query" in at.warning[0].value
+    table = summary(at)
+    assert table.loc["AP", "B − A"] == 0.5 - 1.0 and table.loc["AP", "wins / ties / losses"] == "0 / 0 / 1"
+    assert table.loc["AP", "t (df)"] == "undefined" and table.loc["AP", "p (t-test)"] == "1.0000"
+    assert "1 in the qrels that neither run retrieved" in "\n".join(c.value for c in at.caption)
+
+
+def test_no_shared_query_stops_with_a_warning(tmp_path):
+    runs, qrels = tiny_samples(tmp_path, "q9 Q0 d2 1 2.0 b\n")
+    with runs, qrels:
+        at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception and not at.dataframe
+    assert "No query is evaluated in both runs" in at.warning[0].value
+    assert "1 with qrels that only run A retrieved documents for" in "\n".join(c.value for c in at.caption)
