@@ -84,7 +84,7 @@ def evaluate(
     cache: dict[tuple, np.ndarray] = {}
     per_query = {}
     for name, measure in parsed.items():
-        key = (measure.family, measure.k, measure.gain)
+        key = (measure.family, measure.k, measure.gain_under(conventions))
         if key not in cache:
             cache[key] = data.compute(measure)
         per_query[name] = cache[key]
@@ -208,12 +208,13 @@ class _Prepared:
             precision_sum = np.bincount(slot[keep], weights=hits_so_far[keep] / rank[keep], minlength=self.size)
             denominator = self.R if self.conventions.ap_denominator == "all" else self._hits(k)
             return _ratio(precision_sum, denominator)
+        kind = measure.gain_under(self.conventions)
         if family == "DCG":
-            return self._dcg(self.slot, self.rank, self.grade, k, measure.gain)
+            return self._dcg(self.slot, self.rank, self.grade, k, kind)
         if family == "IDCG":
-            return self._idcg(k, measure.gain)
+            return self._idcg(k, kind)
         if family == "NDCG":
-            return _ratio(self._dcg(self.slot, self.rank, self.grade, k, measure.gain), self._idcg(k, measure.gain))
+            return _ratio(self._dcg(self.slot, self.rank, self.grade, k, kind), self._idcg(k, kind))
         raise ValueError(f"unknown measure family {family!r}")
 
 

@@ -590,6 +590,7 @@ def _prepare_run(name: str, query, doc, score, row_names: Callable) -> Run:
     query = _chunked(query)
     doc = _chunked(doc)
     score = score if isinstance(score, np.ndarray) else _float_numpy(score)
+    score = _as_trec_eval_float(score)
     file_row = None  # the file row of each row, when everything had to be sorted
     moved = None
     starts, grouped = _group_starts(query)
@@ -629,6 +630,12 @@ def _prepare_run(name: str, query, doc, score, row_names: Callable) -> Run:
 
     _refuse_duplicates(name, row_key, query_of, doc, file_row, row_names, "run")
     return Run(name, query_ids, starts, doc, score, row_key, moved)
+
+
+def _as_trec_eval_float(score: np.ndarray) -> np.ndarray:
+    """trec_eval keeps scores as C floats (TEXT_RESULTS.sim), so scores equal in 32 bits tie and go by doc id."""
+    with np.errstate(over="ignore"):
+        return score.astype(np.float32).astype(np.float64)
 
 
 def _prepare_qrels(name: str, query, doc, grade, row_names: Callable) -> Qrels:

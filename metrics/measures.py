@@ -91,9 +91,13 @@ class Measure:
         family = self.family + ("_exp" if self.gain == "exp" else "")
         return family if self.k is None else f"{family}@{self.k}"
 
+    def gain_under(self, conventions: Conventions) -> Gain:
+        """An ``_exp`` name forces exponential gain; a plain name (NDCG@10) follows the conventions."""
+        return "exp" if self.gain == "exp" else conventions.gain
+
     def compute(self, ranking: Ranking, qrels: Qrels, conventions: Conventions = TREC_EVAL) -> Breakdown:
         if self.family in GRADED_FAMILIES:
-            conventions = dataclasses.replace(conventions, gain=self.gain)
+            conventions = dataclasses.replace(conventions, gain=self.gain_under(conventions))
         return FUNCTIONS[self.family](ranking, qrels, self.k, conventions=conventions)
 
 

@@ -182,18 +182,12 @@ OURS = [f"{m}_{k}" for m in ("P", "recall", "success", "map_cut", "ndcg_cut") fo
 ]
 
 
-# trec_eval stores scores as 32-bit floats, so scores equal in float32 tie there; we rank by the float64 score
-# (like rank_by_score). Scores exact in float32 keep this comparison about the measures.
-float32_scores = st.sampled_from([0.0, 0.5, 1.0, 2.0, -1.0]) | st.floats(-5, 5, width=32)
-float32_runs = st.dictionaries(
-    st.sampled_from(QUERIES), st.dictionaries(st.sampled_from(DOCS), float32_scores, max_size=14)
-)
-
-
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(float32_runs, qrels_sets, st.integers(1, 2))
+@given(runs, qrels_sets, st.integers(1, 2))
 def test_engine_equals_pytrec_eval_live(run, qrels, level):
-    qrels = {q: docs for q, docs in qrels.items() if docs}
+    # trec_eval sizes an array by a query's largest grade and crashes when every grade is negative
+    # (form_res_rels.c): keep at least one grade >= 0 in each query the reference sees.
+    qrels = {q: docs for q, docs in qrels.items() if docs and max(docs.values()) >= 0}
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, TREC_MEASURES, relevance_level=level)
     expected = evaluator.evaluate({q: {d: float(s) for d, s in docs.items()} for q, docs in run.items()})
     ours = evaluate(run, qrels, OURS, conventions=Conventions(threshold=level))

@@ -1,0 +1,44 @@
+"""trec_eval's ranking rule: score descending in C-float precision, ties by doc id descending (byte order)."""
+
+from __future__ import annotations
+
+import pytest
+import pytrec_eval
+
+from metrics import parse_measure, rank_by_score
+from metrics.engine import evaluate
+
+# Pairs of scores that differ as doubles but are equal as 32-bit floats, so trec_eval breaks the tie by doc id.
+FLOAT32_TIES = [(1.0, 1.00000001), (0.0, 1.8e-214), (12.5, 12.500000001)]
+
+
+@pytest.mark.parametrize(("b_score", "a_score"), FLOAT32_TIES)
+def test_float32_ties_rank_as_trec_eval_does(b_score, a_score):
+    scores = {"b": b_score, "a": a_score}
+    trec = pytrec_eval.RelevanceEvaluator({"q": {"b": 1}}, {"recip_rank"}).evaluate({"q": scores})
+    assert trec["q"]["recip_rank"] == 1.0  # 'b' first: a tie, and 'b' > 'a'
+    assert rank_by_score(scores) == ["b", "a"]
+    assert evaluate({"q": scores}, {"q": {"b": 1}}, ["RR"]).per_query["RR"].tolist() == [1.0]
+
+
+def test_scores_that_differ_as_floats_still_rank_by_score():
+    scores = {"b": 1.0, "a": 1.0000001}
+    trec = pytrec_eval.RelevanceEvaluator({"q": {"b": 1}}, {"recip_rank"}).evaluate({"q": scores})
+    assert trec["q"]["recip_rank"] == 0.5
+    assert rank_by_score(scores) == ["a", "b"]
+
+
+def test_plain_ndcg_follows_the_gain_convention_and_exp_names_force_it():
+    from metrics import Conventions, ndcg
+
+    exp = Conventions(gain="exp")
+    ranking, qrels = ["a", "b"], {"a": 1, "b": 3}
+    # by hand: exp gains 1 and 7; DCG = 1 + 7/log2(3), IDCG = 7 + 1/log2(3)
+    from math import log2
+
+    expected = (1 + 7 / log2(3)) / (7 + 1 / log2(3))
+    assert parse_measure("NDCG@3").compute(ranking, qrels, exp).value == pytest.approx(expected)
+    assert parse_measure("NDCG_exp@3").compute(ranking, qrels).value == pytest.approx(expected)
+    assert ndcg(ranking, qrels, 3, conventions=exp).value == pytest.approx(expected)
+    engine = evaluate({"q": ranking}, {"q": qrels}, ["NDCG@3"], conventions=exp)
+    assert engine.per_query["NDCG@3"].tolist() == [pytest.approx(expected)]
