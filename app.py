@@ -2,6 +2,8 @@
 
 import streamlit as st
 
+from ui import presenter
+
 st.set_page_config(page_title="IR Metrics Lab", page_icon=":material/leaderboard:", layout="wide")
 
 PAGES = {
@@ -31,6 +33,10 @@ PAGES = {
         ),
         st.Page("pages/lesson_ndcg.py", title="DCG & NDCG", icon=":material/signal_cellular_alt:", url_path="ndcg"),
     ],
+    "Your data": [
+        st.Page("pages/your_data.py", title="Evaluate a run", icon=":material/upload_file:", url_path="your-data"),
+        st.Page("pages/compare_runs.py", title="Compare two runs", icon=":material/difference:", url_path="compare"),
+    ],
     "Reference": [
         st.Page("pages/conventions.py", title="Conventions explorer", icon=":material/rule:", url_path="conventions"),
         st.Page("pages/errata.py", title="Errata in popular posts", icon=":material/fact_check:", url_path="errata"),
@@ -39,8 +45,10 @@ PAGES = {
 
 st.logo(":material/leaderboard:", size="large")
 page = st.navigation(PAGES)
+presenter.apply()  # before the page, so its exit button sits at the top
 with st.sidebar:
     st.markdown("**IR Metrics Lab**")
     st.caption("Rank documents, grade them, and see how every retrieval metric responds.")
     st.divider()
+presenter.sidebar_toggle()
 page.run()
