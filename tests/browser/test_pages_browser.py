@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import ast
 import re
+import time
 from math import log2
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -57,9 +59,26 @@ def assert_healthy(app) -> None:
     assert app.errors == [], f"uncaught errors in the page: {app.errors}"
 
 
-def nav_link(app, title: str):
-    name = re.compile(rf"(^|\s){re.escape(title)}$")
-    return app.page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name)
+def open_from_sidebar(app, title: str) -> None:
+    """Click the sidebar link to ``title``. Streamlit lists only the first 10 pages until "View N more" is clicked,
+    so click that first when the link is hidden behind it, as a person would. Retried briefly: the sidebar is
+    redrawn after each page run."""
+    nav = app.page.locator('[data-testid="stSidebarNav"]')
+    link = nav.get_by_role("link", name=re.compile(rf"(^|\s){re.escape(title)}$"))
+    more = nav.locator('[data-testid="stSidebarNavViewButton"]', has_text=re.compile(r"more", re.IGNORECASE))
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        try:
+            if link.is_visible():
+                link.click(timeout=2_000)
+                return
+            if more.is_visible():
+                more.click(timeout=2_000)
+        except PlaywrightError:
+            pass  # redrawn under the click: look again
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no sidebar link {title!r}: {nav.inner_text()!r}")
+        app.page.wait_for_timeout(100)
 
 
 def url_re(path: str, default: bool):
@@ -72,7 +91,7 @@ def test_page_opens_from_the_sidebar_without_exception(shared_app, title, path, 
     """One session clicks through the sidebar, as a person would; each page is screenshotted once drawn."""
     app = shared_app
     app.errors.clear()
-    nav_link(app, title).click()
+    open_from_sidebar(app, title)
     expect(app.page).to_have_url(url_re(path, default), timeout=WAIT_MS)
     app.wait_rendered()
     assert_healthy(app)
@@ -94,14 +113,14 @@ def test_the_playground_list_follows_the_user_to_a_lesson_and_back(warm_app):
     idcg = 3 / log2(2) + 3 / log2(3) + 2 / log2(4) + 1 / log2(5) + 0 / log2(6)
     expected = f"{dcg / idcg:.4f}"  # 0.9140
 
-    nav_link(app, "DCG & NDCG").click()
+    open_from_sidebar(app, "DCG & NDCG")
     expect(page).to_have_url(url_re("ndcg", False), timeout=WAIT_MS)
     app.wait_idle()
     assert_healthy(app)
     # The lesson's first NDCG@5 card ("2. Your list") is the playground list's.
     expect(app.metric("NDCG@5").first.locator('[data-testid="stMetricValue"]')).to_have_text(expected)
 
-    nav_link(app, "Playground").click()
+    open_from_sidebar(app, "Playground")
     expect(page).to_have_url(url_re("", True), timeout=WAIT_MS)
     app.wait_idle()
     expect(lst.locator("li[data-doc-id]")).to_have_count(5, timeout=WAIT_MS)
