@@ -44,7 +44,7 @@ PAGES = {
 }
 
 st.logo(":material/leaderboard:", size="large")
-page = st.navigation(PAGES)
+page = st.navigation(PAGES, expanded=True)  # all 15 pages visible: no "View more" fold
 presenter.apply()  # before the page, so its exit button sits at the top
 with st.sidebar:
     st.markdown("**IR Metrics Lab**")
