@@ -40,6 +40,15 @@ def overview(rows: list[Split]) -> pd.DataFrame:
 st.dataframe(overview(splits), hide_index=True, width="stretch")
 
 
+def apply_fix(fix: conventions_table.Fix) -> None:
+    """A "Load ..." fix replaces the Playground list (the example picker then names it); the others edit it."""
+    if fix.label.startswith("Load "):
+        what = fix.label.removeprefix("Load ")
+        state.load(fix.scenario, f"{what[:1].upper()}{what[1:]} (conventions explorer)")
+    else:
+        state.update(fix.scenario)
+
+
 def card(s: Split) -> None:
     with st.container(border=True):
         st.subheader(s.title, anchor=False)
@@ -69,8 +78,8 @@ def card(s: Split) -> None:
                     s.fix.label,
                     key=f"{PAGE}_fix_{s.key}",
                     icon=":material/science:",
-                    on_click=state.update,
-                    args=(s.fix.scenario,),
+                    on_click=apply_fix,
+                    args=(s.fix,),
                     help="Changes the Playground list (Undo on the Playground brings yours back).",
                 )
 

@@ -23,7 +23,7 @@ st.markdown(
 
 
 def open_in_playground(erratum: Erratum) -> None:
-    state.update(erratum.scenario)
+    state.load(erratum.scenario, f"Seed {erratum.seed}'s example, from the errata")
     try:
         st.switch_page(PLAYGROUND)
     except StreamlitAPIException:  # this page runs on its own, without the app's navigation

@@ -124,3 +124,14 @@ def test_errata_open_in_playground_switches_page():
     assert at.title[0].value != "Errata in popular posts"  # now on the playground
     scn = at.session_state["scenario"]
     assert scn.ranking == ("D1", "D2", "D3", "D4") and scn.k == 2
+
+
+def test_an_erratum_opened_in_the_playground_is_named_in_the_example_picker():
+    at = AppTest.from_file(str(PAGES.parent / "app.py"), default_timeout=30).run()
+    at.switch_page("pages/errata.py").run()
+    at.button(key="errata_open_000-71").click().run()
+    assert not at.exception and at.title[0].value == "Playground"
+    picker = at.selectbox(key="pg_preset")
+    assert picker.value is None and picker.placeholder == "Seed 000's example, from the errata"
+    captions = "\n".join(c.value for c in at.caption)
+    assert "not one of the examples" in captions and "28.19" not in captions  # not the default preset's lesson

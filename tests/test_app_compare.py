@@ -141,6 +141,10 @@ def test_open_a_query_in_the_playground_with_the_same_numbers(engine):
     assert "Opened query" in "\n".join(s.value for s in at.success)
     captions = "\n".join(c.value for c in at.caption)
     assert "80 more retrieved documents (ranks 21–100) are kept for the metric values" in captions
+    picker = at.selectbox(key="pg_preset")  # the example picker names the query, not the last preset
+    assert picker.value is None and picker.placeholder == f"Opened query {query_id} of bm25"
+    assert f"Opened query {query_id} of bm25: not one of the examples" in captions
+    assert "28.19" not in captions  # the default preset's lesson is gone
 
 
 def test_choices_survive_a_trip_to_the_playground():

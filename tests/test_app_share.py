@@ -115,10 +115,31 @@ def test_after_an_edit_the_address_bar_follows():
     assert at.code[0].value == "/?docs=d4,d1,d2,d3,d5&grades=0,3,2,3,1&k=3&gain=exp"
 
 
+def captions(at: AppTest) -> str:
+    return "\n".join(c.value for c in at.caption)
+
+
+def test_a_link_is_not_the_last_preset_but_a_preset_can_still_be_loaded():
+    at = open_link(docs="n1,n2,r1,r2,n3", grades="0,0,1,1,0", k="5")
+    picker = at.selectbox(key="pg_preset")
+    assert picker.value is None and picker.placeholder == "Opened from a link"
+    assert "Opened from a link" in captions(at)
+    assert "28.19" not in captions(at) and "seed 001" not in captions(at)  # not the default preset's lesson
+    picker.set_value("grades-32301").run()
+    assert not at.exception
+    assert at.selectbox(key="pg_preset").value == "grades-32301"
+    assert "28.19" in captions(at) and "Opened from a link" not in captions(at)
+    assert metric_values(at)["NDCG@5"] == golden("pub-seed001-rel-32301", "NDCG@5") == "0.9724"
+    at.button(key="pg_undo").click().run()  # back to the link's list, and to its label
+    assert metric_values(at)["RR"] == f"{1 / 3:.4f}"
+    assert at.selectbox(key="pg_preset").value is None and "Opened from a link" in captions(at)
+
+
 def test_without_a_link_the_playground_writes_the_preset():
     at = AppTest.from_file(APP, default_timeout=30).run()
     assert not at.warning
     assert url_params(at)["docs"] == "d1,d2,d3,d4,d5" and url_params(at)["grades"] == "3,2,3,0,1"
+    assert at.selectbox(key="pg_preset").value == "grades-32301" and "28.19" in captions(at)
 
 
 def test_other_pages_do_not_write_the_link():

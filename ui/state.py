@@ -27,6 +27,12 @@ _EXAMPLE_KEY = "scenario_example"  # the preset last loaded into the playground
 _LINK_WARNINGS = "link_warnings"  # what was wrong with the shared link the session was opened with
 _FROM_LINK = "scenario_from_link"  # True when the session's first scenario came from a shared link
 _PRESENTER = "presenter_mode"  # bool: large type, no sidebar (ui.presenter)
+_ORIGIN = "scenario_origin"  # None: the preset example_key() (maybe edited); else where the scenario came from
+_ORIGIN_UNDO = "scenario_origin_undo"  # the origins of the scenarios on the undo stack, in step with it
+_ORIGIN_REDO = "scenario_origin_redo"
+_DRILLDOWN_AREA = "pg_drilldown"  # ui.drilldown's message area: "Opened query Q of run: ..." names the origin
+FROM_LINK = "Opened from a link"
+FROM_RUN = "A query from your run"
 
 
 def scenario() -> Scenario:
@@ -44,6 +50,7 @@ def _from_link() -> Scenario | None:
     scn, warnings = url.from_query_params(params, base=Scenario.from_example(EXAMPLES[DEFAULT_EXAMPLE]))
     st.session_state[_LINK_WARNINGS] = warnings
     st.session_state[_FROM_LINK] = True
+    st.session_state[_ORIGIN] = FROM_LINK
     return scn
 
 
@@ -77,17 +84,37 @@ def previous() -> Scenario | None:
     return st.session_state.get(_PREVIOUS)
 
 
+def origin() -> str | None:
+    """Where the playground's scenario came from when it is not the last preset (``example_key()``), e.g.
+    "Opened from a link" or "Opened query 7 of bm25"; None when it is that preset, edited or not."""
+    return st.session_state.get(_ORIGIN)
+
+
 def update(new: Scenario) -> None:
-    """Make ``new`` the current scenario; the old one goes on the undo stack."""
+    """Make ``new`` the current scenario; the old one goes on the undo stack. An edit keeps the origin; a scenario
+    that brings a new hidden tail (a query opened from a run) is not the preset any more."""
     current = scenario()
     if new == current:
         return
     undo_stack = st.session_state.setdefault(_UNDO, [])
     undo_stack.append(current)
     del undo_stack[:-UNDO_LIMIT]
+    origins = st.session_state.setdefault(_ORIGIN_UNDO, [])
+    origins.append(origin())
+    del origins[:-UNDO_LIMIT]
     st.session_state[_REDO] = []
+    st.session_state[_ORIGIN_REDO] = []
     st.session_state[_PREVIOUS] = current
     st.session_state[_SCENARIO] = new
+    if new.tail and new.tail != current.tail:
+        st.session_state[_ORIGIN] = FROM_RUN
+
+
+def load(new: Scenario, origin_label: str) -> None:
+    """Replace the playground with a scenario from elsewhere (an erratum, a convention's example, a run's query),
+    undoable; ``origin_label`` is what the example picker shows instead of a preset."""
+    update(new)
+    st.session_state[_ORIGIN] = origin_label
 
 
 def can_undo() -> bool:
@@ -98,26 +125,36 @@ def can_redo() -> bool:
     return bool(st.session_state.get(_REDO))
 
 
+def _pop_origin(stack: str) -> str | None:
+    origins = st.session_state.get(stack, [])
+    return origins.pop() if origins else None
+
+
 def undo() -> None:
     if can_undo():
         current = scenario()
         st.session_state.setdefault(_REDO, []).append(current)
+        st.session_state.setdefault(_ORIGIN_REDO, []).append(origin())
         st.session_state[_PREVIOUS] = current
         st.session_state[_SCENARIO] = st.session_state[_UNDO].pop()
+        st.session_state[_ORIGIN] = _pop_origin(_ORIGIN_UNDO)
 
 
 def redo() -> None:
     if can_redo():
         current = scenario()
         st.session_state.setdefault(_UNDO, []).append(current)
+        st.session_state.setdefault(_ORIGIN_UNDO, []).append(origin())
         st.session_state[_PREVIOUS] = current
         st.session_state[_SCENARIO] = st.session_state[_REDO].pop()
+        st.session_state[_ORIGIN] = _pop_origin(_ORIGIN_REDO)
 
 
 def load_example(key: str) -> None:
     """Replace the playground with a preset (undoable)."""
     st.session_state[_EXAMPLE_KEY] = key
     update(Scenario.from_example(EXAMPLES[key]))
+    st.session_state[_ORIGIN] = None
 
 
 def example_key() -> str:
@@ -214,8 +251,13 @@ def widget_value(widget_key: str, default: object = None) -> object:
 
 
 def set_message(area: str, level: str, text: str) -> None:
-    """Keep a callback's outcome ("error", "warning", "success") for the area's next render."""
+    """Keep a callback's outcome ("error", "warning", "success") for the area's next render.
+
+    ui.drilldown announces a query it opened in the playground here ("Opened query Q of run: its top N ..."); the
+    part before the colon becomes the scenario's origin, so the example picker names the query, not a preset."""
     st.session_state.setdefault(_MESSAGES, {})[area] = (level, text)
+    if area == _DRILLDOWN_AREA and text.startswith("Opened query"):
+        st.session_state[_ORIGIN] = text.split(":", 1)[0]
 
 
 def pop_message(area: str) -> tuple[str, str] | None:

@@ -405,17 +405,32 @@ def document_editor(prefix: str, current: Current, apply: Apply) -> None:
 
 
 def preset_picker(prefix: str) -> None:
-    """Load one of the worked examples from the posts (undoable), and show what it teaches."""
+    """Load one of the worked examples from the posts (undoable), and show what it teaches. When the list came from
+    somewhere else (a shared link, a query of a run, an erratum) the picker names that instead of the last preset,
+    and still loads a preset when one is picked."""
     key = f"{prefix}_preset"
-    state.sync_widget(key, state.example_key())
+    origin = state.origin()
+    state.sync_widget(key, None if origin else state.example_key())
+
+    def load() -> None:
+        if state.widget_value(key) is not None:
+            state.load_example(state.widget_value(key))
+
     picker_col, lesson_col = st.columns([2, 3], vertical_alignment="bottom")
     picker_col.selectbox(
         "Example",
         list(EXAMPLES),
         key=key,
+        index=None,
+        placeholder=origin or "Custom scenario",
         format_func=lambda e: EXAMPLES[e].title,
-        on_change=lambda: state.load_example(state.widget_value(key)),
+        on_change=load,
         help="Loading an example replaces the list; Undo brings yours back.",
     )
-    example = EXAMPLES[state.example_key()]
-    lesson_col.caption(f"{example.lesson}  \n*Source: {example.source}.*")
+    if origin:
+        lesson_col.caption(
+            f"{plain(origin)}: not one of the examples. Pick an example to replace it (Undo brings this list back)."
+        )
+    else:
+        example = EXAMPLES[state.example_key()]
+        lesson_col.caption(f"{example.lesson}  \n*Source: {example.source}.*")
