@@ -53,7 +53,8 @@ def test_every_promised_page_is_routed():
 
 def assert_healthy(app) -> None:
     page = app.page
-    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    exceptions = page.locator('[data-testid="stException"]')
+    assert exceptions.count() == 0, f"the page shows an exception: {exceptions.all_inner_texts()}"
     expect(page.get_by_text("Page not found")).to_have_count(0)
     expect(page.locator("h1").first).to_be_visible()
     assert app.errors == [], f"uncaught errors in the page: {app.errors}"
