@@ -28,7 +28,13 @@ def swapped(ranking: Ranking, i: int, j: int) -> list[str]:
 
 
 def swap_deltas(
-    ranking: Ranking, qrels: Qrels, family: str, k: int | None = None, conventions: Conventions = TREC_EVAL
+    ranking: Ranking,
+    qrels: Qrels,
+    family: str,
+    k: int | None = None,
+    conventions: Conventions = TREC_EVAL,
+    *,
+    tail: Ranking = (),
 ) -> list[list[float]]:
     r"""For every pair of ranks (i, j), the change in the metric if the docs at ranks i and j swapped places.
 
@@ -41,15 +47,20 @@ def swap_deltas(
     every metric (the metrics see a doc only through its grade), and a swap of two docs both below the cutoff
     k leaves the top k unchanged. Every other cell is one call of the readable metric, O(n) each.
 
+    ``tail``: more retrieved docs after ``ranking`` (a query opened from a run shows only its top N). They are
+    never swapped, but every value is computed on ``ranking + tail``, so uncut metrics (AP, RR) see them.
+
     >>> deltas = swap_deltas(["n", "r"], {"r": 1}, "RR")  # RR = 1/2; swapped, RR = 1
     >>> deltas
     [[0.0, 0.5], [0.5, 0.0]]
+    >>> swap_deltas(["n", "r"], {"r": 1, "t": 1}, "AP", tail=["t"])  # AP = (1/2 + 2/3) / 2; swapped (1 + 2/3) / 2
+    [[0.0, 0.25], [0.25, 0.0]]
     """
     if family not in FUNCTIONS:
         raise ValueError(f"unknown metric family {family!r}; known: {', '.join(FUNCTIONS)}")
     metric = FUNCTIONS[family]
-    order = list(ranking)
-    base = metric(order, qrels, k, conventions=conventions).value
+    order, rest = list(ranking), list(tail)
+    base = metric(order + rest, qrels, k, conventions=conventions).value
     n = len(order)
     deltas = [[0.0] * n for _ in range(n)]
     for i in range(n):
@@ -59,7 +70,7 @@ def swap_deltas(
             if k is not None and i >= k:
                 continue  # both below the cutoff (j > i)
             trial = swapped(order, i + 1, j + 1)
-            delta = metric(trial, qrels, k, conventions=conventions).value - base
+            delta = metric(trial + rest, qrels, k, conventions=conventions).value - base
             deltas[i][j] = deltas[j][i] = delta
     return deltas
 

@@ -25,7 +25,7 @@ st.markdown(
 )
 
 scn = state.scenario()
-ranking, qrels, conventions = list(scn.ranking), scn.qrels, scn.conventions
+ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
 
 with teaching.step(1, "The formulas", "g is the gain of a grade; g* are the grades in the ideal order."):
     sample = ndcg(ranking, qrels, scn.k, conventions=conventions)
@@ -34,7 +34,7 @@ with teaching.step(1, "The formulas", "g is the gain of a grade; g* are the grad
 
 with teaching.step(2, "Your list", "Your order against the ideal order, rank by rank."):
     teaching.playground_note(scn)
-    n = max(len(ranking), scn.k, 2)  # a slider needs min < max
+    n = max(len(scn.ranking), scn.k, 2)  # a slider needs min < max; the hidden tail is not swept
     k = st.slider("Cutoff k", 1, n, min(scn.k, n), key=f"{PAGE}_k")
     actual = dcg(ranking, qrels, k, conventions=conventions)
     ideal = idcg(ranking, qrels, k, conventions=conventions)

@@ -19,7 +19,7 @@ st.markdown(
 )
 
 scn = state.scenario()
-ranking, qrels, conventions = list(scn.ranking), scn.qrels, scn.conventions
+ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
 
 with teaching.step(1, "The formulas", f"hits@k counts documents in the top k with grade ≥ {conventions.threshold}."):
     sample = precision(ranking, qrels, scn.k, conventions=conventions)
@@ -30,7 +30,7 @@ with teaching.step(1, "The formulas", f"hits@k counts documents in the top k wit
 
 with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the curves show every k at once."):
     teaching.playground_note(scn)
-    n = max(len(ranking), 1)
+    n = max(len(scn.ranking), 1)  # the ranks on screen; a hidden tail still counts in every value
     top = max(n, scn.k, 2)  # a slider needs min < max
     k = st.slider("Cutoff k", 1, top, min(scn.k, top), key=f"{PAGE}_k")
     results = {family: fn(ranking, qrels, k, conventions=conventions) for family, fn in FAMILIES.items()}

@@ -6,7 +6,7 @@ import streamlit as st
 
 from metrics import mean_over_queries, reciprocal_rank
 from metrics.examples import CAT_DOG_PARROT
-from ui import charts, state, teaching
+from ui import charts, drilldown, state, teaching
 
 PAGE = "lesson_rr"
 TOY_LENGTH = 10
@@ -30,19 +30,21 @@ st.markdown(
 scn = state.scenario()
 
 with teaching.step(1, "The formula", "rank₁ is the rank of the first document whose grade reaches the threshold."):
-    rr = reciprocal_rank(list(scn.ranking), scn.qrels, conventions=scn.conventions)
+    rr = reciprocal_rank(list(scn.full_ranking), scn.qrels, conventions=scn.conventions)
     teaching.definition("RR", rr)
 
 with teaching.step(2, "Your list", "The worked formula on the Playground's list, over the whole list and cut at k."):
     teaching.playground_note(scn)
-    rr_at_k = reciprocal_rank(list(scn.ranking), scn.qrels, scn.k, conventions=scn.conventions)
+    rr_at_k = reciprocal_rank(list(scn.full_ranking), scn.qrels, scn.k, conventions=scn.conventions)
     teaching.metric_row([(rr.metric, rr), (rr_at_k.metric, rr_at_k)])
     left, right = st.columns(2)
     with left:
         teaching.worked(rr)
     with right:
         teaching.worked(rr_at_k)
-    teaching.chart(charts.contributions(rr, titles=scn.titles), key=f"{PAGE}_contributions")
+    teaching.chart(
+        drilldown.clip_to_shown(charts.contributions(rr, titles=scn.titles), scn), key=f"{PAGE}_contributions"
+    )
     st.caption("Only one bar can be non-zero: the first relevant document takes all the credit.")
 
 with teaching.step(3, "Move the first relevant document", "A ten-document list with one relevant document."):

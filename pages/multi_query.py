@@ -176,7 +176,7 @@ with st.expander("Which queries count? Add the edge cases", icon=":material/rule
         for col, (name, (*_, desc)) in zip(demo_cols, DEMOS.items(), strict=True)
     }
 
-run = {q: list(scn.ranking) for q, scn in queries.items() if scn.ranking}
+run = {q: list(scn.full_ranking) for q, scn in queries.items() if scn.full_ranking}
 qrels = {q: scn.qrels for q, scn in queries.items()}
 for name, (query_id, demo_run, demo_qrels, _) in DEMOS.items():
     if shown[name]:

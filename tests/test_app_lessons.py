@@ -98,3 +98,36 @@ def test_lessons_survive_tiny_playground_lists(page, ranking):
     at.session_state["scenario"] = Scenario(ranking, shelf=("z",), grades={"a": 1, "z": 2}, k=1)
     at.run()
     assert not at.exception
+
+
+def tail_scenario():
+    """A query opened from a run: n1, r1 on screen, n2, r2 in the hidden tail (ranks 3 and 4), R = 2."""
+    from ui.scenario import Scenario
+
+    return Scenario(("n1", "r1"), grades={"n1": 0, "r1": 1, "n2": 0, "r2": 1}, k=2, scale=1, tail=("n2", "r2"))
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        ("lesson_ap.py", [("AP", f"{(1 / 2 + 2 / 4) / 2:.4f}"), ("AP@2", f"{(1 / 2) / 2:.4f}")]),  # 0.5000, 0.2500
+        ("lesson_rr.py", [("RR", f"{1 / 2:.4f}"), ("RR@2", f"{1 / 2:.4f}")]),
+        ("lesson_precision_recall.py", [("R@2", f"{1 / 2:.4f}"), ("P@2", f"{1 / 2:.4f}")]),
+    ],
+)
+def test_lessons_count_the_hidden_tail_like_the_playground(page, expected):
+    at = AppTest.from_file(str(PAGES / page), default_timeout=30)
+    at.session_state["scenario"] = tail_scenario()
+    at.run()
+    assert not at.exception
+    for item in expected:
+        assert item in metrics(at), metrics(at)
+    assert "plus 2 more retrieved documents after them" in "\n".join(c.value for c in at.caption)
+
+
+def test_ndcg_lesson_counts_the_tail_in_the_ideal_order():
+    at = AppTest.from_file(str(PAGES / "lesson_ndcg.py"), default_timeout=30)
+    at.session_state["scenario"] = tail_scenario()
+    at.run()
+    assert not at.exception  # R = 2: the ideal top 2 holds both relevant docs, r2 from the tail included
+    assert ("NDCG@2", f"{(1 / log2(3)) / (1 + 1 / log2(3)):.4f}") in metrics(at)

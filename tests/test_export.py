@@ -26,7 +26,7 @@ IDCG5 = 3 / log2(2) + 3 / log2(3) + 2 / log2(4) + 1 / log2(5)  # ideal order 3, 
 def breakdowns(scn: Scenario) -> dict:
     """As the page computes them (ui.widgets.breakdowns, without importing Streamlit)."""
     return {
-        family: fn(list(scn.ranking), scn.qrels, None if family in UNCUT else scn.k, conventions=scn.conventions)
+        family: fn(list(scn.full_ranking), scn.qrels, None if family in UNCUT else scn.k, conventions=scn.conventions)
         for family, fn in FUNCTIONS.items()
     }
 
@@ -116,3 +116,21 @@ def test_md_text_escapes_every_active_character():
     assert export.md_text("a|b") == r"a\|b"
     assert export.md_text("`x` #h <i>") == r"\`x\` \#h \<i\>"
     assert export.md_text("two\nlines\tand  spaces") == "two lines and spaces"
+
+
+def test_a_hidden_tail_is_stated_and_counted():
+    """A query opened from a run: n1, r1 listed; n2, r2 after them, hidden. AP = (1/2 + 2/4) / 2, not (1/2) / 2."""
+    scn = Scenario(("n1", "r1"), grades={"n1": 0, "r1": 1, "n2": 0, "r2": 1}, k=2, scale=1, tail=("n2", "r2"))
+    md = export.markdown(scn, breakdowns(scn))
+    assert "\\+ 2 more retrieved documents are counted (ranks 3–4, 1 of them relevant)" in md
+    assert "full ranking of 4 documents, not only the 2 listed" in md
+    assert f"| AP | {(1 / 2 + 2 / 4) / 2:.4f} |" in md and f"| R@2 | {1 / 2:.4f} |" in md
+    assert "| not retrieved |" not in md and "n2" not in md.split("## Conventions")[0]  # the table lists 2 rows
+    rows = list(csv.DictReader(io.StringIO(export.csv(scn, breakdowns(scn)))))
+    assert {row["retrieved"] for row in rows} == {"4"}
+    assert float(next(r["value"] for r in rows if r["metric"] == "AP")) == pytest.approx((1 / 2 + 2 / 4) / 2)
+
+
+def test_no_tail_no_tail_line(graded):
+    assert "more retrieved document" not in export.markdown(graded, breakdowns(graded))
+    assert export.tail_line(graded) is None

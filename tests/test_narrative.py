@@ -65,3 +65,10 @@ def test_lost_in_the_middle_is_honest():
     note = lost_in_the_middle_note()
     assert "Liu et al. (2023)" in note and "Lost in the Middle" in note
     assert "none of RR, AP or DCG/NDCG rewards placing a document at the end" in note
+
+
+def test_a_hidden_tail_counts_in_recall():
+    """R counts the tail's relevant doc: r1 on screen, r2 hidden at rank 4. R@2 = 1/2, not 1/1."""
+    listed = Scenario(("n1", "r1"), grades={"n1": 0, "r1": 1, "n2": 0, "r2": 1}, k=2, scale=1, tail=("n2", "r2"))
+    text = " ".join(explain_ab(listed, listed))
+    assert "R@2 = 0.5" in text and "R@2 = 1.0" not in text

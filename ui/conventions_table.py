@@ -84,11 +84,12 @@ def _missed_doc(scn: Scenario) -> Scenario | None:
 
 
 def _first_relevant(scn: Scenario) -> int | None:
-    return reciprocal_rank(list(scn.ranking), scn.qrels, conventions=scn.conventions).terms.get("first relevant rank")
+    rr = reciprocal_rank(list(scn.full_ranking), scn.qrels, conventions=scn.conventions)
+    return rr.terms.get("first relevant rank")
 
 
 def _relevant_count(scn: Scenario) -> int:
-    return int(recall(list(scn.ranking), scn.qrels, scn.k, conventions=scn.conventions).terms["R"])
+    return int(recall(list(scn.full_ranking), scn.qrels, scn.k, conventions=scn.conventions).terms["R"])
 
 
 # --- built-in examples, as data (each shows its split) ---
@@ -139,7 +140,7 @@ def example_rr_cutoff() -> Scenario:
 
 
 def split_gain(scn: Scenario) -> Split:
-    ranking, qrels, k = list(scn.ranking), scn.qrels, scn.k
+    ranking, qrels, k = list(scn.full_ranking), scn.qrels, scn.k
     linear = ndcg(ranking, qrels, k, conventions=dataclasses.replace(scn.conventions, gain="linear"))
     exp = ndcg(ranking, qrels, k, conventions=dataclasses.replace(scn.conventions, gain="exp"))
     return Split(
@@ -170,7 +171,7 @@ def split_gain(scn: Scenario) -> Split:
 
 
 def split_idcg(scn: Scenario) -> Split:
-    ranking, qrels, k = list(scn.ranking), scn.qrels, scn.k
+    ranking, qrels, k = list(scn.full_ranking), scn.qrels, scn.k
     every = ndcg(ranking, qrels, k, conventions=dataclasses.replace(scn.conventions, idcg="all"))
     retrieved = ndcg(ranking, qrels, k, conventions=dataclasses.replace(scn.conventions, idcg="retrieved"))
     return Split(
@@ -200,7 +201,7 @@ def split_idcg(scn: Scenario) -> Split:
 
 
 def split_ap_denominator(scn: Scenario) -> Split:
-    ranking, qrels = list(scn.ranking), scn.qrels
+    ranking, qrels = list(scn.full_ranking), scn.qrels
     by_r = average_precision(ranking, qrels, conventions=dataclasses.replace(scn.conventions, ap_denominator="all"))
     by_hits = average_precision(
         ranking, qrels, conventions=dataclasses.replace(scn.conventions, ap_denominator="retrieved")
@@ -231,7 +232,7 @@ def split_ap_denominator(scn: Scenario) -> Split:
 
 
 def split_ap_at_k(scn: Scenario) -> Split:
-    ranking, qrels, k = list(scn.ranking), scn.qrels, scn.k
+    ranking, qrels, k = list(scn.full_ranking), scn.qrels, scn.k
     b = average_precision(ranking, qrels, k, conventions=dataclasses.replace(scn.conventions, ap_denominator="all"))
     R = int(b.terms["R"])
     cap = min(R, k)
@@ -260,7 +261,7 @@ def split_ap_at_k(scn: Scenario) -> Split:
 
 
 def split_rr_cutoff(scn: Scenario) -> Split:
-    ranking, qrels, k = list(scn.ranking), scn.qrels, scn.k
+    ranking, qrels, k = list(scn.full_ranking), scn.qrels, scn.k
     uncut = reciprocal_rank(ranking, qrels, conventions=scn.conventions)
     cut = reciprocal_rank(ranking, qrels, k, conventions=scn.conventions)
     return Split(
@@ -282,7 +283,7 @@ def split_rr_cutoff(scn: Scenario) -> Split:
 
 
 def split_rcap(scn: Scenario) -> Split:
-    ranking, qrels, k = list(scn.ranking), scn.qrels, scn.k
+    ranking, qrels, k = list(scn.full_ranking), scn.qrels, scn.k
     r = recall(ranking, qrels, k, conventions=scn.conventions)
     rc = capped_recall(ranking, qrels, k, conventions=scn.conventions)
     R = int(r.terms["R"])
@@ -306,11 +307,11 @@ def split_rcap(scn: Scenario) -> Split:
 
 def split_ties(scn: Scenario) -> Split:
     """Give every doc of the list the same score and let each tool break the tie its own way."""
-    scores = {doc: 1.0 for doc in scn.ranking}
+    scores = {doc: 1.0 for doc in scn.full_ranking}
     orders = {
         "trec": tuple(rank_by_score(scores)),  # docno descending
-        "insertion": tuple(scn.ranking),
-        "ascending": tuple(sorted(scn.ranking)),
+        "insertion": tuple(scn.full_ranking),
+        "ascending": tuple(sorted(scn.full_ranking)),
     }
     rr = {name: reciprocal_rank(list(order), scn.qrels, conventions=scn.conventions) for name, order in orders.items()}
     return Split(
@@ -350,7 +351,7 @@ def split_ties(scn: Scenario) -> Split:
 
 def split_no_relevant(scn: Scenario) -> Split:
     """The current list plus a second query whose qrels dict is empty."""
-    ranking, k = list(scn.ranking), scn.k
+    ranking, k = list(scn.full_ranking), scn.k
     metric = partial(precision, k=k, conventions=scn.conventions)
     run = {"yours": ranking, "empty": ["x1", "x2"]}
     qrels = {"yours": scn.qrels, "empty": {}}
@@ -380,7 +381,7 @@ def split_no_relevant(scn: Scenario) -> Split:
 
 
 def split_threshold(scn: Scenario) -> Split:
-    ranking, qrels, k = list(scn.ranking), scn.qrels, scn.k
+    ranking, qrels, k = list(scn.full_ranking), scn.qrels, scn.k
     L = scn.conventions.threshold
     trec = ndcg(ranking, qrels, k, conventions=scn.conventions)  # ignores the threshold, as trec_eval does
     kept = {doc: grade for doc, grade in qrels.items() if grade >= L}
@@ -510,20 +511,20 @@ def _graded_x10() -> dict[str, tuple[list[str], dict[str, int]]]:
 
 def errata() -> list[Erratum]:
     retriever_a = Scenario.from_example(RETRIEVER_A)
-    rr_a = reciprocal_rank(list(retriever_a.ranking), retriever_a.qrels).value
+    rr_a = reciprocal_rank(list(retriever_a.full_ranking), retriever_a.qrels).value
     ap_case = example_ap_denominator()
-    ap_trec = average_precision(list(ap_case.ranking), ap_case.qrels).value
+    ap_trec = average_precision(list(ap_case.full_ranking), ap_case.qrels).value
     ap_prose = average_precision(
-        list(ap_case.ranking), ap_case.qrels, conventions=Conventions(ap_denominator="retrieved")
+        list(ap_case.full_ranking), ap_case.qrels, conventions=Conventions(ap_denominator="retrieved")
     )
     ap_prose = ap_prose.value
     better = Scenario.from_example(BETTER_AUTH)
-    ba_linear = ndcg(list(better.ranking), better.qrels, 3).value
+    ba_linear = ndcg(list(better.full_ranking), better.qrels, 3).value
     ba_exp_scn = _replace(better, gain="exp")
-    ba_exp = ndcg(list(better.ranking), better.qrels, 3, conventions=ba_exp_scn.conventions).value
+    ba_exp = ndcg(list(better.full_ranking), better.qrels, 3, conventions=ba_exp_scn.conventions).value
 
     graded = example_graded()
-    g_rank, g_qrels = list(graded.ranking), graded.qrels
+    g_rank, g_qrels = list(graded.full_ranking), graded.qrels
     exp_conv = dataclasses.replace(graded.conventions, gain="exp")
     dcg4 = dcg(g_rank, g_qrels, 4).value
     dcg4_exp = dcg(g_rank, g_qrels, 4, conventions=exp_conv).value
@@ -541,8 +542,8 @@ def errata() -> list[Erratum]:
     _, mrr2 = _per_query(reciprocal_rank, 2, pets)
     _, mrr = _per_query(reciprocal_rank, None, pets)
     rcap = example_rcap()
-    r5 = recall(list(rcap.ranking), rcap.qrels, 5).value
-    rc5 = capped_recall(list(rcap.ranking), rcap.qrels, 5).value
+    r5 = recall(list(rcap.full_ranking), rcap.qrels, 5).value
+    rc5 = capped_recall(list(rcap.full_ranking), rcap.qrels, 5).value
     q3 = example_rr_cutoff()
     q2 = Scenario.from_example(CAT_DOG_PARROT, "Q2")
 

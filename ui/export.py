@@ -17,7 +17,7 @@ from ui import formulas, url
 from ui.scenario import SCALES, Scenario
 
 MD_ACTIVE = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:=])")
-CSV_COLUMNS = ("metric", "family", "value", "k", "threshold", "gain", "idcg", "ap_denominator")
+CSV_COLUMNS = ("metric", "family", "value", "k", "threshold", "gain", "idcg", "ap_denominator", "retrieved")
 
 
 def md_text(text: str) -> str:
@@ -74,6 +74,22 @@ def _table(scn: Scenario) -> list[str]:
     return rows
 
 
+def tail_line(scn: Scenario) -> str | None:
+    """Why the numbers count more documents than the table lists: a query opened from a run keeps the rest of its
+    ranking as a hidden tail (Scenario.tail), and every metric scores it. None without a tail."""
+    if not scn.tail:
+        return None
+    n = len(scn.tail)
+    first, last = len(scn.ranking) + 1, len(scn.ranking) + n
+    relevant = sum(scn.grades.get(d, 0) >= scn.conventions.threshold for d in scn.tail)
+    more = "1 more retrieved document is" if n == 1 else f"{n:,} more retrieved documents are"
+    ranks = f"rank {first}" if n == 1 else f"ranks {first}–{last}"
+    return (
+        f"\\+ {more} counted ({ranks}, {relevant} of them relevant): every metric below scores the full ranking "
+        f"of {last:,} documents, not only the {len(scn.ranking)} listed."
+    )
+
+
 def markdown(scn: Scenario, breakdowns: Mapping[str, Breakdown]) -> str:
     """The worked solution: ranked list, conventions, the numbers, and each metric's formula with its numbers."""
     lines = ["# IR Metrics Lab: worked solution", ""]
@@ -81,6 +97,10 @@ def markdown(scn: Scenario, breakdowns: Mapping[str, Breakdown]) -> str:
         lines += [f"Open this scenario in the app: `{url.relative_link(scn)}`", ""]
     except ValueError as error:
         lines += [f"No link: {md_text(str(error))}.", ""]
+    else:
+        if scn.tail:
+            n = len(scn.ranking)
+            lines += [f"The link carries the {n} listed documents only, not the hidden ones after them.", ""]
     lines += [
         "## Ranked list",
         "",
@@ -89,6 +109,7 @@ def markdown(scn: Scenario, breakdowns: Mapping[str, Breakdown]) -> str:
         "",
         *_table(scn),
         "",
+        *([tail_line(scn), ""] if scn.tail else []),
         "## Conventions",
         "",
         *[f"- {line}" for line in convention_lines(scn.conventions)],
@@ -110,7 +131,8 @@ def markdown(scn: Scenario, breakdowns: Mapping[str, Breakdown]) -> str:
 
 
 def csv(scn: Scenario, breakdowns: Mapping[str, Breakdown]) -> str:
-    """One row per metric: its label, family, full-precision value, cutoff (empty = whole list) and conventions."""
+    """One row per metric: its label, family, full-precision value, cutoff (empty = whole list) and conventions.
+    ``retrieved`` is how many retrieved documents were scored: the listed ones plus a hidden tail, if any."""
     out = io.StringIO()
     writer = _csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -118,6 +140,6 @@ def csv(scn: Scenario, breakdowns: Mapping[str, Breakdown]) -> str:
         c = b.conventions
         writer.writerow(
             [b.metric, b.family, repr(b.value), "" if b.k is None else b.k, c.threshold, c.gain, c.idcg,
-             c.ap_denominator]
+             c.ap_denominator, len(scn.full_ranking)]
         )  # fmt: skip
     return out.getvalue()

@@ -42,7 +42,7 @@ class _Side:
 
 
 def _side(name: str, s: Scenario) -> _Side:
-    ranking, qrels, k, c = s.ranking, s.qrels, s.k, s.conventions
+    ranking, qrels, k, c = list(s.full_ranking), s.qrels, s.k, s.conventions
     p = precision(ranking, qrels, k, conventions=c)
     r = recall(ranking, qrels, k, conventions=c)
     return _Side(

@@ -83,7 +83,12 @@ def naming(text: str) -> None:
 
 
 def playground_note(scn: Scenario) -> None:
+    """Where the lesson's list comes from; a hidden tail (a query opened from a run) is named, since it counts."""
+    tail = ""
+    if scn.tail:
+        more = "1 more retrieved document" if len(scn.tail) == 1 else f"{len(scn.tail):,} more retrieved documents"
+        tail = f", plus {more} after them, not shown but counted in every number"
     st.caption(
-        f"This uses the list from the **Playground** ({len(scn.ranking)} ranked, {len(scn.shelf)} judged but not "
-        f"retrieved, k = {scn.k}). Drag or regrade documents there and come back: the numbers follow."
+        f"This uses the list from the **Playground** ({len(scn.ranking)} ranked{tail}; {len(scn.shelf)} judged but "
+        f"not retrieved; k = {scn.k}). Drag or regrade documents there and come back: the numbers follow."
     )

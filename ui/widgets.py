@@ -64,6 +64,11 @@ def breakdowns(scn: Scenario) -> dict[str, Breakdown]:
     }
 
 
+def breakdown(scn: Scenario, family: str, k: int | None) -> Breakdown:
+    """One metric of the scenario at ``k`` (None: the whole list), on the full ranking (a hidden tail counts)."""
+    return FUNCTIONS[family](list(scn.full_ranking), scn.qrels, k, conventions=scn.conventions)
+
+
 def curves(scn: Scenario, families: Sequence[str] = CURVE_FAMILIES) -> dict[str, list[float]]:
     """metric@k for k = 1 .. max(k, displayed list length), one series per family, labelled like the cards. Values
     are computed on the full ranking (a hidden tail counts), but only swept over the ranks on screen."""
@@ -72,7 +77,8 @@ def curves(scn: Scenario, families: Sequence[str] = CURVE_FAMILIES) -> dict[str,
     return {f"{family}@k": at_each_cutoff(family, ranking, scn.qrels, depth, scn.conventions) for family in families}
 
 
-def _delta(now: Breakdown, before: Breakdown | None) -> str | None:
+def delta(now: Breakdown, before: Breakdown | None) -> str | None:
+    """The change since the last edit for st.metric's delta ("+0.1234"), or None when there is none to show."""
     if before is None or abs(now.value - before.value) < 5e-5:
         return None
     return f"{now.value - before.value:+.4f}"
@@ -88,7 +94,7 @@ def metric_cards(now: dict[str, Breakdown], before: dict[str, Breakdown] | None,
             st.metric(
                 b.metric,
                 fmt(b.value),
-                delta=_delta(b, before.get(family) if before else None),
+                delta=delta(b, before.get(family) if before else None),
                 help=HELP.get(family),
                 border=True,
                 width="stretch",
