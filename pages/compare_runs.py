@@ -4,16 +4,20 @@ then open any query in the playground. Numbers come from metrics.engine and metr
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from metrics.engine import Evaluation
-from metrics.significance import N_PERMUTATIONS, N_RESAMPLES, SEED, PairedComparison, compare_paired, holm
-from ui import datasets, drilldown, state
-from ui.charts import COLORS
+from metrics.significance import (
+    N_PERMUTATIONS,
+    N_RESAMPLES,
+    SEED,
+    PairedComparison,
+    compare_paired,
+    differences,
+    holm,
+)
+from ui import charts, datasets, drilldown, state
 from ui.widgets import plain
 
 PAGE = "cmp"
@@ -93,89 +97,6 @@ def query_set(a: Evaluation, b: Evaluation) -> tuple[list[str], list[str]]:
 @st.cache_data(show_spinner=False, max_entries=64)
 def _compare(a_values: np.ndarray, b_values: np.ndarray) -> PairedComparison:
     return compare_paired(a_values, b_values)
-
-
-# --- charts (plotly graph_objects, Okabe-Ito colours) ---
-
-
-def _style(fig: go.Figure, title: str, x_title: str, y_title: str, height: int = 340) -> go.Figure:
-    fig.update_layout(
-        template="plotly_white",
-        height=height,
-        title={"text": title, "x": 0, "xanchor": "left", "font": {"size": 15}},
-        margin={"l": 60, "r": 16, "t": 48, "b": 48},
-        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "right", "x": 1},
-        bargap=0.1,
-    )
-    fig.update_xaxes(title_text=x_title, showgrid=False, zeroline=False)
-    fig.update_yaxes(title_text=y_title, gridcolor="#E5E9F0", zeroline=True, zerolinecolor="#8A94A3")
-    return fig
-
-
-def waterfall(queries: list[str], a: np.ndarray, b: np.ndarray, metric: str, name_a: str, name_b: str) -> go.Figure:
-    """B − A per query, sorted: wins above 0 in blue, losses below in vermillion, ties as grey ticks."""
-    d = b - a
-    order = np.argsort(d, kind="stable")
-    fig = go.Figure()
-    for label, mask, colour in (
-        (f"{name_b} better", d[order] > 1e-12, COLORS["blue"]),
-        ("tie", np.abs(d[order]) <= 1e-12, COLORS["grey"]),
-        (f"{name_a} better", d[order] < -1e-12, COLORS["vermillion"]),
-    ):
-        idx = order[mask]
-        if not len(idx):
-            continue
-        fig.add_bar(
-            x=np.flatnonzero(mask) + 1,
-            y=d[idx],
-            name=f"{label} ({len(idx)})",
-            marker_color=colour,
-            customdata=np.stack([np.array(queries, dtype=object)[idx], a[idx], b[idx]], axis=1),
-            hovertemplate="query %{customdata[0]}<br>A %{customdata[1]:.4f} → B %{customdata[2]:.4f}"
-            "<br>B − A %{y:+.4f}<extra></extra>",
-        )
-    fig.add_hline(
-        y=float(d.mean()),
-        line_dash="dash",
-        line_color=COLORS["ink"],
-        annotation_text=f"mean {d.mean():+.4f}",
-        annotation_position="top left",
-    )
-    fig.update_layout(barmode="overlay")
-    _style(fig, f"{metric}: {name_b} − {name_a} per query, sorted", "queries, sorted by difference", "B − A")
-    fig.update_xaxes(showticklabels=False)
-    return fig
-
-
-def null_histogram(result: PairedComparison, metric: str) -> go.Figure:
-    """The randomization test's null distribution (mean difference under random A/B swaps) with the observed one."""
-    r = result.randomization
-    fig = go.Figure(
-        go.Histogram(
-            x=r.null,
-            nbinsx=60,
-            marker_color=COLORS["sky"],
-            name="shuffled labels",
-            hovertemplate="mean diff %{x}<br>%{y} shuffles<extra></extra>",
-        )
-    )
-    observed = r.observed
-    for x, text in ((observed, f"observed {observed:+.4f}"), (-observed, "")):
-        fig.add_vline(
-            x=x,
-            line_color=COLORS["vermillion"],
-            line_width=2,
-            line_dash="solid" if text else "dot",
-            annotation_text=text,
-            annotation_position="top",
-        )
-    what = "every swap pattern" if r.exact else f"{r.n_permutations:,} random swaps"
-    _style(
-        fig, f"{metric}: mean difference if A and B were interchangeable ({what})", "mean of B − A", "count", height=300
-    )
-    fig.update_layout(showlegend=False, bargap=0.02)
-    return fig
 
 
 # --- formatting ---
@@ -341,13 +262,13 @@ with st.container(horizontal=True, gap="small"):
         border=True,
         width="stretch",
     )
-figure = waterfall(common, a_values, b_values, metric, html.escape(name_a), html.escape(name_b))
+figure = charts.waterfall(common, a_values, b_values, metric, name_a, name_b)
 st.plotly_chart(figure, theme=None, key=f"{PAGE}_waterfall")
 explain(r, metric, plain(name_a), plain(name_b))
 if r.n and r.mean_difference == 0 and r.wins == r.losses == 0:
     st.info("The two runs score every query identically on this metric: there is no difference to test.")
 with st.expander("The randomization test, visually", icon=":material/shuffle:"):
-    st.plotly_chart(null_histogram(r, metric), theme=None, key=f"{PAGE}_null")
+    st.plotly_chart(charts.null_histogram(r.randomization, metric), theme=None, key=f"{PAGE}_null")
     st.caption(
         "Each bar counts shuffles whose mean difference fell in that bin. The p-value is the share of shuffles "
         "beyond the red lines (either side): the further out the observed difference, the smaller p."
@@ -355,7 +276,7 @@ with st.expander("The randomization test, visually", icon=":material/shuffle:"):
 
 st.subheader("Per query", anchor=False)
 st.dataframe(
-    {"query": common, "A": a_values, "B": b_values, "B − A": b_values - a_values},
+    {"query": common, "A": a_values, "B": b_values, "B − A": differences(a_values, b_values)},
     hide_index=True,
     column_config={
         "A": st.column_config.NumberColumn(format="%.4f"),

@@ -3,16 +3,11 @@
 Renders metrics.swaps.swap_deltas; clicking a cell (or the swap control) swaps the two docs on the Playground list.
 """
 
-from html import escape
-
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
-from metrics import FUNCTIONS
 from metrics.swaps import best_swap, swap_deltas, swapped
-from ui import state, teaching
-from ui.charts import COLORS
+from ui import charts, state, teaching, widgets
 from ui.widgets import fmt
 
 PAGE = "swap"
@@ -26,7 +21,6 @@ METRICS = {  # picker label -> (family, cut at k?)
     "R@k": ("R", True),
     "DCG@k": ("DCG", True),
 }
-TEXT_IN_CELLS = 10  # print Δ in the cells up to this many docs; beyond, hover only
 
 
 def do_swap(i: int, j: int) -> None:
@@ -36,61 +30,6 @@ def do_swap(i: int, j: int) -> None:
     elif 1 <= i <= len(scn.ranking) and 1 <= j <= len(scn.ranking):
         state.update(scn.reordered(swapped(scn.ranking, i, j)))
         state.set_message(PAGE, "success", f"Swapped ranks {i} and {j}.")
-
-
-def heatmap(deltas: list[list[float]], docs: tuple[str, ...], label: str) -> go.Figure:
-    """Rows and columns are ranks; an invisible scatter of cell centres carries the hover text and the clicks."""
-    n = len(docs)
-    ranks = list(range(1, n + 1))
-    top = max((abs(v) for row in deltas for v in row), default=0.0) or 1.0  # centre the scale at 0
-    shown = [[None if i == j else v for j, v in enumerate(row)] for i, row in enumerate(deltas)]  # blank diagonal
-    fig = go.Figure(
-        go.Heatmap(
-            z=shown,
-            x=ranks,
-            y=ranks,
-            zmin=-top,
-            zmax=top,
-            zmid=0,
-            colorscale=[[0.0, COLORS["vermillion"]], [0.5, "#FFFFFF"], [1.0, COLORS["blue"]]],
-            colorbar={"title": {"text": f"Δ{escape(label)}"}, "thickness": 14},
-            texttemplate="%{z:+.2f}" if n <= TEXT_IN_CELLS else None,
-            textfont={"size": 12},
-            hoverinfo="skip",
-            xgap=1,
-            ygap=1,
-        )
-    )
-    cells = [(i, j) for i in ranks for j in ranks if i != j]
-    fig.add_trace(
-        go.Scatter(
-            x=[j for _, j in cells],
-            y=[i for i, _ in cells],
-            mode="markers",
-            marker={"size": 28, "color": "rgba(0,0,0,0)"},
-            hovertext=[
-                f"Swap rank {i} ({escape(docs[i - 1])}) ↔ rank {j} ({escape(docs[j - 1])})"
-                f"<br>Δ{escape(label)} = {deltas[i - 1][j - 1]:+.4f}<br>Click to swap"
-                for i, j in cells
-            ],
-            hoverinfo="text",
-            showlegend=False,
-        )
-    )
-    fig.update_layout(
-        template="plotly_white",
-        height=min(max(360, 120 + 56 * n), 760),
-        margin={"l": 56, "r": 16, "t": 16, "b": 48},
-        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
-        hovermode="closest",
-        clickmode="event+select",
-        dragmode=False,
-    )
-    fig.update_xaxes(title_text="swap with rank j", tickmode="linear", dtick=1 if n <= 20 else 5, showgrid=False)
-    fig.update_yaxes(
-        title_text="rank i", autorange="reversed", tickmode="linear", dtick=1 if n <= 20 else 5, showgrid=False
-    )
-    return fig
 
 
 st.title("Swap heatmap")
@@ -108,12 +47,9 @@ ranking = list(scn.ranking)
 choice = st.segmented_control("Metric", list(METRICS), default="NDCG@k", key=f"{PAGE}_metric", required=True)
 family, cut = METRICS[choice or "NDCG@k"]
 k = scn.k if cut else None
-now = FUNCTIONS[family](ranking, scn.qrels, k, conventions=scn.conventions)
+now = widgets.breakdown(scn, family, k)  # scored with the hidden tail, if any: only the shown ranks are swapped
 previous = state.previous()
-before = (
-    FUNCTIONS[family](list(previous.ranking), previous.qrels, k, conventions=previous.conventions) if previous else None
-)
-delta = None if before is None or abs(now.value - before.value) < 5e-5 else f"{now.value - before.value:+.4f}"
+delta = widgets.delta(now, widgets.breakdown(previous, family, k) if previous else None)
 
 message = state.pop_message(PAGE)
 if message:
@@ -124,7 +60,7 @@ if len(ranking) < 2:
     st.info("The Playground list needs at least two documents to swap.")
     st.stop()
 
-deltas = swap_deltas(ranking, scn.qrels, family, k, scn.conventions)
+deltas = swap_deltas(ranking, scn.qrels, family, k, scn.conventions, tail=scn.tail)
 best = best_swap(deltas)
 
 summary, advice = st.columns([1, 3], vertical_alignment="center")
@@ -145,7 +81,7 @@ with chart_col:
             do_swap(int(points[0]["y"]), int(points[0]["x"]))
 
     st.plotly_chart(
-        heatmap(deltas, scn.ranking, now.metric),
+        charts.swap_heatmap(deltas, scn.ranking, now.metric),
         theme=None,
         key=chart_key,
         on_select=on_click,

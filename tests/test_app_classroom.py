@@ -101,6 +101,27 @@ def test_swap_heatmap_metric_picker():
     assert not at.exception and metrics(at)["RR"] == "1.0000"
 
 
+def test_swap_heatmap_swaps_the_shown_ranks_and_scores_the_hidden_tail():
+    import json
+
+    from ui.scenario import Scenario
+
+    at = AppTest.from_file(str(PAGES / "swap_heatmap.py"), default_timeout=30)
+    # n1, r1 on screen; n2, r2 hidden at ranks 3 and 4 (a query opened from a run); R = 2
+    at.session_state["scenario"] = Scenario(
+        ("n1", "r1"), grades={"n1": 0, "r1": 1, "n2": 0, "r2": 1}, k=2, scale=1, tail=("n2", "r2")
+    )
+    at.run()
+    at.segmented_control(key="swap_metric").set_value("AP").run()
+    assert not at.exception
+    assert metrics(at)["AP"] == f"{(1 / 2 + 2 / 4) / 2:.4f}"  # 0.5000: r2 at rank 4 counts
+    gain = (1 / 1 + 2 / 4) / 2 - (1 / 2 + 2 / 4) / 2  # r1 to rank 1: AP 0.75, +0.25
+    assert f"rank 1 ↔ rank 2: AP {gain:+.4f}" in at.info[0].value
+    (heat,) = [t for t in json.loads(at.get("plotly_chart")[0].proto.spec)["data"] if t["type"] == "heatmap"]
+    assert len(heat["z"]) == 2 and heat["z"][0][1] == pytest.approx(gain)  # only the shown ranks are swapped
+    assert list(at.dataframe[0].value["doc"]) == ["n1", "r1"]
+
+
 def test_errata_open_in_playground_standalone_loads_the_example():
     at = run("errata.py")
     at.button(key="errata_open_004-rcap").click().run()
@@ -135,3 +156,17 @@ def test_an_erratum_opened_in_the_playground_is_named_in_the_example_picker():
     assert picker.value is None and picker.placeholder == "Seed 000's example, from the errata"
     captions = "\n".join(c.value for c in at.caption)
     assert "not one of the examples" in captions and "28.19" not in captions  # not the default preset's lesson
+
+
+def test_conventions_count_the_hidden_tail():
+    from ui.scenario import Scenario
+
+    at = AppTest.from_file(str(PAGES / "conventions.py"), default_timeout=30)
+    # n1, n2 on screen; the first relevant doc is hidden at rank 3 (a query opened from a run)
+    at.session_state["scenario"] = Scenario(
+        ("n1", "n2"), grades={"n1": 0, "n2": 0, "r1": 1}, k=2, scale=1, tail=("r1",)
+    )
+    at.run()
+    assert not at.exception
+    values = metrics(at)
+    assert values["RR: No cutoff"] == f"{1 / 3:.4f}" and values["RR@2: Cut at k = 2"] == "0.0000"

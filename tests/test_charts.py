@@ -82,3 +82,54 @@ def test_per_query_bars_and_mean_line():
     assert EVIL not in list(bar.x)
     assert fig.layout.shapes[0].y0 == pytest.approx(2 / 3)
     assert fig.layout.height <= 320
+
+
+# --- comparing two runs and the swap heatmap (moved from the pages) ---
+
+
+def test_waterfall_sorts_b_minus_a_and_colours_wins_by_system():
+    queries = ["q1", "q2", "q3", "q4"]
+    a = [0.5, 0.2, 0.7, 0.4]
+    b = [0.75, 0.2, 0.1, 0.5]  # B − A: +0.25, 0, −0.6, +0.1
+    fig = charts.waterfall(queries, a, b, "AP", "bm25", "dense")
+    bars = {bar.name: bar for bar in _bars(fig)}
+    assert set(bars) == {"dense better (2)", "tie (1)", "bm25 better (1)"}
+    by_x = {x: y for bar in bars.values() for x, y in zip(bar.x, bar.y, strict=True)}
+    assert [by_x[x] for x in sorted(by_x)] == pytest.approx([0.1 - 0.7, 0.0, 0.5 - 0.4, 0.75 - 0.5])  # sorted
+    assert bars["dense better (2)"].marker.color == charts.SYSTEM_COLORS["B"] == charts.COLORS["blue"]
+    assert bars["bm25 better (1)"].marker.color == charts.SYSTEM_COLORS["A"] == charts.COLORS["orange"]
+    assert [row[0] for row in bars["bm25 better (1)"].customdata] == ["q3"]
+    (mean_line,) = fig.layout.shapes
+    assert mean_line.y0 == pytest.approx((0.25 + 0 - 0.6 + 0.1) / 4)
+    assert "mean -0.0625" in fig.layout.annotations[0].text
+
+
+def test_waterfall_escapes_query_ids_and_run_names():
+    fig = charts.waterfall([EVIL, "q2"], [0.0, 0.5], [1.0, 0.5], "AP", "<b>a</b>", EVIL)
+    text = fig.to_json()
+    assert EVIL not in text and "<b>a</b>" not in text
+    assert "&lt;img src=x onerror=alert(1)&gt;" in text
+
+
+def test_null_histogram_marks_the_observed_difference_both_ways():
+    from metrics.significance import randomization_test
+
+    r = randomization_test([0.0, 0.0, 0.0], [0.5, 0.25, 0.0])  # d = 0.5, 0.25, 0: 2^3 patterns, exact
+    fig = charts.null_histogram(r, "AP")
+    (hist,) = fig.data
+    assert hist.type == "histogram" and len(hist.x) == 2**3
+    assert sorted(shape.x0 for shape in fig.layout.shapes) == pytest.approx([-0.25, 0.25])  # mean (0.5+0.25)/3
+    assert "observed +0.2500" in fig.layout.annotations[0].text
+    assert "every swap pattern" in fig.layout.title.text
+
+
+def test_swap_heatmap_is_symmetric_around_zero_and_escapes_ids():
+    deltas = [[0.0, 0.25, -0.5], [0.25, 0.0, 0.0], [-0.5, 0.0, 0.0]]
+    fig = charts.swap_heatmap(deltas, ["d1", EVIL, "d3"], "AP")
+    heat, cells = fig.data
+    assert heat.zmin == -0.5 and heat.zmax == 0.5 and heat.zmid == 0
+    assert heat.z[0][0] is None and heat.z[0][1] == 0.25  # blank diagonal
+    assert heat.texttemplate == "%{z:+.4f}"  # four decimals, as everywhere
+    assert len(cells.x) == 3 * 2
+    assert EVIL not in fig.to_json() and "Swap rank 1 (d1) ↔ rank 2 (&lt;img" in cells.hovertext[0]
+    assert charts.swap_heatmap([[0.0, 0.0], [0.0, 0.0]], ["a", "b"], "RR").data[0].zmax == 1.0  # no 0-width scale

@@ -12,10 +12,12 @@ text (doc ids, titles, query ids) goes through ``html.escape`` before it reaches
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+import numpy as np
 import plotly.graph_objects as go
 
+from metrics.significance import TIE, Randomization, differences
 from metrics.types import GRADED_FAMILIES, Breakdown
 
 COLORS = {
@@ -232,4 +234,149 @@ def per_query_bars(values: dict[str, float], mean: float, title: str) -> go.Figu
     fig.update_xaxes(type="category")
     _unit_range(fig, [list(values.values()), [mean]])
     fig.update_layout(showlegend=False)
+    return fig
+
+
+# --- comparing two runs (pages/compare_runs.py) ---
+
+def waterfall(
+    queries: Sequence[str], a: Sequence[float], b: Sequence[float], metric: str, name_a: str, name_b: str
+) -> go.Figure:
+    """B − A per query, sorted: B's wins above 0 in B's blue, A's wins below in A's orange, ties as grey ticks,
+    and the mean difference as a dashed line. Query ids and run names are escaped (they come from files)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    d = differences(a, b)
+    order = np.argsort(d, kind="stable")
+    ids = np.array([_safe(q) for q in queries], dtype=object)
+    fig = go.Figure()
+    for label, mask, colour in (
+        (f"{_safe(name_b)} better", d[order] > TIE, SYSTEM_COLORS["B"]),
+        ("tie", np.abs(d[order]) <= TIE, COLORS["grey"]),
+        (f"{_safe(name_a)} better", d[order] < -TIE, SYSTEM_COLORS["A"]),
+    ):
+        idx = order[mask]
+        if not len(idx):
+            continue
+        fig.add_bar(
+            x=np.flatnonzero(mask) + 1,
+            y=d[idx],
+            name=f"{label} ({len(idx)})",
+            marker_color=colour,
+            customdata=np.stack([ids[idx], a[idx], b[idx]], axis=1),
+            hovertemplate="query %{customdata[0]}<br>A %{customdata[1]:.4f} → B %{customdata[2]:.4f}"
+            "<br>B − A %{y:+.4f}<extra></extra>",
+        )
+    mean = float(d.mean()) if len(d) else 0.0
+    fig.add_hline(
+        y=mean,
+        line_dash="dash",
+        line_color=COLORS["ink"],
+        annotation_text=f"mean {mean:+.4f}",
+        annotation_position="top left",
+    )
+    _layout(
+        fig,
+        title=f"{metric}: {name_b} − {name_a} per query, sorted",
+        height=340,
+        x_title="queries, sorted by difference",
+        y_title="B − A",
+    )
+    fig.update_layout(barmode="overlay", bargap=0.1)
+    fig.update_xaxes(showticklabels=False)
+    fig.update_yaxes(zerolinecolor="#8A94A3")
+    return fig
+
+
+def null_histogram(randomization: Randomization, metric: str) -> go.Figure:
+    """The randomization test's null distribution (mean B − A under random A/B swaps within queries), with the
+    observed mean difference and its mirror image: p is the share of shuffles beyond them."""
+    r = randomization
+    fig = go.Figure(
+        go.Histogram(
+            x=r.null,
+            nbinsx=60,
+            marker_color=COLORS["sky"],
+            name="shuffled labels",
+            hovertemplate="mean difference %{x}<br>%{y} shuffles<extra></extra>",
+        )
+    )
+    for x, text in ((r.observed, f"observed {r.observed:+.4f}"), (-r.observed, "")):
+        fig.add_vline(
+            x=x,
+            line_color=COLORS["vermillion"],
+            line_width=2,
+            line_dash="solid" if text else "dot",
+            annotation_text=text,
+            annotation_position="top",
+        )
+    what = "every swap pattern" if r.exact else f"{r.n_permutations:,} random swaps"
+    _layout(
+        fig,
+        title=f"{metric}: mean difference if A and B were interchangeable ({what})",
+        x_title="mean of B − A",
+        y_title="count",
+    )
+    fig.update_layout(showlegend=False, bargap=0.02)
+    return fig
+
+
+# --- the swap heatmap (pages/swap_heatmap.py) ---
+
+TEXT_IN_CELLS = 10  # print Δ in the cells up to this many docs; beyond, hover only
+
+
+def swap_heatmap(deltas: Sequence[Sequence[float]], docs: Sequence[str], label: str) -> go.Figure:
+    """metrics.swaps.swap_deltas as a heatmap: rows and columns are ranks, blue helps, vermillion hurts, the colour
+    scale centred at 0 (symmetric: equal gains and losses get equally strong colours). An invisible scatter of
+    cell centres carries the hover text and the clicks. Doc ids are escaped."""
+    n = len(docs)
+    ranks = list(range(1, n + 1))
+    top = max((abs(v) for row in deltas for v in row), default=0.0) or 1.0  # centre the scale at 0
+    shown = [[None if i == j else v for j, v in enumerate(row)] for i, row in enumerate(deltas)]  # blank diagonal
+    fig = go.Figure(
+        go.Heatmap(
+            z=shown,
+            x=ranks,
+            y=ranks,
+            zmin=-top,
+            zmax=top,
+            zmid=0,
+            colorscale=[[0.0, COLORS["vermillion"]], [0.5, "#FFFFFF"], [1.0, COLORS["blue"]]],
+            colorbar={"title": {"text": f"Δ{_safe(label)}"}, "thickness": 14},
+            texttemplate="%{z:+.4f}" if n <= TEXT_IN_CELLS else None,
+            textfont={"size": 11},
+            hoverinfo="skip",
+            xgap=1,
+            ygap=1,
+        )
+    )
+    cells = [(i, j) for i in ranks for j in ranks if i != j]
+    fig.add_trace(
+        go.Scatter(
+            x=[j for _, j in cells],
+            y=[i for i, _ in cells],
+            mode="markers",
+            marker={"size": 28, "color": "rgba(0,0,0,0)"},
+            hovertext=[
+                f"Swap rank {i} ({_safe(docs[i - 1])}) ↔ rank {j} ({_safe(docs[j - 1])})"
+                f"<br>Δ{_safe(label)} = {deltas[i - 1][j - 1]:+.4f}<br>Click to swap"
+                for i, j in cells
+            ],
+            hoverinfo="text",
+            showlegend=False,
+        )
+    )
+    fig.update_layout(
+        template="plotly_white",
+        height=min(max(360, 120 + 56 * n), 760),
+        margin={"l": 56, "r": 16, "t": 16, "b": 48},
+        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
+        hovermode="closest",
+        clickmode="event+select",
+        dragmode=False,
+    )
+    fig.update_xaxes(title_text="swap with rank j", tickmode="linear", dtick=1 if n <= 20 else 5, showgrid=False)
+    fig.update_yaxes(
+        title_text="rank i", autorange="reversed", tickmode="linear", dtick=1 if n <= 20 else 5, showgrid=False
+    )
     return fig
