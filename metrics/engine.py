@@ -20,7 +20,19 @@ import pyarrow.compute as pc
 from metrics.aggregate import mean
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.dcg import gain
-from metrics.io import Qrels, Run, _bool_numpy, _int_numpy, _take, pair_key, read_qrels, read_run
+from metrics.io import (
+    Qrels,
+    Run,
+    _bool_numpy,
+    _int_numpy,
+    _mix,
+    _take,
+    doc_hash,
+    fingerprint,
+    join_hash,
+    read_qrels,
+    read_run,
+)
 from metrics.measures import DEFAULT_MEASURES, Measure, parse_measure
 
 
@@ -221,21 +233,21 @@ class _Prepared:
 def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, positive: np.ndarray, line_slot):
     """(slot, rank, grade) of every retrieved doc judged with a positive grade, sorted by (slot, rank).
 
-    The join: each run row's (query, doc) fingerprint is looked up in a small bit table of the judged pairs'
-    fingerprints (no hash table of every row), then candidates are matched exactly on their strings.
+    The join: a hash of each run row's (query, doc) is looked up in a small bit table of the judged pairs'
+    hashes (no hash table of every row), then candidates are matched exactly on their strings.
     """
     empty = np.zeros(0, dtype=np.int64)
     if len(positive) == 0 or run.num_rows == 0:
         return empty, empty, empty
     judged_queries, judged_docs = _take(qrels.query, positive), _take(qrels.doc, positive)
     bits = max(12, int(len(positive) * 64).bit_length())  # ~1.5% of the table set: few false candidates
-    if bits > 32:  # the lookup below reads the low 32 bits of each fingerprint
+    if bits > 32:  # the table is indexed by a bits-bit hash; keep it small
         raise ValueError(f"{qrels.name}: too many judged docs ({len(positive)}) for the join filter")
-    mask = np.uint32((1 << bits) - 1)
     table = np.zeros(1 << bits, dtype=bool)
-    table[(pair_key(judged_queries, judged_docs) & np.uint64(mask)).astype(np.int64)] = True
-    low_words = run.row_key.view(np.uint32)[0 if np.little_endian else 1 :: 2]  # a view: no 56 MB copy
-    candidates = np.flatnonzero(table[np.bitwise_and(low_words, mask)])
+    table[join_hash(doc_hash(judged_docs), _salt(judged_queries), bits)] = True
+    salt = np.repeat(_salt(run.query_ids), np.diff(run.starts))
+    candidates = np.flatnonzero(table[join_hash(run.doc_hash, salt, bits)])
+    del salt
 
     distinct_docs = pc.unique(judged_docs)
     found = pc.index_in(_take(run.doc, candidates), value_set=distinct_docs)
@@ -254,6 +266,11 @@ def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, positive: np.ndarray
     slot, rank, grade = slot[counted][matched], rank[counted][matched], line_grades[at[matched]]
     order = np.lexsort((rank, slot))
     return slot[order], rank[order], grade[order]
+
+
+def _salt(query_ids) -> np.ndarray:
+    """A 32-bit hash of each query id, mixed into the join hash of its rows."""
+    return _mix(fingerprint(query_ids)).astype(np.uint32)
 
 
 def _position_within(slot: np.ndarray) -> np.ndarray:

@@ -48,7 +48,7 @@ class Run:
     starts: np.ndarray  # int64, len(query_ids) + 1: the rows of ranking i are starts[i]:starts[i + 1]
     doc: pa.ChunkedArray  # string, one per row
     score: np.ndarray  # float64, one per row
-    row_key: np.ndarray  # uint64 fingerprint of each row's (query, doc): filters the qrels join, finds duplicates
+    doc_hash: np.ndarray  # uint32 doc_hash() of each row's doc id: finds duplicates, filters the qrels join
     moved: tuple[np.ndarray, np.ndarray] | None = None  # (rows, their positions in trec_eval's order) for tied
     # rows out of doc-id order, the only rows that move; None when every row already is in that order
 
@@ -78,6 +78,24 @@ class Run:
         bounds = self.starts.tolist()
         return {q: docs[bounds[i] : bounds[i + 1]] for i, q in enumerate(self.query_ids.to_pylist())}
 
+    def ranking_of(self, query_id: str) -> list[str]:
+        """One query's doc ids best first (``to_rankings()[query_id]``, [] for an unknown query), reading only its
+        rows: the cheap way to look at one ranking of a large run."""
+        found = pc.index(self.query_ids, pa.scalar(str(query_id), pa.string())).as_py()
+        if found < 0:
+            return []
+        first, stop = int(self.starts[found]), int(self.starts[found + 1])
+        docs = self.doc.slice(first, stop - first).to_pylist()
+        if self.moved is not None:
+            moved_rows, moved_to = self.moved  # moved_rows ascending; a tie never crosses rankings
+            lo, hi = np.searchsorted(moved_rows, [first, stop])
+            if hi > lo:
+                ordered = list(docs)
+                for row, slot in zip(moved_rows[lo:hi].tolist(), moved_to[lo:hi].tolist(), strict=True):
+                    ordered[slot - first] = docs[row - first]
+                docs = ordered
+        return docs
+
 
 @dataclass(frozen=True, eq=False)
 class Qrels:
@@ -94,6 +112,13 @@ class Qrels:
         for q, d, g in zip(self.query.to_pylist(), self.doc.to_pylist(), self.grade.tolist(), strict=True):
             result.setdefault(q, {})[d] = g
         return result
+
+    def grades_of(self, query_id: str) -> dict[str, int]:
+        """One query's judgments {doc id: grade} (``to_dict().get(query_id, {})``), reading only its rows."""
+        if len(self.grade) == 0:
+            return {}
+        rows = np.flatnonzero(_bool_numpy(pc.equal(self.query, pa.scalar(str(query_id), pa.string()))))
+        return dict(zip(_take(self.doc, rows).to_pylist(), self.grade[rows].tolist(), strict=True))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -131,7 +156,7 @@ def _read(source, name: str | None, kind: str):
         raise InputError(f"{name or kind}: cannot read a {kind} from {type(source).__name__}")
     display = name or (text.name if text else "DataFrame")
     if kind == "run":
-        return _prepare_run(display, columns["query"], columns["doc"], columns["score"], line_of)
+        return _prepare_run(display, columns, line_of)  # takes the columns out of the dict: freed once used
     return _prepare_qrels(display, columns["query"], columns["doc"], columns["grade"], line_of)
 
 
@@ -343,9 +368,13 @@ def _values_ok(column: pa.ChunkedArray, kind: str) -> bool:
     """Scores must not be NaN; grades must be integers (1.0 is read as 1)."""
     if column.null_count:
         return False
+    if kind == "run":  # chunk by chunk: no concatenated copy of 7M scores
+        return not any(
+            np.isnan(np.frombuffer(c.buffers()[1], np.float64)[c.offset : c.offset + len(c)]).any()
+            for c in column.chunks
+            if len(c)
+        )
     values = _float_numpy(column)
-    if kind == "run":
-        return not np.isnan(values).any()
     return bool(np.all((values == np.floor(values)) & (np.abs(values) < _MAX_GRADE)))
 
 
@@ -565,7 +594,8 @@ def _from_mapping(mapping: Mapping, name: str, kind: str):
         return [f"query {queries[r]!r}" for r in rows]
 
     if kind == "run":
-        run = _prepare_run(name, column, doc_column, np.asarray(values, dtype=np.float64), row_names)
+        columns = {"query": column, "doc": doc_column, "score": np.asarray(values, dtype=np.float64)}
+        run = _prepare_run(name, columns, row_names)
         if not empty:
             return run
         extra = pa.array(empty, pa.string())
@@ -575,7 +605,7 @@ def _from_mapping(mapping: Mapping, name: str, kind: str):
             np.concatenate([run.starts, np.full(len(empty), run.starts[-1], dtype=np.int64)]),
             run.doc,
             run.score,
-            run.row_key,
+            run.doc_hash,
             run.moved,
         )
     return _prepare_qrels(name, column, doc_column, np.asarray(values, dtype=np.int64), row_names)
@@ -585,12 +615,14 @@ def _from_mapping(mapping: Mapping, name: str, kind: str):
 # Putting rows in trec_eval's order, refusing duplicates
 
 
-def _prepare_run(name: str, query, doc, score, row_names: Callable) -> Run:
-    """Group by query and rank by (score desc, doc id desc), sorting only what is out of that order."""
-    query = _chunked(query)
-    doc = _chunked(doc)
-    score = score if isinstance(score, np.ndarray) else _float_numpy(score)
-    score = _as_trec_eval_float(score)
+def _prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
+    """Group by query and rank by (score desc, doc id desc), sorting only what is out of that order.
+
+    ``columns`` (query, doc, score) is emptied: each parsed column is freed as soon as it is no longer needed.
+    """
+    query = _chunked(columns.pop("query"))
+    doc = _chunked(columns.pop("doc"))
+    score = _as_trec_eval_float(columns.pop("score"))
     file_row = None  # the file row of each row, when everything had to be sorted
     moved = None
     starts, grouped = _group_starts(query)
@@ -616,26 +648,36 @@ def _prepare_run(name: str, query, doc, score, row_names: Callable) -> Run:
         starts, _ = _group_starts(query)
     query_ids = _take(query, starts[:-1])
     del query
-    query_hash = _mix(fingerprint(query_ids))
-
-    def query_hash_of(first: int, stop: int) -> np.ndarray:
-        groups = np.searchsorted(starts, np.arange(first, stop), side="right") - 1
-        return query_hash[groups]
-
-    row_key = fingerprint(doc, salt=query_hash_of)
+    hashed = doc_hash(doc)
 
     def query_of(rows: np.ndarray) -> list[str]:
         groups = np.searchsorted(starts, rows, side="right") - 1
         return query_ids.take(_arrow_int64(groups)).to_pylist()
 
-    _refuse_duplicates(name, row_key, query_of, doc, file_row, row_names, "run")
-    return Run(name, query_ids, starts, doc, score, row_key, moved)
+    _refuse_duplicate_docs(name, starts, hashed, query_of, doc, file_row, row_names)
+    return Run(name, query_ids, starts, doc, score, hashed, moved)
 
 
-def _as_trec_eval_float(score: np.ndarray) -> np.ndarray:
-    """trec_eval keeps scores as C floats (TEXT_RESULTS.sim), so scores equal in 32 bits tie and go by doc id."""
+def _as_trec_eval_float(score) -> np.ndarray:
+    """trec_eval keeps scores as C floats (TEXT_RESULTS.sim), so scores equal in 32 bits tie and go by doc id.
+
+    float64 values rounded to float32, chunk by chunk (no full-length float32 or concatenated temporary)."""
+    if not isinstance(score, np.ndarray):
+        score = _chunked(score)
+        if score.type != pa.float64():
+            score = pc.cast(score, pa.float64())
+        parts = [np.frombuffer(c.buffers()[1], np.float64)[c.offset : c.offset + len(c)] for c in score.chunks]
+    else:
+        parts = [score]
+    out = np.empty(sum(len(p) for p in parts), dtype=np.float64)
+    at = 0
     with np.errstate(over="ignore"):
-        return score.astype(np.float32).astype(np.float64)
+        for part in parts:
+            for first in range(0, len(part), 1 << 16):
+                piece = part[first : first + (1 << 16)]
+                out[at : at + len(piece)] = piece.astype(np.float32)
+                at += len(piece)
+    return out
 
 
 def _prepare_qrels(name: str, query, doc, grade, row_names: Callable) -> Qrels:
@@ -699,6 +741,47 @@ def _order_ties(starts: np.ndarray, score: np.ndarray, doc: pa.ChunkedArray):
     return sorted_rows[order], rows[order]
 
 
+def _refuse_duplicate_docs(name, starts, hashed: np.ndarray, query_of: Callable, doc, file_row, row_names) -> None:
+    """Refuse a doc given twice for one query. Only rows of one ranking can collide, so each ranking's 31-bit
+    doc hashes are sorted on their own (one row of a 2-D array per ranking: small sorts of 4-byte values);
+    equal neighbours name candidates, which the strings confirm.
+    """
+    n = len(hashed)
+    if n < 2:
+        return
+    lengths = np.diff(starts)
+    width, count = int(lengths.max()), len(lengths)
+    if count * width <= 2 * n + 4096:
+        if (lengths == width).all():
+            grid = np.sort(hashed.reshape(count, width), axis=1)
+        else:
+            grid = np.full((count, width), _PAD, dtype=np.uint32)
+            grid[np.arange(width) < lengths[:, None]] = hashed  # row-major: ranking by ranking, in row order
+            grid.sort(axis=1)
+        same = grid[:, 1:] == grid[:, :-1]
+        same &= grid[:, 1:] != _PAD
+        if not same.any():
+            return
+        ranking, at = np.divmod(np.flatnonzero(same), width - 1)
+        suspects = (ranking.astype(np.uint64) << np.uint64(32)) | grid[ranking, at].astype(np.uint64)
+        del grid, same
+    else:  # very uneven lengths: one sort of (ranking, hash) keys
+        suspects = None
+    ranking_hash = np.repeat(np.arange(count, dtype=np.uint64) << np.uint64(32), lengths)
+    ranking_hash |= hashed
+    if suspects is None:
+        ordered = np.sort(ranking_hash)
+        suspects = ordered[1:][ordered[1:] == ordered[:-1]]
+        del ordered
+        if len(suspects) == 0:
+            return
+    rows = np.flatnonzero(np.isin(ranking_hash, suspects))
+    _confirm_duplicates(name, rows, query_of, doc, file_row, row_names, "run")
+
+
+_PAD = np.uint32(0xFFFFFFFF)
+
+
 def _refuse_duplicates(name, keys: np.ndarray, query_of: Callable, doc, file_row, row_names, kind) -> None:
     """Refuse a (query, doc) pair given twice: equal 64-bit fingerprints find candidates, the strings confirm.
 
@@ -710,6 +793,11 @@ def _refuse_duplicates(name, keys: np.ndarray, query_of: Callable, doc, file_row
     if len(repeated) == 0:
         return
     rows = np.flatnonzero(np.isin(keys, repeated))
+    _confirm_duplicates(name, rows, query_of, doc, file_row, row_names, kind)
+
+
+def _confirm_duplicates(name, rows: np.ndarray, query_of: Callable, doc, file_row, row_names, kind) -> None:
+    """Compare the candidate rows' (query, doc) strings; raise for the first pair given twice."""
     first_row: dict = {}
     for row, pair in zip(rows.tolist(), zip(query_of(rows), _take(doc, rows).to_pylist(), strict=True), strict=True):
         if pair in first_row:
@@ -842,10 +930,76 @@ def fingerprint(column, salt: Callable | None = None) -> np.ndarray:
     return out
 
 
+def doc_hash(column) -> np.ndarray:
+    """A 31-bit hash (uint32) of each string: equal strings, equal hashes. Cheap for ids of at most 8 bytes (their
+    bytes as a little-endian integer, multiply-shifted: one multiplication); a longer id's fingerprint is hashed.
+    """
+    column = _chunked(column)
+    out = np.empty(len(column), dtype=np.uint32)
+    longest = max((len(c) for c in column.chunks), default=0)
+    key = np.empty(longest, dtype=np.uint64)
+    at = 0
+    for chunk in column.chunks:
+        if len(chunk):
+            h = key[: len(chunk)]
+            lengths = _first_word(chunk, h)
+            if lengths.max() > 8:
+                long = np.flatnonzero(lengths > 8)
+                h[long] = fingerprint(chunk.take(_arrow_int64(long)))
+            np.multiply(h, _K1, out=h)  # multiply-shift: the top 31 bits of the product
+            np.right_shift(h, np.uint64(33), out=h)
+            out[at : at + len(chunk)] = h
+            at += len(chunk)
+    return out
+
+
+_K32 = np.uint32(0x9E3779B1)
+
+
+def join_hash(hashed: np.ndarray, salt: np.ndarray, bits: int) -> np.ndarray:
+    """A ``bits``-bit hash (bits <= 32) of each (query, doc): doc_hash() XOR the query's 32-bit salt, then
+    multiply-shift, in place on ``salt`` (uint32)."""
+    np.bitwise_xor(salt, hashed, out=salt)
+    np.multiply(salt, _K32, out=salt)
+    return np.right_shift(salt, np.uint32(32 - bits), out=salt)
+
+
 def pair_key(query, doc) -> np.ndarray:
     """The fingerprint of each (query, doc) pair, as Run.row_key holds it for a run's rows."""
     key = _mix(fingerprint(query))
     return np.bitwise_xor(key, fingerprint(doc), out=key)
+
+
+def _string_buffers(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets rebased to 0, data bytes) of a string or binary array, as numpy views."""
+    offset_type = np.int64 if pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type) else np.int32
+    offsets = np.frombuffer(chunk.buffers()[1], offset_type)[chunk.offset : chunk.offset + len(chunk) + 1]
+    data_buffer = chunk.buffers()[2]
+    data = np.frombuffer(data_buffer, np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
+    base = int(offsets[0])
+    return offsets - base, data[base : int(offsets[-1])]
+
+
+def _first_word(chunk: pa.Array, out: np.ndarray) -> np.ndarray:
+    """Each string's first 8 bytes as a little-endian uint64 (zero-padded) into ``out``; returns the lengths."""
+    offsets, data = _string_buffers(chunk)
+    starts = offsets[:-1]
+    lengths = np.diff(offsets)
+    body = len(data) - 7  # strings starting before this can read 8 bytes in place
+    if body > 0:
+        words = np.ndarray(shape=(body,), dtype="<u8", buffer=data, strides=(1,))
+        in_body = int(np.searchsorted(starts, body))  # starts are sorted
+        np.take(words, starts[:in_body], out=out[:in_body])
+    else:
+        in_body = 0
+    if in_body < len(starts):
+        tail_from = max(body, 0)
+        padded = np.zeros(len(data) - tail_from + 8, np.uint8)
+        padded[: len(data) - tail_from] = data[tail_from:]
+        tail_words = np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
+        out[in_body:] = tail_words[starts[in_body:] - tail_from]
+    np.bitwise_and(out, _LOW_BYTES[np.minimum(lengths, 8)], out=out)
+    return lengths
 
 
 def _fingerprint_chunk(chunk: pa.Array, h: np.ndarray, scratch: np.ndarray) -> None:

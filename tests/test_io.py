@@ -5,12 +5,14 @@ from __future__ import annotations
 import gzip
 import random
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
+from golden import TIES
 
 from metrics.engine import evaluate
-from metrics.io import InputError, fingerprint, read_qrels, read_run
+from metrics.io import InputError, doc_hash, fingerprint, read_qrels, read_run
 
 RUN = "q1 Q0 a 1 3.0 t\nq1 Q0 b 2 2.0 t\nq1 Q0 c 3 1.0 t\nq2 Q0 x 1 5.0 t\nq2 Q0 y 2 4.0 t\n"
 QRELS = "q1 0 b 1\nq1 0 c 2\nq2 0 y 1\nq2 0 z 0\n"
@@ -170,6 +172,71 @@ def test_fingerprints_do_not_depend_on_chunking_or_slicing():
     assert len(set(expected.values())) == len(expected)
 
 
+def test_doc_hashes_do_not_depend_on_chunking_or_slicing_and_equal_strings_hash_equal():
+    rnd = random.Random(6)
+    words = ["".join(rnd.choice("ab\u00e9z9") for _ in range(rnd.randint(0, 20))) for _ in range(3000)]
+    expected = dict(zip(words, doc_hash(pa.chunked_array([words])).tolist(), strict=True))
+    assert all(0 <= h < 2**31 for h in expected.values())
+    for _ in range(10):
+        cuts = sorted(rnd.sample(range(1, len(words)), 6))
+        pieces = [words[i:j] for i, j in zip([0, *cuts], [*cuts, len(words)], strict=True)]
+        chunked = pa.chunked_array(pieces)
+        assert doc_hash(chunked).tolist() == [expected[w] for w in words]
+        assert doc_hash(chunked.slice(41, 1500)).tolist() == [expected[w] for w in words[41:1541]]
+    assert len(set(expected.values())) > 0.99 * len(expected)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# One query at a time: Run.ranking_of and Qrels.grades_of equal to_rankings() and to_dict()
+
+
+def _check_one_query_views(run, qrels=None):
+    rankings = run.to_rankings()
+    for query, ranking in rankings.items():
+        assert run.ranking_of(query) == ranking, query
+    assert run.ranking_of("no such query") == []
+    if qrels is not None:
+        judgments = qrels.to_dict()
+        for query in [*judgments, *rankings]:
+            assert qrels.grades_of(query) == judgments.get(query, {}), query
+        assert qrels.grades_of("no such query") == {}
+
+
+def test_ranking_of_follows_trec_eval_ties_in_the_golden_cases():
+    for case in TIES:
+        run = read_run({q: data["scores"] for q, data in case["queries"].items()})
+        qrels = read_qrels({q: data["qrels"] for q, data in case["queries"].items()})
+        for query, order in case["effective_order"]["pytrec_eval"].items():
+            assert run.ranking_of(query) == order, case["id"]
+        _check_one_query_views(run, qrels)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ranking_of_and_grades_of_on_random_files(seed):
+    rnd = random.Random(seed)
+    lines, qrels_lines = [], []
+    for q in range(rnd.randint(1, 30)):
+        docs = rnd.sample(range(400), rnd.randint(0 if seed % 2 else 1, 60))
+        for doc in docs:  # few distinct scores: many ties, inside sorted files and across chunks
+            lines.append(f"q{q} Q0 d{doc} 0 {rnd.choice([1, 2, 2.5, 3])} t")
+        for doc in rnd.sample(range(400), rnd.randint(0, 10)):
+            qrels_lines.append(f"q{q} 0 d{doc} {rnd.randint(0, 3)}")
+    if seed % 3 == 0:
+        rnd.shuffle(lines)  # the full-sort path
+    elif seed % 3 == 1:
+        lines.sort(key=lambda line: (line.split()[0], -float(line.split()[4])))  # grouped, scores descending
+    run = read_run(("\n".join(lines) + "\n").encode()) if lines else None
+    qrels = read_qrels(("\n".join(qrels_lines) + "\n").encode()) if qrels_lines else None
+    if run is not None:
+        _check_one_query_views(run, qrels)
+
+
+def test_ranking_of_on_dicts_with_empty_rankings():
+    run = read_run({"q1": {"a": 1.0, "b": 1.0, "c": 2.0}, "q2": {}, "q3": ["x", "y"]})
+    _check_one_query_views(run)
+    assert run.ranking_of("q2") == [] and run.ranking_of("q1") == ["c", "b", "a"]
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Refused inputs: the message names the file, the line and the problem
 
@@ -207,6 +274,43 @@ def test_duplicate_doc_names_both_lines(tmp_path):
     other_score = "q1 Q0 a 1 3 t\nq2 Q0 a 1 3 t\n\nq1 Q0 c 2 2 t\n\nq1 Q0 a 3 1 t\n"  # blank lines counted
     message = error_of(read_run, write(tmp_path, "run.txt", other_score))
     assert message.startswith("run.txt, line 6: doc 'a' appears twice for query 'q1' (line 1 and line 6)")
+
+
+@pytest.mark.parametrize(
+    "lengths",
+    [[50, 50, 50], [3, 80, 1, 40], [1] * 30 + [2000], [7]],  # equal, uneven (padded), very uneven (one sort)
+)
+@pytest.mark.parametrize("doc_length", [2, 8, 9, 30])  # ids of at most 8 bytes are hashed apart from longer ones
+def test_duplicate_docs_are_found_in_rankings_of_any_lengths(lengths, doc_length):
+    rnd = random.Random(sum(lengths) + doc_length)
+
+    def doc(i):
+        return f"{i:0{doc_length}d}"
+
+    lines = [f"q{q} Q0 {doc(i)} {i} {1000 - i} t" for q, n in enumerate(lengths) for i in range(n)]
+    read_run(("\n".join(lines) + "\n").encode())  # no duplicate: accepted (the same docs in every query)
+    q = rnd.randrange(len(lengths))
+    first = sum(lengths[:q])
+    if lengths[q] < 2:
+        lines.insert(first + 1, f"q{q} Q0 {doc(0)} 0 0.5 t")
+        a, b = first, first + 1
+    else:
+        a, b = sorted(rnd.sample(range(first, first + lengths[q]), 2))
+        lines[b] = lines[b].replace(doc(b - first), doc(a - first), 1)
+    message = error_of(read_run, ("\n".join(lines) + "\n").encode(), "run.txt")
+    assert message.startswith(
+        f"run.txt, line {b + 1}: doc '{doc(a - first)}' appears twice for query 'q{q}' (line {a + 1} and line {b + 1})"
+    )
+
+
+def test_hash_collisions_are_not_duplicates(monkeypatch):
+    import metrics.io as io_module
+
+    monkeypatch.setattr(io_module, "doc_hash", lambda column: np.zeros(len(column), dtype=np.uint32))
+    run = read_run(RUN.encode())  # every doc hashes alike: candidates everywhere, the strings tell them apart
+    assert run.to_rankings() == RANKINGS
+    with pytest.raises(InputError, match="doc 'b' appears twice for query 'q1'"):
+        read_run((RUN + "q1 Q0 b 4 0.5 t\n").encode())
 
 
 def test_duplicate_doc_in_an_unsorted_file_names_the_file_lines(tmp_path):
