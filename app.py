@@ -1,10 +1,13 @@
 """IR Metrics Lab: the Streamlit entrypoint. It routes to the pages and draws the shared frame; it computes nothing."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from ui import presenter
 
-st.set_page_config(page_title="IR Metrics Lab", page_icon=":material/leaderboard:", layout="wide")
+ICON = Path(__file__).parent / "assets" / "icon.png"  # local: a :material: favicon is fetched from the internet
+st.set_page_config(page_title="IR Metrics Lab", page_icon=str(ICON), layout="wide")
 
 PAGES = {
     "Play": [
