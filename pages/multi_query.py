@@ -61,13 +61,7 @@ def add_query() -> None:
     query_id = new_query_id(queries)
     k = int(st.session_state.get(f"{PAGE}_k", 2))
     blank = Scenario(DOCS, grades=dict.fromkeys(DOCS, 0), titles=dict(CAT_DOG_PARROT.titles), k=k, scale=1)
-    state.set_query(query_id, blank)
-    state.query_texts()[query_id] = "new query"  # the texts dict is ui.state's; it has no setter yet
-
-
-def remove_query(query_id: str) -> None:
-    state.queries().pop(query_id, None)  # ui.state has no remover yet: mutate its dict, no new session key
-    state.query_texts().pop(query_id, None)
+    state.add_query(query_id, blank, "new query")
 
 
 def move(query_id: str) -> None:
@@ -93,7 +87,13 @@ def apply_grades(query_id: str, key: str, docs: list[str]) -> None:
 
 def query_editor(query_id: str) -> None:
     scn = state.queries()[query_id]
-    st.text(f"Query text: {state.query_texts().get(query_id, '')}")
+    text_key = f"{PAGE}_{query_id}_text"
+    state.sync_widget(text_key, state.query_texts().get(query_id, ""))
+    st.text_input(
+        "Query text",
+        key=text_key,
+        on_change=lambda: state.set_query_text(query_id, str(state.widget_value(text_key) or "")),
+    )
     if HAS_DRAG:
         ranked_list(
             f"{PAGE}_{query_id}_list",
@@ -235,7 +235,7 @@ if queries:
                 st.button(
                     f"Remove {query_id}",
                     key=f"{PAGE}_{query_id}_remove",
-                    on_click=remove_query,
+                    on_click=state.remove_query,
                     args=(query_id,),
                     icon=":material/delete:",
                 )

@@ -6,12 +6,10 @@ Exercises come from ui.quiz (pure, deterministic from the seed) and are checked 
 import pandas as pd
 import streamlit as st
 
-from ui import formulas, quiz
+from ui import formulas, quiz, state
 from ui.widgets import fmt
 
 PAGE = "quiz"
-SCORE = "quiz_attempts"  # plain key {(seed, exercise): first attempt correct}; survives page switches
-FEEDBACK = "quiz_feedback"  # plain key {(seed, exercise): Feedback of the last check}
 DEFAULT_SEED = 1
 
 
@@ -23,8 +21,7 @@ def initial_seed() -> int:
 
 if f"{PAGE}_seed" not in st.session_state:
     st.session_state[f"{PAGE}_seed"] = initial_seed()
-attempts: dict = st.session_state.setdefault(SCORE, {})
-feedback: dict = st.session_state.setdefault(FEEDBACK, {})
+attempts = state.quiz_attempts()  # {(seed, exercise): first attempt correct}; survives page switches
 
 st.title("Quiz")
 st.markdown(
@@ -64,12 +61,12 @@ def key(index: int, name: str = "") -> str:
 def record(index: int, result: quiz.Feedback, *, attempt: bool = True) -> None:
     """Keep the feedback; count it in the score only if it was a real answer (not an empty or unreadable one)."""
     if attempt:
-        quiz.record(attempts, (seed, index), result.correct)
-    feedback[(seed, index)] = result
+        state.record_quiz_attempt(seed, index, result.correct)
+    state.set_quiz_feedback(seed, index, result)
 
 
 def show_feedback(index: int) -> None:
-    result = feedback.get((seed, index))
+    result = state.quiz_feedback(seed, index)
     if result is not None:
         (st.success if result.correct else st.error)(result.message)
 

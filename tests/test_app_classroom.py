@@ -170,3 +170,18 @@ def test_conventions_count_the_hidden_tail():
     assert not at.exception
     values = metrics(at)
     assert values["RR: No cutoff"] == f"{1 / 3:.4f}" and values["RR@2: Cut at k = 2"] == "0.0000"
+
+
+def test_quiz_score_lives_in_ui_state_and_survives_a_page_switch():
+    at = AppTest.from_file(str(PAGES.parent / "app.py"), default_timeout=30).run()
+    at.switch_page("pages/quiz.py").run()
+    answer = quiz.generate(1)[0].answer
+    answer_box(at, 0).set_value(round(answer, 4)).run()
+    at.button(key="quiz_s1_0_check").click().run()
+    at.button(key="quiz_s1_0_check").click().run()  # a second try does not count again
+    assert metrics(at)["Score this session"] == "1 / 1"
+    assert dict(at.session_state["quiz_attempts"]) == {(1, 0): True}
+    at.switch_page("pages/playground.py").run()
+    at.switch_page("pages/quiz.py").run()
+    assert metrics(at)["Score this session"] == "1 / 1"
+    assert at.success and at.success[0].value.startswith("Right")  # the feedback is kept too

@@ -57,8 +57,46 @@ def test_add_and_remove_a_query():
     at.button(key="multi_query_add").click().run()
     assert list(at.session_state["multi_queries"]) == ["Q1", "Q2", "Q3", "Q4"]
     assert means(at)["MRR@2"] == f"{(1 + 1 + 0 + 0) / 4:.4f}"  # a new query starts with nothing relevant
+    assert at.session_state["multi_query_texts"]["Q4"] == "new query"
     at.button(key="multi_query_Q4_remove").click().run()
     assert means(at)["MRR@2"] == "0.6667"
+    assert list(at.session_state["multi_queries"]) == list(at.session_state["multi_query_texts"]) == ["Q1", "Q2", "Q3"]
+
+
+def test_query_text_is_edited_through_ui_state():
+    at = run()
+    at.text_input(key="multi_query_Q2_text").set_value("puppies").run()
+    assert not at.exception
+    assert at.session_state["multi_query_texts"]["Q2"] == "puppies"
+    assert means(at)["MRR@2"] == "0.6667"  # the text changes no number
+
+
+def test_ui_state_hands_out_read_only_queries():
+    def script():
+        import streamlit as st
+
+        from ui import state
+
+        try:
+            state.queries()["Q9"] = None
+        except TypeError:
+            st.write("queries are read-only")
+        try:
+            state.query_texts()["Q1"] = "x"
+        except TypeError:
+            st.write("texts are read-only")
+        state.add_query("Q9", state.queries()["Q1"], "nine")
+        state.set_query_text("Q1", "one")
+        state.remove_query("Q2")
+        st.write(",".join(f"{q}={t}" for q, t in state.query_texts().items()))
+
+    at = AppTest.from_function(script, default_timeout=30).run()
+    assert not at.exception
+    assert [m.value for m in at.markdown] == [
+        "queries are read-only",
+        "texts are read-only",
+        "Q1=one,Q3=train parrot,Q9=nine",
+    ]
 
 
 def test_k_applies_to_every_query():

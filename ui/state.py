@@ -7,10 +7,13 @@ render that widget runs, but plain keys survive page switches.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import streamlit as st
 
 from metrics.examples import CAT_DOG_PARROT, EXAMPLES, RETRIEVER_A, RETRIEVER_B
-from ui import url
+from ui import quiz, url
 from ui.scenario import Scenario
 
 DEFAULT_EXAMPLE = "grades-32301"
@@ -182,20 +185,48 @@ def reset_ab() -> None:
     st.session_state[_AB] = {"A": Scenario.from_example(RETRIEVER_A), "B": Scenario.from_example(RETRIEVER_B)}
 
 
-def queries() -> dict[str, Scenario]:
-    """The multi-query page's queries, each with its own list and grades."""
+def _queries() -> dict[str, Scenario]:
     if _QUERIES not in st.session_state:
         reset_queries()
     return st.session_state[_QUERIES]
 
 
-def query_texts() -> dict[str, str]:
-    queries()
+def _query_texts() -> dict[str, str]:
+    _queries()
     return st.session_state[_QUERY_TEXTS]
 
 
+def queries() -> Mapping[str, Scenario]:
+    """The multi-query page's queries, each with its own list and grades (read-only: change them with set_query,
+    add_query and remove_query)."""
+    return MappingProxyType(_queries())
+
+
+def query_texts() -> Mapping[str, str]:
+    return MappingProxyType(_query_texts())
+
+
 def set_query(query_id: str, new: Scenario) -> None:
-    queries()[query_id] = new
+    _queries()[query_id] = new
+
+
+def add_query(query_id: str, new: Scenario, text: str = "") -> None:
+    """Add a query (or replace the one with that id) with its list and its text."""
+    if not query_id:
+        raise ValueError("a query needs an id")
+    _queries()[query_id] = new
+    _query_texts()[query_id] = text
+
+
+def remove_query(query_id: str) -> None:
+    _queries().pop(query_id, None)
+    _query_texts().pop(query_id, None)
+
+
+def set_query_text(query_id: str, text: str) -> None:
+    if query_id not in _queries():
+        raise ValueError(f"no query {query_id!r}")
+    _query_texts()[query_id] = text
 
 
 def reset_queries() -> None:
@@ -285,6 +316,31 @@ def apply_ab_edit(side: str, new: Scenario) -> None:
         if new.grades.get(doc) != before.grades.get(doc):
             set_ab_grade(doc, new.grades[doc])
     set_ab(side, ab()[side].reordered(new.ranking) if sorted(new.ranking) == sorted(before.ranking) else new)
+
+
+# --- the quiz's score: first attempts and the last feedback, per (seed, exercise); survive page switches ---
+
+_QUIZ_ATTEMPTS = "quiz_attempts"  # {(seed, exercise index): first attempt correct}
+_QUIZ_FEEDBACK = "quiz_feedback"  # {(seed, exercise index): ui.quiz.Feedback of the last check}
+
+
+def quiz_attempts() -> Mapping[tuple[int, int], bool]:
+    """{(seed, exercise index): whether the first attempt was right}, read-only (ui.quiz.tally counts it)."""
+    return MappingProxyType(st.session_state.setdefault(_QUIZ_ATTEMPTS, {}))
+
+
+def record_quiz_attempt(seed: int, index: int, correct: bool) -> None:
+    """Only the first attempt at an exercise counts (ui.quiz.record), so retrying until right does not inflate it."""
+    quiz.record(st.session_state.setdefault(_QUIZ_ATTEMPTS, {}), (seed, index), correct)
+
+
+def quiz_feedback(seed: int, index: int) -> object | None:
+    """The feedback of the last check of exercise ``index`` of set ``seed`` (a ui.quiz.Feedback), or None."""
+    return st.session_state.get(_QUIZ_FEEDBACK, {}).get((seed, index))
+
+
+def set_quiz_feedback(seed: int, index: int, feedback: object) -> None:
+    st.session_state.setdefault(_QUIZ_FEEDBACK, {})[(seed, index)] = feedback
 
 
 # --- presenter mode (ui.presenter draws it) ---
