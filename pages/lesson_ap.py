@@ -82,12 +82,17 @@ with teaching.step(
         {
             "query": list(map_k.per_query),
             "text": [CAT_DOG_PARROT.queries[q].text for q in map_k.per_query],
-            f"AP@{cutoff}": [round(v, 4) for v in map_k.per_query.values()],
-            f"P@{cutoff}": [round(v, 4) for v in mean_p.per_query.values()],
+            f"AP@{cutoff}": list(map_k.per_query.values()),
+            f"P@{cutoff}": list(mean_p.per_query.values()),
         }
     )
     left, right = st.columns([3, 2])
-    left.dataframe(frame, hide_index=True, width="stretch")
+    left.dataframe(
+        frame,
+        hide_index=True,
+        width="stretch",
+        column_config={c: st.column_config.NumberColumn(format="%.4f") for c in (f"AP@{cutoff}", f"P@{cutoff}")},
+    )
     right.metric(f"MAP@{cutoff} (mean of AP@{cutoff})", teaching.fmt(map_k.mean), border=True)
     right.metric(f"mean P@{cutoff} (not MAP)", teaching.fmt(mean_p.mean), border=True)
     st.caption("At k = 2 both happen to be 0.6667 (the seed printed 0.5 for either). Move k: they part ways.")

@@ -59,7 +59,7 @@ def test_preset_ties_on_precision_and_recall_but_not_on_order(at):
 
 def test_explanation_and_note_are_shown(at):
     sentences = " ".join(m.value for m in at.markdown)
-    assert "P@5 = 0.4" in sentences and "favour B" in sentences
+    assert "P@5 = 0.4000" in sentences and "favour B" in sentences
     assert any("Lost in the Middle" in i.value for i in at.info)
     assert len(at.get("plotly_chart")) == 3
 

@@ -12,12 +12,13 @@ B = Scenario.from_example(RETRIEVER_B)  # relevant at ranks 1 and 2
 
 def test_preset_says_equal_p_and_r_but_b_first_at_rank_1_and_a_at_rank_3():
     text = " ".join(explain_ab(A, B))
-    assert "Both return 2 of 2 relevant documents in the top 5 (P@5 = 0.4, R@5 = 1.0 for both)" in text
+    assert "Both return 2 of 2 relevant documents in the top 5 (P@5 = 0.4000, R@5 = 1.0000 for both)" in text
     assert "B shows the first one at rank 1 and A at rank 3" in text
     assert "a reader who stops at 2 sees no relevant document with A" in text
     assert "all favour B" in text
     # hand arithmetic: RR 1/3, AP (1/3 + 2/4) / 2, NDCG (1/log2 4 + 1/log2 5) / (1 + 1/log2 3)
-    assert "RR@5 A 0.3333, B 1.0" in text and "AP@5 A 0.4167, B 1.0" in text and "NDCG@5 A 0.5706, B 1.0" in text
+    assert "RR@5 A 0.3333, B 1.0000" in text and "AP@5 A 0.4167, B 1.0000" in text
+    assert "NDCG@5 A 0.5706, B 1.0000" in text
 
 
 def test_swapped_lists_say_a_is_ahead():
@@ -71,4 +72,4 @@ def test_a_hidden_tail_counts_in_recall():
     """R counts the tail's relevant doc: r1 on screen, r2 hidden at rank 4. R@2 = 1/2, not 1/1."""
     listed = Scenario(("n1", "r1"), grades={"n1": 0, "r1": 1, "n2": 0, "r2": 1}, k=2, scale=1, tail=("n2", "r2"))
     text = " ".join(explain_ab(listed, listed))
-    assert "R@2 = 0.5" in text and "R@2 = 1.0" not in text
+    assert "R@2 = 0.5000" in text and "R@2 = 1.0000" not in text

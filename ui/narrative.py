@@ -15,9 +15,8 @@ from ui.scenario import Scenario
 
 
 def _fmt(x: float) -> str:
-    """0.4 -> "0.4", 1 -> "1.0", 2/3 -> "0.6667": short, but never more than 4 decimals."""
-    text = f"{x:.4f}".rstrip("0")
-    return text + "0" if text.endswith(".") else text
+    """Four decimals, as every number in the app (the cards next to these sentences show the same strings)."""
+    return f"{x:.4f}"
 
 
 @dataclass(frozen=True)
@@ -67,7 +66,7 @@ def explain_ab(a: Scenario, b: Scenario) -> list[str]:
 
     >>> from metrics.examples import RETRIEVER_A, RETRIEVER_B
     >>> explain_ab(Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B))[0]  # doctest: +ELLIPSIS
-    'Both return 2 of 2 relevant documents in the top 5 (P@5 = 0.4, R@5 = 1.0 for both), but B shows the first ...'
+    'Both return 2 of 2 relevant documents in the top 5 (P@5 = 0.4000, R@5 = 1.0000 for both), but B shows ...'
     """
     A, B = _side("A", a), _side("B", b)
     if A.R == 0 and B.R == 0:
