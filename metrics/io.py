@@ -626,8 +626,9 @@ def _prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
     file_row = None  # the file row of each row, when everything had to be sorted
     moved = None
     starts, grouped = _group_starts(query)
-    if grouped and _scores_descending(starts, score):
-        moved = _order_ties(starts, score, doc)  # usually None: the file is in trec_eval's order already
+    descending, tied = _descending_ties(starts, score) if grouped else (False, None)
+    if descending:
+        moved = _order_ties(tied, doc)  # usually None: the file is in trec_eval's order already
     else:
         # A full sort by query, score descending, doc id descending (byte order). Queries are sorted by an
         # integer code (their block, or their first appearance), which is much faster than comparing strings.
@@ -700,39 +701,32 @@ def _group_starts(query: pa.ChunkedArray) -> tuple[np.ndarray, bool]:
     return starts, grouped
 
 
-def _same_query_pairs(starts: np.ndarray, n: int) -> np.ndarray:
-    """For each adjacent pair of rows (i, i + 1): are both in the same query?"""
-    same = np.ones(max(n - 1, 0), dtype=bool)
-    same[starts[1:-1] - 1] = False
-    return same
-
-
-def _scores_descending(starts: np.ndarray, score: np.ndarray) -> bool:
-    """O(n): is every ranking already by score descending (ties aside)?"""
+def _descending_ties(starts: np.ndarray, score: np.ndarray) -> tuple[bool, np.ndarray]:
+    """One O(n) pass: is every ranking by score descending (ties aside)? And the tied pairs of rows (i, i + 1)
+    within a ranking, as the array of their i."""
     if len(score) < 2:
-        return True
-    rising = score[1:] > score[:-1]
-    rising &= _same_query_pairs(starts, len(score))
-    return not rising.any()
+        return True, np.zeros(0, dtype=np.int64)
+    pairs = np.flatnonzero(score[1:] >= score[:-1])  # few: ties, and the first row of each ranking
+    at = np.minimum(np.searchsorted(starts, pairs + 1), len(starts) - 1)
+    pairs = pairs[starts[at] != pairs + 1]  # a row starting a ranking may score anything
+    return not (score[pairs + 1] > score[pairs]).any(), pairs
 
 
-def _order_ties(starts: np.ndarray, score: np.ndarray, doc: pa.ChunkedArray):
+def _order_ties(pairs: np.ndarray, doc: pa.ChunkedArray):
     """trec_eval breaks score ties by doc id descending. Sort only the tied rows; None if they already are.
 
+    ``pairs``: the rows i tied with row i + 1 in one ranking, ascending (from _descending_ties).
     Returns (tied rows, their positions in trec_eval's order): rows outside ties keep theirs, strings never move.
     """
-    if len(score) < 2:
-        return None
-    tied = score[1:] == score[:-1]
-    tied &= _same_query_pairs(starts, len(score))
-    pairs = np.flatnonzero(tied)
     if len(pairs) == 0:
         return None
     if pc.all(pc.greater(_take(doc, pairs), _take(doc, pairs + 1))).as_py():
         return None
     rows = np.union1d(pairs, pairs + 1)  # every row in a tie, in row order
     new_block = np.ones(len(rows), dtype=bool)
-    new_block[1:] = ~tied[rows[1:] - 1]  # a row starts a block unless it ties with the row before it
+    before = rows[1:] - 1
+    at = np.minimum(np.searchsorted(pairs, before), len(pairs) - 1)
+    new_block[1:] = pairs[at] != before  # a row starts a block unless it ties with the row before it
     block = np.cumsum(new_block)
     table = pa.table({"block": _arrow_int64(block), "doc": _take(doc, rows)})
     sorted_rows = rows[_int_numpy(pc.sort_indices(table, sort_keys=[("block", "ascending"), ("doc", "descending")]))]
