@@ -37,7 +37,18 @@ def overview(rows: list[Split]) -> pd.DataFrame:
     )
 
 
-st.dataframe(overview(splits), hide_index=True, width="stretch")
+st.dataframe(
+    overview(splits),
+    hide_index=True,
+    width="stretch",
+    column_config={  # fit the five columns in the page: the verdict column was scrolled out of view
+        "split": st.column_config.TextColumn(width="medium"),
+        "metric": st.column_config.TextColumn(width="small"),
+        "one way": st.column_config.TextColumn(width="medium"),
+        "the other way": st.column_config.TextColumn(width="medium"),
+        "differs on your list": st.column_config.TextColumn("differs?", width="small"),
+    },
+)
 
 
 def apply_fix(fix: conventions_table.Fix) -> None:

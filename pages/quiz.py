@@ -111,7 +111,8 @@ def predict(index: int, ex: quiz.Predict) -> None:
 def reorder(index: int, ex: quiz.Reorder) -> None:
     start_ndcg, start_p = ex.ndcg(ex.ranking).value, ex.precision(ex.ranking).value
     st.markdown(
-        f"Reorder the list so that **NDCG@{ex.k} ≥ {ex.target}** without changing **P@{ex.p_at} = {fmt(start_p)}**. "
+        f"Reorder the list so that **NDCG@{ex.k} ≥ {fmt(ex.target)}** "
+        f"without changing **P@{ex.p_at} = {fmt(start_p)}**. "
         f"Now NDCG@{ex.k} = {fmt(start_ndcg)}. Relevant means grade ≥ 1."
     )
     st.dataframe(list_table(ex.ranking, ex.qrels), hide_index=True, width="content")

@@ -248,7 +248,7 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
     _per_query(evaluation, run, qrels)
 
 
-st.title("Your data")
+st.title("Evaluate a run")
 st.caption(
     "Score a run against its relevance judgments (qrels) with trec_eval's conventions: the numbers equal "
     "`python -m metrics QRELS RUN -q`. Start with the sample data, or upload your own files."

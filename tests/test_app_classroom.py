@@ -185,3 +185,11 @@ def test_quiz_score_lives_in_ui_state_and_survives_a_page_switch():
     at.switch_page("pages/quiz.py").run()
     assert metrics(at)["Score this session"] == "1 / 1"
     assert at.success and at.success[0].value.startswith("Right")  # the feedback is kept too
+
+
+def test_quiz_reorder_target_has_four_decimals_like_every_number():
+    at = run("quiz.py")
+    ex = quiz.generate(1)[3]
+    assert ex.kind == "reorder"
+    text = "\n".join(m.value for m in at.markdown)
+    assert f"NDCG@{ex.k} ≥ {ex.target:.4f}**" in text and f"≥ {ex.target}**" not in text

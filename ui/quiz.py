@@ -215,7 +215,7 @@ def parse_order(text: str, docs: Sequence[str]) -> list[str]:
 def check_reorder(exercise: Reorder, order: Sequence[str]) -> Feedback:
     n, p = exercise.ndcg(order), exercise.precision(order)
     p_before = exercise.precision(exercise.ranking).value
-    facts = f"NDCG@{exercise.k} = {n.value:.4f} (goal ≥ {exercise.target}), P@{exercise.p_at} = {p.value:.4f}"
+    facts = f"NDCG@{exercise.k} = {n.value:.4f} (goal ≥ {exercise.target:.4f}), P@{exercise.p_at} = {p.value:.4f}"
     if exercise.solves(order):
         return Feedback(True, f"Solved: {facts}, unchanged.")
     if abs(p.value - p_before) >= 1e-12:
