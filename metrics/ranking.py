@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import struct
 from collections.abc import Mapping
-
-import numpy as np
 
 
 def rank_by_score(scores: Mapping[str, float]) -> list[str]:
@@ -24,5 +24,11 @@ def rank_by_score(scores: Mapping[str, float]) -> list[str]:
 
 
 def _as_c_float(score: float) -> float:
-    with np.errstate(over="ignore"):
-        return float(np.float32(score))
+    """The score as trec_eval stores it, a 32-bit C float (a value too large for one becomes ±inf, as in C).
+
+    struct, not numpy: importing numpy here would slow every ``import metrics`` and start BLAS threads in the CLI.
+    """
+    try:
+        return struct.unpack("f", struct.pack("f", score))[0]
+    except OverflowError:
+        return math.copysign(math.inf, score)

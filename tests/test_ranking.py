@@ -42,3 +42,17 @@ def test_plain_ndcg_follows_the_gain_convention_and_exp_names_force_it():
     assert ndcg(ranking, qrels, 3, conventions=exp).value == pytest.approx(expected)
     engine = evaluate({"q": ranking}, {"q": qrels}, ["NDCG@3"], conventions=exp)
     assert engine.per_query["NDCG@3"].tolist() == [pytest.approx(expected)]
+
+
+def test_importing_the_readable_library_does_not_import_numpy():
+    """The readable functions are plain Python; the CLI sets numpy's thread options before numpy loads."""
+    import subprocess
+    import sys
+
+    code = "import metrics, sys; print('numpy' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
+
+
+@pytest.mark.parametrize("score", [1e39, -1e39])
+def test_scores_beyond_c_float_range_rank_as_infinities(score):
+    assert rank_by_score({"a": score, "b": 0.0}) == (["a", "b"] if score > 0 else ["b", "a"])
