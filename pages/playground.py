@@ -101,6 +101,18 @@ with shelf_col:
     with st.expander("Add, rename or remove documents", icon=":material/edit_note:"):
         widgets.document_editor("pg", state.scenario, state.update)
 
+
+def formula_beside_bars(family: str) -> None:
+    """The worked formula of one uncut metric beside its per-rank bars (clipped to the ranks on screen)."""
+    formula_col, chart_col = st.columns(2)
+    formula_col.latex(formulas.latex(now[family]))
+    chart_col.plotly_chart(
+        drilldown.clip_to_shown(charts.contributions(now[family], titles=scn.titles), scn),
+        theme=None,
+        key=f"pg_{family.lower()}_bars",
+    )
+
+
 st.subheader("How each number is computed", anchor=False)
 tab_names = ["NDCG", "AP", "RR", "Precision & recall", "Metric@k curves"]
 ndcg_tab, ap_tab, rr_tab, pr_tab, curves_tab = st.tabs(tab_names, key="pg_tab", on_change="rerun")
@@ -114,22 +126,10 @@ with ndcg_tab:
         right.plotly_chart(charts.ideal_vs_actual(now["DCG"], now["IDCG"]), theme=None, key="pg_ideal")
 with ap_tab:
     if ap_tab.open:
-        formula_col, chart_col = st.columns(2)
-        formula_col.latex(formulas.latex(now["AP"]))
-        chart_col.plotly_chart(
-            drilldown.clip_to_shown(charts.contributions(now["AP"], titles=scn.titles), scn),
-            theme=None,
-            key="pg_ap_bars",
-        )
+        formula_beside_bars("AP")
 with rr_tab:
     if rr_tab.open:
-        formula_col, chart_col = st.columns(2)
-        formula_col.latex(formulas.latex(now["RR"]))
-        chart_col.plotly_chart(
-            drilldown.clip_to_shown(charts.contributions(now["RR"], titles=scn.titles), scn),
-            theme=None,
-            key="pg_rr_bars",
-        )
+        formula_beside_bars("RR")
 with pr_tab:
     if pr_tab.open:
         left, right = st.columns(2)

@@ -58,7 +58,7 @@ def test_empty_path_is_ignored_with_a_note():
 
 def test_pytests_own_arguments_are_ignored():
     # Under AppTest the script sees pytest's sys.argv: none of it is ours, and none of it is a problem.
-    assert parse(["-q", "-p", "no:cacheprovider", "tests/test_app_your_data.py", "--maxfail=1"]) == CliFiles()
+    assert parse(["-q", "-p", "no:cacheprovider", "tests/test_app_your_data.py", "--exitfirst"]) == CliFiles()
 
 
 @pytest.mark.parametrize(("typo", "meant"), [("--qrel", "--qrels"), ("--runs", "--run"), ("--qrles=x", "--qrels")])
