@@ -167,6 +167,17 @@ def test_unretrieved_relevant_doc_lowers_ndcg(at):
     assert not at.exception
     assert metric_values(at)["NDCG@5"] == "0.8047"  # trec_eval, golden value in metrics/examples.py
     assert shown_order(at) == ["d1", "d2", "d3", "d4", "d5"]
+    assert at.text_input(key="pg_add_id").value == ""  # emptied for the next document
+
+
+def test_two_documents_in_a_row_need_no_retyping_of_cleared_fields(at):
+    for doc in ("d6", "d7"):
+        at.text_input(key="pg_add_id").input(doc)
+        at.text_input(key="pg_add_title").input(f"title of {doc}")
+        at.button(key="pg_add").click().run()
+        assert not at.exception
+        assert not at.error, [e.value for e in at.error]
+    assert shown_order(at) == ["d1", "d2", "d3", "d4", "d5", "d6", "d7"]
 
 
 def test_preset_picker_loads_an_example(at):

@@ -281,6 +281,12 @@ def widget_value(widget_key: str, default: object = None) -> object:
     return st.session_state.get(widget_key, default)
 
 
+def clear_widgets(*widget_keys: str) -> None:
+    """Empty text inputs after their form succeeded (only from a callback: the widgets are drawn afterwards)."""
+    for widget_key in widget_keys:
+        st.session_state[widget_key] = ""
+
+
 def set_message(area: str, level: str, text: str) -> None:
     """Keep a callback's outcome ("error", "warning", "success") for the area's next render.
 

@@ -340,7 +340,8 @@ def judgment_summary(now: dict[str, Breakdown]) -> None:
 
 
 def document_editor(prefix: str, current: Current, apply: Apply) -> None:
-    """Add, rename and remove documents. Invalid input shows an error naming the field; inputs keep their text."""
+    """Add, rename and remove documents. Invalid input shows an error naming the field and keeps the text; a
+    successful add empties the id and title for the next document."""
     add_tab, rename_tab, remove_tab = st.tabs(["Add", "Rename", "Remove"])
     with add_tab:
         area = f"{prefix}_add"
@@ -376,6 +377,7 @@ def document_editor(prefix: str, current: Current, apply: Apply) -> None:
                     state.set_message(area, "error", f"Add document: {error}.")
                 else:
                     apply(new)
+                    state.clear_widgets(f"{prefix}_add_id", f"{prefix}_add_title")  # ready for the next one
                     state.set_message(area, "success", f"Added {doc}.")
 
         st.button("Add document", key=f"{prefix}_add", on_click=add, icon=":material/add:", type="primary")
