@@ -262,13 +262,14 @@ def upload_input(slot: str, kind: str, label: str, *, key: str) -> Loaded | None
     """A file uploader whose file is parsed once per upload and kept in ``slot`` (ui.state): it survives page
     switches, although Streamlit empties the uploader widget then. Removing the file (×) clears the slot."""
     uploaded = st.file_uploader(label, key=key, on_change=state.mark_upload_changed, args=(slot,), help=FORMATS_HELP)
-    if state.pop_upload_changed(slot):
+    if state.upload_changed(slot):
         if uploaded is None:
             state.clear_loaded_file(slot)
         else:
             with st.spinner(f"Reading {uploaded.name}…", show_time=True):
                 loaded = load_bytes(kind, uploaded.name, uploaded.getvalue(), limit_mb=upload_limit_mb())
             state.set_loaded_file(slot, loaded)
+        state.upload_handled(slot)
     loaded = state.loaded_file(slot)
     if loaded is not None and uploaded is None:  # the uploader was emptied by a page switch, not by the user
         note_col, remove_col = st.columns([4, 1], vertical_alignment="center")

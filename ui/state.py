@@ -385,12 +385,13 @@ def mark_upload_changed(slot: str) -> None:
     st.session_state.setdefault(_UPLOAD_CHANGED, set()).add(slot)
 
 
-def pop_upload_changed(slot: str) -> bool:
-    changed = st.session_state.get(_UPLOAD_CHANGED, set())
-    if slot in changed:
-        changed.discard(slot)
-        return True
-    return False
+def upload_changed(slot: str) -> bool:
+    return slot in st.session_state.get(_UPLOAD_CHANGED, set())
+
+
+def upload_handled(slot: str) -> None:
+    """Clear the flag only once the file was read: a run cut short by the next upload's rerun reads it again."""
+    st.session_state.get(_UPLOAD_CHANGED, set()).discard(slot)
 
 
 def dataset_setting(name: str, default: object = None) -> object:
