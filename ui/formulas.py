@@ -51,7 +51,8 @@ def _symbol(family: str, k: int | None, gain: str = "linear", *, symbolic: bool 
 
 def _aligned(lines: Sequence[str]) -> str:
     """First line carries the symbol ``X &= ...``; the rest continue with ``&= ...``."""
-    return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"
+    # A zero-width strut on the first row: without it Streamlit clips the top of a fraction there.
+    return "\\begin{aligned}\n\\rule{0pt}{1.6em}" + " \\\\\n".join(lines) + "\n\\end{aligned}"
 
 
 def _elided_sum(terms: Sequence[str], values: Sequence[float]) -> str:
