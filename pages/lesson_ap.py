@@ -7,7 +7,7 @@ import streamlit as st
 
 from metrics import Conventions, average_precision, mean_over_queries, precision
 from metrics.examples import CAT_DOG_PARROT
-from ui import charts, state, teaching
+from ui import charts, state, teaching, widgets
 
 PAGE = "lesson_ap"
 RETRIEVED_ONLY = Conventions(ap_denominator="retrieved")
@@ -30,12 +30,12 @@ st.markdown(
 scn = state.scenario()
 
 with teaching.step(1, "The formula", "P@i is the precision at rank i; R counts every relevant judged document."):
-    ap = average_precision(list(scn.full_ranking), scn.qrels, conventions=scn.conventions)
+    ap = widgets.breakdown(scn, "AP", None)
     teaching.definition("AP", ap)
 
 with teaching.step(2, "Your list", "Each relevant rank adds its precision, divided by R."):
     teaching.playground_note(scn)
-    ap_k = average_precision(list(scn.full_ranking), scn.qrels, scn.k, conventions=scn.conventions)
+    ap_k = widgets.breakdown(scn, "AP", scn.k)
     teaching.metric_row([(ap.metric, ap), (ap_k.metric, ap_k)])
     teaching.worked(ap_k)
     teaching.chart(charts.contributions(ap_k, titles=scn.titles), key=f"{PAGE}_contributions")

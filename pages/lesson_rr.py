@@ -6,7 +6,7 @@ import streamlit as st
 
 from metrics import mean_over_queries, reciprocal_rank
 from metrics.examples import CAT_DOG_PARROT
-from ui import charts, drilldown, state, teaching
+from ui import charts, drilldown, state, teaching, widgets
 
 PAGE = "lesson_rr"
 TOY_LENGTH = 10
@@ -30,12 +30,12 @@ st.markdown(
 scn = state.scenario()
 
 with teaching.step(1, "The formula", "rank₁ is the rank of the first document whose grade reaches the threshold."):
-    rr = reciprocal_rank(list(scn.full_ranking), scn.qrels, conventions=scn.conventions)
+    rr = widgets.breakdown(scn, "RR", None)
     teaching.definition("RR", rr)
 
 with teaching.step(2, "Your list", "The worked formula on the Playground's list, over the whole list and cut at k."):
     teaching.playground_note(scn)
-    rr_at_k = reciprocal_rank(list(scn.full_ranking), scn.qrels, scn.k, conventions=scn.conventions)
+    rr_at_k = widgets.breakdown(scn, "RR", scn.k)
     teaching.metric_row([(rr.metric, rr), (rr_at_k.metric, rr_at_k)])
     left, right = st.columns(2)
     with left:
