@@ -12,6 +12,7 @@ import gzip
 import io
 import math
 import os
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -47,14 +48,13 @@ class Run:
     query_ids: pa.Array  # one string per ranking, in row order; a ranking may be empty (dict input)
     starts: np.ndarray  # int64, len(query_ids) + 1: the rows of ranking i are starts[i]:starts[i + 1]
     doc: pa.ChunkedArray  # string, one per row
-    score: np.ndarray  # float64, one per row
     doc_hash: np.ndarray  # uint32 doc_hash() of each row's doc id: finds duplicates, filters the qrels join
     moved: tuple[np.ndarray, np.ndarray] | None = None  # (rows, their positions in trec_eval's order) for tied
     # rows out of doc-id order, the only rows that move; None when every row already is in that order
 
     @property
     def num_rows(self) -> int:
-        return len(self.score)
+        return len(self.doc_hash)
 
     def ranks(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(ranking index, 1-based rank) of the given rows."""
@@ -604,7 +604,6 @@ def _from_mapping(mapping: Mapping, name: str, kind: str):
             pa.concat_arrays([run.query_ids, extra]),
             np.concatenate([run.starts, np.full(len(empty), run.starts[-1], dtype=np.int64)]),
             run.doc,
-            run.score,
             run.doc_hash,
             run.moved,
         )
@@ -622,11 +621,17 @@ def _prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
     """
     query = _chunked(columns.pop("query"))
     doc = _chunked(columns.pop("doc"))
-    score = _as_trec_eval_float(columns.pop("score"))
+    score = columns.pop("score")
+    if not isinstance(score, np.ndarray):
+        score = _chunked(score)
+        if score.type != pa.float64():
+            score = pc.cast(score, pa.float64())
+    hashed, changes, rising = _row_pass(query, doc, score)
     file_row = None  # the file row of each row, when everything had to be sorted
     moved = None
-    starts, grouped = _group_starts(query)
-    descending, tied = _descending_ties(starts, score) if grouped else (False, None)
+    starts, grouped = _group_starts(query, changes)
+    del changes
+    descending, tied = _descending_ties(starts, rising, score) if grouped else (False, None)
     if descending:
         moved = _order_ties(tied, doc)  # usually None: the file is in trec_eval's order already
     else:
@@ -638,51 +643,138 @@ def _prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
             encoded = pc.dictionary_encode(query.combine_chunks())
             code = _int_numpy(encoded.indices)
             del encoded
-        table = pa.table({"query": _arrow_int64(code), "score": _arrow_float64(score), "doc": doc})
-        del code
+        rounded = np.empty(len(doc), dtype=np.float32)
+        _round_to_float32(score, rounded)
+        table = pa.table({"query": _arrow_int64(code), "score": _arrow_float32(rounded), "doc": doc})
+        del code, rounded
         indices = pc.sort_indices(
             table, sort_keys=[("query", "ascending"), ("score", "descending"), ("doc", "descending")]
         )
         del table
         file_row = _int_numpy(indices)
-        query, doc, score = query.take(indices), doc.take(indices), score[file_row]
+        query, doc, hashed = query.take(indices), doc.take(indices), hashed[file_row]
         starts, _ = _group_starts(query)
+    del score
     query_ids = _take(query, starts[:-1])
     del query
     if len(doc) >= 1 << 20:
-        # The parsed query and score columns are gone; hand their pages back to the OS, so the numpy arrays that
-        # follow reuse them instead of raising the peak (arrow's pool keeps freed memory; -50 MiB at 7M rows).
+        # The parsed query and score columns are gone; hand their pages back to the OS, so the arrays that follow
+        # reuse them instead of raising the peak (arrow's pool keeps freed memory).
         pa.default_memory_pool().release_unused()
-    hashed = doc_hash(doc)
 
     def query_of(rows: np.ndarray) -> list[str]:
         groups = np.searchsorted(starts, rows, side="right") - 1
         return query_ids.take(_arrow_int64(groups)).to_pylist()
 
     _refuse_duplicate_docs(name, starts, hashed, query_of, doc, file_row, row_names)
-    return Run(name, query_ids, starts, doc, score, hashed, moved)
+    return Run(name, query_ids, starts, doc, hashed, moved)
 
 
-def _as_trec_eval_float(score) -> np.ndarray:
-    """trec_eval keeps scores as C floats (TEXT_RESULTS.sim), so scores equal in 32 bits tie and go by doc id.
+_PARALLEL_ROWS = 1 << 20  # below this, a second thread costs more than it saves
 
-    float64 values rounded to float32, chunk by chunk (no full-length float32 or concatenated temporary)."""
-    if not isinstance(score, np.ndarray):
-        score = _chunked(score)
-        if score.type != pa.float64():
-            score = pc.cast(score, pa.float64())
-        parts = [np.frombuffer(c.buffers()[1], np.float64)[c.offset : c.offset + len(c)] for c in score.chunks]
+
+def _row_pass(query: pa.ChunkedArray, doc: pa.ChunkedArray, score) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One pass over every row, comparing each row with the next (i, i + 1) in its own piece of the file:
+
+    - the doc hashes (uint32, one per row);
+    - ``changes``, where the query id changes (``changes[i]``: row i + 1 has another query than row i);
+    - ``rising``, the rows i where the score of row i + 1, rounded to float32 as trec_eval keeps it, is >= row
+      i's: few (ties, and the first row of each ranking) in a run written in trec_eval's order.
+
+    Large runs are split in two halves, one per thread (_by_halves).
+    """
+    n = len(doc)
+    hashed = np.empty(n, dtype=np.uint32)
+    changes = np.empty(max(n - 1, 0), dtype=bool)
+
+    def work(first: int, stop: int) -> np.ndarray:
+        doc_hash(doc.slice(first, stop - first), out=hashed[first:stop])
+        last = min(stop, n - 1)  # rows first..last - 1, each compared with the row after it
+        if last <= first:
+            return np.zeros(0, dtype=np.int64)
+        changes[first:last] = _bool_numpy(
+            pc.not_equal(query.slice(first + 1, last - first), query.slice(first, last - first))
+        )
+        return _rising_rows(score, first, last + 1)
+
+    rising = np.concatenate(_by_halves(work, n, n))
+    return hashed, changes, rising
+
+
+_PIECE_ROWS = 1 << 16  # float32 copies of this many scores at a time: small, cache-friendly temporaries
+
+
+def _rising_rows(score, first: int, stop: int) -> np.ndarray:
+    """The rows i in first..stop - 2 where float32(score[i + 1]) >= float32(score[i])."""
+    found = []
+    previous = None  # the float32 score of the row before the current piece
+    at = first
+    for part in _float64_parts(score, first, stop):
+        for begin in range(0, len(part), _PIECE_ROWS):
+            with np.errstate(over="ignore"):  # beyond float32's range is inf, as in C
+                rounded = part[begin : begin + _PIECE_ROWS].astype(np.float32)
+            if previous is not None and rounded[0] >= previous:
+                found.append(np.array([at - 1], dtype=np.int64))
+            found.append(np.flatnonzero(rounded[1:] >= rounded[:-1]) + at)
+            previous = rounded[-1]
+            at += len(rounded)
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def _float64_parts(score, first: int, stop: int) -> list[np.ndarray]:
+    """Rows first..stop - 1 of float64 scores (numpy, or a float64 ChunkedArray) as numpy views, in row order."""
+    if isinstance(score, np.ndarray):
+        return [score[first:stop]]
+    chunks = score.slice(first, stop - first).chunks
+    return [np.frombuffer(c.buffers()[1], np.float64)[c.offset : c.offset + len(c)] for c in chunks if len(c)]
+
+
+def _float32_at(score, rows: np.ndarray) -> np.ndarray:
+    """The float32-rounded scores of a few rows."""
+    if isinstance(score, np.ndarray):
+        values = score[rows]
     else:
-        parts = [score]
-    out = np.empty(sum(len(p) for p in parts), dtype=np.float64)
-    at = 0
+        values = _float_numpy(_take(score, rows)) if len(rows) else np.zeros(0)
     with np.errstate(over="ignore"):
-        for part in parts:
-            for first in range(0, len(part), 1 << 16):
-                piece = part[first : first + (1 << 16)]
-                out[at : at + len(piece)] = piece.astype(np.float32)
-                at += len(piece)
-    return out
+        return values.astype(np.float32)
+
+
+def _by_halves(work: Callable[[int, int], object], count: int, rows: int) -> list:
+    """[work(0, count)], or for a large input (``rows``) [work(0, count // 2), work(count // 2, count)]: the first
+    half here, the second in a helper thread. numpy and pyarrow release the GIL in their loops, so the halves run
+    on two cores. An exception in either half is raised here."""
+    if rows < _PARALLEL_ROWS or count < 2:
+        return [work(0, count)]
+    import threading
+
+    results: list = [None, None]
+    failure: list[BaseException] = []
+
+    def second_half() -> None:
+        try:
+            results[1] = work(count // 2, count)
+        except BaseException as error:  # handed to the caller's thread
+            failure.append(error)
+
+    helper = threading.Thread(target=second_half, name="metrics-second-half", daemon=True)
+    helper.start()
+    try:
+        results[0] = work(0, count // 2)
+    finally:
+        helper.join()
+    if failure:
+        raise failure[0]
+    return results
+
+
+def _round_to_float32(score, out: np.ndarray) -> None:
+    """Write the float64 scores, rounded to float32, into ``out``: trec_eval keeps scores as C floats
+    (TEXT_RESULTS.sim), so scores equal in 32 bits tie, and ties go by doc id."""
+    at = 0
+    with np.errstate(over="ignore"):  # beyond float32's range is inf, as in C
+        for part in _float64_parts(score, 0, len(score)):
+            np.copyto(out[at : at + len(part)], part, casting="same_kind")
+            at += len(part)
 
 
 def _prepare_qrels(name: str, query, doc, grade, row_names: Callable) -> Qrels:
@@ -694,26 +786,26 @@ def _prepare_qrels(name: str, query, doc, grade, row_names: Callable) -> Qrels:
     return Qrels(name, query, doc, grade)
 
 
-def _group_starts(query: pa.ChunkedArray) -> tuple[np.ndarray, bool]:
-    """Row offsets where the query id changes, and whether each query forms one contiguous block."""
+def _group_starts(query: pa.ChunkedArray, changes: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
+    """Row offsets where the query id changes, and whether each query forms one contiguous block.
+
+    ``changes``: where the id changes, if already known (see _row_pass)."""
     n = len(query)
     if n == 0:
         return np.zeros(1, dtype=np.int64), True
-    changes = _bool_numpy(pc.not_equal(query.slice(1), query.slice(0, n - 1)))
+    if changes is None:
+        changes = _bool_numpy(pc.not_equal(query.slice(1), query.slice(0, n - 1)))
     starts = np.concatenate([[0], np.flatnonzero(changes) + 1, [n]]).astype(np.int64)
     grouped = pc.count_distinct(_take(query, starts[:-1])).as_py() == len(starts) - 1
     return starts, grouped
 
 
-def _descending_ties(starts: np.ndarray, score: np.ndarray) -> tuple[bool, np.ndarray]:
-    """One O(n) pass: is every ranking by score descending (ties aside)? And the tied pairs of rows (i, i + 1)
-    within a ranking, as the array of their i."""
-    if len(score) < 2:
-        return True, np.zeros(0, dtype=np.int64)
-    pairs = np.flatnonzero(score[1:] >= score[:-1])  # few: ties, and the first row of each ranking
-    at = np.minimum(np.searchsorted(starts, pairs + 1), len(starts) - 1)
-    pairs = pairs[starts[at] != pairs + 1]  # a row starting a ranking may score anything
-    return not (score[pairs + 1] > score[pairs]).any(), pairs
+def _descending_ties(starts: np.ndarray, rising: np.ndarray, score) -> tuple[bool, np.ndarray]:
+    """Is every ranking by score descending (ties aside)? And the tied pairs of rows (i, i + 1) within a ranking,
+    as the array of their i. ``rising``: the rows i whose next row's score is >= theirs (from _row_pass)."""
+    at = np.minimum(np.searchsorted(starts, rising + 1), len(starts) - 1)
+    pairs = rising[starts[at] != rising + 1]  # a row starting a ranking may score anything
+    return not (_float32_at(score, pairs + 1) > _float32_at(score, pairs)).any(), pairs
 
 
 def _order_ties(pairs: np.ndarray, doc: pa.ChunkedArray):
@@ -748,21 +840,15 @@ def _refuse_duplicate_docs(name, starts, hashed: np.ndarray, query_of: Callable,
     if n < 2:
         return
     lengths = np.diff(starts)
-    width, count = int(lengths.max()), len(lengths)
-    if count * width <= 2 * n + 4096:
-        if (lengths == width).all():
-            grid = np.sort(hashed.reshape(count, width), axis=1)
-        else:
-            grid = np.full((count, width), _PAD, dtype=np.uint32)
-            grid[np.arange(width) < lengths[:, None]] = hashed  # row-major: ranking by ranking, in row order
-            grid.sort(axis=1)
-        same = grid[:, 1:] == grid[:, :-1]
-        same &= grid[:, 1:] != _PAD
-        if not same.any():
+    count = len(lengths)
+    if count * int(lengths.max()) <= 2 * n + 4096:
+
+        def suspects_among(first: int, stop: int) -> np.ndarray:  # rankings first..stop-1
+            return _sorted_grid_suspects(hashed[starts[first] : starts[stop]], lengths[first:stop], first)
+
+        suspects = np.concatenate(_by_halves(suspects_among, count, n))
+        if len(suspects) == 0:
             return
-        ranking, at = np.divmod(np.flatnonzero(same), width - 1)
-        suspects = (ranking.astype(np.uint64) << np.uint64(32)) | grid[ranking, at].astype(np.uint64)
-        del grid, same
     else:  # very uneven lengths: one sort of (ranking, hash) keys
         suspects = None
     ranking_hash = np.repeat(np.arange(count, dtype=np.uint64) << np.uint64(32), lengths)
@@ -775,6 +861,27 @@ def _refuse_duplicate_docs(name, starts, hashed: np.ndarray, query_of: Callable,
             return
     rows = np.flatnonzero(np.isin(ranking_hash, suspects))
     _confirm_duplicates(name, rows, query_of, doc, file_row, row_names, "run")
+
+
+def _sorted_grid_suspects(hashed: np.ndarray, lengths: np.ndarray, first_ranking: int) -> np.ndarray:
+    """(ranking << 32 | hash) of each hash found twice in one ranking: the rankings' hashes as the rows of a 2-D
+    array (padded), each row sorted, equal neighbours compared."""
+    count = len(lengths)
+    width = int(lengths.max()) if count else 0
+    if width < 2:
+        return np.zeros(0, dtype=np.uint64)
+    if (lengths == width).all():
+        grid = np.sort(hashed.reshape(count, width), axis=1)
+    else:
+        grid = np.full((count, width), _PAD, dtype=np.uint32)
+        grid[np.arange(width) < lengths[:, None]] = hashed  # row-major: ranking by ranking, in row order
+        grid.sort(axis=1)
+    same = grid[:, 1:] == grid[:, :-1]
+    same &= grid[:, 1:] != _PAD
+    if not same.any():
+        return np.zeros(0, dtype=np.uint64)
+    ranking, at = np.divmod(np.flatnonzero(same), width - 1)
+    return ((ranking + first_ranking).astype(np.uint64) << np.uint64(32)) | grid[ranking, at].astype(np.uint64)
 
 
 _PAD = np.uint32(0xFFFFFFFF)
@@ -856,9 +963,9 @@ def _arrow_int64(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.int64(), len(values), [None, pa.py_buffer(values)])
 
 
-def _arrow_float64(values: np.ndarray) -> pa.Array:
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    return pa.Array.from_buffers(pa.float64(), len(values), [None, pa.py_buffer(values)])
+def _arrow_float32(values: np.ndarray) -> pa.Array:
+    values = np.ascontiguousarray(values, dtype=np.float32)
+    return pa.Array.from_buffers(pa.float32(), len(values), [None, pa.py_buffer(values)])
 
 
 def _first_true(mask) -> int:
@@ -893,6 +1000,7 @@ def _take(column, rows: np.ndarray) -> pa.Array:
 _K1 = np.uint64(0x9E3779B97F4A7C15)
 _K2 = np.uint64(0xBF58476D1CE4E5B9)
 _K3 = np.uint64(0x94D049BB133111EB)
+_HIGH_WORD = 1 if sys.byteorder == "little" else 0  # where a uint64's high half is, seen as two uint32
 _MAX_WORDS = 8  # ids longer than 64 bytes share fingerprints more often; exact checks follow every match
 _LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
@@ -928,12 +1036,13 @@ def fingerprint(column, salt: Callable | None = None) -> np.ndarray:
     return out
 
 
-def doc_hash(column) -> np.ndarray:
+def doc_hash(column, out: np.ndarray | None = None) -> np.ndarray:
     """A 31-bit hash (uint32) of each string: equal strings, equal hashes. Cheap for ids of at most 8 bytes (their
     bytes as a little-endian integer, multiply-shifted: one multiplication); a longer id's fingerprint is hashed.
     """
     column = _chunked(column)
-    out = np.empty(len(column), dtype=np.uint32)
+    if out is None:
+        out = np.empty(len(column), dtype=np.uint32)
     longest = max((len(c) for c in column.chunks), default=0)
     key = np.empty(longest, dtype=np.uint64)
     at = 0
@@ -944,22 +1053,10 @@ def doc_hash(column) -> np.ndarray:
             if lengths.max() > 8:
                 long = np.flatnonzero(lengths > 8)
                 h[long] = fingerprint(chunk.take(_arrow_int64(long)))
-            np.multiply(h, _K1, out=h)  # multiply-shift: the top 31 bits of the product
-            np.right_shift(h, np.uint64(33), out=h)
-            out[at : at + len(chunk)] = h
+            np.multiply(h, _K1, out=h)  # multiply-shift: the product's top 31 bits, its high 32-bit word >> 1
+            np.right_shift(h.view(np.uint32)[_HIGH_WORD::2], np.uint32(1), out=out[at : at + len(chunk)])
             at += len(chunk)
     return out
-
-
-_K32 = np.uint32(0x9E3779B1)
-
-
-def join_hash(hashed: np.ndarray, salt: np.ndarray, bits: int) -> np.ndarray:
-    """A ``bits``-bit hash (bits <= 32) of each (query, doc): doc_hash() XOR the query's 32-bit salt, then
-    multiply-shift, in place on ``salt`` (uint32)."""
-    np.bitwise_xor(salt, hashed, out=salt)
-    np.multiply(salt, _K32, out=salt)
-    return np.right_shift(salt, np.uint32(32 - bits), out=salt)
 
 
 def pair_key(query, doc) -> np.ndarray:
@@ -969,13 +1066,13 @@ def pair_key(query, doc) -> np.ndarray:
 
 
 def _string_buffers(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets rebased to 0, data bytes) of a string or binary array, as numpy views."""
+    """(offsets rebased to 0 as int64, data bytes) of a string or binary array; the data is a numpy view."""
     offset_type = np.int64 if pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type) else np.int32
     offsets = np.frombuffer(chunk.buffers()[1], offset_type)[chunk.offset : chunk.offset + len(chunk) + 1]
     data_buffer = chunk.buffers()[2]
     data = np.frombuffer(data_buffer, np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
     base = int(offsets[0])
-    return offsets - base, data[base : int(offsets[-1])]
+    return np.subtract(offsets, base, dtype=np.int64), data[base : int(offsets[-1])]
 
 
 def _first_word(chunk: pa.Array, out: np.ndarray) -> np.ndarray:
@@ -987,7 +1084,8 @@ def _first_word(chunk: pa.Array, out: np.ndarray) -> np.ndarray:
     if body > 0:
         words = np.ndarray(shape=(body,), dtype="<u8", buffer=data, strides=(1,))
         in_body = int(np.searchsorted(starts, body))  # starts are sorted
-        np.take(words, starts[:in_body], out=out[:in_body])
+        # Indexing, not np.take: take would first copy the overlapping 8-byte windows into a contiguous array.
+        out[:in_body] = words[starts[:in_body]]
     else:
         in_body = 0
     if in_body < len(starts):
@@ -996,7 +1094,7 @@ def _first_word(chunk: pa.Array, out: np.ndarray) -> np.ndarray:
         padded[: len(data) - tail_from] = data[tail_from:]
         tail_words = np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
         out[in_body:] = tail_words[starts[in_body:] - tail_from]
-    np.bitwise_and(out, _LOW_BYTES[np.minimum(lengths, 8)], out=out)
+    np.bitwise_and(out, _LOW_BYTES.take(np.minimum(lengths, 8)), out=out)
     return lengths
 
 

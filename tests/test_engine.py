@@ -3,8 +3,10 @@ pytrec_eval run live."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
+from unittest import mock
 
 import pytest
 import pytrec_eval
@@ -12,6 +14,7 @@ from golden import TIES, TREC_PUBLIC, expectations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import metrics.io
 from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score
 from metrics.engine import evaluate
 from metrics.io import read_qrels, read_run
@@ -111,10 +114,36 @@ def test_engine_equals_readable_functions_exactly_binary(run, qrels, complete):
     _assert_exactly_equal(run, qrels, Conventions(), complete)
 
 
+@contextlib.contextmanager
+def in_halves():
+    """Every input of 2 rows or more split in two halves, one per thread, with scores compared 3 at a time: the
+    paths that only runs of a million rows take otherwise."""
+    with mock.patch.object(metrics.io, "_PARALLEL_ROWS", 2), mock.patch.object(metrics.io, "_PIECE_ROWS", 3):
+        yield
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs, qrels_sets, conventions, st.booleans())
+def test_engine_in_two_halves_equals_readable_functions_exactly(run, qrels, conv, complete):
+    with in_halves():
+        _assert_exactly_equal(run, qrels, conv, complete)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(runs, qrels_sets, st.randoms(use_true_random=False))
 def test_trec_file_in_any_line_order_gives_the_same_numbers(run, qrels, rnd):
     """The file path (parse, sort check, tie ordering or full sort) ranks like rank_by_score."""
+    _check_any_line_order(run, qrels, rnd)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs, qrels_sets, st.randoms(use_true_random=False))
+def test_trec_file_read_in_two_halves_in_any_line_order_gives_the_same_numbers(run, qrels, rnd):
+    with in_halves():
+        _check_any_line_order(run, qrels, rnd)
+
+
+def _check_any_line_order(run, qrels, rnd):
     lines = [f"{q} Q0 {d} 0 {s!r} tag" for q, docs in run.items() for d, s in docs.items()]
     rnd.shuffle(lines)
     qrels_lines = [f"{q} 0 {d} {g}" for q, docs in qrels.items() for d, g in docs.items()]

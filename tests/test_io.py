@@ -11,8 +11,9 @@ import pyarrow as pa
 import pytest
 from golden import TIES
 
+import metrics.io
 from metrics.engine import evaluate
-from metrics.io import InputError, doc_hash, fingerprint, read_qrels, read_run
+from metrics.io import InputError, _by_halves, doc_hash, fingerprint, read_qrels, read_run
 
 RUN = "q1 Q0 a 1 3.0 t\nq1 Q0 b 2 2.0 t\nq1 Q0 c 3 1.0 t\nq2 Q0 x 1 5.0 t\nq2 Q0 y 2 4.0 t\n"
 QRELS = "q1 0 b 1\nq1 0 c 2\nq2 0 y 1\nq2 0 z 0\n"
@@ -137,21 +138,42 @@ def test_dicts():
 # Ranking rule: score descending, ties by doc id descending (byte order); the rank column is ignored
 
 
-def test_ties_go_by_doc_id_descending_in_byte_order_and_rank_column_is_ignored():
+@pytest.fixture(params=["whole", "in halves"])
+def row_split(request, monkeypatch):
+    """Read as small inputs are (one pass), or as runs of a million rows are: in two halves, one per thread,
+    scores compared 3 at a time (so ties and duplicates fall across the halves and pieces)."""
+    if request.param == "in halves":
+        monkeypatch.setattr(metrics.io, "_PARALLEL_ROWS", 2)
+        monkeypatch.setattr(metrics.io, "_PIECE_ROWS", 3)
+    return request.param
+
+
+def test_an_error_in_the_second_half_is_raised_in_the_caller():
+    def work(first, stop):
+        if first > 0:
+            raise InputError(f"rows {first}..{stop - 1}: bad")
+        return first
+
+    with pytest.raises(InputError, match=r"rows 5\.\.9: bad"):
+        _by_halves(work, 10, metrics.io._PARALLEL_ROWS)
+    assert _by_halves(work, 10, metrics.io._PARALLEL_ROWS - 1) == [0]  # small: one call, no thread
+
+
+def test_ties_go_by_doc_id_descending_in_byte_order_and_rank_column_is_ignored(row_split):
     lines = ["q1 Q0 b 1 0.5 t", "q1 Q0 a 2 0.5 t", "q1 Q0 doc10 3 0.5 t", "q1 Q0 doc9 4 0.5 t", "q1 Q0 D1 5 0.5 t"]
     lines.append("q1 Q0 top 6 2.0 t")  # rank 6 in the file, first by score
     run = read_run("\n".join(lines).encode())
     assert run.to_rankings() == {"q1": ["top", "doc9", "doc10", "b", "a", "D1"]}
 
 
-def test_ties_out_of_order_inside_a_sorted_file_are_reordered():
+def test_ties_out_of_order_inside_a_sorted_file_are_reordered(row_split):
     text = "q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 c 3 2 t\nq1 Q0 d 4 2 t\nq1 Q0 e 5 1 t\nq2 Q0 m 1 1 t\nq2 Q0 n 2 1 t\n"
     run = read_run(text.encode())
     assert run.moved is not None  # only the tied rows moved; no full sort
     assert run.to_rankings() == {"q1": ["a", "d", "c", "b", "e"], "q2": ["n", "m"]}
 
 
-def test_interleaved_queries_and_shuffled_lines():
+def test_interleaved_queries_and_shuffled_lines(row_split):
     lines = RUN.splitlines()
     random.Random(3).shuffle(lines)
     run = read_run("\n".join(lines).encode())
@@ -212,7 +234,7 @@ def test_ranking_of_follows_trec_eval_ties_in_the_golden_cases():
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_ranking_of_and_grades_of_on_random_files(seed):
+def test_ranking_of_and_grades_of_on_random_files(seed, row_split):
     rnd = random.Random(seed)
     lines, qrels_lines = [], []
     for q in range(rnd.randint(1, 30)):
@@ -266,7 +288,7 @@ def test_non_integer_grade_says_how_to_map_it(tmp_path, grade):
     assert "1 if score >= 0.5" in message and "round(10 * score)" in message
 
 
-def test_duplicate_doc_names_both_lines(tmp_path):
+def test_duplicate_doc_names_both_lines(tmp_path, row_split):
     same_score = "q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 b 3 2 t\n"
     message = error_of(read_run, write(tmp_path, "run.txt", same_score))
     assert message.startswith("run.txt, line 3: doc 'b' appears twice for query 'q1' (line 2 and line 3)")
@@ -281,7 +303,7 @@ def test_duplicate_doc_names_both_lines(tmp_path):
     [[50, 50, 50], [3, 80, 1, 40], [1] * 30 + [2000], [7]],  # equal, uneven (padded), very uneven (one sort)
 )
 @pytest.mark.parametrize("doc_length", [2, 8, 9, 30])  # ids of at most 8 bytes are hashed apart from longer ones
-def test_duplicate_docs_are_found_in_rankings_of_any_lengths(lengths, doc_length):
+def test_duplicate_docs_are_found_in_rankings_of_any_lengths(lengths, doc_length, row_split):
     rnd = random.Random(sum(lengths) + doc_length)
 
     def doc(i):
@@ -306,14 +328,19 @@ def test_duplicate_docs_are_found_in_rankings_of_any_lengths(lengths, doc_length
 def test_hash_collisions_are_not_duplicates(monkeypatch):
     import metrics.io as io_module
 
-    monkeypatch.setattr(io_module, "doc_hash", lambda column: np.zeros(len(column), dtype=np.uint32))
+    def same_hash(column, out=None):
+        out = np.empty(len(column), dtype=np.uint32) if out is None else out
+        out[:] = 0
+        return out
+
+    monkeypatch.setattr(io_module, "doc_hash", same_hash)
     run = read_run(RUN.encode())  # every doc hashes alike: candidates everywhere, the strings tell them apart
     assert run.to_rankings() == RANKINGS
     with pytest.raises(InputError, match="doc 'b' appears twice for query 'q1'"):
         read_run((RUN + "q1 Q0 b 4 0.5 t\n").encode())
 
 
-def test_duplicate_doc_in_an_unsorted_file_names_the_file_lines(tmp_path):
+def test_duplicate_doc_in_an_unsorted_file_names_the_file_lines(tmp_path, row_split):
     text = "q2 Q0 x 1 1 t\nq1 Q0 a 1 1 t\nq2 Q0 y 2 5 t\nq1 Q0 b 2 3 t\nq1 Q0 a 3 7 t\n"
     message = error_of(read_run, write(tmp_path, "run.txt", text))
     assert message.startswith("run.txt, line 5: doc 'a' appears twice for query 'q1' (line 2 and line 5)")
