@@ -309,6 +309,7 @@ def _parse_text(text: _Text, kind: str) -> tuple[dict, Callable]:
         null_values=[],  # pyarrow reads 'nan', 'NULL', 'N/A'... as null by default: here they are bad values
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
+        check_utf8=False,  # _clean_text checks, faster (ids are ASCII): 0.03-0.05 s less at 7M rows
     )
     if layout.header:
         read = pa_csv.ReadOptions(skip_rows=1, column_names=list(layout.names), block_size=1 << 22)
@@ -339,7 +340,7 @@ def _parse_text(text: _Text, kind: str) -> tuple[dict, Callable]:
     del table
     if len(columns["query"]) == 0:
         raise InputError(f"{text.name}: the file is empty" + (" (only a header)" if layout.header else ""))
-    if _has_nul(columns["query"]) or _has_nul(columns["doc"]) or not _values_ok(columns[value_role], kind):
+    if not (_clean_text(columns["query"]) and _clean_text(columns["doc"]) and _values_ok(columns[value_role], kind)):
         _scan(text, kind, layout)
     return columns, lambda rows: _text_line_numbers(text, layout, rows)
 
@@ -355,13 +356,28 @@ def _squeeze_whitespace(data: bytes) -> bytes:
     return data[:-1] if data.endswith(b" ") else data
 
 
-def _has_nul(column: pa.ChunkedArray) -> bool:
-    # A NUL inside a field passes pyarrow's parser; trec_eval would cut the string there, so refuse it.
-    for chunk in column.chunks:
-        data = chunk.buffers()[2]
-        if data is not None and data.size and not np.frombuffer(data, np.uint8).all():
-            return True
-    return False
+def _clean_text(column: pa.ChunkedArray) -> bool:
+    """Valid UTF-8 without NUL bytes (trec_eval would cut a string at a NUL). ASCII is checked with two numpy
+    reductions per chunk; only a chunk with other bytes needs Arrow's full UTF-8 validation."""
+
+    def clean(first: int, stop: int) -> bool:
+        for chunk in column.chunks[first:stop]:
+            offsets, data = chunk.buffers()[1:3]
+            offsets = np.frombuffer(offsets, np.int64 if pa.types.is_large_string(chunk.type) else np.int32)
+            begin, end = int(offsets[chunk.offset]), int(offsets[chunk.offset + len(chunk)])
+            if end == begin:
+                continue
+            values = np.frombuffer(data, np.uint8)[begin:end]
+            if not values.min():
+                return False
+            if values.max() >= 0x80:
+                try:
+                    chunk.validate(full=True)
+                except pa.ArrowInvalid:
+                    return False
+        return True
+
+    return all(_by_halves(clean, column.num_chunks, len(column)))
 
 
 def _values_ok(column: pa.ChunkedArray, kind: str) -> bool:

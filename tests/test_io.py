@@ -371,6 +371,28 @@ def test_undecodable_bytes(tmp_path):
     assert message == "qrels.txt, line 3: is not valid UTF-8 text; is this a binary file?"
 
 
+@pytest.mark.parametrize(
+    ("bad_line", "problem"),
+    [
+        (b"q7 Q0 caf\xe9 3 0.5 t", "is not valid UTF-8 text; is this a binary file?"),  # Latin-1, not UTF-8
+        (b"q\xff Q0 d 3 0.5 t", "is not valid UTF-8 text; is this a binary file?"),
+        (b"q7 Q0 d\x00 3 0.5 t", "contains a NUL byte; this looks like a binary file, not a text run file"),
+    ],
+)
+def test_bad_bytes_far_from_the_start_name_their_line(tmp_path, bad_line, problem):
+    # 3,000 lines of valid UTF-8 (ASCII and 'é'): the bad line comes after the head the reader sniffs.
+    lines = [f"q{i // 100} Q0 {'é' if i % 7 == 0 else 'd'}{i} {i % 100} {-i} t".encode() for i in range(3000)]
+    assert len(b"\n".join(lines)) > 65536
+    message = error_of(read_run, write(tmp_path, "run.txt", b"\n".join([*lines, bad_line]) + b"\n"))
+    assert message == f"run.txt, line 3001: {problem}"
+
+
+def test_non_ascii_ids_far_from_the_start_are_read_as_written(tmp_path):
+    lines = [f"q{i // 100} Q0 d{i} 1 {-i} t" for i in range(3000)] + ["q99 Q0 café-日本 1 1 t", "qé Q0 ünï 1 1 t"]
+    run = read_run(write(tmp_path, "run.txt", "\n".join(lines) + "\n"))
+    assert run.ranking_of("q99") == ["café-日本"] and run.ranking_of("qé") == ["ünï"]
+
+
 def test_binary_garbage(tmp_path):
     garbage = random.Random(1).randbytes(5000)
     message = error_of(read_run, write(tmp_path, "model.bin", garbage))
