@@ -1060,18 +1060,22 @@ def doc_hash(column, out: np.ndarray | None = None) -> np.ndarray:
     if out is None:
         out = np.empty(len(column), dtype=np.uint32)
     longest = max((len(c) for c in column.chunks), default=0)
-    key = np.empty(longest, dtype=np.uint64)
+    # Work arrays reused chunk after chunk: a fresh one per chunk would cost page faults every time.
+    key, offsets, lengths = np.empty(longest, np.uint64), np.empty(longest + 1, np.int64), np.empty(longest, np.int64)
     at = 0
     for chunk in column.chunks:
-        if len(chunk):
-            h = key[: len(chunk)]
-            lengths = _first_word(chunk, h)
-            if lengths.max() > 8:
-                long = np.flatnonzero(lengths > 8)
+        size = len(chunk)
+        if size:
+            h = key[:size]
+            _first_word(chunk, h, offsets[: size + 1], lengths[:size])
+            if lengths[:size].max() > 8:
+                long = np.flatnonzero(lengths[:size] > 8)
                 h[long] = fingerprint(chunk.take(_arrow_int64(long)))
+            np.minimum(lengths[:size], 8, out=lengths[:size])
+            np.bitwise_and(h, _LOW_BYTES.take(lengths[:size]), out=h)  # keep each id's own bytes
             np.multiply(h, _K1, out=h)  # multiply-shift: the product's top 31 bits, its high 32-bit word >> 1
-            np.right_shift(h.view(np.uint32)[_HIGH_WORD::2], np.uint32(1), out=out[at : at + len(chunk)])
-            at += len(chunk)
+            np.right_shift(h.view(np.uint32)[_HIGH_WORD::2], np.uint32(1), out=out[at : at + size])
+            at += size
     return out
 
 
@@ -1081,21 +1085,18 @@ def pair_key(query, doc) -> np.ndarray:
     return np.bitwise_xor(key, fingerprint(doc), out=key)
 
 
-def _string_buffers(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets rebased to 0 as int64, data bytes) of a string or binary array; the data is a numpy view."""
+def _first_word(chunk: pa.Array, out: np.ndarray, offsets: np.ndarray, lengths: np.ndarray) -> None:
+    """Each string's first 8 bytes as a little-endian uint64 into ``out``, unmasked: bytes past a string's end
+    belong to the strings after it. Fills ``offsets`` (rebased to 0) and ``lengths``, int64 arrays of the chunk's
+    length + 1 and length."""
     offset_type = np.int64 if pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type) else np.int32
-    offsets = np.frombuffer(chunk.buffers()[1], offset_type)[chunk.offset : chunk.offset + len(chunk) + 1]
+    raw = np.frombuffer(chunk.buffers()[1], offset_type)[chunk.offset : chunk.offset + len(chunk) + 1]
+    base, end = int(raw[0]), int(raw[-1])
+    np.subtract(raw, base, out=offsets)
+    np.subtract(offsets[1:], offsets[:-1], out=lengths)
     data_buffer = chunk.buffers()[2]
-    data = np.frombuffer(data_buffer, np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
-    base = int(offsets[0])
-    return np.subtract(offsets, base, dtype=np.int64), data[base : int(offsets[-1])]
-
-
-def _first_word(chunk: pa.Array, out: np.ndarray) -> np.ndarray:
-    """Each string's first 8 bytes as a little-endian uint64 (zero-padded) into ``out``; returns the lengths."""
-    offsets, data = _string_buffers(chunk)
+    data = np.frombuffer(data_buffer, np.uint8)[base:end] if data_buffer is not None else np.zeros(0, np.uint8)
     starts = offsets[:-1]
-    lengths = np.diff(offsets)
     body = len(data) - 7  # strings starting before this can read 8 bytes in place
     if body > 0:
         words = np.ndarray(shape=(body,), dtype="<u8", buffer=data, strides=(1,))
@@ -1110,8 +1111,6 @@ def _first_word(chunk: pa.Array, out: np.ndarray) -> np.ndarray:
         padded[: len(data) - tail_from] = data[tail_from:]
         tail_words = np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
         out[in_body:] = tail_words[starts[in_body:] - tail_from]
-    np.bitwise_and(out, _LOW_BYTES.take(np.minimum(lengths, 8)), out=out)
-    return lengths
 
 
 def _fingerprint_chunk(chunk: pa.Array, h: np.ndarray, scratch: np.ndarray) -> None:
