@@ -141,10 +141,12 @@ def test_dicts():
 @pytest.fixture(params=["whole", "in halves"])
 def row_split(request, monkeypatch):
     """Read as small inputs are (one pass), or as runs of a million rows are: in two halves, one per thread,
-    scores compared 3 at a time (so ties and duplicates fall across the halves and pieces)."""
+    scores compared 3 at a time, duplicates looked for a few rankings at a time (so ties and duplicates fall across
+    the halves, pieces and blocks)."""
     if request.param == "in halves":
         monkeypatch.setattr(metrics.io, "_PARALLEL_ROWS", 2)
         monkeypatch.setattr(metrics.io, "_PIECE_ROWS", 3)
+        monkeypatch.setattr(metrics.io, "_GRID_CELLS", 100)
     return request.param
 
 
