@@ -322,6 +322,15 @@ def scaling_table(points: list[Result], floor: Result | None) -> str:
     return "\n".join(rows)
 
 
+def compile_ours() -> None:
+    """Write the bytecode of metrics/, as pip does for an installed package (pytrec_eval's and ranx's modules have
+    theirs). An editable install run with PYTHONDONTWRITEBYTECODE set would otherwise compile every module of
+    metrics/ in every timed process: about 20 ms of each run."""
+    import compileall
+
+    compileall.compile_dir(ROOT / "metrics", quiet=1)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--datasets", default="msmarco,dl,scale", help="comma list of msmarco, dl, scale")
@@ -341,6 +350,8 @@ def main(argv: list[str] | None = None) -> None:
     if missing:
         sys.exit(f"missing {missing} in {DATA}: run `python bench/generate.py` first")
     tools = available(args.tools.split(","))
+    if "ours" in tools:
+        compile_ours()
     if "ranx" in tools:
         warm_ranx()
 
