@@ -244,7 +244,16 @@ def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, positive: np.ndarray
     table[doc_hash(judged_docs) >> shift] = True
 
     def candidates_among(first: int, stop: int) -> np.ndarray:
-        return np.flatnonzero(table[run.doc_hash[first:stop] >> shift]) + first
+        # A block of rows at a time, in reused arrays: full-length temporaries would cost page faults.
+        block = min(stop - first, _BLOCK_ROWS)
+        index, found = np.empty(block, dtype=np.uint32), np.empty(block, dtype=bool)
+        rows = [np.zeros(0, dtype=np.int64)]
+        for top in range(first, stop, block):
+            size = min(block, stop - top)
+            np.right_shift(run.doc_hash[top : top + size], shift, out=index[:size])
+            np.take(table, index[:size], out=found[:size])
+            rows.append(np.flatnonzero(found[:size]) + top)
+        return np.concatenate(rows)
 
     candidates = np.concatenate(_by_halves(candidates_among, run.num_rows, run.num_rows))
 
@@ -265,6 +274,9 @@ def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, positive: np.ndarray
     slot, rank, grade = slot[counted][matched], rank[counted][matched], line_grades[at[matched]]
     order = np.lexsort((rank, slot))
     return slot[order], rank[order], grade[order]
+
+
+_BLOCK_ROWS = 1 << 16
 
 
 def _position_within(slot: np.ndarray) -> np.ndarray:
