@@ -95,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(options: argparse.Namespace) -> int:
+    _no_huge_pages()  # before the first large allocation
     # The engine does no linear algebra: spare the process OpenBLAS's thread start-up (about 0.1 s of CPU).
     # Set before numpy's first import, which the next lines trigger.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -105,7 +106,6 @@ def _run(options: argparse.Namespace) -> int:
 
     if options.digits < 0 or options.digits > 17:
         raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
-    _small_pages()
     measures = [parse_measure(name) for name in measure_names(options.measure)]
     conventions = Conventions(threshold=options.level)
     qrels = read_qrels(options.qrels)
@@ -122,21 +122,22 @@ def _run(options: argparse.Namespace) -> int:
     return 0
 
 
-def _small_pages() -> None:
-    """Let numpy's large arrays use ordinary pages in this one-shot process.
+def _no_huge_pages() -> None:
+    """Ask Linux to back this one-shot process with ordinary pages only (prctl PR_SET_THP_DISABLE).
 
-    numpy asks Linux for transparent huge pages for every array of 4 MiB or more. Where THP is on "madvise" with
-    "madvise" defrag (the usual default), each huge-page fault may compact memory synchronously; after parsing a
-    large run that cost 0.3-0.5 s of system time per run file (sys 0.5-0.7 s vs 0.15-0.2 s without, at 7M rows).
-    An explicit NUMPY_MADVISE_HUGEPAGE setting is left alone.
+    Arrow's allocator and numpy ask for transparent huge pages. A huge-page fault needs 2 MiB of contiguous free
+    memory; once other programs have fragmented it (as a large run scored just before does), the kernel compacts
+    memory inside the fault. At 7M rows, right after another 1 GB process, that cost 0.51-0.79 s per run against
+    a steady 0.47 s with ordinary pages; with no such neighbour, huge pages gain about 0.03 s. We choose steady.
     """
-    if "NUMPY_MADVISE_HUGEPAGE" in os.environ:
+    if not sys.platform.startswith("linux"):
         return
     try:
-        from numpy._core.multiarray import _set_madvise_hugepage
-    except ImportError:  # a numpy without the switch: nothing to do
-        return
-    _set_madvise_hugepage(False)
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(41, 1, 0, 0, 0)  # 41 = PR_SET_THP_DISABLE (Linux 3.15+)
+    except (OSError, AttributeError):  # no prctl: nothing to do
+        pass
 
 
 def _note_query_sets(result, run_name: str, qrels_name: str) -> None:
