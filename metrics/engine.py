@@ -251,7 +251,7 @@ def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, positive: np.ndarray
         for top in range(first, stop, block):
             size = min(block, stop - top)
             np.right_shift(run.doc_hash[top : top + size], shift, out=index[:size])
-            np.take(table, index[:size], out=found[:size])
+            np.take(table, index[:size], out=found[:size], mode="wrap")  # in range; "raise" would buffer "out"
             rows.append(np.flatnonzero(found[:size]) + top)
         return np.concatenate(rows)
 

@@ -1096,7 +1096,8 @@ def doc_hash(column, out: np.ndarray | None = None) -> np.ndarray:
                 long = np.flatnonzero(lengths[:size] > 8)
                 h[long] = fingerprint(chunk.take(_arrow_int64(long)))
             np.minimum(lengths[:size], 8, out=lengths[:size])
-            np.bitwise_and(h, _LOW_BYTES.take(lengths[:size], out=mask[:size]), out=h)  # keep each id's own bytes
+            _LOW_BYTES.take(lengths[:size], out=mask[:size], mode="clip")  # in range; "raise" would buffer "out"
+            np.bitwise_and(h, mask[:size], out=h)  # keep each id's own bytes
             np.multiply(h, _K1, out=h)  # multiply-shift: the product's top 31 bits, its high 32-bit word >> 1
             np.right_shift(h.view(np.uint32)[_HIGH_WORD::2], np.uint32(1), out=out[at : at + size])
             at += size
