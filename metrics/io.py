@@ -672,10 +672,6 @@ def _prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
     del score
     query_ids = _take(query, starts[:-1])
     del query
-    if len(doc) >= 1 << 20:
-        # The parsed query and score columns are gone; hand their pages back to the OS, so the arrays that follow
-        # reuse them instead of raising the peak (arrow's pool keeps freed memory).
-        pa.default_memory_pool().release_unused()
 
     def query_of(rows: np.ndarray) -> list[str]:
         groups = np.searchsorted(starts, rows, side="right") - 1
