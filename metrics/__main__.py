@@ -125,10 +125,9 @@ def _run(options: argparse.Namespace) -> int:
 def _no_huge_pages() -> None:
     """Ask Linux to back this one-shot process with ordinary pages only (prctl PR_SET_THP_DISABLE).
 
-    Arrow's allocator and numpy ask for transparent huge pages. A huge-page fault needs 2 MiB of contiguous free
-    memory; once other programs have fragmented it (as a large run scored just before does), the kernel compacts
-    memory inside the fault. At 7M rows, right after another 1 GB process, that cost 0.51-0.79 s per run against
-    a steady 0.47 s with ordinary pages; with no such neighbour, huge pages gain about 0.03 s. We choose steady.
+    Arrow's allocator and numpy ask for transparent huge pages. Measured at 7M rows on the reference VM, right
+    after another process had freed about 1 GB: 0.51-0.79 s per run with huge pages, a steady 0.47 s without;
+    with no such neighbour, huge pages gained about 0.02 s. We choose steady.
     """
     if not sys.platform.startswith("linux"):
         return
