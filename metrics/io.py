@@ -362,12 +362,9 @@ def _clean_text(column: pa.ChunkedArray) -> bool:
 
     def clean(first: int, stop: int) -> bool:
         for chunk in column.chunks[first:stop]:
-            offsets, data = chunk.buffers()[1:3]
-            offsets = np.frombuffer(offsets, np.int64 if pa.types.is_large_string(chunk.type) else np.int32)
-            begin, end = int(offsets[chunk.offset]), int(offsets[chunk.offset + len(chunk)])
-            if end == begin:
+            values = _string_views(chunk)[1]
+            if not len(values):
                 continue
-            values = np.frombuffer(data, np.uint8)[begin:end]
             if not values.min():
                 return False
             if values.max() >= 0x80:
@@ -385,11 +382,7 @@ def _values_ok(column: pa.ChunkedArray, kind: str) -> bool:
     if column.null_count:
         return False
     if kind == "run":  # chunk by chunk: no concatenated copy of 7M scores
-        return not any(
-            np.isnan(np.frombuffer(c.buffers()[1], np.float64)[c.offset : c.offset + len(c)]).any()
-            for c in column.chunks
-            if len(c)
-        )
+        return not any(np.isnan(part).any() for part in _float64_parts(column, 0, len(column)))
     values = _float_numpy(column)
     return bool(np.all((values == np.floor(values)) & (np.abs(values) < _MAX_GRADE)))
 
@@ -952,9 +945,8 @@ def _chunked(column) -> pa.ChunkedArray:
 
 
 def _float_numpy(column) -> np.ndarray:
-    column = pc.cast(column, pa.float64()) if column.type != pa.float64() else column
-    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-    parts = [np.frombuffer(c.buffers()[1], np.float64)[c.offset : c.offset + len(c)] for c in chunks if len(c)]
+    column = _chunked(pc.cast(column, pa.float64()) if column.type != pa.float64() else column)
+    parts = _float64_parts(column, 0, len(column))
     if len(parts) == 1:
         return parts[0]
     return np.concatenate(parts) if parts else np.zeros(0)
@@ -1106,17 +1098,27 @@ def pair_key(query, doc) -> np.ndarray:
     return np.bitwise_xor(key, fingerprint(doc), out=key)
 
 
+def _string_views(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """A string or binary chunk as numpy views, no copy: its len + 1 offsets (int32, or int64 for the large types;
+    not rebased) and its bytes from the first string's start to the last one's end."""
+    large = pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type)
+    if chunk.buffers()[1] is None:  # an empty array may have no offsets buffer
+        return np.zeros(1, np.int64 if large else np.int32), np.zeros(0, np.uint8)
+    offsets = np.frombuffer(chunk.buffers()[1], np.int64 if large else np.int32)
+    offsets = offsets[chunk.offset : chunk.offset + len(chunk) + 1]
+    data_buffer = chunk.buffers()[2]
+    if data_buffer is None:
+        return offsets, np.zeros(0, np.uint8)
+    return offsets, np.frombuffer(data_buffer, np.uint8)[int(offsets[0]) : int(offsets[-1])]
+
+
 def _first_word(chunk: pa.Array, out: np.ndarray, offsets: np.ndarray, lengths: np.ndarray) -> None:
     """Each string's first 8 bytes as a little-endian uint64 into ``out``, unmasked: bytes past a string's end
     belong to the strings after it. Fills ``offsets`` (rebased to 0) and ``lengths``, int64 arrays of the chunk's
     length + 1 and length."""
-    offset_type = np.int64 if pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type) else np.int32
-    raw = np.frombuffer(chunk.buffers()[1], offset_type)[chunk.offset : chunk.offset + len(chunk) + 1]
-    base, end = int(raw[0]), int(raw[-1])
-    np.subtract(raw, base, out=offsets)
+    raw, data = _string_views(chunk)
+    np.subtract(raw, raw[0], out=offsets)
     np.subtract(offsets[1:], offsets[:-1], out=lengths)
-    data_buffer = chunk.buffers()[2]
-    data = np.frombuffer(data_buffer, np.uint8)[base:end] if data_buffer is not None else np.zeros(0, np.uint8)
     starts = offsets[:-1]
     body = len(data) - 7  # strings starting before this can read 8 bytes in place
     if body > 0:
@@ -1135,12 +1137,8 @@ def _first_word(chunk: pa.Array, out: np.ndarray, offsets: np.ndarray, lengths: 
 
 
 def _fingerprint_chunk(chunk: pa.Array, h: np.ndarray, scratch: np.ndarray) -> None:
-    offset_type = np.int64 if pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type) else np.int32
-    offsets = np.frombuffer(chunk.buffers()[1], offset_type)[chunk.offset : chunk.offset + len(chunk) + 1]
-    data_buffer = chunk.buffers()[2]
-    data = np.frombuffer(data_buffer, np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
+    offsets, data = _string_views(chunk)
     base = int(offsets[0])
-    data = data[base : int(offsets[-1])]
     # Pad a copy of the last few bytes so that an 8-byte window read at any string start stays in bounds.
     padded_tail = np.zeros(16, np.uint8)
     tail_from = max(len(data) - 8, 0)
