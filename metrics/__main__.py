@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 EPILOG = """\
 measures (case-insensitive; -m may be repeated or hold a comma-separated list):
-  P@k R@k R_cap@k HitRate@k F1@k RR RR@k AP AP@k DCG@k IDCG@k NDCG@k DCG_exp@k NDCG_exp@k
+  {names}
   and trec_eval's names: P_10 recall_100 map map_cut_10 recip_rank ndcg ndcg_cut_10 success_10.
   A bare number repeats the previous measure at another cutoff, as in trec_eval: -m P.5,10 = P.5 and P.10.
   Default: NDCG@10 AP RR@10 R@100 R_cap@100 P@10.
@@ -38,10 +38,12 @@ class _UsageError(Exception):
 
 
 def _parser() -> argparse.ArgumentParser:
+    from metrics.registry import canonical_names  # pure Python: no numpy before the process opts out of THP
+
     parser = _Parser(
         prog="python -m metrics",
         description="Score a TREC run against qrels, with trec_eval's numbers (ties, query set, conventions).",
-        epilog=EPILOG,
+        epilog=EPILOG.replace("{names}", " ".join(canonical_names())),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("qrels", help="qrels file: 'qid iter docid grade' (or CSV/TSV with a header; .gz ok)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown, Qrels, Ranking, RankStep
+from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
 
 
 def average_precision(
@@ -37,5 +37,5 @@ def average_precision(
         running += contribution
         steps.append(RankStep(rank, doc, grade, relevant, contribution, running))
     value = precision_sum / denominator if denominator else 0.0
-    terms = {"sum of P@i": precision_sum, "R": R, "hits": hits_total, "denominator": denominator}
+    terms = {Term.PRECISION_SUM: precision_sum, Term.R: R, Term.HITS: hits_total, Term.DENOMINATOR: denominator}
     return Breakdown("AP", k, value, tuple(steps), terms, conventions)

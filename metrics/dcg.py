@@ -6,7 +6,7 @@ from math import log2
 
 from metrics._checks import checked, judged
 from metrics.conventions import TREC_EVAL, Conventions, Gain
-from metrics.types import Breakdown, Qrels, Ranking, RankStep
+from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
 
 
 def gain(grade: int, kind: Gain = "linear") -> float:
@@ -37,7 +37,7 @@ def dcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Co
         contribution = gain(grade, conventions.gain) / log2(rank + 1)
         total += contribution
         steps.append(RankStep(rank, doc, grade, relevant, contribution, total))
-    return Breakdown("DCG", k, total, tuple(steps), {"DCG": total}, conventions)
+    return Breakdown("DCG", k, total, tuple(steps), {Term.DCG: total}, conventions)
 
 
 def ideal_ranking(ranking: Ranking, qrels: Qrels, *, conventions: Conventions = TREC_EVAL) -> list[str]:
@@ -63,7 +63,7 @@ def idcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: C
     checked(ranking, qrels, k)
     ideal = ideal_ranking(ranking, qrels, conventions=conventions)
     best = dcg(ideal if k is None else ideal[:k], qrels, conventions=conventions)
-    return Breakdown("IDCG", k, best.value, best.steps, {"IDCG": best.value}, conventions)
+    return Breakdown("IDCG", k, best.value, best.steps, {Term.IDCG: best.value}, conventions)
 
 
 def ndcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
@@ -94,4 +94,4 @@ def ndcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: C
         for s in actual.steps
     )
     value = actual.value / best if best else 0.0
-    return Breakdown("NDCG", k, value, steps, {"DCG": actual.value, "IDCG": best}, conventions)
+    return Breakdown("NDCG", k, value, steps, {Term.DCG: actual.value, Term.IDCG: best}, conventions)

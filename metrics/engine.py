@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from metrics import registry
 from metrics.aggregate import mean
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.dcg import gain
@@ -183,47 +184,59 @@ class _Prepared:
         slot, grades = slot[order], grades[order]
         return self._dcg(slot, _position_within(slot), grades, k, kind)
 
-    # -- the measures ---------------------------------------------------------------------------------------
+    # -- the measures: one kernel per registry family (Family.kernel names it) -------------------------------
 
     def compute(self, measure: Measure) -> np.ndarray:
-        family, k = measure.family, measure.k
-        if family in ("P", "R", "R_cap", "HitRate", "F1"):
-            hits = self._hits(k)
-            divisor = self.n if k is None else np.full(self.size, k, dtype=np.int64)
-            if family == "P":
-                return _ratio(hits, divisor)
-            if family == "R":
-                return _ratio(hits, self.R)
-            if family == "R_cap":
-                return _ratio(hits, np.minimum(self.R, divisor))
-            if family == "HitRate":
-                return (hits > 0).astype(np.float64)
-            p, r = _ratio(hits, divisor), _ratio(hits, self.R)
-            return _ratio(2 * p * r, p + r)  # the readable f1: 2 * p * r / (p + r), 0 when p + r = 0
-        if family == "RR":
-            relevant = np.flatnonzero(self._relevant())
-            slots, first = np.unique(self.slot[relevant], return_index=True)  # rows are in rank order
-            first_rank = self.rank[relevant][first]
-            values = np.zeros(self.size)
-            hit = first_rank <= k if k is not None else np.ones(len(first_rank), dtype=bool)
-            values[slots[hit]] = 1 / first_rank[hit]
-            return values
-        if family == "AP":
-            relevant = np.flatnonzero(self._relevant())
-            slot, rank = self.slot[relevant], self.rank[relevant]
-            hits_so_far = _position_within(slot)
-            keep = rank <= k if k is not None else np.ones(len(rank), dtype=bool)
-            precision_sum = np.bincount(slot[keep], weights=hits_so_far[keep] / rank[keep], minlength=self.size)
-            denominator = self.R if self.conventions.ap_denominator == "all" else self._hits(k)
-            return _ratio(precision_sum, denominator)
-        kind = measure.gain_under(self.conventions)
-        if family == "DCG":
-            return self._dcg(self.slot, self.rank, self.grade, k, kind)
-        if family == "IDCG":
-            return self._idcg(k, kind)
-        if family == "NDCG":
-            return _ratio(self._dcg(self.slot, self.rank, self.grade, k, kind), self._idcg(k, kind))
-        raise ValueError(f"unknown measure family {family!r}")
+        return getattr(self, f"kernel_{registry.family(measure.family).kernel}")(measure)
+
+    def _set_divisor(self, k: int | None) -> np.ndarray:
+        return self.n if k is None else np.full(self.size, k, dtype=np.int64)
+
+    def kernel_precision(self, measure: Measure) -> np.ndarray:
+        return _ratio(self._hits(measure.k), self._set_divisor(measure.k))
+
+    def kernel_recall(self, measure: Measure) -> np.ndarray:
+        return _ratio(self._hits(measure.k), self.R)
+
+    def kernel_capped_recall(self, measure: Measure) -> np.ndarray:
+        return _ratio(self._hits(measure.k), np.minimum(self.R, self._set_divisor(measure.k)))
+
+    def kernel_hit_rate(self, measure: Measure) -> np.ndarray:
+        return (self._hits(measure.k) > 0).astype(np.float64)
+
+    def kernel_f1(self, measure: Measure) -> np.ndarray:
+        hits = self._hits(measure.k)
+        p, r = _ratio(hits, self._set_divisor(measure.k)), _ratio(hits, self.R)
+        return _ratio(2 * p * r, p + r)  # the readable f1: 2 * p * r / (p + r), 0 when p + r = 0
+
+    def kernel_reciprocal_rank(self, measure: Measure) -> np.ndarray:
+        k = measure.k
+        relevant = np.flatnonzero(self._relevant())
+        slots, first = np.unique(self.slot[relevant], return_index=True)  # rows are in rank order
+        first_rank = self.rank[relevant][first]
+        values = np.zeros(self.size)
+        hit = first_rank <= k if k is not None else np.ones(len(first_rank), dtype=bool)
+        values[slots[hit]] = 1 / first_rank[hit]
+        return values
+
+    def kernel_average_precision(self, measure: Measure) -> np.ndarray:
+        k = measure.k
+        relevant = np.flatnonzero(self._relevant())
+        slot, rank = self.slot[relevant], self.rank[relevant]
+        hits_so_far = _position_within(slot)
+        keep = rank <= k if k is not None else np.ones(len(rank), dtype=bool)
+        precision_sum = np.bincount(slot[keep], weights=hits_so_far[keep] / rank[keep], minlength=self.size)
+        denominator = self.R if self.conventions.ap_denominator == "all" else self._hits(k)
+        return _ratio(precision_sum, denominator)
+
+    def kernel_dcg(self, measure: Measure) -> np.ndarray:
+        return self._dcg(self.slot, self.rank, self.grade, measure.k, measure.gain_under(self.conventions))
+
+    def kernel_idcg(self, measure: Measure) -> np.ndarray:
+        return self._idcg(measure.k, measure.gain_under(self.conventions))
+
+    def kernel_ndcg(self, measure: Measure) -> np.ndarray:
+        return _ratio(self.kernel_dcg(measure), self.kernel_idcg(measure))
 
 
 def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, positive: np.ndarray, line_slot):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from metrics._checks import check_k, checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown, Qrels, Ranking, RankStep
+from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
 
 
 def _hits_breakdown(
@@ -41,7 +41,7 @@ def precision(
     divisor = len(ranking) if k is None else k
     hits, steps = _hits_breakdown(ranking, qrels, k, divisor, conventions)
     value = hits / divisor if divisor else 0.0
-    return Breakdown("P", k, value, tuple(steps), {"hits": hits, "k": divisor}, conventions)
+    return Breakdown("P", k, value, tuple(steps), {Term.HITS: hits, Term.CUTOFF: divisor}, conventions)
 
 
 def recall(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
@@ -59,7 +59,7 @@ def recall(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions:
     R = count_relevant(qrels, conventions.threshold)
     hits, steps = _hits_breakdown(ranking, qrels, k, R, conventions)
     value = hits / R if R else 0.0
-    return Breakdown("R", k, value, tuple(steps), {"hits": hits, "R": R}, conventions)
+    return Breakdown("R", k, value, tuple(steps), {Term.HITS: hits, Term.R: R}, conventions)
 
 
 def capped_recall(
@@ -81,7 +81,7 @@ def capped_recall(
     cap = min(R, len(ranking) if k is None else k)
     hits, steps = _hits_breakdown(ranking, qrels, k, cap, conventions)
     value = hits / cap if cap else 0.0
-    return Breakdown("R_cap", k, value, tuple(steps), {"hits": hits, "R": R, "min(R, k)": cap}, conventions)
+    return Breakdown("R_cap", k, value, tuple(steps), {Term.HITS: hits, Term.R: R, Term.CAP: cap}, conventions)
 
 
 def hit_rate(
@@ -103,7 +103,7 @@ def hit_rate(
         contribution = 1.0 if relevant and not hit else 0.0
         hit += contribution
         steps.append(RankStep(rank, doc, grade, relevant, contribution, hit))
-    return Breakdown("HitRate", k, hit, tuple(steps), {"hits": sum(s.relevant for s in steps)}, conventions)
+    return Breakdown("HitRate", k, hit, tuple(steps), {Term.HITS: sum(s.relevant for s in steps)}, conventions)
 
 
 def f1(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
@@ -129,9 +129,8 @@ def f1(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Con
         previous = running
     p = hits / divisor if divisor else 0.0
     r = hits / R if R else 0.0
-    return Breakdown(
-        "F1", k, _f1(hits, divisor, R), tuple(steps), {"hits": hits, "P": p, "R@k": r, "R": R}, conventions
-    )
+    terms = {Term.HITS: hits, Term.PRECISION: p, Term.RECALL: r, Term.R: R}
+    return Breakdown("F1", k, _f1(hits, divisor, R), tuple(steps), terms, conventions)
 
 
 def _f1(hits: int, divisor: int, R: int) -> float:

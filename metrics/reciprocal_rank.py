@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from metrics._checks import checked, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown, Qrels, Ranking, RankStep
+from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
 
 
 def reciprocal_rank(
@@ -31,5 +31,5 @@ def reciprocal_rank(
             first_rank, contribution = rank, 1 / rank
             value = contribution
         steps.append(RankStep(rank, doc, grade, relevant, contribution, value))
-    terms = {"first relevant rank": first_rank} if first_rank is not None else {}
+    terms = {Term.FIRST_RELEVANT_RANK: first_rank} if first_rank is not None else {}
     return Breakdown("RR", k, value, tuple(steps), terms, conventions)

@@ -7,8 +7,8 @@ metric functions, so each cell can be checked by hand.
 
 from __future__ import annotations
 
+from metrics import registry
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.measures import FUNCTIONS
 from metrics.types import Qrels, Ranking
 
 
@@ -56,9 +56,7 @@ def swap_deltas(
     >>> swap_deltas(["n", "r"], {"r": 1, "t": 1}, "AP", tail=["t"])  # AP = (1/2 + 2/3) / 2; swapped (1 + 2/3) / 2
     [[0.0, 0.25], [0.25, 0.0]]
     """
-    if family not in FUNCTIONS:
-        raise ValueError(f"unknown metric family {family!r}; known: {', '.join(FUNCTIONS)}")
-    metric = FUNCTIONS[family]
+    metric = registry.family(family).function
     order, rest = list(ranking), list(tail)
     base = metric(order + rest, qrels, k, conventions=conventions).value
     n = len(order)

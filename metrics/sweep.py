@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from metrics import registry
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.measures import FUNCTIONS
 from metrics.types import Qrels, Ranking
 
 
@@ -17,9 +17,7 @@ def at_each_cutoff(
     >>> [round(v, 4) for v in at_each_cutoff("AP", ["r0", "n1", "r1"], {f"r{i}": 1 for i in range(10)}, 3)]
     [0.1, 0.1, 0.1667]
     """
-    if family not in FUNCTIONS:
-        raise ValueError(f"unknown metric family {family!r}; known: {', '.join(FUNCTIONS)}")
     if isinstance(max_k, bool) or not isinstance(max_k, int) or max_k < 1:
         raise ValueError(f"max_k must be a positive integer, got {max_k!r}")
-    metric = FUNCTIONS[family]
+    metric = registry.family(family).function
     return [metric(ranking, qrels, k, conventions=conventions).value for k in range(1, max_k + 1)]

@@ -4,16 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from metrics.conventions import TREC_EVAL, Conventions
-
-GRADED_FAMILIES = frozenset({"DCG", "IDCG", "NDCG"})  # the metrics whose gain can be exponential
 
 Ranking = Sequence[str]
 """Doc ids, best first: ``ranking[0]`` is rank 1."""
 
 Qrels = Mapping[str, int]
 """Graded judgments of one query (doc id -> integer grade). A doc missing from it is unjudged (grade 0)."""
+
+
+class Term(StrEnum):
+    """The named terms of the formulas, as a Breakdown's ``terms`` keys. The value is the label a learner reads."""
+
+    HITS = "hits"
+    CUTOFF = "k"  # the divisor of P@k: k, or the list length when uncut
+    R = "R"  # judged relevant documents, retrieved or not
+    CAP = "min(R, k)"
+    PRECISION = "P"
+    RECALL = "R@k"
+    FIRST_RELEVANT_RANK = "first relevant rank"
+    PRECISION_SUM = "sum of P@i"
+    DENOMINATOR = "denominator"
+    DCG = "DCG"
+    IDCG = "IDCG"
+
+    __repr__ = str.__repr__  # a printed Breakdown.terms reads {'DCG': 3.5}, as a plain dict would
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +56,15 @@ class Breakdown:
     k: int | None  # the cutoff; None means the whole list
     value: float
     steps: tuple[RankStep, ...]
-    terms: Mapping[str, float] = field(default_factory=dict)  # e.g. {"DCG": 5.76, "IDCG": 6.32}
+    terms: Mapping[Term, float] = field(default_factory=dict)  # e.g. {Term.DCG: 5.76, Term.IDCG: 6.32}
     conventions: Conventions = TREC_EVAL  # the conventions the value was computed under
 
     @property
     def metric(self) -> str:
         """The measure's label, e.g. "NDCG@5", "NDCG_exp@5" or "AP"."""
+        from metrics.registry import family  # the registry imports the metric modules, which import this one
+
         name = self.family
-        if self.family in GRADED_FAMILIES and self.conventions.gain == "exp":
+        if family(self.family).graded and self.conventions.gain == "exp":
             name += "_exp"
         return name if self.k is None else f"{name}@{self.k}"

@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from metrics import capped_recall, f1, hit_rate, precision, recall
+from metrics import capped_recall, precision, recall, registry
 from metrics.sweep import at_each_cutoff
 from ui import charts, state, teaching
 
 PAGE = "lesson_pr"
-FAMILIES = {"P": precision, "R": recall, "R_cap": capped_recall, "HitRate": hit_rate, "F1": f1}
+FAMILIES = {f.key: f.function for f in registry.families(kind="set")}
 # Seed 004's capped-recall example: ten results, relevant at ranks 1, 2, 3, 6, 7, 8 and 10.
 RCAP_RANKING = ["r1", "r2", "r3", "n1", "n2", "r4", "r5", "r6", "n3", "r7"]
 

@@ -1,9 +1,11 @@
 """Playground: drag documents, grade them, and watch every metric, formula and chart follow. Renders only: the
-numbers come from metrics/ (via ui.widgets.breakdowns), the formulas from ui.formulas, the charts from ui.charts."""
+numbers come from metrics/ (via ui.widgets.breakdowns), the formulas from metrics.formulas, the charts from
+ui.charts."""
 
 import streamlit as st
 
-from ui import charts, drilldown, export, formulas, presenter, sortable, state, url, widgets
+from metrics import formulas
+from ui import charts, drilldown, export, presenter, sortable, state, url, widgets
 
 LIST_KEY = "pg_list"
 
@@ -133,8 +135,8 @@ with rr_tab:
 with pr_tab:
     if pr_tab.open:
         left, right = st.columns(2)
-        for column, family in zip((left, right, left, right, left), widgets.SET_BASED, strict=True):
-            column.latex(formulas.latex(now[family]))
+        for index, family in enumerate(widgets.SET_BASED):
+            (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
         right.plotly_chart(charts.contributions(now["R"], titles=scn.titles), theme=None, key="pg_r_bars")
 with curves_tab:
     if curves_tab.open:

@@ -6,7 +6,8 @@ Exercises come from ui.quiz (pure, deterministic from the seed) and are checked 
 import pandas as pd
 import streamlit as st
 
-from ui import formulas, quiz, state
+from metrics import formulas
+from ui import quiz, state
 from ui.widgets import fmt
 
 PAGE = "quiz"

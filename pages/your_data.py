@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from metrics import DEFAULT_MEASURES
+from metrics import DEFAULT_MEASURES, registry
 from ui import cli_args, datasets, state
 from ui.datasets import Loaded
 from ui.widgets import plain
@@ -19,8 +19,8 @@ from ui.widgets import plain
 SOURCES = {"cli": "Files given on the command line", "sample": "Sample data", "upload": "Upload files"}
 MORE_MEASURES = ("P@5", "P@20", "R@10", "R@1000", "RR", "AP@10", "NDCG@5", "NDCG@20", "NDCG_exp@10", "HitRate@10")
 MEASURE_HELP = (
-    "Any of P@k, R@k, R_cap@k, HitRate@k, F1@k, RR, RR@k, AP, AP@k, DCG@k, NDCG@k, NDCG_exp@k, or trec_eval's "
-    "names (P_5, ndcg_cut_20, map, recip_rank), separated by commas."
+    f"Any of {', '.join(registry.canonical_names())}, or trec_eval's names (P_5, ndcg_cut_20, map, recip_rank), "
+    "separated by commas."
 )
 HAS_DRILLDOWN = importlib.util.find_spec("ui.drilldown") is not None
 

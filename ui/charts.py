@@ -17,8 +17,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from metrics import registry
 from metrics.significance import TIE, Randomization, differences
-from metrics.types import GRADED_FAMILIES, Breakdown
+from metrics.types import Breakdown
 
 COLORS = {
     "blue": "#0072B2",
@@ -71,7 +72,7 @@ def contributions(b: Breakdown, *, titles: Mapping[str, str] | None = None) -> g
     Bars are split into one trace per category so the legend explains the colours; the x of each bar is its rank.
     """
     titles = titles or {}
-    graded = b.family in GRADED_FAMILIES
+    graded = registry.family(b.family).graded
     groups: dict[str, list] = {}
     for step in b.steps:
         if graded:

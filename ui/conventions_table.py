@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from functools import partial
 
 from metrics import (
-    FUNCTIONS,
     average_precision,
     capped_recall,
     dcg,
@@ -27,6 +26,7 @@ from metrics import (
     rank_by_score,
     recall,
     reciprocal_rank,
+    registry,
 )
 from metrics.conventions import Conventions
 from metrics.examples import BETTER_AUTH, CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A
@@ -358,7 +358,7 @@ def split_no_relevant(scn: Scenario) -> Split:
     trec = mean_over_queries(metric, run, qrels)  # trec_eval's rule: no qrels lines, no query
     ranx = mean(metric(run[q], qrels[q]).value for q in run)  # ranx keeps the query and scores it 0
     all_zero = {d: 0 for d in scn.qrels}
-    zeros = [fn(ranking, all_zero, k, conventions=scn.conventions).value for fn in FUNCTIONS.values()]
+    zeros = [f.function(ranking, all_zero, k, conventions=scn.conventions).value for f in registry.FAMILIES]
     label = f"P@{k}"
     return Split(
         "no_relevant",

@@ -1,7 +1,7 @@
 """The current scenario's worked solution as Markdown (with LaTeX) or as CSV numbers. Pure (no Streamlit).
 
 Every number comes from the Breakdowns the page already computed (``ui.widgets.breakdowns``); the LaTeX is
-``ui.formulas.latex``, which never contains user text. Doc ids and titles go into the Markdown table escaped.
+``metrics.formulas.latex``, which never contains user text. Doc ids and titles go into the Markdown table escaped.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import io
 import re
 from collections.abc import Mapping
 
+from metrics import formulas
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.types import Breakdown
-from ui import formulas, url
+from ui import url
 from ui.scenario import SCALES, Scenario
 
 MD_ACTIVE = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:=])")

@@ -14,8 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from metrics import Breakdown, mean_over_queries, ndcg, precision, reciprocal_rank
-from metrics.measures import FUNCTIONS
+from metrics import Breakdown, mean_over_queries, ndcg, precision, reciprocal_rank, registry
 
 TOLERANCE = 0.005  # a predicted value within ±0.005 counts as right
 REORDER_K, REORDER_P_AT, REORDER_TARGET = 3, 5, 0.9
@@ -46,7 +45,7 @@ class Predict:
 
     @property
     def breakdown(self) -> Breakdown:
-        return FUNCTIONS[self.family](list(self.ranking), self.qrels, self.k)
+        return registry.family(self.family).function(list(self.ranking), self.qrels, self.k)
 
     @property
     def answer(self) -> float:

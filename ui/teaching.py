@@ -13,8 +13,9 @@ from contextlib import contextmanager
 import plotly.graph_objects as go
 import streamlit as st
 
+from metrics import formulas
 from metrics.types import Breakdown
-from ui import formulas, tables
+from ui import tables
 from ui.scenario import Scenario
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from metrics import FUNCTIONS, Breakdown
+from metrics import Breakdown, registry
 from metrics.conventions import TREC_EVAL
 from metrics.examples import EXAMPLES
 from metrics.sweep import at_each_cutoff
@@ -23,22 +23,12 @@ Apply = Callable[[Scenario], None]
 Current = Callable[[], Scenario]
 
 MAX_K = MAX_DOCS  # curves are swept to k: keep a typo like k = 10^9 from stalling the page
-UNCUT = ("RR", "AP")  # shown over the whole list, as trec_eval's recip_rank and map
-ORDER_AWARE = ("NDCG", "AP", "RR", "DCG", "IDCG")
-SET_BASED = ("P", "R", "R_cap", "F1", "HitRate")
-CURVE_FAMILIES = ("P", "R", "R_cap", "NDCG", "AP")
-HELP = {
-    "P": "Precision@k: the share of the top k that is relevant (divides by k even if fewer were retrieved).",
-    "R": "Recall@k: the share of all relevant docs (retrieved or not) found in the top k.",
-    "R_cap": "Capped recall@k (BEIR): divides by min(R, k), so 1.0 is reachable when R > k.",
-    "HitRate": "HitRate@k (trec_eval success): 1 if any relevant doc is in the top k, else 0.",
-    "F1": "F1@k: the harmonic mean of P@k and R@k.",
-    "RR": "Reciprocal rank: 1 / rank of the first relevant doc; 0 if none was retrieved.",
-    "AP": "Average precision: precision at each relevant rank, summed and divided by R.",
-    "DCG": "Discounted cumulative gain: each grade's gain divided by log2(rank + 1).",
-    "IDCG": "Ideal DCG: the DCG of the best possible ordering of the judged docs.",
-    "NDCG": "Normalised DCG: DCG / IDCG, 1.0 for the ideal ordering.",
-}
+# The playground's cards, tabs and curves, as the registry declares them.
+UNCUT = tuple(f.key for f in registry.FAMILIES if f.uncut_card)  # whole list, as trec_eval's recip_rank and map
+ORDER_AWARE = registry.cards("order")
+SET_BASED = registry.cards("set")
+CURVE_FAMILIES = registry.curve_families()
+HELP = {f.key: f.help for f in registry.FAMILIES}
 
 
 def fmt(x: float) -> str:
@@ -59,14 +49,14 @@ def breakdowns(scn: Scenario) -> dict[str, Breakdown]:
     includes a query's hidden tail (Scenario.full_ranking), so uncut RR and AP equal the run's values."""
     ranking, qrels = list(scn.full_ranking), scn.qrels
     return {
-        family: fn(ranking, qrels, None if family in UNCUT else scn.k, conventions=scn.conventions)
-        for family, fn in FUNCTIONS.items()
+        f.key: f.function(ranking, qrels, None if f.uncut_card else scn.k, conventions=scn.conventions)
+        for f in registry.FAMILIES
     }
 
 
 def breakdown(scn: Scenario, family: str, k: int | None) -> Breakdown:
     """One metric of the scenario at ``k`` (None: the whole list), on the full ranking (a hidden tail counts)."""
-    return FUNCTIONS[family](list(scn.full_ranking), scn.qrels, k, conventions=scn.conventions)
+    return registry.family(family).function(list(scn.full_ranking), scn.qrels, k, conventions=scn.conventions)
 
 
 def curves(scn: Scenario, families: Sequence[str] = CURVE_FAMILIES) -> dict[str, list[float]]:

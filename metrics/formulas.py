@@ -7,7 +7,7 @@ User text never enters LaTeX: documents are named by rank only, never by id or t
 >>> from metrics import dcg
 >>> print(latex(dcg(["d1", "d2"], {"d1": 3, "d2": 2}, k=2)))  # doctest: +NORMALIZE_WHITESPACE
 \begin{aligned}
-\mathrm{DCG@2} &= \sum_{i=1}^{2} \frac{g_i}{\log_2(i+1)} \\
+\rule{0pt}{1.6em}\mathrm{DCG@2} &= \sum_{i=1}^{2} \frac{g_i}{\log_2(i+1)} \\
 &= \frac{3}{\log_2 2} + \frac{2}{\log_2 3} \\
 &= 4.2619
 \end{aligned}
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from metrics.conventions import Conventions
-from metrics.types import Breakdown, RankStep
+from metrics.types import Breakdown, RankStep, Term
 
 MAX_TERMS = 10  # more than this and KaTeX wraps badly: show the first ones, then a count
 PER_LINE = 5  # terms per row of the aligned block
@@ -71,7 +71,7 @@ def _elided_sum(terms: Sequence[str], values: Sequence[float]) -> str:
     return text
 
 
-# --- definitions: the symbolic formula of each family ---
+# --- definitions: the symbolic formula of each family (the registry names one per family) ---
 
 
 def definition(family: str, conventions: Conventions) -> str:
@@ -81,31 +81,66 @@ def definition(family: str, conventions: Conventions) -> str:
     >>> definition("P", TREC_EVAL)
     '\\\\mathrm{P@k} = \\\\frac{\\\\mathrm{hits@}k}{k}'
     """
-    c = conventions
-    s = _symbol(family, None, c.gain, symbolic=True)
-    gain = r"g_i" if c.gain == "linear" else r"\left(2^{g_i} - 1\right)"
-    ideal_gain = r"g^*_i" if c.gain == "linear" else r"\left(2^{g^*_i} - 1\right)"
-    formulas = {
-        "P": rf"{s} = \frac{{\mathrm{{hits@}}k}}{{k}}",
-        "R": rf"{s} = \frac{{\mathrm{{hits@}}k}}{{R}}",
-        "R_cap": rf"{s} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}",
-        "HitRate": rf"{s} = \begin{{cases}} 1 & \text{{if }} \mathrm{{hits@}}k \geq 1 \\ 0 & \text{{otherwise}} "
-        r"\end{cases}",
-        "F1": rf"{s} = \frac{{2 \cdot \mathrm{{P@}}k \cdot \mathrm{{R@}}k}}{{\mathrm{{P@}}k + \mathrm{{R@}}k}}",
-        "RR": rf"{s} = \frac{{1}}{{\mathrm{{rank}}_1}} \quad (0 \text{{ if no relevant document in the top }} k)",
-        "AP": (
-            rf"{s} = \frac{{1}}{{R}} \sum_{{i \leq k,\ d_i \text{{ relevant}}}} \mathrm{{P@}}i"
-            if c.ap_denominator == "all"
-            else rf"{s} = \frac{{1}}{{\mathrm{{hits@}}k}} \sum_{{i \leq k,\ d_i \text{{ relevant}}}} \mathrm{{P@}}i"
-        ),
-        "DCG": rf"{s} = \sum_{{i=1}}^{{k}} \frac{{{gain}}}{{\log_2(i+1)}}",
-        "IDCG": rf"{s} = \sum_{{i=1}}^{{k}} \frac{{{ideal_gain}}}{{\log_2(i+1)}}",
-        "NDCG": rf"{s} = \frac{{{_symbol('DCG', None, c.gain, symbolic=True)}}}"
-        rf"{{{_symbol('IDCG', None, c.gain, symbolic=True)}}}",
-    }
-    if family not in formulas:
-        raise ValueError(f"unknown metric family {family!r}")
-    return formulas[family]
+    from metrics.registry import family as declared  # the registry imports this module
+
+    return declared(family).definition(conventions)
+
+
+def _defined(family: str, conventions: Conventions) -> str:
+    return _symbol(family, None, conventions.gain, symbolic=True)
+
+
+def precision_definition(c: Conventions) -> str:
+    return rf"{_defined('P', c)} = \frac{{\mathrm{{hits@}}k}}{{k}}"
+
+
+def recall_definition(c: Conventions) -> str:
+    return rf"{_defined('R', c)} = \frac{{\mathrm{{hits@}}k}}{{R}}"
+
+
+def capped_recall_definition(c: Conventions) -> str:
+    return rf"{_defined('R_cap', c)} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}"
+
+
+def hit_rate_definition(c: Conventions) -> str:
+    return (
+        rf"{_defined('HitRate', c)} = \begin{{cases}} 1 & \text{{if }} \mathrm{{hits@}}k \geq 1 \\ 0 & "
+        r"\text{otherwise} \end{cases}"
+    )
+
+
+def f1_definition(c: Conventions) -> str:
+    p_k, r_k = r"\mathrm{P@}k", r"\mathrm{R@}k"
+    return rf"{_defined('F1', c)} = \frac{{2 \cdot {p_k} \cdot {r_k}}}{{{p_k} + {r_k}}}"
+
+
+def reciprocal_rank_definition(c: Conventions) -> str:
+    return (
+        rf"{_defined('RR', c)} = \frac{{1}}{{\mathrm{{rank}}_1}} \quad "
+        r"(0 \text{ if no relevant document in the top } k)"
+    )
+
+
+def average_precision_definition(c: Conventions) -> str:
+    denominator = "R" if c.ap_denominator == "all" else r"\mathrm{hits@}k"
+    relevant_ranks = r"i \leq k,\ d_i \text{ relevant}"
+    return rf"{_defined('AP', c)} = \frac{{1}}{{{denominator}}} \sum_{{{relevant_ranks}}} \mathrm{{P@}}i"
+
+
+def _gain_symbol(grade: str, c: Conventions) -> str:
+    return grade if c.gain == "linear" else rf"\left(2^{{{grade}}} - 1\right)"
+
+
+def dcg_definition(c: Conventions) -> str:
+    return rf"{_defined('DCG', c)} = \sum_{{i=1}}^{{k}} \frac{{{_gain_symbol('g_i', c)}}}{{\log_2(i+1)}}"
+
+
+def idcg_definition(c: Conventions) -> str:
+    return rf"{_defined('IDCG', c)} = \sum_{{i=1}}^{{k}} \frac{{{_gain_symbol('g^*_i', c)}}}{{\log_2(i+1)}}"
+
+
+def ndcg_definition(c: Conventions) -> str:
+    return rf"{_defined('NDCG', c)} = \frac{{{_defined('DCG', c)}}}{{{_defined('IDCG', c)}}}"
 
 
 # --- worked formulas ---
@@ -113,21 +148,9 @@ def definition(family: str, conventions: Conventions) -> str:
 
 def latex(b: Breakdown) -> str:
     """The worked formula of any Breakdown: definition, the user's numbers substituted, the result."""
-    render = {
-        "P": _precision,
-        "R": _recall,
-        "R_cap": _capped_recall,
-        "HitRate": _hit_rate,
-        "F1": _f1,
-        "RR": _reciprocal_rank,
-        "AP": _average_precision,
-        "DCG": _dcg,
-        "IDCG": _dcg,
-        "NDCG": _ndcg,
-    }
-    if b.family not in render:
-        raise ValueError(f"unknown metric family {b.family!r}")
-    return render[b.family](b)
+    from metrics.registry import family  # the registry imports this module
+
+    return family(b.family).worked(b)
 
 
 def _indicators(steps: Sequence[RankStep]) -> list[str]:
@@ -151,16 +174,16 @@ def _padding_note(b: Breakdown) -> str:
 def _hits_line(b: Breakdown) -> str:
     cut = _cut(b.k) or ""
     written = f"{_hits_sum(b)} = " if len(b.steps) > 1 else ""
-    return rf"\mathrm{{hits{cut}}} &= {written}{_int(b.terms['hits'])}{_padding_note(b)}"
+    return rf"\mathrm{{hits{cut}}} &= {written}{_int(b.terms[Term.HITS])}{_padding_note(b)}"
 
 
-def _precision(b: Breakdown) -> str:
-    s, divisor = _symbol("P", b.k), _int(b.terms["k"])
+def precision_worked(b: Breakdown) -> str:
+    s, divisor = _symbol("P", b.k), _int(b.terms[Term.CUTOFF])
     return _aligned(
         [
             rf"{s} &= \frac{{\mathrm{{hits{_cut(b.k)}}}}}{{{'k' if b.k is not None else 'n'}}}",
             _hits_line(b),
-            rf"{s} &= \frac{{{_int(b.terms['hits'])}}}{{{divisor}}} = {_num(b.value)}",
+            rf"{s} &= \frac{{{_int(b.terms[Term.HITS])}}}{{{divisor}}} = {_num(b.value)}",
         ]
     )
 
@@ -169,28 +192,28 @@ def _zero_R_line(s: str) -> str:
     return rf"{s} &= 0 \quad \text{{(no judged relevant document: }} R = 0 \text{{, so 0, not NaN)}}"
 
 
-def _recall(b: Breakdown) -> str:
-    s, R = _symbol("R", b.k), _int(b.terms["R"])
-    last = _zero_R_line(s) if not b.terms["R"] else rf"{s} &= \frac{{{_int(b.terms['hits'])}}}{{{R}}} = {_num(b.value)}"
+def recall_worked(b: Breakdown) -> str:
+    s, R, hits = _symbol("R", b.k), _int(b.terms[Term.R]), _int(b.terms[Term.HITS])
+    last = _zero_R_line(s) if not b.terms[Term.R] else rf"{s} &= \frac{{{hits}}}{{{R}}} = {_num(b.value)}"
     return _aligned([rf"{s} &= \frac{{\mathrm{{hits{_cut(b.k)}}}}}{{R}}", _hits_line(b), last])
 
 
-def _capped_recall(b: Breakdown) -> str:
-    s, R, cap = _symbol("R_cap", b.k), _int(b.terms["R"]), _int(b.terms["min(R, k)"])
+def capped_recall_worked(b: Breakdown) -> str:
+    s, R, cap, hits = _symbol("R_cap", b.k), _int(b.terms[Term.R]), _int(b.terms[Term.CAP]), _int(b.terms[Term.HITS])
     k_shown = str(b.k) if b.k is not None else str(len(b.steps))
-    if not b.terms["R"]:
+    if not b.terms[Term.R]:
         last = _zero_R_line(s)
     else:
         last = (
-            rf"{s} &= \frac{{{_int(b.terms['hits'])}}}{{\min({R},\ {k_shown})}} = \frac{{{_int(b.terms['hits'])}}}"
+            rf"{s} &= \frac{{{hits}}}{{\min({R},\ {k_shown})}} = \frac{{{hits}}}"
             rf"{{{cap}}} = {_num(b.value)}"
         )
     return _aligned([rf"{s} &= \frac{{\mathrm{{hits{_cut(b.k)}}}}}{{\min(R,\ k)}}", _hits_line(b), last])
 
 
-def _hit_rate(b: Breakdown) -> str:
+def hit_rate_worked(b: Breakdown) -> str:
     s = _symbol("HitRate", b.k)
-    hits = _int(b.terms["hits"])
+    hits = _int(b.terms[Term.HITS])
     first = next((st.rank for st in b.steps if st.relevant), None)
     where = rf"\quad \text{{(first relevant at rank {first})}}" if first is not None else ""
     return _aligned(
@@ -201,9 +224,9 @@ def _hit_rate(b: Breakdown) -> str:
     )
 
 
-def _f1(b: Breakdown) -> str:
+def f1_worked(b: Breakdown) -> str:
     s = _symbol("F1", b.k)
-    p, r = b.terms["P"], b.terms["R@k"]
+    p, r = b.terms[Term.PRECISION], b.terms[Term.RECALL]
     cut = _cut(b.k)
     lines = [
         rf"{s} &= \frac{{2 \cdot \mathrm{{P{cut}}} \cdot \mathrm{{R{cut}}}}}{{\mathrm{{P{cut}}} + \mathrm{{R{cut}}}}}",
@@ -215,9 +238,9 @@ def _f1(b: Breakdown) -> str:
     return _aligned(lines)
 
 
-def _reciprocal_rank(b: Breakdown) -> str:
+def reciprocal_rank_worked(b: Breakdown) -> str:
     s = _symbol("RR", b.k)
-    first = b.terms.get("first relevant rank")
+    first = b.terms.get(Term.FIRST_RELEVANT_RANK)
     if first is None:
         where = f"top {b.k}" if b.k is not None else "list"
         return _aligned(
@@ -229,7 +252,7 @@ def _reciprocal_rank(b: Breakdown) -> str:
     return _aligned([rf"{s} &= \frac{{1}}{{\mathrm{{rank}}_1}}", rf"&= \frac{{1}}{{{_int(first)}}} = {_num(b.value)}"])
 
 
-def _average_precision(b: Breakdown) -> str:
+def average_precision_worked(b: Breakdown) -> str:
     s = _symbol("AP", b.k)
     by_R = b.conventions.ap_denominator == "all"
     denominator_symbol = "R" if by_R else rf"\mathrm{{hits{_cut(b.k)}}}"
@@ -240,19 +263,19 @@ def _average_precision(b: Breakdown) -> str:
             hits += 1
             fractions.append(rf"\frac{{{hits}}}{{{step.rank}}}")
             values.append(hits / step.rank)
-    denominator = _int(b.terms["denominator"])
-    if not b.terms["denominator"]:
+    denominator = _int(b.terms[Term.DENOMINATOR])
+    if not b.terms[Term.DENOMINATOR]:
         why = r"(no judged relevant document: } R = 0\text{)" if by_R else r"(no relevant document in the top k)"
         lines.append(rf"&= 0 \quad \text{{{why}}}")
         return _aligned(lines)
-    total = _num(b.terms["sum of P@i"])
+    total = _num(b.terms[Term.PRECISION_SUM])
     if fractions:
         lines.append(rf"&= \frac{{1}}{{{denominator}}} \Bigl( {_elided_sum(fractions, values)} \Bigr)")
     else:
         lines.append(rf"&= \frac{{1}}{{{denominator}}} \cdot 0 \quad \text{{(no relevant document in the top {b.k})}}")
     lines.append(rf"&= \frac{{{total}}}{{{denominator}}} = {_num(b.value)}")
-    if by_R and b.terms["R"] > b.terms["hits"]:
-        missed = _int(b.terms["R"] - b.terms["hits"])
+    if by_R and b.terms[Term.R] > b.terms[Term.HITS]:
+        missed = _int(b.terms[Term.R] - b.terms[Term.HITS])
         lines.append(rf"&\quad \text{{({missed} relevant not retrieved: each adds 0)}}")
     return _aligned(lines)
 
@@ -268,7 +291,7 @@ def _dcg_terms(b: Breakdown) -> str:
     return _elided_sum(terms, [s.contribution for s in b.steps])
 
 
-def _dcg(b: Breakdown) -> str:
+def dcg_worked(b: Breakdown) -> str:
     s = _symbol(b.family, b.k, b.conventions.gain)
     upper = b.k if b.k is not None else "n"
     g = "g^*_i" if b.family == "IDCG" else "g_i"
@@ -285,11 +308,11 @@ def _dcg(b: Breakdown) -> str:
     return _aligned(lines)
 
 
-def _ndcg(b: Breakdown) -> str:
+def ndcg_worked(b: Breakdown) -> str:
     gain = b.conventions.gain
     s = _symbol("NDCG", b.k, gain)
     dcg_s, idcg_s = _symbol("DCG", b.k, gain), _symbol("IDCG", b.k, gain)
-    dcg_v, idcg_v = b.terms["DCG"], b.terms["IDCG"]
+    dcg_v, idcg_v = b.terms[Term.DCG], b.terms[Term.IDCG]
     lines = [rf"{s} &= \frac{{{dcg_s}}}{{{idcg_s}}}"]
     if b.steps:
         lines.append(rf"{dcg_s} &= {_dcg_terms(b)} = {_num(dcg_v)}")

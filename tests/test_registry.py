@@ -1,0 +1,79 @@
+"""The registry is the one declaration of each measure family: every consumer's view must follow from it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from metrics import Breakdown, Conventions, parse_measure, registry
+from metrics.engine import _Prepared
+from metrics.measures import FUNCTIONS
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+CONVENTIONS = [
+    Conventions(),
+    Conventions(gain="exp"),
+    Conventions(idcg="retrieved", ap_denominator="retrieved"),
+    Conventions(threshold=2, gain="exp"),
+]
+RANKING = ["a", "x", "b", "c"]
+QRELS = {"a": 2, "b": 1, "c": 0, "z": 3}
+
+
+@pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
+def test_every_family_has_an_engine_kernel(declared):
+    assert callable(getattr(_Prepared, f"kernel_{declared.kernel}", None))
+
+
+@pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
+@pytest.mark.parametrize("conventions", CONVENTIONS, ids=repr)
+def test_readable_function_returns_the_declared_family_and_terms(declared, conventions):
+    for k in (None, 1, 3, 10):
+        b = declared.function(RANKING, QRELS, k, conventions=conventions)
+        assert isinstance(b, Breakdown)
+        assert b.family == declared.key
+        assert set(b.terms) <= set(declared.terms)
+        if declared.key != "RR":  # RR names its first relevant rank only when there is one
+            assert set(b.terms) == set(declared.terms)
+
+
+@pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
+@pytest.mark.parametrize("conventions", CONVENTIONS, ids=repr)
+def test_every_family_renders_its_definition_and_worked_formula(declared, conventions):
+    assert declared.definition(conventions).startswith(r"\mathrm")
+    worked = declared.worked(declared.function(RANKING, QRELS, 3, conventions=conventions))
+    assert worked.startswith(r"\begin{aligned}") and worked.endswith(r"\end{aligned}")
+
+
+def test_every_canonical_name_and_spelling_parses_to_its_family():
+    for name in registry.canonical_names():
+        measure = parse_measure(name.replace("@k", "@5"))
+        assert measure.canonical == name.replace("@k", "@5")
+    for declared in registry.FAMILIES:
+        for spelling in (declared.key, *declared.spellings):
+            needs_cut = spelling == declared.trec_eval and declared.trec_eval_uncut
+            assert parse_measure(spelling + ("_5" if needs_cut else "")).family == declared.key
+
+
+def test_views_of_the_registry_follow_it():
+    assert list(FUNCTIONS) == [f.key for f in registry.FAMILIES]
+    shown = registry.cards("order") + registry.cards("set")
+    assert sorted(shown) == sorted(f.key for f in registry.FAMILIES if f.card is not None)
+
+
+def test_readme_measure_table_matches_the_registry():
+    """Each family has one row in the README's table: its function, and trec_eval's name (or 'none')."""
+    rows = {}
+    for line in README.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and (functions := re.findall(r"`(\w+)`", cells[1])):
+            rows[tuple(functions)] = cells[2]
+    for declared in registry.FAMILIES:
+        row = next((trec for functions, trec in rows.items() if declared.function.__name__ in functions), None)
+        assert row is not None, f"README's measure table has no row for {declared.key}"
+        if declared.trec_eval:
+            assert f"`{declared.trec_eval}" in row, (declared.key, row)
+        if declared.trec_eval_uncut:
+            assert f"`{declared.trec_eval_uncut}`" in row, (declared.key, row)
