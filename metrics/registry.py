@@ -220,17 +220,27 @@ FAMILIES: tuple[Family, ...] = (
 _BY_KEY = {f.key: f for f in FAMILIES}
 _BY_SPELLING = {name.lower(): f for f in FAMILIES for name in (f.key, *f.spellings)}
 
-# Which tools make which choice, per convention (checked by running pytrec-eval-terrier 0.5.11, ranx 0.3.21,
-# ir-measures 0.4.3 and beir 2.2.0; scikit-learn's ndcg_score read from its source, _ranking.py: the gain is the
-# y_true value itself and the ideal DCG sorts the same y_true, so only the items passed in).
+# Which tools make which choice, per convention; {k} is the cutoff. Checked by running pytrec-eval-terrier 0.5.11,
+# ranx 0.3.21, ir-measures 0.4.3 and beir 2.2.0; scikit-learn's ndcg_score read from its source (_ranking.py): the
+# gain is the y_true value itself and the ideal DCG sorts the same y_true, so only the items passed in.
 CONVENTION_TOOLS: Mapping[tuple[str, str], str] = {
-    ("gain", "linear"): "trec_eval `ndcg_cut`, ir_measures `nDCG`, scikit-learn `ndcg_score`",
-    ("gain", "exp"): "Burges et al.; ranx `ndcg_burges`, ir_measures `nDCG(dcg='exp-log2')`",
-    ("idcg", "all"): "trec_eval, ranx, ir_measures",
-    ("idcg", "retrieved"): "scikit-learn `ndcg_score` on the retrieved list, blog-post shortcuts",
-    ("ap_denominator", "all"): "trec_eval `map`, ranx, ir_measures",
-    ("ap_denominator", "retrieved"): "RAGAS-style context precision, not trec_eval `map`",
+    ("gain", "linear"): "trec_eval / pytrec_eval `ndcg_cut_{k}`, ranx `ndcg@{k}`, ir_measures `nDCG@{k}`, BEIR "
+    "`NDCG@{k}`, scikit-learn `ndcg_score` (gain = the y_true value)",
+    ("gain", "exp"): "Burges et al.; ranx `ndcg_burges@{k}`, ir_measures `nDCG(dcg='exp-log2')@{k}` (gdeval)",
+    ("idcg", "all"): "trec_eval / pytrec_eval `ndcg_cut_{k}`, ranx `ndcg@{k}`, ir_measures `nDCG@{k}`, BEIR",
+    ("idcg", "retrieved"): "scikit-learn `ndcg_score` (ideal from the y_true you pass: usually the retrieved list)",
+    ("ap_denominator", "all"): "trec_eval / pytrec_eval `map`, ranx `map`, ir_measures `AP`, BEIR `MAP@k`",
+    ("ap_denominator", "retrieved"): "RAGAS / DeepEval context precision",
 }
+
+
+def tools(convention: str, choice: str, k: int | str = "k") -> str:
+    """Which tools make this choice of a convention, with their names for the measure at cutoff ``k``.
+
+    >>> tools("ap_denominator", "retrieved")
+    'RAGAS / DeepEval context precision'
+    """
+    return CONVENTION_TOOLS[convention, choice].replace("{k}", str(k))
 
 
 def family(key: str) -> Family:

@@ -81,7 +81,7 @@ def test_markdown_names_the_tools_of_other_conventions():
     scn = Scenario(("a", "b"), (), {"a": 3, "b": 1}, k=2, conventions=conv)
     md = export.markdown(scn, breakdowns(scn))
     assert "trec_eval `-l 2`" in md
-    assert "ranx `ndcg_burges`" in md
+    assert "ranx `ndcg_burges@k`" in md
     assert "retrieved list only" in md
     assert "RAGAS" in md
     assert "Not trec_eval's defaults" in md

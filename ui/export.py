@@ -11,7 +11,7 @@ import io
 import re
 from collections.abc import Mapping
 
-from metrics import formulas
+from metrics import formulas, registry
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.types import Breakdown
 from ui import url
@@ -38,19 +38,19 @@ def convention_lines(c: Conventions) -> list[str]:
         + "; NDCG uses every positive grade."
     )
     gain = (
-        "Gain: linear, gain = grade (trec_eval `ndcg_cut`, ir_measures `nDCG`)."
+        f"Gain: linear, gain = grade ({registry.tools('gain', 'linear')})."
         if c.gain == "linear"
-        else "Gain: exponential, 2^grade − 1 (Burges et al.; ranx `ndcg_burges`, ir_measures `dcg='exp-log2'`)."
+        else f"Gain: exponential, 2^grade − 1 ({registry.tools('gain', 'exp')})."
     )
     idcg = (
-        "Ideal ordering (IDCG) from all judged documents, retrieved or not (trec_eval, ranx)."
+        f"Ideal ordering (IDCG) from all judged documents, retrieved or not ({registry.tools('idcg', 'all')})."
         if c.idcg == "all"
-        else "Ideal ordering (IDCG) from the retrieved list only (a blog-post shortcut; no standard tool does this)."
+        else f"Ideal ordering (IDCG) from the retrieved list only ({registry.tools('idcg', 'retrieved')})."
     )
     ap = (
-        "AP divides by R, every relevant judged document (trec_eval `map`, ranx)."
+        f"AP divides by R, every relevant judged document ({registry.tools('ap_denominator', 'all')})."
         if c.ap_denominator == "all"
-        else "AP divides by the relevant documents retrieved (RAGAS-style context precision, not trec_eval `map`)."
+        else f"AP divides by the relevant documents retrieved ({registry.tools('ap_denominator', 'retrieved')})."
     )
     return [threshold, gain, idcg, ap]
 

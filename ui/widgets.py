@@ -137,6 +137,11 @@ def k_control(prefix: str, current: Current, apply: Apply, *, label: str = "Cuto
         st.error(error)
 
 
+def _tools(convention: str, choices: Sequence[str]) -> list[str]:
+    """Which tools make each choice of a convention (the registry's facts), as radio captions."""
+    return [registry.tools(convention, choice) for choice in choices]
+
+
 def _default(text: str, is_default: bool) -> str:
     return f"{text}  ·  trec_eval default" if is_default else text
 
@@ -205,7 +210,7 @@ def convention_controls(prefix: str, current: Current, apply: Apply) -> None:
         format_func=lambda g: _default("Linear: gain = g", g == TREC_EVAL.gain)
         if g == "linear"
         else "Exponential: 2^g − 1",
-        captions=["trec_eval, ir_measures", "Burges et al.; ranx ndcg_burges, sklearn-style"],
+        captions=_tools("gain", ["linear", "exp"]),
     )
     widget(
         "idcg",
@@ -227,7 +232,7 @@ def convention_controls(prefix: str, current: Current, apply: Apply) -> None:
         format_func=lambda s: _default("All relevant docs (R)", s == TREC_EVAL.ap_denominator)
         if s == "all"
         else "Relevant docs retrieved",
-        captions=["trec_eval map, ranx", "RAGAS-style context precision"],
+        captions=_tools("ap_denominator", ["all", "retrieved"]),
     )
     if conv != TREC_EVAL:
         st.button(
