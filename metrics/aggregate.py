@@ -61,3 +61,21 @@ def mean(values) -> float:
     """Plain arithmetic mean, summed exactly (math.fsum) so the order of queries cannot change it; 0.0 if empty."""
     values = list(values)
     return math.fsum(values) / len(values) if values else 0.0
+
+
+GEOMETRIC_FLOOR = 0.00001  # trec_eval's MIN_GEO_MEAN: a query scoring 0 counts as 0.00001 in gm_map, gm_bpref
+
+
+def summarize(values, summary: str = "mean") -> float:
+    """The ``all`` value over the counted queries, as trec_eval forms it for the measure: the mean; the sum (num_ret,
+    num_rel, num_rel_ret, ...); or the geometric mean with zeros floored at 0.00001 (gm_map, gm_bpref).
+
+    >>> summarize([0.5, 0.0], "geometric") == math.exp((math.log(0.5) + math.log(0.00001)) / 2)
+    True
+    """
+    values = list(values)
+    if summary == "sum":
+        return math.fsum(values)
+    if summary == "geometric":
+        return math.exp(mean(math.log(max(v, GEOMETRIC_FLOOR)) for v in values)) if values else 0.0
+    return mean(values)

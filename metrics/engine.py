@@ -1,7 +1,7 @@
 """Every measure for every query of a whole run at once, with numpy: the same numbers, bit for bit, as the
 readable functions (``Measure.compute`` per query, ``mean`` over queries), at a fraction of the cost.
 
-Sparse arithmetic: every measure follows from the judged retrieved rows with a positive grade (query, rank,
+Sparse arithmetic: every measure follows from the judged retrieved rows (query, rank,
 grade) plus per-query counts (R, list length) and the ideal gains; unjudged rows only ever add 0.0. Sums run
 in rank order with ``np.bincount(weights=...)``, which accumulates sequentially like the readable loops' ``+=``
 (``np.add.reduceat`` and ``np.sum`` sum pairwise and would differ in the last bit).
@@ -9,6 +9,8 @@ in rank order with ``np.bincount(weights=...)``, which accumulates sequentially 
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -18,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics import registry
-from metrics.aggregate import mean
+from metrics.aggregate import summarize
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.dcg import gain
 from metrics.io import (
@@ -75,8 +77,13 @@ def evaluate(
     *,
     conventions: Conventions = TREC_EVAL,
     complete: bool = False,
+    max_docs: int | None = None,
+    judged_only: bool = False,
 ) -> Evaluation:
     """Score every query of a run (trec_eval's query set; ``complete`` = trec_eval ``-c``).
+
+    ``max_docs`` keeps the top ``max_docs`` of each ranking (trec_eval ``-M``); ``judged_only`` then drops the
+    documents without a judgment of 0 or more and ranks the rest 1, 2, 3... (trec_eval ``-J``).
 
     ``run`` and ``qrels`` are anything :func:`metrics.io.read_run` / :func:`read_qrels` accept (a path, bytes,
     a DataFrame, a dict) or what they return. Each measure is a name (``nDCG@10``, ``map``, ``P_5``) or a Measure.
@@ -91,15 +98,27 @@ def evaluate(
     for measure in measures:
         measure = measure if isinstance(measure, Measure) else parse_measure(measure)
         parsed.setdefault(measure.name, measure)
-    data = _Prepared(run, qrels, conventions, complete)
+    if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1):
+        raise ValueError(f"the largest number of documents per query must be a positive integer, got {max_docs!r}")
+    prepared: dict[int, _Prepared] = {}  # one per relevance threshold (a measure may bring its own, P(rel=2)@5)
     cache: dict[tuple, np.ndarray] = {}
     per_query = {}
     for name, measure in parsed.items():
-        key = (measure.family, measure.k, measure.gain_under(conventions))
+        under = measure.conventions_under(conventions)
+        key = (measure.family, measure.k, measure.params, under)
         if key not in cache:
-            cache[key] = data.compute(measure)
+            if under.threshold not in prepared:
+                at_threshold = dataclasses.replace(conventions, threshold=under.threshold)
+                prepared[under.threshold] = _Prepared(run, qrels, at_threshold, complete, max_docs, judged_only)
+            cache[key] = prepared[under.threshold].compute(measure)
         per_query[name] = cache[key]
-    means = {name: mean(values.tolist()) for name, values in per_query.items()}
+    data = prepared.get(conventions.threshold) or next(iter(prepared.values()), None)
+    if data is None:
+        data = _Prepared(run, qrels, conventions, complete, max_docs, judged_only)
+    means = {
+        name: summarize(values.tolist(), registry.family(parsed[name].family).summary)
+        for name, values in per_query.items()
+    }
     return Evaluation(
         data.queries,
         tuple(parsed.values()),
@@ -114,11 +133,25 @@ def evaluate(
 
 
 class _Prepared:
-    """What every measure needs, computed once: the evaluated queries, their R and list lengths, and the judged
-    retrieved rows with a positive grade, in (query, rank) order.
+    """What every measure needs, computed once, one slot per evaluated query (the kernels' interface):
+
+    - ``size``, ``queries``: the evaluated queries; ``n``: how many documents each retrieved (after -M and -J);
+    - ``R``: judged relevant (grade >= threshold); ``nonrel``: judged non-relevant (0 <= grade < threshold);
+    - ``slot``, ``rank``, ``grade``: every retrieved document that has a qrels line (any grade; a negative grade is
+      trec_eval's "in the pool but not judged"), sorted by (slot, rank);
+    - ``ideal_slot``, ``ideal_grade``: the judged documents with a positive grade (IDCG's ideal list).
+    Unjudged retrieved documents have no row: a kernel that needs them counts ``rank`` gaps.
     """
 
-    def __init__(self, run: Run, qrels: Qrels, conventions: Conventions, complete: bool):
+    def __init__(
+        self,
+        run: Run,
+        qrels: Qrels,
+        conventions: Conventions,
+        complete: bool,
+        max_docs: int | None = None,
+        judged_only: bool = False,
+    ):
         self.conventions = conventions
         judged = pc.unique(qrels.query) if len(qrels.grade) else _strings([])
         run_ids = run.query_ids
@@ -139,14 +172,29 @@ class _Prepared:
         self.n = np.zeros(size, dtype=np.int64)
         self.n[ranking_slot[ranking_slot >= 0]] = lengths[ranking_slot >= 0]
         grade = qrels.grade
-        self.R = np.bincount(line_slot[(line_slot >= 0) & (grade >= conventions.threshold)], minlength=size)
+        evaluated = line_slot >= 0
+        self.R = np.bincount(line_slot[evaluated & (grade >= conventions.threshold)], minlength=size)
+        judged_nonrelevant = evaluated & (grade >= 0) & (grade < conventions.threshold)
+        self.nonrel = np.bincount(line_slot[judged_nonrelevant], minlength=size)
 
         # Ideal gains from the qrels: every judged doc with a positive grade (trec_eval's IDCG).
-        positive = np.flatnonzero((line_slot >= 0) & (grade > 0))
+        positive = np.flatnonzero(evaluated & (grade > 0))
         self.ideal_slot, self.ideal_grade = line_slot[positive], grade[positive]
-        self.slot, self.rank, self.grade = _judged_retrieved(run, ranking_slot, qrels, positive, line_slot)
+        self.slot, self.rank, self.grade = _judged_retrieved(
+            run, ranking_slot, qrels, np.flatnonzero(evaluated), line_slot
+        )
+        if max_docs is not None:  # trec_eval -M: the top max_docs after sorting, before -J
+            np.minimum(self.n, max_docs, out=self.n)
+            self._keep(self.rank <= max_docs)
+        if judged_only:  # trec_eval -J: unjudged (and pool-unjudged, grade < 0) documents leave the ranking
+            self._keep(self.grade >= 0)
+            self.rank = _position_within(self.slot)
+            self.n = np.bincount(self.slot, minlength=size)
         self.counts = QueryCounts(size, int((~run_in_qrels).sum()), len(self.only_in_qrels), int((self.R == 0).sum()))
         self._discounts: dict[int, float] = {}
+
+    def _keep(self, rows: np.ndarray) -> None:
+        self.slot, self.rank, self.grade = self.slot[rows], self.rank[rows], self.grade[rows]
 
     # -- building blocks ------------------------------------------------------------------------------------
 
@@ -187,7 +235,12 @@ class _Prepared:
     # -- the measures: one kernel per registry family (Family.kernel names it) -------------------------------
 
     def compute(self, measure: Measure) -> np.ndarray:
-        return getattr(self, f"kernel_{registry.family(measure.family).kernel}")(measure)
+        """The kernel the registry names: a method ``kernel_<name>``, or ``module:function`` taking (data, measure)."""
+        kernel = registry.family(measure.family).kernel
+        if ":" in kernel:
+            module, _, function = kernel.partition(":")
+            return getattr(importlib.import_module(module), function)(self, measure)
+        return getattr(self, f"kernel_{kernel}")(measure)
 
     def _set_divisor(self, k: int | None) -> np.ndarray:
         return self.n if k is None else np.full(self.size, k, dtype=np.int64)
@@ -239,19 +292,19 @@ class _Prepared:
         return _ratio(self.kernel_dcg(measure), self.kernel_idcg(measure))
 
 
-def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, positive: np.ndarray, line_slot):
-    """(slot, rank, grade) of every retrieved doc judged with a positive grade, sorted by (slot, rank).
+def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, lines: np.ndarray, line_slot):
+    """(slot, rank, grade) of every retrieved doc with one of the qrels lines ``lines``, sorted by (slot, rank).
 
     The join: each run row's doc hash is looked up in a small bit table of the judged docs' hashes (no hash table
     of every row), then the few candidates are matched exactly on their (query, doc) strings.
     """
     empty = np.zeros(0, dtype=np.int64)
-    if len(positive) == 0 or run.num_rows == 0:
+    if len(lines) == 0 or run.num_rows == 0:
         return empty, empty, empty
-    judged_docs = _take(qrels.doc, positive)
+    judged_docs = _take(qrels.doc, lines)
     # A bit table indexed by the top bits of the judged docs' 31-bit hashes, under 0.4% of it set: the run rows
     # whose bit is set (their doc is judged for some query, or a rare false match) are the only candidates.
-    bits = min(31, max(12, int(len(positive) * 256).bit_length()))
+    bits = min(31, max(12, int(len(lines) * 256).bit_length()))
     shift = np.uint32(31 - bits)
     table = np.zeros(1 << bits, dtype=bool)
     table[doc_hash(judged_docs) >> shift] = True
@@ -279,9 +332,9 @@ def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, positive: np.ndarray
     counted = slot >= 0
     width = len(distinct_docs)
     keys = slot[counted] * width + found_index[counted]
-    line_keys = line_slot[positive] * width + _int_numpy(pc.index_in(judged_docs, value_set=distinct_docs))
+    line_keys = line_slot[lines] * width + _int_numpy(pc.index_in(judged_docs, value_set=distinct_docs))
     order = np.argsort(line_keys, kind="stable")
-    line_keys, line_grades = line_keys[order], qrels.grade[positive][order]
+    line_keys, line_grades = line_keys[order], qrels.grade[lines][order]
     at = np.minimum(np.searchsorted(line_keys, keys), len(line_keys) - 1)
     matched = line_keys[at] == keys
     slot, rank, grade = slot[counted][matched], rank[counted][matched], line_grades[at[matched]]

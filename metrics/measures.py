@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,7 +16,10 @@ MetricFunction = Callable[..., Breakdown]
 
 FUNCTIONS: dict[str, MetricFunction] = {f.key: f.function for f in registry.FAMILIES}  # a view of the registry
 
-_TREC_CUTOFF = re.compile(r"^(?P<name>[a-z_]+?)[_.](?P<k>-?\d+)$")  # P_10, recall_100, ndcg_cut.10
+# trec_eval's spellings with a cutoff or parameter: P_10, ndcg_cut.10, iprec_at_recall_0.50
+_TREC_CUTOFF = re.compile(r"^(?P<name>[a-z_0-9]+?)[_.](?P<k>-?\d+(?:\.\d*)?)$")
+_CALL = re.compile(r"^(?P<name>[a-z][a-z_0-9]*)(?:\((?P<args>[^()]*)\))?(?:@(?P<at>[^@]*))?$")  # P(rel=2)@5, RBP(p=0.8)
+MAX_CUTOFF = 10**9  # no ranking is longer; a larger k is a typo, and numpy would overflow on it
 
 DEFAULT_MEASURES = ("NDCG@10", "AP", "RR@10", "R@100", "R_cap@100", "P@10")
 
@@ -38,11 +42,33 @@ class Measure:
     family: str  # a family's key in the registry
     k: int | None
     gain: Gain = "linear"
+    params: tuple[tuple[str, float], ...] = ()  # the family's declared parameters that were given, e.g. (("p", 0.8),)
+    rel: int | None = None  # a relevance threshold of this measure's own (ir_measures' rel=), else the conventions'
 
     @property
     def canonical(self) -> str:
         family = self.family + ("_exp" if self.gain == "exp" else "")
+        given = [f"rel={self.rel}"] if self.rel is not None else []
+        given += [f"{name}={_number(value)}" for name, value in self.params]
+        if given:
+            family += f"({','.join(given)})"
         return family if self.k is None else f"{family}@{self.k}"
+
+    def param(self, name: str) -> float:
+        """A parameter's value: as given, else the family's default."""
+        for given, value in self.params:
+            if given == name:
+                return value
+        return registry.family(self.family).param(name).default
+
+    def conventions_under(self, conventions: Conventions) -> Conventions:
+        """The conventions this measure is computed under: its own gain (``_exp``) and threshold (``rel=``)."""
+        changes: dict[str, object] = {}
+        if registry.family(self.family).graded and self.gain == "exp":
+            changes["gain"] = "exp"
+        if self.rel is not None:
+            changes["threshold"] = self.rel
+        return dataclasses.replace(conventions, **changes) if changes else conventions
 
     def gain_under(self, conventions: Conventions) -> Gain:
         """An ``_exp`` name forces exponential gain; a plain name (NDCG@10) follows the conventions."""
@@ -50,38 +76,96 @@ class Measure:
 
     def compute(self, ranking: Ranking, qrels: Qrels, conventions: Conventions = TREC_EVAL) -> Breakdown:
         declared = registry.family(self.family)
-        if declared.graded:
-            conventions = dataclasses.replace(conventions, gain=self.gain_under(conventions))
-        return declared.function(ranking, qrels, self.k, conventions=conventions)
+        given = {name: self.param(name) for name in (p.name for p in declared.params)}
+        return declared.function(ranking, qrels, self.k, conventions=self.conventions_under(conventions), **given)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _unknown(spelled: str) -> ValueError:
+    return ValueError(
+        f"unknown measure {spelled!r}; known: {', '.join(registry.canonical_names())} and trec_eval's names "
+        "(P_10, recall_100, map, map_cut_10, recip_rank, ndcg_cut_10, success_10)"
+    )
+
+
+def _cutoff(spelled: str, text: str, trec: bool) -> int:
+    """A positive whole number; in trec_eval's spelling a fraction is truncated as trec_eval does (ndcg_cut.23.4
+    is ndcg_cut_23)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 1 or not re.fullmatch(r"\d+(\.\d*)?" if trec else r"\d+", text):
+        raise ValueError(f"measure {spelled!r}: the cutoff after the name must be a positive integer")
+    if value > MAX_CUTOFF:
+        raise ValueError(f"measure {spelled!r}: the cutoff {text} is beyond the largest allowed, {MAX_CUTOFF:,}")
+    return int(value)
+
+
+def _parameter(spelled: str, declared: registry.Family, name: str, text: str) -> tuple[str, float]:
+    try:
+        spec = declared.param(name)
+    except ValueError:
+        accepted = ", ".join(["rel", *(p.name for p in declared.params)])
+        raise ValueError(
+            f"measure {spelled!r}: {declared.key} has no parameter {name!r} (accepted: {accepted})"
+        ) from None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (spec.low <= value <= spec.high) or (spec.integer and not value.is_integer()):
+        kind = "an integer" if spec.integer else "a number"
+        raise ValueError(
+            f"measure {spelled!r}: {name} must be {kind} from {_number(spec.low)} to {_number(spec.high)}, got {text!r}"
+        )
+    return name, value
 
 
 def parse_measure(text: str) -> Measure:
-    """Read a measure name, case-insensitively, in our spelling or trec_eval's.
+    """Read a measure name, case-insensitively: ours (``NDCG@10``, ``R_cap@100``), trec_eval's (``ndcg_cut_10``,
+    ``P.5``, ``iprec_at_recall_0.50``) or ir_measures' (``nDCG@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``).
 
     >>> parse_measure("nDCG@10").canonical, parse_measure("ndcg_cut_10").canonical, parse_measure("P.5").canonical
     ('NDCG@10', 'NDCG@10', 'P@5')
     >>> parse_measure("map").canonical, parse_measure("recip_rank").canonical, parse_measure("success_1").canonical
     ('AP', 'RR', 'HitRate@1')
+    >>> parse_measure("P(rel=2)@5").canonical
+    'P(rel=2)@5'
     """
     spelled = text.strip()
     lowered = spelled.lower()
-    name, k_text = lowered, None
-    if "@" in lowered:
-        name, _, k_text = lowered.partition("@")
-    elif (match := _TREC_CUTOFF.match(lowered)) and _spelling(match["name"]):
-        name, k_text = match["name"], match["k"]
-    found = _spelling(name)
-    if found is None:
-        raise ValueError(
-            f"unknown measure {spelled!r}; known: {', '.join(registry.canonical_names())} and trec_eval's names "
-            "(P_10, recall_100, map, map_cut_10, recip_rank, ndcg_cut_10, success_10)"
-        )
+    trec = _TREC_CUTOFF.match(lowered)
+    if trec and "@" not in lowered and "(" not in lowered and (found := _spelling(trec["name"])):
+        name, args, at, trec_spelling = trec["name"], None, trec["k"], True
+    elif (call := _CALL.match(lowered)) and (found := _spelling(call["name"])):
+        name, args, at, trec_spelling = call["name"], call["args"], call["at"], False
+    else:
+        raise _unknown(spelled)
     declared, gain = found
+    params: list[tuple[str, float]] = []
+    rel = None
+    for item in filter(None, (part.strip() for part in (args or "").split(","))):
+        key, equals, value = (piece.strip() for piece in item.partition("="))
+        if not equals:
+            raise ValueError(f"measure {spelled!r}: write each parameter as name=value, e.g. rel=2")
+        if key == "rel":
+            if not re.fullmatch(r"-?\d+", value):
+                raise ValueError(f"measure {spelled!r}: rel must be an integer relevance level, got {value!r}")
+            rel = int(value)
+        else:
+            params.append(_parameter(spelled, declared, key, value))
     k = None
-    if k_text is not None:
-        if not re.fullmatch(r"\d+", k_text) or int(k_text) < 1:
-            raise ValueError(f"measure {spelled!r}: the cutoff after the name must be a positive integer")
-        k = int(k_text)
-    if k is None and name == declared.trec_eval and declared.trec_eval_uncut:
+    if at is not None:
+        if declared.at_param is not None:
+            params.append(_parameter(spelled, declared, declared.at_param, at))
+        else:
+            k = _cutoff(spelled, at, trec_spelling)
+    if (k is None and declared.cutoff == "required") or (
+        k is None and name == (declared.trec_eval or "").lower() and declared.trec_eval_uncut
+    ):
         raise ValueError(f"measure {spelled!r} needs a cutoff, e.g. {name}_10")
-    return Measure(spelled, declared.key, k, gain)
+    return Measure(spelled, declared.key, k, gain, tuple(params), rel)

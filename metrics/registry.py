@@ -26,7 +26,20 @@ from metrics.reciprocal_rank import reciprocal_rank
 from metrics.types import Breakdown, Term
 
 Kind = Literal["order", "set", "count", "curve"]
-Cutoff = Literal["optional", "required"]
+Cutoff = Literal["optional", "required", "none"]
+Summary = Literal["mean", "sum", "geometric"]  # over queries: trec_eval's mean, num_*'s sum, gm_*'s exp(mean(log))
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A parameter of a family besides the cutoff, e.g. RBP's patience p."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    help: str
+    integer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +65,18 @@ class Family:
     card: int | None = None  # position among the playground's cards of its kind; None: no card
     uncut_card: bool = False  # the card shows the whole list (as trec_eval's recip_rank, map), not @k
     curve: int | None = None  # position in the playground's metric@k curves; None: not drawn
+    params: tuple[Param, ...] = ()
+    at_param: str | None = None  # ``@x`` sets this parameter instead of a cutoff (IPrec@0.5: the recall level)
+    summary: Summary = "mean"
+    count: bool = False  # a whole number per query (trec_eval prints it with %ld)
+    per_query: bool = True  # trec_eval -q prints it per query (gm_map: only the summary)
+    default_cutoffs: tuple[int, ...] = ()  # trec_eval's cutoffs for the bare name (P: 5, 10, ... 1000)
+
+    def param(self, name: str) -> Param:
+        for declared in self.params:
+            if declared.name == name:
+                return declared
+        raise ValueError(f"{self.key} has no parameter {name!r}")
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -218,7 +243,9 @@ FAMILIES: tuple[Family, ...] = (
 )
 
 _BY_KEY = {f.key: f for f in FAMILIES}
-_BY_SPELLING = {name.lower(): f for f in FAMILIES for name in (f.key, *f.spellings)}
+_BY_SPELLING = {
+    name.lower(): f for f in FAMILIES for name in (f.key, *f.spellings, *((f.ir_measures,) if f.ir_measures else ()))
+}
 
 # Which tools make which choice, per convention; {k} is the cutoff. Checked by running pytrec-eval-terrier 0.5.11,
 # ranx 0.3.21, ir-measures 0.4.3 and beir 2.2.0; scikit-learn's ndcg_score read from its source (_ranking.py): the

@@ -224,3 +224,30 @@ def test_engine_equals_pytrec_eval_live(run, qrels, level):
     for name in OURS:
         for q, value in zip(ours.queries, ours.per_query[name].tolist(), strict=True):
             assert value == pytest.approx(expected[q][name], abs=TOL), (name, q)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs, qrels_sets, st.integers(1, 2))
+def test_judged_only_equals_pytrec_eval_live(run, qrels, level):
+    """-J: unjudged documents (and pool-unjudged ones, grade < 0) leave the ranking; pytrec_eval's own flag."""
+    qrels = {q: docs for q, docs in qrels.items() if docs and max(docs.values()) >= 0}
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, TREC_MEASURES, relevance_level=level, judged_docs_only_flag=True)
+    expected = evaluator.evaluate({q: {d: float(s) for d, s in docs.items()} for q, docs in run.items()})
+    ours = evaluate(run, qrels, OURS, conventions=Conventions(threshold=level), judged_only=True)
+    for name in OURS:
+        for q, value in zip(ours.queries, ours.per_query[name].tolist(), strict=True):
+            assert value == pytest.approx(expected.get(q, {}).get(name, 0.0), abs=TOL), (name, q)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs, qrels_sets, st.integers(1, 4), st.booleans())
+def test_max_docs_equals_pytrec_eval_on_the_top_docs(run, qrels, max_docs, judged_only):
+    """-M keeps each ranking's top max_docs in trec_eval's order (before -J): pytrec_eval given only those."""
+    qrels = {q: docs for q, docs in qrels.items() if docs and max(docs.values()) >= 0}
+    top = {q: {d: float(s) for d, s in docs.items() if d in rank_by_score(docs)[:max_docs]} for q, docs in run.items()}
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, TREC_MEASURES, judged_docs_only_flag=judged_only)
+    expected = evaluator.evaluate(top)
+    ours = evaluate(run, qrels, OURS, max_docs=max_docs, judged_only=judged_only)
+    for name in OURS:
+        for q, value in zip(ours.queries, ours.per_query[name].tolist(), strict=True):
+            assert value == pytest.approx(expected.get(q, {}).get(name, 0.0), abs=TOL), (name, q)
