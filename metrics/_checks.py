@@ -50,10 +50,11 @@ def checked(ranking: Ranking, qrels: Qrels, k: object) -> Ranking:
 
 
 def judged(ranking: Ranking, qrels: Qrels, threshold: int) -> Iterator[tuple[int, str, int, bool]]:
-    """Yield (rank, doc, grade, relevant) for each doc; unjudged docs have grade 0."""
+    """Yield (rank, doc, grade, relevant) for each doc; unjudged docs have grade 0 and are never relevant (with
+    threshold 0, trec_eval's ``-l 0``, only judged docs count)."""
     for rank, doc in enumerate(ranking, start=1):
-        grade = int(qrels.get(doc, 0))
-        yield rank, doc, grade, grade >= threshold
+        grade = qrels.get(doc)
+        yield rank, doc, 0 if grade is None else int(grade), grade is not None and grade >= threshold
 
 
 def count_relevant(qrels: Qrels, threshold: int) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
@@ -39,3 +41,15 @@ def average_precision(
     value = precision_sum / denominator if denominator else 0.0
     terms = {Term.PRECISION_SUM: precision_sum, Term.R: R, Term.HITS: hits_total, Term.DENOMINATOR: denominator}
     return Breakdown("AP", k, value, tuple(steps), terms, conventions)
+
+
+def geometric_mean_ap(
+    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Average precision of one query, as trec_eval's ``gm_map`` takes it: the same AP, but the mean over queries
+    is geometric, exp(mean(log max(AP, 0.00001))), which rewards being consistent over topics.
+
+    >>> geometric_mean_ap(["a", "x"], {"a": 1}).value
+    1.0
+    """
+    return dataclasses.replace(average_precision(ranking, qrels, k, conventions=conventions), family="GM_AP")

@@ -110,7 +110,11 @@ def evaluate(
             if under.threshold not in prepared:
                 at_threshold = dataclasses.replace(conventions, threshold=under.threshold)
                 prepared[under.threshold] = _Prepared(run, qrels, at_threshold, complete, max_docs, judged_only)
-            cache[key] = prepared[under.threshold].compute(measure)
+            data = prepared[under.threshold]
+            values = data.compute(measure)
+            if complete and registry.family(measure.family).kind == "count" and measure.family != "NumQ":
+                values = np.where(data.in_run, values, 0.0)  # -c: a query missing from the run adds nothing
+            cache[key] = values
         per_query[name] = cache[key]
     data = prepared.get(conventions.threshold) or next(iter(prepared.values()), None)
     if data is None:
@@ -135,7 +139,8 @@ def evaluate(
 class _Prepared:
     """What every measure needs, computed once, one slot per evaluated query (the kernels' interface):
 
-    - ``size``, ``queries``: the evaluated queries; ``n``: how many documents each retrieved (after -M and -J);
+    - ``size``, ``queries``: the evaluated queries; ``in_run``: which of them the run has (all but with -c);
+      ``n``: how many documents each retrieved (after -M and -J);
     - ``R``: judged relevant (grade >= threshold); ``nonrel``: judged non-relevant (0 <= grade < threshold);
     - ``slot``, ``rank``, ``grade``: every retrieved document that has a qrels line (any grade; a negative grade is
       trec_eval's "in the pool but not judged"), sorted by (slot, rank);
@@ -169,6 +174,8 @@ class _Prepared:
         ranking_slot = _slots(run_ids, counted)
         line_slot = _slots(qrels.query, counted)
         lengths = np.diff(run.starts)
+        self.in_run = np.zeros(size, dtype=bool)  # with complete, queries missing from the run are not
+        self.in_run[ranking_slot[ranking_slot >= 0]] = True
         self.n = np.zeros(size, dtype=np.int64)
         self.n[ranking_slot[ranking_slot >= 0]] = lengths[ranking_slot >= 0]
         grade = qrels.grade
@@ -292,6 +299,82 @@ class _Prepared:
         return _ratio(self.kernel_dcg(measure), self.kernel_idcg(measure))
 
 
+    # -- trec_eval's counts, set measures, R-precision and interpolated precision ------------------------------
+
+    def _retrieved(self, k: int | None) -> np.ndarray:
+        return self.n if k is None else np.minimum(self.n, k)
+
+    def kernel_num_ret(self, measure: Measure) -> np.ndarray:
+        return self._retrieved(measure.k).astype(np.float64)
+
+    def kernel_num_rel(self, measure: Measure) -> np.ndarray:
+        return self.R.astype(np.float64)
+
+    def kernel_num_rel_ret(self, measure: Measure) -> np.ndarray:
+        return self._hits(measure.k).astype(np.float64)
+
+    def kernel_num_nonrel_judged_ret(self, measure: Measure) -> np.ndarray:
+        nonrelevant = (self.grade >= 0) & ~self._relevant() & self._within(measure.k)
+        return np.bincount(self.slot[nonrelevant], minlength=self.size).astype(np.float64)
+
+    def kernel_num_q(self, measure: Measure) -> np.ndarray:
+        return np.ones(self.size)
+
+    def kernel_set_precision(self, measure: Measure) -> np.ndarray:
+        return _ratio(self._hits(measure.k), self._retrieved(measure.k))
+
+    def kernel_set_recall(self, measure: Measure) -> np.ndarray:
+        return _ratio(self._hits(measure.k), self.R)
+
+    def kernel_set_f(self, measure: Measure) -> np.ndarray:
+        hits, beta = self._hits(measure.k), measure.param("beta")
+        p, r = _ratio(hits, self._retrieved(measure.k)), _ratio(hits, self.R)
+        scored = (hits > 0) & (self._retrieved(measure.k) > 0) & (self.R > 0)
+        values = np.zeros(self.size)
+        values[scored] = (beta + 1.0) * p[scored] * r[scored] / (beta * p[scored] + r[scored])
+        return values
+
+    def kernel_set_average_precision(self, measure: Measure) -> np.ndarray:
+        hits = self._hits(measure.k)
+        return _ratio(hits, self._retrieved(measure.k)) * _ratio(hits, self.R)
+
+    def _precision_at_rank(self, cut: np.ndarray, k: int | None) -> np.ndarray:
+        """hits in the top cut[q] (and the top k) / cut[q], per query; 0 where cut is 0."""
+        counted = self._relevant() & self._within(k) & (self.rank <= cut[self.slot])
+        return _ratio(np.bincount(self.slot[counted], minlength=self.size), cut)
+
+    def kernel_r_precision(self, measure: Measure) -> np.ndarray:
+        return self._precision_at_rank(self.R, measure.k)
+
+    def kernel_r_precision_multiple(self, measure: Measure) -> np.ndarray:
+        cut = (measure.param("multiple") * self.R + 0.9).astype(np.int64)  # C's (long)(x * R + 0.9)
+        return self._precision_at_rank(cut, measure.k)
+
+    def _interpolated(self, level: float, k: int | None) -> np.ndarray:
+        """Interpolated precision at one recall level, per query (metrics.interpolated, vectorized)."""
+        relevant = np.flatnonzero(self._relevant() & self._within(k))
+        slot, rank = self.slot[relevant], self.rank[relevant]
+        corners = _position_within(slot) / rank
+        best_after = _suffix_max(slot, corners, self.size)
+        hits = np.bincount(slot, minlength=self.size)
+        first_row = np.concatenate([[0], np.cumsum(hits)[:-1]])
+        needed = (level * self.R + 0.9).astype(np.int64)  # metrics.interpolated.relevant_needed
+        answered = (needed <= hits) & (hits > 0)
+        values = np.zeros(self.size)
+        values[answered] = best_after[first_row[answered] + np.maximum(needed[answered], 1) - 1]
+        return values
+
+    def kernel_interpolated_precision(self, measure: Measure) -> np.ndarray:
+        return self._interpolated(measure.param("level"), measure.k)
+
+    def kernel_eleven_point_average(self, measure: Measure) -> np.ndarray:
+        levels = measure.param("levels")
+        total = np.zeros(self.size)
+        for level in reversed(levels):  # the readable function's order of additions
+            total += self._interpolated(level, measure.k)
+        return total / len(levels)
+
+
 def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, lines: np.ndarray, line_slot):
     """(slot, rank, grade) of every retrieved doc with one of the qrels lines ``lines``, sorted by (slot, rank).
 
@@ -353,6 +436,19 @@ def _position_within(slot: np.ndarray) -> np.ndarray:
     block_start = np.flatnonzero(np.concatenate([[True], slot[1:] != slot[:-1]]))
     sizes = np.diff(np.append(block_start, len(slot)))
     return index - np.repeat(block_start, sizes) + 1
+
+
+def _suffix_max(slot: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """For each row, the largest value at it or after it within its slot (rows sorted by slot). Exact: the running
+    maximum runs over integer keys (slot block, then the value's order), never over shifted floats."""
+    if len(values) == 0:
+        return values
+    order = np.argsort(values, kind="stable")
+    ordinal = np.empty(len(values), dtype=np.int64)
+    ordinal[order] = np.arange(len(values))
+    backwards_block = (size - slot[::-1]).astype(np.int64) * len(values)  # rises block by block, read backwards
+    running = np.maximum.accumulate(backwards_block + ordinal[::-1]) - backwards_block
+    return values[order[running]][::-1]
 
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:

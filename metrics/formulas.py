@@ -15,7 +15,8 @@ User text never enters LaTeX: documents are named by rank only, never by id or t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 
 from metrics.conventions import Conventions
 from metrics.types import Breakdown, RankStep, Term
@@ -321,3 +322,161 @@ def ndcg_worked(b: Breakdown) -> str:
     else:
         lines.append(rf"{s} &= \frac{{{_num(dcg_v)}}}{{{_num(idcg_v)}}} = {_num(b.value)}")
     return _aligned(lines)
+
+
+# --- trec_eval's counts, set measures, R-precision, interpolated precision ---
+
+_COUNT_LABELS = {
+    "NumRet": (r"\mathrm{num\_ret}", r"\text{documents retrieved}"),
+    "NumRel": (r"\mathrm{num\_rel}", r"R = \text{judged relevant, retrieved or not}"),
+    "NumRelRet": (r"\mathrm{num\_rel\_ret}", r"\text{relevant documents retrieved}"),
+    "NumNonRelJudgedRet": (r"\mathrm{num\_nonrel\_judged\_ret}", r"\text{judged non-relevant documents retrieved}"),
+    "NumQ": (r"\mathrm{num\_q}", r"\text{1 per evaluated query, summed}"),
+}
+
+
+def count_definition(family: str) -> Callable[[Conventions], str]:
+    """The definition of one of trec_eval's counts (the same shape for all: a number of documents)."""
+    symbol, meaning = _COUNT_LABELS[family]
+    return lambda c: rf"{symbol} = {meaning}"
+
+
+def count_worked(b: Breakdown) -> str:
+    symbol, meaning = _COUNT_LABELS[b.family]
+    counted = [s for s in b.steps if s.contribution]
+    if b.family in ("NumRel", "NumQ") or not counted:
+        return _aligned([rf"{symbol} &= {_int(b.value)} \quad ({meaning})"])
+    ranks = ", ".join(str(s.rank) for s in counted[:MAX_TERMS]) + (r", \ldots" if len(counted) > MAX_TERMS else "")
+    return _aligned([rf"{symbol} &= {_int(b.value)} \quad (\text{{ranks }} {ranks})"])
+
+
+_SET_P, _SET_RECALL = r"\mathrm{set\_P}", r"\mathrm{set\_recall}"
+_SET_F, _SET_MAP = r"\mathrm{set\_F}", r"\mathrm{set\_map}"
+
+
+def set_precision_definition(c: Conventions) -> str:
+    return rf"{_SET_P} = \frac{{\mathrm{{hits}}}}{{\mathrm{{retrieved}}}}"
+
+
+def set_precision_worked(b: Breakdown) -> str:
+    s, hits, retrieved = _SET_P, _int(b.terms[Term.HITS]), _int(b.terms[Term.RETRIEVED])
+    if not b.terms[Term.RETRIEVED]:
+        return _aligned([rf"{s} &= 0 \quad \text{{(nothing retrieved)}}"])
+    fraction = r"\frac{\mathrm{hits}}{\mathrm{retrieved}}"
+    return _aligned([rf"{s} &= {fraction} = \frac{{{hits}}}{{{retrieved}}} = {_num(b.value)}"])
+
+
+def set_recall_definition(c: Conventions) -> str:
+    return rf"{_SET_RECALL} = \frac{{\mathrm{{hits}}}}{{R}}"
+
+
+def set_recall_worked(b: Breakdown) -> str:
+    s = _SET_RECALL
+    if not b.terms[Term.R]:
+        return _aligned([_zero_R_line(s)])
+    hits, R = _int(b.terms[Term.HITS]), _int(b.terms[Term.R])
+    return _aligned([rf"{s} &= \frac{{\mathrm{{hits}}}}{{R}} = \frac{{{hits}}}{{{R}}} = {_num(b.value)}"])
+
+
+def set_f_definition(c: Conventions) -> str:
+    return rf"{_SET_F} = \frac{{(\beta + 1)\, P\, R}}{{\beta P + R}}"
+
+
+def set_f_worked(b: Breakdown) -> str:
+    s = _SET_F
+    beta, p, r = b.terms[Term.BETA], b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
+    lines = [rf"{s} &= \frac{{(\beta + 1)\, P\, R}}{{\beta P + R}} \quad (\beta = {beta:g})"]
+    if not b.value:
+        lines.append(r"&= 0 \quad \text{(nothing relevant retrieved)}")
+    else:
+        lines.append(
+            rf"&= \frac{{{beta + 1:g} \cdot {_num(p)} \cdot {_num(r)}}}{{{beta:g} \cdot {_num(p)} + {_num(r)}}}"
+            rf" = {_num(b.value)}"
+        )
+    return _aligned(lines)
+
+
+def set_average_precision_definition(c: Conventions) -> str:
+    return rf"{_SET_MAP} = \mathrm{{set\_P}} \cdot \mathrm{{set\_recall}}"
+
+
+def set_average_precision_worked(b: Breakdown) -> str:
+    s, p, r = _SET_MAP, b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
+    return _aligned([rf"{s} &= {_SET_P} \cdot {_SET_RECALL} = {_num(p)} \cdot {_num(r)} = {_num(b.value)}"])
+
+
+def r_precision_definition(c: Conventions) -> str:
+    return r"\mathrm{Rprec} = \frac{\mathrm{hits@}R}{R}"
+
+
+def r_precision_worked(b: Breakdown) -> str:
+    s = r"\mathrm{Rprec}"
+    if not b.terms[Term.R]:
+        return _aligned([_zero_R_line(s)])
+    R, hits = _int(b.terms[Term.R]), _int(b.terms[Term.HITS])
+    at_R = rf"\frac{{\mathrm{{hits@}}{R}}}{{{R}}}"
+    return _aligned([rf"{s} &= \frac{{\mathrm{{hits@}}R}}{{R}} = {at_R} = \frac{{{hits}}}{{{R}}} = {_num(b.value)}"])
+
+
+def r_precision_multiple_definition(c: Conventions) -> str:
+    return r"\mathrm{Rprec\_mult}_x = \frac{\mathrm{hits@}c}{c}, \quad c = \lfloor x R + 0.9 \rfloor"
+
+
+def r_precision_multiple_worked(b: Breakdown) -> str:
+    s, cut, hits = r"\mathrm{Rprec\_mult}", _int(b.terms[Term.RANK_CUTOFF]), _int(b.terms[Term.HITS])
+    R = _int(b.terms[Term.R])
+    lines = [rf"{s} &= \frac{{\mathrm{{hits@}}c}}{{c}}, \quad c = \lfloor x \cdot {R} + 0.9 \rfloor = {cut}"]
+    if not b.terms[Term.RANK_CUTOFF]:
+        lines.append(r"&= 0 \quad \text{(}c = 0\text{)}")
+    else:
+        lines.append(rf"&= \frac{{{hits}}}{{{cut}}} = {_num(b.value)}")
+    return _aligned(lines)
+
+
+def interpolated_precision_definition(c: Conventions) -> str:
+    return r"\mathrm{iP}(\ell) = \max_{i:\ \mathrm{R@}i\ \geq\ \ell} \mathrm{P@}i"
+
+
+def interpolated_precision_worked(b: Breakdown) -> str:
+    level, needed, hits = b.terms[Term.RECALL_LEVEL], _int(b.terms[Term.RELEVANT_NEEDED]), _int(b.terms[Term.HITS])
+    s = rf"\mathrm{{iP}}({level:.2f})"
+    lines = [
+        rf"{s} &= \max_{{i:\ \mathrm{{R@}}i\ \geq\ {level:.2f}}} \mathrm{{P@}}i"
+        rf" \quad (\text{{needs }} \lfloor {level:.2f} \cdot {_int(b.terms[Term.R])} + 0.9 \rfloor = {needed}"
+        r"\text{ relevant})"
+    ]
+    if b.terms[Term.RELEVANT_NEEDED] > b.terms[Term.HITS]:
+        lines.append(rf"&= 0 \quad \text{{(only {hits} relevant retrieved)}}")
+        return _aligned(lines)
+    winner = next((st for st in b.steps if st.contribution), None)
+    where = rf" \quad \text{{(}}\mathrm{{P@}}{winner.rank}\text{{)}}" if winner else ""
+    lines.append(rf"&= {_num(b.value)}{where}")
+    return _aligned(lines)
+
+
+def eleven_point_average_definition(c: Conventions) -> str:
+    return r"\mathrm{11pt\_avg} = \frac{1}{11} \sum_{\ell \in \{0, 0.1, \ldots, 1\}} \mathrm{iP}(\ell)"
+
+
+def eleven_point_average_worked(b: Breakdown) -> str:
+    count = b.terms[Term.RECALL_LEVEL]
+    levels = _int(count)
+    return _aligned(
+        [
+            rf"\mathrm{{11pt\_avg}} &= \frac{{1}}{{{levels}}} \sum_{{\ell}} \mathrm{{iP}}(\ell)",
+            rf"&= \frac{{{_num(b.value * count)}}}{{{levels}}} = {_num(b.value)}",
+        ]
+    )
+
+
+def geometric_mean_ap_definition(c: Conventions) -> str:
+    return r"\mathrm{gm\_map} = \exp\Bigl(\frac{1}{|Q|} \sum_{q} \log \max(\mathrm{AP}_q,\ 0.00001)\Bigr)"
+
+
+def geometric_mean_ap_worked(b: Breakdown) -> str:
+    return _aligned(
+        [
+            rf"\mathrm{{AP}} &= {_num(b.value)} \quad \text{{(this query)}}",
+            rf"\log \max(\mathrm{{AP}},\ 0.00001) &= {_num(math.log(max(b.value, 0.00001)))}",
+        ]
+    )

@@ -18,7 +18,8 @@ FUNCTIONS: dict[str, MetricFunction] = {f.key: f.function for f in registry.FAMI
 
 # trec_eval's spellings with a cutoff or parameter: P_10, ndcg_cut.10, iprec_at_recall_0.50
 _TREC_CUTOFF = re.compile(r"^(?P<name>[a-z_0-9]+?)[_.](?P<k>-?\d+(?:\.\d*)?)$")
-_CALL = re.compile(r"^(?P<name>[a-z][a-z_0-9]*)(?:\((?P<args>[^()]*)\))?(?:@(?P<at>[^@]*))?$")  # P(rel=2)@5, RBP(p=0.8)
+# ours and ir_measures': NDCG@10, P(rel=2)@5, RBP(p=0.8)
+_CALL = re.compile(r"^(?P<name>[a-z0-9][a-z_0-9-]*)(?:\((?P<args>[^()]*)\))?(?:@(?P<at>[^@]*))?$")
 MAX_CUTOFF = 10**9  # no ranking is longer; a larger k is a typo, and numpy would overflow on it
 
 DEFAULT_MEASURES = ("NDCG@10", "AP", "RR@10", "R@100", "R_cap@100", "P@10")
@@ -48,10 +49,13 @@ class Measure:
     @property
     def canonical(self) -> str:
         family = self.family + ("_exp" if self.gain == "exp" else "")
+        at = registry.family(self.family).at_param
         given = [f"rel={self.rel}"] if self.rel is not None else []
-        given += [f"{name}={_number(value)}" for name, value in self.params]
+        given += [f"{name}={_number(value)}" for name, value in self.params if name != at]
         if given:
             family += f"({','.join(given)})"
+        if at is not None and any(name == at for name, _ in self.params):
+            return f"{family}@{_number(self.param(at))}"
         return family if self.k is None else f"{family}@{self.k}"
 
     def param(self, name: str) -> float:
@@ -119,9 +123,8 @@ def _parameter(spelled: str, declared: registry.Family, name: str, text: str) ->
         value = math.nan
     if not (spec.low <= value <= spec.high) or (spec.integer and not value.is_integer()):
         kind = "an integer" if spec.integer else "a number"
-        raise ValueError(
-            f"measure {spelled!r}: {name} must be {kind} from {_number(spec.low)} to {_number(spec.high)}, got {text!r}"
-        )
+        bounds = f"from {_number(spec.low)} to {_number(spec.high)}"
+        raise ValueError(f"measure {spelled!r}: {name} must be {kind} {bounds}, got {text!r}")
     return name, value
 
 

@@ -7,8 +7,8 @@ Adding a measure family: write its readable function (returns a Breakdown), its 
 (``metrics.engine._Prepared.kernel_<name>``), its definition and worked formula (metrics.formulas), then one
 ``Family(...)`` below; add its golden or pytrec_eval check in the tests.
 
->>> spelled("ndcg_cut").key, family("NDCG").trec_eval, [f.key for f in families(kind="set")]
-('NDCG', 'ndcg_cut', ['P', 'R', 'R_cap', 'HitRate', 'F1'])
+>>> spelled("ndcg_cut").key, family("NDCG").trec_eval, cards("set")
+('NDCG', 'ndcg_cut', ('P', 'R', 'R_cap', 'F1', 'HitRate'))
 """
 
 from __future__ import annotations
@@ -18,14 +18,19 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from metrics import formulas
-from metrics.average_precision import average_precision
+from metrics.average_precision import average_precision, geometric_mean_ap
 from metrics.conventions import Conventions
+from metrics.counts import num_nonrel_judged_ret, num_q, num_rel, num_rel_ret, num_ret
 from metrics.dcg import dcg, idcg, ndcg
+from metrics.interpolated import ELEVEN_LEVELS, eleven_point_average, interpolated_precision
 from metrics.precision_recall import capped_recall, f1, hit_rate, precision, recall
+from metrics.r_precision import r_precision, r_precision_multiple
 from metrics.reciprocal_rank import reciprocal_rank
+from metrics.set_measures import set_average_precision, set_f, set_precision, set_recall
 from metrics.types import Breakdown, Term
 
 Kind = Literal["order", "set", "count", "curve"]
+TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs for P, recall, map_cut, ...
 Cutoff = Literal["optional", "required", "none"]
 Summary = Literal["mean", "sum", "geometric"]  # over queries: trec_eval's mean, num_*'s sum, gm_*'s exp(mean(log))
 
@@ -35,7 +40,7 @@ class Param:
     """A parameter of a family besides the cutoff, e.g. RBP's patience p."""
 
     name: str
-    default: float
+    default: float | tuple[float, ...]  # a tuple for a list of values (11pt_avg's recall levels)
     low: float
     high: float
     help: str
@@ -61,16 +66,18 @@ class Family:
     trec_eval: str | None = None  # trec_eval's measure with a cutoff (P -> P_10) or the uncut one (map)
     trec_eval_uncut: str | None = None  # trec_eval's name without a cutoff, where it differs (map vs map_cut)
     ir_measures: str | None = None
-    tools: Mapping[str, str] = field(default_factory=dict)  # tool -> its name for this number, ``k`` = the cutoff
+    tools: Mapping[str, str] = field(default_factory=dict)  # other tools (ranx, BEIR) -> their name; ``k`` = cutoff
     card: int | None = None  # position among the playground's cards of its kind; None: no card
     uncut_card: bool = False  # the card shows the whole list (as trec_eval's recip_rank, map), not @k
     curve: int | None = None  # position in the playground's metric@k curves; None: not drawn
+    usually_cut: bool = True  # written with a cutoff (P@10); False for whole-list measures (Rprec, set_P, num_ret)
     params: tuple[Param, ...] = ()
     at_param: str | None = None  # ``@x`` sets this parameter instead of a cutoff (IPrec@0.5: the recall level)
     summary: Summary = "mean"
     count: bool = False  # a whole number per query (trec_eval prints it with %ld)
     per_query: bool = True  # trec_eval -q prints it per query (gm_map: only the summary)
-    default_cutoffs: tuple[int, ...] = ()  # trec_eval's cutoffs for the bare name (P: 5, 10, ... 1000)
+    trec_defaults: tuple[float, ...] = ()  # what trec_eval's bare name expands to: cutoffs (P: P_5 ... P_1000), or
+    # values of at_param (iprec_at_recall: 0.00 ... 1.00)
 
     def param(self, name: str) -> Param:
         for declared in self.params:
@@ -93,7 +100,8 @@ FAMILIES: tuple[Family, ...] = (
         spellings=("precision",),
         trec_eval="P",
         ir_measures="P",
-        tools={"trec_eval": "P_k", "ranx": "precision@k", "ir_measures": "P@k", "BEIR": "P@k"},
+        trec_defaults=TREC_CUTOFFS,
+        tools={"ranx": "precision@k", "BEIR": "P@k"},
         card=1,
         curve=1,
     ),
@@ -110,7 +118,8 @@ FAMILIES: tuple[Family, ...] = (
         spellings=("recall",),
         trec_eval="recall",
         ir_measures="R",
-        tools={"trec_eval": "recall_k", "ranx": "recall@k", "ir_measures": "R@k", "BEIR": "Recall@k"},
+        trec_defaults=TREC_CUTOFFS,
+        tools={"ranx": "recall@k", "BEIR": "Recall@k"},
         card=2,
         curve=2,
     ),
@@ -142,7 +151,8 @@ FAMILIES: tuple[Family, ...] = (
         spellings=("hit_rate", "success"),
         trec_eval="success",
         ir_measures="Success",
-        tools={"trec_eval": "success_k", "ranx": "hit_rate@k", "ir_measures": "Success@k", "BEIR": "Accuracy@k"},
+        trec_defaults=(1, 5, 10),
+        tools={"ranx": "hit_rate@k", "BEIR": "Accuracy@k"},
         card=5,
     ),
     Family(
@@ -171,7 +181,7 @@ FAMILIES: tuple[Family, ...] = (
         spellings=("mrr", "recip_rank"),
         trec_eval="recip_rank",
         ir_measures="RR",
-        tools={"trec_eval": "recip_rank", "ranx": "mrr@k", "ir_measures": "RR@k", "BEIR": "MRR@k"},
+        tools={"ranx": "mrr@k", "BEIR": "MRR@k"},
         card=3,
         uncut_card=True,
     ),
@@ -189,7 +199,8 @@ FAMILIES: tuple[Family, ...] = (
         trec_eval="map_cut",
         trec_eval_uncut="map",
         ir_measures="AP",
-        tools={"trec_eval": "map_cut_k", "ranx": "map@k", "ir_measures": "AP@k", "BEIR": "MAP@k"},
+        trec_defaults=TREC_CUTOFFS,
+        tools={"ranx": "map@k", "BEIR": "MAP@k"},
         card=2,
         uncut_card=True,
         curve=5,
@@ -236,15 +247,186 @@ FAMILIES: tuple[Family, ...] = (
         trec_eval="ndcg_cut",
         trec_eval_uncut="ndcg",
         ir_measures="nDCG",
-        tools={"trec_eval": "ndcg_cut_k", "ranx": "ndcg@k", "ir_measures": "nDCG@k", "BEIR": "NDCG@k"},
+        trec_defaults=TREC_CUTOFFS,
+        tools={"ranx": "ndcg@k", "BEIR": "NDCG@k"},
         card=1,
         curve=4,
+    ),
+    # trec_eval's counts: summed over queries, not averaged
+    *(
+        Family(
+            key,
+            title,
+            function,
+            kernel,
+            "count",
+            help_text,
+            formulas.count_definition(key),
+            formulas.count_worked,
+            terms,
+            cutoff="none" if key == "NumQ" else "optional",
+            trec_eval=trec_name,
+            ir_measures=ir_name,
+            summary="sum",
+            count=True,
+            per_query=key != "NumQ",
+            usually_cut=False,
+        )
+        for key, title, function, kernel, help_text, terms, trec_name, ir_name in (
+            ("NumQ", "Queries evaluated", num_q, "num_q", "1 per evaluated query; summed: how many were evaluated.",
+             (), "num_q", "NumQ"),
+            ("NumRet", "Documents retrieved", num_ret, "num_ret", "How many documents the run retrieved.",
+             (Term.RETRIEVED,), "num_ret", "NumRet"),
+            ("NumRel", "Relevant documents", num_rel, "num_rel", "R: judged relevant documents, retrieved or not.",
+             (Term.R,), "num_rel", "NumRel"),
+            ("NumRelRet", "Relevant documents retrieved", num_rel_ret, "num_rel_ret",
+             "How many relevant documents the run retrieved.", (Term.HITS,), "num_rel_ret", "NumRelRet"),
+            ("NumNonRelJudgedRet", "Judged non-relevant documents retrieved", num_nonrel_judged_ret,
+             "num_nonrel_judged_ret", "Retrieved documents judged below the relevance threshold (0 or more).",
+             (Term.JUDGED_NONRELEVANT,), "num_nonrel_judged_ret", None),
+        )
+    ),
+    Family(
+        "GM_AP",
+        "Geometric mean average precision",
+        geometric_mean_ap,
+        "average_precision",
+        "order",
+        "AP per query; over queries the geometric mean, which rewards consistency across topics.",
+        formulas.geometric_mean_ap_definition,
+        formulas.geometric_mean_ap_worked,
+        (Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
+        spellings=("gm_ap",),
+        trec_eval="gm_map",
+        summary="geometric",
+        per_query=False,
+        usually_cut=False,
+    ),
+    Family(
+        "Rprec",
+        "R-precision",
+        r_precision,
+        "r_precision",
+        "order",
+        "R-precision: precision at rank R (where precision equals recall).",
+        formulas.r_precision_definition,
+        formulas.r_precision_worked,
+        (Term.R, Term.HITS, Term.RANK_CUTOFF),
+        spellings=("r_prec", "r-prec"),
+        trec_eval="Rprec",
+        ir_measures="Rprec",
+        usually_cut=False,
+    ),
+    Family(
+        "RprecMult",
+        "Precision at a multiple of R",
+        r_precision_multiple,
+        "r_precision_multiple",
+        "order",
+        "Precision at rank x·R (rounded as trec_eval does): precision- or recall-oriented.",
+        formulas.r_precision_multiple_definition,
+        formulas.r_precision_multiple_worked,
+        (Term.R, Term.HITS, Term.RANK_CUTOFF),
+        trec_eval="Rprec_mult",
+        params=(Param("multiple", 1.0, 0.0, 1000.0, "the multiple x of R"),),
+        at_param="multiple",
+        trec_defaults=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+    ),
+    Family(
+        "IPrec",
+        "Interpolated precision at a recall level",
+        interpolated_precision,
+        "interpolated_precision",
+        "curve",
+        "Interpolated precision: the best precision at or after the rank where recall reaches the level.",
+        formulas.interpolated_precision_definition,
+        formulas.interpolated_precision_worked,
+        (Term.R, Term.RECALL_LEVEL, Term.RELEVANT_NEEDED, Term.HITS),
+        trec_eval="iprec_at_recall",
+        ir_measures="IPrec",
+        params=(Param("level", 0.0, 0.0, 1.0, "the recall level, 0 to 1"),),
+        at_param="level",
+        trec_defaults=ELEVEN_LEVELS,
+    ),
+    Family(
+        "IPrec11",
+        "11-point interpolated average precision",
+        eleven_point_average,
+        "eleven_point_average",
+        "curve",
+        "The mean interpolated precision at recall 0, 0.1, ..., 1 (an old estimate of the area under the curve).",
+        formulas.eleven_point_average_definition,
+        formulas.eleven_point_average_worked,
+        (Term.R, Term.HITS, Term.RECALL_LEVEL),
+        spellings=("11pt", "11-pt_avg"),
+        trec_eval="11pt_avg",
+        params=(Param("levels", ELEVEN_LEVELS, 0.0, 1.0, "the recall levels averaged"),),
+        usually_cut=False,
+    ),
+    Family(
+        "SetP",
+        "Set precision",
+        set_precision,
+        "set_precision",
+        "set",
+        "Precision of the whole retrieved list: relevant retrieved / retrieved.",
+        formulas.set_precision_definition,
+        formulas.set_precision_worked,
+        (Term.HITS, Term.RETRIEVED),
+        trec_eval="set_P",
+        ir_measures="SetP",
+        usually_cut=False,
+    ),
+    Family(
+        "SetR",
+        "Set recall",
+        set_recall,
+        "set_recall",
+        "set",
+        "Recall of the whole retrieved list: relevant retrieved / R.",
+        formulas.set_recall_definition,
+        formulas.set_recall_worked,
+        (Term.HITS, Term.R),
+        trec_eval="set_recall",
+        ir_measures="SetR",
+        usually_cut=False,
+    ),
+    Family(
+        "SetF",
+        "Set F",
+        set_f,
+        "set_f",
+        "set",
+        "Weighted harmonic mean of set precision and set recall (trec_eval's beta enters unsquared).",
+        formulas.set_f_definition,
+        formulas.set_f_worked,
+        (Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL, Term.BETA),
+        trec_eval="set_F",
+        ir_measures="SetF",
+        params=(Param("beta", 1.0, 0.0, 1000.0, "the weight of recall against precision (trec_eval's, unsquared)"),),
+        usually_cut=False,
+    ),
+    Family(
+        "SetAP",
+        "Set average precision",
+        set_average_precision,
+        "set_average_precision",
+        "set",
+        "Set precision times set recall.",
+        formulas.set_average_precision_definition,
+        formulas.set_average_precision_worked,
+        (Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL),
+        trec_eval="set_map",
+        usually_cut=False,
     ),
 )
 
 _BY_KEY = {f.key: f for f in FAMILIES}
 _BY_SPELLING = {
-    name.lower(): f for f in FAMILIES for name in (f.key, *f.spellings, *((f.ir_measures,) if f.ir_measures else ()))
+    name.lower(): f
+    for f in FAMILIES
+    for name in (f.key, *f.spellings, f.trec_eval, f.trec_eval_uncut, f.ir_measures)
+    if name is not None
 }
 
 # Which tools make which choice, per convention; {k} is the cutoff. Checked by running pytrec-eval-terrier 0.5.11,
@@ -306,5 +488,36 @@ def _card(f: Family) -> int:
 
 def canonical_names() -> tuple[str, ...]:
     """Our spelling of every measure, as the CLI's help and error messages list them (``k`` stands for a cutoff)."""
-    plain = [name for f in FAMILIES for name in ((f.key, f"{f.key}@k") if f.uncut_card else (f"{f.key}@k",))]
+
+    def spelled(f: Family) -> tuple[str, ...]:
+        if f.at_param:
+            return (f"{f.key}@{f.at_param}",)
+        if not f.usually_cut or f.cutoff == "none":
+            return (f.key,)
+        return (f.key, f"{f.key}@k") if f.uncut_card else (f"{f.key}@k",)
+
+    plain = [name for f in FAMILIES for name in spelled(f)]
     return (*plain, *(f"{f.key}_exp@k" for f in FAMILIES if f.graded))
+
+
+def markdown_table() -> str:
+    """The README's measure table, one row per family (scripts/sync_readme.py writes it; a test compares)."""
+
+    def code(name: str | None) -> str:
+        return f"`{name}`" if name else "none"
+
+    rows = ["| measure | function | trec_eval | ir_measures | elsewhere | what it computes (trec_eval's conventions) |"]
+    rows.append("|---|---|---|---|---|---|")
+    for f in FAMILIES:
+        ours = ", ".join(
+            name.replace("@multiple", "@x").replace("@level", "@ℓ")
+            for name in canonical_names()
+            if name.split("@")[0] in (f.key, f"{f.key}_exp")
+        )
+        cut = "_x" if f.at_param else "_k" if f.trec_defaults else ""
+        trec = ", ".join(code(n) for n in (f.trec_eval and f.trec_eval + cut, f.trec_eval_uncut) if n) or "none"
+        at = "@ℓ" if f.at_param == "level" else "@x" if f.at_param else "@k" if f.usually_cut else ""
+        ir = code(f.ir_measures and f.ir_measures + at)
+        others = ", ".join(f"{tool} `{name}`" for tool, name in f.tools.items())
+        rows.append(f"| {ours} | `{f.function.__name__}` | {trec} | {ir} | {others or '—'} | {f.help} |")
+    return "\n".join(rows) + "\n"

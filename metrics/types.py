@@ -29,6 +29,15 @@ class Term(StrEnum):
     DENOMINATOR = "denominator"
     DCG = "DCG"
     IDCG = "IDCG"
+    RETRIEVED = "retrieved"  # documents retrieved (num_ret)
+    JUDGED_NONRELEVANT = "judged non-relevant"
+    RELEVANT_RETRIEVED = "relevant retrieved"
+    SET_PRECISION = "set P"
+    SET_RECALL = "set recall"
+    BETA = "beta"
+    RANK_CUTOFF = "cutoff rank"  # where a measure looks: R for Rprec, round(x R) for Rprec_mult
+    RECALL_LEVEL = "recall level"
+    RELEVANT_NEEDED = "relevant needed"  # the relevant documents a recall level asks for
 
     __repr__ = str.__repr__  # a printed Breakdown.terms reads {'DCG': 3.5}, as a plain dict would
 

@@ -7,7 +7,7 @@ from metrics.sweep import at_each_cutoff
 from ui import charts, state, teaching
 
 PAGE = "lesson_pr"
-FAMILIES = {f.key: f.function for f in registry.families(kind="set")}
+FAMILIES = {key: registry.family(key).function for key in registry.cards("set")}
 # Seed 004's capped-recall example: ten results, relevant at ranks 1, 2, 3, 6, 7, 8 and 10.
 RCAP_RANKING = ["r1", "r2", "r3", "n1", "n2", "r4", "r5", "r6", "n3", "r7"]
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from metrics import Conventions
+
 # ids whose byte order is easy to get wrong ('doc9' > 'doc10', 'a' > 'D1'), plus plain ones
 TRICKY_IDS = ("a", "b", "B", "D1", "d1", "doc9", "doc10", "z")
 # trec_eval docnos: no whitespace; keep them short so pools collide with the tricky ones
@@ -118,3 +120,24 @@ def runs(
     run = dict(draw(st.permutations(list(run.items()))))
     qrels = dict(draw(st.permutations(list(qrels.items()))))
     return run, qrels
+
+
+# Whole runs as score dicts {query: {doc: score}} and qrels {query: {doc: grade}}, for the engine and trec_eval:
+# few queries and docs, so rankings overlap, tie, and miss each other.
+SCORED_DOCS = [f"d{i}" for i in range(12)] + ["D1", "doc10", "doc9", "a", "é", "z z"[0]]
+SCORED_QUERIES = ["q1", "q2", "q3", "q10", "Q4"]
+_scores = st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, -1.0, 3.25]) | st.floats(-5, 5, allow_nan=False)
+_rankings = st.dictionaries(st.sampled_from(SCORED_DOCS), _scores, max_size=14)
+_judgments = st.dictionaries(st.sampled_from(SCORED_DOCS), st.integers(-1, 4), max_size=10)
+scored_runs = st.dictionaries(st.sampled_from(SCORED_QUERIES), _rankings, max_size=5)
+scored_qrels_sets = st.dictionaries(st.sampled_from(SCORED_QUERIES), _judgments, max_size=5)
+binary_scored_qrels_sets = st.dictionaries(
+    st.sampled_from(SCORED_QUERIES), st.dictionaries(st.sampled_from(SCORED_DOCS), st.integers(0, 1))
+)
+every_conventions = st.builds(
+    Conventions,
+    threshold=st.integers(1, 3),
+    gain=st.sampled_from(["linear", "exp"]),
+    idcg=st.sampled_from(["all", "retrieved"]),
+    ap_denominator=st.sampled_from(["all", "retrieved"]),
+)

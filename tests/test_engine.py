@@ -13,6 +13,7 @@ import pytrec_eval
 from golden import TIES, TREC_PUBLIC, expectations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import binary_scored_qrels_sets, every_conventions, scored_qrels_sets, scored_runs
 
 import metrics.io
 from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score
@@ -60,22 +61,8 @@ def test_tie_cases_rank_like_trec_eval():
 # ---------------------------------------------------------------------------------------------------------
 # Engine == readable functions, exactly
 
-DOCS = [f"d{i}" for i in range(12)] + ["D1", "doc10", "doc9", "a", "é", "z z"[0]]
-QUERIES = ["q1", "q2", "q3", "q10", "Q4"]
-
-scores = st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, -1.0, 3.25]) | st.floats(-5, 5, allow_nan=False)
-rankings = st.dictionaries(st.sampled_from(DOCS), scores, max_size=14)
-judgments = st.dictionaries(st.sampled_from(DOCS), st.integers(-1, 4), max_size=10)
-runs = st.dictionaries(st.sampled_from(QUERIES), rankings, max_size=5)
-qrels_sets = st.dictionaries(st.sampled_from(QUERIES), judgments, max_size=5)
-binary_qrels_sets = st.dictionaries(st.sampled_from(QUERIES), st.dictionaries(st.sampled_from(DOCS), st.integers(0, 1)))
-conventions = st.builds(
-    Conventions,
-    threshold=st.integers(1, 3),
-    gain=st.sampled_from(["linear", "exp"]),
-    idcg=st.sampled_from(["all", "retrieved"]),
-    ap_denominator=st.sampled_from(["all", "retrieved"]),
-)
+runs, qrels_sets, binary_qrels_sets = scored_runs, scored_qrels_sets, binary_scored_qrels_sets
+conventions = every_conventions
 
 
 def _readable(run, qrels, names, conv, complete):

@@ -45,12 +45,13 @@ def plain(text: str) -> str:
 
 
 def breakdowns(scn: Scenario) -> dict[str, Breakdown]:
-    """Every metric of the scenario, keyed by family (RR and AP over the whole list, the rest at k). The list
+    """Every metric on the playground's cards, keyed by family (RR and AP over the whole list, the rest at k). The list
     includes a query's hidden tail (Scenario.full_ranking), so uncut RR and AP equal the run's values."""
     ranking, qrels = list(scn.full_ranking), scn.qrels
     return {
         f.key: f.function(ranking, qrels, None if f.uncut_card else scn.k, conventions=scn.conventions)
         for f in registry.FAMILIES
+        if f.card is not None
     }
 
 

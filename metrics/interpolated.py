@@ -1,0 +1,120 @@
+"""Interpolated precision at recall levels (trec_eval ``iprec_at_recall``), their 11-point average (``11pt_avg``),
+and the precision-recall curve they come from.
+
+Interpolated precision at recall level ℓ is the best precision at any rank from the one where recall first reaches
+ℓ onwards: the standard precision-recall graph, made monotone so topics with different R can be averaged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from metrics._checks import checked, count_relevant, judged
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+
+ELEVEN_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval's default recall levels
+
+
+def relevant_needed(level: float, R: int) -> int:
+    """How many relevant documents recall level ``level`` asks for: ⌊level · R + 0.9⌋, as the trec_eval that
+    pytrec_eval runs computes it (trec_eval 9). trec_eval 10's sources round half away from zero instead (lround);
+    the two differ when level · R has a fraction from 0.1 to 0.5, e.g. level 0.6 with R = 2: 2 here, 1 in 10."""
+    return int(level * R + 0.9)  # C's (long)(x + 0.9) on a non-negative double: truncation
+
+
+def precision_at_hits(ranking: Ranking, qrels: Qrels, k: int | None, conventions: Conventions) -> list[float]:
+    """Precision at the rank of each relevant document, in rank order: the corners of the precision-recall curve."""
+    corners, hits = [], 0
+    for rank, _doc, _grade, relevant in judged(checked(ranking, qrels, k), qrels, conventions.threshold):
+        if relevant:
+            hits += 1
+            corners.append(hits / rank)
+    return corners
+
+
+def _interpolated(corners: Sequence[float], needed: int) -> float:
+    """The best precision at the needed-th hit or after it; 0 when fewer hits were retrieved. needed = 0 takes
+    the best precision anywhere (trec_eval's recall level 0)."""
+    if needed > len(corners):
+        return 0.0
+    return max(corners[max(needed, 1) - 1 :], default=0.0)
+
+
+def interpolated_precision(
+    ranking: Ranking,
+    qrels: Qrels,
+    k: int | None = None,
+    *,
+    conventions: Conventions = TREC_EVAL,
+    level: float = 0.0,
+) -> Breakdown:
+    r"""Interpolated precision at a recall level (trec_eval ``iprec_at_recall_ℓ``; ir_measures ``IPrec@ℓ``).
+
+    .. math:: \mathrm{iP}(\ell) = \max_{i:\ \mathrm{R@}i \geq \ell} \mathrm{P@}i
+
+    Conventions (trec_eval ``m_iprec_at_recall.c``): the level asks for ⌊ℓ·R + 0.9⌋ relevant documents; if fewer
+    were retrieved the value is 0; level 0 takes the best precision anywhere in the list. The steps mark the
+    relevant ranks; the one whose precision is the answer contributes the whole value.
+
+    >>> interpolated_precision(["a", "x", "b", "y", "c"], {"a": 1, "b": 1, "c": 1}, level=0.5).value  # 2 of 3
+    0.6666666666666666
+    """
+    R = count_relevant(qrels, conventions.threshold)
+    needed = relevant_needed(level, R)
+    corners = precision_at_hits(ranking, qrels, k, conventions)
+    value = _interpolated(corners, needed)
+    winner = None if needed > len(corners) or not corners else max(
+        range(max(needed, 1) - 1, len(corners)), key=lambda i: (corners[i], -i)
+    )
+    steps, running, hit = [], 0.0, -1
+    for rank, doc, grade, relevant in judged(checked(ranking, qrels, k), qrels, conventions.threshold):
+        hit += relevant
+        contribution = value if relevant and hit == winner else 0.0
+        running += contribution
+        steps.append(RankStep(rank, doc, grade, relevant, contribution, running))
+    terms = {Term.R: R, Term.RECALL_LEVEL: level, Term.RELEVANT_NEEDED: needed, Term.HITS: len(corners)}
+    return Breakdown("IPrec", k, value, tuple(steps), terms, conventions)
+
+
+def eleven_point_average(
+    ranking: Ranking,
+    qrels: Qrels,
+    k: int | None = None,
+    *,
+    conventions: Conventions = TREC_EVAL,
+    levels: tuple[float, ...] = ELEVEN_LEVELS,
+) -> Breakdown:
+    r"""The mean of interpolated precision over recall levels, 0.0, 0.1, ... 1.0 by default (trec_eval ``11pt_avg``).
+
+    .. math:: \mathrm{11pt} = \frac{1}{11} \sum_{\ell \in \{0, 0.1, \ldots, 1\}} \mathrm{iP}(\ell)
+
+    An old estimate of the area under the precision-recall curve (trec_eval calls it obsolete: use AP). Conventions:
+    as iprec_at_recall; summed from the last level back, as trec_eval sums. Each relevant rank contributes
+    the interpolated precision of the levels it answers, divided by the number of levels.
+
+    >>> round(eleven_point_average(["a", "x", "b"], {"a": 1, "b": 1}).value, 4)  # 1.0 up to 0.5, then 2/3
+    0.8485
+    """
+    if not levels:
+        raise ValueError("11pt_avg needs at least one recall level")
+    R = count_relevant(qrels, conventions.threshold)
+    corners = precision_at_hits(ranking, qrels, k, conventions)
+    total = 0.0
+    for level in reversed(levels):  # trec_eval sums its parameters from the last one back
+        total += _interpolated(corners, relevant_needed(level, R))
+    value = total / len(levels)
+    share = [0.0] * len(corners)
+    for level in levels:  # credit each level's value to the hit whose precision it is
+        needed = relevant_needed(level, R)
+        if needed <= len(corners) and corners:
+            best = max(range(max(needed, 1) - 1, len(corners)), key=lambda i: (corners[i], -i))
+            share[best] += corners[best] / len(levels)
+    steps, running, hit = [], 0.0, -1
+    for rank, doc, grade, relevant in judged(checked(ranking, qrels, k), qrels, conventions.threshold):
+        hit += relevant
+        contribution = share[hit] if relevant else 0.0
+        running += contribution
+        steps.append(RankStep(rank, doc, grade, relevant, contribution, running))
+    terms = {Term.R: R, Term.HITS: len(corners), Term.RECALL_LEVEL: float(len(levels))}
+    return Breakdown("IPrec11", k, value, tuple(steps), terms, conventions)

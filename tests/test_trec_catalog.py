@@ -1,0 +1,123 @@
+"""trec_eval's counts, set measures, R-precision, interpolated precision and gm_map: the readable functions and the
+engine against pytrec_eval (trec_eval's C code) run live, and the engine against the readable functions exactly.
+
+Expected values come from pytrec_eval; its per-query gm_map is log(max(AP, 0.00001)), as trec_eval stores it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import pytrec_eval
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import every_conventions, scored_qrels_sets, scored_runs
+
+from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score, registry
+from metrics.aggregate import summarize
+from metrics.engine import evaluate
+
+TOL = 1e-9
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# pytrec_eval's measure requests and the names it reports, which parse_measure reads as they are.
+REQUESTS = {
+    "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "Rprec", "Rprec_mult", "iprec_at_recall",
+    "11pt_avg", "set_P", "set_recall", "set_F", "set_map", "gm_map",
+}  # fmt: skip
+REPORTED = [
+    "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "Rprec", "11pt_avg", "set_P", "set_recall",
+    "set_F", "set_map",
+    *(f"Rprec_mult_{x:.2f}" for x in (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
+    *(f"iprec_at_recall_{x:.2f}" for x in (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)),
+]  # fmt: skip
+
+
+def reference(run, qrels, requests, level=1, judged_only=False):
+    """pytrec_eval per query, on the queries trec_eval evaluates (it crashes on all-negative qrels: left out)."""
+    qrels = {q: docs for q, docs in qrels.items() if docs and max(docs.values()) >= 0}
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        qrels, requests, relevance_level=level, judged_docs_only_flag=judged_only
+    )
+    return qrels, evaluator.evaluate({q: {d: float(s) for d, s in docs.items()} for q, docs in run.items() if docs})
+
+
+@SETTINGS
+@given(scored_runs, scored_qrels_sets, st.integers(1, 2), st.booleans())
+def test_engine_equals_pytrec_eval_live(run, qrels, level, judged_only):
+    qrels, expected = reference(run, qrels, REQUESTS, level, judged_only)
+    run = {q: docs for q, docs in run.items() if docs}
+    names = [*REPORTED, "gm_map"]
+    ours = evaluate(run, qrels, names, conventions=Conventions(threshold=level), judged_only=judged_only)
+    assert set(ours.queries) == set(expected)
+    for name in names:
+        for q, value in zip(ours.queries, ours.per_query[name].tolist(), strict=True):
+            if name == "gm_map":
+                value = math.log(max(value, 0.00001))
+            if judged_only and expected[q]["num_ret"] == 0 and (name.startswith("iprec") or name == "11pt_avg"):
+                continue  # nothing judged was retrieved: trec_eval divides 0 by 0 here
+            assert value == pytest.approx(expected[q][name], abs=TOL), (name, q)
+
+
+@SETTINGS
+@given(scored_runs, scored_qrels_sets, st.integers(1, 2))
+def test_readable_functions_equal_pytrec_eval_live(run, qrels, level):
+    qrels, expected = reference(run, qrels, REQUESTS, level)
+    conventions = Conventions(threshold=level)
+    for q, values in expected.items():
+        ranking = rank_by_score(run[q])
+        for name in REPORTED:
+            got = parse_measure(name).compute(ranking, qrels[q], conventions).value
+            assert got == pytest.approx(values[name], abs=TOL), (name, q)
+        ap = parse_measure("gm_map").compute(ranking, qrels[q], conventions).value
+        assert math.log(max(ap, 0.00001)) == pytest.approx(values["gm_map"], abs=TOL), q
+
+
+@pytest.mark.parametrize("beta", [0.25, 0.5, 2.0])
+def test_set_f_beta_is_trec_evals_parameter(beta):
+    qrels = {"q1": {"a": 1, "b": 1, "c": 1, "d": 1}, "q2": {"a": 1}}
+    run = {"q1": {"a": 3.0, "x": 2.0, "b": 1.0}, "q2": {"y": 1.0, "a": 0.5}}
+    expected = pytrec_eval.RelevanceEvaluator(qrels, {f"set_F.{beta}"}).evaluate(run)
+    ours = evaluate(run, qrels, [f"SetF(beta={beta})"])
+    for q, value in zip(ours.queries, ours.per_query[f"SetF(beta={beta})"].tolist(), strict=True):
+        assert value == pytest.approx(expected[q]["set_F"], abs=TOL)
+
+
+def test_iprec_levels_ask_for_level_times_R_plus_point_9_truncated():
+    """R = 2, hits at ranks 1 and 4 (precision 1/1 and 2/4). Level 0.6 asks for int(0.6 * 2 + 0.9) = 2 relevant
+    documents, so the best precision from the 2nd hit on: 2/4 (trec_eval 10's lround would ask for 1: 1/1).
+    Level 0.05 asks for int(0.05 * 2 + 0.9) = 1: the best precision from the 1st hit on, 1/1."""
+    qrels = {"q": {"a": 1, "b": 1}}
+    run = {"q": {"a": 3.0, "x": 2.0, "y": 1.5, "b": 1.0}}
+    expected = pytrec_eval.RelevanceEvaluator(qrels, {"iprec_at_recall.0.05,0.6"}).evaluate(run)["q"]
+    ours = evaluate(run, qrels, ["iprec_at_recall_0.05", "iprec_at_recall_0.60"])
+    assert ours.per_query["iprec_at_recall_0.05"][0] == 1.0 == expected["iprec_at_recall_0.05"]
+    assert ours.per_query["iprec_at_recall_0.60"][0] == 0.5 == expected["iprec_at_recall_0.60"]
+
+
+CATALOG = [
+    "NumRet", "NumRel", "NumRelRet", "NumNonRelJudgedRet", "NumQ", "GM_AP", "Rprec", "RprecMult@0.6",
+    "RprecMult@1.8", "IPrec@0", "IPrec@0.3", "IPrec@1", "IPrec11", "SetP", "SetR", "SetF", "SetF(beta=0.5)",
+    "SetAP", "NumRet@3", "SetP@2", "Rprec@4", "IPrec11@3",
+]  # fmt: skip
+
+
+@SETTINGS
+@given(scored_runs, scored_qrels_sets, every_conventions, st.booleans())
+def test_engine_equals_readable_functions_exactly(run, qrels, conventions, complete):
+    engine = evaluate(run, qrels, CATALOG, conventions=conventions, complete=complete)
+    rankings = {q: rank_by_score(docs) for q, docs in run.items()}
+    for name in CATALOG:
+        measure = parse_measure(name)
+        readable = mean_over_queries(
+            lambda ranking, judged, m=measure: m.compute(ranking, judged, conventions), rankings, qrels,
+            complete=complete,
+        )
+        expected = dict(readable.per_query)
+        if complete and measure.family == "NumRel":  # trec_eval -c: a query missing from the run adds nothing
+            expected = {q: (v if q in run else 0.0) for q, v in expected.items()}
+        got = dict(zip(engine.queries, engine.per_query[name].tolist(), strict=True))
+        assert got == expected, name  # == on floats: bit for bit
+        summary = registry.family(measure.family).summary
+        assert engine.means[name] == summarize(expected.values(), summary), name
