@@ -10,20 +10,25 @@ from collections.abc import Sequence
 EPILOG = """\
 measures (case-insensitive; -m may be repeated or hold a comma-separated list):
   {names}
-  and trec_eval's names: P_10 recall_100 map map_cut_10 recip_rank ndcg ndcg_cut_10 success_10.
+  trec_eval's names: P_10 recall_100 map map_cut_10 recip_rank ndcg ndcg_cut_10 success_10 Rprec num_ret set_F ...
+  and its syntax: -m P (its default cutoffs 5 ... 1000), -mP.5,10, -m iprec_at_recall..10,.20,
+  -m 11pt_avg..25,.5,.75, -m set_F.0.5, and its nicknames -m official, -m all_trec, -m set.
+  ir_measures' syntax: nDCG@10 P(rel=2)@5 AP(rel=2) IPrec@0.5 SetF(beta=0.5) NumRet Rprec.
   A bare number repeats the previous measure at another cutoff, as in trec_eval: -m P.5,10 = P.5 and P.10.
-  Default: NDCG@10 AP RR@10 R@100 R_cap@100 P@10.
+  Default: NDCG@10 AP RR@10 R@100 R_cap@100 P@10 (with --format trec_eval: trec_eval's default, official).
 
 query set (trec_eval's): queries in both the run and the qrels; -c also counts qrels queries missing
 from the run, as 0. Counts of queries only in one file are noted on stderr.
 
 formats:
-  text  trec_eval's lines: MEASURE<TAB>QUERY<TAB>VALUE; with -q, every query's lines, then the 'all' lines
-        (the means). MEASURE is spelled as you gave it.
-  csv   a header 'query,<measure>,...', one row per query with -q, then the row 'all' (the means).
-  json  {"measures": [...], "all": {measure: mean}, "queries": {query: {measure: value}} (with -q),
-         "counts": {"evaluated", "only_in_run", "only_in_qrels", "no_relevant"}}; full precision, --digits ignored.
+  text       trec_eval's lines: MEASURE<TAB>QUERY<TAB>VALUE; with -q, every query's lines, then the 'all' lines
+             (the means). MEASURE is spelled as you gave it.
+  trec_eval  byte for byte what trec_eval prints for the same options: its names, its order, %-22s, %6.4f.
+  csv        a header 'query,<measure>,...', one row per query with -q, then the row 'all' (the means).
+  json       {"measures": [...], "all": {measure: mean}, "queries": {query: {measure: value}} (with -q),
+              "counts": {"evaluated", "only_in_run", "only_in_qrels", "no_relevant"}}; full precision, --digits ignored.
 
+Sums and geometric means: num_* are summed over queries and gm_map is a geometric mean, as in trec_eval.
 Bad input exits with status 2 and one line on stderr naming the file, the line and the problem.
 """
 
@@ -52,32 +57,28 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("-q", "--per-query", action="store_true", help="also print every query's values")
     parser.add_argument("-c", "--complete", action="store_true", help="count qrels queries missing from the run, as 0")
     parser.add_argument("-l", "--level", type=int, default=1, metavar="LEVEL", help="relevance threshold (default 1)")
-    parser.add_argument("--format", choices=("text", "csv", "json"), default="text", help="output format")
+    parser.add_argument(
+        "-M", "--max-docs", type=int, metavar="N", help="evaluate only each query's top N documents (trec_eval -M)"
+    )
+    parser.add_argument(
+        "-J", "--judged-only", action="store_true", help="drop unjudged documents from every ranking (trec_eval -J)"
+    )
+    parser.add_argument("-n", "--no-summary", action="store_true", help="print no 'all' lines (trec_eval -n)")
+    parser.add_argument(
+        "-N", "--num-docs", type=int, metavar="N", help="documents in the collection (accepted as trec_eval's; unused)"
+    )
+    parser.add_argument(
+        "--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format"
+    )
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals in text and csv (default 4)")
     return parser
 
 
 def measure_names(options: Sequence[str] | None) -> list[str]:
-    """Split -m values on commas; a bare number repeats the previous measure at that cutoff (trec_eval's P.5,10)."""
-    from metrics.measures import DEFAULT_MEASURES
+    """The -m options as one name per measure (metrics.measure_lists.measure_names)."""
+    from metrics.measure_lists import measure_names as expand
 
-    if not options:
-        return list(DEFAULT_MEASURES)
-    names: list[str] = []
-    for option in options:
-        for item in option.split(","):
-            item = item.strip()
-            if not item:
-                continue
-            if item.isdigit() and names:
-                previous = names[-1]
-                stem = previous.rstrip("0123456789")
-                if stem == previous:
-                    raise ValueError(f"measure list {option!r}: {item} follows {previous!r}, which has no cutoff")
-                item = stem + item
-            if item not in names:
-                names.append(item)
-    return names
+    return expand(options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -101,6 +102,7 @@ def _run(options: argparse.Namespace) -> int:
     # The engine does no linear algebra: spare the process OpenBLAS's thread start-up (about 0.1 s of CPU).
     # Set before numpy's first import, which the next lines trigger.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from metrics import trec_format
     from metrics.conventions import Conventions
     from metrics.engine import evaluate
     from metrics.io import read_qrels, read_run
@@ -108,20 +110,49 @@ def _run(options: argparse.Namespace) -> int:
 
     if options.digits < 0 or options.digits > 17:
         raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
-    measures = [parse_measure(name) for name in measure_names(options.measure)]
+    if options.max_docs is not None and options.max_docs < 1:
+        raise ValueError(f"-M must be a positive number of documents, got {options.max_docs}")
+    requested = options.measure or (["official"] if options.format == "trec_eval" else None)
+    names = measure_names(requested)
+    runid = trec_format.runid_requested(names)
+    measures = [parse_measure(name) for name in names if name.strip().lower() != trec_format.RUNID]
+    if options.format == "trec_eval":
+        for measure in measures:
+            trec_format.trec_name(measure)  # refuse a measure trec_eval has no name for before reading the files
     conventions = Conventions(threshold=options.level)
     qrels = read_qrels(options.qrels)
     run = read_run(options.run)
-    result = evaluate(run, qrels, measures, conventions=conventions, complete=options.complete)
+    result = evaluate(
+        run,
+        qrels,
+        measures,
+        conventions=conventions,
+        complete=options.complete,
+        max_docs=options.max_docs,
+        judged_only=options.judged_only,
+    )
     _note_query_sets(result, run.name, qrels.name)
+    tag = _run_tag(options.run) if runid else None
     out = sys.stdout
-    if options.format == "json":
+    if options.format == "trec_eval":
+        printed = trec_format.lines(
+            result, tag if runid else None, per_query=options.per_query, summary=not options.no_summary
+        )
+        out.write("".join(line + "\n" for line in printed))
+    elif options.format == "json":
         out.write(_json(result, options.per_query) + "\n")
     elif options.format == "csv":
         out.write(_csv(result, options.per_query, options.digits))
     else:
-        out.write(_text(result, options.per_query, options.digits))
+        out.write(_text(result, options.per_query, options.digits, summary=not options.no_summary, runid=tag))
     return 0
+
+
+def _run_tag(path: str) -> str:
+    """trec_eval's runid: the run file's tag, or its file name when it has none (a CSV run)."""
+    from metrics.run_tag import run_tag
+
+    return run_tag(path) or os.path.basename(path)
 
 
 def _no_huge_pages() -> None:
@@ -156,17 +187,23 @@ def _note_query_sets(result, run_name: str, qrels_name: str) -> None:
         print(f"note: {'; '.join(notes)}; {counts.evaluated} evaluated", file=sys.stderr)
 
 
-def _text(result, per_query: bool, digits: int) -> str:
+def _text(result, per_query: bool, digits: int, *, summary: bool = True, runid: str | None = None) -> str:
+    from metrics import registry
+
     lines = []
     if per_query:
         line = f"%s\t%s\t%.{digits}f"  # printf-style: a third faster than an f-string per line (35k lines at 7M rows)
-        columns = [values.tolist() for values in result.per_query.values()]
+        shown = [m for m in result.measures if registry.family(m.family).per_query]
+        columns = [result.per_query[m.name].tolist() for m in shown]
         for index, query in enumerate(result.queries):
-            for name, values in zip(result.per_query, columns, strict=True):
-                lines.append(line % (name, query, values[index]))
-    for name, value in result.means.items():
-        lines.append(f"{name}\tall\t{value:.{digits}f}")
-    return "\n".join(lines) + "\n"
+            for measure, values in zip(shown, columns, strict=True):
+                lines.append(line % (measure.name, query, values[index]))
+    if summary:
+        if runid is not None:
+            lines.append(f"runid\tall\t{runid}")
+        for name, value in result.means.items():
+            lines.append(f"{name}\tall\t{value:.{digits}f}")
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def _csv(result, per_query: bool, digits: int) -> str:

@@ -17,7 +17,8 @@ MetricFunction = Callable[..., Breakdown]
 FUNCTIONS: dict[str, MetricFunction] = {f.key: f.function for f in registry.FAMILIES}  # a view of the registry
 
 # trec_eval's spellings with a cutoff or parameter: P_10, ndcg_cut.10, iprec_at_recall_0.50
-_TREC_CUTOFF = re.compile(r"^(?P<name>[a-z_0-9]+?)[_.](?P<k>-?\d+(?:\.\d*)?)$")
+_NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
+_TREC_CUTOFF = re.compile(rf"^(?P<name>[a-z_0-9-]+?)[_.](?P<k>{_NUMBER}(?:,{_NUMBER})*)$")
 # ours and ir_measures': NDCG@10, P(rel=2)@5, RBP(p=0.8)
 _CALL = re.compile(r"^(?P<name>[a-z0-9][a-z_0-9-]*)(?:\((?P<args>[^()]*)\))?(?:@(?P<at>[^@]*))?$")
 MAX_CUTOFF = 10**9  # no ranking is longer; a larger k is a typo, and numpy would overflow on it
@@ -43,7 +44,7 @@ class Measure:
     family: str  # a family's key in the registry
     k: int | None
     gain: Gain = "linear"
-    params: tuple[tuple[str, float], ...] = ()  # the family's declared parameters that were given, e.g. (("p", 0.8),)
+    params: tuple[tuple[str, float | tuple], ...] = ()  # the declared parameters given, e.g. (("p", 0.8),)
     rel: int | None = None  # a relevance threshold of this measure's own (ir_measures' rel=), else the conventions'
 
     @property
@@ -58,7 +59,7 @@ class Measure:
             return f"{family}@{_number(self.param(at))}"
         return family if self.k is None else f"{family}@{self.k}"
 
-    def param(self, name: str) -> float:
+    def param(self, name: str) -> float | tuple:
         """A parameter's value: as given, else the family's default."""
         for given, value in self.params:
             if given == name:
@@ -84,7 +85,9 @@ class Measure:
         return declared.function(ranking, qrels, self.k, conventions=self.conventions_under(conventions), **given)
 
 
-def _number(value: float) -> str:
+def _number(value: float | tuple) -> str:
+    if isinstance(value, tuple):
+        return "[" + ",".join(_number(v) for v in value) + "]"
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
@@ -109,7 +112,7 @@ def _cutoff(spelled: str, text: str, trec: bool) -> int:
     return int(value)
 
 
-def _parameter(spelled: str, declared: registry.Family, name: str, text: str) -> tuple[str, float]:
+def _parameter(spelled: str, declared: registry.Family, name: str, text: str) -> tuple[str, float | tuple]:
     try:
         spec = declared.param(name)
     except ValueError:
@@ -117,15 +120,22 @@ def _parameter(spelled: str, declared: registry.Family, name: str, text: str) ->
         raise ValueError(
             f"measure {spelled!r}: {declared.key} has no parameter {name!r} (accepted: {accepted})"
         ) from None
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (spec.low <= value <= spec.high) or (spec.integer and not value.is_integer()):
-        kind = "an integer" if spec.integer else "a number"
-        bounds = f"from {_number(spec.low)} to {_number(spec.high)}"
-        raise ValueError(f"measure {spelled!r}: {name} must be {kind} {bounds}, got {text!r}")
-    return name, value
+    listed = isinstance(spec.default, tuple)
+    items = text.split(",") if listed else [text]
+    if not listed and len(items) != len(text.split(",")):
+        raise ValueError(f"measure {spelled!r}: {name} takes one value, got {text!r}")
+    values = []
+    for item in items:
+        try:
+            value = float(item)
+        except ValueError:
+            value = math.nan
+        if not (spec.low <= value <= spec.high) or (spec.integer and not value.is_integer()):
+            kind = "an integer" if spec.integer else "a number"
+            bounds = f"from {_number(spec.low)} to {_number(spec.high)}"
+            raise ValueError(f"measure {spelled!r}: {name} must be {kind} {bounds}, got {item!r}")
+        values.append(value)
+    return name, tuple(values) if listed else values[0]
 
 
 def parse_measure(text: str) -> Measure:
@@ -162,11 +172,15 @@ def parse_measure(text: str) -> Measure:
         else:
             params.append(_parameter(spelled, declared, key, value))
     k = None
-    if at is not None:
-        if declared.at_param is not None:
-            params.append(_parameter(spelled, declared, declared.at_param, at))
-        else:
-            k = _cutoff(spelled, at, trec_spelling)
+    dotted = declared.trec_param or declared.at_param  # what trec_eval's NAME.x sets, when not a cutoff
+    if at is not None and trec_spelling and dotted is not None:
+        params.append(_parameter(spelled, declared, dotted, at))
+    elif at is not None and declared.at_param is not None:
+        params.append(_parameter(spelled, declared, declared.at_param, at))
+    elif at is not None:
+        if "," in at:
+            raise ValueError(f"measure {spelled!r}: one cutoff per measure name (P_5, P_10), or -m P.5,10")
+        k = _cutoff(spelled, at, trec_spelling)
     if (k is None and declared.cutoff == "required") or (
         k is None and name == (declared.trec_eval or "").lower() and declared.trec_eval_uncut
     ):

@@ -73,6 +73,8 @@ class Family:
     usually_cut: bool = True  # written with a cutoff (P@10); False for whole-list measures (Rprec, set_P, num_ret)
     params: tuple[Param, ...] = ()
     at_param: str | None = None  # ``@x`` sets this parameter instead of a cutoff (IPrec@0.5: the recall level)
+    trec_param: str | None = None  # what trec_eval's NAME.x sets when it is not a cutoff (set_F.0.5: beta);
+    # at_param when None
     summary: Summary = "mean"
     count: bool = False  # a whole number per query (trec_eval prints it with %ld)
     per_query: bool = True  # trec_eval -q prints it per query (gm_map: only the summary)
@@ -361,6 +363,7 @@ FAMILIES: tuple[Family, ...] = (
         spellings=("11pt", "11-pt_avg"),
         trec_eval="11pt_avg",
         params=(Param("levels", ELEVEN_LEVELS, 0.0, 1.0, "the recall levels averaged"),),
+        trec_param="levels",
         usually_cut=False,
     ),
     Family(
@@ -404,6 +407,7 @@ FAMILIES: tuple[Family, ...] = (
         trec_eval="set_F",
         ir_measures="SetF",
         params=(Param("beta", 1.0, 0.0, 1000.0, "the weight of recall against precision (trec_eval's, unsquared)"),),
+        trec_param="beta",
         usually_cut=False,
     ),
     Family(
@@ -521,3 +525,26 @@ def markdown_table() -> str:
         others = ", ".join(f"{tool} `{name}`" for tool, name in f.tools.items())
         rows.append(f"| {ours} | `{f.function.__name__}` | {trec} | {ir} | {others or '—'} | {f.help} |")
     return "\n".join(rows) + "\n"
+
+
+# trec_eval's measures in the order it computes and prints them (measures.c te_trec_measures), and its nicknames.
+TREC_EVAL_ORDER = (
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+    "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG",
+    "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P",
+    "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid",
+)  # fmt: skip
+TREC_EVAL_NICKNAMES = {
+    "official": (
+        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+        "iprec_at_recall", "P",
+    ),
+    "all_trec": (
+        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+        "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "utility", "11pt_avg", "ndcg",
+        "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P",
+        "set_recall", "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret",
+    ),
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
+            "set_relative_P", "set_map", "set_F"),
+}  # fmt: skip

@@ -1,0 +1,84 @@
+"""Measure lists as the CLI's -m takes them: ours (``NDCG@10,AP``) and trec_eval's (``-m official``, ``-m P``,
+``-m P.5,10``, ``-m iprec_at_recall..10,.20``, ``-m 11pt_avg..25,.5,.75``), expanded into one name per value.
+
+A bare trec_eval name that trec_eval expands (P, recall, success, map_cut, ndcg_cut, iprec_at_recall, Rprec_mult)
+stands for its default cutoffs or levels, as in trec_eval; a nickname (official, all_trec, set) for its measures.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from metrics import registry
+from metrics.measures import DEFAULT_MEASURES
+
+_NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
+_PREVIOUS = re.compile(rf"^(?P<stem>.*?[_.@])(?P<number>{_NUMBER}(?:,{_NUMBER})*)$")  # P.5 -> P. and 5
+
+
+def _trec_family(name: str) -> registry.Family | None:
+    """The family whose trec_eval name (with a cutoff or parameter list) this bare name is, case-insensitively."""
+    found = registry.spelled(name.lower())
+    return found if found is not None and (found.trec_eval or "").lower() == name.lower() else None
+
+
+def _defaults(name: str) -> list[str] | None:
+    """trec_eval's expansion of a bare name: P -> P_5 ... P_1000; iprec_at_recall -> iprec_at_recall_0.00 ..."""
+    family = _trec_family(name)
+    if family is None or not family.trec_defaults:
+        return None
+    if family.at_param:
+        return [f"{name}_{value:.2f}" for value in family.trec_defaults]
+    return [f"{name}_{int(cutoff)}" for cutoff in family.trec_defaults]
+
+
+def _takes_a_list(name: str) -> bool:
+    """Does this measure's trec_eval parameter hold several values (11pt_avg's recall levels)?"""
+    match = _PREVIOUS.match(name)
+    family = _trec_family(match["stem"][:-1]) if match else None
+    dotted = family and (family.trec_param or family.at_param)
+    return bool(dotted) and isinstance(family.param(dotted).default, tuple)
+
+
+def measure_names(options: Sequence[str] | None) -> list[str]:
+    """Split -m values on commas; a bare number repeats the previous measure at that value, as in trec_eval
+    (-m P.5,10 = P.5 and P.10), or joins its list (-m 11pt_avg..25,.5). No option: our default measures.
+
+    >>> measure_names(["P.5,10", "map", "iprec_at_recall..1,.2"])
+    ['P.5', 'P.10', 'map', 'iprec_at_recall..1', 'iprec_at_recall..2']
+    >>> measure_names(["success"])
+    ['success_1', 'success_5', 'success_10']
+    """
+    if not options:
+        return list(DEFAULT_MEASURES)
+    names: list[str] = []
+
+    def add(name: str) -> None:
+        if name not in names:
+            names.append(name)
+
+    for option in options:
+        if not option.strip():
+            raise ValueError("an empty -m; name a measure such as NDCG@10, map or P.5,10")
+        if option.strip() in registry.TREC_EVAL_NICKNAMES:
+            for name in registry.TREC_EVAL_NICKNAMES[option.strip()]:
+                for expanded in _defaults(name) or [name]:
+                    add(expanded)
+            continue
+        for item in (part.strip() for part in option.split(",")):
+            if not item:
+                raise ValueError(f"measure list {option!r} has an empty item")
+            if re.fullmatch(_NUMBER, item) and names:
+                previous = names[-1]
+                match = _PREVIOUS.match(previous)
+                if match is None:
+                    raise ValueError(f"measure list {option!r}: {item} follows {previous!r}, which has no cutoff")
+                if _takes_a_list(previous):
+                    names[-1] = f"{previous},{item}"
+                else:
+                    add(match["stem"] + item)
+                continue
+            for expanded in _defaults(item) or [item]:
+                add(expanded)
+    return names

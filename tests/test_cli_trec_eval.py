@@ -1,0 +1,146 @@
+"""``--format trec_eval``: line for line what trec_eval prints, checked against text built here from pytrec_eval's
+values (trec_eval's C code) and trec_eval's documented output: its measure order (measures.c), its names
+(``P_5``, ``iprec_at_recall_0.10``), ``%-22s\\t%s\\t%6.4f`` for values and ``%ld`` for counts, per-query lines
+for every measure but num_q and gm_map, then the ``all`` lines (sums for num_*, geometric mean for gm_map).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytrec_eval
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import scored_qrels_sets, scored_runs
+
+from metrics import rank_by_score
+from metrics.__main__ import main
+
+# trec_eval's measure table order (measures.c), for the measures checked here
+ORDER = [
+    "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "recip_rank", "iprec_at_recall", "P",
+    "recall", "Rprec_mult", "11pt_avg", "ndcg", "ndcg_cut", "map_cut", "success", "set_P", "set_recall", "set_map",
+    "set_F", "num_nonrel_judged_ret",
+]  # fmt: skip
+SUMMARY_ONLY = {"num_q", "gm_map"}
+COUNTS = {"num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
+TAG = "myrun"
+
+
+def write_files(tmp_path, run, qrels):
+    (tmp_path / "run.txt").write_text(
+        "".join(f"{q} Q0 {d} {i} {s!r} {TAG}\n" for q, docs in run.items() for i, (d, s) in enumerate(docs.items()))
+    )
+    lines = [f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items()]
+    (tmp_path / "qrels.txt").write_text("".join(lines))
+    return str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt")
+
+
+def expected_text(run, qrels, measures, *, level=1, judged_only=False, max_docs=None, per_query=True) -> str:
+    """trec_eval's output, built from pytrec_eval's per-query values and trec_eval's printing rules."""
+    if max_docs is not None:
+        run = {q: {d: s for d, s in docs.items() if d in rank_by_score(docs)[:max_docs]} for q, docs in run.items()}
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        qrels, set(measures), relevance_level=level, judged_docs_only_flag=judged_only
+    )
+    values = evaluator.evaluate(run)
+    names = sorted(next(iter(values.values())), key=lambda n: (ORDER.index(_base(n)), _param(n)))
+    lines = []
+    if per_query:
+        for q in sorted(values):
+            lines += [_line(n, q, values[q][n]) for n in names if _base(n) not in SUMMARY_ONLY]
+    lines.append(f"{'runid':<22}\tall\t{TAG}")
+    for n in names:
+        per_query_values = [values[q][n] for q in values]
+        lines.append(_line(n, "all", pytrec_eval.compute_aggregated_measure(n, per_query_values)))
+    return "".join(line + "\n" for line in lines)
+
+
+def _base(name: str) -> str:
+    for base in sorted(ORDER, key=len, reverse=True):
+        if name == base or name.startswith(base + "_"):
+            return base
+    raise AssertionError(name)
+
+
+def _param(name: str) -> float:
+    rest = name[len(_base(name)) + 1 :]
+    return float(rest) if rest else 0.0
+
+
+def _line(name: str, query: str, value: float) -> str:
+    if _base(name) in COUNTS:
+        return f"{name:<22}\t{query}\t{int(value)}"  # C's %-22s and %ld
+    return f"{name:<22}\t{query}\t{value:6.4f}"  # C's %6.4f
+
+
+def run_trec_format(capsys, qrels_path, run_path, *options):
+    status = main([qrels_path, run_path, "--format", "trec_eval", *options])
+    out = capsys.readouterr().out
+    assert status == 0
+    return out
+
+
+MEASURES = ["runid", *ORDER]
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(scored_runs, scored_qrels_sets, st.integers(1, 2), st.booleans(), st.sampled_from([None, 1, 3]))
+def test_trec_eval_format_is_trec_evals_output(tmp_path, capsys, run, qrels, level, judged_only, max_docs):
+    qrels = {q: docs for q, docs in qrels.items() if docs and max(docs.values()) >= 0}
+    run = {q: docs for q, docs in run.items() if docs}
+    evaluated = [q for q in run if q in qrels]
+    if not evaluated or (judged_only and not any(d in qrels[q] for q in evaluated for d in run[q])):
+        return  # trec_eval refuses to print anything without an evaluated query
+    top = {q: rank_by_score(run[q])[:max_docs] if max_docs else list(run[q]) for q in evaluated}
+    if judged_only and any(not any(d in qrels[q] for d in top[q]) for q in evaluated):
+        return  # a query left with no judged document: trec_eval divides 0 by 0 (nan) where we print 0
+    paths = write_files(tmp_path, run, qrels)
+    options = ["-q", f"-l{level}", *(["-J"] if judged_only else []), *([f"-M{max_docs}"] if max_docs else [])]
+    ours = run_trec_format(capsys, *paths, *options, "-m", ",".join(MEASURES))
+    expected = expected_text(
+        {q: run[q] for q in evaluated}, qrels, ORDER, level=level, judged_only=judged_only, max_docs=max_docs
+    )
+    assert ours.splitlines() == expected.splitlines()
+
+
+def test_official_is_trec_evals_default_set_in_its_order(tmp_path, capsys):
+    """No -m: trec_eval's official measures. Those we have are checked line for line; the whole set needs bpref."""
+    run = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"x": 1.0, "y": 0.5}}
+    qrels = {"q1": {"a": 1, "c": 2, "z": 1}, "q2": {"y": 1}}
+    paths = write_files(tmp_path, run, qrels)
+    measures = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "recip_rank",
+                "iprec_at_recall", "P"]  # fmt: skip
+    ours = run_trec_format(capsys, *paths, "-m", "runid," + ",".join(measures))
+    assert ours == expected_text(run, qrels, measures, per_query=False)
+    assert ours.splitlines()[0] == "runid                 \tall\tmyrun"
+
+
+def test_parameters_are_printed_as_trec_eval_names_them(tmp_path, capsys):
+    run = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    qrels = {"q1": {"a": 1, "c": 2, "z": 1}}
+    paths = write_files(tmp_path, run, qrels)
+    options = ["-mP.5,7,3", "-mndcg_cut.10,20,23.4", "-miprec_at_recall..10,.20", "-n", "-q"]
+    ours = run_trec_format(capsys, *paths, *options)
+    names = [line.split("\t")[0].rstrip() for line in ours.splitlines()]
+    # trec_eval sorts a measure's cutoffs, truncates 23.4 to 23 and prints levels with %3.2f
+    assert names == [
+        "iprec_at_recall_0.10", "iprec_at_recall_0.20", "P_3", "P_5", "P_7", "ndcg_cut_10", "ndcg_cut_20",
+        "ndcg_cut_23",
+    ]  # fmt: skip
+    p3 = next(line for line in ours.splitlines() if line.startswith("P_3 "))
+    assert p3 == f"P_3                   \tq1\t{2 / 3:6.4f}"
+
+
+def test_sums_and_geometric_mean_by_hand(tmp_path, capsys):
+    run = {"q1": {"a": 2.0, "x": 1.0}, "q2": {"y": 2.0, "b": 1.0}}
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1, "c": 1}}
+    paths = write_files(tmp_path, run, qrels)
+    ours = dict(
+        line.split("\t")[0::2] for line in run_trec_format(capsys, *paths, "-m", "num_ret,num_rel,gm_map").splitlines()
+    )
+    # AP: q1 1/1 = 1, q2 (1/2) / 2 = 0.25; gm = exp((log 1 + log 0.25) / 2) = 0.5
+    assert ours == {"num_ret               ": "4", "num_rel               ": "3", "gm_map                ": "0.5000"}
+    assert math.isclose(math.exp((math.log(1) + math.log(0.25)) / 2), 0.5)
