@@ -35,6 +35,12 @@ PAGES = {
             "pages/lesson_ap.py", title="Average precision", icon=":material/stairs:", url_path="average-precision"
         ),
         st.Page("pages/lesson_ndcg.py", title="DCG & NDCG", icon=":material/signal_cellular_alt:", url_path="ndcg"),
+        st.Page(
+            "pages/lesson_pr_curve.py",
+            title="R-precision & PR curve",
+            icon=":material/show_chart:",
+            url_path="pr-curve",
+        ),
     ],
     "Your data": [
         st.Page("pages/your_data.py", title="Evaluate a run", icon=":material/upload_file:", url_path="your-data"),
@@ -47,7 +53,7 @@ PAGES = {
 }
 
 st.logo(":material/leaderboard:", size="large")
-page = st.navigation(PAGES, expanded=True)  # all 15 pages visible: no "View more" fold
+page = st.navigation(PAGES, expanded=True)  # all 16 pages visible: no "View more" fold
 presenter.apply()  # before the page, so its exit button sits at the top
 with st.sidebar:
     st.markdown("**IR Metrics Lab**")

@@ -118,3 +118,20 @@ def eleven_point_average(
         steps.append(RankStep(rank, doc, grade, relevant, contribution, running))
     terms = {Term.R: R, Term.HITS: len(corners), Term.RECALL_LEVEL: float(len(levels))}
     return Breakdown("IPrec11", k, value, tuple(steps), terms, conventions)
+
+
+def precision_recall_points(
+    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> list[tuple[int, float, float]]:
+    """(rank, R@rank, P@rank) at every rank of the top k: the raw precision-recall curve, before interpolation.
+    R = 0 gives recall 0 everywhere.
+
+    >>> precision_recall_points(["a", "x", "b"], {"a": 1, "b": 1})
+    [(1, 0.5, 1.0), (2, 0.5, 0.5), (3, 1.0, 0.6666666666666666)]
+    """
+    R = count_relevant(qrels, conventions.threshold)
+    points, hits = [], 0
+    for rank, _doc, _grade, relevant in judged(checked(ranking, qrels, k), qrels, conventions.threshold):
+        hits += relevant
+        points.append((rank, hits / R if R else 0.0, hits / rank))
+    return points

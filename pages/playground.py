@@ -116,8 +116,8 @@ def formula_beside_bars(family: str) -> None:
 
 
 st.subheader("How each number is computed", anchor=False)
-tab_names = ["NDCG", "AP", "RR", "Precision & recall", "Metric@k curves"]
-ndcg_tab, ap_tab, rr_tab, pr_tab, curves_tab = st.tabs(tab_names, key="pg_tab", on_change="rerun")
+tab_names = ["NDCG", "AP", "RR", "Precision & recall", "Metric@k curves", "Any measure"]
+ndcg_tab, ap_tab, rr_tab, pr_tab, curves_tab, any_tab = st.tabs(tab_names, key="pg_tab", on_change="rerun")
 # Only the open tab is built: one drag then redraws at most two charts.
 with ndcg_tab:
     if ndcg_tab.open:
@@ -144,3 +144,26 @@ with curves_tab:
             charts.curves(widgets.curves(scn), scn.k, "Each metric at every cutoff"), theme=None, key="pg_curves"
         )
         st.caption("The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow.")
+        st.plotly_chart(widgets.precision_recall_chart(scn), theme=None, key="pg_pr_curve")
+        st.caption(
+            "The precision-recall curve: one point per rank (blue) and trec_eval's interpolated precision at 11 recall "
+            "levels (orange). The *R-precision & PR curve* lesson walks through it."
+        )
+with any_tab:
+    if any_tab.open:
+        choices = widgets.catalog_choices(scn.k)
+        picked = st.selectbox(
+            "Measure",
+            choices,
+            key="pg_any_measure",
+            help="Every measure in the catalog, at the playground's k. The Evaluate page takes all of them too.",
+        )
+        chosen = widgets.measure_breakdown(scn, picked or choices[0])
+        formula_col, chart_col = st.columns(2)
+        formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
+        formula_col.latex(formulas.latex(chosen))
+        chart_col.plotly_chart(
+            drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn),
+            theme=None,
+            key="pg_any_bars",
+        )

@@ -17,10 +17,14 @@ from ui.datasets import Loaded
 from ui.widgets import plain
 
 SOURCES = {"cli": "Files given on the command line", "sample": "Sample data", "upload": "Upload files"}
-MORE_MEASURES = ("P@5", "P@20", "R@10", "R@1000", "RR", "AP@10", "NDCG@5", "NDCG@20", "NDCG_exp@10", "HitRate@10")
+MORE_MEASURES = (
+    "P@5", "P@20", "R@10", "R@1000", "RR", "AP@10", "NDCG@5", "NDCG@20", "NDCG_exp@10", "HitRate@10", "Rprec",
+    "IPrec@0.5", "IPrec11", "SetF", "GM_AP", "NumRelRet",
+)  # fmt: skip
 MEASURE_HELP = (
-    f"Any of {', '.join(registry.canonical_names())}, or trec_eval's names (P_5, ndcg_cut_20, map, recip_rank), "
-    "separated by commas."
+    f"Any of {', '.join(registry.canonical_names())}; trec_eval's names (P_5, ndcg_cut_20, map, recip_rank, "
+    "iprec_at_recall_0.50, set_F; a bare P is its cutoffs 5 ... 1000, and official or all_trec its sets) or "
+    "ir_measures' (nDCG@10, P(rel=2)@5), separated by commas or spaces."
 )
 HAS_DRILLDOWN = importlib.util.find_spec("ui.drilldown") is not None
 
@@ -157,12 +161,25 @@ def _summary_and_distributions(evaluation) -> None:
     summary_col, chart_col = st.columns([2, 5], gap="large")
     with summary_col:
         st.subheader("Means", anchor=False)
-        summary = pd.DataFrame({"measure": list(evaluation.means), "mean": list(evaluation.means.values())})
+        summary = pd.DataFrame(
+            {
+                "measure": list(evaluation.means),
+                "mean": list(evaluation.means.values()),
+                "over queries": datasets.summary_labels(evaluation),
+            }
+        )
         st.dataframe(
             summary,
             hide_index=True,
             key="yd_summary",
-            column_config={"mean": st.column_config.NumberColumn("mean", format="%.4f")},
+            column_config={
+                "mean": st.column_config.NumberColumn(
+                    "all",
+                    format="%.4f",
+                    help="trec_eval's 'all' line: the mean over queries; the sum for num_*, the geometric mean for "
+                    "gm_map",
+                )
+            },
         )
         st.caption(f"Over {evaluation.counts.evaluated:,} queries; the same numbers as `python -m metrics`.")
     with chart_col:

@@ -381,3 +381,33 @@ def swap_heatmap(deltas: Sequence[Sequence[float]], docs: Sequence[str], label: 
         title_text="rank i", autorange="reversed", tickmode="linear", dtick=1 if n <= 20 else 5, showgrid=False
     )
     return fig
+
+
+def precision_recall(
+    points: Sequence[tuple[int, float, float]], levels: Sequence[float], interpolated: Sequence[float]
+) -> go.Figure:
+    """The raw precision-recall points (one per rank) and trec_eval's interpolated precision at recall levels."""
+    fig = go.Figure()
+    fig.add_scatter(
+        x=[r for _, r, _ in points],
+        y=[p for _, _, p in points],
+        name="P@i against R@i (each rank)",
+        mode="lines+markers",
+        line={"color": COLORS["blue"], "width": 2},
+        marker={"size": 7},
+        customdata=[rank for rank, _, _ in points],
+        hovertemplate="rank %{customdata}: recall %{x:.4f}, precision %{y:.4f}<extra></extra>",
+    )
+    fig.add_scatter(
+        x=list(levels),
+        y=list(interpolated),
+        name="interpolated precision at the recall levels",
+        mode="lines+markers",
+        line={"color": COLORS["orange"], "width": 2, "dash": "dash", "shape": "hv"},
+        marker={"size": 8, "symbol": "diamond"},
+        hovertemplate="recall level %{x:.2f}: interpolated precision %{y:.4f}<extra></extra>",
+    )
+    _layout(fig, x_title="recall", y_title="precision")
+    fig.update_xaxes(range=[-0.02, 1.02])
+    fig.update_yaxes(range=[-0.02, 1.05])
+    return fig

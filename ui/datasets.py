@@ -29,8 +29,10 @@ import plotly.graph_objects as go
 import pyarrow.compute as pc
 import streamlit as st
 
+from metrics import registry
 from metrics.engine import Evaluation, evaluate
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
+from metrics.measure_lists import measure_names
 from metrics.measures import parse_measure
 from ui import state
 from ui.charts import COLORS
@@ -175,15 +177,27 @@ def parse_measures(chosen: Sequence[str], extra: str) -> tuple[list[str], list[s
     seen: set[str] = set()
     typed = [item for item in re.split(r"[,;\s]+", extra or "") if item]
     for text in [*chosen, *typed]:
-        try:
-            canonical = parse_measure(text).canonical
+        try:  # trec_eval's bare names and nicknames expand as in the CLI: P is P_5 ... P_1000
+            expanded = [name for name in measure_names([text]) if name.lower() != "runid"]
         except ValueError as error:
             errors.append(str(error))
             continue
-        if canonical not in seen:
-            seen.add(canonical)
-            names.append(text.strip())
+        for name in expanded:
+            try:
+                canonical = parse_measure(name).canonical
+            except ValueError as error:
+                errors.append(str(error))
+                continue
+            if canonical not in seen:
+                seen.add(canonical)
+                names.append(name.strip())
     return names, errors
+
+
+def summary_labels(evaluation: Evaluation) -> list[str]:
+    """How each measure's 'all' value is formed, as trec_eval forms it: mean, sum or geometric mean."""
+    words = {"mean": "mean", "sum": "sum", "geometric": "geometric mean"}
+    return [words[registry.family(m.family).summary] for m in evaluation.measures]
 
 
 @st.cache_data(max_entries=32, ttl=3600, show_spinner=False)

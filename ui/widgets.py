@@ -12,11 +12,12 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from metrics import Breakdown, registry
+from metrics import Breakdown, parse_measure, registry
 from metrics.conventions import TREC_EVAL
 from metrics.examples import EXAMPLES
+from metrics.interpolated import ELEVEN_LEVELS, interpolated_precision, precision_recall_points
 from metrics.sweep import at_each_cutoff
-from ui import state
+from ui import charts, state
 from ui.scenario import MAX_DOCS, SCALES, Scenario
 
 Apply = Callable[[Scenario], None]
@@ -58,6 +59,35 @@ def breakdowns(scn: Scenario) -> dict[str, Breakdown]:
 def breakdown(scn: Scenario, family: str, k: int | None) -> Breakdown:
     """One metric of the scenario at ``k`` (None: the whole list), on the full ranking (a hidden tail counts)."""
     return registry.family(family).function(list(scn.full_ranking), scn.qrels, k, conventions=scn.conventions)
+
+
+def catalog_choices(k: int) -> list[str]:
+    """Every catalog measure, spelled for the picker at the playground's k (IPrec at recall 0.5)."""
+    choices = []
+    for f in registry.FAMILIES:
+        if f.at_param:
+            choices.append(f"{f.key}@{0.5 if f.at_param == 'level' else 1}")
+        elif f.usually_cut and f.cutoff != "none":
+            choices.append(f"{f.key}@{k}")
+        else:
+            choices.append(f.key)
+    return choices
+
+
+def precision_recall_chart(scn: Scenario):
+    """The playground list's precision-recall curve with trec_eval's 11 interpolated points."""
+    ranking, conventions = list(scn.full_ranking), scn.conventions
+    points = precision_recall_points(ranking, scn.qrels, conventions=conventions)
+    interpolated = [
+        interpolated_precision(ranking, scn.qrels, conventions=conventions, level=level).value
+        for level in ELEVEN_LEVELS
+    ]
+    return charts.precision_recall(points, ELEVEN_LEVELS, interpolated)
+
+
+def measure_breakdown(scn: Scenario, name: str) -> Breakdown:
+    """Any catalog measure (by name, ours, trec_eval's or ir_measures') on the scenario's full ranking."""
+    return parse_measure(name).compute(list(scn.full_ranking), scn.qrels, scn.conventions)
 
 
 def curves(scn: Scenario, families: Sequence[str] = CURVE_FAMILIES) -> dict[str, list[float]]:

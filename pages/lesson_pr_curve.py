@@ -1,0 +1,102 @@
+"""Lesson: R-precision and the precision-recall curve (interpolated precision, the 11-point average).
+Renders metrics.interpolated and metrics.r_precision on the Playground's list; computes nothing."""
+
+import streamlit as st
+
+from metrics.interpolated import (
+    ELEVEN_LEVELS,
+    eleven_point_average,
+    interpolated_precision,
+    precision_recall_points,
+    relevant_needed,
+)
+from metrics.precision_recall import recall
+from metrics.r_precision import r_precision
+from ui import charts, state, teaching
+
+PAGE = "lesson_pr_curve"
+
+st.title("R-precision and the precision-recall curve")
+st.markdown(
+    "**What they measure:** how precision trades against recall as you read further down the list. Every rank adds "
+    "a point (recall so far, precision so far); **interpolation** makes the curve fall monotonically so queries with "
+    "different numbers of relevant documents can be averaged; **R-precision** reads the curve at one rank, R, where "
+    "precision equals recall. **Use them when** the whole ranking matters (search evaluation campaigns, TREC), not "
+    "just a fixed top k."
+)
+
+scn = state.scenario()
+ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
+points = precision_recall_points(ranking, qrels, conventions=conventions)
+levels = [interpolated_precision(ranking, qrels, conventions=conventions, level=level) for level in ELEVEN_LEVELS]
+R = int(levels[0].terms["R"])
+
+with teaching.step(1, "The curve, one point per rank", "Precision and recall after each document of your list."):
+    teaching.playground_note(scn)
+    if R == 0:
+        st.info("No document on the Playground is relevant at this threshold: recall is 0 everywhere (R = 0).")
+    teaching.chart(charts.precision_recall(points, ELEVEN_LEVELS, [b.value for b in levels]), key=f"{PAGE}_curve")
+    st.caption(
+        "Blue: each rank's (recall, precision). It jumps up at every relevant document and sags at every "
+        "non-relevant one. Orange: interpolated precision at trec_eval's 11 recall levels, never rising to the right."
+    )
+
+with teaching.step(
+    2,
+    "Interpolated precision at a recall level",
+    "The best precision at any rank from the one where recall reaches the level onwards.",
+):
+    teaching.definition("IPrec", levels[0])
+    level = st.select_slider(
+        "Recall level", options=list(ELEVEN_LEVELS), value=0.5, format_func=lambda v: f"{v:.1f}", key=f"{PAGE}_level"
+    )
+    chosen = levels[ELEVEN_LEVELS.index(level)]
+    teaching.worked(chosen)
+    needed = relevant_needed(level, R)
+    st.caption(
+        f"R = {R}: level {level:.1f} asks for ⌊{level:.1f} · {R} + 0.9⌋ = {needed} relevant "
+        f"document{'' if needed == 1 else 's'} (trec_eval's rounding). Level 0 asks for none: it takes the best "
+        "precision anywhere in the list."
+    )
+    teaching.steps_table(chosen, scn)
+
+with teaching.step(3, "The 11-point average", "The mean of the 11 interpolated precisions: 0.0, 0.1, ..., 1.0."):
+    eleven = eleven_point_average(ranking, qrels, conventions=conventions)
+    teaching.definition("IPrec11", eleven)
+    teaching.worked(eleven)
+    st.caption(
+        "An older estimate of the area under the curve; trec_eval keeps it (11pt_avg) for comparing with old runs "
+        "and recommends average precision instead."
+    )
+
+with teaching.step(4, "R-precision: precision at rank R", "Where the precision and recall curves cross."):
+    rprec = r_precision(ranking, qrels, conventions=conventions)
+    teaching.definition("Rprec", rprec)
+    recall_at_r = recall(ranking, qrels, R, conventions=conventions) if R else None
+    items = [("Rprec", rprec)] + ([(f"R@{R}", recall_at_r)] if recall_at_r is not None else [])
+    teaching.metric_row(items)
+    teaching.worked(rprec)
+    st.caption(
+        "At rank R, precision is hits/R and recall is hits/R: the same number, so R-precision is also R@R. A list "
+        "shorter than R is padded with non-relevant documents, as P@k pads."
+    )
+
+teaching.traps(
+    [
+        "**Interpolated precision is not precision.** At a recall level it can be higher than the precision at the "
+        "rank where that recall was reached: it looks ahead for a better precision later.",
+        "**Recall levels are rounded to whole documents.** With R = 2, levels 0.1 to 0.5 all ask for 1 relevant "
+        "document. trec_eval (as pytrec_eval runs it) rounds ⌊ℓ·R + 0.9⌋; trec_eval 10's sources round half away "
+        "from zero, so a few levels can differ between versions.",
+        "**R-precision adapts its cutoff to the query.** A query with 3 relevant documents is read at rank 3, one "
+        "with 50 at rank 50: unlike P@10, a perfect ranking always scores 1.",
+        "**A relevant document never retrieved caps the curve.** Recall never reaches 1, so the high levels score "
+        "0, and so does R-precision's share of it.",
+    ]
+)
+teaching.naming(
+    "Naming: trec_eval prints `iprec_at_recall_0.50`, `11pt_avg` and `Rprec`; ir_measures writes `IPrec@0.5` and "
+    "`Rprec`. Here: IPrec@0.5, IPrec11 and Rprec, and any of them in the Playground's measure picker."
+)
+teaching.show_source(interpolated_precision)
+teaching.show_source(r_precision)
