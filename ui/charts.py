@@ -407,7 +407,7 @@ def precision_recall(
         marker={"size": 8, "symbol": "diamond"},
         hovertemplate="recall level %{x:.2f}: interpolated precision %{y:.4f}<extra></extra>",
     )
-    _layout(fig, x_title="recall", y_title="precision")
+    _layout(fig, title="Precision against recall", x_title="recall", y_title="precision")
     fig.update_xaxes(range=[-0.02, 1.02])
     fig.update_yaxes(range=[-0.02, 1.05])
     return fig
