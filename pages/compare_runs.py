@@ -182,108 +182,119 @@ st.caption(
     "in both runs (trec_eval's conventions), and the per-query differences are tested as pairs."
 )
 
-inputs = load_inputs()
-if inputs is None:
-    st.stop()
-run_a, run_b, qrels, name_a, name_b = inputs
 
-measures = st.multiselect(
-    "Metrics to compare",
-    CHOICES,
-    **kept("measures", DEFAULT_MEASURES),
-    accept_new_options=True,
-    help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole list.",
-)
-if not measures:
-    st.info("Pick at least one metric.")
-    st.stop()
-try:
-    eval_a = datasets.evaluate_loaded(run_a, qrels, measures, complete=False)
-    eval_b = datasets.evaluate_loaded(run_b, qrels, measures, complete=False)
-except ValueError as error:
-    st.error(plain(str(error)))
-    st.stop()
+def render() -> None:
+    """The page below the title. It returns early, never st.stop(): a run cut short by st.stop() skips Streamlit's
+    stale-widget cleanup, so a widget it did not draw keeps its value on the server while the browser forgets it,
+    and the box redrawn later shows nothing while the old value is used (issue 11, item 1)."""
+    inputs = load_inputs()
+    if inputs is None:
+        return
+    run_a, run_b, qrels, name_a, name_b = inputs
 
-common, dropped = query_set(eval_a, eval_b)
-index_a = {q: i for i, q in enumerate(eval_a.queries)}
-index_b = {q: i for i, q in enumerate(eval_b.queries)}
-rows_a, rows_b = [index_a[q] for q in common], [index_b[q] for q in common]
-st.markdown(f"**{len(common)} queries** are evaluated in both runs ({plain(name_a)} = A, {plain(name_b)} = B).")
-if dropped:
-    st.caption("Left out: " + "; ".join(dropped) + ".")
-if not common:
-    st.warning("No query is evaluated in both runs, so there is nothing to compare. Are these the right files?")
-    st.stop()
-if len(common) < 2:
-    st.warning("Only 1 shared query: the tests need at least 2 (t is undefined, p = 1). The numbers are for that one.")
+    measures = st.multiselect(
+        "Metrics to compare",
+        CHOICES,
+        **kept("measures", DEFAULT_MEASURES),
+        accept_new_options=True,
+        help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole list.",
+    )
+    if not measures:
+        st.info("Pick at least one metric.")
+        return
+    try:
+        eval_a = datasets.evaluate_loaded(run_a, qrels, measures, complete=False)
+        eval_b = datasets.evaluate_loaded(run_b, qrels, measures, complete=False)
+    except ValueError as error:
+        st.error(plain(str(error)))
+        return
 
-values = {m: (eval_a.per_query[m][rows_a], eval_b.per_query[m][rows_b]) for m in eval_a.per_query}
-with st.spinner("Resampling ..."):
-    results = {m: _compare(a, b) for m, (a, b) in values.items()}
+    common, dropped = query_set(eval_a, eval_b)
+    index_a = {q: i for i, q in enumerate(eval_a.queries)}
+    index_b = {q: i for i, q in enumerate(eval_b.queries)}
+    rows_a, rows_b = [index_a[q] for q in common], [index_b[q] for q in common]
+    st.markdown(f"**{len(common)} queries** are evaluated in both runs ({plain(name_a)} = A, {plain(name_b)} = B).")
+    if dropped:
+        st.caption("Left out: " + "; ".join(dropped) + ".")
+    if not common:
+        st.warning("No query is evaluated in both runs, so there is nothing to compare. Are these the right files?")
+        return
+    if len(common) < 2:
+        st.warning(
+            "Only 1 shared query: the tests need at least 2 (t is undefined, p = 1). The numbers are for that one."
+        )
 
-adjust = st.toggle(
-    "Holm correction for testing several metrics",
-    **kept("holm", False),
-    disabled=len(results) < 2,
-    help="Holm's step-down method keeps the chance of any false 'significant' among the metrics at 5%.",
-)
-st.dataframe(
-    summary_rows(results, adjust),
-    hide_index=True,
-    column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("mean A", "mean B")}
-    | {"B − A": st.column_config.NumberColumn(format="%+.4f")},
-)
-if len(results) > 1:
+    values = {m: (eval_a.per_query[m][rows_a], eval_b.per_query[m][rows_b]) for m in eval_a.per_query}
+    with st.spinner("Resampling ..."):
+        results = {m: _compare(a, b) for m, (a, b) in values.items()}
+
+    adjust = st.toggle(
+        "Holm correction for testing several metrics",
+        **kept("holm", False),
+        disabled=len(results) < 2,
+        help="Holm's step-down method keeps the chance of any false 'significant' among the metrics at 5%.",
+    )
+    st.dataframe(
+        summary_rows(results, adjust),
+        hide_index=True,
+        column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("mean A", "mean B")}
+        | {"B − A": st.column_config.NumberColumn(format="%+.4f")},
+    )
+    if len(results) > 1:
+        st.caption(
+            f"p-values are per metric: with {len(results)} metrics the chance that at least one looks significant "
+            "by luck is higher than 5%. "
+            + ("The Holm columns correct for that." if adjust else "Turn on Holm to correct for it.")
+        )
     st.caption(
-        f"p-values are per metric: with {len(results)} metrics the chance that at least one looks significant by luck "
-        "is higher than 5%. " + ("The Holm columns correct for that." if adjust else "Turn on Holm to correct for it.")
-    )
-st.caption(
-    f"Fixed seeds ({SEED}): {N_RESAMPLES:,} bootstrap resamples and {N_PERMUTATIONS:,} sign-flip permutations, "
-    "so the numbers are the same on every visit."
-)
-
-metric = st.selectbox("Look closer at", list(results), key=f"{PAGE}_metric")
-r = results[metric]
-a_values, b_values = values[metric]
-with st.container(horizontal=True, gap="small"):
-    st.metric(f"{metric} · A ({plain(name_a)})", f"{r.mean_a:.4f}", border=True, width="stretch")
-    st.metric(
-        f"{metric} · B ({plain(name_b)})",
-        f"{r.mean_b:.4f}",
-        delta=f"{r.mean_difference:+.4f}",
-        border=True,
-        width="stretch",
-    )
-    st.metric("B wins / ties / losses", f"{r.wins} / {r.ties} / {r.losses}", border=True, width="stretch")
-    st.metric(
-        "p (t-test) · p (randomization)",
-        f"{fmt_p(r.t_test.p_value)} · {fmt_p(r.randomization.p_value)}",
-        border=True,
-        width="stretch",
-    )
-figure = charts.waterfall(common, a_values, b_values, metric, name_a, name_b)
-st.plotly_chart(figure, theme=None, key=f"{PAGE}_waterfall")
-explain(r, metric, plain(name_a), plain(name_b))
-if r.n and r.mean_difference == 0 and r.wins == r.losses == 0:
-    st.info("The two runs score every query identically on this metric: there is no difference to test.")
-with st.expander("The randomization test, visually", icon=":material/shuffle:"):
-    st.plotly_chart(charts.null_histogram(r.randomization, metric), theme=None, key=f"{PAGE}_null")
-    st.caption(
-        "Each bar counts shuffles whose mean difference fell in that bin. The p-value is the share of shuffles "
-        "beyond the red lines (either side): the further out the observed difference, the smaller p."
+        f"Fixed seeds ({SEED}): {N_RESAMPLES:,} bootstrap resamples and {N_PERMUTATIONS:,} sign-flip permutations, "
+        "so the numbers are the same on every visit."
     )
 
-st.subheader("Per query", anchor=False)
-st.dataframe(
-    {"query": common, "A": a_values, "B": b_values, "B − A": differences(a_values, b_values)},
-    hide_index=True,
-    column_config={
-        "A": st.column_config.NumberColumn(format="%.4f"),
-        "B": st.column_config.NumberColumn(format="%.4f"),
-        "B − A": st.column_config.NumberColumn(format="%+.4f"),
-    },
-)
-drilldown.compare_picker(
-    PAGE, run_a.value, run_b.value, qrels.value, common, a_values, b_values, metric, (name_a, name_b)
-)
+    metric = st.selectbox("Look closer at", list(results), key=f"{PAGE}_metric")
+    r = results[metric]
+    a_values, b_values = values[metric]
+    with st.container(horizontal=True, gap="small"):
+        st.metric(f"{metric} · A ({plain(name_a)})", f"{r.mean_a:.4f}", border=True, width="stretch")
+        st.metric(
+            f"{metric} · B ({plain(name_b)})",
+            f"{r.mean_b:.4f}",
+            delta=f"{r.mean_difference:+.4f}",
+            border=True,
+            width="stretch",
+        )
+        st.metric("B wins / ties / losses", f"{r.wins} / {r.ties} / {r.losses}", border=True, width="stretch")
+        st.metric(
+            "p (t-test) · p (randomization)",
+            f"{fmt_p(r.t_test.p_value)} · {fmt_p(r.randomization.p_value)}",
+            border=True,
+            width="stretch",
+        )
+    figure = charts.waterfall(common, a_values, b_values, metric, name_a, name_b)
+    st.plotly_chart(figure, theme=None, key=f"{PAGE}_waterfall")
+    explain(r, metric, plain(name_a), plain(name_b))
+    if r.n and r.mean_difference == 0 and r.wins == r.losses == 0:
+        st.info("The two runs score every query identically on this metric: there is no difference to test.")
+    with st.expander("The randomization test, visually", icon=":material/shuffle:"):
+        st.plotly_chart(charts.null_histogram(r.randomization, metric), theme=None, key=f"{PAGE}_null")
+        st.caption(
+            "Each bar counts shuffles whose mean difference fell in that bin. The p-value is the share of shuffles "
+            "beyond the red lines (either side): the further out the observed difference, the smaller p."
+        )
+
+    st.subheader("Per query", anchor=False)
+    st.dataframe(
+        {"query": common, "A": a_values, "B": b_values, "B − A": differences(a_values, b_values)},
+        hide_index=True,
+        column_config={
+            "A": st.column_config.NumberColumn(format="%.4f"),
+            "B": st.column_config.NumberColumn(format="%.4f"),
+            "B − A": st.column_config.NumberColumn(format="%+.4f"),
+        },
+    )
+    drilldown.compare_picker(
+        PAGE, run_a.value, run_b.value, qrels.value, common, a_values, b_values, metric, (name_a, name_b)
+    )
+
+
+render()
