@@ -238,6 +238,12 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
+def bonferroni(p_values: Sequence[float]) -> list[float]:
+    """Bonferroni's adjustment, in the input order: each p multiplied by the number of tests m, capped at 1."""
+    m = len(p_values)
+    return [min(1.0, m * p) for p in p_values]
+
+
 @dataclass(frozen=True)
 class PairedComparison:
     """Everything the compare page shows for one metric: means, the difference, its CI, counts and both tests."""

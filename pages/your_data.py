@@ -54,7 +54,7 @@ def _sample_files() -> tuple[Loaded, Loaded]:
     system = st.radio(
         "Sample system",
         list(datasets.SAMPLE_RUNS),
-        format_func=lambda s: f"{s} ({'stronger' if s == 'dense' else 'weaker'})",
+        format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES[s]})",
         horizontal=True,
         key="yd_sample_system",
         on_change=save,

@@ -1,4 +1,4 @@
-"""Write the bundled sample data (data/samples/): graded qrels and two runs of different quality, gzipped TREC files.
+"""Write the bundled sample data (data/samples/): graded qrels, two runs of different quality and their fusion.
 
 Deterministic: numpy ``default_rng`` with a fixed seed and gzip with mtime 0, so the same code writes the same
 bytes (tests/test_sample_data.py regenerates them and compares). Run from the repository root:
@@ -13,7 +13,10 @@ What is in it, and why (each is something real test collections have):
 - 6 judged topics that neither run answers (trec_eval skips them; -c counts them as 0);
 - 4 topics in the runs that have no judgments (ignored by trec_eval);
 - two systems with 100 docs per topic: "bm25" (weaker; 3-decimal scores, so some ties, broken by trec_eval's
-  doc id order) and "dense" (stronger; 6-decimal scores).
+  doc id order) and "dense" (stronger; 6-decimal scores);
+- a third run, "rrf": reciprocal rank fusion of the two (Cormack, Clarke & Buettcher, SIGIR 2009), each doc scored
+  sum 1 / (60 + rank) over the runs that retrieved it, top 100 kept. It uses no random numbers, so the other files'
+  bytes do not depend on it.
 """
 
 from __future__ import annotations
@@ -34,7 +37,9 @@ CORPUS_SIZE = 2_000_000
 UNJUDGED_CANDIDATES = 300  # unjudged docs each system may retrieve, per topic
 # (name, how strongly its score follows the grade, score = offset + scale * latent, decimals)
 SYSTEMS = (("bm25", 0.8, 9.0, 2.5, 3), ("dense", 1.6, 0.62, 0.05, 6))
-FILES = ("qrels.txt.gz", "bm25.run.gz", "dense.run.gz")
+FUSED = "rrf"
+RRF_K = 60  # the constant of Cormack et al.
+FILES = ("qrels.txt.gz", "bm25.run.gz", "dense.run.gz", "rrf.run.gz")
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "samples"
 
 
@@ -82,6 +87,8 @@ def generate(seed: int = SEED) -> dict[str, bytes]:
                 for rank, i in enumerate(top.tolist(), start=1)
             )
 
+    run_lines[FUSED] = reciprocal_rank_fusion([run_lines[name] for name, *_ in SYSTEMS])
+
     def pack(lines: list[str]) -> bytes:
         return gzip.compress(("\n".join(lines) + "\n").encode("ascii"), compresslevel=9, mtime=0)
 
@@ -89,7 +96,25 @@ def generate(seed: int = SEED) -> dict[str, bytes]:
         "qrels.txt.gz": pack(qrels_lines),
         "bm25.run.gz": pack(run_lines["bm25"]),
         "dense.run.gz": pack(run_lines["dense"]),
+        "rrf.run.gz": pack(run_lines[FUSED]),
     }
+
+
+def reciprocal_rank_fusion(runs: list[list[str]], k: int = RRF_K, depth: int = DEPTH) -> list[str]:
+    """TREC lines of the fused run: per topic, each doc's sum of 1 / (k + rank) over the runs (rank as written),
+    the top ``depth`` written in trec_eval's order (score descending, then doc id descending) with 6 decimals."""
+    scores: dict[str, dict[str, float]] = {}
+    for lines in runs:
+        for line in lines:
+            topic, _, doc, rank, *_ = line.split()
+            per_topic = scores.setdefault(topic, {})
+            per_topic[doc] = per_topic.get(doc, 0.0) + 1.0 / (k + int(rank))
+    fused = []
+    for topic, per_topic in scores.items():
+        rounded = {doc: round(score, 6) for doc, score in per_topic.items()}
+        top = sorted(rounded, key=lambda doc: (rounded[doc], doc), reverse=True)[:depth]
+        fused.extend(f"{topic} Q0 {doc} {rank} {rounded[doc]:.6f} {FUSED}" for rank, doc in enumerate(top, start=1))
+    return fused
 
 
 def write(out: Path = DEFAULT_OUT, seed: int = SEED) -> list[Path]:

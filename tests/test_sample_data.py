@@ -49,18 +49,18 @@ def _lines(name: str) -> list[list[str]]:
 
 
 def test_shape_is_as_documented():
-    qrels, bm25, dense = (_lines(name) for name in make_sample_data.FILES)
+    qrels, bm25, dense, rrf = (_lines(name) for name in make_sample_data.FILES)
     judged = {q for q, *_ in qrels}
     assert len(judged) == 300
     assert {int(g) for *_, g in qrels} == {0, 1, 2, 3}
     relevant = {q for q, _, _, g in qrels if int(g) > 0}
     assert len(judged - relevant) == make_sample_data.NO_RELEVANT
-    for run in (bm25, dense):
+    for run in (bm25, dense, rrf):
         topics = {q for q, *_ in run}
         assert len(judged - topics) == make_sample_data.MISSING_FROM_RUNS
         assert topics - judged == set(make_sample_data.UNJUDGED_TOPICS)
         assert len(run) == len(topics) * 100
-    assert {r[5] for r in bm25} == {"bm25"} and {r[5] for r in dense} == {"dense"}
+    assert {r[5] for r in bm25} == {"bm25"} and {r[5] for r in dense} == {"dense"} and {r[5] for r in rrf} == {"rrf"}
     tied = {(q, s) for q, _, _, _, s, _ in bm25}
     assert len(tied) < len(bm25), "bm25 should have some tied scores (trec_eval's doc id tie-break matters)"
 
@@ -74,7 +74,7 @@ def _pytrec(run_name: str) -> dict[str, dict[str, float]]:
     return evaluator.evaluate(run)
 
 
-@pytest.mark.parametrize("run_name", ["bm25.run.gz", "dense.run.gz"])
+@pytest.mark.parametrize("run_name", ["bm25.run.gz", "dense.run.gz", "rrf.run.gz"])
 def test_engine_equals_pytrec_eval(run_name):
     expected = _pytrec(run_name)
     ours = evaluate(SAMPLES / run_name, SAMPLES / "qrels.txt.gz", list(TREC_NAMES))
@@ -93,3 +93,17 @@ def test_dense_is_the_stronger_system():
     dense = evaluate(SAMPLES / "dense.run.gz", SAMPLES / "qrels.txt.gz", ["NDCG@10", "AP"])
     assert dense.means["NDCG@10"] > bm25.means["NDCG@10"] + 0.1
     assert dense.means["AP"] > bm25.means["AP"] + 0.1
+
+
+def test_rrf_fuses_the_two_runs_by_hand():
+    """Topic 1001's top document in rrf, recomputed from the two runs' ranks: sum of 1 / (60 + rank)."""
+    ranks = {
+        name: {d: int(r) for q, _, d, r, *_ in _lines(f"{name}.run.gz") if q == "1001"} for name in ("bm25", "dense")
+    }
+    fused = [(d, float(s)) for q, _, d, _, s, _ in _lines("rrf.run.gz") if q == "1001"]
+    for doc, score in fused[:5]:
+        expected = sum(1 / (60 + r[doc]) for r in ranks.values() if doc in r)
+        assert score == pytest.approx(expected, abs=5e-7)
+    every = {d for r in ranks.values() for d in r}
+    best = max(sum(1 / (60 + r[d]) for r in ranks.values() if d in r) for d in every)
+    assert fused[0][1] == pytest.approx(best, abs=5e-7)
