@@ -44,7 +44,7 @@ PAGES = {
     ],
     "Your data": [
         st.Page("pages/your_data.py", title="Evaluate a run", icon=":material/upload_file:", url_path="your-data"),
-        st.Page("pages/compare_runs.py", title="Compare two runs", icon=":material/difference:", url_path="compare"),
+        st.Page("pages/compare_runs.py", title="Compare runs", icon=":material/difference:", url_path="compare"),
     ],
     "Reference": [
         st.Page("pages/conventions.py", title="Conventions explorer", icon=":material/rule:", url_path="conventions"),

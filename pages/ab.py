@@ -4,7 +4,7 @@ Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrativ
 import pandas as pd
 import streamlit as st
 
-from ui import charts, narrative, sortable, state, widgets
+from ui import charts, drilldown, narrative, sortable, state, widgets
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
 COMPARED = ("P", "R", "HitRate", "RR", "AP", "NDCG")
@@ -15,8 +15,9 @@ for side in SIDES:
 
 st.title("Retriever A vs B")
 st.caption(
-    "Two retrievers return the same five documents for *How do I set up OAuth login?*. Drag either list or change a "
-    "grade (a grade belongs to the document, so it changes in both lists) and watch which metrics notice the order."
+    drilldown.ab_caption()  # a query opened from Compare runs: both runs' real rankings
+    or "Two retrievers return the same five documents for *How do I set up OAuth login?*. Drag either list or change "
+    "a grade (a grade belongs to the document, so it changes in both lists) and watch which metrics notice the order."
 )
 
 k_col, _, reset_col = st.columns([2, 5, 1], vertical_alignment="bottom")
@@ -32,7 +33,7 @@ for column, (side, colour) in zip(list_cols, SIDES.items(), strict=True):
     with column:
         where = "in the middle" if side == "A" else "at the top"
         st.subheader(f":{colour}[Retriever {side}]", anchor=False)
-        st.caption(f"In the preset, its relevant documents sit {where}.")
+        st.caption(drilldown.ab_side_caption(side) or f"In the preset, its relevant documents sit {where}.")
         sortable.ranked_list(
             f"ab_list_{side}",
             lambda s=side: state.ab()[s],

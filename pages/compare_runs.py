@@ -1,5 +1,8 @@
-"""Compare two runs: per-query differences, wins/ties/losses, a bootstrap CI and two paired significance tests,
-then open any query in the playground. Numbers come from metrics.engine and metrics.significance; this page renders.
+"""Compare runs: a leaderboard of two or more runs on one qrels (means, the best per column, ranx-style letters for
+significant wins under the chosen test and correction), where the runs differ query by query, and the pair view of
+any two runs (per-query waterfall, wins/ties/losses, bootstrap CI, paired tests), from which a query opens on
+Retriever A vs B with both real rankings, or in the playground. Numbers come from metrics.engine,
+metrics.leaderboard and metrics.significance (through ui.datasets and ui.leaderboard); this page renders.
 """
 
 from __future__ import annotations
@@ -8,6 +11,7 @@ import numpy as np
 import streamlit as st
 
 from metrics.engine import Evaluation
+from metrics.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
 from metrics.significance import (
     N_PERMUTATIONS,
     N_RESAMPLES,
@@ -17,13 +21,20 @@ from metrics.significance import (
     differences,
     holm,
 )
-from ui import charts, datasets, drilldown, state
+from ui import charts, datasets, drilldown, leaderboard, state
 from ui.widgets import plain
 
 PAGE = "cmp"
 DEFAULT_MEASURES = ["NDCG@10", "AP", "RR@10"]
 CHOICES = ["NDCG@10", "NDCG@20", "AP", "AP@10", "RR", "RR@10", "P@10", "R@100", "R_cap@100", "HitRate@10", "NDCG"]
+SAMPLE_ORDER = ["bm25", "dense", "rrf"]  # the baseline first, as a paper's table lists it
 ALPHA = 0.05
+HEATMAP_QUERIES = 100
+ORDERS = {
+    "disagreement": "Most disagreement first",
+    "mean": "Hardest first (lowest mean)",
+    "query": "Query id",
+}
 
 
 # --- loading (ui.datasets parses and caches; this page only picks the files) ---
@@ -37,8 +48,15 @@ def kept(name: str, default: object) -> dict:
     return {"key": key, "on_change": lambda: state.set_dataset_setting(key, st.session_state[key])}
 
 
-def load_inputs():
-    """(run A, run B, qrels, name A, name B) as ui.datasets.Loaded values, or None when something is missing."""
+def keep_valid(name: str, options: list, default: object) -> None:
+    """Reset a kept single choice whose saved value is no longer among the options (another set of runs)."""
+    key = f"{PAGE}_{name}"
+    if state.dataset_setting(key, default) not in options:
+        state.set_dataset_setting(key, default)
+
+
+def load_inputs() -> tuple[str, list[tuple[str, datasets.Loaded]], datasets.Loaded | None]:
+    """(source, [(run name, Loaded)] of the runs that loaded, the qrels or None). Problems are shown here."""
     source = st.radio(
         "Data",
         ["sample", "upload"],
@@ -47,32 +65,37 @@ def load_inputs():
         **kept("source", "sample"),
     )
     if source == "sample":
-        systems = list(datasets.SAMPLE_RUNS)
-        col_a, col_b = st.columns(2)
-        name_a = col_a.selectbox("Run A", systems, **kept("sample_a", "bm25"))
-        name_b = col_b.selectbox("Run B", systems, **kept("sample_b", "dense"))
+        systems = [s for s in SAMPLE_ORDER if s in datasets.SAMPLE_RUNS] + [
+            s for s in datasets.SAMPLE_RUNS if s not in SAMPLE_ORDER
+        ]
+        chosen = st.multiselect(
+            "Runs (the first is run a)",
+            systems,
+            format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES.get(s, 'sample')})",
+            **kept("sample_runs", systems),
+        )
         st.caption(datasets.SAMPLE_DESCRIPTION)
-        run_a = datasets.load_path("run", datasets.SAMPLE_RUNS[name_a])
-        run_b = datasets.load_path("run", datasets.SAMPLE_RUNS[name_b])
+        runs = [(name, datasets.load_path("run", datasets.SAMPLE_RUNS[name])) for name in chosen]
         qrels = datasets.load_path("qrels", datasets.SAMPLE_QRELS)
     else:
-        col_a, col_b, col_q = st.columns(3)
-        with col_a:
-            run_a = datasets.upload_input(f"{PAGE}_run_a", "run", "Run A", key=f"{PAGE}_run_a_upload")
-        with col_b:
-            run_b = datasets.upload_input(f"{PAGE}_run_b", "run", "Run B", key=f"{PAGE}_run_b_upload")
-        with col_q:
+        st.caption(
+            f"{datasets.FORMATS_HELP} Up to **{datasets.upload_limit_mb()} MB** per file. Many large runs: "
+            "`python -m metrics.leaderboard QRELS RUN RUN ...` reads them one at a time."
+        )
+        runs_col, qrels_col = st.columns([2, 1], gap="medium")
+        with runs_col:
+            loaded = datasets.upload_runs(f"{PAGE}_runs", "Runs (two or more)", key=f"{PAGE}_runs_upload")
+        with qrels_col:
             qrels = datasets.upload_input(f"{PAGE}_qrels", "qrels", "Qrels", key=f"{PAGE}_qrels_upload")
-        name_a = run_a.name if run_a is not None else ""
-        name_b = run_b.name if run_b is not None else ""
-    for loaded in (run_a, run_b, qrels):
-        if loaded is not None and not loaded.ok:
-            datasets.show_status(loaded)
-    if not all(loaded is not None and loaded.ok for loaded in (run_a, run_b, qrels)):
-        if source == "upload":
-            st.info("Upload two runs and the qrels to compare them.")
-        return None
-    return run_a, run_b, qrels, name_a, name_b
+        names = unique_names(run_name(item.name) for item in loaded)
+        runs = list(zip(names, loaded, strict=True))
+    for _, loaded_run in runs:
+        if not loaded_run.ok:
+            datasets.show_status(loaded_run)
+    if qrels is not None and not qrels.ok:
+        datasets.show_status(qrels)
+    good = [(name, run) for name, run in runs if run.ok]
+    return source, good, qrels if qrels is not None and qrels.ok else None
 
 
 # --- the query set ---
@@ -174,41 +197,134 @@ def explain(r: PairedComparison, metric: str, name_a: str, name_b: str) -> None:
     )
 
 
-# --- the page ---
-
-st.title("Compare two runs")
-st.caption(
-    "Is run B really better than run A, or could the difference be luck of the query sample? Every query is scored "
-    "in both runs (trec_eval's conventions), and the per-query differences are tested as pairs."
-)
+# --- the leaderboard and where the runs differ ---
 
 
-def render() -> None:
-    """The page below the title. It returns early, never st.stop(): a run cut short by st.stop() skips Streamlit's
-    stale-widget cleanup, so a widget it did not draw keeps its value on the server while the browser forgets it,
-    and the box redrawn later shows nothing while the old value is used (issue 11, item 1)."""
-    inputs = load_inputs()
-    if inputs is None:
-        return
-    run_a, run_b, qrels, name_a, name_b = inputs
-
-    measures = st.multiselect(
-        "Metrics to compare",
-        CHOICES,
-        **kept("measures", DEFAULT_MEASURES),
-        accept_new_options=True,
-        help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole list.",
-    )
-    if not measures:
-        st.info("Pick at least one metric.")
-        return
+def leaderboard_section(runs, qrels, measures: list[str]):
+    """The table, its caption and exports; returns the Leaderboard (None when it cannot be built)."""
+    st.subheader("Leaderboard", anchor=False)
+    test_col, correction_col = st.columns(2, gap="medium")
+    with test_col:
+        test = st.segmented_control(
+            "Significance test", list(TESTS), format_func=TESTS.get, required=True, **kept("test", "t-test")
+        )
+    with correction_col:
+        correction = st.segmented_control(
+            "Correction over all pairs of runs",
+            list(CORRECTIONS),
+            format_func=CORRECTIONS.get,
+            required=True,
+            **kept("correction", "holm"),
+        )
     try:
-        eval_a = datasets.evaluate_loaded(run_a, qrels, measures, complete=False)
-        eval_b = datasets.evaluate_loaded(run_b, qrels, measures, complete=False)
+        with st.spinner("Evaluating and testing every pair ...", show_time=True):
+            board = datasets.leaderboard_of(runs, qrels, measures, test or "t-test", correction or "holm")
     except ValueError as error:
-        st.error(plain(str(error)))
-        return
+        st.error(plain(str(error).splitlines()[0]), icon=":material/error:")
+        return None
+    if not board.queries:
+        st.warning("No query is evaluated in every run, so there is nothing to compare. Are these the right files?")
+        return None
+    st.dataframe(leaderboard.styled(board), hide_index=True, key=f"{PAGE}_leaderboard")
+    st.caption(board.caption())
+    if board.left_out:
+        st.caption(
+            f"{board.left_out:,} quer{'y is' if board.left_out == 1 else 'ies are'} evaluated in some runs but not "
+            "all, and left out of the means and tests."
+        )
+    stem = "leaderboard"
+    with st.container(horizontal=True, gap="small"):
+        for label, data, suffix, mime in (
+            ("CSV", board.to_csv(), "csv", "text/csv"),
+            ("Markdown", board.to_markdown(), "md", "text/markdown"),
+            ("LaTeX", board.to_latex(), "tex", "application/x-tex"),
+        ):
+            st.download_button(
+                label,
+                data.encode("utf-8"),
+                file_name=f"{stem}.{suffix}",
+                mime=mime,
+                icon=":material/download:",
+                on_click="ignore",
+                key=f"{PAGE}_export_{suffix}",
+                help="LaTeX: a booktabs table (\\usepackage{booktabs}), best in bold, letters as superscripts."
+                if suffix == "tex"
+                else None,
+            )
+    return board
 
+
+def choose_pair_from_matrix(board) -> None:
+    """The win/tie/loss matrix's on_select: a clicked cell picks the pair view's runs (A = column, B = row)."""
+    event = st.session_state.get(f"{PAGE}_wtl")
+    cells = event.selection.cells if event is not None else []
+    if not cells:
+        return
+    row, column = cells[0]
+    pair = leaderboard.pair_from_cell(board, int(row), str(column))
+    if pair:
+        state.set_dataset_setting(f"{PAGE}_pair_a", pair[0])
+        state.set_dataset_setting(f"{PAGE}_pair_b", pair[1])
+
+
+def differ_section(board) -> None:
+    st.subheader("Where the runs differ", anchor=False)
+    measure_col, order_col = st.columns([1, 2], gap="medium")
+    keep_valid("view_measure", list(board.measures), board.measures[0])
+    measure = measure_col.selectbox("Measure", list(board.measures), **kept("view_measure", board.measures[0]))
+    with order_col:
+        order_by = st.segmented_control(
+            "Order queries by", list(ORDERS), format_func=ORDERS.get, required=True, **kept("order", "disagreement")
+        )
+    order = query_order(board.queries, board.per_query[measure], by=order_by or "disagreement")
+    queries, values = leaderboard.heatmap_rows(board, measure, order, HEATMAP_QUERIES)
+    unit = leaderboard.on_unit_scale(measure)
+    labels = [leaderboard.run_label(board, run) for run in board.runs]
+    st.plotly_chart(charts.runs_heatmap(queries, labels, values, measure, unit=unit), theme=None, key=f"{PAGE}_heatmap")
+    shown = (
+        f"the first {len(queries)} of {len(board.queries):,} queries"
+        if len(queries) < len(board.queries)
+        else (f"all {len(board.queries):,} queries")
+    )
+    st.caption(
+        f"One row per run, one column per query ({shown}, {ORDERS[order_by or 'disagreement'].lower()}); "
+        f"darker is a higher {measure}. Disagreement is the spread (highest minus lowest run) on a query."
+    )
+    st.markdown(
+        f"**Wins / ties / losses on {measure}**: the row's run against the column's run, query by query. "
+        "Click a cell to compare those two runs below."
+    )
+    st.dataframe(
+        leaderboard.win_tie_loss_table(board, measure),
+        hide_index=True,
+        key=f"{PAGE}_wtl",
+        on_select=lambda: choose_pair_from_matrix(board),
+        selection_mode="single-cell",
+    )
+
+
+# --- the pair view ---
+
+
+def pair_section(board, runs: dict, qrels) -> None:
+    st.subheader("Two runs, query by query", anchor=False)
+    names = list(board.runs)
+    keep_valid("pair_a", names, names[0])
+    keep_valid("pair_b", names, names[1])
+    col_a, col_b = st.columns(2, gap="medium")
+    name_a = col_a.selectbox(
+        "Run A", names, format_func=lambda r: leaderboard.run_label(board, r), **kept("pair_a", names[0])
+    )
+    name_b = col_b.selectbox(
+        "Run B", names, format_func=lambda r: leaderboard.run_label(board, r), **kept("pair_b", names[1])
+    )
+    measures = list(board.measures)
+    eval_a = datasets.evaluate_loaded(runs[name_a], qrels, measures, complete=False)
+    eval_b = datasets.evaluate_loaded(runs[name_b], qrels, measures, complete=False)
+    pair_view(eval_a, eval_b, runs[name_a], runs[name_b], qrels, name_a, name_b)
+
+
+def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_a: str, name_b: str) -> None:
     common, dropped = query_set(eval_a, eval_b)
     index_a = {q: i for i, q in enumerate(eval_a.queries)}
     index_b = {q: i for i, q in enumerate(eval_b.queries)}
@@ -282,19 +398,55 @@ def render() -> None:
             "beyond the red lines (either side): the further out the observed difference, the smaller p."
         )
 
-    st.subheader("Per query", anchor=False)
-    st.dataframe(
-        {"query": common, "A": a_values, "B": b_values, "B − A": differences(a_values, b_values)},
-        hide_index=True,
-        column_config={
-            "A": st.column_config.NumberColumn(format="%.4f"),
-            "B": st.column_config.NumberColumn(format="%.4f"),
-            "B − A": st.column_config.NumberColumn(format="%+.4f"),
-        },
-    )
+    with st.expander("Per-query values of the two runs", icon=":material/table:"):
+        st.dataframe(
+            {"query": common, "A": a_values, "B": b_values, "B − A": differences(a_values, b_values)},
+            hide_index=True,
+            column_config={
+                "A": st.column_config.NumberColumn(format="%.4f"),
+                "B": st.column_config.NumberColumn(format="%.4f"),
+                "B − A": st.column_config.NumberColumn(format="%+.4f"),
+            },
+        )
     drilldown.compare_picker(
         PAGE, run_a.value, run_b.value, qrels.value, common, a_values, b_values, metric, (name_a, name_b)
     )
+
+
+# --- the page ---
+
+st.title("Compare runs")
+st.caption(
+    "Which of your runs is best, and is the lead real or luck of the query sample? Every query is scored in every "
+    "run (trec_eval's conventions); the leaderboard tests every pair of runs, and any two can be looked at query by "
+    "query."
+)
+
+
+def render() -> None:
+    """The page below the title. It returns early, never st.stop(): a run cut short by st.stop() skips Streamlit's
+    stale-widget cleanup, so a widget it did not draw keeps its value on the server while the browser forgets it,
+    and the box redrawn later shows nothing while the old value is used (issue 11, item 1)."""
+    source, runs, qrels = load_inputs()
+    measures = st.multiselect(
+        "Metrics to compare",
+        CHOICES,
+        **kept("measures", DEFAULT_MEASURES),
+        accept_new_options=True,
+        help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole list.",
+    )
+    if len(runs) < 2 or qrels is None:
+        wanted = "two or more runs and the qrels" if source == "upload" else "at least two runs"
+        st.info(f"Choose {wanted} to compare them.", icon=":material/upload_file:")
+        return
+    if not measures:
+        st.info("Pick at least one metric.")
+        return
+    board = leaderboard_section(runs, qrels, measures)
+    if board is None:
+        return
+    differ_section(board)
+    pair_section(board, dict(runs), qrels)
 
 
 render()

@@ -1,6 +1,8 @@
-"""The compare page in AppTest with the bundled samples (bm25 = A, dense = B): the deltas, wins/ties/losses and
-p-values it shows come from the engine's per-query values computed here, and a query opened from it lands in the
-playground with the same numbers."""
+"""The compare page in AppTest with the bundled samples. The pair view (bm25 = A, dense = B by default): the deltas,
+wins/ties/losses and p-values it shows come from the engine's per-query values computed here, and a query opened from
+it lands in the playground, or on Retriever A vs B with both runs' rankings, with the same numbers. The leaderboard
+of the three samples: its means are the engine's, its letters follow from scipy's t-test p-values and Holm's
+correction written out here."""
 
 from __future__ import annotations
 
@@ -36,7 +38,10 @@ def page() -> AppTest:
 
 
 def summary(at: AppTest):
-    return at.dataframe[0].value.set_index("metric")
+    """The pair view's table (one row per metric)."""
+    tables = [df.value for df in at.dataframe if "metric" in df.value.columns]
+    assert len(tables) == 1
+    return tables[0].set_index("metric")
 
 
 def test_summary_shows_engine_means_and_deltas(page, engine):
@@ -77,11 +82,12 @@ def test_charts_waterfall_sorted_and_null_histogram(page, engine):
 
     a, b = engine
     charts = [json.loads(el.proto.spec) for el in page.get("plotly_chart")]
-    bars = [t for t in charts[0]["data"] if t["type"] == "bar"]
+    waterfall = next(c for c in charts if any(t["type"] == "bar" for t in c["data"]))
+    bars = [t for t in waterfall["data"] if t["type"] == "bar"]
     heights = sorted(y for t in bars for y in _values(t["y"]))
     expected = np.sort(b.per_query["NDCG@10"] - a.per_query["NDCG@10"])
     assert np.allclose(heights, expected)
-    assert charts[1]["data"][0]["type"] == "histogram"
+    assert any(c["data"][0]["type"] == "histogram" for c in charts)
 
 
 def _values(y):
@@ -104,7 +110,7 @@ def test_holm_toggle_adds_adjusted_columns():
 
 def test_identical_runs_say_there_is_nothing_to_test():
     at = AppTest.from_file(PAGE, default_timeout=60).run()
-    at.selectbox(key="cmp_sample_b").set_value("bm25").run()  # a sample run against itself
+    at.selectbox(key="cmp_pair_b").set_value("bm25").run()  # a sample run against itself
     assert not at.exception
     table = summary(at)
     assert (table["B − A"] == 0).all()
@@ -124,7 +130,7 @@ def test_open_a_query_in_the_playground_with_the_same_numbers(engine):
     a, b = engine
     script = NAV.format(compare=PAGE, playground=str(ROOT / "pages" / "playground.py"))
     at = AppTest.from_string(script, default_timeout=60).run()
-    assert not at.exception and at.title[0].value == "Compare two runs"
+    assert not at.exception and at.title[0].value == "Compare runs"
     query_id = at.selectbox(key="cmp_drill_query").value
     d = b.per_query["NDCG@10"] - a.per_query["NDCG@10"]
     assert query_id == b.queries[int(np.argmax(np.abs(d)))]  # largest difference first
@@ -150,15 +156,15 @@ def test_open_a_query_in_the_playground_with_the_same_numbers(engine):
 def test_choices_survive_a_trip_to_the_playground():
     script = NAV.format(compare=PAGE, playground=str(ROOT / "pages" / "playground.py"))
     at = AppTest.from_string(script, default_timeout=60).run()
-    at.selectbox(key="cmp_sample_a").set_value("dense").run()
-    at.selectbox(key="cmp_sample_b").set_value("bm25").run()
+    at.selectbox(key="cmp_pair_a").set_value("dense").run()
+    at.selectbox(key="cmp_pair_b").set_value("bm25").run()
     at.multiselect(key="cmp_measures").set_value(["AP", "P@10"]).run()
     at.toggle(key="cmp_holm").set_value(True).run()
     at.button(key="cmp_drill_open").click().run()
     assert at.title[0].value == "Playground"
     at.switch_page(PAGE).run()
-    assert not at.exception and at.title[0].value == "Compare two runs"
-    assert (at.selectbox(key="cmp_sample_a").value, at.selectbox(key="cmp_sample_b").value) == ("dense", "bm25")
+    assert not at.exception and at.title[0].value == "Compare runs"
+    assert (at.selectbox(key="cmp_pair_a").value, at.selectbox(key="cmp_pair_b").value) == ("dense", "bm25")
     table = summary(at)
     assert list(table.index) == ["AP", "P@10"] and "Holm p (t-test)" in table.columns
     assert (table["B − A"] < 0).all()  # bm25 is the weaker sample system
@@ -196,5 +202,121 @@ def test_no_shared_query_stops_with_a_warning(tmp_path):
     with runs, qrels:
         at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception and not at.dataframe
-    assert "No query is evaluated in both runs" in at.warning[0].value
-    assert "1 with qrels that only run A retrieved documents for" in "\n".join(c.value for c in at.caption)
+    assert "No query is evaluated in every run" in at.warning[0].value
+
+
+# --- the leaderboard of the three bundled samples ---
+
+SAMPLE_ORDER = ["bm25", "dense", "rrf"]  # letters a, b, c
+SUPERSCRIPTS = {"a": "ᵃ", "b": "ᵇ", "c": "ᶜ"}
+
+
+@pytest.fixture(scope="module")
+def three():
+    qrels = read_qrels(SAMPLES / "qrels.txt.gz")
+    return {name: evaluate(read_run(SAMPLES / f"{name}.run.gz"), qrels, MEASURES) for name in SAMPLE_ORDER}
+
+
+def expected_letters(three, measure: str) -> dict[str, str]:
+    """Holm over the 3 pairs, by hand, on scipy's paired t-test p-values: i beats j when mean_i > mean_j and the
+    adjusted p is at most 0.05."""
+    from itertools import combinations
+
+    from scipy import stats
+
+    pairs = list(combinations(SAMPLE_ORDER, 2))
+    p = {pair: stats.ttest_rel(three[pair[0]].per_query[measure], three[pair[1]].per_query[measure]).pvalue
+         for pair in pairs}  # fmt: skip
+    ordered = sorted(pairs, key=p.get)
+    adjusted, running = {}, 0.0
+    for position, pair in enumerate(ordered):  # the smallest p times 3, the next times 2, the last times 1
+        running = max(running, min(1.0, (3 - position) * p[pair]))
+        adjusted[pair] = running
+    letters = {name: "" for name in SAMPLE_ORDER}
+    for (x, y), q in adjusted.items():
+        if q <= 0.05:
+            mx, my = three[x].means[measure], three[y].means[measure]
+            winner, loser = (x, y) if mx > my else (y, x)
+            letters[winner] += "abc"[SAMPLE_ORDER.index(loser)]
+    return {name: "".join(SUPERSCRIPTS[c] for c in sorted(v)) for name, v in letters.items()}
+
+
+def test_leaderboard_shows_the_three_samples_with_means_and_marks(page, three):
+    board = page.dataframe[0].value
+    assert list(board["run"]) == ["a · bm25", "b · dense", "c · rrf"]
+    for m in MEASURES:
+        letters = expected_letters(three, m)
+        for row, name in enumerate(SAMPLE_ORDER):
+            assert board[m][row] == f"{three[name].means[m]:.4f}" + letters[name], (m, name)
+    assert board["NDCG@10"][1].endswith("ᵃᶜ") and board["RR@10"][1].endswith("ᵃ")  # dense vs rrf RR@10: p = 0.22
+    styles = page.dataframe[0].proto.arrow_data.styler.styles  # the best per column, shaded and bold: dense's row
+    marked = styles.split("{")[0].replace(",", " ").split()
+    assert sorted(c.split("_", 2)[2] for c in marked) == ["row1_col1", "row1_col2", "row1_col3"]
+    assert "font-weight: 700" in styles
+    captions = "\n".join(c.value for c in page.caption)
+    assert "paired t-test, Holm-corrected over the 3 pairs of runs per measure, p ≤ 0.05" in captions
+
+
+def test_test_and_correction_are_stated_in_the_caption():
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.segmented_control(key="cmp_test").set_value("randomization").run()
+    at.segmented_control(key="cmp_correction").set_value("bonferroni").run()
+    assert not at.exception
+    captions = "\n".join(c.value for c in at.caption)
+    assert "randomization test (10,000 permutations, seed 42), Bonferroni-corrected over the 3 pairs" in captions
+    at.segmented_control(key="cmp_correction").set_value("none").run()
+    assert "not corrected for multiple comparisons" in "\n".join(c.value for c in at.caption)
+
+
+def test_two_sample_runs_make_a_two_row_leaderboard():
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.multiselect(key="cmp_sample_runs").set_value(["dense", "bm25"]).run()
+    assert not at.exception
+    assert list(at.dataframe[0].value["run"]) == ["a · dense", "b · bm25"]
+    assert "over the 1 pair of runs" in "\n".join(c.value for c in at.caption)
+    at.multiselect(key="cmp_sample_runs").set_value(["dense"]).run()
+    assert not at.exception and "Choose at least two runs" in at.info[0].value
+
+
+def test_win_tie_loss_matrix_counts_queries(page, three):
+    matrix = page.dataframe[1].value.set_index("run")
+    d = three["dense"].per_query["NDCG@10"] - three["bm25"].per_query["NDCG@10"]
+    wins, ties, losses = int((d > 1e-12).sum()), int((abs(d) <= 1e-12).sum()), int((d < -1e-12).sum())
+    assert matrix.loc["b · dense", "a · bm25"] == f"{wins} / {ties} / {losses}"
+    assert matrix.loc["a · bm25", "b · dense"] == f"{losses} / {ties} / {wins}"
+    assert matrix.loc["c · rrf", "c · rrf"] == ""
+
+
+def test_open_a_query_on_a_vs_b_with_both_real_rankings(engine):
+    """Issue 11, item 13: both runs' rankings of the query, side by side, with the numbers of the runs' rows."""
+    a, b = engine
+    script = NAV_AB.format(compare=PAGE, ab=str(ROOT / "pages" / "ab.py"))
+    at = AppTest.from_string(script, default_timeout=60).run()
+    query_id = at.selectbox(key="cmp_drill_query").value
+    at.button(key="cmp_drill_ab").click().run()
+    assert not at.exception
+    assert at.title[0].value == "Retriever A vs B"
+    scenarios = at.session_state["ab_scenarios"]
+    bm25, dense = read_run(SAMPLES / "bm25.run.gz"), read_run(SAMPLES / "dense.run.gz")
+    assert list(scenarios["A"].full_ranking) == bm25.ranking_of(query_id)  # the whole real ranking, top 10 shown
+    assert list(scenarios["B"].full_ranking) == dense.ranking_of(query_id)
+    assert len(scenarios["A"].ranking) == 10
+    table = at.dataframe[0].value.set_index("metric")
+    row_a, row_b = a.queries.index(query_id), b.queries.index(query_id)
+    assert table.loc["AP", "A"] == f"{a.per_query['AP'][row_a]:.4f}"
+    assert table.loc["AP", "B"] == f"{b.per_query['AP'][row_b]:.4f}"
+    assert table.loc["NDCG@10", "A"] == f"{a.per_query['NDCG@10'][row_a]:.4f}"
+    assert table.loc["NDCG@10", "B"] == f"{b.per_query['NDCG@10'][row_b]:.4f}"
+    captions = "\n".join(c.value for c in at.caption)
+    assert f"Query **{query_id}** of your runs: A = **bm25**, B = **dense**" in captions
+    assert "Two retrievers return the same five documents" not in captions  # the preset's intro is not claimed
+    story = "\n".join(m.value for m in at.markdown)
+    assert "relevant" in story  # the generated explanation is there
+    at.button(key="ab_reset").click().run()
+    assert "Two retrievers return the same five documents" in "\n".join(c.value for c in at.caption)
+
+
+NAV_AB = """
+import streamlit as st
+st.navigation([st.Page({compare!r}, default=True), st.Page({ab!r})]).run()
+"""

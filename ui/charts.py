@@ -240,6 +240,7 @@ def per_query_bars(values: dict[str, float], mean: float, title: str) -> go.Figu
 
 # --- comparing two runs (pages/compare_runs.py) ---
 
+
 def waterfall(
     queries: Sequence[str], a: Sequence[float], b: Sequence[float], metric: str, name_a: str, name_b: str
 ) -> go.Figure:
@@ -410,4 +411,38 @@ def precision_recall(
     _layout(fig, title="Precision against recall", x_title="recall", y_title="precision")
     fig.update_xaxes(range=[-0.02, 1.02])
     fig.update_yaxes(range=[-0.02, 1.05])
+    return fig
+
+
+def runs_heatmap(
+    queries: Sequence[str], runs: Sequence[str], values: Sequence[Sequence[float]], measure: str, *, unit: bool = True
+) -> go.Figure:
+    """Runs x queries: one row per run (labelled as given), one column per query in the order given, the colour the
+    run's value of ``measure`` on that query (0-1 fixed for normalised measures). Ids and names are escaped."""
+    labels = [_safe(r) for r in runs]
+    ids = [_safe(q) for q in queries]
+    fig = go.Figure(
+        go.Heatmap(
+            z=[list(row) for row in values],
+            x=list(range(1, len(queries) + 1)),
+            y=labels,
+            zmin=0.0 if unit else None,
+            zmax=1.0 if unit else None,
+            colorscale=[[0.0, "#F7FBFF"], [0.5, COLORS["sky"]], [1.0, "#08306B"]],
+            colorbar={"title": {"text": _safe(measure)}, "thickness": 14},
+            customdata=[ids] * len(labels),
+            hovertemplate="query %{customdata}<br>%{y}: %{z:.4f}<extra></extra>",
+            xgap=1 if len(queries) <= 120 else 0,
+            ygap=2,
+        )
+    )
+    fig.update_layout(
+        template="plotly_white",
+        height=120 + 44 * len(runs),
+        margin={"l": 8, "r": 16, "t": 16, "b": 44},
+        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
+        dragmode=False,
+    )
+    fig.update_xaxes(title_text="queries, in the order chosen above", showticklabels=False, showgrid=False)
+    fig.update_yaxes(autorange="reversed", showgrid=False, automargin=True)
     return fig

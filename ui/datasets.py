@@ -29,9 +29,10 @@ import plotly.graph_objects as go
 import pyarrow.compute as pc
 import streamlit as st
 
-from metrics import registry
+from metrics import leaderboard, registry
 from metrics.engine import Evaluation, evaluate
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
+from metrics.leaderboard import Leaderboard
 from metrics.measure_lists import measure_names
 from metrics.measures import parse_measure
 from ui import state
@@ -297,6 +298,57 @@ def upload_input(slot: str, kind: str, label: str, *, key: str) -> Loaded | None
             "Remove", key=f"{key}_remove", on_click=state.clear_loaded_file, args=(slot,), icon=":material/close:"
         )
     return loaded
+
+
+def upload_runs(slot: str, label: str, *, key: str) -> list[Loaded]:
+    """A multi-file uploader for runs. Each file is parsed once, one at a time with a progress bar, and the list is
+    kept in ``slot`` (ui.state), so it survives page switches although Streamlit empties the uploader then."""
+    uploaded = st.file_uploader(
+        label,
+        key=key,
+        accept_multiple_files=True,
+        on_change=state.mark_upload_changed,
+        args=(slot,),
+        help=FORMATS_HELP,
+    )
+    if state.upload_changed(slot):
+        if not uploaded:
+            state.clear_loaded_file(slot)
+        else:
+            bar = st.progress(0.0)
+            loaded = []
+            for index, file in enumerate(uploaded):
+                bar.progress(
+                    index / len(uploaded), text=plain(f"Reading run {index + 1} of {len(uploaded)}: {file.name}")
+                )
+                loaded.append(load_bytes("run", file.name, file.getvalue(), limit_mb=upload_limit_mb()))
+            bar.empty()
+            state.set_loaded_file(slot, tuple(loaded))
+        state.upload_handled(slot)
+    loaded = list(state.loaded_file(slot) or ())
+    if loaded and not uploaded:  # the uploader was emptied by a page switch, not by the user
+        note_col, remove_col = st.columns([4, 1], vertical_alignment="center")
+        names = ", ".join(item.name for item in loaded)
+        note_col.caption(f"Still loaded from before: **{plain(names)}**. Upload files to replace them.")
+        remove_col.button(
+            "Remove", key=f"{key}_remove", on_click=state.clear_loaded_file, args=(slot,), icon=":material/close:"
+        )
+    return loaded
+
+
+@st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
+def _leaderboard_cached(keys: tuple, test: str, correction: str, _evaluations: dict) -> Leaderboard:
+    return leaderboard.from_evaluations(_evaluations, test=test, correction=correction)
+
+
+def leaderboard_of(
+    runs: Sequence[tuple[str, Loaded]], qrels: Loaded, measures: Sequence[str], test: str, correction: str
+) -> Leaderboard:
+    """The leaderboard of loaded runs (each evaluated through evaluate_loaded's cache), cached by the files'
+    identities, the measures, the test and the correction. Raises ValueError for bad measures."""
+    evaluations = {name: evaluate_loaded(run, qrels, measures, complete=False) for name, run in runs}
+    keys = (tuple((name, run.key) for name, run in runs), qrels.key, tuple(measures))
+    return _leaderboard_cached(keys, test, correction, evaluations)
 
 
 def path_input(slot: str, kind: str, path: str) -> Loaded:

@@ -19,9 +19,12 @@ from metrics.conventions import TREC_EVAL, Conventions
 from metrics.measures import parse_measure
 from ui import state
 from ui.scenario import MAX_DOCS, SCALES, Scenario
+from ui.widgets import plain
 
 PLAYGROUND = Path(__file__).parents[1] / "pages" / "playground.py"  # absolute: works whatever the entrypoint
+AB_PAGE = Path(__file__).parents[1] / "pages" / "ab.py"
 TOP_N = 20
+AB_TOP_N = 10  # two lists side by side: ten cards each fit beside each other
 DEFAULT_K = 10
 _NOTE_AREA = "pg_drilldown"  # the playground shows this message once, after the switch
 
@@ -124,6 +127,58 @@ def open_in_playground(
         st.success(f"Query {query_id} is loaded into the Playground. Open the Playground page to work with it.")
 
 
+def ab_scenarios(
+    run_a, run_b, qrels, query_id: str, top_n: int = AB_TOP_N, *, k: int = DEFAULT_K
+) -> tuple[Scenario, Scenario]:
+    """One query of two runs (metrics.io Runs) as the A vs B page's two lists: each run's real top ``top_n`` with
+    its hidden tail, so each side's metrics equal that run's per-query row (k <= top_n; uncut AP and RR too)."""
+    qrels_dict = qrels.to_dict()
+    scenarios = []
+    for run in (run_a, run_b):
+        ranking = {query_id: run.ranking_of(query_id)}
+        scenarios.append(scenario_for_query(ranking, qrels_dict, query_id, top_n, k=min(k, top_n)))
+    return scenarios[0], scenarios[1]
+
+
+def open_on_ab(run_a, run_b, qrels, query_id: str, names: tuple[str, str], *, k: int = DEFAULT_K) -> None:
+    """Load one query of two runs on the Retriever A vs B page, side by side, and switch to it."""
+    a, b = ab_scenarios(run_a, run_b, qrels, query_id, k=k)
+    state.load_ab(a, b, query_id, names)
+    try:
+        st.switch_page(AB_PAGE)
+    except StreamlitAPIException:  # the page runs on its own, without the app's navigation
+        st.success(f"Query {query_id} is loaded on Retriever A vs B. Open that page to see both rankings.")
+
+
+def ab_caption() -> str | None:
+    """The A vs B page's intro when it shows a query of two runs (Markdown, ids and names escaped), else None."""
+    origin = state.ab_origin()
+    if origin is None:
+        return None
+    query_id, name_a, name_b = (plain(part) for part in origin)
+    shown = len(state.ab()["A"].ranking)
+    return (
+        f"Query **{query_id}** of your runs: A = **{name_a}**, B = **{name_b}**, each with its real top {shown} "
+        "(the rest of each ranking is kept, hidden, so AP and RR equal the runs' values). Drag either list or change "
+        "a grade to explore; Reset brings back the preset example."
+    )
+
+
+def ab_side_caption(side: str) -> str | None:
+    """Under each list when it is a run's: whose ranking it is (escaped), else None."""
+    origin = state.ab_origin()
+    if origin is None:
+        return None
+    name = origin[1] if side == "A" else origin[2]
+    scn = state.ab()[side]
+    return f"{plain(name)}'s ranking for query {plain(origin[0])}, best first." + (
+        f" {len(scn.shelf)} relevant document{'s' * (len(scn.shelf) != 1)} it never retrieved "
+        f"{'are' if len(scn.shelf) != 1 else 'is'} not shown."
+        if scn.shelf
+        else ""
+    )
+
+
 def show_opened_message() -> None:
     """On the playground: what was opened (once), with the grade-mapping warning when there is one."""
     message = state.pop_message(_NOTE_AREA)
@@ -150,8 +205,9 @@ def compare_picker(
     metric: str,
     names: tuple[str, str] = ("A", "B"),
 ) -> None:
-    """Pick a query (largest differences first) and a run, and open it in the playground."""
-    st.subheader("Open a query in the playground", anchor=False)
+    """Pick a query (largest differences first): open both runs' rankings side by side on Retriever A vs B, or one
+    run's in the playground."""
+    st.subheader("Open a query", anchor=False)
     if not queries:
         st.caption("No shared queries to open.")
         return
@@ -175,10 +231,22 @@ def compare_picker(
     )
     top_n = n_col.number_input("Top N to drag", 1, MAX_DOCS, TOP_N, step=1, key=f"{prefix}_drill_n")
     k = min(parse_measure(metric).k or DEFAULT_K, MAX_DOCS)  # the playground's k stops at MAX_DOCS
-    if st.button("Open in playground", key=f"{prefix}_drill_open", icon=":material/open_in_new:", type="primary"):
+    ab_col, playground_col = st.columns(2, vertical_alignment="center")
+    if ab_col.button(
+        "Open both on Retriever A vs B",
+        key=f"{prefix}_drill_ab",
+        icon=":material/compare_arrows:",
+        type="primary",
+        width="stretch",
+    ):
+        open_on_ab(run_a, run_b, qrels, query_id, names, k=k)
+    if playground_col.button(
+        "Open in playground", key=f"{prefix}_drill_open", icon=":material/open_in_new:", width="stretch"
+    ):
         run = run_a if side == "A" else run_b
         open_in_playground(run, qrels, query_id, int(top_n), k=k, label=names[0] if side == "A" else names[1])
     st.caption(
-        f"The playground gets the run's top N to drag; the rest of its ranking is kept (hidden) so AP, RR and every "
-        f"metric@k with k ≤ N equal this table. Cutoff k = {k}, from {metric}."
+        f"Retriever A vs B shows both runs' top {min(AB_TOP_N, MAX_DOCS)} side by side, with the explanation of why "
+        f"one scores higher. The playground gets the chosen run's top N to drag. Either way the rest of each ranking "
+        f"is kept (hidden), so AP, RR and every metric@k with k ≤ N equal this table. Cutoff k = {k}, from {metric}."
     )

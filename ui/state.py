@@ -24,6 +24,7 @@ _PREVIOUS = "scenario_previous"  # the scenario before the last change: metric c
 _UNDO = "scenario_undo"
 _REDO = "scenario_redo"
 _AB = "ab_scenarios"  # {"A": Scenario, "B": Scenario}
+_AB_ORIGIN = "ab_origin"  # None: the preset; else the query and runs the two lists came from (ui.drilldown)
 _QUERIES = "multi_queries"  # {query id: Scenario}
 _QUERY_TEXTS = "multi_query_texts"  # {query id: text}
 _EXAMPLE_KEY = "scenario_example"  # the preset last loaded into the playground
@@ -183,6 +184,19 @@ def set_ab(side: str, new: Scenario) -> None:
 
 def reset_ab() -> None:
     st.session_state[_AB] = {"A": Scenario.from_example(RETRIEVER_A), "B": Scenario.from_example(RETRIEVER_B)}
+    st.session_state.pop(_AB_ORIGIN, None)
+
+
+def load_ab(a: Scenario, b: Scenario, query_id: str, names: tuple[str, str]) -> None:
+    """Put two real rankings on the A vs B page: query ``query_id`` of the runs ``names`` (A's, B's), until Reset
+    brings the preset back."""
+    st.session_state[_AB] = {"A": a, "B": b}
+    st.session_state[_AB_ORIGIN] = (query_id, *names)
+
+
+def ab_origin() -> tuple[str, str, str] | None:
+    """(query id, run A's name, run B's name) when the A vs B lists came from two runs, or None for the preset."""
+    return st.session_state.get(_AB_ORIGIN)
 
 
 def _queries() -> dict[str, Scenario]:

@@ -153,7 +153,7 @@ class Leaderboard:
 
     def caption(self) -> str:
         """What the marks mean, with the test, the correction and alpha: true of this table."""
-        n_runs, n_pairs = len(self.runs), len(self.runs) * (len(self.runs) - 1) // 2
+        n_pairs = len(self.runs) * (len(self.runs) - 1) // 2
         test = TESTS[self.test]
         if self.test == "randomization":
             test += f" ({self.n_permutations:,} permutations, seed {self.seed})"
@@ -165,9 +165,8 @@ class Leaderboard:
             )
         return (
             f"Means over the {len(self.queries):,} quer{'y' if len(self.queries) == 1 else 'ies'} every run was "
-            f"evaluated on. Best per column in bold. A superscript letter names a run that this one beats "
+            f"evaluated on. Best per column in bold. A superscript letter names a run that the value's run beats "
             f"significantly: {test}, {corrected} per measure, p ≤ {self.alpha:g}."
-            + (f" {n_runs} runs." if n_runs > 2 else "")
         )
 
     # --- exports ---

@@ -1,0 +1,82 @@
+"""The compare page's leaderboard, as tables for st.dataframe: one row per run (its letter and name), one column per
+measure whose cell is the mean with its superscript letters (metrics.leaderboard computes them), the best per column
+shaded; and the runs x runs win/tie/loss matrix. Pure (pandas, no Streamlit)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from metrics.leaderboard import Leaderboard, win_tie_loss
+from metrics.measures import parse_measure
+
+UNBOUNDED = {"DCG", "IDCG"}  # every other family lies in [0, 1]
+
+BEST_STYLE = "background-color: #D6EAF8; font-weight: 700"
+RUN_COLUMN = "run"
+
+
+def run_label(board: Leaderboard, run: str) -> str:
+    """``a · bm25``: the letter the superscripts use, then the run's name."""
+    return f"{board.letters[run]} · {run}"
+
+
+def table(board: Leaderboard, digits: int = 4) -> pd.DataFrame:
+    """One row per run, in the runs' order: ``run`` (letter · name), then each measure's cell, e.g. ``0.5876ᵃᶜ``."""
+    rows = [
+        {RUN_COLUMN: run_label(board, run), **{m: board.cell(m, run, digits) for m in board.measures}}
+        for run in board.runs
+    ]
+    return pd.DataFrame(rows, columns=[RUN_COLUMN, *board.measures])
+
+
+def styled(board: Leaderboard, digits: int = 4):
+    """``table`` with the best run of each column shaded and bold."""
+    frame = table(board, digits)
+    best = {m: {board.runs.index(r) for r in board.best(m)} for m in board.measures}
+
+    def mark(column: pd.Series) -> list[str]:
+        rows = best.get(column.name, set())
+        return [BEST_STYLE if i in rows else "" for i in range(len(column))]
+
+    return frame.style.apply(mark, axis=0)
+
+
+def win_tie_loss_table(board: Leaderboard, measure: str) -> pd.DataFrame:
+    """Runs x runs for one measure: the cell in row X, column Y reads ``wins / ties / losses`` of X against Y over
+    the compared queries; the diagonal is empty."""
+    counts = win_tie_loss(board.per_query[measure])
+    labels = {run: run_label(board, run) for run in board.runs}
+    rows = []
+    for x in board.runs:
+        row = {RUN_COLUMN: labels[x]}
+        for y in board.runs:
+            row[labels[y]] = "" if x == y else "{} / {} / {}".format(*counts[(x, y)])
+        rows.append(row)
+    return pd.DataFrame(rows, columns=[RUN_COLUMN, *labels.values()])
+
+
+def pair_from_cell(board: Leaderboard, row: int, column: str) -> tuple[str, str] | None:
+    """The pair (A, B) a click on the win/tie/loss matrix asks for: A is the column's run, B the row's (the row reads
+    "B against A"); None for the diagonal or the name column."""
+    labels = {run_label(board, run): run for run in board.runs}
+    if column not in labels or not 0 <= row < len(board.runs):
+        return None
+    a, b = labels[column], board.runs[row]
+    return None if a == b else (a, b)
+
+
+def heatmap_rows(
+    board: Leaderboard, measure: str, order: Sequence[int], limit: int
+) -> tuple[list[str], list[list[float]]]:
+    """The first ``limit`` queries of ``order`` and each run's values on them (rows in the runs' order)."""
+    shown = list(order)[:limit]
+    queries = [board.queries[i] for i in shown]
+    values: Mapping[str, Sequence[float]] = board.per_query[measure]
+    return queries, [[float(values[run][i]) for i in shown] for run in board.runs]
+
+
+def on_unit_scale(measure: str) -> bool:
+    """True when the measure's values lie in [0, 1] (all but DCG and IDCG), so a colour scale can be fixed."""
+    return parse_measure(measure).family not in UNBOUNDED
