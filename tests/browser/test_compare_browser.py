@@ -1,21 +1,31 @@
-"""The compare page in a real Chromium with uploaded files (issue 11, item 1): the "Metrics to compare" box shows the
-metrics in use, and the results survive every later click (the correction switch, "Open in playground").
+"""The compare page in a real Chromium with uploaded files.
 
-Streamlit skips its stale-widget cleanup when a run ends in ``st.stop()``: the browser forgets a widget the run did
-not draw while the server keeps its value, so a box redrawn later looked empty while its old value was used. Only a
-browser shows that; AppTest has no frontend.
+Issue 11, item 1: the "Metrics to compare" box shows the metrics in use, and the results survive every later click
+(the correction switches, "Open in playground"). Streamlit skips its stale-widget cleanup when a run ends in
+``st.stop()``: the browser forgot a widget that run did not draw while the server kept its value, so the box redrawn
+later looked empty while its old value was used, and the next click sent the empty box. Only a browser shows that;
+AppTest has no frontend.
+
+Issue 12: three runs uploaded at once make a three-row leaderboard, and its exports download.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from metrics.leaderboard.__main__ import main as leaderboard_cli
+
 pytestmark = pytest.mark.browser
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
+RUNS = [SAMPLES / f"{name}.run.gz" for name in ("bm25", "dense", "rrf")]
+QRELS = SAMPLES / "qrels.txt.gz"
 UPLOADER = '[data-testid="stFileUploader"]'
 MULTISELECT = '[data-testid="stMultiSelect"]'
 
@@ -30,23 +40,62 @@ def metrics_box(app):
     return app.page.locator(MULTISELECT).filter(has=app.page.get_by_text("Metrics to compare", exact=True))
 
 
+def open_with_uploads(app) -> None:
+    app.goto("compare")
+    app.page.get_by_text("Upload files", exact=True).click()
+    app.wait_idle()
+    upload(app, "Runs (two or more)", *RUNS)
+    upload(app, "Qrels", QRELS)
+    app.wait_rendered()
+
+
+def cli_json() -> dict:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert leaderboard_cli([str(QRELS), *map(str, RUNS), "--format", "json"]) == 0
+    return json.loads(out.getvalue())
+
+
 def test_uploaded_results_survive_every_click(warm_app):
     app, page = warm_app, warm_app.page
-    app.goto("compare")
-    page.get_by_text("Upload files", exact=True).click()
-    app.wait_idle()
-    upload(app, "Run A", SAMPLES / "bm25.run.gz")
-    upload(app, "Run B", SAMPLES / "dense.run.gz")
-    upload(app, "Qrels", SAMPLES / "qrels.txt.gz")
-    app.wait_rendered()
+    open_with_uploads(app)
     for name in ("NDCG@10", "AP", "RR@10"):  # the box shows what the results use
         expect(metrics_box(app).get_by_text(name, exact=True)).to_be_visible()
+    page.get_by_text("Bonferroni", exact=True).click()
+    app.wait_rendered()
     page.get_by_text("Holm correction for testing several metrics").click()
     app.wait_rendered()
     expect(page.get_by_text("Pick at least one metric")).to_have_count(0)
+    expect(page.get_by_text("Bonferroni-corrected over the 3 pairs of runs", exact=False)).to_be_visible()
     expect(metrics_box(app).get_by_text("AP", exact=True)).to_be_visible()
     page.get_by_role("button", name="Open in playground").click()
     app.wait_idle()
     expect(page.locator("h1").first).to_have_text("Playground")
     expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text("Opened query")
+    assert not app.errors
+
+
+def test_three_uploaded_runs_make_a_leaderboard_and_export_it(warm_app):
+    app, page = warm_app, warm_app.page
+    open_with_uploads(app)
+    expected = cli_json()
+    board = page.locator('[data-testid="stDataFrame"]').first
+    for row in expected["runs"]:  # the grid draws on a canvas; its accessible table mirrors the cells
+        expect(board.locator('[role="gridcell"]', has_text=f"{row['letter']} · {row['run']}")).to_have_count(1)
+        mean = f"{row['means']['NDCG@10']:.4f}"
+        expect(board.locator('[role="gridcell"]', has_text=mean)).to_have_count(1)
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name="LaTeX", exact=True).click()
+    download = download_info.value
+    assert download.suggested_filename == "leaderboard.tex"
+    latex = Path(download.path()).read_text(encoding="utf-8")
+    dense = expected["runs"][1]
+    assert dense["run"] == "dense" and "\\toprule" in latex and "\\bottomrule" in latex
+    assert f"b & dense & \\textbf{{{dense['means']['NDCG@10']:.4f}}}$^{{ac}}$" in latex
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name="CSV", exact=True).click()
+    csv_text = Path(download_info.value.path()).read_text(encoding="utf-8")
+    assert csv_text.splitlines()[0].startswith("letter,run,NDCG@10,NDCG@10 beats,NDCG@10 best")
+    assert len(csv_text.splitlines()) == 4
+    app.screenshot("compare_leaderboard_upload")
     assert not app.errors
