@@ -7,6 +7,8 @@ metrics.leaderboard and metrics.significance (through ui.datasets and ui.leaderb
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import streamlit as st
 
@@ -21,12 +23,13 @@ from metrics.significance import (
     differences,
     holm,
 )
-from ui import charts, datasets, drilldown, leaderboard, state
+from ui import charts, cli_args, datasets, drilldown, leaderboard, state
 from ui.widgets import plain
 
 PAGE = "cmp"
 DEFAULT_MEASURES = ["NDCG@10", "AP", "RR@10"]
 CHOICES = ["NDCG@10", "NDCG@20", "AP", "AP@10", "RR", "RR@10", "P@10", "R@100", "R_cap@100", "HitRate@10", "NDCG"]
+SOURCES = {"sample": "Sample data", "upload": "Upload files", "cli": "Files given on the command line"}
 SAMPLE_ORDER = ["bm25", "dense", "rrf"]  # the baseline first, as a paper's table lists it
 ALPHA = 0.05
 HEATMAP_QUERIES = 100
@@ -55,15 +58,15 @@ def keep_valid(name: str, options: list, default: object) -> None:
         state.set_dataset_setting(key, default)
 
 
-def load_inputs() -> tuple[str, list[tuple[str, datasets.Loaded]], datasets.Loaded | None]:
-    """(source, [(run name, Loaded)] of the runs that loaded, the qrels or None). Problems are shown here."""
-    source = st.radio(
-        "Data",
-        ["sample", "upload"],
-        format_func={"sample": "Sample data", "upload": "Upload files"}.get,
-        horizontal=True,
-        **kept("source", "sample"),
-    )
+def load_inputs() -> tuple[str, list[datasets.RunSource], datasets.Loaded | None]:
+    """(source, the runs that can be compared, the qrels or None). Problems are shown here."""
+    cli = cli_args.parse(sys.argv[1:])
+    for problem in cli.problems:
+        st.warning(plain(f"Command line: {problem}"), icon=":material/terminal:")
+    options = [s for s in SOURCES if s != "cli" or cli.given]
+    default = "cli" if cli.given else "sample"
+    keep_valid("source", options, default)
+    source = st.radio("Data", options, format_func=SOURCES.get, horizontal=True, **kept("source", default))
     if source == "sample":
         systems = [s for s in SAMPLE_ORDER if s in datasets.SAMPLE_RUNS] + [
             s for s in datasets.SAMPLE_RUNS if s not in SAMPLE_ORDER
@@ -75,27 +78,40 @@ def load_inputs() -> tuple[str, list[tuple[str, datasets.Loaded]], datasets.Load
             **kept("sample_runs", systems),
         )
         st.caption(datasets.SAMPLE_DESCRIPTION)
-        runs = [(name, datasets.load_path("run", datasets.SAMPLE_RUNS[name])) for name in chosen]
+        loaded = [(name, datasets.load_path("run", datasets.SAMPLE_RUNS[name])) for name in chosen]
         qrels = datasets.load_path("qrels", datasets.SAMPLE_QRELS)
-    else:
+    elif source == "upload":
         st.caption(
-            f"{datasets.FORMATS_HELP} Up to **{datasets.upload_limit_mb()} MB** per file. Many large runs: "
-            "`python -m metrics.leaderboard QRELS RUN RUN ...` reads them one at a time."
+            f"{datasets.FORMATS_HELP} Up to **{datasets.upload_limit_mb()} MB** per file. Many large runs load "
+            "faster from disk: `streamlit run app.py -- --run RUN RUN ... --qrels QRELS`."
         )
         runs_col, qrels_col = st.columns([2, 1], gap="medium")
         with runs_col:
-            loaded = datasets.upload_runs(f"{PAGE}_runs", "Runs (two or more)", key=f"{PAGE}_runs_upload")
+            files = datasets.upload_runs(f"{PAGE}_runs", "Runs (two or more)", key=f"{PAGE}_runs_upload")
         with qrels_col:
             qrels = datasets.upload_input(f"{PAGE}_qrels", "qrels", "Qrels", key=f"{PAGE}_qrels_upload")
-        names = unique_names(run_name(item.name) for item in loaded)
-        runs = list(zip(names, loaded, strict=True))
-    for _, loaded_run in runs:
+        loaded = list(zip(unique_names(run_name(item.name) for item in files), files, strict=True))
+    else:
+        names = unique_names(run_name(path) for path in cli.runs)
+        st.caption(
+            f"{len(cli.runs)} run file{'s' * (len(cli.runs) != 1)} from the command line, read one at a time: only "
+            "their per-query values are kept, and a run is read again when one of its queries is opened."
+        )
+        qrels = datasets.path_input(f"{PAGE}_cli_qrels", "qrels", cli.qrels) if cli.qrels else None
+        if qrels is None:
+            st.info("No qrels were given: add `--qrels PATH` after `--` on the command line.")
+        sources = [datasets.path_source(name, path) for name, path in zip(names, cli.runs, strict=True)]
+        return source, sources, qrels if qrels is not None and qrels.ok else _show_bad(qrels)
+    for _, loaded_run in loaded:
         if not loaded_run.ok:
             datasets.show_status(loaded_run)
-    if qrels is not None and not qrels.ok:
+    sources = [datasets.loaded_source(name, run) for name, run in loaded if run.ok]
+    return source, sources, qrels if qrels is not None and qrels.ok else _show_bad(qrels)
+
+
+def _show_bad(qrels: datasets.Loaded | None) -> None:
+    if qrels is not None:
         datasets.show_status(qrels)
-    good = [(name, run) for name, run in runs if run.ok]
-    return source, good, qrels if qrels is not None and qrels.ok else None
 
 
 # --- the query set ---
@@ -200,7 +216,7 @@ def explain(r: PairedComparison, metric: str, name_a: str, name_b: str) -> None:
 # --- the leaderboard and where the runs differ ---
 
 
-def leaderboard_section(runs, qrels, measures: list[str]):
+def leaderboard_section(sources, qrels, measures: list[str]):
     """The table, its caption and exports; returns the Leaderboard (None when it cannot be built)."""
     st.subheader("Leaderboard", anchor=False)
     test_col, correction_col = st.columns(2, gap="medium")
@@ -217,14 +233,15 @@ def leaderboard_section(runs, qrels, measures: list[str]):
             **kept("correction", "holm"),
         )
     try:
-        with st.spinner("Evaluating and testing every pair ...", show_time=True):
-            board = datasets.leaderboard_of(runs, qrels, measures, test or "t-test", correction or "holm")
+        evaluations = datasets.evaluate_sources(sources, qrels, measures)
+        with st.spinner("Testing every pair of runs ...", show_time=True):
+            board = datasets.leaderboard_of(sources, qrels, evaluations, test or "t-test", correction or "holm")
     except ValueError as error:
         st.error(plain(str(error).splitlines()[0]), icon=":material/error:")
-        return None
+        return None, {}
     if not board.queries:
         st.warning("No query is evaluated in every run, so there is nothing to compare. Are these the right files?")
-        return None
+        return None, {}
     st.dataframe(leaderboard.styled(board), hide_index=True, key=f"{PAGE}_leaderboard")
     st.caption(board.caption())
     if board.left_out:
@@ -251,7 +268,7 @@ def leaderboard_section(runs, qrels, measures: list[str]):
                 if suffix == "tex"
                 else None,
             )
-    return board
+    return board, evaluations
 
 
 def choose_pair_from_matrix(board) -> None:
@@ -306,7 +323,7 @@ def differ_section(board) -> None:
 # --- the pair view ---
 
 
-def pair_section(board, runs: dict, qrels) -> None:
+def pair_section(board, sources: dict, evaluations: dict, qrels) -> None:
     st.subheader("Two runs, query by query", anchor=False)
     names = list(board.runs)
     keep_valid("pair_a", names, names[0])
@@ -318,10 +335,7 @@ def pair_section(board, runs: dict, qrels) -> None:
     name_b = col_b.selectbox(
         "Run B", names, format_func=lambda r: leaderboard.run_label(board, r), **kept("pair_b", names[1])
     )
-    measures = list(board.measures)
-    eval_a = datasets.evaluate_loaded(runs[name_a], qrels, measures, complete=False)
-    eval_b = datasets.evaluate_loaded(runs[name_b], qrels, measures, complete=False)
-    pair_view(eval_a, eval_b, runs[name_a], runs[name_b], qrels, name_a, name_b)
+    pair_view(evaluations[name_a], evaluations[name_b], sources[name_a], sources[name_b], qrels, name_a, name_b)
 
 
 def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_a: str, name_b: str) -> None:
@@ -408,9 +422,7 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
                 "B − A": st.column_config.NumberColumn(format="%+.4f"),
             },
         )
-    drilldown.compare_picker(
-        PAGE, run_a.value, run_b.value, qrels.value, common, a_values, b_values, metric, (name_a, name_b)
-    )
+    drilldown.compare_picker(PAGE, run_a, run_b, qrels.value, common, a_values, b_values, metric, (name_a, name_b))
 
 
 # --- the page ---
@@ -427,7 +439,7 @@ def render() -> None:
     """The page below the title. It returns early, never st.stop(): a run cut short by st.stop() skips Streamlit's
     stale-widget cleanup, so a widget it did not draw keeps its value on the server while the browser forgets it,
     and the box redrawn later shows nothing while the old value is used (issue 11, item 1)."""
-    source, runs, qrels = load_inputs()
+    source, sources, qrels = load_inputs()
     measures = st.multiselect(
         "Metrics to compare",
         CHOICES,
@@ -435,18 +447,18 @@ def render() -> None:
         accept_new_options=True,
         help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole list.",
     )
-    if len(runs) < 2 or qrels is None:
+    if len(sources) < 2 or qrels is None:
         wanted = "two or more runs and the qrels" if source == "upload" else "at least two runs"
         st.info(f"Choose {wanted} to compare them.", icon=":material/upload_file:")
         return
     if not measures:
         st.info("Pick at least one metric.")
         return
-    board = leaderboard_section(runs, qrels, measures)
+    board, evaluations = leaderboard_section(sources, qrels, measures)
     if board is None:
         return
     differ_section(board)
-    pair_section(board, dict(runs), qrels)
+    pair_section(board, {source.name: source for source in sources}, evaluations, qrels)
 
 
 render()

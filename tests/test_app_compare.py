@@ -320,3 +320,27 @@ NAV_AB = """
 import streamlit as st
 st.navigation([st.Page({compare!r}, default=True), st.Page({ab!r})]).run()
 """
+
+
+def test_runs_given_on_the_command_line_are_read_one_at_a_time(monkeypatch, three, engine):
+    """streamlit run app.py -- --run A B C --qrels Q: evaluated from disk (per-query values kept), the same table;
+    a query opened from the pair view reads the two runs again."""
+    import sys
+
+    paths = [str(SAMPLES / f"{name}.run.gz") for name in SAMPLE_ORDER]
+    monkeypatch.setattr(sys, "argv", ["app.py", "--run", *paths, "--qrels", str(SAMPLES / "qrels.txt.gz")])
+    script = NAV_AB.format(compare=PAGE, ab=str(ROOT / "pages" / "ab.py"))
+    at = AppTest.from_string(script, default_timeout=60).run()
+    assert not at.exception
+    assert at.radio(key="cmp_source").value == "cli"
+    board = at.dataframe[0].value
+    assert list(board["run"]) == ["a · bm25", "b · dense", "c · rrf"]
+    for row, name in enumerate(SAMPLE_ORDER):
+        assert board["AP"][row].startswith(f"{three[name].means['AP']:.4f}")
+    assert "read one at a time" in "\n".join(c.value for c in at.caption)
+    at.button(key="cmp_drill_ab").click().run()
+    assert not at.exception and at.title[0].value == "Retriever A vs B"
+    a, _ = engine
+    query_id = at.session_state["ab_origin"][0]
+    table = at.dataframe[0].value.set_index("metric")
+    assert table.loc["AP", "A"] == f"{a.per_query['AP'][a.queries.index(query_id)]:.4f}"

@@ -336,18 +336,78 @@ def upload_runs(slot: str, label: str, *, key: str) -> list[Loaded]:
     return loaded
 
 
+@dataclass(frozen=True, eq=False)
+class RunSource:
+    """One run of the compare page: its name, its cache identity, and where its rankings come from. Samples and
+    uploads keep their parsed Run (``loaded``); files given on the command line are only evaluated (one at a time,
+    keeping per-query values) and read again, uncached, when a query of theirs is opened (``path``)."""
+
+    name: str
+    key: tuple
+    loaded: Loaded | None = None
+    path: str | None = None
+
+    def ranking_of(self, query_id: str) -> list[str]:
+        """The run's ranking of one query (what ui.drilldown needs to open it)."""
+        run = self.loaded.value if self.loaded is not None else read_run(self.path)
+        return run.ranking_of(query_id)
+
+
+def loaded_source(name: str, loaded: Loaded) -> RunSource:
+    return RunSource(name, loaded.key, loaded=loaded)
+
+
+def path_source(name: str, path: str) -> RunSource:
+    """A run file on disk, identified by path, size and mtime (a missing file gets a key that never matches)."""
+    try:
+        info = Path(path).expanduser().stat()
+        key = ("path", str(Path(path).expanduser().resolve()), info.st_size, info.st_mtime_ns)
+    except OSError:
+        key = ("path", str(path), None, None)
+    return RunSource(name, key, path=str(Path(path).expanduser()))
+
+
+@st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
+def _evaluate_path_cached(run_key: tuple, qrels_key: tuple, measures: tuple[str, ...], _path: str, _qrels):
+    """Read one run file, evaluate it and let the parsed rows go: only the per-query values are kept."""
+    return evaluate(read_run(_path), _qrels, measures)
+
+
+def evaluate_sources(sources: Sequence[RunSource], qrels: Loaded, measures: Sequence[str]) -> dict[str, Evaluation]:
+    """{name: Evaluation} of every run, with a progress bar while files on disk are read one at a time. Raises
+    ValueError for bad measures or a file that cannot be read (the message names file and line)."""
+    on_disk = [source for source in sources if source.path is not None]
+    bar = st.progress(0.0) if on_disk else None
+    evaluations = {}
+    done = 0
+    for source in sources:
+        if source.loaded is not None:
+            evaluations[source.name] = evaluate_loaded(source.loaded, qrels, measures, complete=False)
+            continue
+        bar.progress(done / len(on_disk), text=plain(f"Reading run {done + 1} of {len(on_disk)}: {source.name}"))
+        try:
+            evaluations[source.name] = _evaluate_path_cached(
+                source.key, qrels.key, tuple(measures), source.path, qrels.value
+            )
+        except (OSError, EOFError, UnicodeError) as error:
+            raise ValueError(f"{source.path}: cannot be read ({_one_line(error)})") from None
+        done += 1
+    if bar is not None:
+        bar.empty()
+    return evaluations
+
+
 @st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
 def _leaderboard_cached(keys: tuple, test: str, correction: str, _evaluations: dict) -> Leaderboard:
     return leaderboard.from_evaluations(_evaluations, test=test, correction=correction)
 
 
 def leaderboard_of(
-    runs: Sequence[tuple[str, Loaded]], qrels: Loaded, measures: Sequence[str], test: str, correction: str
+    sources: Sequence[RunSource], qrels: Loaded, evaluations: dict[str, Evaluation], test: str, correction: str
 ) -> Leaderboard:
-    """The leaderboard of loaded runs (each evaluated through evaluate_loaded's cache), cached by the files'
-    identities, the measures, the test and the correction. Raises ValueError for bad measures."""
-    evaluations = {name: evaluate_loaded(run, qrels, measures, complete=False) for name, run in runs}
-    keys = (tuple((name, run.key) for name, run in runs), qrels.key, tuple(measures))
+    """The leaderboard of evaluated runs, cached by the runs' identities, the measures, the test and the correction."""
+    measures = tuple(next(iter(evaluations.values())).per_query) if evaluations else ()
+    keys = (tuple((source.name, source.key) for source in sources), qrels.key, measures)
     return _leaderboard_cached(keys, test, correction, evaluations)
 
 

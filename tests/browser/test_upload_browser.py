@@ -1,4 +1,4 @@
-""""Your data" in a real Chromium: files chosen through the uploaders' file inputs, as a user's file chooser would.
+""" "Your data" in a real Chromium: files chosen through the uploaders' file inputs, as a user's file chooser would.
 
 The page is routed in app.py at /your-data. Expected values come from the CLI on the same sample files.
 """

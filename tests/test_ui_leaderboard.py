@@ -1,0 +1,44 @@
+"""ui.leaderboard: the tables the compare page shows, built from a Leaderboard whose numbers are written here."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from metrics.leaderboard import from_values
+from ui import leaderboard
+
+VALUES = {"AP": {"base": np.array([0.1, 0.2, 0.3, 0.4]), "new": np.array([0.5, 0.2, 0.6, 0.3])}}
+
+
+def board():
+    return from_values(["base", "new"], ["q1", "q2", "q3", "q4"], VALUES)
+
+
+def test_table_has_one_row_per_run_with_letters_and_means():
+    frame = leaderboard.table(board())
+    assert list(frame["run"]) == ["a · base", "b · new"]
+    assert list(frame["AP"]) == [f"{(0.1 + 0.2 + 0.3 + 0.4) / 4:.4f}", f"{(0.5 + 0.2 + 0.6 + 0.3) / 4:.4f}"]
+
+
+def test_best_is_shaded_in_its_column_only():
+    html = leaderboard.styled(board()).to_html()
+    assert "#T_" in html and leaderboard.BEST_STYLE.split(";")[0] in html
+    styles = leaderboard.styled(board())._compute().ctx  # {(row, column): [(property, value)]}
+    assert [cell for cell, props in styles.items() if props] == [(1, 1)]
+
+
+def test_win_tie_loss_table_and_the_pair_a_click_picks():
+    b = board()
+    matrix = leaderboard.win_tie_loss_table(b, "AP").set_index("run")
+    # new vs base per query: 0.5 > 0.1 win, 0.2 = 0.2 tie, 0.6 > 0.3 win, 0.3 < 0.4 loss
+    assert matrix.loc["b · new", "a · base"] == "2 / 1 / 1"
+    assert matrix.loc["a · base", "b · new"] == "1 / 1 / 2"
+    assert leaderboard.pair_from_cell(b, 1, "a · base") == ("base", "new")  # row = B, column = A
+    assert leaderboard.pair_from_cell(b, 0, "a · base") is None  # the diagonal
+    assert leaderboard.pair_from_cell(b, 0, "run") is None
+
+
+def test_heatmap_rows_follow_the_order_and_the_limit():
+    queries, values = leaderboard.heatmap_rows(board(), "AP", [2, 0, 1, 3], 2)
+    assert queries == ["q3", "q1"] and values == [[0.3, 0.1], [0.6, 0.5]]
+    assert leaderboard.on_unit_scale("NDCG@10") and not leaderboard.on_unit_scale("DCG@10")
