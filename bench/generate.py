@@ -4,6 +4,9 @@
     python bench/generate.py --only scale --scale-queries 10,100
     python bench/generate.py --msmarco-queries 500 --out /tmp/data   # smaller variants
 
+(--only variants: msmarco-v1..v4.run, the same queries, docs and qrels as msmarco-like, reordered with more and more
+noise: the leaderboard bench compares them with msmarco.run.)
+
 msmarco-like: N queries x 1,000 docs, ~1.1 relevant (grade 1) per query, placed often in the top 10, sometimes deeper,
 sometimes not retrieved. dl-like: 200 queries x 1,000 docs, ~200 graded judgments (0-3) per query, most on
 retrieved docs. Scaling: 10 / 100 / 1,000 msmarco-like queries (10k / 100k / 1M rows); the msmarco-like file itself
@@ -142,6 +145,19 @@ def msmarco_like(out: Path, name: str, n_queries: int, depth: int, seed: int) ->
     return rows, len(qidx)
 
 
+def msmarco_variants(out: Path, name: str, n_queries: int, depth: int, seed: int, count: int) -> tuple[int, int]:
+    """``count`` more runs on msmarco-like's queries, docs and qrels (``{name}.qrels``), for the leaderboard bench:
+    variant v reorders each query's docs by its score plus normal noise of sd v (scores keep their column, so
+    they still decrease strictly): the larger v, the weaker the run."""
+    qids, docs, scores = _run(np.random.default_rng(seed), n_queries, depth)  # msmarco_like's first draw
+    rows = 0
+    for v in range(1, count + 1):
+        rng = np.random.default_rng(seed + 1_000 + v)
+        order = np.argsort(-(scores + rng.normal(0.0, float(v), size=scores.shape)), axis=1, kind="stable")
+        rows += write_run(out / f"{name}-v{v}.run", qids, np.take_along_axis(docs, order, axis=1), scores, f"v{v}")
+    return rows, 0
+
+
 def dl_like(out: Path, name: str, n_queries: int, depth: int, judged: int, seed: int) -> tuple[int, int]:
     """~judged judgments per query, 75% on retrieved docs (mostly high ranks, as pools are), grades 0-3."""
     rng = np.random.default_rng(seed)
@@ -172,7 +188,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=DATA)
     ap.add_argument("--seed", type=int, default=20261122)
-    ap.add_argument("--only", default="msmarco,dl,scale", help="comma list of msmarco, dl, scale")
+    ap.add_argument("--only", default="msmarco,dl,scale", help="comma list of msmarco, dl, scale, variants")
+    ap.add_argument("--variants", type=int, default=4, help="msmarco-like variant runs for the leaderboard bench")
     ap.add_argument("--depth", type=int, default=1000, help="docs per query")
     ap.add_argument("--msmarco-queries", type=int, default=6980)
     ap.add_argument("--dl-queries", type=int, default=200)
@@ -184,10 +201,17 @@ def main(argv: list[str] | None = None) -> None:
     only = set(args.only.split(","))
     if "msmarco" in only:
         jobs.append(("msmarco", lambda: msmarco_like(args.out, "msmarco", args.msmarco_queries, args.depth, args.seed)))
-    if "dl" in only:
+    if "variants" in only:
         jobs.append(
-            ("dl", lambda: dl_like(args.out, "dl", args.dl_queries, args.depth, args.dl_judged, args.seed + 1))
+            (
+                "msmarco-v1",
+                lambda: msmarco_variants(
+                    args.out, "msmarco", args.msmarco_queries, args.depth, args.seed, args.variants
+                ),
+            )
         )
+    if "dl" in only:
+        jobs.append(("dl", lambda: dl_like(args.out, "dl", args.dl_queries, args.depth, args.dl_judged, args.seed + 1)))
     if "scale" in only:
         for nq in map(int, args.scale_queries.split(",")):
             rows = nq * args.depth
@@ -198,8 +222,10 @@ def main(argv: list[str] | None = None) -> None:
         t0 = time.perf_counter()
         rows, judgments = job()
         size = (args.out / f"{name}.run").stat().st_size
-        print(f"{name}: {rows:,} run rows ({size / 2**20:.0f} MiB), {judgments:,} judgments, "
-              f"{time.perf_counter() - t0:.1f} s")
+        print(
+            f"{name}: {rows:,} run rows ({size / 2**20:.0f} MiB), {judgments:,} judgments, "
+            f"{time.perf_counter() - t0:.1f} s"
+        )
 
 
 if __name__ == "__main__":
