@@ -242,7 +242,7 @@ def leaderboard_section(sources, qrels, measures: list[str]):
     if not board.queries:
         st.warning("No query is evaluated in every run, so there is nothing to compare. Are these the right files?")
         return None, {}
-    st.dataframe(leaderboard.styled(board), hide_index=True, key=f"{PAGE}_leaderboard")
+    st.table(leaderboard.styled(board), hide_index=True, border="horizontal", width="content")
     st.caption(board.caption())
     if board.left_out:
         st.caption(

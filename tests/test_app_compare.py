@@ -201,7 +201,7 @@ def test_no_shared_query_stops_with_a_warning(tmp_path):
     runs, qrels = tiny_samples(tmp_path, "q9 Q0 d2 1 2.0 b\n")
     with runs, qrels:
         at = AppTest.from_file(PAGE, default_timeout=60).run()
-    assert not at.exception and not at.dataframe
+    assert not at.exception and not at.dataframe and not at.table
     assert "No query is evaluated in every run" in at.warning[0].value
 
 
@@ -242,17 +242,18 @@ def expected_letters(three, measure: str) -> dict[str, str]:
 
 
 def test_leaderboard_shows_the_three_samples_with_means_and_marks(page, three):
-    board = page.dataframe[0].value
+    board = page.table[0].value  # Markdown cells: the best per column in bold
     assert list(board["run"]) == ["a · bm25", "b · dense", "c · rrf"]
     for m in MEASURES:
         letters = expected_letters(three, m)
+        best = max(SAMPLE_ORDER, key=lambda name: three[name].means[m])
         for row, name in enumerate(SAMPLE_ORDER):
-            assert board[m][row] == f"{three[name].means[m]:.4f}" + letters[name], (m, name)
+            mean = f"{three[name].means[m]:.4f}"
+            assert board[m][row] == (f"**{mean}**" if name == best else mean) + letters[name], (m, name)
     assert board["NDCG@10"][1].endswith("ᵃᶜ") and board["RR@10"][1].endswith("ᵃ")  # dense vs rrf RR@10: p = 0.22
-    styles = page.dataframe[0].proto.arrow_data.styler.styles  # the best per column, shaded and bold: dense's row
+    styles = page.table[0].proto.arrow_data.styler.styles  # and shaded: dense's row here
     marked = styles.split("{")[0].replace(",", " ").split()
     assert sorted(c.split("_", 2)[2] for c in marked) == ["row1_col1", "row1_col2", "row1_col3"]
-    assert "font-weight: 700" in styles
     captions = "\n".join(c.value for c in page.caption)
     assert "paired t-test, Holm-corrected over the 3 pairs of runs per measure, p ≤ 0.05" in captions
 
@@ -272,14 +273,14 @@ def test_two_sample_runs_make_a_two_row_leaderboard():
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     at.multiselect(key="cmp_sample_runs").set_value(["dense", "bm25"]).run()
     assert not at.exception
-    assert list(at.dataframe[0].value["run"]) == ["a · dense", "b · bm25"]
+    assert list(at.table[0].value["run"]) == ["a · dense", "b · bm25"]
     assert "over the 1 pair of runs" in "\n".join(c.value for c in at.caption)
     at.multiselect(key="cmp_sample_runs").set_value(["dense"]).run()
     assert not at.exception and "Choose at least two runs" in at.info[0].value
 
 
 def test_win_tie_loss_matrix_counts_queries(page, three):
-    matrix = page.dataframe[1].value.set_index("run")
+    matrix = page.dataframe[0].value.set_index("run")
     d = three["dense"].per_query["NDCG@10"] - three["bm25"].per_query["NDCG@10"]
     wins, ties, losses = int((d > 1e-12).sum()), int((abs(d) <= 1e-12).sum()), int((d < -1e-12).sum())
     assert matrix.loc["b · dense", "a · bm25"] == f"{wins} / {ties} / {losses}"
@@ -333,10 +334,10 @@ def test_runs_given_on_the_command_line_are_read_one_at_a_time(monkeypatch, thre
     at = AppTest.from_string(script, default_timeout=60).run()
     assert not at.exception
     assert at.radio(key="cmp_source").value == "cli"
-    board = at.dataframe[0].value
+    board = at.table[0].value
     assert list(board["run"]) == ["a · bm25", "b · dense", "c · rrf"]
     for row, name in enumerate(SAMPLE_ORDER):
-        assert board["AP"][row].startswith(f"{three[name].means['AP']:.4f}")
+        assert board["AP"][row].strip("*").startswith(f"{three[name].means['AP']:.4f}")
     assert "read one at a time" in "\n".join(c.value for c in at.caption)
     at.button(key="cmp_drill_ab").click().run()
     assert not at.exception and at.title[0].value == "Retriever A vs B"

@@ -20,11 +20,15 @@ def test_table_has_one_row_per_run_with_letters_and_means():
     assert list(frame["AP"]) == [f"{(0.1 + 0.2 + 0.3 + 0.4) / 4:.4f}", f"{(0.5 + 0.2 + 0.6 + 0.3) / 4:.4f}"]
 
 
-def test_best_is_shaded_in_its_column_only():
-    html = leaderboard.styled(board()).to_html()
-    assert "#T_" in html and leaderboard.BEST_STYLE.split(";")[0] in html
+def test_best_is_bold_and_shaded_in_its_column_only_and_names_are_escaped():
+    frame = leaderboard.markdown_table(board())
+    assert list(frame["AP"]) == ["0.2500", "**0.4000**"]  # no significant win on 4 queries: no letters
     styles = leaderboard.styled(board())._compute().ctx  # {(row, column): [(property, value)]}
     assert [cell for cell, props in styles.items() if props] == [(1, 1)]
+    values = {"NDCG@1*0": {"*x*": np.array([0.1, 0.2]), "<b>y</b>": np.array([0.3, 0.4])}}
+    escaped = leaderboard.markdown_table(from_values(["*x*", "<b>y</b>"], ["1", "2"], values))
+    assert list(escaped["run"]) == ["a · \\*x\\*", "b · \\<b\\>y\\</b\\>"]
+    assert list(escaped.columns) == ["run", "NDCG@1\\*0"]
 
 
 def test_win_tie_loss_table_and_the_pair_a_click_picks():

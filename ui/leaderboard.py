@@ -10,10 +10,11 @@ import pandas as pd
 
 from metrics.leaderboard import Leaderboard, win_tie_loss
 from metrics.measures import parse_measure
+from ui.widgets import plain
 
 UNBOUNDED = {"DCG", "IDCG"}  # every other family lies in [0, 1]
 
-BEST_STYLE = "background-color: #D6EAF8; font-weight: 700"
+BEST_STYLE = "background-color: #D6EAF8"
 RUN_COLUMN = "run"
 
 
@@ -31,10 +32,25 @@ def table(board: Leaderboard, digits: int = 4) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[RUN_COLUMN, *board.measures])
 
 
+def markdown_table(board: Leaderboard, digits: int = 4) -> pd.DataFrame:
+    """``table`` for st.table, whose cells are Markdown: run and measure names escaped (they come from files and
+    typing), the best value of each column in bold."""
+    best = {m: set(board.best(m)) for m in board.measures}
+    rows = []
+    for run in board.runs:
+        row = {RUN_COLUMN: plain(run_label(board, run))}
+        for m in board.measures:
+            value = f"{board.means[m][run]:.{digits}f}"
+            letters = board.cell(m, run, digits)[len(value) :]
+            row[plain(m)] = (f"**{value}**" if run in best[m] else value) + letters
+        rows.append(row)
+    return pd.DataFrame(rows, columns=[RUN_COLUMN, *(plain(m) for m in board.measures)])
+
+
 def styled(board: Leaderboard, digits: int = 4):
-    """``table`` with the best run of each column shaded and bold."""
-    frame = table(board, digits)
-    best = {m: {board.runs.index(r) for r in board.best(m)} for m in board.measures}
+    """``markdown_table`` with the best run of each column shaded too."""
+    frame = markdown_table(board, digits)
+    best = {plain(m): {board.runs.index(r) for r in board.best(m)} for m in board.measures}
 
     def mark(column: pd.Series) -> list[str]:
         rows = best.get(column.name, set())

@@ -79,13 +79,18 @@ def test_three_uploaded_runs_make_a_leaderboard_and_export_it(warm_app):
     app, page = warm_app, warm_app.page
     open_with_uploads(app)
     expected = cli_json()
-    board = page.locator('[data-testid="stDataFrame"]').first
-    for row in expected["runs"]:  # the grid draws on a canvas; its accessible table mirrors the cells
-        expect(board.locator('[role="gridcell"]', has_text=f"{row['letter']} · {row['run']}")).to_have_count(1)
+    board = page.locator('[data-testid="stTable"]').first
+    expect(board.locator("tbody tr")).to_have_count(3)
+    for row in expected["runs"]:
+        expect(board.locator("td", has_text=f"{row['letter']} · {row['run']}")).to_have_count(1)
         mean = f"{row['means']['NDCG@10']:.4f}"
-        expect(board.locator('[role="gridcell"]', has_text=mean)).to_have_count(1)
+        expect(board.locator("td", has_text=mean)).to_have_count(1)
+    expect(board.locator("strong", has_text=f"{expected['runs'][1]['means']['NDCG@10']:.4f}")).to_have_count(1)
+    app.wait_rendered()
+    latex_button = page.get_by_role("button", name="LaTeX", exact=True)
+    expect(latex_button).to_be_enabled(timeout=30_000)
     with page.expect_download() as download_info:
-        page.get_by_role("button", name="LaTeX", exact=True).click()
+        latex_button.click()
     download = download_info.value
     assert download.suggested_filename == "leaderboard.tex"
     latex = Path(download.path()).read_text(encoding="utf-8")
