@@ -33,10 +33,11 @@ SOURCES = {"sample": "Sample data", "upload": "Upload files", "cli": "Files give
 SAMPLE_ORDER = ["bm25", "dense", "rrf"]  # the baseline first, as a paper's table lists it
 ALPHA = 0.05
 HEATMAP_QUERIES = 100
-ORDERS = {
-    "disagreement": "Most disagreement first",
-    "mean": "Hardest first (lowest mean)",
-    "query": "Query id",
+ORDERS = {"disagreement": "Disagreement", "mean": "Hardest first", "query": "Query id"}
+ORDER_SAYS = {  # for the caption under the heatmap
+    "disagreement": "the runs' largest disagreement first",
+    "mean": "the lowest mean over the runs first",
+    "query": "by query id",
 }
 
 
@@ -304,7 +305,7 @@ def differ_section(board) -> None:
         else (f"all {len(board.queries):,} queries")
     )
     st.caption(
-        f"One row per run, one column per query ({shown}, {ORDERS[order_by or 'disagreement'].lower()}); "
+        f"One row per run, one column per query ({shown}, {ORDER_SAYS[order_by or 'disagreement']}); "
         f"darker is a higher {measure}. Disagreement is the spread (highest minus lowest run) on a query."
     )
     st.markdown(

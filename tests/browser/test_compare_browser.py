@@ -104,3 +104,19 @@ def test_three_uploaded_runs_make_a_leaderboard_and_export_it(warm_app):
     assert len(csv_text.splitlines()) == 4
     app.screenshot("compare_leaderboard_upload")
     assert not app.errors
+
+
+def test_a_click_on_the_win_tie_loss_matrix_opens_that_pair(warm_app):
+    """Row c (rrf), column a (bm25): the pair view compares bm25 (A) with rrf (B)."""
+    app, page = warm_app, warm_app.page
+    app.goto("compare")
+    expect(page.get_by_text("294 queries are evaluated in both runs (bm25 = A, dense = B).")).to_be_visible()
+    grid = page.locator('[data-testid="stDataFrame"]').first  # the matrix: the leaderboard is a static table
+    expect(grid.locator('[role="columnheader"]', has_text="a · bm25")).to_have_count(1)
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    # Rows are 35 px under a 35 px header; the run column is narrow, so 420 px in lies in column "a · bm25".
+    page.mouse.click(box["x"] + 420, box["y"] + 35 * 3 + 17)
+    app.wait_rendered()
+    expect(page.get_by_text("294 queries are evaluated in both runs (bm25 = A, rrf = B).")).to_be_visible()
+    assert not app.errors
