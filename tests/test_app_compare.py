@@ -313,6 +313,14 @@ def test_open_a_query_on_a_vs_b_with_both_real_rankings(engine):
     assert "Two retrievers return the same five documents" not in captions  # the preset's intro is not claimed
     story = "\n".join(m.value for m in at.markdown)
     assert "relevant" in story  # the generated explanation is there
+    at.number_input(key="ab_k").set_value(5).run()  # another cutoff: still the runs' rankings
+    assert "each with its real top 10" in "\n".join(c.value for c in at.caption)
+    scenarios = at.session_state["ab_scenarios"]  # a drag in list A (the component's edit, applied by ui.state)
+    scenarios["A"] = scenarios["A"].reordered(list(reversed(scenarios["A"].ranking)))
+    at.session_state["ab_scenarios"] = scenarios
+    at.run()
+    captions = "\n".join(c.value for c in at.caption)
+    assert "edited since, so the numbers are no longer the runs'" in captions and "real top 10" not in captions
     at.button(key="ab_reset").click().run()
     assert "Two retrievers return the same five documents" in "\n".join(c.value for c in at.caption)
 

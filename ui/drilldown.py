@@ -156,6 +156,11 @@ def ab_caption() -> str | None:
     if origin is None:
         return None
     query_id, name_a, name_b = (plain(part) for part in origin)
+    if state.ab_edited("A") or state.ab_edited("B"):
+        return (
+            f"Query **{query_id}** of your runs: A = **{name_a}**, B = **{name_b}**, opened with each run's real "
+            "ranking and edited since, so the numbers are no longer the runs'. Reset brings back the preset example."
+        )
     shown = len(state.ab()["A"].ranking)
     return (
         f"Query **{query_id}** of your runs: A = **{name_a}**, B = **{name_b}**, each with its real top {shown} "
@@ -171,6 +176,8 @@ def ab_side_caption(side: str) -> str | None:
         return None
     name = origin[1] if side == "A" else origin[2]
     scn = state.ab()[side]
+    if state.ab_edited(side):
+        return f"{plain(name)}'s ranking for query {plain(origin[0])}, as you edited it."
     return f"{plain(name)}'s ranking for query {plain(origin[0])}, best first." + (
         f" {len(scn.shelf)} relevant document{'s' * (len(scn.shelf) != 1)} it never retrieved "
         f"{'are' if len(scn.shelf) != 1 else 'is'} not shown."

@@ -25,6 +25,7 @@ _UNDO = "scenario_undo"
 _REDO = "scenario_redo"
 _AB = "ab_scenarios"  # {"A": Scenario, "B": Scenario}
 _AB_ORIGIN = "ab_origin"  # None: the preset; else the query and runs the two lists came from (ui.drilldown)
+_AB_LOADED = "ab_loaded"  # the two lists as opened from the runs, to tell whether they were edited since
 _QUERIES = "multi_queries"  # {query id: Scenario}
 _QUERY_TEXTS = "multi_query_texts"  # {query id: text}
 _EXAMPLE_KEY = "scenario_example"  # the preset last loaded into the playground
@@ -185,6 +186,7 @@ def set_ab(side: str, new: Scenario) -> None:
 def reset_ab() -> None:
     st.session_state[_AB] = {"A": Scenario.from_example(RETRIEVER_A), "B": Scenario.from_example(RETRIEVER_B)}
     st.session_state.pop(_AB_ORIGIN, None)
+    st.session_state.pop(_AB_LOADED, None)
 
 
 def load_ab(a: Scenario, b: Scenario, query_id: str, names: tuple[str, str]) -> None:
@@ -192,6 +194,17 @@ def load_ab(a: Scenario, b: Scenario, query_id: str, names: tuple[str, str]) -> 
     brings the preset back."""
     st.session_state[_AB] = {"A": a, "B": b}
     st.session_state[_AB_ORIGIN] = (query_id, *names)
+    st.session_state[_AB_LOADED] = {"A": a, "B": b}
+
+
+def ab_edited(side: str) -> bool:
+    """True when that A vs B list is no longer the run's ranking it was opened with (dragged or regraded; another
+    cutoff k leaves the list as it was)."""
+    loaded = st.session_state.get(_AB_LOADED)
+    if loaded is None:
+        return False
+    now, then = ab()[side], loaded[side]
+    return (now.full_ranking, now.grades) != (then.full_ranking, then.grades)
 
 
 def ab_origin() -> tuple[str, str, str] | None:
