@@ -74,6 +74,8 @@ def summarize(values, summary: str = "mean") -> float:
     True
     """
     values = list(values)
+    if summary == "none":  # no summary line (trec_eval relstring: per query only, and not a number)
+        return math.nan
     if summary == "sum":
         return math.fsum(values)
     if summary == "geometric":

@@ -6,6 +6,7 @@ from math import log2
 
 from metrics._checks import checked, judged
 from metrics.conventions import TREC_EVAL, Conventions, Gain
+from metrics.judgments import Gains
 from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
 
 
@@ -66,7 +67,9 @@ def idcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: C
     return Breakdown("IDCG", k, best.value, best.steps, {Term.IDCG: best.value}, conventions)
 
 
-def ndcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+def ndcg(
+    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
+) -> Breakdown:
     r"""Normalised DCG at cutoff k (trec_eval ``ndcg_cut_k``; ``ndcg`` if k is None; ranx ``ndcg_burges@k``
     with ``gain="exp"``).
 
@@ -79,7 +82,14 @@ def ndcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: C
     >>> grades = {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1, "d6": 3}  # d6 was never retrieved
     >>> round(ndcg(["d1", "d2", "d3", "d4", "d5"], grades, k=5).value, 4)
     0.8047
+
+    ``gains`` maps levels to gains as trec_eval's ``ndcg.1=3,2=9,4=4.5`` does: see
+    :func:`metrics.gain_measures.ndcg_with_gains`, which computes the value then.
     """
+    if gains:
+        from metrics.gain_measures import ndcg_with_gains  # it builds on metrics.judgments, not on this module
+
+        return ndcg_with_gains(ranking, qrels, k, conventions=conventions, gains=gains)
     actual = dcg(ranking, qrels, k, conventions=conventions)
     best = idcg(ranking, qrels, k, conventions=conventions).value
     steps = tuple(

@@ -296,6 +296,8 @@ class _Prepared:
         return self._idcg(measure.k, measure.gain_under(self.conventions))
 
     def kernel_ndcg(self, measure: Measure) -> np.ndarray:
+        if measure.param("gains"):  # trec_eval's ndcg.1=3,2=9: its own walk (metrics.kernels_gains)
+            return importlib.import_module("metrics.kernels_gains").ndcg_with_gains(self, measure)
         return _ratio(self.kernel_dcg(measure), self.kernel_idcg(measure))
 
 

@@ -288,7 +288,12 @@ def _gain_term(grade: int, gain: str) -> str:
 
 
 def _dcg_terms(b: Breakdown) -> str:
-    terms = [rf"\frac{{{_gain_term(s.grade, b.conventions.gain)}}}{{\log_2 {s.rank + 1}}}" for s in b.steps]
+    if b.gains:  # a gain map (trec_eval ndcg.1=3,2=9): a level not listed gains its own number, unjudged 0
+        mapped = dict(b.gains)
+        numerators = [_shown(mapped.get(s.grade, float(s.grade))) if s.contribution else "0" for s in b.steps]
+    else:
+        numerators = [_gain_term(s.grade, b.conventions.gain) for s in b.steps]
+    terms = [rf"\frac{{{g}}}{{\log_2 {s.rank + 1}}}" for g, s in zip(numerators, b.steps, strict=True)]
     return _elided_sum(terms, [s.contribution for s in b.steps])
 
 
@@ -315,6 +320,9 @@ def ndcg_worked(b: Breakdown) -> str:
     dcg_s, idcg_s = _symbol("DCG", b.k, gain), _symbol("IDCG", b.k, gain)
     dcg_v, idcg_v = b.terms[Term.DCG], b.terms[Term.IDCG]
     lines = [rf"{s} &= \frac{{{dcg_s}}}{{{idcg_s}}}"]
+    if b.gains:
+        listed = r",\ ".join(rf"g({level}) = {_shown(gain)}" for level, gain in b.gains)
+        lines[0] += rf" \quad \text{{(gain map: }} {listed} \text{{; other levels gain their number)}}"
     if b.steps:
         lines.append(rf"{dcg_s} &= {_dcg_terms(b)} = {_num(dcg_v)}")
     if not idcg_v:
@@ -480,3 +488,252 @@ def geometric_mean_ap_worked(b: Breakdown) -> str:
             rf"\log \max(\mathrm{{AP}},\ 0.00001) &= {_num(math.log(max(b.value, 0.00001)))}",
         ]
     )
+
+
+# --- trec_eval's catalog beyond the ten cards: incomplete judgments, user models, gain walks, set utility ---
+
+
+def _plain(name: str, k: int | None = None, symbolic: bool = False) -> str:
+    """A measure's symbol with underscores escaped: \\mathrm{ndcg\\_rel}, \\mathrm{unj@5}."""
+    cut = "@k" if symbolic else _cut(k)
+    return rf"\mathrm{{{name.replace('_', chr(92) + '_')}{cut}}}"
+
+
+def _share_line(symbol: str, numerator: str, denominator: str, value: float, zero_why: str | None) -> str:
+    if zero_why is not None:
+        return rf"{symbol} &= 0 \quad \text{{({zero_why})}}"
+    return rf"{symbol} &= \frac{{{numerator}}}{{{denominator}}} = {_num(value)}"
+
+
+def bpref_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{bpref} = \frac{1}{R} \sum_{d_i \text{ relevant}} \left(1 - "
+        r"\frac{\min(n_i,\ R)}{\min(N,\ R)}\right)"
+    )
+
+
+def gm_bpref_definition(c: Conventions) -> str:
+    return r"\mathrm{gm\_bpref} = \exp\Bigl(\frac{1}{Q} \sum_q \log \max(\mathrm{bpref}_q,\ 10^{-5})\Bigr)"
+
+
+def bpref_worked(b: Breakdown) -> str:
+    R, N = _int(b.terms[Term.R]), _int(b.terms[Term.NONRELEVANT])
+    s = _plain("bpref")
+    share = r"\left(1 - \frac{\min(n_i,\ R)}{\min(N,\ R)}\right)"
+    lines = [rf"{s} &= \frac{{1}}{{R}} \sum_{{d_i \text{{ relevant}}}} {share}"]
+    if not b.terms[Term.R]:
+        lines.append(r"&= 0 \quad \text{(no judged relevant document: } R = 0\text{)}")
+        return _aligned(lines)
+    shares = [s_.contribution * b.terms[Term.R] for s_ in b.steps if s_.relevant]
+    lines.append(rf"&\quad (R = {R},\ N = {N}\ \text{{judged non-relevant; unjudged documents skipped}})")
+    written = _elided_sum([_num(v) for v in shares], shares) if shares else "0"
+    lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {written} \Bigr) = {_num(b.value)}")
+    if b.family == "gm_bpref":
+        lines.append(r"&\quad \text{(this query's bpref; the summary is the geometric mean over queries)}")
+    return _aligned(lines)
+
+
+def infap_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{infAP} = \frac{1}{R} \sum_{d_i \text{ relevant}} \left(\frac{1}{i} + \frac{i-1}{i} \cdot "
+        r"\frac{r + n + u}{i-1} \cdot \frac{r + \varepsilon}{r + n + 2\varepsilon}\right)"
+    )
+
+
+def infap_worked(b: Breakdown) -> str:
+    R = _int(b.terms[Term.R])
+    lines = [rf"{_plain('infAP')} &= \frac{{1}}{{R}} \sum_{{d_i \text{{ relevant}}}} \widehat{{\mathrm{{P@}}i}}"]
+    if not b.terms[Term.R]:
+        lines.append(r"&= 0 \quad \text{(no judged relevant document: } R = 0\text{)}")
+        return _aligned(lines)
+    estimates = [(st.rank, st.contribution * b.terms[Term.R]) for st in b.steps if st.relevant]
+    terms = [rf"\underbrace{{{_num(v)}}}_{{{rank}}}" for rank, v in estimates]
+    written = _elided_sum(terms, [v for _, v in estimates]) if terms else "0"
+    lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {written} \Bigr)")
+    lines.append(rf"&= \frac{{{_num(b.terms[Term.ESTIMATE_SUM])}}}{{{R}}} = {_num(b.value)}")
+    return _aligned(lines)
+
+
+def judged_definition(c: Conventions) -> str:
+    return r"\mathrm{Judged@}k = \frac{\#\{i \leq k : d_i \text{ judged}\}}{\min(k,\ n)}"
+
+
+def judged_worked(b: Breakdown) -> str:
+    s, count, divisor = _plain("Judged", b.k), _int(b.terms[Term.JUDGED]), _int(b.terms[Term.DENOMINATOR])
+    zero = "nothing retrieved" if not b.terms[Term.DENOMINATOR] else None
+    return _aligned(
+        [
+            rf"{s} &= \frac{{\#\,\text{{judged in the top {'k' if b.k else 'n'}}}}}{{\min(k,\ n)}}",
+            _share_line(s, count, divisor, b.value, zero),
+        ]
+    )
+
+
+def unjudged_definition(c: Conventions) -> str:
+    return r"\mathrm{unj@}k = \frac{\#\{i \leq k : d_i \text{ unjudged}\}}{k}"
+
+
+def unjudged_worked(b: Breakdown) -> str:
+    s, count, divisor = _plain("unj", b.k), _int(b.terms[Term.UNJUDGED]), _int(b.terms[Term.CUTOFF])
+    zero = "nothing retrieved" if not b.terms[Term.CUTOFF] else None
+    return _aligned(
+        [
+            rf"{s} &= \frac{{\#\,\text{{unjudged in the top k}}}}{{k}}"
+            r" \quad \text{(no qrels line, or a grade below 0)}",
+            _share_line(s, count, divisor, b.value, zero),
+        ]
+    )
+
+
+def rbp_definition(c: Conventions) -> str:
+    return r"\mathrm{RBP} = (1 - p) \sum_{i=1}^{n} g_i \, p^{\,i-1}"
+
+
+def rbp_worked(b: Breakdown) -> str:
+    p = b.terms[Term.PATIENCE]
+    lines = [rf"\mathrm{{RBP}} &= (1 - p) \sum_i g_i \, p^{{\,i-1}} \quad (p = {_shown(p)})"]
+    gained = [st for st in b.steps if st.contribution]
+    terms = [rf"{_num(st.contribution / (1 - p))}" for st in gained] if p != 1 else []
+    if terms:
+        written = _elided_sum(terms, [st.contribution for st in gained])
+        lines.append(rf"&= {_shown(1 - p)} \cdot \Bigl( {written} \Bigr)")
+    lines.append(rf"&= {_shown(1 - p)} \cdot {_num(b.terms[Term.DISCOUNTED_SUM])} = {_num(b.value)}")
+    return _aligned(lines)
+
+
+def rbp_resid_definition(c: Conventions) -> str:
+    return r"\mathrm{RBP_{resid}} = p^{\,n} + (1 - p) \sum_{i \leq n,\ d_i \text{ unjudged}} p^{\,i-1}"
+
+
+def rbp_resid_worked(b: Breakdown) -> str:
+    p = b.terms[Term.PATIENCE]
+    unjudged_sum = r"\sum_{d_i \text{ unjudged}} p^{\,i-1}"
+    lines = [rf"\mathrm{{RBP_{{resid}}}} &= p^{{\,n}} + (1 - p) {unjudged_sum} \quad (p = {_shown(p)})"]
+    if not b.terms[Term.UNJUDGED]:
+        lines.append(r"&= 0 \quad \text{(no unjudged document in the list: trec\_eval reports 0)}")
+        return _aligned(lines)
+    unjudged = sum(st.contribution for st in b.steps)
+    lines.append(rf"&= {_num(b.terms[Term.TAIL])} + {_num(unjudged)} = {_num(b.value)}")
+    return _aligned(lines)
+
+
+def err_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{ERR@}k = \sum_{i=1}^{k} \frac{R_i}{i} \prod_{j<i} (1 - R_j), \quad "
+        r"R_i = \frac{2^{g_i} - 1}{2^4}"
+    )
+
+
+def err_worked(b: Breakdown) -> str:
+    s = _plain("ERR", b.k)
+    lines = [rf"{s} &= \sum_i \frac{{R_i}}{{i}} \prod_{{j<i}} (1 - R_j), \quad R_i = \frac{{2^{{g_i}} - 1}}{{16}}"]
+    stops = [st for st in b.steps if st.contribution]
+    if stops:
+        lines.append(rf"&= {_elided_sum([_num(st.contribution) for st in stops], [st.contribution for st in stops])}")
+    past = _num(b.terms[Term.STILL_READING])
+    lines.append(rf"&= {_num(b.value)} \quad \text{{(reads past the end with probability {past})}}")
+    return _aligned(lines)
+
+
+def bing_definition(c: Conventions) -> str:
+    return r"\mathrm{binG} = \frac{1}{R} \sum_{d_i \text{ relevant}} \frac{1}{\log_2(2 + n_i)}"
+
+
+def bing_worked(b: Breakdown) -> str:
+    R = _int(b.terms[Term.R])
+    lines = [r"\mathrm{binG} &= \frac{1}{R} \sum_{d_i \text{ relevant}} \frac{1}{\log_2(2 + n_i)}"]
+    if not b.terms[Term.HITS]:
+        lines.append(r"&= 0 \quad \text{(no relevant document retrieved)}")
+        return _aligned(lines)
+    hits, terms, values = 0, [], []
+    for st in b.steps:
+        if st.relevant:
+            hits += 1
+            terms.append(rf"\frac{{1}}{{\log_2 {2 + st.rank - hits}}}")
+            values.append(st.contribution)
+    lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {_elided_sum(terms, values)} \Bigr) = {_num(b.value)}")
+    return _aligned(lines)
+
+
+def g_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{G} = \frac{1}{\sum_i g^*_i} \sum_i \frac{g_i}{\log_2\bigl(2 + \sum_{j \leq i} \max(g^*_j, 1) - "
+        r"\sum_{j \leq i} g_j\bigr)}"
+    )
+
+
+def g_worked(b: Breakdown) -> str:
+    lines = [r"\mathrm{G} &= \frac{1}{\sum_i g^*_i} \sum_i \frac{g_i}{\log_2(2 + \mathrm{cost}_i - \mathrm{gain}_i)}"]
+    best = b.terms[Term.IDEAL_GAIN]
+    if not best:
+        lines.append(r"&= 0 \quad \text{(no judged document with a positive gain)}")
+        return _aligned(lines)
+    lines.append(rf"&= \frac{{{_num(b.terms[Term.SUM])}}}{{{_num(best)}}} = {_num(b.value)}")
+    return _aligned(lines)
+
+
+def rndcg_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{Rndcg} = \frac{1}{m} \sum_{j=1}^{m} \mathrm{NDCG@}r_j \quad "
+        r"(r_j\text{: where the ideal gain drops})"
+    )
+
+
+def _averaged_worked(symbol: str, b: Breakdown, what: str) -> str:
+    points = _int(b.terms[Term.POINTS])
+    lines = [rf"{symbol} &= \frac{{1}}{{m}} \sum_{{j=1}}^{{m}} \mathrm{{NDCG}}_j \quad \text{{({what})}}"]
+    if not b.terms[Term.POINTS] or not b.value:
+        lines.append(r"&= 0")
+        return _aligned(lines)
+    lines.append(rf"&= \frac{{{_num(b.terms[Term.SUM])}}}{{{points}}} = {_num(b.value)}")
+    return _aligned(lines)
+
+
+def rndcg_worked(b: Breakdown) -> str:
+    return _averaged_worked(r"\mathrm{Rndcg}", b, "NDCG where the ideal gain changes level, and at the list's end")
+
+
+def ndcg_rel_definition(c: Conventions) -> str:
+    return r"\mathrm{ndcg\_rel} = \frac{1}{R_g} \sum_{d \text{ with gain} > 0} \mathrm{NDCG@rank}(d)"
+
+
+def ndcg_rel_worked(b: Breakdown) -> str:
+    return _averaged_worked(r"\mathrm{ndcg\_rel}", b, "NDCG at each document with a positive gain")
+
+
+def utility_definition(c: Conventions) -> str:
+    return r"\mathrm{U} = a \cdot r + b \cdot (n - r) + c \cdot (R - r) + d \cdot (N + r - n - R)"
+
+
+def utility_worked(b: Breakdown) -> str:
+    r, n, R = _int(b.terms[Term.HITS]), _int(b.terms[Term.RETRIEVED]), _int(b.terms[Term.R])
+    return _aligned(
+        [
+            r"U &= a \cdot r + b \cdot (n - r) + c \cdot (R - r) + d \cdot (N + r - n - R)",
+            rf"&\quad (r = {r} \text{{ relevant retrieved}},\ n = {n} \text{{ retrieved}},\ "
+            rf"R = {R} \text{{ relevant}})",
+            rf"U &= {_num(b.value)}",
+        ]
+    )
+
+
+def relstring_definition(c: Conventions) -> str:
+    return r"\mathrm{relstring} = \text{one character per rank: the grade, - not judged, . in the pool unjudged}"
+
+
+def relstring_worked(b: Breakdown) -> str:
+    shown = "".join(_RELSTRING_SAFE.get(ch, "?") for ch in (b.text or ""))
+    return _aligned([rf"\mathrm{{relstring}} &= \texttt{{'{shown}'}}"])
+
+
+_RELSTRING_SAFE = {
+    **{str(d): str(d) for d in range(10)},
+    "-": "-",
+    ".": ".",
+    ">": r"\textgreater{}",
+    "<": r"\textless{}",
+}
+
+
+def _shown(x: float) -> str:
+    return f"{x:g}"

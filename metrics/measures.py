@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from metrics import registry
 from metrics.conventions import TREC_EVAL, Conventions, Gain
+from metrics.judgments import Gains
 from metrics.types import Breakdown, Qrels, Ranking
 
 MetricFunction = Callable[..., Breakdown]
@@ -21,6 +22,9 @@ _NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
 _TREC_CUTOFF = re.compile(rf"^(?P<name>[a-z_0-9-]+?)[_.](?P<k>{_NUMBER}(?:,{_NUMBER})*)$")
 # ours and ir_measures': NDCG@10, P(rel=2)@5, RBP(p=0.8)
 _CALL = re.compile(r"^(?P<name>[a-z0-9][a-z_0-9-]*)(?:\((?P<args>[^()]*)\))?(?:@(?P<at>[^@]*))?$")
+# trec_eval's name=value parameters after a dot: ndcg.1=3,2=9,4=4.5 (a gain map), rbp.p=0.8
+_TREC_PAIRS = re.compile(r"^(?P<name>[a-z_0-9]+?)\.(?P<pairs>[a-z0-9]+=[^,=]+(?:,[a-z0-9]+=[^,=]+)*)$")
+_ARGUMENT = re.compile(r"(?:[^,{]|\{[^}]*\})+")  # one name=value, a {level: gain} map kept whole
 MAX_CUTOFF = 10**9  # no ranking is longer; a larger k is a typo, and numpy would overflow on it
 
 DEFAULT_MEASURES = ("NDCG@10", "AP", "RR@10", "R@100", "R_cap@100", "P@10")
@@ -44,7 +48,8 @@ class Measure:
     family: str  # a family's key in the registry
     k: int | None
     gain: Gain = "linear"
-    params: tuple[tuple[str, float | tuple], ...] = ()  # the declared parameters given, e.g. (("p", 0.8),)
+    # the declared parameters given, e.g. (("p", 0.8),); a list of values or a gain map ((level, gain), ...) is a tuple
+    params: tuple[tuple[str, float | tuple], ...] = ()
     rel: int | None = None  # a relevance threshold of this measure's own (ir_measures' rel=), else the conventions'
 
     @property
@@ -52,7 +57,7 @@ class Measure:
         family = self.family + ("_exp" if self.gain == "exp" else "")
         at = registry.family(self.family).at_param
         given = [f"rel={self.rel}"] if self.rel is not None else []
-        given += [f"{name}={_number(value)}" for name, value in self.params if name != at]
+        given += [f"{name}={_shown(value)}" for name, value in self.params if name != at]
         if given:
             family += f"({','.join(given)})"
         if at is not None and any(name == at for name, _ in self.params):
@@ -91,6 +96,12 @@ def _number(value: float | tuple) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
+def _shown(value: float | Gains) -> str:
+    if isinstance(value, tuple):
+        return "{" + ",".join(f"{level}:{_number(gain)}" for level, gain in value) + "}"
+    return _number(value)
+
+
 def _unknown(spelled: str) -> ValueError:
     return ValueError(
         f"unknown measure {spelled!r}; known: {', '.join(registry.canonical_names())} and trec_eval's names "
@@ -120,6 +131,8 @@ def _parameter(spelled: str, declared: registry.Family, name: str, text: str) ->
         raise ValueError(
             f"measure {spelled!r}: {declared.key} has no parameter {name!r} (accepted: {accepted})"
         ) from None
+    if spec.gains:
+        return name, _gain_map(spelled, spec, text)
     listed = isinstance(spec.default, tuple)
     items = text.split(",") if listed else [text]
     if not listed and len(items) != len(text.split(",")):
@@ -138,6 +151,43 @@ def _parameter(spelled: str, declared: registry.Family, name: str, text: str) ->
     return name, tuple(values) if listed else values[0]
 
 
+def _gain_map(spelled: str, spec: registry.Param, text: str) -> Gains:
+    """``{1:3,2:9,4:4.5}`` (or trec_eval's pairs, already in that form): each level a whole number >= 0, listed once,
+    each gain a number in the declared range. The order is kept: trec_eval's ideal ranking can depend on it."""
+    body = text.strip()
+    if not (body.startswith("{") and body.endswith("}")):
+        raise ValueError(f"measure {spelled!r}: write {spec.name} as {{level:gain,...}}, e.g. {spec.name}={{1:3,2:9}}")
+    pairs: list[tuple[int, float]] = []
+    for item in filter(None, (part.strip() for part in body[1:-1].split(","))):
+        level, colon, gain = (piece.strip() for piece in item.partition(":"))
+        try:
+            value = float(gain)
+        except ValueError:
+            value = math.nan
+        if not colon or not re.fullmatch(r"\d+", level) or not (spec.low <= value <= spec.high):
+            raise ValueError(
+                f"measure {spelled!r}: each {spec.name} entry is level:gain with a whole level >= 0 and a gain from "
+                f"{_number(spec.low)} to {_number(spec.high)}, got {item!r}"
+            )
+        if any(int(level) == listed for listed, _ in pairs):
+            raise ValueError(f"measure {spelled!r}: level {int(level)} has two gains")
+        pairs.append((int(level), value))
+    return tuple(pairs)
+
+
+def _trec_pairs(spelled: str, declared: registry.Family, pairs: str) -> list[tuple[str, str]]:
+    """trec_eval's ``ndcg.1=3,2=9`` / ``rbp.p=0.8``: whole-number names are one gain map, the others parameters."""
+    items = [item.partition("=")[::2] for item in pairs.split(",")]
+    gains = [f"{level}:{gain}" for level, gain in items if level.isdigit()]
+    named = [(name, value) for name, value in items if not name.isdigit()]
+    if gains:
+        gain_param = next((p.name for p in declared.params if p.gains), None)
+        if gain_param is None:
+            raise ValueError(f"measure {spelled!r}: {declared.key} takes no gain map")
+        named.append((gain_param, "{" + ",".join(gains) + "}"))
+    return named
+
+
 def parse_measure(text: str) -> Measure:
     """Read a measure name, case-insensitively: ours (``NDCG@10``, ``R_cap@100``), trec_eval's (``ndcg_cut_10``,
     ``P.5``, ``iprec_at_recall_0.50``) or ir_measures' (``nDCG@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``).
@@ -152,6 +202,12 @@ def parse_measure(text: str) -> Measure:
     spelled = text.strip()
     lowered = spelled.lower()
     trec = _TREC_CUTOFF.match(lowered)
+    pairs = _TREC_PAIRS.match(lowered)
+    if pairs and (found := _spelling(pairs["name"])):
+        declared, gain = found
+        given = _trec_pairs(spelled, declared, pairs["pairs"])
+        params = [_parameter(spelled, declared, key, value) for key, value in given]
+        return Measure(spelled, declared.key, None, gain, tuple(params))
     if trec and "@" not in lowered and "(" not in lowered and (found := _spelling(trec["name"])):
         name, args, at, trec_spelling = trec["name"], None, trec["k"], True
     elif (call := _CALL.match(lowered)) and (found := _spelling(call["name"])):
@@ -161,7 +217,7 @@ def parse_measure(text: str) -> Measure:
     declared, gain = found
     params: list[tuple[str, float]] = []
     rel = None
-    for item in filter(None, (part.strip() for part in (args or "").split(","))):
+    for item in filter(None, (part.strip() for part in _ARGUMENT.findall(args or ""))):
         key, equals, value = (piece.strip() for piece in item.partition("="))
         if not equals:
             raise ValueError(f"measure {spelled!r}: write each parameter as name=value, e.g. rel=2")

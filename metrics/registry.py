@@ -22,17 +22,24 @@ from metrics.average_precision import average_precision, geometric_mean_ap
 from metrics.conventions import Conventions
 from metrics.counts import num_nonrel_judged_ret, num_q, num_rel, num_rel_ret, num_ret
 from metrics.dcg import dcg, idcg, ndcg
+from metrics.gain_measures import binary_g, ndcg_rel, normalized_gain, rndcg
 from metrics.interpolated import ELEVEN_LEVELS, eleven_point_average, interpolated_precision
+from metrics.judgments import Gains
 from metrics.precision_recall import capped_recall, f1, hit_rate, precision, recall
 from metrics.r_precision import r_precision, r_precision_multiple
 from metrics.reciprocal_rank import reciprocal_rank
+from metrics.relstring import relstring
 from metrics.set_measures import set_average_precision, set_f, set_precision, set_recall
 from metrics.types import Breakdown, Term
+from metrics.unjudged import bpref, gm_bpref, inferred_average_precision, judged, unjudged
+from metrics.user_models import expected_reciprocal_rank, rank_biased_precision, rbp_residual
+from metrics.utility import utility
 
 Kind = Literal["order", "set", "count", "curve"]
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs for P, recall, map_cut, ...
 Cutoff = Literal["optional", "required", "none"]
-Summary = Literal["mean", "sum", "geometric"]  # over queries: trec_eval's mean, num_*'s sum, gm_*'s exp(mean(log))
+# over queries: trec_eval's mean, num_*'s sum, gm_*'s exp(mean(log)); "none": no summary (relstring, a string)
+Summary = Literal["mean", "sum", "geometric", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,11 +47,13 @@ class Param:
     """A parameter of a family besides the cutoff, e.g. RBP's patience p."""
 
     name: str
-    default: float | tuple[float, ...]  # a tuple for a list of values (11pt_avg's recall levels)
-    low: float
+    # a tuple for a list of values (11pt_avg's recall levels), or a gain map's () (every level gains its number)
+    default: float | tuple[float, ...] | Gains
+    low: float  # for a gain map: the range of each gain
     high: float
     help: str
     integer: bool = False
+    gains: bool = False  # a map level -> gain: ``gains={1:3,2:9}``, trec_eval's ``ndcg.1=3,2=9`` (metrics.judgments)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +96,16 @@ class Family:
                 return declared
         raise ValueError(f"{self.key} has no parameter {name!r}")
 
+
+GAINS = Param(
+    "gains",
+    (),
+    -1e6,
+    1e6,
+    "A gain per relevance level, e.g. {1:3,2:9,4:4.5} (trec_eval ndcg.1=3,2=9,4=4.5); other levels gain their number.",
+    gains=True,
+)
+PATIENCE = Param("p", 0.9, 0.0, 1.0, "Patience: the chance the user reads on to the next rank (trec_eval: 0.9).")
 
 FAMILIES: tuple[Family, ...] = (
     Family(
@@ -135,10 +154,13 @@ FAMILIES: tuple[Family, ...] = (
         formulas.capped_recall_definition,
         formulas.capped_recall_worked,
         (Term.HITS, Term.R, Term.CAP),
-        spellings=("rcap", "capped_recall"),
+        spellings=("rcap", "capped_recall", "relative_P", "set_relative_P"),
+        trec_eval="relative_P",  # m_rel_P.c: hits@k / min(k, R), the same number
+        trec_eval_uncut="set_relative_P",  # m_set_rel_P.c: relevant retrieved / min(retrieved, R)
         tools={"BEIR": "R_cap@k"},
         card=3,
         curve=3,
+        trec_defaults=TREC_CUTOFFS,
     ),
     Family(
         "HitRate",
@@ -246,6 +268,7 @@ FAMILIES: tuple[Family, ...] = (
         (Term.DCG, Term.IDCG),
         graded=True,
         spellings=("ndcg_cut",),
+        params=(GAINS,),
         trec_eval="ndcg_cut",
         trec_eval_uncut="ndcg",
         ir_measures="nDCG",
@@ -422,6 +445,215 @@ FAMILIES: tuple[Family, ...] = (
         (Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL),
         trec_eval="set_map",
         usually_cut=False,
+    ),
+    # --- issue 9, part 2: incomplete judgments, user models, gain walks, set utility (metrics.unjudged,
+    # metrics.user_models, metrics.gain_measures, metrics.utility, metrics.relstring) ---
+    Family(
+        "bpref",
+        "Binary preference",
+        bpref,
+        "metrics.kernels_unjudged:bpref",
+        "order",
+        "bpref: how few judged non-relevant documents each relevant one is ranked below; unjudged ones are skipped.",
+        formulas.bpref_definition,
+        formulas.bpref_worked,
+        (Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
+        usually_cut=False,
+        cutoff="none",
+        trec_eval="bpref",
+        ir_measures="Bpref",
+    ),
+    Family(
+        "gm_bpref",
+        "Binary preference, geometric mean",
+        gm_bpref,
+        "metrics.kernels_unjudged:bpref",
+        "order",
+        "gm_bpref: bpref summarised by the geometric mean over queries (a query at 0 counts as 0.00001).",
+        formulas.gm_bpref_definition,
+        formulas.bpref_worked,
+        (Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
+        usually_cut=False,
+        cutoff="none",
+        trec_eval="gm_bpref",
+        summary="geometric",
+        per_query=False,
+    ),
+    Family(
+        "infAP",
+        "Inferred average precision",
+        inferred_average_precision,
+        "metrics.kernels_unjudged:inferred_average_precision",
+        "order",
+        "infAP: AP estimated from a sampled pool; documents graded below 0 are in the pool but not judged.",
+        formulas.infap_definition,
+        formulas.infap_worked,
+        (Term.ESTIMATE_SUM, Term.R),
+        usually_cut=False,
+        cutoff="none",
+        spellings=("infap",),
+        trec_eval="infAP",
+        ir_measures="infAP",
+    ),
+    Family(
+        "Judged",
+        "Judgment rate",
+        judged,
+        "metrics.kernels_unjudged:judged",
+        "set",
+        "Judged@k: the share of the top k that has a judgment (any qrels line); a short list divides by its length.",
+        formulas.judged_definition,
+        formulas.judged_worked,
+        (Term.JUDGED, Term.DENOMINATOR),
+        ir_measures="Judged",
+    ),
+    Family(
+        "unj",
+        "Unjudged at k",
+        unjudged,
+        "metrics.kernels_unjudged:unjudged",
+        "set",
+        "unj@k: the share of the top k with no judgment (no qrels line or a grade below 0), divided by k.",
+        formulas.unjudged_definition,
+        formulas.unjudged_worked,
+        (Term.UNJUDGED, Term.CUTOFF),
+        trec_eval="unj",
+        trec_defaults=(5, 10, 20),
+    ),
+    Family(
+        "RBP",
+        "Rank-biased precision",
+        rank_biased_precision,
+        "metrics.kernels_user_models:rank_biased_precision",
+        "order",
+        "RBP: expected gain per document read by a user who reads on with probability p (trec_eval rbp, p = 0.9).",
+        formulas.rbp_definition,
+        formulas.rbp_worked,
+        (Term.PATIENCE, Term.DISCOUNTED_SUM),
+        usually_cut=False,
+        trec_eval="rbp",
+        ir_measures="RBP",
+        params=(PATIENCE,),
+    ),
+    Family(
+        "RBP_resid",
+        "Rank-biased precision residual",
+        rbp_residual,
+        "metrics.kernels_user_models:rbp_residual",
+        "order",
+        "RBP residual: how much RBP could still rise if the unjudged documents and the rest of the list were relevant.",
+        formulas.rbp_resid_definition,
+        formulas.rbp_resid_worked,
+        (Term.PATIENCE, Term.UNJUDGED, Term.TAIL),
+        usually_cut=False,
+        trec_eval="rbp_resid",
+        params=(PATIENCE,),
+    ),
+    Family(
+        "ERR",
+        "Expected reciprocal rank",
+        expected_reciprocal_rank,
+        "metrics.kernels_user_models:expected_reciprocal_rank",
+        "order",
+        "ERR@k: the expected 1/rank where a user stops, satisfied with probability (2^grade - 1) / 16 at each rank.",
+        formulas.err_definition,
+        formulas.err_worked,
+        (Term.STILL_READING,),
+        ir_measures="ERR",
+    ),
+    Family(
+        "binG",
+        "Binary G",
+        binary_g,
+        "metrics.kernels_gains:binary_g",
+        "order",
+        "binG (experimental): each relevant document counts 1 / log2(2 + non-relevant ones above it), divided by R.",
+        formulas.bing_definition,
+        formulas.bing_worked,
+        (Term.SUM, Term.R, Term.HITS),
+        usually_cut=False,
+        cutoff="none",
+        trec_eval="binG",
+    ),
+    Family(
+        "G",
+        "Normalised gain G",
+        normalized_gain,
+        "metrics.kernels_gains:normalized_gain",
+        "order",
+        "G (experimental): each gain discounted by how far the ranking's total gain lags behind the ideal one.",
+        formulas.g_definition,
+        formulas.g_worked,
+        (Term.SUM, Term.IDEAL_GAIN),
+        usually_cut=False,
+        cutoff="none",
+        trec_eval="G",
+        params=(GAINS,),
+    ),
+    Family(
+        "Rndcg",
+        "NDCG averaged at the R levels",
+        rndcg,
+        "metrics.kernels_gains:rndcg",
+        "order",
+        "Rndcg (experimental): NDCG taken wherever the ideal gain drops a level, and at the list's end, averaged.",
+        formulas.rndcg_definition,
+        formulas.rndcg_worked,
+        (Term.SUM, Term.POINTS),
+        usually_cut=False,
+        cutoff="none",
+        trec_eval="Rndcg",
+        params=(GAINS,),
+    ),
+    Family(
+        "ndcg_rel",
+        "NDCG averaged over relevant documents",
+        ndcg_rel,
+        "metrics.kernels_gains:ndcg_rel",
+        "order",
+        "ndcg_rel (experimental): NDCG at each document with a positive gain (missed ones at the end), averaged.",
+        formulas.ndcg_rel_definition,
+        formulas.ndcg_rel_worked,
+        (Term.SUM, Term.POINTS),
+        usually_cut=False,
+        cutoff="none",
+        trec_eval="ndcg_rel",
+        params=(GAINS,),
+    ),
+    Family(
+        "utility",
+        "Set utility",
+        utility,
+        "metrics.kernels_utility:utility",
+        "set",
+        "Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
+        formulas.utility_definition,
+        formulas.utility_worked,
+        (Term.HITS, Term.RETRIEVED, Term.R),
+        usually_cut=False,
+        cutoff="none",
+        trec_eval="utility",
+        params=(
+            Param("a", 1.0, -1e6, 1e6, "Worth of a relevant retrieved document."),
+            Param("b", -1.0, -1e6, 1e6, "Worth of a non-relevant retrieved document."),
+            Param("c", 0.0, -1e6, 1e6, "Worth of a relevant document not retrieved."),
+            Param("d", 0.0, -1e6, 1e6, "Worth of a non-relevant document not retrieved."),
+            Param("collection", 0.0, 0.0, 1e12, "Documents in the collection (trec_eval -N).", integer=True),
+        ),
+    ),
+    Family(
+        "relstring",
+        "Relevance string",
+        relstring,
+        "metrics.kernels_utility:relstring",
+        "order",
+        "relstring: the judgments of the first k documents (10 by default) as characters; not a number.",
+        formulas.relstring_definition,
+        formulas.relstring_worked,
+        (Term.CUTOFF,),
+        usually_cut=False,
+        trec_eval="relstring",
+        summary="none",
     ),
 )
 

@@ -38,6 +38,18 @@ class Term(StrEnum):
     RANK_CUTOFF = "cutoff rank"  # where a measure looks: R for Rprec, round(x R) for Rprec_mult
     RECALL_LEVEL = "recall level"
     RELEVANT_NEEDED = "relevant needed"  # the relevant documents a recall level asks for
+    NONRELEVANT = "N"  # judged non-relevant documents (0 <= grade < threshold), retrieved or not
+    PREFERENCE_SUM = "sum of preferences"
+    ESTIMATE_SUM = "sum of estimated P@i"
+    JUDGED = "judged"
+    UNJUDGED = "unjudged"
+    PATIENCE = "p"
+    DISCOUNTED_SUM = "sum of g_i p^(i-1)"
+    TAIL = "p^n"
+    STILL_READING = "P(still reading)"  # ERR: the chance the user reads past the last rank
+    SUM = "sum"
+    IDEAL_GAIN = "ideal gain"
+    POINTS = "points averaged"
 
     __repr__ = str.__repr__  # a printed Breakdown.terms reads {'DCG': 3.5}, as a plain dict would
 
@@ -67,6 +79,8 @@ class Breakdown:
     steps: tuple[RankStep, ...]
     terms: Mapping[Term, float] = field(default_factory=dict)  # e.g. {Term.DCG: 5.76, Term.IDCG: 6.32}
     conventions: Conventions = TREC_EVAL  # the conventions the value was computed under
+    text: str | None = None  # a measure whose value is a string (trec_eval relstring); ``value`` is then 0.0
+    gains: tuple[tuple[int, float], ...] = ()  # the gain map the value was computed with (trec_eval ndcg.1=3,2=9)
 
     @property
     def metric(self) -> str:

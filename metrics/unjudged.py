@@ -1,0 +1,173 @@
+"""Measures for incomplete judgments: bpref and infAP (judged documents only), Judged@k and unj (how much of the top
+k was judged at all).
+
+trec_eval's view of a retrieved document (``metrics.judgments``): judged relevant (grade >= threshold), judged
+non-relevant (0 <= grade < threshold), in the pool but not judged (a negative grade) or not in the pool (no qrels
+line). P@k and AP count both kinds of unjudged document as non-relevant; bpref and infAP do not.
+"""
+
+from __future__ import annotations
+
+from metrics._checks import check_k, checked, count_relevant
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
+from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+
+INFAP_EPSILON = 0.00001  # trec_eval.h: keeps infAP's estimated precision defined when nothing above was judged
+
+
+def _judged_nonrelevant(qrels: Qrels, threshold: int) -> int:
+    return sum(1 for grade in qrels.values() if 0 <= grade < threshold)
+
+
+def bpref(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+    r"""Binary preference (trec_eval ``bpref``, ir_measures ``Bpref``): how many judged non-relevant documents
+    each retrieved relevant document is ranked below, ignoring unjudged documents.
+
+    .. math:: \mathrm{bpref} = \frac{1}{R} \sum_{d_i \text{ relevant}}
+        \left(1 - \frac{\min(n_i,\ R)}{\min(N,\ R)}\right)
+
+    where n_i counts the judged non-relevant documents ranked above d_i and N all judged non-relevant documents
+    (0 <= grade < threshold). Conventions (trec_eval ``m_bpref.c``): unjudged documents, negative grades included,
+    are skipped; a relevant document with no judged non-relevant one above it adds 1 (even when N = 0); R = 0
+    gives 0. k keeps only the top k (as ``-M k``). Buckley and Voorhees, SIGIR 2004.
+
+    >>> round(bpref(["r1", "n1", "x", "r2"], {"r1": 1, "r2": 1, "r3": 1, "n1": 0}).value, 4)
+    0.3333
+    """
+    top = checked(ranking, qrels, k)
+    R = count_relevant(qrels, conventions.threshold)
+    N = _judged_nonrelevant(qrels, conventions.threshold)
+    nonrelevant_above, preferences, steps = 0, 0.0, []
+    for rank, doc in enumerate(top, start=1):
+        value = level(qrels, doc)
+        relevant = value >= conventions.threshold
+        contribution = 0.0
+        if relevant:
+            share = 1.0 - min(nonrelevant_above, R) / min(N, R) if nonrelevant_above > 0 else 1.0
+            preferences += share
+            contribution = share / R
+        elif value >= 0:
+            nonrelevant_above += 1
+        running = (steps[-1].running if steps else 0.0) + contribution
+        steps.append(RankStep(rank, doc, int(qrels.get(doc, 0)), relevant, contribution, running))
+    value = preferences / R if R else 0.0
+    terms = {Term.PREFERENCE_SUM: preferences, Term.R: R, Term.NONRELEVANT: N}
+    return Breakdown("bpref", k, value, tuple(steps), terms, conventions)
+
+
+def gm_bpref(
+    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""bpref summarised by the geometric mean over queries (trec_eval ``gm_bpref``): this query's bpref, which
+    enters :math:`\exp(\frac{1}{Q}\sum_q \log \max(\mathrm{bpref}_q,\ 10^{-5}))`. trec_eval prints only the summary.
+
+    >>> gm_bpref(["r1"], {"r1": 1}).value
+    1.0
+    """
+    b = bpref(ranking, qrels, k, conventions=conventions)
+    return Breakdown("gm_bpref", k, b.value, b.steps, b.terms, conventions)
+
+
+def inferred_average_precision(
+    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Inferred AP (trec_eval ``infAP``, ir_measures ``infAP``): AP estimated from a sampled judgment pool.
+
+    .. math:: \mathrm{infAP} = \frac{1}{R} \sum_{d_i \text{ relevant}} \left( \frac{1}{i} + \frac{i-1}{i}
+        \cdot \frac{r + n + u}{i - 1} \cdot \frac{r + \varepsilon}{r + n + 2\varepsilon} \right)
+
+    at the i-th rank, where r, n and u count the relevant, judged non-relevant and pool-unjudged (negative grade)
+    documents above d_i, and ε = 0.00001; the relevant document at rank 1 adds exactly 1. Documents with no qrels
+    line (not in the pool) count as zeros in the expected precision; pool-unjudged ones are assumed to be relevant
+    in the same proportion as the judged ones. Conventions (trec_eval ``m_infap.c``): R = 0 gives 0; k keeps the
+    top k. Yilmaz and Aslam, CIKM 2006.
+
+    >>> round(inferred_average_precision(["r1", "x", "r2"], {"r1": 1, "r2": 1, "n": 0}).value, 4)
+    0.8333
+    """
+    top = checked(ranking, qrels, k)
+    R = count_relevant(qrels, conventions.threshold)
+    relevant_above = nonrelevant_above = unjudged_above = 0
+    total, steps = 0.0, []
+    for rank, doc in enumerate(top, start=1):
+        value = level(qrels, doc)
+        relevant = value >= conventions.threshold
+        contribution = 0.0
+        if value == POOL_UNJUDGED:
+            unjudged_above += 1
+        elif value >= 0 and not relevant:
+            nonrelevant_above += 1
+        elif relevant:
+            above = rank - 1
+            if above == 0:
+                estimate = 1.0
+            else:
+                fj = float(above)
+                estimate = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (
+                    (relevant_above + nonrelevant_above + unjudged_above) / fj
+                ) * ((relevant_above + INFAP_EPSILON) / (relevant_above + nonrelevant_above + 2 * INFAP_EPSILON))
+            relevant_above += 1
+            total += estimate
+            contribution = estimate / R
+        running = (steps[-1].running if steps else 0.0) + contribution
+        steps.append(RankStep(rank, doc, int(qrels.get(doc, 0)), relevant, contribution, running))
+    value = total / R if R else 0.0
+    return Breakdown("infAP", k, value, tuple(steps), {Term.ESTIMATE_SUM: total, Term.R: R}, conventions)
+
+
+def judged(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+    r"""Judgment rate at k (ir_measures ``Judged@k``): the share of the top k that has a qrels line.
+
+    .. math:: \mathrm{Judged@}k = \frac{\#\{i \leq k : d_i \text{ in the qrels}\}}{\min(k,\ n)}
+
+    Conventions (ir_measures' judged provider): any qrels line counts as judged, a negative grade too; the divisor
+    is the number of documents shown, min(k, n), so a short list is not penalised; an empty list gives 0. k=None
+    looks at the whole list. trec_eval's ``unj_k`` counts negative grades as unjudged and divides by k.
+
+    >>> judged(["a", "x", "b"], {"a": 1, "b": 0}, k=10).value == 2 / 3
+    True
+    """
+    top = checked(ranking, qrels, k)
+    divisor = len(top)
+    count, steps = 0, []
+    for rank, doc in enumerate(top, start=1):
+        is_judged = doc in qrels
+        count += is_judged
+        contribution = 1 / divisor if is_judged else 0.0
+        running = (steps[-1].running if steps else 0.0) + contribution
+        grade = int(qrels.get(doc, 0))
+        steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, contribution, running))
+    value = count / divisor if divisor else 0.0
+    return Breakdown("Judged", k, value, tuple(steps), {Term.JUDGED: count, Term.DENOMINATOR: divisor}, conventions)
+
+
+def unjudged(
+    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Unjudged at k (trec_eval 10 ``unj_k``; default cutoffs 5, 10, 20): the share of the top k with no judgment.
+
+    .. math:: \mathrm{unj@}k = \frac{\#\{i \leq k : d_i \text{ not in the qrels, or graded below 0}\}}{k}
+
+    Conventions (trec_eval ``m_unjudged.c``): a negative grade ("in the pool, not judged") is unjudged; the divisor
+    is always k ("irrelevant, not unjudged, docs fill in the rest"); k=None divides by the list length (0 if
+    empty). A red flag: a high value at small k means the qrels barely cover the run.
+
+    >>> unjudged(["a", "x", "b", "y"], {"a": 1, "b": -1}, k=5).value
+    0.6
+    """
+    top = checked(ranking, qrels, k)
+    divisor = len(ranking) if k is None else k
+    count, steps = 0, []
+    for rank, doc in enumerate(top, start=1):
+        is_unjudged = level(qrels, doc) in (NOT_IN_POOL, POOL_UNJUDGED)
+        count += is_unjudged
+        contribution = 1 / divisor if is_unjudged else 0.0
+        running = (steps[-1].running if steps else 0.0) + contribution
+        grade = int(qrels.get(doc, 0))
+        steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, contribution, running))
+    value = count / divisor if divisor else 0.0
+    return Breakdown("unj", k, value, tuple(steps), {Term.UNJUDGED: count, Term.CUTOFF: divisor}, conventions)
+
+
+__all__ = ["bpref", "check_k", "gm_bpref", "inferred_average_precision", "judged", "unjudged"]

@@ -1,0 +1,45 @@
+"""trec_eval's set utility: a weighted count of the contingency table (retrieved or not, relevant or not)."""
+
+from __future__ import annotations
+
+from metrics._checks import checked, count_relevant, judged
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+
+
+def utility(
+    ranking: Ranking,
+    qrels: Qrels,
+    k: int | None = None,
+    *,
+    conventions: Conventions = TREC_EVAL,
+    a: float = 1.0,
+    b: float = -1.0,
+    c: float = 0.0,
+    d: float = 0.0,
+    collection: float = 0.0,
+) -> Breakdown:
+    r"""Set utility (trec_eval ``utility``; ``utility.1,-1,0,0`` is the default).
+
+    .. math:: U = a \cdot r + b \cdot (n - r) + c \cdot (R - r) + d \cdot (N + r - n - R)
+
+    r = relevant retrieved, n = retrieved, R = relevant, N = documents in the collection (trec_eval ``-N``,
+    0 unless given: the files do not hold it). Each retrieved relevant document is worth a, each retrieved
+    non-relevant one b (usually negative), each missed relevant one c, each correctly left out one d.
+    Conventions (``m_utility.c``): the mean over queries is the summary; k keeps the top k.
+
+    >>> utility(["r1", "x", "r2"], {"r1": 1, "r2": 1, "r3": 1}, a=2, b=-1, c=-0.5).value  # 2*2 - 1 - 0.5
+    2.5
+    """
+    top = checked(ranking, qrels, k)
+    R = count_relevant(qrels, conventions.threshold)
+    hits, running, steps = 0, 0.0, []
+    for rank, doc, grade, relevant in judged(top, qrels, conventions.threshold):
+        hits += relevant
+        contribution = a if relevant else b
+        running += contribution
+        steps.append(RankStep(rank, doc, grade, relevant, contribution, running))
+    n = len(top)
+    value = a * hits + b * (n - hits) + c * (R - hits) + d * (collection + hits - n - R)
+    terms = {Term.HITS: hits, Term.RETRIEVED: n, Term.R: R}
+    return Breakdown("utility", k, value, tuple(steps), terms, conventions)
