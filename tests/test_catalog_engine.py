@@ -15,7 +15,9 @@ from metrics.engine import evaluate
 DOCS = [f"d{i}" for i in range(10)] + ["D1", "doc10", "doc9", "a", "é"]
 QUERIES = ["q1", "q2", "q3", "q10"]
 scores = st.sampled_from([0.0, 0.5, 1.0, 2.0, -1.0]) | st.floats(-5, 5, allow_nan=False)
-runs = st.dictionaries(st.sampled_from(QUERIES), st.dictionaries(st.sampled_from(DOCS), scores, max_size=12), max_size=4)
+runs = st.dictionaries(
+    st.sampled_from(QUERIES), st.dictionaries(st.sampled_from(DOCS), scores, max_size=12), max_size=4
+)
 qrels_sets = st.dictionaries(
     st.sampled_from(QUERIES), st.dictionaries(st.sampled_from(DOCS), st.integers(-2, 11), max_size=10), max_size=4
 )
@@ -67,7 +69,10 @@ def _check(run, qrels, conventions, complete, max_docs=None, judged_only=False, 
         measure = parse_measure(name)
         family = registry.family(measure.family)
         readable = mean_over_queries(
-            lambda ranking, judged, m=measure: m.compute(ranking, judged, conventions), rankings, qrels, complete=complete
+            lambda ranking, judged, m=measure: m.compute(ranking, judged, conventions),
+            rankings,
+            qrels,
+            complete=complete,
         )
         got = dict(zip(result.queries, result.per_query[name].tolist(), strict=True))
         if family.key == "relstring":
@@ -99,7 +104,7 @@ def test_long_rankings_with_ties_and_deep_judgments():
     for q in range(12):
         docs = [f"doc{i}" for i in rnd.sample(range(3000), 700)]
         run[f"q{q}"] = {d: float(rnd.randint(0, 30)) for d in docs}
-        judged = rnd.sample(docs, 60) + [f"missed{q}", f"pool{q}"]
+        judged = [*rnd.sample(docs, 60), f"missed{q}", f"pool{q}"]
         qrels[f"q{q}"] = {d: rnd.choice((-1, 0, 0, 1, 2, 3, 4)) for d in judged}
     for conventions in (Conventions(), Conventions(threshold=2)):
         _check(run, qrels, conventions, False)

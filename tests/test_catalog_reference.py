@@ -57,7 +57,11 @@ def _check_plain(run, qrels, level, judged_only=False, max_docs=None):
     top = {q: r[:max_docs] for q, r in run.items()}
     expected = _trec(qrels, top, TREC_PLAIN, level, judged_only)
     ours = evaluate(
-        run, qrels, [*PLAIN, "gm_bpref"], conventions=Conventions(threshold=level), judged_only=judged_only,
+        run,
+        qrels,
+        [*PLAIN, "gm_bpref"],
+        conventions=Conventions(threshold=level),
+        judged_only=judged_only,
         max_docs=max_docs,
     )
     for name, trec_name in PLAIN.items():
