@@ -53,8 +53,11 @@ class Evaluation:
 
     queries: tuple[str, ...]  # the evaluated queries, sorted by id in byte order (trec_eval -q's order)
     measures: tuple[Measure, ...]
-    per_query: dict[str, np.ndarray]  # measure name as spelled -> float64 value per query, aligned with queries
-    means: dict[str, float]  # measure name -> mean over the evaluated queries (math.fsum / n)
+    # measure name as spelled -> float64 value per query, aligned with queries (relstring: its strings, dtype object)
+    per_query: dict[str, np.ndarray]
+    # measure name -> mean over the evaluated queries (math.fsum / n), or the family's summary (sum, geometric);
+    # NaN for a family with no summary (relstring)
+    means: dict[str, float]
     counts: QueryCounts
     only_in_run: tuple[str, ...]
     only_in_qrels: tuple[str, ...]
