@@ -208,6 +208,14 @@ def parse_measure(text: str) -> Measure:
         given = _trec_pairs(spelled, declared, pairs["pairs"])
         params = [_parameter(spelled, declared, key, value) for key, value in given]
         return Measure(spelled, declared.key, None, gain, tuple(params))
+    if trec and (found := _spelling(trec["name"])) and found[0].trec_params and "," in trec["k"]:
+        declared, values = found[0], trec["k"].split(",")
+        if len(values) != len(declared.trec_params):  # trec_eval: "improper number of coefficients"
+            names = ", ".join(declared.trec_params)
+            raise ValueError(f"measure {spelled!r}: {declared.key} takes {len(declared.trec_params)} values ({names})")
+        pairs_given = zip(declared.trec_params, values, strict=True)
+        given = [_parameter(spelled, declared, key, value) for key, value in pairs_given]
+        return Measure(spelled, declared.key, None, found[1], tuple(given))
     if trec and "@" not in lowered and "(" not in lowered and (found := _spelling(trec["name"])):
         name, args, at, trec_spelling = trec["name"], None, trec["k"], True
     elif (call := _CALL.match(lowered)) and (found := _spelling(call["name"])):

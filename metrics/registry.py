@@ -84,6 +84,7 @@ class Family:
     at_param: str | None = None  # ``@x`` sets this parameter instead of a cutoff (IPrec@0.5: the recall level)
     trec_param: str | None = None  # what trec_eval's NAME.x sets when it is not a cutoff (set_F.0.5: beta);
     # at_param when None
+    trec_params: tuple[str, ...] = ()  # trec_eval's NAME.x,y,... sets these in order (utility.1,-1,0,0: a..d)
     summary: Summary = "mean"
     count: bool = False  # a whole number per query (trec_eval prints it with %ld)
     per_query: bool = True  # trec_eval -q prints it per query (gm_map: only the summary)
@@ -633,6 +634,7 @@ FAMILIES: tuple[Family, ...] = (
         usually_cut=False,
         cutoff="none",
         trec_eval="utility",
+        trec_params=("a", "b", "c", "d"),
         params=(
             Param("a", 1.0, -1e6, 1e6, "Worth of a relevant retrieved document."),
             Param("b", -1.0, -1e6, 1e6, "Worth of a non-relevant retrieved document."),

@@ -88,6 +88,9 @@ def rbp_residual(
         grade = int(qrels.get(doc, 0))
         steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, contribution, running))
     value = weight + (1 - p) * unjudged_weight if count else 0.0
+    if count:  # the tail beyond the list has no rank: the last rank carries it, so the contributions sum to the value
+        last = steps[-1]
+        steps[-1] = RankStep(last.rank, last.doc_id, last.grade, last.relevant, last.contribution + weight, value)
     terms = {Term.PATIENCE: p, Term.UNJUDGED: count, Term.TAIL: weight if count else 0.0}
     return Breakdown("RBP_resid", k, value, tuple(steps), terms, conventions)
 

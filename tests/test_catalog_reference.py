@@ -122,7 +122,6 @@ def _number(x: float) -> str:
 @given(runs(), st.tuples(*[st.sampled_from([-2.0, -1.0, -0.5, 0.0, 0.25, 1.0, 3.0])] * 4), st.integers(1, 2))
 def test_utility_parameters_against_trec_eval(data, abcd, level):
     run, qrels = data
-    run = {q: r for q, r in run.items() if r}  # trec_eval never scores an empty ranking (see the test below)
     expected = _trec(qrels, run, {"utility." + ",".join(map(_number, abcd))}, level)
     a, b, c, d = abcd
     name = f"utility(a={a},b={b},c={c},d={d})"
@@ -130,11 +129,14 @@ def test_utility_parameters_against_trec_eval(data, abcd, level):
     _compare(ours, expected, name, "utility")
 
 
-def test_utility_of_an_empty_ranking_is_c_times_R():
-    """Retrieving nothing misses every relevant document: c·R + d·(N − R). (trec_eval never sees such a query;
-    with -c it scores a query missing from the run 0 whatever c and d are.)"""
-    b = parse_measure("utility(a=1,b=-1,c=-0.5,d=0.01,collection=100)").compute([], {"r1": 1, "r2": 2, "n": 0})
-    assert b.value == -0.5 * 2 + 0.01 * (100 - 2)
+def test_utility_of_an_empty_ranking_is_zero_as_in_trec_eval():
+    """trec_eval never scores an empty ranking; pytrec_eval, given one, reports 0 whatever c and d are (and trec_eval
+    -c scores a query missing from the run 0): we do the same."""
+    qrels = {"q1": {"r1": 1, "r2": 2, "n": 0}, "q2": {"x": 1}}
+    expected = _trec(qrels, {"q1": [], "q2": ["x"]}, {"utility.1,-1,-0.5,0.25"})
+    assert expected["q1"]["utility"] == 0.0
+    b = parse_measure("utility(a=1,b=-1,c=-0.5,d=0.25)").compute([], qrels["q1"])
+    assert b.value == 0.0 and b.steps == ()
 
 
 # ---------------------------------------------------------------------------------------------------------------
