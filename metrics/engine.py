@@ -53,8 +53,7 @@ class Evaluation:
 
     queries: tuple[str, ...]  # the evaluated queries, sorted by id in byte order (trec_eval -q's order)
     measures: tuple[Measure, ...]
-    # measure name as spelled -> float64 value per query, aligned with queries (relstring: its strings, dtype object)
-    per_query: dict[str, np.ndarray]
+    per_query: dict[str, np.ndarray]  # measure name as spelled -> float64 value per query, aligned with queries
     # measure name -> mean over the evaluated queries (math.fsum / n), or the family's summary (sum, geometric);
     # NaN for a family with no summary (relstring)
     means: dict[str, float]
@@ -63,6 +62,9 @@ class Evaluation:
     only_in_qrels: tuple[str, ...]
     conventions: Conventions = TREC_EVAL
     complete: bool = False
+    # a measure whose value is a string (trec_eval relstring) -> one string per query; its per_query values are 0.0,
+    # as trec_eval stores them
+    texts: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     def to_frame(self):
         """One row per query (index ``query``), one column per measure as spelled. Imports pandas."""
@@ -119,6 +121,8 @@ def evaluate(
                 values = np.where(data.in_run, values, 0.0)  # -c: a query missing from the run adds nothing
             cache[key] = values
         per_query[name] = cache[key]
+    texts = {name: tuple(values.tolist()) for name, values in per_query.items() if values.dtype == object}
+    per_query.update((name, np.zeros(len(values))) for name, values in per_query.items() if name in texts)
     data = prepared.get(conventions.threshold) or next(iter(prepared.values()), None)
     if data is None:
         data = _Prepared(run, qrels, conventions, complete, max_docs, judged_only)
@@ -136,6 +140,7 @@ def evaluate(
         data.only_in_qrels,
         conventions,
         complete,
+        texts,
     )
 
 

@@ -15,7 +15,7 @@ def utility(data, measure) -> np.ndarray:
     slot, _, grade = within(data, measure.k)
     hits = np.bincount(slot[grade >= data.conventions.threshold], minlength=data.size)
     n, R = shown(data, measure.k), data.R
-    return np.where(n > 0, a * hits + b * (n - hits) + c * (R - hits) + d * (collection + hits - n - R), 0.0)
+    return a * hits + b * (n - hits) + c * (R - hits) + d * (collection + hits - n - R)
 
 
 def relstring(data, measure) -> np.ndarray:

@@ -26,9 +26,9 @@ def utility(
     r = relevant retrieved, n = retrieved, R = relevant, N = documents in the collection (trec_eval ``-N``,
     0 unless given: the files do not hold it). Each retrieved relevant document is worth a, each retrieved
     non-relevant one b (usually negative), each missed relevant one c, each correctly left out one d.
-    Conventions (``m_utility.c``): the mean over queries is the summary; an empty ranking scores 0 (trec_eval scores
-    a query missing from the run 0 under -c, whatever c and d); k keeps the top k. The last rank's contribution
-    carries the missed documents' terms.
+    Conventions (``m_utility.c``): the mean over queries is the summary; an empty ranking scores c·R + d·(N − R), as
+    trec_eval computes it (but trec_eval -c adds 0 for a query missing from the run); k keeps the top k. The last
+    rank's contribution carries the missed documents' terms.
 
     >>> utility(["r1", "x", "r2"], {"r1": 1, "r2": 1, "r3": 1}, a=2, b=-1, c=-0.5).value  # 2*2 - 1 - 0.5
     2.5
@@ -42,9 +42,8 @@ def utility(
         running += contribution
         steps.append(RankStep(rank, doc, grade, relevant, contribution, running))
     n = len(top)
-    # An empty ranking scores 0, as trec_eval scores a query missing from the run under -c (and pytrec_eval an
-    # empty one); otherwise the missed documents' terms (c, d) are shown on the last rank.
-    value = a * hits + b * (n - hits) + c * (R - hits) + d * (collection + hits - n - R) if n else 0.0
+    value = a * hits + b * (n - hits) + c * (R - hits) + d * (collection + hits - n - R)
+    # the missed documents' terms (c, d) have no rank: the last rank shows them
     if steps:
         last = steps[-1]
         steps[-1] = RankStep(

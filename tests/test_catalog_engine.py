@@ -77,7 +77,8 @@ def _check(run, qrels, conventions, complete, max_docs=None, judged_only=False, 
         got = dict(zip(result.queries, result.per_query[name].tolist(), strict=True))
         if family.key == "relstring":
             texts = {q: measure.compute(rankings.get(q, []), qrels[q], conventions).text for q in readable.per_query}
-            assert got == texts, name
+            assert dict(zip(result.queries, result.texts[name], strict=True)) == texts, name
+            assert got == dict.fromkeys(texts, 0.0)  # the number trec_eval stores for it
             assert math.isnan(result.means[name])
             continue
         assert got == readable.per_query, name  # == on floats: bit for bit

@@ -129,14 +129,13 @@ def test_utility_parameters_against_trec_eval(data, abcd, level):
     _compare(ours, expected, name, "utility")
 
 
-def test_utility_of_an_empty_ranking_is_zero_as_in_trec_eval():
-    """trec_eval never scores an empty ranking; pytrec_eval, given one, reports 0 whatever c and d are (and trec_eval
-    -c scores a query missing from the run 0): we do the same."""
+def test_utility_of_an_empty_ranking_counts_the_missed_documents():
+    """Retrieving nothing misses every relevant document: c·R + d·(N − R), as trec_eval computes it."""
     qrels = {"q1": {"r1": 1, "r2": 2, "n": 0}, "q2": {"x": 1}}
     expected = _trec(qrels, {"q1": [], "q2": ["x"]}, {"utility.1,-1,-0.5,0.25"})
-    assert expected["q1"]["utility"] == 0.0
     b = parse_measure("utility(a=1,b=-1,c=-0.5,d=0.25)").compute([], qrels["q1"])
-    assert b.value == 0.0 and b.steps == ()
+    assert b.value == expected["q1"]["utility"] == -0.5 * 2 + 0.25 * (0 - 2)
+    assert b.steps == ()
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -217,9 +216,7 @@ def test_relstring_by_hand():
     ranking = [f"d{i}" for i in range(12)]
     qrels = {"d0": 1, "d2": 0, "d3": -1, "d4": 12, "d5": 9, "d11": 3}
     assert parse_measure("relstring").compute(ranking, qrels).text == "1-0.>9----"
-    assert evaluate({"q": ranking}, {"q": qrels}, ["relstring_12"]).per_query["relstring_12"].tolist() == [
-        "1-0.>9-----3"
-    ]
+    assert evaluate({"q": ranking}, {"q": qrels}, ["relstring_12"]).texts["relstring_12"] == ("1-0.>9-----3",)
 
 
 def test_err_by_hand():
