@@ -110,3 +110,21 @@ def test_long_rankings_with_ties_and_deep_judgments():
     for conventions in (Conventions(), Conventions(threshold=2)):
         _check(run, qrels, conventions, False)
         _check(run, qrels, conventions, True, max_docs=300, judged_only=True)
+
+
+def test_every_catalog_choice_computes_renders_and_summarises():
+    """The playground's picker and the Evaluate page's summary column take every family, relstring's missing
+    summary included."""
+    from metrics.formulas import latex
+    from ui import datasets, widgets
+
+    ranking, qrels = ["a", "x", "b", "u"], {"a": 2, "b": 0, "u": -1, "z": 1}
+    choices = widgets.catalog_choices(3)
+    assert len(choices) == len(registry.FAMILIES)
+    for name in choices:
+        b = parse_measure(name).compute(ranking, qrels)
+        assert latex(b).startswith(r"\begin{aligned}"), name
+    result = evaluate({"q1": ranking}, {"q1": qrels}, choices)
+    labels = datasets.summary_labels(result)
+    assert labels[choices.index("relstring")] == "none (per query only)"
+    assert labels[choices.index("gm_bpref")] == "geometric mean"

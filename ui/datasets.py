@@ -201,8 +201,8 @@ def parse_measures(chosen: Sequence[str], extra: str) -> tuple[list[str], list[s
 
 
 def summary_labels(evaluation: Evaluation) -> list[str]:
-    """How each measure's 'all' value is formed, as trec_eval forms it: mean, sum or geometric mean."""
-    words = {"mean": "mean", "sum": "sum", "geometric": "geometric mean"}
+    """How each measure's 'all' value is formed, as trec_eval forms it: mean, sum, geometric mean or none."""
+    words = {"mean": "mean", "sum": "sum", "geometric": "geometric mean", "none": "none (per query only)"}
     return [words[registry.family(m.family).summary] for m in evaluation.measures]
 
 
