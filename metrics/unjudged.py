@@ -8,7 +8,7 @@ line). P@k and AP count both kinds of unjudged document as non-relevant; bpref a
 
 from __future__ import annotations
 
-from metrics._checks import check_k, checked, count_relevant
+from metrics._checks import checked, count_relevant
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
 from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
@@ -169,5 +169,3 @@ def unjudged(
     value = count / divisor if divisor else 0.0
     return Breakdown("unj", k, value, tuple(steps), {Term.UNJUDGED: count, Term.CUTOFF: divisor}, conventions)
 
-
-__all__ = ["bpref", "check_k", "gm_bpref", "inferred_average_precision", "judged", "unjudged"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from metrics._checks import checked
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.judgments import gain_of, level, level_counts, level_gains
+from metrics.judgments import level, level_counts, level_gains
 from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
 
 ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: a grade-4 document satisfies the user with probability 15/16
@@ -122,5 +122,3 @@ def expected_reciprocal_rank(
         steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, contribution, total))
     return Breakdown("ERR", k, total, tuple(steps), {Term.STILL_READING: still_reading}, conventions)
 
-
-__all__ = ["expected_reciprocal_rank", "gain_of", "rank_biased_precision", "rbp_gains", "rbp_residual"]
