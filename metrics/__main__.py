@@ -194,15 +194,18 @@ def _text(result, per_query: bool, digits: int, *, summary: bool = True, runid: 
     if per_query:
         line = f"%s\t%s\t%.{digits}f"  # printf-style: a third faster than an f-string per line (35k lines at 7M rows)
         shown = [m for m in result.measures if registry.family(m.family).per_query]
-        columns = [result.per_query[m.name].tolist() for m in shown]
+        columns = [result.texts.get(m.name) or result.per_query[m.name].tolist() for m in shown]
         for index, query in enumerate(result.queries):
             for measure, values in zip(shown, columns, strict=True):
-                lines.append(line % (measure.name, query, values[index]))
+                value = values[index]
+                text = isinstance(value, str)  # relstring
+                lines.append(f"{measure.name}\t{query}\t{value}" if text else line % (measure.name, query, value))
     if summary:
         if runid is not None:
             lines.append(f"runid\tall\t{runid}")
-        for name, value in result.means.items():
-            lines.append(f"{name}\tall\t{value:.{digits}f}")
+        for measure in result.measures:
+            if registry.family(measure.family).summary != "none":  # relstring has no 'all' value
+                lines.append(f"{measure.name}\tall\t{result.means[measure.name]:.{digits}f}")
     return "\n".join(lines) + "\n" if lines else ""
 
 

@@ -17,10 +17,12 @@ _NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
 _PREVIOUS = re.compile(rf"^(?P<stem>.*?[_.@])(?P<number>{_NUMBER}(?:,{_NUMBER})*)$")  # P.5 -> P. and 5
 
 
-def _trec_family(name: str) -> registry.Family | None:
-    """The family whose trec_eval name (with a cutoff or parameter list) this bare name is, case-insensitively."""
+def _trec_family(name: str, *, uncut: bool = False) -> registry.Family | None:
+    """The family whose trec_eval name this bare name is, case-insensitively: the name that takes cutoffs or
+    parameters (P, ndcg_cut), and with ``uncut`` also the whole-list one (ndcg, map)."""
     found = registry.spelled(name.lower())
-    return found if found is not None and (found.trec_eval or "").lower() == name.lower() else None
+    names = (found.trec_eval, found.trec_eval_uncut if uncut else None) if found is not None else ()
+    return found if any((n or "").lower() == name.lower() for n in names) else None
 
 
 def _defaults(name: str) -> list[str] | None:
@@ -33,12 +35,18 @@ def _defaults(name: str) -> list[str] | None:
     return [f"{name}_{int(cutoff)}" for cutoff in family.trec_defaults]
 
 
-def _takes_a_list(name: str) -> bool:
-    """Does this measure's trec_eval parameter hold several values (11pt_avg's recall levels)?"""
-    match = _PREVIOUS.match(name)
-    family = _trec_family(match["stem"][:-1]) if match else None
-    dotted = family and (family.trec_param or family.at_param)
-    return bool(dotted) and isinstance(family.param(dotted).default, tuple)
+def _joins(name: str, item: str) -> bool:
+    """Does ``item`` continue the parameter list of this trec_eval-spelled measure (NAME.params) rather than name a
+    measure of its own? A pair joins a gain map (ndcg.1=3,2=9); a number joins 11pt_avg's recall levels or
+    utility's four coefficients."""
+    stem, dot, _ = name.partition(".")
+    family = _trec_family(stem, uncut=True) if dot else None
+    if family is None:
+        return False
+    if "=" in item:
+        return any(p.gains for p in family.params)
+    dotted = family.trec_param or family.at_param
+    return (dotted is not None and isinstance(family.param(dotted).default, tuple)) or len(family.trec_params) > 1
 
 
 def measure_names(options: Sequence[str] | None) -> list[str]:
@@ -69,15 +77,15 @@ def measure_names(options: Sequence[str] | None) -> list[str]:
         for item in (part.strip() for part in option.split(",")):
             if not item:
                 raise ValueError(f"measure list {option!r} has an empty item")
+            if names and re.fullmatch(rf"{_NUMBER}|\d+={_NUMBER}", item) and _joins(names[-1], item):
+                names[-1] = f"{names[-1]},{item}"  # -m ndcg.1=3,2=9 and -m utility.2,-1,0,0 are one measure each
+                continue
             if re.fullmatch(_NUMBER, item) and names:
                 previous = names[-1]
                 match = _PREVIOUS.match(previous)
                 if match is None:
                     raise ValueError(f"measure list {option!r}: {item} follows {previous!r}, which has no cutoff")
-                if _takes_a_list(previous):
-                    names[-1] = f"{previous},{item}"
-                else:
-                    add(match["stem"] + item)
+                add(match["stem"] + item)
                 continue
             for expanded in _defaults(item) or [item]:
                 add(expanded)

@@ -18,29 +18,36 @@ VALUE_LINE, COUNT_LINE, STRING_LINE = "%-22s\t%s\t%6.4f", "%-22s\t%s\t%d", "%-22
 
 
 def trec_name(measure: Measure) -> str:
-    """The name trec_eval prints for this measure: P_10, map, iprec_at_recall_0.50, set_F_0.5, 11pt_avg."""
+    """The name trec_eval prints for this measure: P_10, map, iprec_at_recall_0.50, set_F_0.5, ndcg_1=3,2=9,
+    utility_2,-1,0,0, relstring_20. Parameters other than cutoffs are echoed as typed, as trec_eval does."""
     family = registry.family(measure.family)
     if family.trec_eval is None or measure.gain == "exp" or measure.rel is not None:
         raise ValueError(f"{measure.name!r} is not a trec_eval measure; --format trec_eval prints trec_eval's only")
     if family.at_param:
         return f"{family.trec_eval}_{measure.param(family.at_param):3.2f}"  # trec_eval's "%s_%3.2f"
-    dotted = family.trec_param
-    if dotted and any(name == dotted for name, _ in measure.params):
-        _, dot, printed = measure.name.partition(".")  # trec_eval echoes the parameters as typed
-        return f"{family.trec_eval}_{printed}" if dot else f"{family.trec_eval}_{_printable(measure.param(dotted))}"
+    base = family.trec_eval_uncut if measure.k is None and family.trec_eval_uncut else family.trec_eval
+    if measure.params:  # set_F.0.5, 11pt_avg..25,.5, ndcg.1=3,2=9, utility.2,-1,0,0
+        stem, dot, typed = measure.name.partition(".")
+        return f"{base}_{typed}" if dot and stem.lower() == base.lower() else f"{base}_{_printable(measure)}"
     if measure.k is None:
         if family.trec_defaults and not family.trec_eval_uncut:
             example = f"{family.trec_eval}_10"
             raise ValueError(f"{measure.name!r}: trec_eval's {family.trec_eval} needs a cutoff, e.g. {example}")
-        return family.trec_eval_uncut or family.trec_eval
-    if not family.trec_defaults:
+        return base
+    if not family.trec_defaults and family.key != "relstring":  # relstring.20: trec_eval's one cut parameter
         raise ValueError(f"{measure.name!r}: trec_eval's {family.trec_eval} takes no cutoff")
     return f"{family.trec_eval}_{measure.k}"
 
 
-def _printable(value) -> str:
-    values = value if isinstance(value, tuple) else (value,)
-    return ",".join(f"{v:g}" for v in values)
+def _printable(measure: Measure) -> str:
+    """A measure's parameters the way trec_eval's -m would take them (for a measure named in our syntax)."""
+    printed = []
+    for _, value in measure.params:
+        if isinstance(value, tuple):
+            printed += [f"{v[0]}={v[1]:g}" if isinstance(v, tuple) else f"{v:g}" for v in value]
+        else:
+            printed.append(f"{value:g}")
+    return ",".join(printed)
 
 
 def _order(measure: Measure) -> tuple:
@@ -64,14 +71,17 @@ def lines(result, runid: str | None, *, per_query: bool, summary: bool = True) -
         for index, query in enumerate(result.queries):
             if query in missing:
                 continue
-            for name, family, column in zip(names, families, columns, strict=True):
-                if family.per_query:
+            for measure, name, family, column in zip(ordered, names, families, columns, strict=True):
+                if measure.name in result.texts:  # relstring: a string per query, in quotes (m_relstring.c)
+                    out.append(STRING_LINE % (name, query, f"'{result.texts[measure.name][index]}'"))
+                elif family.per_query:
                     out.append(_line(name, query, column[index], family.count))
     if summary:
         if runid is not None:
             out.append(STRING_LINE % (RUNID, "all", runid))
         for measure, name, family in zip(ordered, names, families, strict=True):
-            out.append(_line(name, "all", result.means[measure.name], family.count))
+            if family.summary != "none":
+                out.append(_line(name, "all", result.means[measure.name], family.count))
     return out
 
 

@@ -18,10 +18,13 @@ from metrics.__main__ import main
 
 # trec_eval's measure table order (measures.c), for the measures checked here
 ORDER = [
-    "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "recip_rank", "iprec_at_recall", "P",
-    "recall", "Rprec_mult", "11pt_avg", "ndcg", "ndcg_cut", "map_cut", "success", "set_P", "set_recall", "set_map",
-    "set_F", "num_nonrel_judged_ret",
+    "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall",
+    "P", "recall", "infAP", "Rprec_mult", "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut",
+    "map_cut", "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+    "num_nonrel_judged_ret",
 ]  # fmt: skip
+# trec_eval's bpref reads past its per-level counts when -l is above a query's top grade + 1: checked at -l 1 only
+LEVEL_1_ONLY = {"bpref", "infAP"}
 SUMMARY_ONLY = {"num_q", "gm_map"}
 COUNTS = {"num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
 TAG = "myrun"
@@ -81,7 +84,6 @@ def run_trec_format(capsys, qrels_path, run_path, *options):
     return out
 
 
-MEASURES = ["runid", *ORDER]
 
 
 @settings(
@@ -95,13 +97,14 @@ def test_trec_eval_format_is_trec_evals_output(tmp_path, capsys, run, qrels, lev
     if not evaluated or (judged_only and not any(d in qrels[q] for q in evaluated for d in run[q])):
         return  # trec_eval refuses to print anything without an evaluated query
     top = {q: rank_by_score(run[q])[:max_docs] if max_docs else list(run[q]) for q in evaluated}
-    if judged_only and any(not any(d in qrels[q] for d in top[q]) for q in evaluated):
+    if judged_only and any(not any(qrels[q].get(d, -1) >= 0 for d in top[q]) for q in evaluated):
         return  # a query left with no judged document: trec_eval divides 0 by 0 (nan) where we print 0
     paths = write_files(tmp_path, run, qrels)
     options = ["-q", f"-l{level}", *(["-J"] if judged_only else []), *([f"-M{max_docs}"] if max_docs else [])]
-    ours = run_trec_format(capsys, *paths, *options, "-m", ",".join(MEASURES))
+    measures = [m for m in ORDER if level == 1 or m not in LEVEL_1_ONLY]
+    ours = run_trec_format(capsys, *paths, *options, "-m", ",".join(["runid", *measures]))
     expected = expected_text(
-        {q: run[q] for q in evaluated}, qrels, ORDER, level=level, judged_only=judged_only, max_docs=max_docs
+        {q: run[q] for q in evaluated}, qrels, measures, level=level, judged_only=judged_only, max_docs=max_docs
     )
     assert ours.splitlines() == expected.splitlines()
 
@@ -144,3 +147,20 @@ def test_sums_and_geometric_mean_by_hand(tmp_path, capsys):
     # AP: q1 1/1 = 1, q2 (1/2) / 2 = 0.25; gm = exp((log 1 + log 0.25) / 2) = 0.5
     assert ours == {"num_ret               ": "4", "num_rel               ": "3", "gm_map                ": "0.5000"}
     assert math.isclose(math.exp((math.log(1) + math.log(0.25)) / 2), 0.5)
+
+
+def test_parameter_lists_are_one_measure_each_and_echoed_as_typed(tmp_path, capsys):
+    """trec_eval's -m ndcg.1=3,2=9 and -m utility.2,-1,0,0 are one measure each, printed as name_<params as typed>;
+    relstring prints its string per query and no 'all' line."""
+    run = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    qrels = {"q1": {"a": 1, "c": 2, "z": 1}}
+    paths = write_files(tmp_path, run, qrels)
+    ours = run_trec_format(capsys, *paths, "-q", "-mndcg.1=3,2=9", "-mutility.2,-1,0,0", "-mrelstring")
+    lines = ours.splitlines()
+    # gains 1 -> 3, 2 -> 9: DCG = 3/log2(2) + 0 + 9/log2(4) = 7.5; ideal 9, 3, 3: 9 + 3/log2(3) + 3/2
+    ndcg = 7.5 / (9 + 3 / math.log2(3) + 1.5)
+    assert f"{'ndcg_1=3,2=9':<22}\tq1\t{ndcg:6.4f}" in lines
+    # utility: 2 relevant retrieved x 2, 1 non-relevant (unjudged) retrieved x -1, c = d = 0: 3
+    assert f"{'utility_2,-1,0,0':<22}\tq1\t{3.0:6.4f}" in lines
+    assert f"{'relstring':<22}\tq1\t'1-2'" in lines  # grades of a, b (no qrels line: '-'), c, quoted
+    assert not any(line.startswith("relstring") and "\tall\t" in line for line in lines)
