@@ -67,7 +67,7 @@ def _uploaded_files() -> tuple[Loaded | None, Loaded | None]:
     st.caption(
         f"{datasets.FORMATS_HELP} Up to **{datasets.upload_limit_mb()} MB** per file (the server's "
         "`server.maxUploadSize`, set in `.streamlit/config.toml`). Very large runs load faster from disk: "
-        "`streamlit run app.py -- --run RUN --qrels QRELS`."
+        "`ir-metrics-lab --run RUN --qrels QRELS` (in a clone: `streamlit run app.py -- --run RUN --qrels QRELS`)."
     )
     run_col, qrels_col = st.columns(2, gap="medium")
     with run_col:
@@ -88,12 +88,12 @@ def _command_line_files(cli: cli_args.CliFiles) -> tuple[Loaded | None, Loaded |
     with run_col:
         run = datasets.path_input("yd_cli_run", "run", run_path) if run_path else None
         if run is None:
-            st.info("No run was given: add `--run PATH` after `--` on the command line.")
+            st.info("No run was given: add `--run PATH` to the command line (after `--` with `streamlit run`).")
         datasets.show_status(run)
     with qrels_col:
         qrels = datasets.path_input("yd_cli_qrels", "qrels", cli.qrels) if cli.qrels else None
         if qrels is None:
-            st.info("No qrels were given: add `--qrels PATH` after `--` on the command line.")
+            st.info("No qrels were given: add `--qrels PATH` to the command line (after `--` with `streamlit run`).")
         datasets.show_status(qrels)
     return run, qrels
 

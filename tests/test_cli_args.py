@@ -1,4 +1,5 @@
-"""ui.cli_args: the app's arguments after ``--`` (``streamlit run app.py -- --run PATH --qrels PATH``)."""
+"""ui.cli_args: the app's own arguments (``ir-metrics-lab --run PATH --qrels PATH``, or after ``--`` with
+``streamlit run app.py -- --run PATH --qrels PATH``)."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def test_option_without_a_path_is_a_problem_not_an_exit(argv):
     files = parse(argv)
     assert not files.runs
     assert len(files.problems) == 1
-    assert "expected" in files.problems[0] and "usage: streamlit run app.py --" in files.problems[0]
+    assert "expected" in files.problems[0] and "usage: ir-metrics-lab --run RUN" in files.problems[0]
 
 
 def test_empty_path_is_ignored_with_a_note():

@@ -1,4 +1,5 @@
-"""The app's own command-line arguments, given after ``--``: ``streamlit run app.py -- --run PATH --qrels PATH``.
+"""The app's own command-line arguments: ``ir-metrics-lab --run PATH --qrels PATH`` (the installed command, which
+hands everything else to streamlit), or after ``--`` in a clone: ``streamlit run app.py -- --run PATH --qrels PATH``.
 
 Streamlit hands the script ``sys.argv = [script, *arguments after --]``. Pure: no file is touched here (the page
 checks the files when it loads them), and nothing exits: a bad argument becomes a problem the page shows.
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 OPTIONS = ("--run", "--qrels")
-USAGE = "streamlit run app.py -- --run RUN [RUN ...] --qrels QRELS"
+USAGE = "ir-metrics-lab --run RUN [RUN ...] --qrels QRELS, or in a clone: streamlit run app.py -- --run ... --qrels ..."
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,32 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--run", action="extend", nargs="+", default=[], metavar="RUN")
     parser.add_argument("--qrels", action="append", default=[], metavar="QRELS")
     return parser
+
+
+def split(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Separate the app's options from everything else, each in its given order: ``(app's, others)``. The
+    ``ir-metrics-lab`` command passes the others to streamlit. ``--run`` takes the paths that follow it, ``--qrels``
+    one path (as the parser below reads them); everything after ``--`` is the app's.
+
+    >>> split(["--server.port", "8600", "--run", "a.run", "b.run", "--qrels=q.txt", "--server.headless", "true"])
+    (['--run', 'a.run', 'b.run', '--qrels=q.txt'], ['--server.port', '8600', '--server.headless', 'true'])
+    """
+    ours: list[str] = []
+    others: list[str] = []
+    wanted = 0  # paths the last option of ours still takes: -1 any number (--run), 1 one (--qrels), 0 none
+    for position, arg in enumerate(argv):
+        if arg == "--":
+            return ours + list(argv[position + 1 :]), others
+        if wanted and not arg.startswith("-"):
+            ours.append(arg)
+            wanted -= 1
+        elif arg.split("=", 1)[0] in OPTIONS:
+            ours.append(arg)
+            wanted = 0 if "=" in arg else -1 if arg == "--run" else 1
+        else:
+            others.append(arg)
+            wanted = 0
+    return ours, others
 
 
 def parse(argv: Sequence[str]) -> CliFiles:

@@ -29,6 +29,7 @@ import plotly.graph_objects as go
 import pyarrow.compute as pc
 import streamlit as st
 
+from ir_metrics_lab import SAMPLES_DIR
 from metrics import leaderboard, registry
 from metrics.engine import Evaluation, evaluate
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
@@ -39,8 +40,7 @@ from ui import state
 from ui.charts import COLORS
 from ui.widgets import plain
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "data" / "samples"
+SAMPLES = SAMPLES_DIR  # the clone's data/samples/, or the installed package's copy
 SAMPLE_QRELS = SAMPLES / "qrels.txt.gz"
 SAMPLE_RUNS = {  # strongest first
     "dense": SAMPLES / "dense.run.gz",

@@ -10,19 +10,19 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from ir_metrics_lab import PAGES_DIR
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.measures import parse_measure
 from ui import state
 from ui.scenario import MAX_DOCS, SCALES, Scenario
 from ui.widgets import plain
 
-PLAYGROUND = Path(__file__).parents[1] / "pages" / "playground.py"  # absolute: works whatever the entrypoint
-AB_PAGE = Path(__file__).parents[1] / "pages" / "ab.py"
+PLAYGROUND = PAGES_DIR / "playground.py"  # absolute: works whatever the entrypoint
+AB_PAGE = PAGES_DIR / "ab.py"
 TOP_N = 20
 AB_TOP_N = 10  # two lists side by side: ten cards each fit beside each other
 DEFAULT_K = 10

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -68,10 +68,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(log_path: Path | None = None) -> tuple[subprocess.Popen, str]:
-    """Start ``streamlit run app.py`` from the repo root on a free port; return the process and its base URL."""
-    port = free_port()
-    cmd = [
+def streamlit_run(port: int) -> list[str]:
+    """``streamlit run app.py`` on ``port`` (from the repository root), as the browser tests start the app."""
+    return [
         sys.executable, "-m", "streamlit", "run", "app.py",
         "--server.headless", "true",
         "--server.address", "127.0.0.1",
@@ -79,8 +78,20 @@ def start_server(log_path: Path | None = None) -> tuple[subprocess.Popen, str]:
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
     ]  # fmt: skip
+
+
+def start_server(
+    log_path: Path | None = None,
+    command: Callable[[int], list[str]] = streamlit_run,
+    cwd: Path = REPO,
+    env: dict[str, str] | None = None,
+) -> tuple[subprocess.Popen, str]:
+    """Start the app (``command(port)``, by default ``streamlit run app.py`` from the repo root) on a free port;
+    return the process and its base URL once the server answers its health check."""
+    port = free_port()
+    cmd = command(port)
     log = open(log_path, "w") if log_path else subprocess.DEVNULL  # noqa: SIM115 - closed with the process
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     if log_path:
         log.close()  # the child keeps its own handle
     base = f"http://127.0.0.1:{port}"

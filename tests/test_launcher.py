@@ -1,0 +1,70 @@
+"""The ``ir-metrics-lab`` command's argument handling (ir_metrics_lab.__main__, ui.cli_args.split). Starting the
+installed command for real is tests/browser/test_installed_wheel.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ir_metrics_lab import APP_DIR, APP_SCRIPT, PAGES_DIR, SAMPLES_DIR
+from ir_metrics_lab.__main__ import main, streamlit_arguments
+from ui import datasets, drilldown
+from ui.cli_args import parse, split
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_in_a_clone_the_app_is_the_repository_top_level():
+    assert (APP_DIR, APP_SCRIPT, PAGES_DIR, SAMPLES_DIR) == (
+        REPO,
+        REPO / "app.py",
+        REPO / "pages",
+        REPO / "data" / "samples",
+    )
+    assert datasets.SAMPLE_QRELS == REPO / "data" / "samples" / "qrels.txt.gz"
+    assert drilldown.PLAYGROUND == REPO / "pages" / "playground.py"
+
+
+def test_streamlit_options_pass_through_and_the_apps_go_after_the_separator():
+    argv = ["--server.port", "8600", "--run", "a.run", "b.run", "--qrels", "q.txt", "--server.headless", "true"]
+    assert streamlit_arguments(argv) == [
+        "run", str(APP_SCRIPT),
+        "--server.port", "8600", "--server.headless", "true",
+        "--", "--run", "a.run", "b.run", "--qrels", "q.txt",
+    ]  # fmt: skip
+
+
+def test_without_app_options_there_is_no_separator():
+    assert streamlit_arguments(["--server.port", "8600"]) == ["run", str(APP_SCRIPT), "--server.port", "8600"]
+    assert streamlit_arguments([]) == ["run", str(APP_SCRIPT)]
+
+
+@pytest.mark.parametrize(
+    ("argv", "ours", "others"),
+    [
+        (["--qrels=q", "--run=a", "--theme.base", "dark"], ["--qrels=q", "--run=a"], ["--theme.base", "dark"]),
+        (["--qrels", "q", "extra"], ["--qrels", "q"], ["extra"]),  # --qrels takes one path
+        (["--run", "a", "b", "--qrels", "q"], ["--run", "a", "b", "--qrels", "q"], []),  # --run takes several
+        (["--run", "--qrels", "q"], ["--run", "--qrels", "q"], []),  # the app reports the missing path
+        (["--server.port", "1", "--", "--run", "a", "--x"], ["--run", "a", "--x"], ["--server.port", "1"]),
+    ],
+)
+def test_split_keeps_each_side_in_order(argv, ours, others):
+    assert split(argv) == (ours, others)
+
+
+def test_what_split_gives_the_app_parses_as_before():
+    ours, _ = split(["--server.port", "8600", "--run", "a", "b", "--qrels", "q"])
+    assert parse(ours).runs == ("a", "b") and parse(ours).qrels == "q" and not parse(ours).problems
+
+
+def test_help_is_ours_and_names_the_app_options(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: ir-metrics-lab") and "--run RUN" in out and "--qrels QRELS" in out
+
+
+def test_a_misspelled_app_option_stops_with_a_hint(capsys):
+    assert main(["--server.port", "8600", "--qrel", "q.txt"]) == 2
+    assert capsys.readouterr().err == "ir-metrics-lab: unknown option '--qrel' (did you mean --qrels?)\n"
