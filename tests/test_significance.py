@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -86,6 +87,17 @@ def test_paired_t_test_matches_scipy_ttest_rel(n, seed, shift):
     assert ours.df == n - 1
     assert ours.p_value == pytest.approx(ref.pvalue, rel=1e-9)
     assert not ours.note
+
+
+def test_t_test_of_nearly_identical_differences_is_silent():
+    # b - a is 0.1 up to float rounding: the spread is 3e-17, and scipy's ttest_rel warns of precision loss there.
+    a = np.array([0.1, 0.2, 0.7])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = paired_t_test(a, a + 0.1)
+    d = (a + 0.1) - a
+    assert result.statistic == pytest.approx(d.mean() / (d.std(ddof=1) / math.sqrt(3)), rel=1e-12)
+    assert result.p_value < 1e-20
 
 
 def test_t_test_degenerate_inputs():
