@@ -83,8 +83,9 @@ GRADES_32301 = Example(
     key="grades-32301",
     title="The graded list [3, 2, 3, 0, 1]",
     source="Part 3: DCG@k and NDCG@k (seed 001)",
-    lesson="DCG@4 = 5.7619 (linear gain), not the post's 28.19; NDCG@5 = 0.9724 (linear) vs 0.9575 (exponential). "
-    "Judge one more grade-3 doc that was not retrieved and trec_eval's NDCG@5 drops to 0.8047.",
+    lesson="NDCG@5 = 0.9724 (linear) vs 0.9575 (exponential). The post's DCG@4 = 28.19 cannot come from "
+    "this list: set k = 4 and DCG@4 = 5.7619 (linear gain). Judge one more grade-3 doc that was not retrieved and "
+    "trec_eval's NDCG@5 drops to 0.8047.",
     queries={"q1": Query(["d1", "d2", "d3", "d4", "d5"], {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1})},
     titles={
         "d1": "Install guide",

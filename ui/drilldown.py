@@ -116,7 +116,7 @@ def open_in_playground(
     qrels_dict = qrels.to_dict()  # every query's grades: the playground's scale follows the collection's top grade
     ranking = {query_id: run.ranking_of(query_id)}  # only this query's rows: to_rankings() costs ~1 s at 7M rows
     scn = scenario_for_query(ranking, qrels_dict, query_id, top_n, k=k, conventions=conventions)
-    state.update(scn)
+    state.update(scn, new_baseline=True)  # a new list, not an edit: no change badges
     top_grade = max((g for q in qrels_dict.values() for g in q.values()), default=0)
     opened = f"Opened query {query_id}" + (f" of {label}" if label else "") + f": its top {len(scn.ranking)} to drag."
     note = mapping_note(top_grade)

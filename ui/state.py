@@ -95,9 +95,12 @@ def origin() -> str | None:
     return st.session_state.get(_ORIGIN)
 
 
-def update(new: Scenario) -> None:
+def update(new: Scenario, *, new_baseline: bool = False) -> None:
     """Make ``new`` the current scenario; the old one goes on the undo stack. An edit keeps the origin; a scenario
-    that brings a new hidden tail (a query opened from a run) is not the preset any more."""
+    that brings a new hidden tail (a query opened from a run) is not the preset any more.
+
+    ``new_baseline``: the scenario was loaded (a preset, an erratum, a run's query), not edited, so the metric cards
+    show no change until the next edit: a change against an unrelated list would mean nothing."""
     current = scenario()
     if new == current:
         return
@@ -109,7 +112,7 @@ def update(new: Scenario) -> None:
     del origins[:-UNDO_LIMIT]
     st.session_state[_REDO] = []
     st.session_state[_ORIGIN_REDO] = []
-    st.session_state[_PREVIOUS] = current
+    st.session_state[_PREVIOUS] = None if new_baseline else current
     st.session_state[_SCENARIO] = new
     if new.tail and new.tail != current.tail:
         st.session_state[_ORIGIN] = FROM_RUN
@@ -117,8 +120,8 @@ def update(new: Scenario) -> None:
 
 def load(new: Scenario, origin_label: str) -> None:
     """Replace the playground with a scenario from elsewhere (an erratum, a convention's example, a run's query),
-    undoable; ``origin_label`` is what the example picker shows instead of a preset."""
-    update(new)
+    undoable; ``origin_label`` is what the example picker shows instead of a preset. A new baseline: no deltas."""
+    update(new, new_baseline=True)
     st.session_state[_ORIGIN] = origin_label
 
 
@@ -158,7 +161,7 @@ def redo() -> None:
 def load_example(key: str) -> None:
     """Replace the playground with a preset (undoable)."""
     st.session_state[_EXAMPLE_KEY] = key
-    update(Scenario.from_example(EXAMPLES[key]))
+    update(Scenario.from_example(EXAMPLES[key]), new_baseline=True)
     st.session_state[_ORIGIN] = None
 
 

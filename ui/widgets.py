@@ -439,12 +439,15 @@ def document_editor(prefix: str, current: Current, apply: Apply) -> None:
 
 
 def preset_picker(prefix: str) -> None:
-    """Load one of the worked examples from the posts (undoable), and show what it teaches. When the list came from
-    somewhere else (a shared link, a query of a run, an erratum) the picker names that instead of the last preset,
-    and still loads a preset when one is picked."""
+    """Load one of the worked examples from the posts (undoable), and show what it teaches. The caption is true of
+    the list on screen: an example's notes are shown as they are only while its list is unchanged; once edited, the
+    picker says so, the notes are labelled as the original's, and one click brings the original back. When the list
+    came from somewhere else (a shared link, a query of a run, an erratum) the picker names that instead."""
     key = f"{prefix}_preset"
     origin = state.origin()
-    state.sync_widget(key, None if origin else state.example_key())
+    example = EXAMPLES[state.example_key()]
+    edited = origin is None and state.scenario() != Scenario.from_example(example)
+    state.sync_widget(key, None if origin or edited else example.key)
 
     def load() -> None:
         if state.widget_value(key) is not None:
@@ -456,7 +459,7 @@ def preset_picker(prefix: str) -> None:
         list(EXAMPLES),
         key=key,
         index=None,
-        placeholder=origin or "Custom scenario",
+        placeholder=origin or f"{example.title} (edited)",
         format_func=lambda e: EXAMPLES[e].title,
         on_change=load,
         help="Loading an example replaces the list; Undo brings yours back.",
@@ -465,6 +468,18 @@ def preset_picker(prefix: str) -> None:
         lesson_col.caption(
             f"{plain(origin)}: not one of the examples. Pick an example to replace it (Undo brings this list back)."
         )
+    elif edited:
+        with lesson_col:
+            st.caption(
+                f"**You changed this example**, so the numbers below describe your list; these notes are about the "
+                f"original: *{example.lesson}*  \n*Source: {example.source}.*"
+            )
+            st.button(
+                "Back to the original example",
+                key=f"{prefix}_preset_original",
+                icon=":material/restart_alt:",
+                on_click=state.reset,
+                type="tertiary",
+            )
     else:
-        example = EXAMPLES[state.example_key()]
         lesson_col.caption(f"{example.lesson}  \n*Source: {example.source}.*")
