@@ -4,18 +4,21 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import presenter
+from ui import deeplink, presenter
+
+legacy_router_ran = deeplink.legacy_router_ran()  # before st.navigation, which switches the legacy router off
 
 ICON = Path(__file__).parent / "assets" / "icon.png"  # local: a :material: favicon is fetched from the internet
 st.set_page_config(page_title="IR Metrics Lab", page_icon=str(ICON), layout="wide")
 
+DEFAULT_PATH = "playground"  # the default page is served at "/" and at /playground
 PAGES = {
     "Play": [
         st.Page(
             "pages/playground.py",
             title="Playground",
             icon=":material/drag_indicator:",
-            url_path="playground",
+            url_path=DEFAULT_PATH,
             default=True,
         ),
         st.Page("pages/ab.py", title="Retriever A vs B", icon=":material/compare_arrows:", url_path="a-vs-b"),
@@ -54,6 +57,9 @@ PAGES = {
 
 st.logo(":material/leaderboard:", size="large")
 page = st.navigation(PAGES, expanded=True)  # all 16 pages visible: no "View more" fold
+deeplink.dismiss_if_spurious(
+    [p.url_path or DEFAULT_PATH for pages in PAGES.values() for p in pages], legacy_router_ran
+)
 presenter.apply()  # before the page, so its exit button sits at the top
 with st.sidebar:
     st.markdown("**IR Metrics Lab**")
