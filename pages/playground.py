@@ -54,7 +54,7 @@ with st.expander("Share, export, present", icon=":material/ios_share:"):
     md_col, csv_col, presenter_col = st.columns(3, vertical_alignment="center")
     md_col.download_button(
         "Worked solution (.md)",
-        export.markdown(scn, ordered),
+        export.markdown(scn, ordered, url.app_address(st.context.url, st.context.headers)),
         file_name="ir-metrics-scenario.md",
         mime="text/markdown",
         key="pg_export_md",

@@ -11,6 +11,7 @@ from math import log2
 import pytest
 
 from metrics.conventions import Conventions
+from metrics.examples import EXAMPLES
 from metrics.measures import FUNCTIONS
 from tests.golden import PUBLIC
 from ui import export
@@ -134,3 +135,15 @@ def test_a_hidden_tail_is_stated_and_counted():
 def test_no_tail_no_tail_line(graded):
     assert "more retrieved document" not in export.markdown(graded, breakdowns(graded))
     assert export.tail_line(graded) is None
+
+
+def test_the_markdown_scenario_link_is_absolute_when_the_app_address_is_known():
+    scn = Scenario.from_example(EXAMPLES["grades-32301"])
+    md = export.markdown(scn, breakdowns(scn), "http://127.0.0.1:8501")
+    assert "Open this scenario in the app: <http://127.0.0.1:8501/?docs=d1,d2,d3,d4,d5&grades=3,2,3,0,1&titles=" in md
+
+
+def test_without_the_app_address_the_markdown_says_the_link_is_relative():
+    scn = Scenario.from_example(EXAMPLES["grades-32301"])
+    md = export.markdown(scn, breakdowns(scn))
+    assert "put its address in front" in md and "`/?docs=d1,d2,d3,d4,d5" in md

@@ -91,11 +91,19 @@ def tail_line(scn: Scenario) -> str | None:
     )
 
 
-def markdown(scn: Scenario, breakdowns: Mapping[str, Breakdown]) -> str:
-    """The worked solution: ranked list, conventions, the numbers, and each metric's formula with its numbers."""
+def markdown(scn: Scenario, breakdowns: Mapping[str, Breakdown], app_url: str | None = None) -> str:
+    """The worked solution: ranked list, conventions, the numbers, and each metric's formula with its numbers.
+
+    ``app_url`` is the app's address (``url.app_address``): with it the scenario link is absolute, so it works when
+    the file is read anywhere; without it the link is relative and says so."""
     lines = ["# IR Metrics Lab: worked solution", ""]
     try:
-        lines += [f"Open this scenario in the app: `{url.relative_link(scn)}`", ""]
+        link = url.full_link(app_url, scn)
+        if app_url:
+            lines += [f"Open this scenario in the app: <{link}>", ""]
+        else:
+            hint = "put its address in front, e.g. http://localhost:8501"
+            lines += [f"Open this scenario in the app ({hint}): `{link}`", ""]
     except ValueError as error:
         lines += [f"No link: {md_text(str(error))}.", ""]
     else:

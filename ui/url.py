@@ -103,6 +103,23 @@ def relative_link(scn: Scenario) -> str:
     return "/?" + urlencode(to_query_params(scn), quote_via=quote, safe=",:|")
 
 
+def app_address(context_url: str | None, headers: Mapping[str, str] | None = None) -> str | None:
+    """The app's address for absolute links: ``st.context.url`` on the default page (scheme, host and any base
+    path, no page path), else ``http://`` + the Host header; None when neither is known (AppTest).
+
+    >>> app_address("https://lab.example.org/ir/")
+    'https://lab.example.org/ir'
+    >>> app_address(None, {"Host": "127.0.0.1:8501"})
+    'http://127.0.0.1:8501'
+    >>> app_address(None, {}) is None
+    True
+    """
+    if context_url:
+        return context_url.rstrip("/")
+    host = (headers or {}).get("Host") or (headers or {}).get("host")
+    return f"http://{host}" if host else None
+
+
 def full_link(app_url: str | None, scn: Scenario) -> str:
     """The link with the app's address in front (``st.context.url``, without a page path), if known."""
     return (app_url or "").rstrip("/") + relative_link(scn)
