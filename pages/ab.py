@@ -4,11 +4,12 @@ Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrativ
 import pandas as pd
 import streamlit as st
 
-from ui import charts, drilldown, narrative, sortable, state, widgets
+from ui import charts, drilldown, narrative, presenter, sortable, state, widgets
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
 COMPARED = ("P", "R", "HitRate", "RR", "AP", "NDCG")
 CURVES = ("P", "R", "NDCG")
+AT_K = ("RR", "AP")  # here RR and AP are cut at k too, as in the explanation: RR@5, AP@5 everywhere on the page
 
 for side in SIDES:
     sortable.consume(f"ab_list_{side}", lambda s=side: state.ab()[s], lambda new, s=side: state.apply_ab_edit(s, new))
@@ -20,13 +21,18 @@ st.caption(
     "a grade (a grade belongs to the document, so it changes in both lists) and watch which metrics notice the order."
 )
 
+scenarios = state.ab()
+now = {
+    side: widgets.breakdowns(scn) | {family: widgets.breakdown(scn, family, scn.k) for family in AT_K}
+    for side, scn in scenarios.items()
+}
+verdict = narrative.headline(scenarios["A"], scenarios["B"])
+(st.success if verdict.startswith("Retriever") else st.info)(f"**{verdict}**", icon=":material/gavel:")
+
 k_col, _, reset_col = st.columns([2, 5, 1], vertical_alignment="bottom")
 with k_col:
     widgets.k_control("ab", lambda: state.ab()["A"], lambda new: state.set_ab_k(new.k))
 reset_col.button("Reset", key="ab_reset", on_click=state.reset_ab, icon=":material/restart_alt:", width="stretch")
-
-scenarios = state.ab()
-now = {side: widgets.breakdowns(scn) for side, scn in scenarios.items()}
 
 list_cols = st.columns(2, gap="large")
 for column, (side, colour) in zip(list_cols, SIDES.items(), strict=True):
@@ -70,15 +76,17 @@ chart_family = st.segmented_control(
     required=True,
 )
 chart_cols = st.columns(2, gap="large")
+bars = {side: charts.contributions(now[side][chart_family or "NDCG"], titles=scenarios[side].titles) for side in SIDES}
+charts.share_y_range(*bars.values())  # same scale: A's short bars must not look as tall as B's
 for column, (side, colour) in zip(chart_cols, SIDES.items(), strict=True):
     column.markdown(f"**:{colour}[Retriever {side}]** · {now[side][chart_family or 'NDCG'].metric} per rank")
-    column.plotly_chart(
-        charts.contributions(now[side][chart_family or "NDCG"], titles=scenarios[side].titles),
-        theme=None,
-        key=f"ab_bars_{side}",
-    )
+    column.plotly_chart(presenter.scaled(bars[side]), theme=None, key=f"ab_bars_{side}")
 st.plotly_chart(
-    charts.ab_curves(widgets.curves(scenarios["A"], CURVES), widgets.curves(scenarios["B"], CURVES), scenarios["A"].k),
+    presenter.scaled(
+        charts.ab_curves(
+            widgets.curves(scenarios["A"], CURVES), widgets.curves(scenarios["B"], CURVES), scenarios["A"].k
+        )
+    ),
     theme=None,
     key="ab_curves",
 )

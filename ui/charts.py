@@ -106,6 +106,15 @@ def contributions(b: Breakdown, *, titles: Mapping[str, str] | None = None) -> g
     return fig
 
 
+def share_y_range(*figs: go.Figure) -> None:
+    """Give figures one y range (their combined data, 0 included, 8% headroom), so bars compare across charts."""
+    ys = [y for fig in figs for trace in fig.data for y in (trace.y or ()) if y is not None]
+    low, high = min([0.0, *ys]), max([0.0, *ys])
+    pad = 0.08 * ((high - low) or 1.0)
+    for fig in figs:
+        fig.update_yaxes(range=[low - (pad if low < 0 else 0), high + pad], autorange=False)
+
+
 def ideal_vs_actual(dcg_b: Breakdown, idcg_b: Breakdown) -> go.Figure:
     """Discounted gain per rank in the user's order vs the ideal order, with both cumulative sums as lines."""
     fig = go.Figure()

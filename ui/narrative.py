@@ -92,6 +92,39 @@ def explain_ab(a: Scenario, b: Scenario) -> list[str]:
     return sentences
 
 
+def headline(a: Scenario, b: Scenario) -> str:
+    """The verdict in one plain sentence for a reader with 30 seconds: which retriever is better and why, in words
+    (no metric names or symbols). The numbers follow it on the page.
+
+    >>> from metrics.examples import RETRIEVER_A, RETRIEVER_B
+    >>> headline(Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B))
+    'Retriever B is better: it shows its first relevant document at rank 1, A only at rank 3. Both find the same \
+relevant documents, so only the order tells them apart.'
+    """
+    A, B = _side("A", a), _side("B", b)
+    if A.R == 0 and B.R == 0:
+        return "No document is judged relevant, so neither retriever can be better. Grade a document as relevant."
+    pairs = [(A.rr, B.rr), (A.ap, B.ap), (A.ndcg, B.ndcg)]
+    a_ahead = sum(round(x.value, 12) > round(y.value, 12) for x, y in pairs)
+    b_ahead = sum(round(y.value, 12) > round(x.value, 12) for x, y in pairs)
+    same_finds = A.k == B.k and A.hits == B.hits and A.R == B.R
+    if not a_ahead and not b_ahead:
+        return "The two retrievers are equally good: every measure here gives them the same score."
+    if a_ahead and b_ahead:
+        return (
+            "Neither retriever is better on every measure: one shows a relevant document sooner, the other ranks "
+            "the relevant documents better overall. Which matters depends on how far your readers look."
+        )
+    winner, loser = (A, B) if a_ahead else (B, A)
+    if winner.first is not None and (loser.first is None or winner.first < loser.first):
+        where = f"only at rank {loser.first}" if loser.first is not None else f"not at all in its top {loser.k}"
+        why = f"it shows its first relevant document at rank {winner.first}, {loser.name} {where}"
+    else:
+        why = "it places its relevant documents, or its best ones, nearer the top"
+    tail = " Both find the same relevant documents, so only the order tells them apart." if same_finds else ""
+    return f"Retriever {winner.name} is better: {why}.{tail}"
+
+
 def _counting(A: _Side, B: _Side) -> str:
     """P@k and R@k: how many relevant documents each list returns (no final period)."""
     if A.k == B.k:

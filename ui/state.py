@@ -32,6 +32,7 @@ _EXAMPLE_KEY = "scenario_example"  # the preset last loaded into the playground
 _LINK_WARNINGS = "link_warnings"  # what was wrong with the shared link the session was opened with
 _FROM_LINK = "scenario_from_link"  # True when the session's first scenario came from a shared link
 _PRESENTER = "presenter_mode"  # bool: large type, no sidebar (ui.presenter)
+_PRESENTER_LINK_READ = "presenter_link_read"  # the session's first run has read ?presenter= from the link
 _ORIGIN = "scenario_origin"  # None: the preset example_key() (maybe edited); else where the scenario came from
 _ORIGIN_UNDO = "scenario_origin_undo"  # the origins of the scenarios on the undo stack, in step with it
 _ORIGIN_REDO = "scenario_origin_redo"
@@ -388,6 +389,14 @@ def presenter_on() -> bool:
 
 def set_presenter(on: bool) -> None:
     st.session_state[_PRESENTER] = bool(on)
+
+
+def first_look_at_presenter_link() -> bool:
+    """True once per session: the link's ``?presenter=`` is read on the first run only, so Exit stays exited."""
+    if st.session_state.get(_PRESENTER_LINK_READ):
+        return False
+    st.session_state[_PRESENTER_LINK_READ] = True
+    return True
 
 
 # --- your own data: loaded files and the page's settings (ui.datasets draws the widgets) ---

@@ -44,7 +44,7 @@ MAX_K = MAX_DOCS  # the playground's k input allows 1..100 as well
 DEFAULT_K = Scenario(()).k
 SCHEMA_KEYS = ("docs", "grades", "missing", "titles", "k", "t", "gain", "idcg", "apden", "scale")
 LIST_KEYS = ("docs", "grades", "missing", "titles", "scale")
-IGNORED_KEYS = frozenset({"embed", "embed_options"})  # Streamlit's own; never ours to warn about
+IGNORED_KEYS = frozenset({"embed", "embed_options", "presenter"})  # Streamlit's own, and ui.presenter's switch
 CHOICES = {"gain": ("linear", "exp"), "idcg": ("all", "retrieved"), "apden": ("all", "retrieved")}
 UNREPRESENTABLE = (",", ":")
 # A title is percent-encoded except for these printable ASCII characters, so '|' and '%' (and non-ASCII) are encoded
