@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import deeplink, presenter
+from ui import deeplink, layout, presenter
 
 legacy_router_ran = deeplink.legacy_router_ran()  # before st.navigation, which switches the legacy router off
 
@@ -60,6 +60,7 @@ page = st.navigation(PAGES, expanded=True)  # all 16 pages visible: no "View mor
 deeplink.dismiss_if_spurious(
     [p.url_path or DEFAULT_PATH for pages in PAGES.values() for p in pages], legacy_router_ran
 )
+layout.apply()
 presenter.apply()  # before the page, so its exit button sits at the top
 with st.sidebar:
     st.markdown("**IR Metrics Lab**")

@@ -4,7 +4,7 @@ Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrativ
 import pandas as pd
 import streamlit as st
 
-from ui import charts, drilldown, narrative, presenter, sortable, state, widgets
+from ui import charts, drilldown, narrative, sortable, state, teaching, widgets
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
 COMPARED = ("P", "R", "HitRate", "RR", "AP", "NDCG")
@@ -80,14 +80,9 @@ bars = {side: charts.contributions(now[side][chart_family or "NDCG"], titles=sce
 charts.share_y_range(*bars.values())  # same scale: A's short bars must not look as tall as B's
 for column, (side, colour) in zip(chart_cols, SIDES.items(), strict=True):
     column.markdown(f"**:{colour}[Retriever {side}]** · {now[side][chart_family or 'NDCG'].metric} per rank")
-    column.plotly_chart(presenter.scaled(bars[side]), theme=None, key=f"ab_bars_{side}")
-st.plotly_chart(
-    presenter.scaled(
-        charts.ab_curves(
-            widgets.curves(scenarios["A"], CURVES), widgets.curves(scenarios["B"], CURVES), scenarios["A"].k
-        )
-    ),
-    theme=None,
-    key="ab_curves",
+    teaching.chart(bars[side], f"ab_bars_{side}", column)
+teaching.chart(
+    charts.ab_curves(widgets.curves(scenarios["A"], CURVES), widgets.curves(scenarios["B"], CURVES), scenarios["A"].k),
+    "ab_curves",
 )
 st.info(narrative.lost_in_the_middle_note(), icon=":material/menu_book:")

@@ -5,7 +5,7 @@ ui.charts."""
 import streamlit as st
 
 from metrics import formulas
-from ui import charts, drilldown, export, presenter, sortable, state, url, widgets
+from ui import charts, drilldown, export, presenter, sortable, state, teaching, url, widgets
 
 LIST_KEY = "pg_list"
 
@@ -77,14 +77,17 @@ with st.expander("Share, export, present", icon=":material/ios_share:"):
     with presenter_col:
         presenter.toggle("pg_presenter")
 before = widgets.breakdowns(state.previous()) if state.previous() is not None else None
-st.markdown("**Order-aware** · reward putting relevant documents first")
-widgets.metric_cards(now, before, widgets.ORDER_AWARE)
-st.markdown("**Order-unaware** · count only what made it into the top k")
-widgets.metric_cards(now, before, widgets.SET_BASED)
+widgets.sticky_summary(now)  # phones: the key numbers stay in view while the list is edited
 
-list_col, shelf_col = st.columns([6, 5], gap="large")
 
-with list_col:
+def cards() -> None:
+    st.markdown("**Order-aware** · reward putting relevant documents first")
+    widgets.metric_cards(now, before, widgets.ORDER_AWARE)
+    st.markdown("**Order-unaware** · count only what made it into the top k")
+    widgets.metric_cards(now, before, widgets.SET_BASED)
+
+
+def ranked_list() -> None:
     st.subheader("Ranked list", anchor=False)
     sortable.ranked_list(LIST_KEY, state.scenario, state.update, label="Retrieved documents, best first")
     if tail_note := drilldown.tail_note(state.scenario()):
@@ -92,7 +95,8 @@ with list_col:
     widgets.move_control("pg", state.scenario, state.update)
     widgets.history_buttons("pg", state.reset)
 
-with shelf_col:
+
+def judged_not_retrieved() -> None:
     st.subheader(
         "Judged but not retrieved",
         anchor=False,
@@ -104,14 +108,30 @@ with shelf_col:
         widgets.document_editor("pg", state.scenario, state.update)
 
 
+if presenter.is_on():  # a projector: the list and the numbers it drives side by side, in the first screen
+    list_col, numbers_col = st.columns([4, 6], gap="large")
+    with list_col:
+        ranked_list()
+    with numbers_col:
+        cards()
+        judged_not_retrieved()
+else:
+    cards()
+    list_col, shelf_col = st.columns([6, 5], gap="large")
+    with list_col:
+        ranked_list()
+    with shelf_col:
+        judged_not_retrieved()
+
+
 def formula_beside_bars(family: str) -> None:
     """The worked formula of one uncut metric beside its per-rank bars (clipped to the ranks on screen)."""
     formula_col, chart_col = st.columns(2)
     formula_col.latex(formulas.latex(now[family]))
-    chart_col.plotly_chart(
+    teaching.chart(
         drilldown.clip_to_shown(charts.contributions(now[family], titles=scn.titles), scn),
-        theme=None,
-        key=f"pg_{family.lower()}_bars",
+        f"pg_{family.lower()}_bars",
+        chart_col,
     )
 
 
@@ -124,8 +144,8 @@ with ndcg_tab:
         st.latex(formulas.latex(now["NDCG"]))
         st.latex(formulas.latex(now["IDCG"]))
         left, right = st.columns(2)
-        left.plotly_chart(charts.contributions(now["NDCG"], titles=scn.titles), theme=None, key="pg_ndcg_bars")
-        right.plotly_chart(charts.ideal_vs_actual(now["DCG"], now["IDCG"]), theme=None, key="pg_ideal")
+        teaching.chart(charts.contributions(now["NDCG"], titles=scn.titles), "pg_ndcg_bars", left)
+        teaching.chart(charts.ideal_vs_actual(now["DCG"], now["IDCG"]), "pg_ideal", right)
 with ap_tab:
     if ap_tab.open:
         formula_beside_bars("AP")
@@ -137,14 +157,12 @@ with pr_tab:
         left, right = st.columns(2)
         for index, family in enumerate(widgets.SET_BASED):
             (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
-        right.plotly_chart(charts.contributions(now["R"], titles=scn.titles), theme=None, key="pg_r_bars")
+        teaching.chart(charts.contributions(now["R"], titles=scn.titles), "pg_r_bars", right)
 with curves_tab:
     if curves_tab.open:
-        st.plotly_chart(
-            charts.curves(widgets.curves(scn), scn.k, "Each metric at every cutoff"), theme=None, key="pg_curves"
-        )
+        teaching.chart(charts.curves(widgets.curves(scn), scn.k, "Each metric at every cutoff"), "pg_curves")
         st.caption("The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow.")
-        st.plotly_chart(widgets.precision_recall_chart(scn), theme=None, key="pg_pr_curve")
+        teaching.chart(widgets.precision_recall_chart(scn), "pg_pr_curve")
         st.caption(
             "The precision-recall curve: one point per rank (blue) and trec_eval's interpolated precision at 11 recall "
             "levels (orange). The *R-precision & PR curve* lesson walks through it."
@@ -162,8 +180,6 @@ with any_tab:
         formula_col, chart_col = st.columns(2)
         formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
         formula_col.latex(formulas.latex(chosen))
-        chart_col.plotly_chart(
-            drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn),
-            theme=None,
-            key="pg_any_bars",
+        teaching.chart(
+            drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn), "pg_any_bars", chart_col
         )

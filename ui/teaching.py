@@ -15,7 +15,7 @@ import streamlit as st
 
 from metrics import formulas
 from metrics.types import Breakdown
-from ui import tables
+from ui import presenter, tables
 from ui.scenario import Scenario
 
 
@@ -55,9 +55,11 @@ def metric_row(items: Sequence[tuple[str, Breakdown]], *, help_texts: Sequence[s
         column.metric(label, fmt(b.value), help=help_texts[i] if help_texts else None, border=True)
 
 
-def chart(fig: go.Figure, key: str) -> None:
-    """theme=None keeps the figure's own Okabe-Ito colours (Streamlit's theme would swap them)."""
-    st.plotly_chart(fig, theme=None, key=key, config={"displayModeBar": False})
+def chart(fig: go.Figure, key: str, where: object = st) -> None:
+    """Draw a figure in ``where`` (st, a column, a tab). theme=None keeps the figure's own Okabe-Ito colours
+    (Streamlit's theme would swap them); no Plotly toolbar, which covered the legend on a phone (drag still zooms,
+    a double click resets); text scaled for a projector in presenter mode."""
+    where.plotly_chart(presenter.scaled(fig), theme=None, key=key, config={"displayModeBar": False})
 
 
 def steps_table(b: Breakdown, scn: Scenario | None = None) -> None:

@@ -122,6 +122,17 @@ def metric_cards(now: dict[str, Breakdown], before: dict[str, Breakdown] | None,
             )
 
 
+SUMMARY = ("NDCG", "AP", "RR", "P", "R")  # the key numbers a phone keeps in view (ui/layout.py makes it sticky)
+SUMMARY_KEY = "pg_summary"
+
+
+def sticky_summary(now: dict[str, Breakdown]) -> None:
+    """One compact line of the key numbers. Shown on narrow screens only, where it sticks to the top of the screen
+    while the list below is edited (ui/layout.py's CSS); wide screens have the cards beside the list."""
+    with st.container(key=SUMMARY_KEY):
+        st.markdown(" · ".join(f"**{now[f].metric}** {fmt(now[f].value)}" for f in SUMMARY))
+
+
 # --- settings ---
 
 

@@ -109,7 +109,7 @@ export default function (component) {
       draggable: "true",
       "aria-label": `Rank ${rank}: ${doc}${title ? `, ${title}` : ""}, grade ${grade}${relevant ? ", relevant" : ""}`,
     });
-    card.append(el("span", { class: "rk-handle", "aria-hidden": "true" }, "\u2807"));
+    card.append(el("span", { class: "rk-handle", "aria-hidden": "true", title: "Drag to move" }, "\u2807"));
     card.append(el("span", { class: "rk-rank", "aria-hidden": "true" }, String(rank)));
 
     const text = el("div", { class: "rk-text" });
@@ -269,6 +269,57 @@ export default function (component) {
   list.addEventListener("drop", onDrop);
   list.addEventListener("dragend", onDragEnd);
 
+  // --- touch and pen: drag a card by its handle (HTML5 drag-and-drop does not fire on most touch screens) ---
+  // The handle has touch-action: none, so a finger on it drags the card instead of scrolling the page; anywhere
+  // else on the card a finger still scrolls. A mouse keeps using HTML5 drag-and-drop above.
+  let pointerDoc = null;
+  let pointerId = null;
+  const scroller = document.querySelector('[data-testid="stMain"]');
+  const EDGE_PX = 56; // near the top or bottom of the screen, the page scrolls under the finger
+
+  const onPointerDown = (event) => {
+    if (event.pointerType === "mouse") return;
+    const card = event.target.closest && event.target.closest("li[data-doc-id]");
+    if (!card) return;
+    event.preventDefault();
+    pointerDoc = card.getAttribute("data-doc-id");
+    pointerId = event.pointerId;
+    event.target.setPointerCapture(event.pointerId);
+    card.classList.add("dragging");
+  };
+  const onPointerMove = (event) => {
+    if (pointerDoc === null || event.pointerId !== pointerId) return;
+    event.preventDefault();
+    if (scroller && event.clientY < EDGE_PX) scroller.scrollBy(0, -12);
+    else if (scroller && event.clientY > window.innerHeight - EDGE_PX) scroller.scrollBy(0, 12);
+    dropIndex = indexAt(event.clientY);
+    clearMarkers();
+    if (dropIndex < cards.length) cards[dropIndex].classList.add("drop-before");
+    else if (cards.length) cards[cards.length - 1].classList.add("drop-after");
+  };
+  const endPointerDrag = (event, drop) => {
+    if (pointerDoc === null || event.pointerId !== pointerId) return;
+    const doc = pointerDoc;
+    pointerDoc = null;
+    pointerId = null;
+    clearMarkers();
+    for (const card of cards) card.classList.remove("dragging");
+    if (!drop) return;
+    const from = order.indexOf(doc);
+    let to = indexAt(event.clientY);
+    if (to > from) to -= 1; // the dragged card leaves its old slot first
+    moveTo(doc, to, "card");
+  };
+  const onPointerUp = (event) => endPointerDrag(event, true);
+  const onPointerCancel = (event) => endPointerDrag(event, false);
+  const handles = [...list.querySelectorAll(".rk-handle")];
+  for (const handle of handles) {
+    handle.addEventListener("pointerdown", onPointerDown);
+    handle.addEventListener("pointermove", onPointerMove);
+    handle.addEventListener("pointerup", onPointerUp);
+    handle.addEventListener("pointercancel", onPointerCancel);
+  }
+
   // --- after a rerun: restore focus (Streamlit re-mounts the markup) and repeat the announcement ---
   const pending = window.__irlPendingFocus;
   if (pending && pending.list === listKey && Date.now() - pending.at < FOCUS_MEMORY_MS) {
@@ -289,5 +340,11 @@ export default function (component) {
     list.removeEventListener("dragover", onDragOver);
     list.removeEventListener("drop", onDrop);
     list.removeEventListener("dragend", onDragEnd);
+    for (const handle of handles) {
+      handle.removeEventListener("pointerdown", onPointerDown);
+      handle.removeEventListener("pointermove", onPointerMove);
+      handle.removeEventListener("pointerup", onPointerUp);
+      handle.removeEventListener("pointercancel", onPointerCancel);
+    }
   };
 }

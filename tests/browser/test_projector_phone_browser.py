@@ -1,0 +1,185 @@
+"""Presenter mode at 1920x1080 and a 390 px phone, in a real Chromium (issue 11, items 5, 6 and 12).
+
+Default playground preset: d1..d5 graded 3, 2, 3, 0, 1, k = 5 (NDCG@5 = 0.9724 by hand in
+test_playground_browser.py). Expected numbers here are hand arithmetic.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from math import log2
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import RENDERED_JS, metric_value, wait_idle
+
+pytestmark = pytest.mark.browser
+
+LIST = 'ul[data-testid="ranked-list"][data-list="pg_list"]'
+PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1920, "height": 1080}
+
+
+@pytest.fixture
+def phone(browser, app_server) -> Iterator:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(app_server + "/")
+    wait_idle(page)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def projector(browser, app_server) -> Iterator:
+    context = browser.new_context(viewport=PROJECTOR)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        yield page, app_server
+    finally:
+        context.close()
+
+
+def order(page) -> list[str]:
+    return [c.get_attribute("data-doc-id") for c in page.locator(f"{LIST} li[data-doc-id]").all()]
+
+
+def touch_drag(page, start: tuple[float, float], end: tuple[float, float], steps: int = 12) -> None:
+    """A finger press, move and lift, as Chromium's touch input (it fires pointer events of type "touch")."""
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", *start)
+    for i in range(1, steps + 1):
+        touch("touchMove", start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps)
+        time.sleep(0.02)
+    touch("touchEnd", *end)
+
+
+def centre(box: dict) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+# --- phone --------------------------------------------------------------------------------------------------------
+
+
+def test_a_finger_drags_a_card_by_its_handle(phone):
+    cards = phone.locator(f"{LIST} li[data-doc-id]")
+    expect(cards).to_have_count(5)
+    cards.nth(4).scroll_into_view_if_needed()
+    handle = cards.nth(0).locator(".rk-handle")
+    handle.scroll_into_view_if_needed()
+    start = centre(handle.bounding_box())
+    target = cards.nth(2).bounding_box()  # drop d1 in the lower half of d3's card: after d3
+    touch_drag(phone, start, (start[0], target["y"] + target["height"] * 0.75))
+    expect(phone.locator(f"{LIST} li[data-doc-id]").first).to_have_attribute("data-doc-id", "d2", timeout=15_000)
+    assert order(phone) == ["d2", "d3", "d1", "d4", "d5"]
+    wait_idle(phone)
+    dcg = 2 + 3 / log2(3) + 3 / log2(4) + 0 + 1 / log2(6)  # grades 2, 3, 3, 0, 1
+    idcg = 3 + 3 / log2(3) + 2 / log2(4) + 1 / log2(5)
+    expect(phone.locator('.st-key-pg_summary')).to_contain_text(f"NDCG@5 {dcg / idcg:.4f}")
+
+
+def test_the_key_numbers_stay_in_view_while_the_list_is_edited(phone):
+    summary = phone.locator(".st-key-pg_summary")
+    phone.locator(f"{LIST} li[data-doc-id]").nth(4).scroll_into_view_if_needed()  # the list fills the screen
+    time.sleep(0.3)
+    box = summary.bounding_box()
+    assert box is not None and 0 <= box["y"] <= 80, box  # stuck at the top of the screen
+    list_box = phone.locator(LIST).bounding_box()
+    assert list_box["y"] < PHONE["height"] and list_box["y"] + list_box["height"] > 0  # the list is on screen too
+    for label in ("NDCG@5", "AP", "RR", "P@5", "R@5"):
+        expect(summary).to_contain_text(label)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+
+
+def test_wide_formulas_scroll_sideways_with_a_cue_instead_of_running_off(phone):
+    phone.get_by_role("tab", name="NDCG").click()
+    wait_idle(phone)
+    phone.wait_for_function(RENDERED_JS)
+    overflowing = phone.evaluate(
+        """() => [...document.querySelectorAll('.katex-display')].map((el) => ({
+            wide: el.scrollWidth > el.clientWidth + 1,
+            scrolls: ['auto', 'scroll'].includes(getComputedStyle(el).overflowX),
+            fits: el.getBoundingClientRect().right <= window.innerWidth + 1,
+            cue: getComputedStyle(el).backgroundImage.includes('gradient'),
+        }))"""
+    )
+    assert overflowing and any(f["wide"] for f in overflowing)  # the NDCG formula is wider than a phone
+    assert all(f["scrolls"] and f["fits"] and f["cue"] for f in overflowing if f["wide"]), overflowing
+
+
+def test_no_plotly_toolbar_over_the_legends_on_a_phone(phone):
+    phone.get_by_role("tab", name="NDCG").click()
+    wait_idle(phone)
+    phone.wait_for_function(RENDERED_JS)
+    chart = phone.locator('[data-testid="stPlotlyChart"]').first
+    chart.scroll_into_view_if_needed()
+    chart.tap()
+    time.sleep(0.3)
+    legend, modebars = chart.locator(".legend"), chart.locator(".modebar-container .modebar")
+    assert legend.count() >= 1
+    for i in range(modebars.count()):
+        bar, leg = modebars.nth(i).bounding_box(), legend.first.bounding_box()
+        overlap = bar and leg and not (
+            bar["x"] + bar["width"] <= leg["x"] or leg["x"] + leg["width"] <= bar["x"]
+            or bar["y"] + bar["height"] <= leg["y"] or leg["y"] + leg["height"] <= bar["y"]
+        )
+        assert not (overlap and modebars.nth(i).is_visible()), (bar, leg)
+
+
+# --- projector ----------------------------------------------------------------------------------------------------
+
+
+def in_first_screen(page, locator) -> bool:
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"]
+
+
+def test_a_link_with_presenter_and_a_scenario_opens_presenter_mode_with_list_and_cards_side_by_side(projector):
+    page, base = projector
+    page.goto(base + "/?presenter=1&docs=a,b,c&grades=0,3,1&k=3")
+    wait_idle(page)
+    expect(page.get_by_role("button", name="Exit presenter mode")).to_be_visible()
+    expect(page.locator('[data-testid="stSidebar"]')).to_be_hidden()
+    expect(page.get_by_text("This link had problems")).to_have_count(0)  # presenter=1 is not a scenario error
+    ndcg = (3 / log2(3) + 1 / log2(4)) / (3 + 1 / log2(3))  # grades 0, 3, 1 at k = 3; ideal 3, 1, 0
+    assert metric_value(page, "NDCG@3") == f"{ndcg:.4f}"
+    ranked = page.locator(LIST)
+    last_card = page.locator('[data-testid="stMetric"]').filter(has_text="HitRate@3")
+    assert in_first_screen(page, ranked) and in_first_screen(page, last_card)
+    assert ranked.bounding_box()["x"] + ranked.bounding_box()["width"] <= last_card.bounding_box()["x"] + 1
+
+
+def test_presenter_mode_on_another_page_shows_the_verdict_first_and_scales_chart_text(projector):
+    page, base = projector
+    page.goto(base + "/a-vs-b?presenter=1")
+    wait_idle(page)
+    verdict = page.get_by_text("Retriever B is better")
+    assert in_first_screen(page, verdict)
+    page.wait_for_function(RENDERED_JS)
+    tick_px = page.evaluate(
+        """() => parseFloat(getComputedStyle(
+            document.querySelector('[data-testid="stPlotlyChart"] .xtick text')).fontSize)"""
+    )
+    assert tick_px >= 13 * 1.5 - 0.5, tick_px  # ticks grow with the page (13 px normally)
+
+
+def test_the_markdown_export_links_to_this_server(app_server, warm_page):
+    warm_page.goto(app_server + "/")
+    wait_idle(warm_page)
+    warm_page.get_by_text("Share, export, present").click()
+    with warm_page.expect_download() as download:
+        warm_page.get_by_role("button", name="Worked solution (.md)").click()
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert f"Open this scenario in the app: <{app_server}/?docs=d1,d2,d3,d4,d5&grades=3,2,3,0,1" in text

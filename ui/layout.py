@@ -1,0 +1,46 @@
+"""Layout rules every page shares, for small screens: static CSS sent once per run from app.py (style-only
+``st.html`` takes no space). Nothing in it comes from the user.
+
+- The playground's compact summary (``widgets.sticky_summary``) is hidden on wide screens and sticks to the top of
+  the screen on phones, so the key numbers stay in view while the list is edited.
+- Wide formulas never run off the screen silently: a KaTeX block scrolls sideways, and a shadow on the cut edge
+  says there is more (the "scroll shadow" idiom: backgrounds that only show while content is hidden there).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.widgets import SUMMARY_KEY
+
+PHONE_MAX_PX = 640
+
+CSS = f"""<style>
+.st-key-{SUMMARY_KEY}, :has(> .st-key-{SUMMARY_KEY}) {{ display: none; }}
+@media (max-width: {PHONE_MAX_PX}px) {{
+  /* Sticky on the summary's own wrapper: a sticky box only moves within its parent. */
+  :has(> .st-key-{SUMMARY_KEY}) {{ display: block; position: sticky; top: 0; z-index: 990; }}
+  .st-key-{SUMMARY_KEY} {{
+    display: block; height: auto; padding: 0.35rem 0.6rem;
+    background: var(--st-background-color, #ffffff);
+    border: 1px solid var(--st-border-color, #d5dbe3); border-radius: 0.5rem;
+    box-shadow: 0 2px 6px rgba(15, 35, 60, 0.12);
+  }}
+  .st-key-{SUMMARY_KEY} p {{ font-size: 0.8rem; line-height: 1.35; margin: 0; font-variant-numeric: tabular-nums; }}
+}}
+.katex-display {{
+  overflow-x: auto; overflow-y: hidden; padding: 0.2rem 0;
+  background:
+    linear-gradient(to right, var(--st-background-color, #fff) 30%, rgba(255, 255, 255, 0)) left / 2rem 100%,
+    linear-gradient(to left, var(--st-background-color, #fff) 30%, rgba(255, 255, 255, 0)) right / 2rem 100%,
+    radial-gradient(farthest-side at 0 50%, rgba(15, 35, 60, 0.28), rgba(0, 0, 0, 0)) left / 0.8rem 100%,
+    radial-gradient(farthest-side at 100% 50%, rgba(15, 35, 60, 0.28), rgba(0, 0, 0, 0)) right / 0.8rem 100%;
+  background-repeat: no-repeat;
+  background-attachment: local, local, scroll, scroll;
+}}
+</style>"""
+
+
+def apply() -> None:
+    """Call once per run, in app.py."""
+    st.html(CSS)
