@@ -52,11 +52,12 @@ PAGES = {
     "Reference": [
         st.Page("pages/conventions.py", title="Conventions explorer", icon=":material/rule:", url_path="conventions"),
         st.Page("pages/errata.py", title="Errata in popular posts", icon=":material/fact_check:", url_path="errata"),
+        st.Page("pages/sources.py", title="Sources", icon=":material/menu_book:", url_path="sources"),
     ],
 }
 
 st.logo(":material/leaderboard:", size="large")
-page = st.navigation(PAGES, expanded=True)  # all 16 pages visible: no "View more" fold
+page = st.navigation(PAGES, expanded=True)  # every page visible: no "View more" fold
 deeplink.dismiss_if_spurious(
     [p.url_path or DEFAULT_PATH for pages in PAGES.values() for p in pages], legacy_router_ran
 )

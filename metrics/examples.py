@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from metrics.sources import SOURCES
 from metrics.types import Qrels, Ranking
 
 
@@ -21,7 +22,7 @@ class Query:
 class Example:
     key: str
     title: str
-    source: str  # where the example comes from
+    source: str  # the title of the post it comes from (metrics.sources)
     lesson: str  # what it teaches, with the correct numbers
     queries: Mapping[str, Query]
     titles: Mapping[str, str] = field(default_factory=dict)  # doc id -> short title
@@ -44,7 +45,7 @@ _RETRIEVER_TITLES = {
 RETRIEVER_A = Example(
     key="retriever-a",
     title="Retriever A: relevant docs in the middle",
-    source="Information Retrieval Metrics 102 (seed 000)",
+    source=SOURCES["000"].title,
     lesson="The 2 relevant docs sit at ranks 3 and 4: P@5 = 0.4 and R@5 = 1, but RR = 1/3, AP = 0.4167, "
     "NDCG@5 = 0.5706.",
     queries={"q1": Query(["n1", "n2", "r1", "r2", "n3"], {"r1": 1, "r2": 1}, "How do I set up OAuth login?")},
@@ -56,7 +57,7 @@ RETRIEVER_A = Example(
 RETRIEVER_B = Example(
     key="retriever-b",
     title="Retriever B: relevant docs at the top",
-    source="Information Retrieval Metrics 102 (seed 000)",
+    source=SOURCES["000"].title,
     lesson="The same 2 relevant docs at ranks 1 and 2: P@5 = 0.4 and R@5 = 1 as for A, but RR = 1, AP = 1, NDCG@5 = 1.",
     queries={"q1": Query(["r1", "r2", "n1", "n2", "n3"], {"r1": 1, "r2": 1}, "How do I set up OAuth login?")},
     titles=_RETRIEVER_TITLES,
@@ -67,7 +68,7 @@ RETRIEVER_B = Example(
 BETTER_AUTH = Example(
     key="better-auth",
     title="Better Auth docs graded 1 / 3 / 2",
-    source="Information Retrieval Metrics 102 (seed 000)",
+    source=SOURCES["000"].title,
     lesson="A (grade 1), B (3), C (2) in that order: NDCG@3 = 0.8175 with linear gain, 0.7364 with exponential "
     "gain (the post's code). The post's '71% of ideal' cannot be reproduced from its text.",
     queries={"q1": Query(["A", "B", "C"], {"A": 1, "B": 3, "C": 2}, "How do I integrate Better Auth into Next.js?")},
@@ -82,7 +83,7 @@ BETTER_AUTH = Example(
 GRADES_32301 = Example(
     key="grades-32301",
     title="The graded list [3, 2, 3, 0, 1]",
-    source="Part 3: DCG@k and NDCG@k (seed 001)",
+    source=SOURCES["001"].title,
     lesson="NDCG@5 = 0.9724 (linear) vs 0.9575 (exponential). The post's DCG@4 = 28.19 cannot come from "
     "this list: set k = 4 and DCG@4 = 5.7619 (linear gain). Judge one more grade-3 doc that was not retrieved and "
     "trec_eval's NDCG@5 drops to 0.8047.",
@@ -106,7 +107,7 @@ _PET_TITLES = {
 CAT_DOG_PARROT = Example(
     key="cat-dog-parrot",
     title="Cat, dog, parrot: three queries",
-    source="Metrics for Information Retrieval (seed 004)",
+    source=SOURCES["004"].title,
     lesson="Every query ranks D1..D4; scores >= 0.5 are relevant. Correct at k = 2: mean P@2 = 0.6667 (the post "
     "says 0.5), MAP@2 = 0.6667 (the post: 0.5), MRR@2 = 0.6667 (the post: 0.78, the uncut MRR).",
     queries={

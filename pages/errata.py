@@ -8,8 +8,9 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from metrics.sources import SOURCES
 from ui import state
-from ui.conventions_table import POSTS, Erratum, errata
+from ui.conventions_table import Erratum, errata
 
 PAGE = "errata"
 PLAYGROUND = Path(__file__).with_name("playground.py")  # absolute: works whatever the entrypoint's folder
@@ -23,7 +24,7 @@ st.markdown(
 
 
 def open_in_playground(erratum: Erratum) -> None:
-    state.load(erratum.scenario, f"Seed {erratum.seed}'s example, from the errata")
+    state.load(erratum.scenario, f"The example of “{SOURCES[erratum.seed].short}”, from the errata")
     try:
         st.switch_page(PLAYGROUND)
     except StreamlitAPIException:  # this page runs on its own, without the app's navigation
@@ -47,13 +48,14 @@ def row(e: Erratum) -> None:
 
 
 entries = errata()
-for seed, title in POSTS.items():
-    st.subheader(f"Seed {seed}: {title}", anchor=False)
+for key, source in SOURCES.items():
+    st.subheader(source.title, anchor=False, help=source.teaches)
     for e in entries:
-        if e.seed == seed:
+        if e.seed == key:
             row(e)
 
 st.caption(
-    "The seeds' math images did not survive extraction, so only claims made in the text are checked. Float "
-    "scores (seed 004) are mapped to grades explicitly: relevant if score ≥ 0.5, or round(10 × score) for NDCG."
+    "The posts' math images were not available as text, so only claims made in the text are checked. The float "
+    "scores of *Metrics for Information Retrieval* are mapped to grades explicitly: relevant if score ≥ 0.5, or "
+    "round(10 × score) for NDCG. The **Sources** page says what each post teaches."
 )

@@ -71,7 +71,7 @@ with teaching.step(
 with teaching.step(
     4,
     "MAP@k is the mean of AP@k",
-    "Seed 004's three queries at k = 2. The seed computed the mean of P@2 and called it MAP@2.",
+    "The three queries of the *Metrics for IR* post at k = 2. That post computed the mean of P@2 and called it MAP@2.",
 ):
     run = {q: list(query.ranking) for q, query in CAT_DOG_PARROT.queries.items()}
     qrels_by_query = {q: dict(query.qrels) for q, query in CAT_DOG_PARROT.queries.items()}
@@ -95,7 +95,8 @@ with teaching.step(
     )
     right.metric(f"MAP@{cutoff} (mean of AP@{cutoff})", teaching.fmt(map_k.mean), border=True)
     right.metric(f"mean P@{cutoff} (not MAP)", teaching.fmt(mean_p.mean), border=True)
-    st.caption("At k = 2 both happen to be 0.6667 (the seed printed 0.5 for either). Move k: they part ways.")
+    st.caption("At k = 2 both happen to be 0.6667 (the *Metrics for IR* post printed 0.5 for either). Move k: "
+        "they part ways.")
 
 teaching.traps(
     [
@@ -104,7 +105,8 @@ teaching.traps(
         "and ranx `map@3` agree on 0.1667.",
         "**R counts relevant documents never retrieved.** Each one adds a precision of 0 to the sum: AP can only "
         "reach 1 when every relevant document is ranked above every non-relevant one.",
-        "**Seed 000's code divides by every judged document** (`len(ground_truth)`, grade 0 included) and counts "
+        "**The code in *IR Metrics 102* divides by every judged document** (`len(ground_truth)`, grade 0 "
+        "included) and counts "
         "judged non-relevant documents as hits: its example gives 0.6875 or 0.25 where trec_eval gives 0.3333.",
         "**R = 0 gives 0, not NaN**, and the query still counts in MAP.",
         "**Grades are binarised** at the threshold (grade ≥ 1 by default): AP cannot tell a grade-3 document "
@@ -113,7 +115,8 @@ teaching.traps(
 )
 teaching.naming(
     "Naming: MAP@k is the mean of AP@k over queries (trec_eval `map_cut_k`, BEIR's MAP@k), "
-    "not the mean of P@k, which seed 004 used. RAGAS and DeepEval's *context precision* divides by the relevant "
+    "not the mean of P@k, which the *Metrics for IR* post used. RAGAS and DeepEval's *context precision* "
+    "divides by the relevant "
     "documents retrieved, so it is not AP."
 )
 teaching.show_source(average_precision)

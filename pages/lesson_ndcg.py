@@ -9,11 +9,11 @@ from metrics.examples import GRADES_32301
 from ui import charts, state, teaching
 
 PAGE = "lesson_ndcg"
-SEED = GRADES_32301.first  # seed 001's list: grades [3, 2, 3, 0, 1]
+SEED = GRADES_32301.first  # the list of RAG Pipelines, Part 3: grades [3, 2, 3, 0, 1]
 GAINS = {"linear": "linear: g = grade (trec_eval)", "exp": "exponential: g = 2^grade − 1 (Burges, ranx ndcg_burges)"}
 IDCG_SOURCES = {
     "all": "all judged documents (trec_eval, ranx)",
-    "retrieved": "the retrieved list only (seeds 000, 001)",
+    "retrieved": "the retrieved list only (IR Metrics 102; RAG Pipelines, Part 3)",
 }
 
 st.title("DCG, IDCG and NDCG")
@@ -48,7 +48,8 @@ with teaching.step(2, "Your list", "Your order against the ideal order, rank by 
 with teaching.step(
     3,
     "Linear or exponential gain",
-    "Seed 001 uses the grade itself; seeds 000 and 002 use 2^grade − 1, which makes a grade-3 document worth 7 "
+    "*RAG Pipelines, Part 3* uses the grade itself; *IR Metrics 102* and the *Recall@K/MRR/nDCG FAQ* use "
+    "2^grade − 1, which makes a grade-3 document worth 7 "
     "grade-1 documents instead of 3. Same list, two numbers: always say which gain you use.",
 ):
     gain = st.radio("Gain", list(GAINS), format_func=GAINS.get, horizontal=True, key=f"{PAGE}_gain")
@@ -61,7 +62,8 @@ with teaching.step(
 with teaching.step(
     4,
     "IDCG comes from every judgment, not just the retrieved list",
-    "Seed 001's list [3, 2, 3, 0, 1] at k = 5. Judge one more grade-3 document that the retriever missed.",
+    "The list [3, 2, 3, 0, 1] from *RAG Pipelines, Part 3* at k = 5. Judge one more grade-3 document that the "
+    "retriever missed.",
 ):
     left, right = st.columns(2)
     missed = left.toggle("Judge a missed grade-3 document", value=True, key=f"{PAGE}_missed")
@@ -72,7 +74,7 @@ with teaching.step(
     teaching.worked(idcg(list(SEED.ranking), seed_qrels, 5, conventions=Conventions(idcg=source)))
     teaching.worked(seed_b)
     st.caption(
-        "trec_eval gives 0.8047 once the missed document is judged; the seed's retrieved-only IDCG still says "
+        "trec_eval gives 0.8047 once the missed document is judged; the post's retrieved-only IDCG still says "
         "0.9724, so a retriever that misses the best document is never penalised for it."
     )
 
@@ -90,15 +92,17 @@ with teaching.step(
 
 teaching.traps(
     [
-        "**IDCG from the retrieved list only** (seeds 000 and 001) overrates a retriever that misses relevant "
+        "**IDCG from the retrieved list only** (*IR Metrics 102*; *RAG Pipelines, Part 3*) overrates a "
+        "retriever that misses relevant "
         "documents: 0.9724 instead of trec_eval's 0.8047 in step 4.",
         "**Linear vs exponential gain** rank systems differently: [3, 2, 3, 0, 1] gives NDCG@5 = 0.9724 (linear) "
         "and 0.9575 (exponential); Better Auth's A, B, C gives 0.8175 vs 0.7364.",
-        '**"DCG@4 = 28.19"** (seed 001) cannot come from [3, 2, 3, 0, 1]: DCG@4 is 5.7619 (linear) or 12.3928 '
+        '**"DCG@4 = 28.19"** (*RAG Pipelines, Part 3*) cannot come from [3, 2, 3, 0, 1]: DCG@4 is 5.7619 '
+        '(linear) or 12.3928 '
         "(exponential).",
-        "**The discount is log₂(rank + 1).** Seed 000's prose uses the natural log, which scales DCG by 1.4427 "
+        "**The discount is log₂(rank + 1).** *IR Metrics 102*'s prose uses the natural log, which scales DCG by 1.4427 "
         "(it cancels in NDCG). trec_eval before 9.0.4 used log₂(rank) with rank 1 undiscounted.",
-        "**Negative grades gain 0.** Seed 000's 2^g − 1 gives a grade of −1 a gain of −0.5.",
+        "**Negative grades gain 0.** *IR Metrics 102*'s 2^g − 1 gives a grade of −1 a gain of −0.5.",
         "**NDCG = 1 does not mean the documents are good,** only that no better order of the judged documents "
         'exists: a list of grade-1 documents is "perfect" if nothing better was judged.',
     ]

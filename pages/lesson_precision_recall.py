@@ -8,7 +8,7 @@ from ui import charts, state, teaching
 
 PAGE = "lesson_pr"
 FAMILIES = {key: registry.family(key).function for key in registry.cards("set")}
-# Seed 004's capped-recall example: ten results, relevant at ranks 1, 2, 3, 6, 7, 8 and 10.
+# The capped-recall example of Metrics for IR: ten results, relevant at ranks 1, 2, 3, 6, 7, 8 and 10.
 RCAP_RANKING = ["r1", "r2", "r3", "n1", "n2", "r4", "r5", "r6", "n3", "r7"]
 
 st.title("Precision, recall, hit rate and F1 at k")
@@ -49,7 +49,7 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
 with teaching.step(
     3,
     "Recall vs capped recall when R > k",
-    "Seed 004's example: ten results, relevant at ranks 1, 2, 3, 6, 7, 8 and 10 (R = 7). "
+    "The *Metrics for IR* post's example: ten results, relevant at ranks 1, 2, 3, 6, 7, 8 and 10 (R = 7). "
     "Add relevant documents the system never retrieved.",
 ):
     left, right = st.columns(2)
@@ -79,10 +79,12 @@ teaching.traps(
     [
         "**P@k divides by k even when fewer than k documents were retrieved:** 2 relevant of 3 retrieved gives "
         'P@10 = 0.2, not 0.6667 (trec_eval: "nonrelevant docs fill in the rest").',
-        "**R counts every judged relevant document, retrieved or not.** Seed 004's R_cap example says 7 relevant "
+        "**R counts every judged relevant document, retrieved or not.** The *Metrics for IR* post's R_cap "
+        "example says 7 relevant "
         "but divides by 8: R@5 = 3/7 = 0.4286, not 0.38.",
-        "**R = 0 gives 0, not NaN** (seed 004 wrote NaN for Q3, which in fact has R = 1 and R@2 = 0).",
-        "**Seed 004's P@2 summary (0.5, 0.5, 0) should be 1, 1, 0**: precision is relative to k, not to the length "
+        "**R = 0 gives 0, not NaN** (the *Metrics for IR* post wrote NaN for Q3, which in fact has R = 1 and R@2 = 0).",
+        "**The *Metrics for IR* post's P@2 summary (0.5, 0.5, 0) should be 1, 1, 0**: precision is relative "
+        "to k, not to the length "
         "of the ranking.",
         "**HitRate is not recall.** With R = 5 and one hit in the top 5, HitRate@5 = 1 but R@5 = 0.2.",
     ]

@@ -64,7 +64,7 @@ with teaching.step(3, "Move the first relevant document", "A ten-document list w
 with teaching.step(
     4,
     "MRR: the mean over queries, and the cutoff",
-    "Seed 004's three queries (cat, dog, parrot): Q3's first relevant document is at rank 3.",
+    "The *Metrics for IR* post's three queries (cat, dog, parrot): Q3's first relevant document is at rank 3.",
 ):
     cut = st.toggle("Apply the cutoff k = 2 (MRR@2)", value=True, key=f"{PAGE}_cut")
     k = 2 if cut else None
@@ -77,15 +77,17 @@ with teaching.step(
         column.metric(f"RR{'@2' if cut else ''} of {query}", teaching.fmt(value), border=True)
     columns[-1].metric(label, teaching.fmt(result.mean), border=True)
     st.caption(
-        "With the cutoff, Q3 scores 0 (its hit is at rank 3 > 2), so MRR@2 = 0.6667. Seed 004 printed 0.78 for "
+        "With the cutoff, Q3 scores 0 (its hit is at rank 3 > 2), so MRR@2 = 0.6667. The *Metrics for IR* "
+        "post printed 0.78 for "
         "MRR@2: that is the uncut MRR, 0.7778."
     )
 
 teaching.traps(
     [
-        "**The word *relevant* matters.** Seed 000 defines RR as the reciprocal rank of the first document "
+        "**The word *relevant* matters.** *IR Metrics 102* defines RR as the reciprocal rank of the first document "
         "*in the retrieved set*: that would always be 1. It is the first **relevant** document.",
-        "**MRR@k is not MRR.** A first hit beyond k scores 0: seed 004's 0.78 for MRR@2 should be 0.6667.",
+        "**MRR@k is not MRR.** A first hit beyond k scores 0: the *Metrics for IR* post's 0.78 for MRR@2 "
+        "should be 0.6667.",
         "**RR ignores everything after the first hit.** Two lists with the first hit at rank 1 score 1.0 each, "
         "even if one has nine more relevant documents and the other none.",
         "**trec_eval's `recip_rank` has no cutoff.** RR@k equals `recip_rank` on the run truncated to its top k.",

@@ -144,7 +144,8 @@ def query_editor(query_id: str) -> None:
 st.title("Many queries: MRR, MAP and mean NDCG")
 st.markdown(
     "A system is judged over many queries: each query gets its own score, and the reported number is their plain "
-    "mean. **Edit one query below and watch its bar and every mean move.** The preset is seed 004's three queries "
+    "mean. **Edit one query below and watch its bar and every mean move.** The preset is the three queries of "
+    "the *Metrics for IR* post "
     "(cat, dog, parrot), every one ranking D1-D4."
 )
 

@@ -153,7 +153,7 @@ def test_an_erratum_opened_in_the_playground_is_named_in_the_example_picker():
     at.button(key="errata_open_000-71").click().run()
     assert not at.exception and at.title[0].value == "Playground"
     picker = at.selectbox(key="pg_preset")
-    assert picker.value is None and picker.placeholder == "Seed 000's example, from the errata"
+    assert picker.value is None and picker.placeholder == "The example of “IR Metrics 102”, from the errata"
     captions = "\n".join(c.value for c in at.caption)
     assert "not one of the examples" in captions and "28.19" not in captions  # not the default preset's lesson
 
@@ -193,3 +193,37 @@ def test_quiz_reorder_target_has_four_decimals_like_every_number():
     assert ex.kind == "reorder"
     text = "\n".join(m.value for m in at.markdown)
     assert f"NDCG@{ex.k} ≥ {ex.target:.4f}**" in text and f"≥ {ex.target}**" not in text
+
+
+SOURCE_TITLES = [
+    "Information Retrieval Metrics 102: Order-Aware Metrics",
+    "Tips on how to Evaluate Retrieval Quality in RAG Pipelines (Part 3): DCG@k and NDCG@k",
+    "Metrics for Information Retrieval",
+]
+
+
+def test_the_sources_page_names_each_post_says_what_it_teaches_and_what_the_errata_correct():
+    at = run("sources.py")
+    headings = [h.value for h in at.subheader]
+    assert all(title in headings for title in SOURCE_TITLES)
+    assert any("Recall@K" in h and "FAQ" in h for h in headings)
+    text = "\n".join(m.value for m in at.markdown)
+    assert "DCG@4" in text  # the errata page's correction of the Part 3 post
+    assert "The graded list [3, 2, 3, 0, 1]" in text  # the playground example taken from it
+    assert "seed" not in text.lower()
+
+
+def test_the_sources_page_is_in_the_reference_section():
+    app = (PAGES.parent / "app.py").read_text(encoding="utf-8")
+    reference = app[app.index('"Reference": ['):]
+    assert "pages/sources.py" in reference
+
+
+@pytest.mark.parametrize(
+    "page", ["lesson_ap.py", "lesson_rr.py", "lesson_ndcg.py", "lesson_precision_recall.py", "multi_query.py",
+             "errata.py", "playground.py"]
+)
+def test_no_page_names_a_post_by_an_internal_seed_number(page):
+    at = run(page)
+    shown = [*(m.value for m in at.markdown), *(c.value for c in at.caption), *(s.value for s in at.subheader)]
+    assert not [s for s in shown if "seed 0" in s.lower()], page

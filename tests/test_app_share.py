@@ -124,7 +124,7 @@ def test_a_link_is_not_the_last_preset_but_a_preset_can_still_be_loaded():
     picker = at.selectbox(key="pg_preset")
     assert picker.value is None and picker.placeholder == "Opened from a link"
     assert "Opened from a link" in captions(at)
-    assert "28.19" not in captions(at) and "seed 001" not in captions(at)  # not the default preset's lesson
+    assert "28.19" not in captions(at) and "RAG Pipelines" not in captions(at)  # not the default preset's lesson
     picker.set_value("grades-32301").run()
     assert not at.exception
     assert at.selectbox(key="pg_preset").value == "grades-32301"

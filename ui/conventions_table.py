@@ -30,6 +30,7 @@ from metrics import (
 )
 from metrics.conventions import Conventions
 from metrics.examples import BETTER_AUTH, CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A
+from metrics.sources import SOURCES
 from ui.scenario import MAX_DOCS, Scenario
 
 SAME = 5e-5  # values that agree to 4 decimals are "the same" on the page
@@ -109,7 +110,7 @@ def example_ap_at_k() -> Scenario:
 
 
 def example_rcap() -> Scenario:
-    """Seed 004's R_cap example: relevant at ranks 1, 2, 3, 6, 7, 8, 10 (R = 7), k = 5."""
+    """The R_cap example of "Metrics for Information Retrieval": relevant at ranks 1-3, 6-8 and 10 (R = 7), k = 5."""
     ranking = tuple(f"d{i}" for i in range(1, 11))
     grades = {d: int(d in {"d1", "d2", "d3", "d6", "d7", "d8", "d10"}) for d in ranking}
     return Scenario(ranking, (), grades, k=5, scale=1)
@@ -132,7 +133,7 @@ def example_graded() -> Scenario:
 
 
 def example_rr_cutoff() -> Scenario:
-    """Seed 004's Q3: the first relevant doc is at rank 3 and k = 2."""
+    """Q3 of "Metrics for Information Retrieval": the first relevant doc is at rank 3 and k = 2."""
     return Scenario.from_example(CAT_DOG_PARROT, "Q3")
 
 
@@ -151,14 +152,14 @@ def split_gain(scn: Scenario) -> Split:
                 "Linear gain: g",
                 linear.metric,
                 linear.value,
-                f"{registry.tools('gain', 'linear', k)}, seed 001",
+                f"{registry.tools('gain', 'linear', k)}, RAG Pipelines Part 3",
                 current=scn.conventions.gain == "linear",
             ),
             Way(
                 "Exponential gain: 2^g − 1",
                 exp.metric,
                 exp.value,
-                f"{registry.tools('gain', 'exp', k)}, seed 000's code, seed 002",
+                f"{registry.tools('gain', 'exp', k)}, the code of IR Metrics 102, the Recall@K/MRR/nDCG FAQ",
                 current=scn.conventions.gain == "exp",
             ),
         ),
@@ -188,7 +189,7 @@ def split_idcg(scn: Scenario) -> Split:
                 "Ideal from the retrieved list only",
                 retrieved.metric,
                 retrieved.value,
-                f"{registry.tools('idcg', 'retrieved', k)}, the code of seeds 000 and 001",
+                f"{registry.tools('idcg', 'retrieved', k)}, the code of IR Metrics 102 and of RAG Pipelines Part 3",
                 current=scn.conventions.idcg == "retrieved",
             ),
         ),
@@ -219,7 +220,7 @@ def split_ap_denominator(scn: Scenario) -> Split:
                 f"÷ {int(by_hits.terms['hits'])} relevant retrieved",
                 "AP",
                 by_hits.value,
-                f"{registry.tools('ap_denominator', 'retrieved')}, seed 000's prose",
+                f"{registry.tools('ap_denominator', 'retrieved')}, the prose of IR Metrics 102",
                 current=scn.conventions.ap_denominator == "retrieved",
             ),
         ),
@@ -274,8 +275,8 @@ def split_rr_cutoff(scn: Scenario) -> Split:
                 f"ranx `mrr@{k}`, ir_measures `RR@{k}`, BEIR `MRR@{k}`; trec_eval on the run cut to its top {k}",
             ),
         ),
-        "A first relevant document below rank k gives 1/rank without a cutoff and 0 with one. Seed 004 printed the "
-        "uncut MRR (0.78) as MRR@2 (0.6667).",
+        "A first relevant document below rank k gives 1/rank without a cutoff and 0 with one. The Metrics for IR "
+        "post printed the uncut MRR (0.78) as MRR@2 (0.6667).",
         "The first relevant document is within the top k (or there is none), so the cutoff changes nothing.",
     )
 
@@ -435,7 +436,7 @@ def _candidates(key: str, scn: Scenario) -> list[Fix]:
         first = _first_relevant(scn)
         if first is not None and first > 1:
             fixes.append(Fix(f"Set k = {first - 1} (just above the first hit)", scn.with_settings(k=first - 1)))
-        fixes.append(Fix("Load seed 004's Q3 (first hit at rank 3, k = 2)", example_rr_cutoff()))
+        fixes.append(Fix("Load Q3 of the Metrics for IR post (first hit at rank 3, k = 2)", example_rr_cutoff()))
     elif key == "ties":
         fixes.append(Fix("Load the tied pair a (relevant), b", example_tie_pair()))
     elif key == "no_relevant":
@@ -469,7 +470,7 @@ def splits(scn: Scenario) -> list[Split]:
 @dataclass(frozen=True, slots=True)
 class Erratum:
     key: str
-    seed: str
+    seed: str  # the post it corrects: a key of metrics.sources.SOURCES
     claim: str  # what the post says or printed
     printed: str
     correct: str  # computed by metrics, 4 decimals
@@ -478,12 +479,7 @@ class Erratum:
     open_note: str = ""
 
 
-POSTS = {
-    "000": "Information Retrieval Metrics 102: Order-Aware Metrics",
-    "001": "Part 3: DCG@k and NDCG@k",
-    "002": "FAQ on Recall@K, MRR and nDCG",
-    "004": "Metrics for Information Retrieval (BEIR's metric list)",
-}
+POSTS = {key: source.title for key, source in SOURCES.items()}  # the errata page's sections, by post
 
 
 def _f(x: float) -> str:
@@ -498,7 +494,7 @@ def _per_query(fn: Callable, k: int | None, queries: dict) -> tuple[list[float],
 
 
 def _graded_x10() -> dict[str, tuple[list[str], dict[str, int]]]:
-    """Seed 004's float scores mapped to int(round(10 * score)) (golden ``pub-seed004-catdog-graded-x10``)."""
+    """Scores of "Metrics for Information Retrieval" mapped to int(round(10 * score)) (golden ``...-graded-x10``)."""
     ranking = ["D1", "D2", "D3", "D4"]
     return {
         "Q1": (ranking, {"D1": 10, "D2": 5, "D3": 3, "D4": 1}),
@@ -600,8 +596,9 @@ def errata() -> list[Erratum]:
             "nDCG uses DCG@K = Σ (2^rel − 1) / log2(i + 1).",
             "formula only (exponential gain)",
             f"NDCG@5 of [3, 2, 3, 0, 1] = {_f(ndcg_exp)} (exponential) vs {_f(ndcg_lin)} (linear, trec_eval)",
-            "Not an error but a convention split with seed 001's linear gain: ranx `ndcg_burges` agrees with the "
-            "post, trec_eval with seed 001. It also does not say whether IDCG uses every judged doc.",
+            "Not an error but a convention split with the linear gain of RAG Pipelines, Part 3: ranx "
+            "`ndcg_burges` agrees with the "
+            "post, trec_eval with Part 3. It also does not say whether IDCG uses every judged doc.",
             _replace(graded, gain="exp"),
         ),
         Erratum(

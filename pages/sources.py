@@ -1,0 +1,38 @@
+"""Sources: the blog posts the examples and errata come from, by name; what each teaches, and where the errata page
+corrects it. Renders metrics.sources and ui.conventions_table.errata(); computes nothing itself."""
+
+from pathlib import Path
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from metrics.examples import EXAMPLES
+from metrics.sources import SOURCES
+from ui.conventions_table import errata
+
+ERRATA = Path(__file__).with_name("errata.py")  # absolute: works whatever the entrypoint's folder
+
+st.title("Sources")
+st.markdown(
+    "The worked examples in this app come from four popular blog posts on retrieval metrics. Each is named here by "
+    "its title, with what it teaches, the examples taken from it, and what the **Errata** page corrects. Every "
+    "number the app shows is recomputed with trec_eval's conventions, never copied from a post."
+)
+
+corrections = errata()
+for key, source in SOURCES.items():
+    with st.container(border=True):
+        st.subheader(source.title, anchor=False)
+        st.caption(f"Called *{source.short}* in the lessons.")
+        st.markdown(source.teaches)
+        examples = [e.title for e in EXAMPLES.values() if e.source == source.title]
+        if examples:
+            st.markdown("**Examples in the playground:** " + "; ".join(examples) + ".")
+        fixed = [e.claim for e in corrections if e.seed == key]
+        count = f"{len(fixed)} correction" + ("" if len(fixed) == 1 else "s")
+        st.markdown(f"**On the Errata page ({count}):**" + "".join(f"\n- {claim}" for claim in fixed))
+
+try:
+    st.page_link(ERRATA, label="Open the errata", icon=":material/fact_check:")
+except StreamlitAPIException:  # this page runs on its own, without the app's navigation
+    st.caption("Open the Errata page from the app's navigation.")
