@@ -7,7 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from metrics import formulas
-from ui import quiz, state
+from ui import quiz, sortable, state
+from ui.scenario import Scenario
 from ui.widgets import fmt
 
 PAGE = "quiz"
@@ -106,6 +107,17 @@ def predict(index: int, ex: quiz.Predict) -> None:
     show_feedback(index)
     if (seed, index) in attempts:  # the solution only after a real answer
         with st.expander("Worked solution", expanded=True, icon=":material/school:"):
+            if ex.family == "NDCG":
+                ideal = ", ".join(
+                    f"{doc} (grade {grade}{', not retrieved' if doc in ex.missed else ''})"
+                    for doc, grade in ex.ideal_order
+                )
+                st.markdown(
+                    f"**1. IDCG@{ex.k}**: the best possible order of every judged document, including any the list "
+                    f"missed: {ideal}."
+                )
+                st.latex(formulas.latex(ex.ideal))
+                st.markdown(f"**2. DCG@{ex.k}** of the list as retrieved, divided by IDCG@{ex.k}:")
             st.latex(formulas.latex(ex.breakdown))
 
 
@@ -114,20 +126,32 @@ def reorder(index: int, ex: quiz.Reorder) -> None:
     st.markdown(
         f"Reorder the list so that **NDCG@{ex.k} ≥ {fmt(ex.target)}** "
         f"without changing **P@{ex.p_at} = {fmt(start_p)}**. "
-        f"Now NDCG@{ex.k} = {fmt(start_ndcg)}. Relevant means grade ≥ 1."
+        f"At the start, NDCG@{ex.k} = {fmt(start_ndcg)}. Relevant means grade ≥ 1."
     )
-    st.dataframe(list_table(ex.ranking, ex.qrels), hide_index=True, width="content")
     order_key = key(index, "order")
-    st.session_state.setdefault(order_key, ", ".join(ex.ranking))
-    st.text_input("Your order, best first (doc ids separated by commas)", key=order_key)
+    st.session_state.setdefault(order_key, tuple(ex.ranking))  # the order as the learner left it (plain key)
+
+    def current() -> Scenario:
+        titles = {doc: f"grade {grade}" for doc, grade in ex.qrels.items()}
+        return Scenario(
+            st.session_state[order_key], grades=dict(ex.qrels), titles=titles, k=ex.k, scale=quiz.REORDER_SCALE
+        )
+
+    def reordered(new: Scenario) -> None:
+        st.session_state[order_key] = tuple(new.ranking)  # only the order: the grades are the exercise's
+
+    sortable.ranked_list(
+        key(index, "list"),
+        current,
+        reordered,
+        label="Your order, best first: drag the cards",
+        shelve=False,
+        grade_edit=False,
+    )
+    st.caption(f"Drag a card by its handle (or use ▲ ▼, Alt+↑/↓). The dashed line is the cutoff k = {ex.k}.")
 
     def check() -> None:
-        try:
-            order = quiz.parse_order(st.session_state[order_key], ex.ranking)
-        except ValueError as error:
-            record(index, quiz.Feedback(False, f"Cannot read that order: {error}."), attempt=False)
-        else:
-            record(index, quiz.check_reorder(ex, order))
+        record(index, quiz.check_reorder(ex, list(st.session_state[order_key])))
 
     st.button("Check", key=key(index, "check"), icon=":material/check:", on_click=check)
     show_feedback(index)

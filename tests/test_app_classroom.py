@@ -68,13 +68,14 @@ def test_quiz_hand_checked_predict_and_reorder_and_url_seed():
     at.run()
     assert not at.exception and at.number_input(key="quiz_seed").value == 5
     ex = quiz.generate(5)[3]
-    at.text_input(key="quiz_s5_3_order").set_value(", ".join(ex.solution)).run()
+    assert not at.text_input  # the order is dragged, not typed
+    at.button(key="quiz_s5_3_check").click().run()  # the list as given does not reach the target
+    assert at.error[0].value.startswith("Not yet")
+    at.session_state["quiz_s5_3_list"] = {"edit": {"order": list(ex.solution), "nonce": "q1"}}  # a drop
+    at.run()
     at.button(key="quiz_s5_3_check").click().run()
     assert at.success[0].value.startswith("Solved")
-    at.text_input(key="quiz_s5_3_order").set_value("nonsense").run()
-    at.button(key="quiz_s5_3_check").click().run()
-    assert at.error[0].value.startswith("Cannot read that order")
-    assert metrics(at)["Score this session"] == "1 / 1"  # an unreadable answer is not an attempt
+    assert metrics(at)["Score this session"] == "0 / 1"  # the first attempt counts
     pair = quiz.generate(5)[4]
     at.radio(key="quiz_s5_4_choice").set_value(pair.answer).run()
     at.button(key="quiz_s5_4_check").click().run()
@@ -227,3 +228,20 @@ def test_no_page_names_a_post_by_an_internal_seed_number(page):
     at = run(page)
     shown = [*(m.value for m in at.markdown), *(c.value for c in at.caption), *(s.value for s in at.subheader)]
     assert not [s for s in shown if "seed 0" in s.lower()], page
+
+
+def test_quiz_ndcg_solution_derives_idcg_with_the_judged_document_the_list_missed():
+    seed = next(s for s in range(50) if quiz.generate(s)[2].missed)
+    ex = quiz.generate(seed)[2]
+    at = AppTest.from_file(str(PAGES / "quiz.py"), default_timeout=30)
+    at.query_params["seed"] = str(seed)
+    at.run()
+    at.number_input(key=f"quiz_s{seed}_2").set_value(0.5).run()
+    at.button(key=f"quiz_s{seed}_2_check").click().run()
+    (missed,) = ex.missed
+    text = "\n".join(m.value for m in at.markdown)
+    assert f"{missed} (grade {ex.qrels[missed]}, not retrieved)" in text
+    top = sorted(ex.qrels.values(), reverse=True)[:3]  # the ideal order of every judged grade, by hand
+    idcg = sum(g / log2(i + 2) for i, g in enumerate(top))
+    formulas = [x.value for x in at.latex]
+    assert any("IDCG" in f and f"{idcg:.4f}" in f for f in formulas), formulas

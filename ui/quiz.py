@@ -14,10 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from metrics import Breakdown, mean_over_queries, ndcg, precision, reciprocal_rank, registry
+from metrics import Breakdown, idcg, mean_over_queries, ndcg, precision, reciprocal_rank, registry
 
 TOLERANCE = 0.005  # a predicted value within ±0.005 counts as right
 REORDER_K, REORDER_P_AT, REORDER_TARGET = 3, 5, 0.9
+REORDER_SCALE = 3  # reorder grades are drawn from 0-3
 MRR_MIN_GAP = 0.05  # the two MRR sets differ by at least this much
 _MAX_TRIES = 500
 
@@ -54,6 +55,16 @@ class Predict:
     @property
     def label(self) -> str:
         return self.breakdown.metric
+
+    @property
+    def ideal(self) -> Breakdown:
+        """IDCG@k (NDCG exercises): the best order of **every** judged document, the missed ones included."""
+        return idcg(list(self.ranking), self.qrels, self.k)
+
+    @property
+    def ideal_order(self) -> tuple[tuple[str, int], ...]:
+        """(doc, grade) of the ideal top k, read off the IDCG breakdown's steps (missed documents included)."""
+        return tuple((s.doc_id, s.grade) for s in self.ideal.steps)
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,8 +96,10 @@ def ranked_list(
     *,
     label: str = "Ranked list",
     shelve: bool = True,
+    grade_edit: bool = True,
 ) -> None:
-    """Render the draggable list of ``current()`` and route the user's edits to ``apply``."""
+    """Render the draggable list of ``current()`` and route the user's edits to ``apply``. ``grade_edit=False``
+    hides the grade chips (the grades are given, as in the quiz's reorder task)."""
     consume(key, current, apply)  # AppTest writes state without firing callbacks: apply it before drawing
     scn = current()
     data = {
@@ -108,6 +110,7 @@ def ranked_list(
         "k": scn.k,
         "threshold": scn.conventions.threshold,
         "shelve": shelve,
+        "gradeEdit": grade_edit,
         "announce": state.pop_announcement(key),
     }
     _COMPONENT(

@@ -24,6 +24,7 @@ export default function (component) {
   const k = Number(data.k) || 0;
   const threshold = Number(data.threshold) || 1;
   const canShelve = data.shelve !== false;
+  const canGrade = data.gradeEdit !== false; // the quiz's reorder task: the grades are given, only the order moves
 
   // The root survives reruns when Streamlit reuses the element, so the live region keeps its node.
   let root = parentElement.querySelector(".rk-root");
@@ -43,7 +44,8 @@ export default function (component) {
   const help = el(
     "p",
     { class: "rk-help", id: `rk-help-${listKey}` },
-    `Drag a card, or focus it and press Alt+\u2191 / Alt+\u2193 to move it; keys 0\u2013${scale} set its grade.`,
+    `Drag a card, or focus it and press Alt+\u2191 / Alt+\u2193 to move it` +
+      (canGrade ? `; keys 0\u2013${scale} set its grade.` : "."),
   );
   root.append(list, help, live);
 
@@ -78,6 +80,7 @@ export default function (component) {
   }
 
   function setGrade(doc, grade) {
+    if (!canGrade) return;
     if (grade < 0 || grade > scale || grades[doc] === grade) return;
     announce(`${doc} graded ${grade}`);
     rememberFocus(doc, "card");
@@ -140,7 +143,7 @@ export default function (component) {
       });
       chips.append(chip);
     }
-    card.append(chips);
+    if (canGrade) card.append(chips);
 
     const tools = el("div", { class: "rk-tools" });
     const up = el(
