@@ -81,8 +81,8 @@ charts.share_y_range(*bars.values())  # same scale: A's short bars must not look
 for column, (side, colour) in zip(chart_cols, SIDES.items(), strict=True):
     column.markdown(f"**:{colour}[Retriever {side}]** · {now[side][chart_family or 'NDCG'].metric} per rank")
     teaching.chart(bars[side], f"ab_bars_{side}", column)
-teaching.chart(
-    charts.ab_curves(widgets.curves(scenarios["A"], CURVES), widgets.curves(scenarios["B"], CURVES), scenarios["A"].k),
-    "ab_curves",
-)
+curves = {side: widgets.curves(scenarios[side], CURVES) for side in SIDES}
+teaching.chart(charts.ab_curves(curves["A"], curves["B"], scenarios["A"].k), "ab_curves")
+if note := charts.coincide_note({f"{side} · {name}": v for side in SIDES for name, v in curves[side].items()}):
+    st.caption(note)
 st.info(narrative.lost_in_the_middle_note(), icon=":material/menu_book:")

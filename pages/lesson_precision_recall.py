@@ -44,6 +44,8 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
         for family in ("P", "R", "R_cap", "HitRate")
     }
     teaching.chart(charts.curves(series, k), key=f"{PAGE}_curves")
+    if note := charts.coincide_note(series):
+        st.caption(note)
     st.caption("P@k falls when a non-relevant document enters the top k; R@k never falls as k grows.")
 
 with teaching.step(

@@ -160,7 +160,10 @@ with pr_tab:
         teaching.chart(charts.contributions(now["R"], titles=scn.titles), "pg_r_bars", right)
 with curves_tab:
     if curves_tab.open:
-        teaching.chart(charts.curves(widgets.curves(scn), scn.k, "Each metric at every cutoff"), "pg_curves")
+        series = widgets.curves(scn)
+        teaching.chart(charts.curves(series, scn.k, "Each metric at every cutoff"), "pg_curves")
+        if note := charts.coincide_note(series):
+            st.caption(note)
         st.caption("The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow.")
         teaching.chart(widgets.precision_recall_chart(scn), "pg_pr_curve")
         st.caption(

@@ -133,3 +133,21 @@ def test_swap_heatmap_is_symmetric_around_zero_and_escapes_ids():
     assert len(cells.x) == 3 * 2
     assert EVIL not in fig.to_json() and "Swap rank 1 (d1) ↔ rank 2 (&lt;img" in cells.hovertext[0]
     assert charts.swap_heatmap([[0.0, 0.0], [0.0, 0.0]], ["a", "b"], "RR").data[0].zmax == 1.0  # no 0-width scale
+
+
+def test_coinciding_curves_differ_in_dash_and_marker_and_are_named():
+    # Grades 1, 0, 1 with R = 2 and k up to 3: P@k and R_cap@k are equal at every cutoff (hand: 1, 1/2, 2/3).
+    series = {"P@k": [1, 1 / 2, 2 / 3], "R@k": [1 / 2, 1 / 2, 1], "R_cap@k": [1, 1 / 2, 2 / 3]}
+    fig = charts.curves(series, 3)
+    styles = {(t.line.dash, t.marker.symbol) for t in fig.data}
+    assert len(styles) == 3  # no two lines look alike
+    assert charts.coincide_note(series).startswith("P@k and R_cap@k coincide here")
+    assert charts.coincide_note({"P@k": [1.0], "R@k": [0.5]}) is None
+
+
+def test_normalised_contributions_keep_a_fixed_unit_axis_and_dcg_does_not():
+    ranking, qrels = ["a", "b", "c"], {"a": 0, "b": 0, "c": 1}
+    ndcg_fig = charts.contributions(ndcg(ranking, qrels, 3))
+    assert list(ndcg_fig.layout.yaxis.range) == [0, 1.05] and ndcg_fig.layout.yaxis.autorange is False
+    dcg_fig = charts.contributions(dcg(ranking, {"a": 3, "b": 3, "c": 3}, 3))
+    assert dcg_fig.layout.yaxis.range is None  # DCG grows past 1: its axis follows the data

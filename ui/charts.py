@@ -36,6 +36,8 @@ COLORS = {
 GRADE_COLORS = {0: COLORS["grey"], 1: COLORS["sky"], 2: COLORS["blue"], 3: COLORS["green"], 4: COLORS["purple"]}
 SERIES_COLORS = [COLORS[c] for c in ("blue", "orange", "green", "vermillion", "sky", "purple")]
 DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
+SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "cross"]  # lines on top of each other stay apart
+UNNORMALISED = ("DCG", "IDCG")  # every other family lives in [0, 1]: its axis stays 0-1 between edits
 SYSTEM_COLORS = {"A": COLORS["orange"], "B": COLORS["blue"]}
 HEIGHT = 300
 
@@ -103,6 +105,8 @@ def contributions(b: Breakdown, *, titles: Mapping[str, str] | None = None) -> g
     )
     _layout(fig, x_title="rank", y_title="contribution")
     fig.update_xaxes(tickmode="linear", dtick=1 if len(b.steps) <= 20 else 5)
+    if b.family not in UNNORMALISED:
+        fig.update_yaxes(range=[0, 1.05], autorange=False)  # fixed: the axis must not jump when a card moves
     return fig
 
 
@@ -110,9 +114,14 @@ def share_y_range(*figs: go.Figure) -> None:
     """Give figures one y range (their combined data, 0 included, 8% headroom), so bars compare across charts."""
     ys = [y for fig in figs for trace in fig.data for y in (trace.y or ()) if y is not None]
     low, high = min([0.0, *ys]), max([0.0, *ys])
-    pad = 0.08 * ((high - low) or 1.0)
+    fixed = [fig.layout.yaxis.range for fig in figs if fig.layout.yaxis.range]
+    if len(fixed) == len(figs) and all(r[0] <= low and high <= r[1] for r in fixed):  # 0-1 metrics keep 0-1
+        low, high = min(r[0] for r in fixed), max(r[1] for r in fixed)
+    else:
+        pad = 0.08 * ((high - low) or 1.0)
+        low, high = low - (pad if low < 0 else 0), high + pad
     for fig in figs:
-        fig.update_yaxes(range=[low - (pad if low < 0 else 0), high + pad], autorange=False)
+        fig.update_yaxes(range=[low, high], autorange=False)
 
 
 def ideal_vs_actual(dcg_b: Breakdown, idcg_b: Breakdown) -> go.Figure:
@@ -181,8 +190,8 @@ def curves(
             y=values,
             name=_safe(name),
             mode="lines+markers",
-            line={"color": SERIES_COLORS[i % len(SERIES_COLORS)], "width": 2},
-            marker={"size": 6},
+            line={"color": SERIES_COLORS[i % len(SERIES_COLORS)], "width": 2, "dash": DASHES[i % len(DASHES)]},
+            marker={"size": 8, "symbol": SYMBOLS[i % len(SYMBOLS)]},
             hovertemplate=f"{_safe(name)} at {_safe(x_title)} %{{x}}: %{{y:.4f}}<extra></extra>",
         )
     _layout(fig, title=title, x_title=x_title, y_title="value")
@@ -190,6 +199,37 @@ def curves(
     _mark_k(fig, k, mark)
     _unit_range(fig, list(series.values()))
     return fig
+
+
+def coinciding(series: Mapping[str, Sequence[float]]) -> list[list[str]]:
+    """Groups of series that are equal at every point (they draw one line), in the order given.
+
+    >>> coinciding({"P@k": [1, 0.5], "R@k": [0.5, 0.5], "R_cap@k": [1, 0.5]})
+    [['P@k', 'R_cap@k']]
+    """
+    groups: list[list[str]] = []
+    for name, values in series.items():
+        for group in groups:
+            first = series[group[0]]
+            if len(first) == len(values) and all(abs(a - b) < 1e-12 for a, b in zip(first, values, strict=True)):
+                group.append(name)
+                break
+        else:
+            groups.append([name])
+    return [group for group in groups if len(group) > 1]
+
+
+def coincide_note(series: Mapping[str, Sequence[float]]) -> str | None:
+    """A caption for a curves chart whose lines lie on top of each other, or None.
+
+    >>> coincide_note({"P@k": [1, 0.5], "R@k": [0.5, 0.5], "R_cap@k": [1, 0.5]})
+    'P@k and R_cap@k coincide here: one line on top of the other (told apart by dash and marker).'
+    """
+    groups = coinciding(series)
+    if not groups:
+        return None
+    said = "; ".join(" and ".join([", ".join(g[:-1]), g[-1]] if len(g) > 2 else g) for g in groups)
+    return f"{said} coincide here: one line on top of the other (told apart by dash and marker)."
 
 
 def ab_curves(a: dict[str, list[float]], b: dict[str, list[float]], k: int) -> go.Figure:
@@ -205,7 +245,7 @@ def ab_curves(a: dict[str, list[float]], b: dict[str, list[float]], k: int) -> g
                 legendgroup=system,
                 mode="lines+markers",
                 line={"color": SYSTEM_COLORS[system], "width": 2, "dash": DASHES[i % len(DASHES)]},
-                marker={"size": 6},
+                marker={"size": 8, "symbol": SYMBOLS[i % len(SYMBOLS)] + ("-open" if system == "A" else "")},
                 hovertemplate=f"{label} at k = %{{x}}: %{{y:.4f}}<extra></extra>",
             )
     _layout(fig, x_title="cutoff k", y_title="value")
