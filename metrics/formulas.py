@@ -167,8 +167,9 @@ def _hits_sum(b: Breakdown) -> str:
 def _padding_note(b: Breakdown) -> str:
     if b.k is not None and len(b.steps) < b.k:
         missing = b.k - len(b.steps)
-        plural = "s" if missing > 1 else ""
-        return rf" \quad \text{{(only {len(b.steps)} retrieved: {missing} empty rank{plural} count as non-relevant)}}"
+        empty = f"{missing} empty rank counts" if missing == 1 else f"{missing} empty ranks count"
+        # rows of their own, under the sum: beside it, a narrow column cut the sentence off
+        return rf" \\ & \quad \text{{(only {len(b.steps)} retrieved:}} \\ & \quad \text{{{empty} as non-relevant)}}"
     return ""
 
 

@@ -37,18 +37,8 @@ def overview(rows: list[Split]) -> pd.DataFrame:
     )
 
 
-st.dataframe(
-    overview(splits),
-    hide_index=True,
-    width="stretch",
-    column_config={  # fit the five columns in the page: the verdict column was scrolled out of view
-        "split": st.column_config.TextColumn(width="medium"),
-        "metric": st.column_config.TextColumn(width="small"),
-        "one way": st.column_config.TextColumn(width="medium"),
-        "the other way": st.column_config.TextColumn(width="medium"),
-        "differs on your list": st.column_config.TextColumn("differs?", width="small"),
-    },
-)
+# A static table: its cells wrap, where a dataframe's fixed columns cut the split names and labels off.
+st.table(overview(splits).rename(columns={"differs on your list": "differs?"}).set_index("split"))
 
 
 def apply_fix(fix: conventions_table.Fix) -> None:

@@ -12,7 +12,7 @@ import streamlit as st
 
 from metrics import average_precision, counted_queries, mean_over_queries, ndcg, precision, recall, reciprocal_rank
 from metrics.examples import CAT_DOG_PARROT
-from ui import charts, state, teaching
+from ui import charts, state, teaching, words
 from ui.scenario import Scenario
 
 try:  # H4's drag-and-drop list; the move and grade controls below work without it
@@ -190,7 +190,8 @@ results = {label: mean_over_queries(fn, run, qrels, complete=complete) for label
 st.subheader("The means", anchor=False)
 cards = st.columns(len(results))
 for card, (label, result) in zip(cards, results.items(), strict=True):
-    card.metric(label, teaching.fmt(result.mean), border=True, help=f"over {len(result.per_query)} queries")
+    over = words.count(len(result.per_query), "query")
+    card.metric(label, teaching.fmt(result.mean), border=True, help=f"over {over}")
 st.caption("Uncut MRR vs MRR@k: a first hit beyond k counts 0 in MRR@k. MAP@k is the mean of AP@k (not of P@k).")
 
 chart_col, table_col = st.columns([3, 2])

@@ -5,7 +5,7 @@ ui.charts."""
 import streamlit as st
 
 from metrics import formulas
-from ui import charts, drilldown, export, presenter, sortable, state, teaching, url, widgets
+from ui import charts, drilldown, export, presenter, sortable, state, teaching, url, widgets, words
 
 LIST_KEY = "pg_list"
 
@@ -42,7 +42,8 @@ with st.expander("Share, export, present", icon=":material/ios_share:"):
         st.code(url.full_link(st.context.url, scn), language=None, wrap_lines=True)
         if scn.tail:
             st.caption(
-                f"This link carries the {len(scn.ranking)} documents on the list, not the {len(scn.tail)} hidden ones "
+                f"This link carries the {words.count(len(scn.ranking), 'document')} on the list, not the "
+                f"{len(scn.tail)} hidden {'one' if len(scn.tail) == 1 else 'ones'} "
                 "after them, so numbers over the whole list (AP, RR) can differ when it is opened."
             )
         else:

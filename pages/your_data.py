@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from metrics import DEFAULT_MEASURES, registry
-from ui import cli_args, datasets, state
+from ui import cli_args, datasets, state, words
 from ui.datasets import Loaded
 from ui.widgets import plain
 
@@ -181,7 +181,8 @@ def _summary_and_distributions(evaluation) -> None:
                 )
             },
         )
-        st.caption(f"Over {evaluation.counts.evaluated:,} queries; the same numbers as `python -m metrics`.")
+        evaluated = words.count(evaluation.counts.evaluated, "query")
+        st.caption(f"Over {evaluated}; the same numbers as `python -m metrics`.")
     with chart_col:
         st.subheader("Distribution over queries", anchor=False)
         names = list(evaluation.per_query)
@@ -199,7 +200,8 @@ def _per_query(evaluation, run: Loaded, qrels: Loaded) -> None:
     config = {"query": st.column_config.TextColumn("query", pinned=True)}
     config.update({name: st.column_config.NumberColumn(name, format="%.4f") for name in evaluation.per_query})
     st.caption(
-        f"{len(frame):,} queries. Click a column header to sort; search with the magnifier at the table's top right."
+        f"{words.count(len(frame), 'query')}. Click a column header to sort; search with the magnifier at the "
+        "table's top right."
         + (" Select a row to open that query in the playground." if HAS_DRILLDOWN else "")
     )
     event = st.dataframe(

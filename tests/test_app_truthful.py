@@ -88,3 +88,18 @@ def test_the_cold_open_caption_quotes_the_cards_own_cutoff_first():
     first_sentence = lesson.split(". ")[0]
     assert "NDCG@5 = 0.9724" in first_sentence and values(at)["NDCG@5"] == "0.9724"
     assert "DCG@4" not in first_sentence
+
+
+def test_counts_agree_in_number_with_one_relevant_document():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update({"docs": "a,b", "grades": "1,0", "k": "2"})
+    at.run()
+    assert "R = **1** relevant document judged (grade ≥ 1); **1** of them is in the top 2." in captions(at)
+
+
+def test_the_conventions_overview_wraps_its_text_instead_of_cutting_it():
+    at = start()
+    at.switch_page("pages/conventions.py").run()
+    assert not at.exception and not at.dataframe  # a static table, whose cells wrap
+    table = at.table[0].value
+    assert "IDCG from all judgments or from the retrieved list" in list(table.index)

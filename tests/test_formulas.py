@@ -145,3 +145,12 @@ def test_definition_follows_the_conventions():
     assert "2^{g_i} - 1" in definition("DCG", EXP)
     with pytest.raises(ValueError):
         definition("nope", TREC_EVAL)
+
+
+def test_the_short_list_note_agrees_in_number_and_sits_on_rows_of_its_own():
+    one = latex(precision(["a", "b", "c", "d"], {"a": 1, "c": 1}, 5))
+    assert r"\text{1 empty rank counts as non-relevant)}" in one
+    two = latex(precision(["a", "b", "c"], {"a": 1, "c": 1}, 5))
+    assert r"\text{2 empty ranks count as non-relevant)}" in two
+    hits_row = next(row for row in one.split(r"\\") if "hits@5} &= 1 + 0" in row)
+    assert "retrieved" not in hits_row  # not appended to the sum, where a narrow column cut it off

@@ -36,7 +36,7 @@ from metrics.io import InputError, Qrels, Run, read_qrels, read_run
 from metrics.leaderboard import Leaderboard
 from metrics.measure_lists import measure_names
 from metrics.measures import parse_measure
-from ui import state
+from ui import state, words
 from ui.charts import COLORS
 from ui.widgets import plain
 
@@ -83,9 +83,9 @@ class Loaded:
             lines, queries = self.value.num_rows, len(self.value.query_ids)
         else:
             lines, queries = len(self.value.grade), len(self.value.query.unique())
-        noun = "judgments" if self.kind == "qrels" else "lines"
+        noun = "judgment" if self.kind == "qrels" else "line"
         took = f" (read in {self.seconds:.1f} s)" if self.seconds >= 0.5 else ""
-        return f"{self.name}: {lines:,} {noun}, {queries:,} queries{took}"
+        return f"{self.name}: {words.count(lines, noun)}, {words.count(queries, 'query')}{took}"
 
 
 # --- loading (no widgets; tested directly) ------------------------------------------------------------------------
@@ -267,7 +267,8 @@ def distribution_figure(values: np.ndarray, name: str, mean: float) -> go.Figure
         bargap=0.05,
     )
     fig.update_xaxes(
-        title_text=f"{name} per query ({zeros:,} of {len(values):,} queries score 0)",
+        title_text=f"{name} per query ({zeros:,} of {words.count(len(values), 'query')} "
+        f"{words.verb(zeros, 'scores')} 0)",
         range=[0, 1] if unit else None,
         showgrid=False,
     )

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from metrics import formulas, registry
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.types import Breakdown
-from ui import url
+from ui import url, words
 from ui.scenario import SCALES, Scenario
 
 MD_ACTIVE = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:=])")
@@ -87,7 +87,7 @@ def tail_line(scn: Scenario) -> str | None:
     ranks = f"rank {first}" if n == 1 else f"ranks {first}–{last}"
     return (
         f"\\+ {more} counted ({ranks}, {relevant} of them relevant): every metric below scores the full ranking "
-        f"of {last:,} documents, not only the {len(scn.ranking)} listed."
+        f"of {words.count(last, 'document')}, not only the {len(scn.ranking)} listed."
     )
 
 

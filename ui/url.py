@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from urllib.parse import quote, unquote, urlencode
 
 from metrics.conventions import TREC_EVAL
+from ui import words
 from ui.scenario import MAX_DOCS, SCALES, Scenario
 
 MAX_K = MAX_DOCS  # the playground's k input allows 1..100 as well
@@ -178,7 +179,8 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
     raw_grades = _split(get["grades"]) if "grades" in get else None
     if raw_grades is not None and len(raw_grades) != len(raw_docs):
         fix = "the missing grades are 0" if len(raw_grades) < len(raw_docs) else "the extra grades are ignored"
-        _warn(warnings, "grades", f"{len(raw_grades)} grades for {len(raw_docs)} documents in 'docs'; {fix}.")
+        _warn(warnings, "grades", f"{words.count(len(raw_grades), 'grade')} for "
+            f"{words.count(len(raw_docs), 'document')} in 'docs'; {fix}.")
     if len(raw_docs) > MAX_DOCS:
         _warn(
             warnings,
@@ -256,7 +258,8 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
             _warn(
                 warnings,
                 "titles",
-                f"{len(raw_titles)} titles for {expected} documents ('docs' then 'missing'); titles are left empty.",
+                f"{words.count(len(raw_titles), 'title')} for {words.count(expected, 'document')} "
+                "('docs' then 'missing'); titles are left empty.",
             )
         else:
             for doc, i in zip(ranking, positions, strict=True):

@@ -17,7 +17,7 @@ from metrics.conventions import TREC_EVAL
 from metrics.examples import EXAMPLES
 from metrics.interpolated import ELEVEN_LEVELS, interpolated_precision, precision_recall_points
 from metrics.sweep import at_each_cutoff
-from ui import charts, state
+from ui import charts, state, words
 from ui.scenario import MAX_DOCS, SCALES, Scenario
 
 Apply = Callable[[Scenario], None]
@@ -371,8 +371,9 @@ def judgment_summary(now: dict[str, Breakdown]) -> None:
     """R and hits, read off the metrics' own terms, so the learner sees what the denominators are."""
     recall = now["R"]
     st.caption(
-        f"R = **{int(recall.terms['R'])}** relevant documents judged (grade ≥ {recall.conventions.threshold}); "
-        f"**{int(recall.terms['hits'])}** of them are in the top {recall.k}."
+        f"R = **{int(recall.terms['R'])}** relevant {'document' if int(recall.terms['R']) == 1 else 'documents'} "
+        f"judged (grade ≥ {recall.conventions.threshold}); **{int(recall.terms['hits'])}** of them "
+        f"{words.verb(int(recall.terms['hits']), 'is')} in the top {recall.k}."
     )
 
 
