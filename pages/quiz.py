@@ -148,7 +148,6 @@ def reorder(index: int, ex: quiz.Reorder) -> None:
         shelve=False,
         grade_edit=False,
     )
-    st.caption(f"Drag a card by its handle (or use ▲ ▼, Alt+↑/↓). The dashed line is the cutoff k = {ex.k}.")
 
     def check() -> None:
         record(index, quiz.check_reorder(ex, list(st.session_state[order_key])))

@@ -19,13 +19,15 @@ CSS = f"""<style>
 .st-key-{SUMMARY_KEY}, :has(> .st-key-{SUMMARY_KEY}) {{ display: none; }}
 @media (max-width: {PHONE_MAX_PX}px) {{
   /* Sticky on the summary's own wrapper: a sticky box only moves within its parent. */
-  :has(> .st-key-{SUMMARY_KEY}) {{ display: block; position: sticky; top: 0; z-index: 990; }}
+  /* Below Streamlit's fixed top bar (3.75rem), which would cover it at top: 0. */
+  :has(> .st-key-{SUMMARY_KEY}) {{ display: block; position: sticky; top: 3.75rem; z-index: 990; }}
   .st-key-{SUMMARY_KEY} {{
     display: block; height: auto; padding: 0.35rem 0.6rem;
     background: var(--st-background-color, #ffffff);
     border: 1px solid var(--st-border-color, #d5dbe3); border-radius: 0.5rem;
     box-shadow: 0 2px 6px rgba(15, 35, 60, 0.12);
   }}
+  .st-key-{SUMMARY_KEY} * {{ margin: 0 !important; }}  /* Streamlit offsets a paragraph's margin with a negative one */
   .st-key-{SUMMARY_KEY} p {{ font-size: 0.8rem; line-height: 1.35; margin: 0; font-variant-numeric: tabular-nums; }}
 }}
 .katex-display {{

@@ -130,7 +130,7 @@ def sticky_summary(now: dict[str, Breakdown]) -> None:
     """One compact line of the key numbers. Shown on narrow screens only, where it sticks to the top of the screen
     while the list below is edited (ui/layout.py's CSS); wide screens have the cards beside the list."""
     with st.container(key=SUMMARY_KEY):
-        st.markdown(" · ".join(f"**{now[f].metric}** {fmt(now[f].value)}" for f in SUMMARY))
+        st.markdown(" · ".join(f"**{now[f].metric}**\u00a0{fmt(now[f].value)}" for f in SUMMARY))  # no break inside
 
 
 # --- settings ---
