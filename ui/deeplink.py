@@ -15,11 +15,14 @@ that only clicks the dialog's own Close button.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
+from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 _DIALOG_TITLE = "Page not found"
 _JS = """
@@ -45,6 +48,23 @@ export default function (component) {
 }
 """
 _DISMISS = st.components.v2.component("irlab_dismiss_page_not_found", js=_JS)
+
+
+def leave_legacy_router() -> None:
+    """Run once, when ``ui`` is first imported (ui/__init__.py). If the legacy router found a page by its file name
+    (/playground, /quiz, /conventions, /errata, /sources match pages/*.py) it runs that page alone, without app.py's
+    navigation and frame. Then switch the legacy router off and rerun: app.py runs and routes the link properly."""
+    ctx = get_script_run_ctx()
+    if ctx is None or not PagesManager.uses_pages_directory:
+        return
+    app = Path(ctx.main_script_path).resolve()
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get("__file__") and Path(frame.f_globals["__file__"]).resolve() == app:
+            return  # app.py is running: its st.navigation switches the legacy router off
+        frame = frame.f_back
+    PagesManager.uses_pages_directory = False
+    st.rerun()
 
 
 def legacy_router_ran() -> bool:

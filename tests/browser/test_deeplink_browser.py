@@ -53,11 +53,14 @@ def test_a_deep_link_on_a_fresh_server_opens_its_page_without_a_dialog(browser, 
         context.close()
 
 
-def test_the_default_pages_own_path_opens_without_a_dialog(browser, app_server):
-    context, page = open_link(browser, app_server + "/playground?docs=a,b&grades=1,0&k=2")
+def test_a_link_named_like_a_page_file_opens_inside_the_app_on_a_fresh_server(browser, fresh_server):
+    # /playground matches pages/playground.py: the legacy router would run that file alone, without app.py's frame
+    context, page = open_link(browser, fresh_server + "/playground?docs=a,b&grades=1,0&k=2")
     try:
         expect(page.locator(DIALOG)).to_have_count(0)
         expect(page.locator("h1").first).to_have_text("Playground")
+        expect(page.get_by_role("link", name="Retriever A vs B")).to_be_visible()  # the app's navigation
+        expect(page.get_by_role("link", name="lesson ap")).to_have_count(0)  # not the legacy file list
     finally:
         context.close()
 
