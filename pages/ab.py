@@ -9,7 +9,6 @@ from ui import charts, drilldown, narrative, sortable, state, teaching, widgets
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
 COMPARED = ("P", "R", "HitRate", "RR", "AP", "NDCG")
 CURVES = ("P", "R", "NDCG")
-AT_K = ("RR", "AP")  # here RR and AP are cut at k too, as in the explanation: RR@5, AP@5 everywhere on the page
 
 for side in SIDES:
     sortable.consume(f"ab_list_{side}", lambda s=side: state.ab()[s], lambda new, s=side: state.apply_ab_edit(s, new))
@@ -22,10 +21,7 @@ st.caption(
 )
 
 scenarios = state.ab()
-now = {
-    side: widgets.breakdowns(scn) | {family: widgets.breakdown(scn, family, scn.k) for family in AT_K}
-    for side, scn in scenarios.items()
-}
+now = {side: widgets.breakdowns(scn) for side, scn in scenarios.items()}  # RR and AP uncut, as in the explanation
 verdict = narrative.headline(scenarios["A"], scenarios["B"])
 (st.success if verdict.startswith("Retriever") else st.info)(f"**{verdict}**", icon=":material/gavel:")
 

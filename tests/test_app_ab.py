@@ -49,8 +49,8 @@ def test_preset_ties_on_precision_and_recall_but_not_on_order(at):
     rows = table(at)
     assert rows["P@5"] == (f"{2 / 5:.4f}", f"{2 / 5:.4f}", "equal")
     assert rows["R@5"] == ("1.0000", "1.0000", "equal")
-    assert rows["RR@5"] == (f"{1 / 3:.4f}", "1.0000", "B higher")
-    assert rows["AP@5"] == (f"{(1 / 3 + 2 / 4) / 2:.4f}", "1.0000", "B higher") == ("0.4167", "1.0000", "B higher")
+    assert rows["RR"] == (f"{1 / 3:.4f}", "1.0000", "B higher")
+    assert rows["AP"] == (f"{(1 / 3 + 2 / 4) / 2:.4f}", "1.0000", "B higher") == ("0.4167", "1.0000", "B higher")
     ndcg_a = (1 / log2(4) + 1 / log2(5)) / (1 / log2(2) + 1 / log2(3))
     assert rows["NDCG@5"] == (f"{ndcg_a:.4f}", "1.0000", "B higher") == ("0.5706", "1.0000", "B higher")
     assert order(at, "A") == ["n1", "n2", "r1", "r2", "n3"]
@@ -78,8 +78,8 @@ def test_grade_change_applies_to_both_lists(at):
     assert grades(at, "A")["n1"] == grades(at, "B")["n1"] == 1
     rows = table(at)
     assert rows["P@5"] == (f"{3 / 5:.4f}", f"{3 / 5:.4f}", "equal")
-    assert rows["RR@5"] == ("1.0000", "1.0000", "equal")  # n1 is at rank 1 of A
-    assert rows["AP@5"] == (f"{(1 / 1 + 2 / 3 + 3 / 4) / 3:.4f}", "1.0000", "B higher")  # A: n1, r1, r2 at 1, 3, 4
+    assert rows["RR"] == ("1.0000", "1.0000", "equal")  # n1 is at rank 1 of A
+    assert rows["AP"] == (f"{(1 / 1 + 2 / 3 + 3 / 4) / 3:.4f}", "1.0000", "B higher")  # A: n1, r1, r2 at 1, 3, 4
 
 
 def test_k_applies_to_both_and_reset_restores_the_preset(at):
@@ -106,9 +106,9 @@ def test_a_plain_verdict_comes_first_and_the_table_speaks_the_explanations_label
     assert not any(symbol in verdict for symbol in ("@", "=", "RR", "AP", "NDCG"))  # words, no metric symbols
     labels = set(table(at))
     sentences = " ".join(m.value for m in at.markdown)
-    for label in ("RR@5", "AP@5", "NDCG@5"):
-        assert label in labels and label in sentences
-    assert "RR" not in labels and "AP" not in labels
+    for label in ("RR", "AP", "NDCG@5"):
+        assert label in labels and f"{label} A" in sentences  # "RR A 0.3333, B 1.0000" as in the table's row
+    assert "RR@5" not in labels | {sentences} and "AP@5" not in sentences
 
 
 def test_both_per_rank_charts_share_one_y_range(at):

@@ -37,7 +37,7 @@ class _Side:
         return None if rank is None else int(rank)
 
     def relevant_within(self, depth: int) -> int:
-        return sum(1 for s in self.p.steps if s.relevant and s.rank <= depth)
+        return sum(1 for s in self.rr.steps if s.relevant and s.rank <= depth)
 
 
 def _side(name: str, s: Scenario) -> _Side:
@@ -51,8 +51,8 @@ def _side(name: str, s: Scenario) -> _Side:
         int(r.terms["R"]),
         p,
         r,
-        reciprocal_rank(ranking, qrels, k, conventions=c),
-        average_precision(ranking, qrels, k, conventions=c),
+        reciprocal_rank(ranking, qrels, conventions=c),  # uncut, as on the cards and in trec_eval's recip_rank
+        average_precision(ranking, qrels, conventions=c),  # uncut: map
         ndcg(ranking, qrels, k, conventions=c),
     )
 
@@ -117,7 +117,7 @@ relevant documents, so only the order tells them apart.'
         )
     winner, loser = (A, B) if a_ahead else (B, A)
     if winner.first is not None and (loser.first is None or winner.first < loser.first):
-        where = f"only at rank {loser.first}" if loser.first is not None else f"not at all in its top {loser.k}"
+        where = f"only at rank {loser.first}" if loser.first is not None else "not at all"
         why = f"it shows its first relevant document at rank {winner.first}, {loser.name} {where}"
     else:
         why = "it places its relevant documents, or its best ones, nearer the top"
@@ -160,13 +160,12 @@ def _first_relevant(A: _Side, B: _Side) -> str:
             "a reader who stops at k finds nothing useful in either."
         )
     if A.first == B.first:
-        label = A.rr.metric if A.k == B.k else "RR@k"
-        return f"Both show the first relevant document at rank {A.first} ({label} = {_fmt(A.rr.value)} for both)."
+        return f"Both show the first relevant document at rank {A.first} (RR = {_fmt(A.rr.value)} for both)."
     if A.first is None or B.first is None:
         ahead, behind = (B, A) if A.first is None else (A, B)
         return (
-            f"{ahead.name} shows the first relevant document at rank {ahead.first}, while {behind.name} has none in "
-            f"its top {behind.k}, so {behind.name}'s RR@{behind.k} is 0."
+            f"{ahead.name} shows the first relevant document at rank {ahead.first}, while {behind.name} shows none, "
+            f"so {behind.name}'s RR is 0."
         )
     ahead, behind = (A, B) if A.first < B.first else (B, A)
     stop = behind.first - 1
