@@ -24,7 +24,7 @@ from metrics.significance import (
     holm,
 )
 from ui import charts, cli_args, datasets, drilldown, leaderboard, state
-from ui.widgets import plain
+from ui.markdown import plain
 
 PAGE = "cmp"
 DEFAULT_MEASURES = ["NDCG@10", "AP", "RR@10"]

@@ -8,7 +8,8 @@ import streamlit as st
 
 from ui import conventions_table, state, teaching
 from ui.conventions_table import Split
-from ui.widgets import fmt, plain
+from ui.markdown import plain
+from ui.widgets import fmt
 
 PAGE = "conv"
 

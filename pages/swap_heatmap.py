@@ -8,6 +8,7 @@ import streamlit as st
 
 from metrics.swaps import best_swap, swap_deltas, swapped
 from ui import charts, state, teaching, widgets
+from ui.markdown import plain
 from ui.widgets import fmt
 
 PAGE = "swap"
@@ -53,7 +54,7 @@ delta = widgets.delta(now, widgets.breakdown(previous, family, k) if previous el
 
 message = state.pop_message(PAGE)
 if message:
-    (st.success if message[0] == "success" else st.warning)(message[1])
+    (st.success if message[0] == "success" else st.warning)(plain(message[1]))
 
 if len(ranking) < 2:
     st.metric(now.metric, fmt(now.value), border=True)

@@ -14,7 +14,7 @@ import streamlit as st
 from metrics import DEFAULT_MEASURES, registry
 from ui import cli_args, datasets, state, words
 from ui.datasets import Loaded
-from ui.widgets import plain
+from ui.markdown import plain
 
 SOURCES = {"cli": "Files given on the command line", "sample": "Sample data", "upload": "Upload files"}
 MORE_MEASURES = (
@@ -132,12 +132,15 @@ def _counts(evaluation, run: Loaded, qrels: Loaded) -> None:
     cards = st.columns(4)
     cards[0].metric("Queries evaluated", f"{counts.evaluated:,}", help="The queries in the means.", border=True)
     cards[1].metric(
-        "Only in the run", f"{counts.only_in_run:,}", help=f"Queries of {run.name} with no judgments.", border=True
+        "Only in the run",
+        f"{counts.only_in_run:,}",
+        help=f"Queries of {plain(run.name)} with no judgments.",
+        border=True,
     )
     cards[2].metric(
         "Only in the qrels",
         f"{counts.only_in_qrels:,}",
-        help=f"Judged queries that {run.name} does not answer: "
+        help=f"Judged queries that {plain(run.name)} does not answer: "
         + ("scored 0 (-c)." if evaluation.complete else "skipped; turn on -c to score them 0."),
         border=True,
     )
@@ -186,7 +189,7 @@ def _summary_and_distributions(evaluation) -> None:
     with chart_col:
         st.subheader("Distribution over queries", anchor=False)
         names = list(evaluation.per_query)
-        tabs = st.tabs(names, key="yd_dist_tab", on_change="rerun")
+        tabs = st.tabs([plain(name, one_line=True) for name in names], key="yd_dist_tab", on_change="rerun")
         for name, tab in zip(names, tabs, strict=True):
             with tab:
                 if tab.open:  # only the open tab's chart is built and sent
@@ -227,7 +230,8 @@ def _per_query(evaluation, run: Loaded, qrels: Loaded) -> None:
         rows = event.selection.rows if event is not None else []
         if rows:
             query_id = str(frame["query"].iloc[rows[0]])
-            if open_col.button(f"Open query {query_id} in the playground", icon=":material/open_in_new:"):
+            label = plain(f"Open query {query_id} in the playground", one_line=True)
+            if open_col.button(label, icon=":material/open_in_new:"):
                 from ui import drilldown
 
                 drilldown.open_in_playground(run.value, qrels.value, query_id, top_n=20)

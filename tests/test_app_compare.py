@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from metrics.engine import evaluate
 from metrics.io import read_qrels, read_run
+from tests.markdown_text import shown
 
 ROOT = Path(__file__).parents[1]
 PAGE = str(ROOT / "pages" / "compare_runs.py")
@@ -63,7 +64,7 @@ def test_summary_shows_engine_means_and_deltas(page, engine):
 
 def test_cards_and_sentences_for_the_first_metric(page, engine):
     a, b = engine
-    cards = {m.label: m for m in page.metric}
+    cards = {shown(m.label): m for m in page.metric}
     delta = b.means["NDCG@10"] - a.means["NDCG@10"]
     assert cards["NDCG@10 · A (bm25)"].value == f"{a.means['NDCG@10']:.4f}"
     assert cards["NDCG@10 · B (dense)"].value == f"{b.means['NDCG@10']:.4f}"

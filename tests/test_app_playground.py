@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.markdown_text import shown
+
 APP = str(Path(__file__).parents[1] / "app.py")
 PLAYGROUND = str(Path(__file__).parents[1] / "pages" / "playground.py")
 
@@ -202,7 +204,7 @@ def test_bad_document_input_is_explained_and_kept(at, doc, grade, message):
     at.number_input(key="pg_add_grade").set_value(grade)
     at.button(key="pg_add").click().run()
     assert not at.exception
-    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+    assert any(message in shown(e.value) for e in at.error), [e.value for e in at.error]
     assert at.text_input(key="pg_add_title").value == "my title"  # nothing entered is lost
     assert at.text_input(key="pg_add_id").value == doc
     assert shown_order(at) == ["d1", "d2", "d3", "d4", "d5"]
@@ -220,7 +222,7 @@ def test_bad_move_rank_is_explained(at):
     at.selectbox(key="pg_move_doc").set_value("d2")
     at.number_input(key="pg_move_rank").set_value(9)
     at.button(key="pg_move").click().run()
-    assert any("rank must be between 1 and 5; got 9" in e.value for e in at.error)
+    assert any("rank must be between 1 and 5; got 9" in shown(e.value) for e in at.error)
     assert shown_order(at) == ["d1", "d2", "d3", "d4", "d5"]
 
 

@@ -15,6 +15,7 @@ from metrics.examples import EXAMPLES
 from metrics.measures import FUNCTIONS
 from tests.golden import PUBLIC
 from ui import export
+from ui.markdown import plain
 from ui.scenario import Scenario
 
 GOLDEN = {case["id"]: case for case in PUBLIC}
@@ -62,7 +63,7 @@ def test_markdown_table_escapes_user_text(graded):
     md = export.markdown(graded, breakdowns(graded))
     rows = [line for line in md.splitlines() if line.startswith("| ") and " | d" in line]
     assert rows[0] == r"| 1 | d1 | Install \| guide | 3 |"
-    assert rows[1] == r"| 2 | d2 | \<script\>alert\(1\)\</script\> | 2 |"
+    assert rows[1] == r"| 2 | d2 | \<script\>alert\(1\)\<\/script\> | 2 |"
     assert rows[2] == r"| 3 | d3 | \*bold\* \_it\_ \[x\]\(y\) \$x\$ | 3 |"
     assert "<script>" not in md.replace("%3Cscript%3E", "")
     for row in rows:  # every row still has exactly four cells
@@ -92,7 +93,7 @@ def test_markdown_names_the_tools_of_other_conventions():
 def test_markdown_of_an_unlinkable_scenario_says_why():
     scn = Scenario(("a,b",), (), {"a,b": 1})
     md = export.markdown(scn, breakdowns(scn))
-    assert "No link" in md and "a,b" in md
+    assert "No link" in md and r"a\,b" in md  # the id, escaped: shown as a,b
 
 
 def test_csv_parses_and_holds_the_golden_values():
@@ -113,10 +114,10 @@ def test_csv_parses_and_holds_the_golden_values():
     assert {(row["gain"], row["idcg"], row["ap_denominator"]) for row in rows} == {("linear", "all", "all")}
 
 
-def test_md_text_escapes_every_active_character():
-    assert export.md_text("a|b") == r"a\|b"
-    assert export.md_text("`x` #h <i>") == r"\`x\` \#h \<i\>"
-    assert export.md_text("two\nlines\tand  spaces") == "two lines and spaces"
+def test_table_cells_escape_every_active_character_on_one_line():
+    assert plain("a|b", one_line=True) == r"a\|b"
+    assert plain("`x` #h <i>", one_line=True) == r"\`x\` \#h \<i\>"
+    assert plain("two\nlines\r\nend", one_line=True) == "two lines end"
 
 
 def test_a_hidden_tail_is_stated_and_counted():

@@ -38,7 +38,7 @@ from metrics.measure_lists import measure_names
 from metrics.measures import parse_measure
 from ui import state, words
 from ui.charts import COLORS
-from ui.widgets import plain
+from ui.markdown import plain
 
 SAMPLES = SAMPLES_DIR  # the clone's data/samples/, or the installed package's copy
 SAMPLE_QRELS = SAMPLES / "qrels.txt.gz"
@@ -287,7 +287,7 @@ def upload_input(slot: str, kind: str, label: str, *, key: str) -> Loaded | None
         if uploaded is None:
             state.clear_loaded_file(slot)
         else:
-            with st.spinner(f"Reading {uploaded.name}…", show_time=True):
+            with st.spinner(plain(f"Reading {uploaded.name}…"), show_time=True):
                 loaded = load_bytes(kind, uploaded.name, uploaded.getvalue(), limit_mb=upload_limit_mb())
             state.set_loaded_file(slot, loaded)
         state.upload_handled(slot)
@@ -414,7 +414,7 @@ def leaderboard_of(
 
 def path_input(slot: str, kind: str, path: str) -> Loaded:
     """A file given on the command line, loaded (and kept in ``slot``) when the path or the file changes."""
-    with st.spinner(f"Reading {Path(path).name}…", show_time=True):
+    with st.spinner(plain(f"Reading {Path(path).name}…"), show_time=True):
         loaded = load_path(kind, path, limit_mb=upload_limit_mb())
     state.set_loaded_file(slot, loaded)
     return loaded

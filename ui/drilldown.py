@@ -18,8 +18,8 @@ from ir_metrics_lab import PAGES_DIR
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.measures import parse_measure
 from ui import state
+from ui.markdown import plain
 from ui.scenario import MAX_DOCS, SCALES, Scenario
-from ui.widgets import plain
 
 PLAYGROUND = PAGES_DIR / "playground.py"  # absolute: works whatever the entrypoint
 AB_PAGE = PAGES_DIR / "ab.py"
@@ -124,7 +124,7 @@ def open_in_playground(
     try:
         st.switch_page(PLAYGROUND)
     except StreamlitAPIException:  # the page runs on its own, without the app's navigation
-        st.success(f"Query {query_id} is loaded into the Playground. Open the Playground page to work with it.")
+        st.success(plain(f"Query {query_id} is loaded into the Playground. Open the Playground page to work with it."))
 
 
 def ab_scenarios(
@@ -147,7 +147,7 @@ def open_on_ab(run_a, run_b, qrels, query_id: str, names: tuple[str, str], *, k:
     try:
         st.switch_page(AB_PAGE)
     except StreamlitAPIException:  # the page runs on its own, without the app's navigation
-        st.success(f"Query {query_id} is loaded on Retriever A vs B. Open that page to see both rankings.")
+        st.success(plain(f"Query {query_id} is loaded on Retriever A vs B. Open that page to see both rankings."))
 
 
 def ab_caption() -> str | None:
@@ -191,7 +191,7 @@ def show_opened_message() -> None:
     message = state.pop_message(_NOTE_AREA)
     if message:
         level, text = message
-        (st.warning if level == "warning" else st.success)(text, icon=":material/open_in_new:")
+        (st.warning if level == "warning" else st.success)(plain(text), icon=":material/open_in_new:")
 
 
 def clip_to_shown(fig, scn: Scenario):
@@ -223,7 +223,7 @@ def compare_picker(
     labels = {q: f"{q}: A {rows[q][0]:.4f} → B {rows[q][1]:.4f} ({rows[q][1] - rows[q][0]:+.4f})" for q in ordered}
     query_col, run_col, n_col = st.columns([5, 3, 2], vertical_alignment="bottom")
     query_id = query_col.selectbox(
-        f"Query (largest {metric} difference first)",
+        f"Query (largest {plain(metric, one_line=True)} difference first)",
         ordered,
         key=f"{prefix}_drill_query",
         format_func=lambda q: labels.get(q, str(q)),
@@ -234,7 +234,7 @@ def compare_picker(
         default="B",
         required=True,
         key=f"{prefix}_drill_side",
-        format_func=lambda s: f"{s}: {names[0] if s == 'A' else names[1]}",
+        format_func=lambda s: plain(f"{s}: {names[0] if s == 'A' else names[1]}", one_line=True),  # Markdown
     )
     top_n = n_col.number_input("Top N to drag", 1, MAX_DOCS, TOP_N, step=1, key=f"{prefix}_drill_n")
     k = min(parse_measure(metric).k or DEFAULT_K, MAX_DOCS)  # the playground's k stops at MAX_DOCS
@@ -255,5 +255,6 @@ def compare_picker(
     st.caption(
         f"Retriever A vs B shows both runs' top {min(AB_TOP_N, MAX_DOCS)} side by side, with the explanation of why "
         f"one scores higher. The playground gets the chosen run's top N to drag. Either way the rest of each ranking "
-        f"is kept (hidden), so AP, RR and every metric@k with k ≤ N equal this table. Cutoff k = {k}, from {metric}."
+        f"is kept (hidden), so AP, RR and every metric@k with k ≤ N equal this table. Cutoff k = {k}, from "
+        f"{plain(metric)}."
     )

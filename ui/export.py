@@ -1,29 +1,28 @@
 """The current scenario's worked solution as Markdown (with LaTeX) or as CSV numbers. Pure (no Streamlit).
 
 Every number comes from the Breakdowns the page already computed (``ui.widgets.breakdowns``); the LaTeX is
-``metrics.formulas.latex``, which never contains user text. Doc ids and titles go into the Markdown table escaped.
+``metrics.formulas.latex``, which never contains user text. Doc ids and titles go into the
+Markdown table through ui.markdown.plain, one line each.
 """
 
 from __future__ import annotations
 
 import csv as _csv
 import io
-import re
 from collections.abc import Mapping
 
 from metrics import formulas, registry
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.types import Breakdown
 from ui import url, words
+from ui.markdown import plain
 from ui.scenario import SCALES, Scenario
 
-MD_ACTIVE = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:=])")
 CSV_COLUMNS = ("metric", "family", "value", "k", "threshold", "gain", "idcg", "ap_denominator", "retrieved")
 
 
-def md_text(text: str) -> str:
-    """User text as literal Markdown: one line, with every Markdown, HTML, LaTeX and table character escaped."""
-    return MD_ACTIVE.sub(r"\\\1", " ".join(str(text).split()))
+def _cell(text: str) -> str:
+    return plain(text, one_line=True)  # a line break would end the table row
 
 
 def _fmt(x: float) -> str:
@@ -69,9 +68,9 @@ def _table(scn: Scenario) -> list[str]:
     rows = ["| Rank | Doc id | Title | Grade |", "|---:|---|---|---:|"]
     for rank, doc in enumerate(scn.ranking, start=1):
         cut = " (beyond k)" if rank > scn.k else ""
-        rows.append(f"| {rank}{cut} | {md_text(doc)} | {md_text(scn.title(doc))} | {grades[doc]} |")
+        rows.append(f"| {rank}{cut} | {_cell(doc)} | {_cell(scn.title(doc))} | {grades[doc]} |")
     for doc in scn.shelf:
-        rows.append(f"| not retrieved | {md_text(doc)} | {md_text(scn.title(doc))} | {grades[doc]} |")
+        rows.append(f"| not retrieved | {_cell(doc)} | {_cell(scn.title(doc))} | {grades[doc]} |")
     return rows
 
 
@@ -105,7 +104,7 @@ def markdown(scn: Scenario, breakdowns: Mapping[str, Breakdown], app_url: str | 
             hint = "put its address in front, e.g. http://localhost:8501"
             lines += [f"Open this scenario in the app ({hint}): `{link}`", ""]
     except ValueError as error:
-        lines += [f"No link: {md_text(str(error))}.", ""]
+        lines += [f"No link: {plain(error, one_line=True)}.", ""]
     else:
         if scn.tail:
             n = len(scn.ranking)

@@ -319,7 +319,8 @@ def clear_widgets(*widget_keys: str) -> None:
 
 
 def set_message(area: str, level: str, text: str) -> None:
-    """Keep a callback's outcome ("error", "warning", "success") for the area's next render.
+    """Keep a callback's outcome ("error", "warning", "success") for the area's next render. ``text`` is plain text
+    (it may quote ids and titles): the area shows it through ui.markdown.plain.
 
     ui.drilldown announces a query it opened in the playground here ("Opened query Q of run: its top N ..."); the
     part before the colon becomes the scenario's origin, so the example picker names the query, not a preset."""

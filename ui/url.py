@@ -146,6 +146,21 @@ def _split(value: str) -> list[str]:
     return [] if value.strip() == "" else value.split(",")
 
 
+def _title(raw: str, doc: str, warnings: list[str]) -> str:
+    """A percent-decoded title. Bytes that are not UTF-8 (``%E0%A4%A``: a cut-off character) become U+FFFD, with a
+    warning, so the user knows the link was damaged rather than seeing a stray symbol."""
+    try:
+        return unquote(raw, errors="strict")
+    except UnicodeDecodeError:
+        _warn(
+            warnings,
+            "titles",
+            f"the title {_shown(raw)} of {_shown(doc)} has broken percent-encoding (bytes that are not UTF-8 text); "
+            "they are shown as \ufffd.",
+        )
+        return unquote(raw, errors="replace")
+
+
 def _warn(warnings: list[str], key: str, text: str) -> None:
     warnings.append(f"Link key '{key}': {text}")
 
@@ -262,10 +277,10 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
                 "('docs' then 'missing'); titles are left empty.",
             )
         else:
-            for doc, i in zip(ranking, positions, strict=True):
-                titles[doc] = unquote(raw_titles[i])
-            for doc, j in zip(shelf, shelf_positions, strict=True):
-                titles[doc] = unquote(raw_titles[len(raw_docs) + j])
+            placed = [(doc, i) for doc, i in zip(ranking, positions, strict=True)]
+            placed += [(doc, len(raw_docs) + j) for doc, j in zip(shelf, shelf_positions, strict=True)]
+            for doc, i in placed:
+                titles[doc] = _title(raw_titles[i], doc, warnings)
 
     # k and conventions
     k = DEFAULT_K

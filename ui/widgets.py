@@ -7,7 +7,6 @@ through an ``apply`` callback (``state.update`` on the playground). Every number
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Sequence
 
 import streamlit as st
@@ -18,6 +17,7 @@ from metrics.examples import EXAMPLES
 from metrics.interpolated import ELEVEN_LEVELS, interpolated_precision, precision_recall_points
 from metrics.sweep import at_each_cutoff
 from ui import charts, state, words
+from ui.markdown import plain
 from ui.scenario import MAX_DOCS, SCALES, Scenario
 
 Apply = Callable[[Scenario], None]
@@ -35,11 +35,6 @@ HELP = {f.key: f.help for f in registry.FAMILIES}
 def fmt(x: float) -> str:
     """Every metric value in the app: 4 decimals."""
     return f"{x:.4f}"
-
-
-def plain(text: str) -> str:
-    """User text for st.markdown: backslash-escape Markdown, HTML and LaTeX syntax so it shows literally."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])", r"\\\1", text)
 
 
 # --- numbers ---
@@ -149,10 +144,11 @@ def _try(area: str, change: Callable[[], Scenario], apply: Apply, success: str =
 
 
 def show_message(area: str) -> None:
+    """The outcome of an edit, once. Messages are plain text (they quote ids and titles): shown literally."""
     message = state.pop_message(area)
     if message:
         level, text = message
-        {"error": st.error, "warning": st.warning, "success": st.success}[level](text)
+        {"error": st.error, "warning": st.warning, "success": st.success}[level](plain(text))
 
 
 def _k_error(raw: object) -> str | None:

@@ -1,0 +1,33 @@
+"""What a reader sees of a Markdown string: rendered by a CommonMark parser (markdown-it-py, with GFM tables and
+strikethrough as Streamlit's renderer has them), reduced to its text. Tests compare it with the user's literal text.
+
+``shown`` fails when the Markdown made any element other than paragraphs, line breaks and the ``allowed`` tags
+(those the page's own text uses, e.g. ``strong`` around an escaped id). The invisible word joiner that plain() puts
+in URL-like text (it stops GFM autolinks, which markdown-it's CommonMark preset does not make) is not text a reader
+sees, so it is removed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from markdown_it import MarkdownIt
+
+from ui.markdown import AUTOLINK_BREAK
+
+_RENDER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+_TAG = re.compile(r"</?([a-z0-9]+)[^>]*>")
+_STREAMLIT_DIRECTIVE = re.compile(r"(?<!\\):[a-z]+(?:-[a-z]+)?\[|(?<!\\):material/[a-z_]+:")
+
+
+def shown(markdown: str, allowed: tuple[str, ...] = ()) -> str:
+    """The text a reader sees of ``markdown``; AssertionError if it created an element or a Streamlit directive
+    (``:red[..]``, ``:material/icon:``) or LaTeX (an unescaped ``$``)."""
+    assert not _STREAMLIT_DIRECTIVE.search(markdown), f"a Streamlit directive survived: {markdown!r}"
+    assert not re.search(r"(?<!\\)\$", markdown), f"an unescaped $ (LaTeX) survived: {markdown!r}"
+    rendered = _RENDER.render(markdown)
+    tags = {match[1] for match in _TAG.finditer(rendered)}
+    assert tags <= {"p", "br", *allowed}, f"{markdown!r} made elements {sorted(tags)}: {rendered!r}"
+    text = rendered.replace("<br />\n", "\n").replace("</p>\n<p>", "\n\n")
+    return html.unescape(_TAG.sub("", text)).rstrip("\n").replace(AUTOLINK_BREAK, "")  # invisible

@@ -1,0 +1,46 @@
+"""User text as literal Markdown: THE helper through which every user-provided string (titles, doc ids, query ids,
+file names, typed measure names, anything from a URL or a file) reaches a Streamlit element that interprets Markdown
+or LaTeX (body text, captions, labels, button labels, help tooltips, metric labels, toasts, messages). Pure (no
+Streamlit), so the exports use it too.
+
+CommonMark lets a backslash escape any ASCII punctuation character, and an escaped character is always shown as
+itself: so every one is escaped. That covers Markdown (``# * _ [ ] ( ) ` > | ~ = - + .``), HTML (``< > &``), LaTeX
+(``$ \\``) and Streamlit's own directives (``:red[...]``, ``:material/home:``, ``:smile:``). A line break becomes a
+hard break (a backslash at the end of the line), so the next line is text in the same paragraph: it can never start
+a heading, a list, a quote or a code block. Streamlit's labels (buttons, tabs, metrics) show one line: there a line
+break is shown as a space.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+_PUNCTUATION = re.compile("([" + re.escape(string.punctuation) + "])")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+AUTOLINK_BREAK = "\u2060"
+_AUTOLINK = re.compile(
+    r"(?i)(?<![a-z])(?:https?|ftp|mailto|xmpp)(?=:)"  # a scheme, before its colon
+    r"|(?<![a-z])www(?=\.)"  # www, before its dot
+    r"|(?<=[\w.+-])(?=@[\w-]+\.\w)"  # an e-mail address, before its @
+)
+_LEADING_BLANKS = re.compile(r"(?m)^[^\S\n]+")  # written as entities: 4 leading spaces would start a code block
+
+
+def plain(text: object, *, one_line: bool = False) -> str:
+    r"""``text`` as Markdown that Streamlit shows literally, character for character.
+
+    Trailing blanks and line breaks are dropped (a page never shows them; a hard break there would show as a
+    backslash). ``one_line``: line breaks become spaces (a Markdown table cell, a label that shows one line).
+
+    >>> plain("**bold** [x](y) $x$ <b>")
+    '\\*\\*bold\\*\\* \\[x\\]\\(y\\) \\$x\\$ \\<b\\>'
+    >>> plain("HEADING\n===")
+    'HEADING\\\n\\=\\=\\='
+    """
+    unlinked = _AUTOLINK.sub(lambda found: found[0] + AUTOLINK_BREAK, _LINE_BREAK.sub("\n", str(text)).rstrip())
+    escaped = _PUNCTUATION.sub(r"\\\1", unlinked)
+    if one_line:
+        escaped = escaped.replace("\n", " ")
+    escaped = _LEADING_BLANKS.sub(lambda blanks: "".join(f"&#{ord(c)};" for c in blanks[0]), escaped)
+    return escaped.replace("\n", "\\\n")
