@@ -119,6 +119,8 @@ def _run(options: argparse.Namespace) -> int:
     if options.format == "trec_eval":
         for measure in measures:
             trec_format.trec_name(measure)  # refuse a measure trec_eval has no name for before reading the files
+    if options.level < 0:
+        raise ValueError(f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)")
     conventions = Conventions(threshold=options.level)
     qrels = read_qrels(options.qrels)
     run = read_run(options.run)

@@ -14,8 +14,9 @@ ApDenominator = Literal["all", "retrieved"]
 class Conventions:
     """How a metric turns grades into numbers. The defaults reproduce trec_eval.
 
-    threshold: a doc is relevant iff its grade >= threshold (trec_eval ``-l``, default 1). NDCG ignores it,
-        as trec_eval does: every positive grade is a gain.
+    threshold: a doc is relevant iff it is judged and its grade >= threshold (trec_eval ``-l``, default 1; with 0,
+        judged non-relevant docs count as relevant, unjudged ones never). NDCG ignores it, as trec_eval does: every
+        positive grade is a gain.
     gain: ``"linear"`` uses the grade itself (trec_eval ``ndcg_cut``); ``"exp"`` uses 2^grade - 1
         (ranx ``ndcg_burges``, Burges et al. 2005). Grades <= 0 give 0 either way.
     idcg: ``"all"`` builds the ideal ranking from every judged doc, retrieved or not (trec_eval, ranx);
@@ -30,8 +31,8 @@ class Conventions:
     ap_denominator: ApDenominator = "all"
 
     def __post_init__(self) -> None:
-        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or self.threshold < 1:
-            raise ValueError(f"the relevance threshold must be an integer >= 1, got {self.threshold!r}")
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or self.threshold < 0:
+            raise ValueError(f"the relevance threshold must be an integer >= 0, got {self.threshold!r}")
         if self.gain not in ("linear", "exp"):
             raise ValueError(f"gain must be 'linear' or 'exp', got {self.gain!r}")
         if self.idcg not in ("all", "retrieved"):

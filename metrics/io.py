@@ -31,11 +31,63 @@ ALIASES = {
 }
 MAPPING_ADVICE = "map scores to integer grades explicitly, e.g. 1 if score >= 0.5 else 0, or round(10 * score)"
 _HEAD_BYTES = 1 << 16
-_MAX_GRADE = 2**31  # grades are small integers; anything this large is a score column given as grades
+_BLOCK_BYTES = 1 << 22  # pyarrow parses this much at a time; a longer line cannot be parsed
 
 
 class InputError(ValueError):
     """A run or qrels input that cannot be read; str() is one line, e.g. ``run.txt, line 17: ...``."""
+
+
+# ---------------------------------------------------------------------------------------------------------
+# What a value must be: the one statement of each rule. The line scanner applies them to one token at a time; the
+# fast path applies the same rules to whole columns (_ids_ok, _values_ok) and, when a column breaks one, hands over
+# to the scanner, so both paths refuse the same values with the same message.
+
+MAX_GRADE = 2**31 - 1  # grades are small integers (trec_eval reads them as C ints); beyond this: a score column
+MAX_ID_BYTES = 4096  # a query or doc id; real ids (even URLs) are far shorter
+SHOWN_CHARS = 40  # a bad token is quoted up to this many characters
+
+
+def quoted(token: str) -> str:
+    """A token of the input as an error message quotes it: whole if short, else its first characters and length."""
+    if len(token) <= SHOWN_CHARS:
+        return repr(token)
+    return f"{token[:SHOWN_CHARS]!r}… ({len(token):,} characters)"
+
+
+def id_problem(role: str, value: str) -> str | None:
+    """Why a query or doc id (``role``: "query" or "doc") is refused, or None."""
+    if value == "":
+        return f"the {role} id is empty"
+    size = len(value.encode("utf-8", "surrogatepass"))
+    if size > MAX_ID_BYTES:
+        return f"the {role} id {quoted(value)} is {size:,} bytes long; ids are at most {MAX_ID_BYTES:,} bytes"
+    return None
+
+
+def score_problem(token: str) -> str | None:
+    """Why a score is refused (it must be a number, not NaN), or None."""
+    try:
+        number = float(token)
+    except ValueError:
+        number = math.nan
+    return f"score {quoted(token)} is not a number" if math.isnan(number) else None
+
+
+def grade_problem(token: str) -> str | None:
+    """Why a grade is refused (an integer, 1.0 read as 1, of at most MAX_GRADE in size), or None."""
+    try:
+        number = int(token)
+    except ValueError:
+        try:
+            number = float(token)
+        except ValueError:
+            return f"grade {quoted(token)} is not an integer; {MAPPING_ADVICE}"
+        if not (math.isfinite(number) and number == math.floor(number)):
+            return f"grade {quoted(token)} is not an integer; {MAPPING_ADVICE}"
+    if abs(number) > MAX_GRADE:
+        return f"grade {quoted(token)} is out of range: grades are integers from -{MAX_GRADE:,} to {MAX_GRADE:,}"
+    return None
 
 
 @dataclass(frozen=True, eq=False)
@@ -214,7 +266,9 @@ class _Text:
             return pa.BufferReader(pa.py_buffer(self.data))  # py_buffer: no copy, 2-4x faster than bytes
         if self.gz:
             return pa.input_stream(self.path, compression="gzip")
-        return self.path  # a path lets pyarrow read ahead in parallel
+        # A file, not its path: given a path, pyarrow picks a decompressor by the name (a plain run.gz would fail);
+        # the content decided (self.gz). Same speed: pyarrow opens the path as this same file.
+        return pa.OSFile(self.path)
 
     def lines(self) -> Iterator[tuple[int, bytes]]:
         """(line number, raw line without its newline), BOM removed from line 1."""
@@ -285,7 +339,9 @@ def _sniff(text: _Text, kind: str) -> _Layout:
         return _Layout(True, delimiter, names, roles)
     if header_expected:
         wanted = "query, doc, score" if kind == "run" else "query, doc, grade"
-        raise InputError(f"{text.name}, line 1: expected a header naming the columns ({wanted}); found {first_text!r}")
+        raise InputError(
+            f"{text.name}, line 1: expected a header naming the columns ({wanted}); found {quoted(first_text)}"
+        )
     names = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
     roles = {
         "query": "qid",
@@ -309,12 +365,12 @@ def _parse_text(text: _Text, kind: str) -> tuple[dict, Callable]:
         null_values=[],  # pyarrow reads 'nan', 'NULL', 'N/A'... as null by default: here they are bad values
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
-        check_utf8=False,  # _clean_text checks, faster (ids are ASCII): 0.03-0.05 s less at 7M rows
+        check_utf8=False,  # _ids_ok checks, faster (ids are ASCII): 0.03-0.05 s less at 7M rows
     )
     if layout.header:
-        read = pa_csv.ReadOptions(skip_rows=1, column_names=list(layout.names), block_size=1 << 22)
+        read = pa_csv.ReadOptions(skip_rows=1, column_names=list(layout.names), block_size=_BLOCK_BYTES)
     else:
-        read = pa_csv.ReadOptions(column_names=list(layout.names), block_size=1 << 22)
+        read = pa_csv.ReadOptions(column_names=list(layout.names), block_size=_BLOCK_BYTES)
     quoting = layout.delimiter == ","  # TREC files have no quoting: a doc id may contain a quote
     parse = pa_csv.ParseOptions(delimiter=layout.delimiter or " ", quote_char='"' if quoting else False)
     try:
@@ -340,8 +396,9 @@ def _parse_text(text: _Text, kind: str) -> tuple[dict, Callable]:
     del table
     if len(columns["query"]) == 0:
         raise InputError(f"{text.name}: the file is empty" + (" (only a header)" if layout.header else ""))
-    if not (_clean_text(columns["query"]) and _clean_text(columns["doc"]) and _values_ok(columns[value_role], kind)):
+    if not (_ids_ok(columns["query"]) and _ids_ok(columns["doc"]) and _values_ok(columns[value_role], kind)):
         _scan(text, kind, layout)
+        raise InputError(f"{text.name}: cannot be read as a {kind} file (a value the line check accepts was refused)")
     return columns, lambda rows: _text_line_numbers(text, layout, rows)
 
 
@@ -356,13 +413,18 @@ def _squeeze_whitespace(data: bytes) -> bytes:
     return data[:-1] if data.endswith(b" ") else data
 
 
-def _clean_text(column: pa.ChunkedArray) -> bool:
-    """Valid UTF-8 without NUL bytes (trec_eval would cut a string at a NUL). ASCII is checked with two numpy
-    reductions per chunk; only a chunk with other bytes needs Arrow's full UTF-8 validation."""
+def _ids_ok(column: pa.ChunkedArray) -> bool:
+    """id_problem's rules for a whole column (no id empty or over MAX_ID_BYTES), and valid UTF-8 without NUL bytes
+    (trec_eval would cut a string at a NUL). ASCII is checked with two numpy reductions per chunk; only a chunk with
+    other bytes needs Arrow's full UTF-8 validation."""
 
     def clean(first: int, stop: int) -> bool:
         for chunk in column.chunks[first:stop]:
-            values = _string_views(chunk)[1]
+            offsets, values = _string_views(chunk)
+            if len(offsets) > 1:
+                lengths = np.diff(offsets)
+                if lengths.min() == 0 or lengths.max() > MAX_ID_BYTES:
+                    return False
             if not len(values):
                 continue
             if not values.min():
@@ -378,13 +440,14 @@ def _clean_text(column: pa.ChunkedArray) -> bool:
 
 
 def _values_ok(column: pa.ChunkedArray, kind: str) -> bool:
-    """Scores must not be NaN; grades must be integers (1.0 is read as 1)."""
+    """score_problem's and grade_problem's rules for a whole column: scores not NaN, grades integers (1.0 is read
+    as 1) of at most MAX_GRADE in size."""
     if column.null_count:
         return False
     if kind == "run":  # chunk by chunk: no concatenated copy of 7M scores
         return not any(np.isnan(part).any() for part in _float64_parts(column, 0, len(column)))
     values = _float_numpy(column)
-    return bool(np.all((values == np.floor(values)) & (np.abs(values) < _MAX_GRADE)))
+    return bool(np.all((values == np.floor(values)) & (np.abs(values) <= MAX_GRADE)))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -435,14 +498,15 @@ def _scan(text: _Text, kind: str, layout: _Layout | None, binary_only: bool = Fa
             value = fields[4] if kind == "run" else fields[3]
             query, doc = fields[0], fields[2]
         first_data = False
-        if not query.strip():
-            raise InputError(f"{where}: the query id is empty")
-        if not doc.strip():
-            raise InputError(f"{where}: the doc id is empty")
-        if kind == "run":
-            _check_score(value, where)
-        else:
-            _check_grade(value, where)
+        problem = (
+            id_problem("query", query)
+            or id_problem("doc", doc)
+            or (score_problem(value) if kind == "run" else grade_problem(value))
+        )
+        if problem:
+            raise InputError(f"{where}: {problem}")
+        if len(raw) > _BLOCK_BYTES:
+            raise InputError(f"{where}: is {len(raw):,} bytes long; lines are at most {_BLOCK_BYTES:,} bytes")
 
 
 def _column_count_problem(count: int, kind: str, first: bool) -> str:
@@ -458,29 +522,6 @@ def _column_count_problem(count: int, kind: str, first: bool) -> str:
             f"expected (qrels have 4 columns: {' '.join(QRELS_COLUMNS)})"
         )
     return f"has {count} columns, expected {len(expected)} ({' '.join(expected)})"
-
-
-def _check_score(value: str, where: str) -> None:
-    try:
-        number = float(value)
-    except ValueError:
-        number = math.nan
-    if math.isnan(number):
-        raise InputError(f"{where}: score {value!r} is not a number")
-
-
-def _check_grade(value: str, where: str) -> None:
-    try:
-        int(value)
-        return
-    except ValueError:
-        pass
-    try:
-        number = float(value)
-    except ValueError:
-        raise InputError(f"{where}: grade {value!r} is not an integer; {MAPPING_ADVICE}") from None
-    if not (math.isfinite(number) and number == math.floor(number) and abs(number) < _MAX_GRADE):
-        raise InputError(f"{where}: grade {value!r} is not an integer; {MAPPING_ADVICE}")
 
 
 def _text_line_numbers(text: _Text, layout: _Layout, rows: Sequence[int]) -> list[str]:
@@ -537,6 +578,10 @@ def _parse_frame(frame, name: str, kind: str) -> tuple[dict, Callable]:
             raise InputError(f"{name}, {row_names([row])[0]}: the {role} id is missing")
         if not pa.types.is_string(column.type):
             column = pc.cast(column, pa.string())
+        if not _ids_ok(column):
+            for row, value in enumerate(column.to_pylist()):
+                if problem := id_problem(role, value) or ("\0" in value and f"the {role} id contains a NUL byte"):
+                    raise InputError(f"{name}, {row_names([row])[0]}: {problem}")
         columns[role] = column
     values = table.column(chosen[value_role])
     try:
@@ -544,20 +589,20 @@ def _parse_frame(frame, name: str, kind: str) -> tuple[dict, Callable]:
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         raw = values.to_pylist()
         for row, value in enumerate(raw):
-            where = f"{name}, {row_names([row])[0]}"
-            (_check_score if kind == "run" else _check_grade)(str(value), where)
+            if problem := (score_problem if kind == "run" else grade_problem)(str(value)):
+                raise InputError(f"{name}, {row_names([row])[0]}: {problem}") from None
         raise InputError(f"{name}: the {value_role} column ({values.type}) is not numeric") from None
     numbers = _float_numpy(values.fill_null(math.nan))
     bad = np.isnan(numbers)
     if kind == "qrels":
-        bad |= ~((numbers == np.floor(numbers)) & (np.abs(numbers) < _MAX_GRADE))
+        bad |= ~((numbers == np.floor(numbers)) & (np.abs(numbers) <= MAX_GRADE))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         where = f"{name}, {row_names([row])[0]}"
         value = values[row].as_py()
-        if kind == "run":
-            raise InputError(f"{where}: score {value!r} is not a number")
-        raise InputError(f"{where}: grade {value!r} is not an integer; {MAPPING_ADVICE}")
+        token = repr(value) if value is None else str(int(value) if value == math.floor(value) else value)
+        problem = score_problem(token) if kind == "run" else grade_problem(token)
+        raise InputError(f"{where}: {problem}")
     columns[value_role] = values
     return columns, row_names
 
@@ -567,16 +612,19 @@ def _from_mapping(mapping: Mapping, name: str, kind: str):
     queries, docs, values, empty = [], [], [], []
     for query, entries in mapping.items():
         if isinstance(entries, str) or not isinstance(entries, Mapping | Sequence):
-            raise InputError(f"{name}: query {query!r} maps to {type(entries).__name__}, expected a dict of docs")
+            raise InputError(
+                f"{name}: query {quoted(str(query))} maps to {type(entries).__name__}, expected a dict of docs"
+            )
         if not isinstance(entries, Mapping):
             if kind == "qrels":
-                raise InputError(f"{name}: query {query!r}: qrels need grades, a {{doc: grade}} dict")
+                raise InputError(f"{name}: query {quoted(str(query))}: qrels need grades, a {{doc: grade}} dict")
             if len(set(entries)) != len(entries):
                 seen: dict = {}
                 for rank, doc in enumerate(entries, start=1):
                     if doc in seen:
                         raise InputError(
-                            f"{name}: query {query!r}: doc {doc!r} appears twice, at ranks {seen[doc]} and {rank}; "
+                            f"{name}: query {quoted(str(query))}: doc {quoted(str(doc))} appears twice, at ranks "
+                            f"{seen[doc]} and {rank}; "
                             "trec_eval refuses duplicate docs"
                         )
                     seen[doc] = rank
@@ -587,20 +635,23 @@ def _from_mapping(mapping: Mapping, name: str, kind: str):
             queries.append(str(query))
             docs.append(str(doc))
             values.append(value)
-    where = f"{name}: query {{}} doc {{}}"
     for query, doc, value in zip(queries, docs, values, strict=True):
+        where = f"{name}: query {quoted(query)} doc {quoted(doc)}"
+        problem = id_problem("query", query) or id_problem("doc", doc)
         if kind == "run":
             if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
-                raise InputError(f"{where.format(repr(query), repr(doc))}: score {value!r} is not a number")
+                problem = problem or f"score {quoted(str(value))} is not a number"
         elif isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise InputError(
-                f"{where.format(repr(query), repr(doc))}: grade {value!r} is not an integer; {MAPPING_ADVICE}"
-            )
+            problem = problem or f"grade {quoted(str(value))} is not an integer; {MAPPING_ADVICE}"
+        else:
+            problem = problem or grade_problem(str(int(value)))
+        if problem:
+            raise InputError(f"{where}: {problem}")
     column = pa.chunked_array([pa.array(queries, pa.string())])
     doc_column = pa.chunked_array([pa.array(docs, pa.string())])
 
     def row_names(rows: Sequence[int]) -> list[str]:
-        return [f"query {queries[r]!r}" for r in rows]
+        return [f"query {quoted(queries[r])}" for r in rows]
 
     if kind == "run":
         columns = {"query": column, "doc": doc_column, "score": np.asarray(values, dtype=np.float64)}
@@ -930,7 +981,7 @@ def _confirm_duplicates(name, rows: np.ndarray, query_of: Callable, doc, file_ro
             where = row_names(sorted(int(file_row[r]) if file_row is not None else r for r in (first_row[pair], row)))
             advice = "trec_eval aborts on duplicate docs; keep one" if kind == "run" else "keep one judgment"
             raise InputError(
-                f"{name}, {where[1]}: doc {pair[1]!r} appears twice for query {pair[0]!r} "
+                f"{name}, {where[1]}: doc {quoted(pair[1])} appears twice for query {quoted(pair[0])} "
                 f"({where[0]} and {where[1]}); {advice}"
             )
         first_row[pair] = row

@@ -218,7 +218,7 @@ def test_help_documents_the_formats(capsys):
             "error: unknown measure 'bogus@5'",
         ),
         ("k = 0", lambda d: [d / "qrels.txt", d / "run.txt", "-m", "P@0"], "cutoff after the name must be a positive"),
-        ("level 0", lambda d: [d / "qrels.txt", d / "run.txt", "-l", "0"], "threshold must be an integer >= 1"),
+        ("level -1", lambda d: [d / "qrels.txt", d / "run.txt", "-l", "-1"], "-l -1: the relevance level must be 0"),
         (
             "bad score",
             lambda d: [d / "qrels.txt", d / "bad.txt"],

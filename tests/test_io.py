@@ -283,7 +283,7 @@ def test_nan_score(tmp_path):
     assert message == "run.txt, line 2: score 'nan' is not a number"
 
 
-@pytest.mark.parametrize("grade", ["0.7", "high", "1e300"])
+@pytest.mark.parametrize("grade", ["0.7", "high", "nan"])
 def test_non_integer_grade_says_how_to_map_it(tmp_path, grade):
     message = error_of(read_qrels, write(tmp_path, "qrels.txt", f"q1 0 a 1\nq1 0 b {grade}\n"))
     assert message.startswith(f"qrels.txt, line 2: grade '{grade}' is not an integer")
@@ -439,7 +439,7 @@ def test_dataframe_errors_name_the_row():
     assert error_of(read_run, frame, "frame") == "frame, row 11: score 'high' is not a number"
     graded = pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "grade": [1.0, 0.5]})
     message = error_of(read_qrels, graded)
-    assert message.startswith("DataFrame, row 1: grade 0.5 is not an integer") and "round(10 * score)" in message
+    assert message.startswith("DataFrame, row 1: grade '0.5' is not an integer") and "round(10 * score)" in message
     missing = pd.DataFrame({"query": ["q1"], "passage": ["a"], "score": [1.0]})
     assert error_of(read_run, missing).startswith("DataFrame: no doc column (accepted names: doc, docid")
     duplicated = pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "a"], "score": [1.0, 0.5]}, index=["x", "y"])
@@ -447,7 +447,7 @@ def test_dataframe_errors_name_the_row():
 
 
 def test_dict_errors():
-    assert "grade 0.5 is not an integer" in error_of(read_qrels, {"q1": {"a": 0.5}})
+    assert "grade '0.5' is not an integer" in error_of(read_qrels, {"q1": {"a": 0.5}})
     assert "score 'x' is not a number" in error_of(read_run, {"q1": {"a": "x"}})
     assert "appears twice, at ranks 1 and 3" in error_of(read_run, {"q1": ["a", "b", "a"]})
 

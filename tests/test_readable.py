@@ -369,11 +369,10 @@ def test_non_string_doc_id_raises_with_its_rank():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"threshold": 0}, "threshold must be an integer >= 1"),
-        ({"threshold": -1}, "threshold must be an integer >= 1"),
-        ({"threshold": 1.5}, "threshold must be an integer >= 1"),
-        ({"threshold": True}, "threshold must be an integer >= 1"),
-        ({"threshold": "2"}, "threshold must be an integer >= 1"),
+        ({"threshold": -1}, "threshold must be an integer >= 0"),
+        ({"threshold": 1.5}, "threshold must be an integer >= 0"),
+        ({"threshold": True}, "threshold must be an integer >= 0"),
+        ({"threshold": "2"}, "threshold must be an integer >= 0"),
         ({"gain": "log"}, "gain must be 'linear' or 'exp'"),
         ({"gain": "exponential"}, "gain must be 'linear' or 'exp'"),
         ({"idcg": "ideal"}, "idcg must be 'all' or 'retrieved'"),
