@@ -23,17 +23,9 @@ from metrics import registry
 from metrics.aggregate import summarize
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.dcg import gain
-from metrics.io import (
-    Qrels,
-    Run,
-    _bool_numpy,
-    _by_halves,
-    _int_numpy,
-    _take,
-    doc_hash,
-    read_qrels,
-    read_run,
-)
+from metrics.io import Qrels, Run, doc_hash, read_qrels, read_run
+from metrics.io.arrays import bool_numpy, int_numpy, take
+from metrics.io.parallel import by_halves
 from metrics.measures import DEFAULT_MEASURES, Measure, parse_measure
 
 
@@ -169,7 +161,7 @@ class _Prepared:
         judged = pc.unique(qrels.query) if len(qrels.grade) else _strings([])
         run_ids = run.query_ids
         judged_in_run = pc.is_in(judged, value_set=run_ids)
-        run_in_qrels = _bool_numpy(pc.is_in(run_ids, value_set=judged))
+        run_in_qrels = bool_numpy(pc.is_in(run_ids, value_set=judged))
         counted = judged if complete else judged.filter(judged_in_run)
         counted = counted.take(pc.sort_indices(counted))  # trec_eval -q lists queries by id (strcmp order)
         self.queries = tuple(counted.to_pylist())
@@ -394,7 +386,7 @@ def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, lines: np.ndarray, l
     empty = np.zeros(0, dtype=np.int64)
     if len(lines) == 0 or run.num_rows == 0:
         return empty, empty, empty
-    judged_docs = _take(qrels.doc, lines)
+    judged_docs = take(qrels.doc, lines)
     # A bit table indexed by the top bits of the judged docs' 31-bit hashes, under 0.4% of it set: the run rows
     # whose bit is set (their doc is judged for some query, or a rare false match) are the only candidates.
     bits = min(31, max(12, int(len(lines) * 256).bit_length()))
@@ -414,18 +406,18 @@ def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, lines: np.ndarray, l
             rows.append(np.flatnonzero(found[:size]) + top)
         return np.concatenate(rows)
 
-    candidates = np.concatenate(_by_halves(candidates_among, run.num_rows, run.num_rows))
+    candidates = np.concatenate(by_halves(candidates_among, run.num_rows, run.num_rows))
 
     distinct_docs = pc.unique(judged_docs)
-    found = pc.index_in(_take(run.doc, candidates), value_set=distinct_docs)
-    valid = _bool_numpy(pc.is_valid(found))
-    rows, found_index = candidates[valid], _int_numpy(found.filter(pc.is_valid(found)))
+    found = pc.index_in(take(run.doc, candidates), value_set=distinct_docs)
+    valid = bool_numpy(pc.is_valid(found))
+    rows, found_index = candidates[valid], int_numpy(found.filter(pc.is_valid(found)))
     ranking, rank = run.ranks(rows)
     slot = ranking_slot[ranking]
     counted = slot >= 0
     width = len(distinct_docs)
     keys = slot[counted] * width + found_index[counted]
-    line_keys = line_slot[lines] * width + _int_numpy(pc.index_in(judged_docs, value_set=distinct_docs))
+    line_keys = line_slot[lines] * width + int_numpy(pc.index_in(judged_docs, value_set=distinct_docs))
     order = np.argsort(line_keys, kind="stable")
     line_keys, line_grades = line_keys[order], qrels.grade[lines][order]
     at = np.minimum(np.searchsorted(line_keys, keys), len(line_keys) - 1)
@@ -470,7 +462,7 @@ def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
 
 def _slots(ids, counted: pa.Array) -> np.ndarray:
     """Index of each id among the evaluated queries, -1 when it is not evaluated."""
-    return _int_numpy(pc.index_in(ids, value_set=counted), null=-1)
+    return int_numpy(pc.index_in(ids, value_set=counted), null=-1)
 
 
 def _strings(values: list[str]) -> pa.Array:

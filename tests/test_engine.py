@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import binary_scored_qrels_sets, every_conventions, scored_qrels_sets, scored_runs
 
-import metrics.io
+import metrics.io.order
+import metrics.io.parallel
 from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score
 from metrics.engine import evaluate
 from metrics.io import read_qrels, read_run
@@ -105,7 +106,10 @@ def test_engine_equals_readable_functions_exactly_binary(run, qrels, complete):
 def in_halves():
     """Every input of 2 rows or more split in two halves, one per thread, with scores compared 3 at a time: the
     paths that only runs of a million rows take otherwise."""
-    with mock.patch.object(metrics.io, "_PARALLEL_ROWS", 2), mock.patch.object(metrics.io, "_PIECE_ROWS", 3):
+    with (
+        mock.patch.object(metrics.io.parallel, "PARALLEL_ROWS", 2),
+        mock.patch.object(metrics.io.order, "_PIECE_ROWS", 3),
+    ):
         yield
 
 

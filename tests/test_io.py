@@ -11,9 +11,12 @@ import pyarrow as pa
 import pytest
 from golden import TIES
 
-import metrics.io
+import metrics.io.duplicates
+import metrics.io.order
+import metrics.io.parallel
 from metrics.engine import evaluate
-from metrics.io import InputError, _by_halves, doc_hash, fingerprint, read_qrels, read_run
+from metrics.io import InputError, doc_hash, fingerprint, read_qrels, read_run
+from metrics.io.parallel import PARALLEL_ROWS, by_halves
 
 RUN = "q1 Q0 a 1 3.0 t\nq1 Q0 b 2 2.0 t\nq1 Q0 c 3 1.0 t\nq2 Q0 x 1 5.0 t\nq2 Q0 y 2 4.0 t\n"
 QRELS = "q1 0 b 1\nq1 0 c 2\nq2 0 y 1\nq2 0 z 0\n"
@@ -144,9 +147,9 @@ def row_split(request, monkeypatch):
     scores compared 3 at a time, duplicates looked for a few rankings at a time (so ties and duplicates fall across
     the halves, pieces and blocks)."""
     if request.param == "in halves":
-        monkeypatch.setattr(metrics.io, "_PARALLEL_ROWS", 2)
-        monkeypatch.setattr(metrics.io, "_PIECE_ROWS", 3)
-        monkeypatch.setattr(metrics.io, "_GRID_CELLS", 100)
+        monkeypatch.setattr(metrics.io.parallel, "PARALLEL_ROWS", 2)
+        monkeypatch.setattr(metrics.io.order, "_PIECE_ROWS", 3)
+        monkeypatch.setattr(metrics.io.duplicates, "_GRID_CELLS", 100)
     return request.param
 
 
@@ -157,8 +160,8 @@ def test_an_error_in_the_second_half_is_raised_in_the_caller():
         return first
 
     with pytest.raises(InputError, match=r"rows 5\.\.9: bad"):
-        _by_halves(work, 10, metrics.io._PARALLEL_ROWS)
-    assert _by_halves(work, 10, metrics.io._PARALLEL_ROWS - 1) == [0]  # small: one call, no thread
+        by_halves(work, 10, PARALLEL_ROWS)
+    assert by_halves(work, 10, PARALLEL_ROWS - 1) == [0]  # small: one call, no thread
 
 
 def test_ties_go_by_doc_id_descending_in_byte_order_and_rank_column_is_ignored(row_split):
@@ -328,14 +331,13 @@ def test_duplicate_docs_are_found_in_rankings_of_any_lengths(lengths, doc_length
 
 
 def test_hash_collisions_are_not_duplicates(monkeypatch):
-    import metrics.io as io_module
 
     def same_hash(column, out=None):
         out = np.empty(len(column), dtype=np.uint32) if out is None else out
         out[:] = 0
         return out
 
-    monkeypatch.setattr(io_module, "doc_hash", same_hash)
+    monkeypatch.setattr(metrics.io.order, "doc_hash", same_hash)
     run = read_run(RUN.encode())  # every doc hashes alike: candidates everywhere, the strings tell them apart
     assert run.to_rankings() == RANKINGS
     with pytest.raises(InputError, match="doc 'b' appears twice for query 'q1'"):
@@ -430,7 +432,7 @@ def test_missing_directory_and_unreadable_paths(tmp_path, monkeypatch):
     def refuse(*args, **kwargs):  # tests run as root, where chmod 000 still reads: raise what open() would
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("metrics.io.open", refuse, raising=False)
+    monkeypatch.setattr("metrics.io.sources.open", refuse, raising=False)
     assert error_of(read_run, locked) == "locked.txt: permission denied"
 
 

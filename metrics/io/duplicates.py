@@ -1,0 +1,109 @@
+"""Duplicate detection: a doc given twice for one query (trec_eval aborts), or a judgment given twice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from metrics.io.arrays import take
+from metrics.io.parallel import by_halves
+from metrics.io.rules import InputError, quoted
+
+
+def refuse_duplicate_docs(name, starts, hashed: np.ndarray, query_of: Callable, doc, file_row, row_names) -> None:
+    """Refuse a doc given twice for one query. Only rows of one ranking can collide, so each ranking's 31-bit
+    doc hashes are sorted on their own (one row of a 2-D array per ranking: small sorts of 4-byte values);
+    equal neighbours name candidates, which the strings confirm.
+    """
+    n = len(hashed)
+    if n < 2:
+        return
+    lengths = np.diff(starts)
+    count = len(lengths)
+    if count * int(lengths.max()) <= 2 * n + 4096:
+
+        def suspects_among(first: int, stop: int) -> np.ndarray:  # rankings first..stop-1
+            return _sorted_grid_suspects(hashed[starts[first] : starts[stop]], lengths[first:stop], first)
+
+        suspects = np.concatenate(by_halves(suspects_among, count, n))
+        if len(suspects) == 0:
+            return
+    else:  # very uneven lengths: one sort of (ranking, hash) keys
+        suspects = None
+    ranking_hash = np.repeat(np.arange(count, dtype=np.uint64) << np.uint64(32), lengths)
+    ranking_hash |= hashed
+    if suspects is None:
+        ordered = np.sort(ranking_hash)
+        suspects = ordered[1:][ordered[1:] == ordered[:-1]]
+        del ordered
+        if len(suspects) == 0:
+            return
+    rows = np.flatnonzero(np.isin(ranking_hash, suspects))
+    _confirm_duplicates(name, rows, query_of, doc, file_row, row_names, "run")
+
+
+def _sorted_grid_suspects(hashed: np.ndarray, lengths: np.ndarray, first_ranking: int) -> np.ndarray:
+    """(ranking << 32 | hash) of each hash found twice in one ranking: the rankings' hashes as the rows of a 2-D
+    array (padded), each row sorted, equal neighbours compared. A block of rows at a time, in reused arrays:
+    cache-sized, and no page faults for a full-size sorted copy."""
+    count = len(lengths)
+    width = int(lengths.max()) if count else 0
+    if width < 2:
+        return np.zeros(0, dtype=np.uint64)
+    padded = not (lengths == width).all()
+    rows_per_block = min(count, max(1, _GRID_CELLS // width))
+    grid = np.empty((rows_per_block, width), dtype=np.uint32)
+    same = np.empty((rows_per_block, width - 1), dtype=bool)
+    bounds = np.concatenate([[0], np.cumsum(lengths)])
+    found = []
+    for top in range(0, count, rows_per_block):
+        size = min(rows_per_block, count - top)
+        block, equal = grid[:size], same[:size]
+        values = hashed[bounds[top] : bounds[top + size]]
+        if padded:
+            block.fill(_PAD)
+            block[np.arange(width) < lengths[top : top + size, None]] = values  # row-major: ranking by ranking
+        else:
+            block[...] = values.reshape(size, width)
+        block.sort(axis=1)
+        np.equal(block[:, 1:], block[:, :-1], out=equal)
+        if padded:
+            equal &= block[:, 1:] != _PAD
+        if equal.any():
+            ranking, at = np.divmod(np.flatnonzero(equal), width - 1)
+            key = (ranking + top + first_ranking).astype(np.uint64) << np.uint64(32)
+            found.append(key | block[ranking, at].astype(np.uint64))
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.uint64)
+
+
+_GRID_CELLS = 1 << 18  # hashes sorted per block in _sorted_grid_suspects (1 MiB)
+_PAD = np.uint32(0xFFFFFFFF)
+
+
+def refuse_duplicates(name, keys: np.ndarray, query_of: Callable, doc, file_row, row_names, kind) -> None:
+    """Refuse a (query, doc) pair given twice: equal 64-bit fingerprints find candidates, the strings confirm.
+
+    A sort finds equal keys without a hash table of every row (pyarrow's takes ~1.5 s at 7M rows).
+    """
+    ordered = np.sort(keys)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    del ordered
+    if len(repeated) == 0:
+        return
+    rows = np.flatnonzero(np.isin(keys, repeated))
+    _confirm_duplicates(name, rows, query_of, doc, file_row, row_names, kind)
+
+
+def _confirm_duplicates(name, rows: np.ndarray, query_of: Callable, doc, file_row, row_names, kind) -> None:
+    """Compare the candidate rows' (query, doc) strings; raise for the first pair given twice."""
+    first_row: dict = {}
+    for row, pair in zip(rows.tolist(), zip(query_of(rows), take(doc, rows).to_pylist(), strict=True), strict=True):
+        if pair in first_row:
+            where = row_names(sorted(int(file_row[r]) if file_row is not None else r for r in (first_row[pair], row)))
+            advice = "trec_eval aborts on duplicate docs; keep one" if kind == "run" else "keep one judgment"
+            raise InputError(
+                f"{name}, {where[1]}: doc {quoted(pair[1])} appears twice for query {quoted(pair[0])} "
+                f"({where[0]} and {where[1]}); {advice}"
+            )
+        first_row[pair] = row

@@ -1,0 +1,152 @@
+"""Input that is already in memory: DataFrames (pandas, polars) and dicts {query: {doc: value}}."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from metrics.io.arrays import first_true, float_numpy
+from metrics.io.layout import ALIASES
+from metrics.io.model import Run
+from metrics.io.order import prepare_qrels, prepare_run
+from metrics.io.rules import (
+    MAPPING_ADVICE,
+    MAX_GRADE,
+    InputError,
+    grade_problem,
+    id_problem,
+    ids_ok,
+    quoted,
+    score_problem,
+)
+
+
+def parse_frame(frame, name: str, kind: str) -> tuple[dict, Callable]:
+    value_role = "score" if kind == "run" else "grade"
+    names = [str(c) for c in frame.columns]
+    lowered = [n.lower() for n in names]
+    chosen = {}
+    for role in ("query", "doc", value_role):
+        match = next((a for a in ALIASES[role] if a in lowered), None)
+        if match is None:
+            other = "grade" if kind == "run" else "score"
+            hint = ""
+            if role == value_role and any(a in lowered for a in ALIASES[other]):
+                hint = f"; it has a {other} column: is this a {'qrels' if kind == 'run' else 'run'} table?"
+            accepted = ", ".join(ALIASES[role])
+            raise InputError(f"{name}: no {role} column (accepted names: {accepted}; found: {', '.join(names)}){hint}")
+        chosen[role] = names[lowered.index(match)]
+    if hasattr(frame, "to_arrow"):  # polars and friends
+        table = frame.select([chosen[r] for r in ("query", "doc", value_role)]).to_arrow()
+        labels = None
+    else:  # pandas
+        table = pa.Table.from_pandas(frame[[chosen[r] for r in ("query", "doc", value_role)]], preserve_index=False)
+        labels = frame.index
+    if table.num_rows == 0:
+        raise InputError(f"{name}: the table is empty")
+
+    def row_names(rows: Sequence[int]) -> list[str]:
+        return [f"row {labels[r] if labels is not None else r}" for r in rows]
+
+    columns = {}
+    for role in ("query", "doc"):
+        column = table.column(chosen[role])
+        if column.null_count:
+            row = first_true(pc.is_null(column))
+            raise InputError(f"{name}, {row_names([row])[0]}: the {role} id is missing")
+        if not pa.types.is_string(column.type):
+            column = pc.cast(column, pa.string())
+        if not ids_ok(column):
+            for row, value in enumerate(column.to_pylist()):
+                if problem := id_problem(role, value) or ("\0" in value and f"the {role} id contains a NUL byte"):
+                    raise InputError(f"{name}, {row_names([row])[0]}: {problem}")
+        columns[role] = column
+    values = table.column(chosen[value_role])
+    try:
+        values = pc.cast(values, pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        raw = values.to_pylist()
+        for row, value in enumerate(raw):
+            if problem := (score_problem if kind == "run" else grade_problem)(str(value)):
+                raise InputError(f"{name}, {row_names([row])[0]}: {problem}") from None
+        raise InputError(f"{name}: the {value_role} column ({values.type}) is not numeric") from None
+    numbers = float_numpy(values.fill_null(math.nan))
+    bad = np.isnan(numbers)
+    if kind == "qrels":
+        bad |= ~((numbers == np.floor(numbers)) & (np.abs(numbers) <= MAX_GRADE))
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        where = f"{name}, {row_names([row])[0]}"
+        value = values[row].as_py()
+        token = repr(value) if value is None else str(int(value) if value == math.floor(value) else value)
+        problem = score_problem(token) if kind == "run" else grade_problem(token)
+        raise InputError(f"{where}: {problem}")
+    columns[value_role] = values
+    return columns, row_names
+
+
+def from_mapping(mapping: Mapping, name: str, kind: str):
+    """{query: {doc: score}} (or {query: [docs best first]}) for runs, {query: {doc: grade}} for qrels."""
+    queries, docs, values, empty = [], [], [], []
+    for query, entries in mapping.items():
+        if isinstance(entries, str) or not isinstance(entries, Mapping | Sequence):
+            raise InputError(
+                f"{name}: query {quoted(str(query))} maps to {type(entries).__name__}, expected a dict of docs"
+            )
+        if not isinstance(entries, Mapping):
+            if kind == "qrels":
+                raise InputError(f"{name}: query {quoted(str(query))}: qrels need grades, a {{doc: grade}} dict")
+            if len(set(entries)) != len(entries):
+                seen: dict = {}
+                for rank, doc in enumerate(entries, start=1):
+                    if doc in seen:
+                        raise InputError(
+                            f"{name}: query {quoted(str(query))}: doc {quoted(str(doc))} appears twice, at ranks "
+                            f"{seen[doc]} and {rank}; "
+                            "trec_eval refuses duplicate docs"
+                        )
+                    seen[doc] = rank
+            entries = {doc: float(len(entries) - rank) for rank, doc in enumerate(entries)}
+        if not entries:
+            empty.append(str(query))
+        for doc, value in entries.items():
+            queries.append(str(query))
+            docs.append(str(doc))
+            values.append(value)
+    for query, doc, value in zip(queries, docs, values, strict=True):
+        where = f"{name}: query {quoted(query)} doc {quoted(doc)}"
+        problem = id_problem("query", query) or id_problem("doc", doc)
+        if kind == "run":
+            if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+                problem = problem or f"score {quoted(str(value))} is not a number"
+        elif isinstance(value, bool) or not isinstance(value, int | np.integer):
+            problem = problem or f"grade {quoted(str(value))} is not an integer; {MAPPING_ADVICE}"
+        else:
+            problem = problem or grade_problem(str(int(value)))
+        if problem:
+            raise InputError(f"{where}: {problem}")
+    column = pa.chunked_array([pa.array(queries, pa.string())])
+    doc_column = pa.chunked_array([pa.array(docs, pa.string())])
+
+    def row_names(rows: Sequence[int]) -> list[str]:
+        return [f"query {quoted(queries[r])}" for r in rows]
+
+    if kind == "run":
+        columns = {"query": column, "doc": doc_column, "score": np.asarray(values, dtype=np.float64)}
+        run = prepare_run(name, columns, row_names)
+        if not empty:
+            return run
+        extra = pa.array(empty, pa.string())
+        return Run(
+            run.name,
+            pa.concat_arrays([run.query_ids, extra]),
+            np.concatenate([run.starts, np.full(len(empty), run.starts[-1], dtype=np.int64)]),
+            run.doc,
+            run.doc_hash,
+            run.moved,
+        )
+    return prepare_qrels(name, column, doc_column, np.asarray(values, dtype=np.int64), row_names)

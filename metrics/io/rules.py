@@ -1,0 +1,104 @@
+"""What a value of a run or qrels must be: the one statement of each rule, and the error every reader raises.
+
+The line scanner (scan.py) applies a rule to one token (``id_problem``, ``score_problem``, ``grade_problem``); the
+fast path (fast.py) applies the same rule to whole columns (``ids_ok``, ``values_ok``) and, when a column breaks one,
+hands over to the scanner: both paths refuse the same values with the same message.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyarrow as pa
+
+from metrics.io.arrays import float64_parts, float_numpy, string_views
+from metrics.io.parallel import by_halves
+
+MAPPING_ADVICE = "map scores to integer grades explicitly, e.g. 1 if score >= 0.5 else 0, or round(10 * score)"
+MAX_GRADE = 2**31 - 1  # grades are small integers (trec_eval reads them as C ints); beyond this: a score column
+MAX_ID_BYTES = 4096  # a query or doc id; real ids (even URLs) are far shorter
+SHOWN_CHARS = 40  # a bad token is quoted up to this many characters
+
+
+class InputError(ValueError):
+    """A run or qrels input that cannot be read; str() is one line, e.g. ``run.txt, line 17: ...``."""
+
+
+def quoted(token: str) -> str:
+    """A token of the input as an error message quotes it: whole if short, else its first characters and length."""
+    if len(token) <= SHOWN_CHARS:
+        return repr(token)
+    return f"{token[:SHOWN_CHARS]!r}… ({len(token):,} characters)"
+
+
+def id_problem(role: str, value: str) -> str | None:
+    """Why a query or doc id (``role``: "query" or "doc") is refused, or None."""
+    if value == "":
+        return f"the {role} id is empty"
+    size = len(value.encode("utf-8", "surrogatepass"))
+    if size > MAX_ID_BYTES:
+        return f"the {role} id {quoted(value)} is {size:,} bytes long; ids are at most {MAX_ID_BYTES:,} bytes"
+    return None
+
+
+def score_problem(token: str) -> str | None:
+    """Why a score is refused (it must be a number, not NaN), or None."""
+    try:
+        number = float(token)
+    except ValueError:
+        number = math.nan
+    return f"score {quoted(token)} is not a number" if math.isnan(number) else None
+
+
+def grade_problem(token: str) -> str | None:
+    """Why a grade is refused (an integer, 1.0 read as 1, of at most MAX_GRADE in size), or None."""
+    try:
+        number = int(token)
+    except ValueError:
+        try:
+            number = float(token)
+        except ValueError:
+            return f"grade {quoted(token)} is not an integer; {MAPPING_ADVICE}"
+        if not (math.isfinite(number) and number == math.floor(number)):
+            return f"grade {quoted(token)} is not an integer; {MAPPING_ADVICE}"
+    if abs(number) > MAX_GRADE:
+        return f"grade {quoted(token)} is out of range: grades are integers from -{MAX_GRADE:,} to {MAX_GRADE:,}"
+    return None
+
+
+def ids_ok(column: pa.ChunkedArray) -> bool:
+    """id_problem's rules for a whole column (no id empty or over MAX_ID_BYTES), and valid UTF-8 without NUL bytes
+    (trec_eval would cut a string at a NUL). ASCII is checked with two numpy reductions per chunk; only a chunk with
+    other bytes needs Arrow's full UTF-8 validation."""
+
+    def clean(first: int, stop: int) -> bool:
+        for chunk in column.chunks[first:stop]:
+            offsets, values = string_views(chunk)
+            if len(offsets) > 1:
+                lengths = np.diff(offsets)
+                if lengths.min() == 0 or lengths.max() > MAX_ID_BYTES:
+                    return False
+            if not len(values):
+                continue
+            if not values.min():
+                return False
+            if values.max() >= 0x80:
+                try:
+                    chunk.validate(full=True)
+                except pa.ArrowInvalid:
+                    return False
+        return True
+
+    return all(by_halves(clean, column.num_chunks, len(column)))
+
+
+def values_ok(column: pa.ChunkedArray, kind: str) -> bool:
+    """score_problem's and grade_problem's rules for a whole column: scores not NaN, grades integers (1.0 is read
+    as 1) of at most MAX_GRADE in size."""
+    if column.null_count:
+        return False
+    if kind == "run":  # chunk by chunk: no concatenated copy of 7M scores
+        return not any(np.isnan(part).any() for part in float64_parts(column, 0, len(column)))
+    values = float_numpy(column)
+    return bool(np.all((values == np.floor(values)) & (np.abs(values) <= MAX_GRADE)))
