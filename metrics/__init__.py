@@ -12,7 +12,7 @@ from metrics.measures import DEFAULT_MEASURES, FUNCTIONS, Measure, parse_measure
 from metrics.precision_recall import capped_recall, f1, hit_rate, precision, recall
 from metrics.ranking import rank_by_score
 from metrics.reciprocal_rank import reciprocal_rank
-from metrics.types import Breakdown, Qrels, Ranking, RankStep
+from metrics.types import Breakdown, Judgments, Ranking, RankStep
 
 __all__ = [
     "DEFAULT_MEASURES",
@@ -20,8 +20,8 @@ __all__ = [
     "TREC_EVAL",
     "Breakdown",
     "Conventions",
+    "Judgments",
     "Measure",
-    "Qrels",
     "QuerySetResult",
     "RankStep",
     "Ranking",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from numbers import Integral
 
-from metrics.types import Qrels, Ranking
+from metrics.types import Judgments, Ranking
 
 
 def check_k(k: object) -> None:
@@ -31,7 +31,7 @@ def check_ranking(ranking: Ranking) -> None:
         first_rank[doc] = rank
 
 
-def check_qrels(qrels: Qrels) -> None:
+def check_qrels(qrels: Judgments) -> None:
     """Grades are integers, as trec_eval requires; a float has to be mapped explicitly."""
     for doc, grade in qrels.items():
         if isinstance(grade, bool) or not isinstance(grade, Integral):
@@ -41,7 +41,7 @@ def check_qrels(qrels: Qrels) -> None:
             )
 
 
-def checked(ranking: Ranking, qrels: Qrels, k: object) -> Ranking:
+def checked(ranking: Ranking, qrels: Judgments, k: object) -> Ranking:
     """Validate the inputs of one metric call and return the ranks it looks at (the top k)."""
     check_k(k)
     check_ranking(ranking)
@@ -49,7 +49,7 @@ def checked(ranking: Ranking, qrels: Qrels, k: object) -> Ranking:
     return ranking if k is None else ranking[:k]
 
 
-def judged(ranking: Ranking, qrels: Qrels, threshold: int) -> Iterator[tuple[int, str, int, bool]]:
+def judged(ranking: Ranking, qrels: Judgments, threshold: int) -> Iterator[tuple[int, str, int, bool]]:
     """Yield (rank, doc, grade, relevant) for each doc; unjudged docs have grade 0 and are never relevant (with
     threshold 0, trec_eval's ``-l 0``, only judged docs count)."""
     for rank, doc in enumerate(ranking, start=1):
@@ -57,7 +57,7 @@ def judged(ranking: Ranking, qrels: Qrels, threshold: int) -> Iterator[tuple[int
         yield rank, doc, 0 if grade is None else int(grade), grade is not None and grade >= threshold
 
 
-def count_relevant(qrels: Qrels, threshold: int) -> int:
+def count_relevant(qrels: Judgments, threshold: int) -> int:
     """R: the judged docs with grade >= threshold, retrieved or not."""
     check_qrels(qrels)  # recall and capped recall count R before their other checks run
     return sum(1 for grade in qrels.values() if grade >= threshold)

@@ -6,9 +6,9 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from metrics.types import Breakdown, Qrels, Ranking
+from metrics.types import Breakdown, Judgments, Ranking
 
-Metric = Callable[[Ranking, Qrels], Breakdown]
+Metric = Callable[[Ranking, Judgments], Breakdown]
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +22,7 @@ class QuerySetResult:
 
 
 def counted_queries(
-    run_queries: Sequence[str], qrels: Mapping[str, Qrels], *, complete: bool = False
+    run_queries: Sequence[str], qrels: Mapping[str, Judgments], *, complete: bool = False
 ) -> tuple[list[str], tuple[str, ...], tuple[str, ...]]:
     """Which queries count in a mean, as trec_eval decides: (counted, run_only, qrels_only).
 
@@ -40,7 +40,7 @@ def counted_queries(
 
 
 def mean_over_queries(
-    metric: Metric, run: Mapping[str, Ranking], qrels: Mapping[str, Qrels], *, complete: bool = False
+    metric: Metric, run: Mapping[str, Ranking], qrels: Mapping[str, Judgments], *, complete: bool = False
 ) -> QuerySetResult:
     """Score every counted query with ``metric`` and average (trec_eval's ``all`` line).
 

@@ -6,11 +6,11 @@ import dataclasses
 
 from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
 def average_precision(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Average precision (trec_eval ``map``; with k, ``map_cut_k``).
 
@@ -44,7 +44,7 @@ def average_precision(
 
 
 def geometric_mean_ap(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Average precision of one query, as trec_eval's ``gm_map`` takes it: the same AP, but the mean over queries
     is geometric, exp(mean(log max(AP, 0.00001))), which rewards being consistent over topics.

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from metrics._checks import check_qrels, checked, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
-def _counted(ranking: Ranking, qrels: Qrels, k: int | None, conventions: Conventions, counts) -> list[RankStep]:
+def _counted(ranking: Ranking, qrels: Judgments, k: int | None, conventions: Conventions, counts) -> list[RankStep]:
     """One step per rank of the top k; ``counts(doc, grade, relevant)`` says whether the rank adds 1."""
     steps, running = [], 0.0
     for rank, doc, grade, relevant in judged(checked(ranking, qrels, k), qrels, conventions.threshold):
@@ -23,7 +23,9 @@ def _counted(ranking: Ranking, qrels: Qrels, k: int | None, conventions: Convent
     return steps
 
 
-def num_ret(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+def num_ret(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
     """Documents retrieved (trec_eval ``num_ret``; ir_measures ``NumRet``): the length of the list (or of its top k).
 
     >>> num_ret(["a", "b", "c"], {"a": 1}).value
@@ -33,7 +35,9 @@ def num_ret(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions
     return Breakdown("NumRet", k, float(len(steps)), tuple(steps), {Term.RETRIEVED: len(steps)}, conventions)
 
 
-def num_rel(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+def num_rel(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
     """Judged relevant documents, retrieved or not (trec_eval ``num_rel``; ir_measures ``NumRel``): R.
 
     No rank adds to it: R comes from the qrels alone, so every step contributes 0.
@@ -48,7 +52,7 @@ def num_rel(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions
 
 
 def num_rel_ret(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     """Relevant documents retrieved (trec_eval ``num_rel_ret``; ir_measures ``NumRelRet``): hits over the list.
 
@@ -61,7 +65,7 @@ def num_rel_ret(
 
 
 def num_nonrel_judged_ret(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     """Judged non-relevant documents retrieved (trec_eval ``num_nonrel_judged_ret``): grade 0 up to the threshold.
 
@@ -78,7 +82,9 @@ def num_nonrel_judged_ret(
     return Breakdown("NumNonRelJudgedRet", k, float(judged_nonrelevant), tuple(steps), terms, conventions)
 
 
-def num_q(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+def num_q(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
     """1 for every evaluated query (trec_eval ``num_q``, summed over queries: how many were evaluated).
 
     >>> num_q(["a"], {"a": 1}).value

@@ -7,7 +7,7 @@ from math import log2
 from metrics._checks import checked, judged
 from metrics.conventions import TREC_EVAL, Conventions, Gain
 from metrics.judgments import Gains
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
 def gain(grade: int, kind: Gain = "linear") -> float:
@@ -21,7 +21,7 @@ def gain(grade: int, kind: Gain = "linear") -> float:
     return float(grade) if kind == "linear" else float(2**grade - 1)
 
 
-def dcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+def dcg(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
     r"""Discounted cumulative gain at cutoff k (ranx ``dcg@k``; ``dcg_burges@k`` with exponential gain).
 
     .. math:: DCG@k = \sum_{i=1}^{k} \frac{g(d_i)}{\log_2(i + 1)}
@@ -41,7 +41,7 @@ def dcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Co
     return Breakdown("DCG", k, total, tuple(steps), {Term.DCG: total}, conventions)
 
 
-def ideal_ranking(ranking: Ranking, qrels: Qrels, *, conventions: Conventions = TREC_EVAL) -> list[str]:
+def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Conventions = TREC_EVAL) -> list[str]:
     """The best possible order: judged docs with a positive grade (or, with ``idcg="retrieved"``, the retrieved
     docs), by grade descending; equal grades by doc id, so the order is reproducible.
     """
@@ -49,7 +49,9 @@ def ideal_ranking(ranking: Ranking, qrels: Qrels, *, conventions: Conventions = 
     return sorted((d for d in pool if qrels.get(d, 0) > 0), key=lambda d: (-qrels[d], d))
 
 
-def idcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+def idcg(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
     r"""Ideal DCG at cutoff k: the DCG of the best possible ordering (trec_eval's ndcg denominator).
 
     .. math:: IDCG@k = \sum_{i=1}^{k} \frac{g(d^*_i)}{\log_2(i + 1)}, \quad d^*\ \text{sorted by grade}
@@ -68,7 +70,7 @@ def idcg(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: C
 
 
 def ndcg(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
     r"""Normalised DCG at cutoff k (trec_eval ``ndcg_cut_k``; ``ndcg`` if k is None; ranx ``ndcg_burges@k``
     with ``gain="exp"``).

@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from metrics.sources import SOURCES
-from metrics.types import Qrels, Ranking
+from metrics.types import Judgments, Ranking
 
 
 @dataclass(frozen=True, slots=True)
 class Query:
     ranking: Ranking  # retrieved doc ids, best first
-    qrels: Qrels  # every judgment, including relevant docs that were never retrieved
+    qrels: Judgments  # every judgment, including relevant docs that were never retrieved
     text: str = ""
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from metrics._checks import checked, count_relevant
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.judgments import Gains, LevelGain, gain_of, ideal_gains, ieee_divide, level, level_counts, level_gains
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
 def _log2(x: float) -> float:
@@ -210,12 +210,12 @@ def ndcg_rel_walk(values: Sequence[int], levels: Sequence[LevelGain]) -> Walk:
 # --- the readable functions: ranking and qrels in, Breakdown out -----------------------------------------------
 
 
-def _values(ranking: Ranking, qrels: Qrels, k: int | None) -> tuple[Ranking, list[int]]:
+def _values(ranking: Ranking, qrels: Judgments, k: int | None) -> tuple[Ranking, list[int]]:
     top = checked(ranking, qrels, k)
     return top, [level(qrels, doc) for doc in top]
 
 
-def _breakdown(family: str, top: Ranking, qrels: Qrels, k, walk: Walk, conventions: Conventions) -> Breakdown:
+def _breakdown(family: str, top: Ranking, qrels: Judgments, k, walk: Walk, conventions: Conventions) -> Breakdown:
     steps, running = [], 0.0
     for rank, (doc, contribution) in enumerate(zip(top, walk.contributions, strict=True), start=1):
         running += contribution
@@ -225,7 +225,7 @@ def _breakdown(family: str, top: Ranking, qrels: Qrels, k, walk: Walk, conventio
 
 
 def ndcg_with_gains(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
     r"""NDCG with a gain per relevance level (trec_eval ``ndcg.1=3,2=9,4=4.5``; ir_measures ``nDCG(gains=...)``).
 
@@ -246,7 +246,7 @@ def ndcg_with_gains(
 
 
 def binary_g(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Binary G (trec_eval ``binG``, experimental): like AP, but each relevant document is discounted by the
     non-relevant (or unjudged) documents above it, logarithmically.
@@ -265,7 +265,7 @@ def binary_g(
 
 
 def normalized_gain(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
     r"""G (trec_eval ``G``, experimental): gain discounted by how far the ranking lags behind the ideal one.
 
@@ -284,7 +284,7 @@ def normalized_gain(
 
 
 def rndcg(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
     r"""NDCG averaged at the R levels (trec_eval ``Rndcg``, experimental).
 
@@ -304,7 +304,7 @@ def rndcg(
 
 
 def ndcg_rel(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
     r"""NDCG averaged over the relevant documents (trec_eval ``ndcg_rel``, experimental).
 

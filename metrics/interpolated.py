@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 ELEVEN_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval's default recall levels
 
@@ -23,7 +23,7 @@ def relevant_needed(level: float, R: int) -> int:
     return int(level * R + 0.9)  # C's (long)(x + 0.9) on a non-negative double: truncation
 
 
-def precision_at_hits(ranking: Ranking, qrels: Qrels, k: int | None, conventions: Conventions) -> list[float]:
+def precision_at_hits(ranking: Ranking, qrels: Judgments, k: int | None, conventions: Conventions) -> list[float]:
     """Precision at the rank of each relevant document, in rank order: the corners of the precision-recall curve."""
     corners, hits = [], 0
     for rank, _doc, _grade, relevant in judged(checked(ranking, qrels, k), qrels, conventions.threshold):
@@ -43,7 +43,7 @@ def _interpolated(corners: Sequence[float], needed: int) -> float:
 
 def interpolated_precision(
     ranking: Ranking,
-    qrels: Qrels,
+    qrels: Judgments,
     k: int | None = None,
     *,
     conventions: Conventions = TREC_EVAL,
@@ -64,8 +64,10 @@ def interpolated_precision(
     needed = relevant_needed(level, R)
     corners = precision_at_hits(ranking, qrels, k, conventions)
     value = _interpolated(corners, needed)
-    winner = None if needed > len(corners) or not corners else max(
-        range(max(needed, 1) - 1, len(corners)), key=lambda i: (corners[i], -i)
+    winner = (
+        None
+        if needed > len(corners) or not corners
+        else max(range(max(needed, 1) - 1, len(corners)), key=lambda i: (corners[i], -i))
     )
     steps, running, hit = [], 0.0, -1
     for rank, doc, grade, relevant in judged(checked(ranking, qrels, k), qrels, conventions.threshold):
@@ -79,7 +81,7 @@ def interpolated_precision(
 
 def eleven_point_average(
     ranking: Ranking,
-    qrels: Qrels,
+    qrels: Judgments,
     k: int | None = None,
     *,
     conventions: Conventions = TREC_EVAL,
@@ -121,7 +123,7 @@ def eleven_point_average(
 
 
 def precision_recall_points(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> list[tuple[int, float, float]]:
     """(rank, R@rank, P@rank) at every rank of the top k: the raw precision-recall curve, before interpolation.
     R = 0 gives recall 0 everywhere.

@@ -18,7 +18,7 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from metrics.types import Qrels
+from metrics.types import Judgments
 
 NOT_IN_POOL = -1  # no qrels line: trec_eval's RELVALUE_NONPOOL
 POOL_UNJUDGED = -2  # a qrels line with a negative grade: trec_eval's RELVALUE_UNJUDGED
@@ -28,7 +28,7 @@ Gains = tuple[tuple[int, float], ...]
 matters (see :func:`level_gains`); a level not listed has its own number as gain."""
 
 
-def level(qrels: Qrels, doc: str) -> int:
+def level(qrels: Judgments, doc: str) -> int:
     """trec_eval's relevance value of a retrieved document: its grade, POOL_UNJUDGED or NOT_IN_POOL.
 
     >>> level({"a": 2, "b": -1}, "a"), level({"a": 2, "b": -1}, "b"), level({"a": 2}, "z")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from metrics import registry
 from metrics.conventions import TREC_EVAL, Conventions, Gain
 from metrics.judgments import Gains
-from metrics.types import Breakdown, Qrels, Ranking
+from metrics.types import Breakdown, Judgments, Ranking
 
 MetricFunction = Callable[..., Breakdown]
 
@@ -89,7 +89,7 @@ class Measure:
         """An ``_exp`` name forces exponential gain; a plain name (NDCG@10) follows the conventions."""
         return "exp" if self.gain == "exp" else conventions.gain
 
-    def compute(self, ranking: Ranking, qrels: Qrels, conventions: Conventions = TREC_EVAL) -> Breakdown:
+    def compute(self, ranking: Ranking, qrels: Judgments, conventions: Conventions = TREC_EVAL) -> Breakdown:
         declared = registry.family(self.family)
         given = {name: self.param(name) for name in (p.name for p in declared.params)}
         return declared.function(ranking, qrels, self.k, conventions=self.conventions_under(conventions), **given)

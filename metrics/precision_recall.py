@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from metrics._checks import check_k, checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
 def _hits_breakdown(
-    ranking: Ranking, qrels: Qrels, k: int | None, divisor: int, conventions: Conventions
+    ranking: Ranking, qrels: Judgments, k: int | None, divisor: int, conventions: Conventions
 ) -> tuple[int, list[RankStep]]:
     """Walk the top k; every hit contributes 1/divisor. Returns hits@k and the steps."""
     top = checked(ranking, qrels, k)
@@ -25,7 +25,7 @@ def _hits_breakdown(
 
 
 def precision(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Precision at cutoff k (trec_eval ``P_k``): the share of the top k that is relevant.
 
@@ -44,7 +44,9 @@ def precision(
     return Breakdown("P", k, value, tuple(steps), {Term.HITS: hits, Term.CUTOFF: divisor}, conventions)
 
 
-def recall(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+def recall(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
     r"""Recall at cutoff k (trec_eval ``recall_k``): the share of all relevant docs found in the top k.
 
     .. math:: R@k = \frac{hits@k}{R}
@@ -63,7 +65,7 @@ def recall(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions:
 
 
 def capped_recall(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Capped recall at cutoff k (BEIR ``R_cap@k``): recall that can reach 1 even when R > k.
 
@@ -85,7 +87,7 @@ def capped_recall(
 
 
 def hit_rate(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Hit rate at cutoff k (trec_eval ``success_k``): 1 if any relevant doc is in the top k, else 0.
 
@@ -106,7 +108,7 @@ def hit_rate(
     return Breakdown("HitRate", k, hit, tuple(steps), {Term.HITS: sum(s.relevant for s in steps)}, conventions)
 
 
-def f1(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+def f1(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
     r"""F1 at cutoff k (ranx ``f1@k``): the harmonic mean of P@k and R@k.
 
     .. math:: F_1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}

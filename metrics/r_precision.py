@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from metrics._checks import check_qrels, checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
 def _precision_at(
-    family: str, ranking: Ranking, qrels: Qrels, k: int | None, conventions: Conventions, cut: int, R: int, terms
+    family: str, ranking: Ranking, qrels: Judgments, k: int | None, conventions: Conventions, cut: int, R: int, terms
 ) -> Breakdown:
     """hits in the top ``cut`` / cut, each hit contributing 1/cut (0 when cut = 0)."""
     rows = judged(checked(ranking, qrels, k), qrels, conventions.threshold)
@@ -28,7 +28,7 @@ def _precision_at(
 
 
 def r_precision(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""R-precision (trec_eval ``Rprec``; ir_measures ``Rprec``): precision at rank R.
 
@@ -47,7 +47,7 @@ def r_precision(
 
 def r_precision_multiple(
     ranking: Ranking,
-    qrels: Qrels,
+    qrels: Judgments,
     k: int | None = None,
     *,
     conventions: Conventions = TREC_EVAL,

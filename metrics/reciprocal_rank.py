@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from metrics._checks import checked, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
 def reciprocal_rank(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Reciprocal rank (trec_eval ``recip_rank``; with k, ranx ``mrr@k`` / ir_measures ``RR@k``).
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from metrics._checks import checked
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 DEFAULT_LENGTH = 10  # trec_eval's relstring.10
 
@@ -20,7 +20,7 @@ def relevance_character(value: int) -> str:
 
 
 def relstring(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     """The judgments of the first k documents as a string (trec_eval ``relstring``, k = 10 by default).
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
-def _set_counts(ranking: Ranking, qrels: Qrels, k: int | None, conventions: Conventions):
+def _set_counts(ranking: Ranking, qrels: Judgments, k: int | None, conventions: Conventions):
     """(the top-k rows as (rank, doc, grade, relevant), retrieved, R, hits)."""
     rows = list(judged(checked(ranking, qrels, k), qrels, conventions.threshold))
     R = count_relevant(qrels, conventions.threshold)
@@ -29,7 +29,7 @@ def _steps(rows, share: float) -> tuple[RankStep, ...]:
 
 
 def set_precision(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Precision of the whole retrieved set (trec_eval ``set_P``; ir_measures ``SetP``): hits / retrieved.
 
@@ -47,7 +47,7 @@ def set_precision(
 
 
 def set_recall(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Recall of the whole retrieved set (trec_eval ``set_recall``; ir_measures ``SetR``): hits / R.
 
@@ -65,7 +65,7 @@ def set_recall(
 
 def set_f(
     ranking: Ranking,
-    qrels: Qrels,
+    qrels: Judgments,
     k: int | None = None,
     *,
     conventions: Conventions = TREC_EVAL,
@@ -105,7 +105,7 @@ def _f(hits: int, retrieved: int, R: int, beta: float) -> float:
 
 
 def set_average_precision(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Set precision times set recall (trec_eval ``set_map``), the area of the one-point precision-recall "curve".
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from metrics import registry
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Qrels, Ranking
+from metrics.types import Judgments, Ranking
 
 
 def swapped(ranking: Ranking, i: int, j: int) -> list[str]:
@@ -29,7 +29,7 @@ def swapped(ranking: Ranking, i: int, j: int) -> list[str]:
 
 def swap_deltas(
     ranking: Ranking,
-    qrels: Qrels,
+    qrels: Judgments,
     family: str,
     k: int | None = None,
     conventions: Conventions = TREC_EVAL,

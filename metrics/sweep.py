@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from metrics import registry
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Qrels, Ranking
+from metrics.types import Judgments, Ranking
 
 
 def at_each_cutoff(
-    family: str, ranking: Ranking, qrels: Qrels, max_k: int, conventions: Conventions = TREC_EVAL
+    family: str, ranking: Ranking, qrels: Judgments, max_k: int, conventions: Conventions = TREC_EVAL
 ) -> list[float]:
     """The value of ``family`` at k = 1, 2, ..., max_k, each computed by the readable metric function.
 

@@ -11,8 +11,9 @@ from metrics.conventions import TREC_EVAL, Conventions
 Ranking = Sequence[str]
 """Doc ids, best first: ``ranking[0]`` is rank 1."""
 
-Qrels = Mapping[str, int]
-"""Graded judgments of one query (doc id -> integer grade). A doc missing from it is unjudged (grade 0)."""
+Judgments = Mapping[str, int]
+"""Graded judgments of one query (doc id -> integer grade). A doc missing from it is unjudged (grade 0). (A whole
+qrels file, every query's judgments, is a metrics.io.Qrels.)"""
 
 
 class Term(StrEnum):

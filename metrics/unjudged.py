@@ -11,16 +11,18 @@ from __future__ import annotations
 from metrics._checks import checked, count_relevant
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 INFAP_EPSILON = 0.00001  # trec_eval.h: keeps infAP's estimated precision defined when nothing above was judged
 
 
-def _judged_nonrelevant(qrels: Qrels, threshold: int) -> int:
+def _judged_nonrelevant(qrels: Judgments, threshold: int) -> int:
     return sum(1 for grade in qrels.values() if 0 <= grade < threshold)
 
 
-def bpref(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+def bpref(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
     r"""Binary preference (trec_eval ``bpref``, ir_measures ``Bpref``): how many judged non-relevant documents
     each retrieved relevant document is ranked below, ignoring unjudged documents.
 
@@ -57,7 +59,7 @@ def bpref(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: 
 
 
 def gm_bpref(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""bpref summarised by the geometric mean over queries (trec_eval ``gm_bpref``): this query's bpref, which
     enters :math:`\exp(\frac{1}{Q}\sum_q \log \max(\mathrm{bpref}_q,\ 10^{-5}))`. trec_eval prints only the summary.
@@ -70,7 +72,7 @@ def gm_bpref(
 
 
 def inferred_average_precision(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Inferred AP (trec_eval ``infAP``, ir_measures ``infAP``): AP estimated from a sampled judgment pool.
 
@@ -116,7 +118,9 @@ def inferred_average_precision(
     return Breakdown("infAP", k, value, tuple(steps), {Term.ESTIMATE_SUM: total, Term.R: R}, conventions)
 
 
-def judged(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
+def judged(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
     r"""Judgment rate at k (ir_measures ``Judged@k``): the share of the top k that has a qrels line.
 
     .. math:: \mathrm{Judged@}k = \frac{\#\{i \leq k : d_i \text{ in the qrels}\}}{\min(k,\ n)}
@@ -143,7 +147,7 @@ def judged(ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions:
 
 
 def unjudged(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Unjudged at k (trec_eval 10 ``unj_k``; default cutoffs 5, 10, 20): the share of the top k with no judgment.
 
@@ -168,4 +172,3 @@ def unjudged(
         steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, contribution, running))
     value = count / divisor if divisor else 0.0
     return Breakdown("unj", k, value, tuple(steps), {Term.UNJUDGED: count, Term.CUTOFF: divisor}, conventions)
-

@@ -6,12 +6,12 @@ from __future__ import annotations
 from metrics._checks import checked
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.judgments import level, level_counts, level_gains
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: a grade-4 document satisfies the user with probability 15/16
 
 
-def rbp_gains(qrels: Qrels) -> dict[int, float]:
+def rbp_gains(qrels: Judgments) -> dict[int, float]:
     """The gain of each judged level in trec_eval's ``rbp``: the level itself, scaled to [0, 1] by the query's
     highest level when that is above 1 (``m_rbp.c``, "normalize gains to [0,1]").
 
@@ -27,7 +27,7 @@ def rbp_gains(qrels: Qrels) -> dict[int, float]:
 
 
 def rank_biased_precision(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL, p: float = 0.9
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, p: float = 0.9
 ) -> Breakdown:
     r"""Rank-biased precision (trec_eval ``rbp``, p = 0.9 by default; ir_measures ``RBP(p=0.8)``).
 
@@ -60,7 +60,7 @@ def rank_biased_precision(
 
 
 def rbp_residual(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL, p: float = 0.9
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, p: float = 0.9
 ) -> Breakdown:
     r"""The residual of RBP (trec_eval ``rbp_resid``): how much RBP could still rise if every unjudged retrieved
     document, and everything below the list, had the highest gain.
@@ -96,7 +96,7 @@ def rbp_residual(
 
 
 def expected_reciprocal_rank(
-    ranking: Ranking, qrels: Qrels, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Expected reciprocal rank at k (ir_measures ``ERR@k``, computed there by gdeval).
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown, Qrels, Ranking, RankStep, Term
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
 def utility(
     ranking: Ranking,
-    qrels: Qrels,
+    qrels: Judgments,
     k: int | None = None,
     *,
     conventions: Conventions = TREC_EVAL,
