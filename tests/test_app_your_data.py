@@ -415,3 +415,18 @@ def test_selected_query_opens_in_the_playground():
     button.click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "Playground"
+
+
+def test_a_replaced_upload_is_freed_not_cached():
+    """Classroom memory: an upload's parsed run lives only in its session; replacing the file frees it (no
+    server-wide cache keeps it), and the same bytes uploaded again are parsed again for that session."""
+    import gc
+    import weakref
+
+    at = upload(page().run(), ("run.txt", GOOD_RUN), ("qrels.txt", GOOD_QRELS))
+    first = weakref.ref(at.session_state["dataset_loaded"]["yd_run"].value)
+    at = upload(at, ("other.txt", GOOD_RUN.replace(b"3.0", b"4.0")))
+    gc.collect()
+    assert first() is None
+    again = [datasets.load_bytes("run", "a.txt", GOOD_RUN).value for _ in range(2)]
+    assert again[0] is not again[1]

@@ -2,15 +2,17 @@
 content, with every failure turned into a one-line message (never a traceback). Shared by "Your data" and the
 compare page.
 
-Memory: a 7M-row run is ~250 MB of text and ~200 MB parsed. The parsed Run is cached with ``st.cache_resource``
-(one shared object; ``st.cache_data`` would keep a pickled copy and hand each caller another unpickled one) and the
-page's session holds a reference to the same object. Only Evaluations, which are small (one float per query and
-measure), go through ``st.cache_data``. Paths are parsed from the file itself (pyarrow reads ahead in parallel)
-without reading the bytes into Python.
+Memory (a classroom server: many sessions, each may upload a 7M-row run, ~250 MB of text, ~110 MB parsed): an
+upload is parsed once per upload, from the uploader's own buffer (no copy), and the parsed Run lives only in that
+session's state (ui.state), not in a server-wide cache: it is freed when the session replaces or removes the file,
+or ends. After each parse, Arrow's allocator gives the parser's freed pages back to the system (release_memory).
+Files on the server's disk (the samples, ``--run``/``--qrels``) are shared by every session: they are cached with
+``st.cache_resource`` (one shared object; ``st.cache_data`` would keep a pickled copy and hand each caller another
+unpickled one), and parsed from the file itself (pyarrow reads ahead in parallel). Evaluations, which are small
+(one float per query and measure), go through ``st.cache_data``, bounded by entries and age.
 
-Cache identity: uploads by a blake2b digest of their bytes, computed once per upload (the uploader's on_change
-marks the slot; the digest is passed to the cached function as a plain string and the bytes as an unhashed
-``_data`` argument, so Streamlit does not hash them again); paths by (path, size, mtime).
+Identity (for the evaluation cache): uploads by a blake2b digest of their bytes, computed once per upload; paths by
+(path, size, mtime).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import hashlib
 import math
 import os
 import re
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
+import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
@@ -96,6 +100,29 @@ def upload_limit_mb() -> int:
     return int(st.get_option("server.maxUploadSize"))
 
 
+def release_memory() -> None:
+    """Give freed memory back to the system: the pages Arrow's allocator keeps for reuse (mimalloc keeps the parser's
+    buffers) and glibc's free heap (an upload arrives in many small pieces). After a large file is parsed or
+    replaced, the server's RSS goes back down."""
+    pa.default_memory_pool().release_unused()
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _libc():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6")
+    except OSError:  # not glibc (musl): nothing to trim
+        return None
+
+
+_LIBC = _libc()
+
+
 def content_digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
@@ -137,21 +164,21 @@ def _one_line(error: BaseException) -> str:
 
 
 @st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)
-def _load_bytes_cached(kind: str, name: str, digest: str, _data: bytes) -> Loaded:
-    return _guarded(kind, name, ("bytes", digest), lambda: _read(kind, _data, name))
-
-
-@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)
 def _load_path_cached(kind: str, name: str, path: str, size: int, mtime_ns: int) -> Loaded:
-    return _guarded(kind, name, ("path", path, size, mtime_ns), lambda: _read(kind, path, name))
+    loaded = _guarded(kind, name, ("path", path, size, mtime_ns), lambda: _read(kind, path, name))
+    release_memory()
+    return loaded
 
 
-def load_bytes(kind: str, name: str, data: bytes, *, limit_mb: int | None = None) -> Loaded:
-    """Parse uploaded bytes (cached by content). Never raises."""
-    problem = _too_big(name, len(data), limit_mb)
+def load_bytes(kind: str, name: str, data: bytes | memoryview, *, limit_mb: int | None = None) -> Loaded:
+    """Parse uploaded bytes (any bytes-like object, read in place). Never raises. Not cached across sessions: the
+    caller keeps the result in its session."""
+    problem = _too_big(name, memoryview(data).nbytes, limit_mb)
     if problem:
         return Loaded(kind, name, ("bytes", None), error=problem)
-    return _load_bytes_cached(kind, name, content_digest(data), data)
+    loaded = _guarded(kind, name, ("bytes", content_digest(data)), lambda: _read(kind, data, name))
+    release_memory()
+    return loaded
 
 
 def load_path(kind: str, path: str | os.PathLike, *, limit_mb: int | None = None) -> Loaded:
@@ -286,9 +313,11 @@ def upload_input(slot: str, kind: str, label: str, *, key: str) -> Loaded | None
     if state.upload_changed(slot):
         if uploaded is None:
             state.clear_loaded_file(slot)
+            release_memory()
         else:
             with st.spinner(plain(f"Reading {uploaded.name}…"), show_time=True):
-                loaded = load_bytes(kind, uploaded.name, uploaded.getvalue(), limit_mb=upload_limit_mb())
+                state.clear_loaded_file(slot)  # the old file's Run goes before the new one is parsed
+                loaded = load_bytes(kind, uploaded.name, uploaded.getbuffer(), limit_mb=upload_limit_mb())
             state.set_loaded_file(slot, loaded)
         state.upload_handled(slot)
     loaded = state.loaded_file(slot)

@@ -21,21 +21,21 @@ BLOCK_BYTES = 1 << 22  # pyarrow parses this much at a time; a longer line canno
 class TextSource:
     name: str
     path: str | None
-    data: bytes | None
+    data: bytes | memoryview | None
     gz: bool
     head: bytes  # the first bytes (decompressed), BOM removed, for sniffing the layout
 
     @classmethod
     def open(cls, source, name: str | None) -> TextSource:
         if isinstance(source, bytes | bytearray | memoryview):
-            data = bytes(source)
-            gz = data[:2] == b"\x1f\x8b"
+            data = source if isinstance(source, bytes) else memoryview(source).cast("B")  # read in place, no copy
+            gz = bytes(data[:2]) == b"\x1f\x8b"
             if gz:
                 try:
                     data = gzip.decompress(data)
                 except (OSError, EOFError, gzip.BadGzipFile) as error:
                     raise InputError(f"{name or 'input'}: not a valid gzip file ({error})") from None
-            return cls(name or "input", None, data, False, strip_bom(data[:HEAD_BYTES]))
+            return cls(name or "input", None, data, False, strip_bom(bytes(data[:HEAD_BYTES])))
         path = os.fspath(source)
         display = name or os.path.basename(path) or path
         try:
@@ -55,7 +55,7 @@ class TextSource:
 
     def read_all(self) -> bytes:
         if self.data is not None:
-            return self.data
+            return bytes(self.data)  # a copy only for a memoryview (the rare whitespace-squeezing path)
         try:
             with gzip.open(self.path, "rb") if self.gz else open(self.path, "rb") as stream:
                 return stream.read()
