@@ -3,7 +3,7 @@ content, with every failure turned into a one-line message (never a traceback). 
 compare page.
 
 Memory (a classroom server: many sessions, each may upload a 7M-row run, ~250 MB of text, ~110 MB parsed): an
-upload is parsed once per upload, from the uploader's own buffer (no copy), and the parsed Run lives only in that
+upload is parsed once per upload, from the uploader's own bytes (no copy), and the parsed Run lives only in that
 session's state (ui.state), not in a server-wide cache: it is freed when the session replaces or removes the file,
 or ends. After each parse, Arrow's allocator gives the parser's freed pages back to the system (release_memory).
 Files on the server's disk (the samples, ``--run``/``--qrels``) are shared by every session: they are cached with
@@ -176,6 +176,7 @@ def load_bytes(kind: str, name: str, data: bytes | memoryview, *, limit_mb: int 
     problem = _too_big(name, memoryview(data).nbytes, limit_mb)
     if problem:
         return Loaded(kind, name, ("bytes", None), error=problem)
+    release_memory()  # what receiving the upload freed (Streamlit's request buffers) goes back before parsing
     loaded = _guarded(kind, name, ("bytes", content_digest(data)), lambda: _read(kind, data, name))
     release_memory()
     return loaded
@@ -317,7 +318,8 @@ def upload_input(slot: str, kind: str, label: str, *, key: str) -> Loaded | None
         else:
             with st.spinner(plain(f"Reading {uploaded.name}…"), show_time=True):
                 state.clear_loaded_file(slot)  # the old file's Run goes before the new one is parsed
-                loaded = load_bytes(kind, uploaded.name, uploaded.getbuffer(), limit_mb=upload_limit_mb())
+                # getvalue() hands over the uploader's own bytes object (BytesIO shares it); getbuffer() would copy it
+                loaded = load_bytes(kind, uploaded.name, uploaded.getvalue(), limit_mb=upload_limit_mb())
             state.set_loaded_file(slot, loaded)
         state.upload_handled(slot)
     loaded = state.loaded_file(slot)

@@ -33,7 +33,7 @@ def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
     quoting = layout.delimiter == ","  # TREC files have no quoting: a doc id may contain a quote
     parse = pa_csv.ParseOptions(delimiter=layout.delimiter or " ", quote_char='"' if quoting else False)
     try:
-        table = pa_csv.read_csv(text.arrow_input(), read, parse, convert)
+        table = _read_csv(text.arrow_input(), read, parse, convert, streaming=text.data is not None)
     except pa.ArrowInvalid:
         table = None
         if layout.delimiter in (None, "\t"):
@@ -42,7 +42,7 @@ def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
             squeezed = _squeeze_whitespace(text.read_all())
             try:
                 spaces = pa_csv.ParseOptions(delimiter=" ", quote_char=False)
-                table = pa_csv.read_csv(pa.BufferReader(pa.py_buffer(squeezed)), read, spaces, convert)
+                table = _read_csv(pa.BufferReader(pa.py_buffer(squeezed)), read, spaces, convert, streaming=True)
             except pa.ArrowInvalid:
                 table = None
             del squeezed
@@ -59,6 +59,16 @@ def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
         scan(text, kind, layout)
         raise InputError(f"{text.name}: cannot be read as a {kind} file (a value the line check accepts was refused)")
     return columns, lambda rows: text_line_numbers(text, layout, rows)
+
+
+def _read_csv(source, read, parse, convert, *, streaming: bool) -> pa.Table:
+    """The three columns as a table. ``streaming``: block by block, for bytes already in memory (an upload): the peak
+    is the columns themselves, where read_csv's parallel reader holds about as much again in parsed blocks (measured
+    at 7M rows: 245 MB above the input instead of 475-500 MB). A file on disk is read in parallel: faster."""
+    if streaming:
+        with pa_csv.open_csv(source, read, parse, convert) as reader:
+            return pa.Table.from_batches(list(reader), schema=reader.schema)
+    return pa_csv.read_csv(source, read, parse, convert)
 
 
 def _squeeze_whitespace(data: bytes) -> bytes:
