@@ -12,7 +12,10 @@ Each measurement is a fresh interpreter (a subprocess) so peak memory (ru_maxrss
   is the peak above the RSS before the upload (the classroom budget: at most 2.5x the uploaded file);
 - ``path``: files given on the command line: ``ui.datasets.load_path`` (pyarrow reads the file itself), then the same;
 - ``page``: the whole page in AppTest (``streamlit run app.py -- --run ... --qrels ...``): first run and a rerun,
-  including the 7k-row per-query table and the chart.
+  including the 7k-row per-query table and the chart;
+- ``server``: a live ``streamlit run app.py`` and Chromium (Playwright, /usr/bin/chromium): the browser uploads the
+  qrels, then the run; the server process's RSS is sampled (/proc) before the upload, at its peak, once the scores
+  are shown, after the run is replaced by a one-line file, and after the browser session has ended.
 
 Prints a Markdown table for the README. Figures depend on the machine (2 shared cores here).
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -91,7 +95,85 @@ print(json.dumps(out))
 """
 
 
+def measure_server() -> dict:
+    """Server RSS (MiB) around a browser upload of the run (see the module docstring)."""
+    import signal
+    import threading
+
+    sys.path.insert(0, str(ROOT))
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, free_port
+
+    port = free_port()
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
+    command += ["--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false"]
+    command += ["--server.fileWatcherType", "none", "--server.disconnectedSessionTTL", "2"]
+    server = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+
+    def rss() -> float:
+        with open(f"/proc/{server.pid}/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
+
+    peak, sampling = [0.0], [True]
+
+    def sample() -> None:
+        while sampling[0]:
+            peak[0] = max(peak[0], rss())
+            time.sleep(0.02)
+
+    small = DATA / "one-line.run"
+    small.write_text("1 Q0 d1 1 1.0 s\n")
+    out: dict = {}
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            context = browser.new_context(viewport={"width": 1440, "height": 1000})
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{port}/your-data", timeout=120_000)
+            page.get_by_text("Queries evaluated").wait_for(timeout=120_000)  # the sample data's first run
+            page.keyboard.press("Escape")  # a page path other than / shows Streamlit's "Page not found" modal
+            page.get_by_text("Upload files", exact=True).click()
+
+            def uploader(label: str):
+                box = page.locator('[data-testid="stFileUploader"]').filter(has=page.get_by_text(label, exact=True))
+                return box.locator('input[type="file"]')
+
+            uploader("Qrels file").set_input_files(QRELS)
+            page.get_by_text(f"{QRELS.name}: ", exact=False).wait_for(timeout=120_000)
+            page.wait_for_timeout(2000)
+            out["before_mib"] = rss()
+            peak[0] = out["before_mib"]
+            threading.Thread(target=sample, daemon=True).start()
+            started = time.perf_counter()
+            uploader("Run file").set_input_files(RUN)
+            page.get_by_text(f"{RUN.name}: ", exact=False).wait_for(timeout=600_000)
+            page.get_by_text("Queries evaluated").wait_for(timeout=600_000)
+            out["upload_to_scores_s"] = time.perf_counter() - started
+            page.wait_for_timeout(3000)
+            sampling[0] = False
+            out["peak_mib"], out["held_mib"] = peak[0], rss()
+            uploader("Run file").set_input_files(small)
+            page.get_by_text(f"{small.name}: 1 lines", exact=False).wait_for(timeout=120_000)
+            page.wait_for_timeout(3000)
+            out["replaced_mib"] = rss()
+            context.close()
+            time.sleep(10)  # server.disconnectedSessionTTL is 2 s here
+            out["ended_mib"] = rss()
+            browser.close()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        small.unlink(missing_ok=True)
+    out["file_mib"] = RUN.stat().st_size / 2**20
+    return out
+
+
 def measure(mode: str) -> dict:
+    if mode == "server":
+        return measure_server()
     command = [sys.executable, "-c", f"ROOT = {str(ROOT)!r}\n" + CHILD, mode, str(RUN), str(QRELS)]
     started = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
@@ -119,11 +201,17 @@ def median(values: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=1, help="repetitions per mode (medians are reported)")
-    parser.add_argument("--modes", default="upload,path,page", help="comma list of upload, path, page")
+    parser.add_argument("--modes", default="upload,path,page", help="comma list of upload, path, page, server")
     options = parser.parse_args()
     ensure_data()
     rows = sum(1 for _ in RUN.open("rb"))
     modes = [m.strip() for m in options.modes.split(",") if m.strip()]
+    server_runs = [] if "server" not in modes else None
+    if "server" in modes:
+        modes.remove("server")
+        server_runs = [measure_server() for _ in range(options.reps)]
+        for result in server_runs:
+            print(f"server: {json.dumps(result)}", file=sys.stderr)
     results: dict[str, list[dict]] = {m: [] for m in modes}
     for _ in range(options.reps):
         for mode in modes:  # interleaved, so load from other processes hits every mode
@@ -154,6 +242,20 @@ def main() -> None:
             f"| {labels[mode]} | {cell('load_s')} | {cell('evaluate_s')} | {cell('first_s')} | {cell('rerun_s')} "
             f"| {median([r['peak_mib'] for r in runs]):,.0f} | {median([r['imports_mib'] for r in runs]):,.0f} "
             f"| {cell('held_mib')} |"
+        )
+    if server_runs:
+
+        def mib(key: str) -> float:
+            return median([r[key] for r in server_runs])
+
+        file_mib, before = server_runs[0]["file_mib"], mib("before_mib")
+        print(
+            f"\nServer (live, Chromium upload of the {file_mib:,.0f} MiB run): RSS {before:,.0f} MiB before; peak "
+            f"{mib('peak_mib'):,.0f} MiB ({(mib('peak_mib') - before) / file_mib:.2f}x the file above the idle "
+            "server); "
+            f"{mib('held_mib'):,.0f} MiB with the scores shown; {mib('replaced_mib'):,.0f} MiB after the run is "
+            f"replaced; {mib('ended_mib'):,.0f} MiB after the session ended. Upload to scores: "
+            f"{mib('upload_to_scores_s'):.1f} s."
         )
     uploads = results.get("upload")
     if uploads:
