@@ -67,7 +67,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-N", "--num-docs", type=int, metavar="N", help="documents in the collection (accepted as trec_eval's; unused)"
     )
-    parser.add_argument("--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format")
+    parser.add_argument(
+        "--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format"
+    )
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals in text and csv (default 4)")
     return parser
 

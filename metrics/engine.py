@@ -300,6 +300,7 @@ class _Prepared:
             return importlib.import_module("metrics.kernels_gains").ndcg_with_gains(self, measure)
         return _ratio(self.kernel_dcg(measure), self.kernel_idcg(measure))
 
+
     # -- trec_eval's counts, set measures, R-precision and interpolated precision ------------------------------
 
     def _retrieved(self, k: int | None) -> np.ndarray:

@@ -299,56 +299,17 @@ FAMILIES: tuple[Family, ...] = (
             usually_cut=False,
         )
         for key, title, function, kernel, help_text, terms, trec_name, ir_name in (
-            (
-                "NumQ",
-                "Queries evaluated",
-                num_q,
-                "num_q",
-                "1 per evaluated query; summed: how many were evaluated.",
-                (),
-                "num_q",
-                "NumQ",
-            ),
-            (
-                "NumRet",
-                "Documents retrieved",
-                num_ret,
-                "num_ret",
-                "How many documents the run retrieved.",
-                (Term.RETRIEVED,),
-                "num_ret",
-                "NumRet",
-            ),
-            (
-                "NumRel",
-                "Relevant documents",
-                num_rel,
-                "num_rel",
-                "R: judged relevant documents, retrieved or not.",
-                (Term.R,),
-                "num_rel",
-                "NumRel",
-            ),
-            (
-                "NumRelRet",
-                "Relevant documents retrieved",
-                num_rel_ret,
-                "num_rel_ret",
-                "How many relevant documents the run retrieved.",
-                (Term.HITS,),
-                "num_rel_ret",
-                "NumRelRet",
-            ),
-            (
-                "NumNonRelJudgedRet",
-                "Judged non-relevant documents retrieved",
-                num_nonrel_judged_ret,
-                "num_nonrel_judged_ret",
-                "Retrieved documents judged below the relevance threshold (0 or more).",
-                (Term.JUDGED_NONRELEVANT,),
-                "num_nonrel_judged_ret",
-                None,
-            ),
+            ("NumQ", "Queries evaluated", num_q, "num_q", "1 per evaluated query; summed: how many were evaluated.",
+             (), "num_q", "NumQ"),
+            ("NumRet", "Documents retrieved", num_ret, "num_ret", "How many documents the run retrieved.",
+             (Term.RETRIEVED,), "num_ret", "NumRet"),
+            ("NumRel", "Relevant documents", num_rel, "num_rel", "R: judged relevant documents, retrieved or not.",
+             (Term.R,), "num_rel", "NumRel"),
+            ("NumRelRet", "Relevant documents retrieved", num_rel_ret, "num_rel_ret",
+             "How many relevant documents the run retrieved.", (Term.HITS,), "num_rel_ret", "NumRelRet"),
+            ("NumNonRelJudgedRet", "Judged non-relevant documents retrieved", num_nonrel_judged_ret,
+             "num_nonrel_judged_ret", "Retrieved documents judged below the relevance threshold (0 or more).",
+             (Term.JUDGED_NONRELEVANT,), "num_nonrel_judged_ret", None),
         )
     ),
     Family(
@@ -744,7 +705,9 @@ def spelled(name: str) -> Family | None:
 
 def families(*, kind: Kind | None = None, graded: bool | None = None) -> tuple[Family, ...]:
     """The declared families, in declaration order, optionally only of one kind or gradedness."""
-    return tuple(f for f in FAMILIES if (kind is None or f.kind == kind) and (graded is None or f.graded == graded))
+    return tuple(
+        f for f in FAMILIES if (kind is None or f.kind == kind) and (graded is None or f.graded == graded)
+    )
 
 
 def cards(kind: Kind) -> tuple[str, ...]:
