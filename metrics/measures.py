@@ -124,7 +124,8 @@ def _cutoff(spelled: str, text: str, trec: bool) -> int:
     if not math.isfinite(value) or value < 1 or not re.fullmatch(r"\d+(\.\d*)?" if trec else r"\d+", text):
         raise ValueError(f"measure {_shown(spelled)}: the cutoff after the name must be a positive integer")
     if value > MAX_CUTOFF:
-        raise ValueError(f"measure {_shown(spelled)}: the cutoff {text} is beyond the largest allowed, {MAX_CUTOFF:,}")
+        shown = text if len(text) <= 40 else f"{text[:40]}… ({len(text):,} digits)"
+        raise ValueError(f"measure {_shown(spelled)}: the cutoff {shown} is beyond the largest allowed, {MAX_CUTOFF:,}")
     return int(value)
 
 
