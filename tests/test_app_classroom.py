@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.markdown_text import shown
 from ui import quiz
 
 PAGES = Path(__file__).parents[1] / "pages"
@@ -92,7 +93,7 @@ def test_swap_control_swaps_and_the_metric_follows():
     assert not at.exception
     swapped = (3 + 0 + 3 / log2(4) + 2 / log2(5) + 1 / log2(6)) / idcg5  # [3, 0, 3, 2, 1]
     assert metrics(at)["NDCG@5"] == f"{swapped:.4f}"
-    assert at.success[0].value == "Swapped ranks 2 and 4."
+    assert shown(at.success[0].value) == "Swapped ranks 2 and 4."
     assert list(at.dataframe[0].value["doc"]) == ["d1", "d4", "d3", "d2", "d5"]
 
 

@@ -135,7 +135,7 @@ def test_with_settings(scn):
         with pytest.raises(ValueError, match="k must be"):
             scn.with_settings(k=bad)
     with pytest.raises(ValueError, match="threshold"):
-        Conventions(threshold=0)
+        Conventions(threshold=-1)  # 0 is trec_eval's -l 0
 
 
 # --- the component's edit -> Scenario ---
