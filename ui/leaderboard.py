@@ -10,7 +10,7 @@ import pandas as pd
 
 from metrics.leaderboard import Leaderboard, win_tie_loss
 from metrics.measures import parse_measure
-from ui.widgets import plain
+from ui.markdown import plain
 
 UNBOUNDED = {"DCG", "IDCG"}  # every other family lies in [0, 1]
 
