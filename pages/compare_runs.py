@@ -386,9 +386,9 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
     r = results[metric]
     a_values, b_values = values[metric]
     with st.container(horizontal=True, gap="small"):
-        st.metric(f"{metric} · A ({plain(name_a)})", f"{r.mean_a:.4f}", border=True, width="stretch")
+        st.metric(plain(f"{metric} · A ({name_a})", one_line=True), f"{r.mean_a:.4f}", border=True, width="stretch")
         st.metric(
-            f"{metric} · B ({plain(name_b)})",
+            plain(f"{metric} · B ({name_b})", one_line=True),
             f"{r.mean_b:.4f}",
             delta=f"{r.mean_difference:+.4f}",
             border=True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from metrics.leaderboard import from_values
+from tests.markdown_text import shown
 from ui import leaderboard
 
 VALUES = {"AP": {"base": np.array([0.1, 0.2, 0.3, 0.4]), "new": np.array([0.5, 0.2, 0.6, 0.3])}}
@@ -27,8 +28,8 @@ def test_best_is_bold_and_shaded_in_its_column_only_and_names_are_escaped():
     assert [cell for cell, props in styles.items() if props] == [(1, 1)]
     values = {"NDCG@1*0": {"*x*": np.array([0.1, 0.2]), "<b>y</b>": np.array([0.3, 0.4])}}
     escaped = leaderboard.markdown_table(from_values(["*x*", "<b>y</b>"], ["1", "2"], values))
-    assert list(escaped["run"]) == ["a · \\*x\\*", "b · \\<b\\>y\\</b\\>"]
-    assert list(escaped.columns) == ["run", "NDCG@1\\*0"]
+    assert [shown(cell) for cell in escaped["run"]] == ["a · *x*", "b · <b>y</b>"]  # escaped, read back literally
+    assert [shown(column) for column in escaped.columns] == ["run", "NDCG@1*0"]
 
 
 def test_win_tie_loss_table_and_the_pair_a_click_picks():
