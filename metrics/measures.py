@@ -30,7 +30,7 @@ MAX_CUTOFF = 10**9  # no ranking is longer; a larger k is a typo, and numpy woul
 DEFAULT_MEASURES = ("NDCG@10", "AP", "RR@10", "R@100", "R_cap@100", "P@10")
 
 
-def _shown(text: str) -> str:
+def _quoted(text: str) -> str:
     """A measure name as an error quotes it: whole if short, else its first 40 characters and its length."""
     return repr(text) if len(text) <= 40 else f"{text[:40]!r}… ({len(text):,} characters)"
 
@@ -109,7 +109,7 @@ def _shown(value: float | Gains) -> str:
 
 def _unknown(spelled: str) -> ValueError:
     return ValueError(
-        f"unknown measure {_shown(spelled)}; known: {', '.join(registry.canonical_names())} and trec_eval's names "
+        f"unknown measure {_quoted(spelled)}; known: {', '.join(registry.canonical_names())} and trec_eval's names "
         "(P_10, recall_100, map, map_cut_10, recip_rank, ndcg_cut_10, success_10)"
     )
 
@@ -122,10 +122,12 @@ def _cutoff(spelled: str, text: str, trec: bool) -> int:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value < 1 or not re.fullmatch(r"\d+(\.\d*)?" if trec else r"\d+", text):
-        raise ValueError(f"measure {_shown(spelled)}: the cutoff after the name must be a positive integer")
+        raise ValueError(f"measure {_quoted(spelled)}: the cutoff after the name must be a positive integer")
     if value > MAX_CUTOFF:
         shown = text if len(text) <= 40 else f"{text[:40]}… ({len(text):,} digits)"
-        raise ValueError(f"measure {_shown(spelled)}: the cutoff {shown} is beyond the largest allowed, {MAX_CUTOFF:,}")
+        raise ValueError(
+            f"measure {_quoted(spelled)}: the cutoff {shown} is beyond the largest allowed, {MAX_CUTOFF:,}"
+        )
     return int(value)
 
 
@@ -135,14 +137,14 @@ def _parameter(spelled: str, declared: registry.Family, name: str, text: str) ->
     except ValueError:
         accepted = ", ".join(["rel", *(p.name for p in declared.params)])
         raise ValueError(
-            f"measure {_shown(spelled)}: {declared.key} has no parameter {name!r} (accepted: {accepted})"
+            f"measure {_quoted(spelled)}: {declared.key} has no parameter {name!r} (accepted: {accepted})"
         ) from None
     if spec.gains:
         return name, _gain_map(spelled, spec, text)
     listed = isinstance(spec.default, tuple)
     items = text.split(",") if listed else [text]
     if not listed and len(items) != len(text.split(",")):
-        raise ValueError(f"measure {_shown(spelled)}: {name} takes one value, got {text!r}")
+        raise ValueError(f"measure {_quoted(spelled)}: {name} takes one value, got {text!r}")
     values = []
     for item in items:
         try:
@@ -152,7 +154,7 @@ def _parameter(spelled: str, declared: registry.Family, name: str, text: str) ->
         if not (spec.low <= value <= spec.high) or (spec.integer and not value.is_integer()):
             kind = "an integer" if spec.integer else "a number"
             bounds = f"from {_number(spec.low)} to {_number(spec.high)}"
-            raise ValueError(f"measure {_shown(spelled)}: {name} must be {kind} {bounds}, got {item!r}")
+            raise ValueError(f"measure {_quoted(spelled)}: {name} must be {kind} {bounds}, got {item!r}")
         values.append(value)
     return name, tuple(values) if listed else values[0]
 
@@ -234,10 +236,10 @@ def parse_measure(text: str) -> Measure:
     for item in filter(None, (part.strip() for part in _ARGUMENT.findall(args or ""))):
         key, equals, value = (piece.strip() for piece in item.partition("="))
         if not equals:
-            raise ValueError(f"measure {_shown(spelled)}: write each parameter as name=value, e.g. rel=2")
+            raise ValueError(f"measure {_quoted(spelled)}: write each parameter as name=value, e.g. rel=2")
         if key == "rel":
             if not re.fullmatch(r"-?\d+", value):
-                raise ValueError(f"measure {_shown(spelled)}: rel must be an integer relevance level, got {value!r}")
+                raise ValueError(f"measure {_quoted(spelled)}: rel must be an integer relevance level, got {value!r}")
             rel = int(value)
         else:
             params.append(_parameter(spelled, declared, key, value))
@@ -249,10 +251,10 @@ def parse_measure(text: str) -> Measure:
         params.append(_parameter(spelled, declared, declared.at_param, at))
     elif at is not None:
         if "," in at:
-            raise ValueError(f"measure {_shown(spelled)}: one cutoff per measure name (P_5, P_10), or -m P.5,10")
+            raise ValueError(f"measure {_quoted(spelled)}: one cutoff per measure name (P_5, P_10), or -m P.5,10")
         k = _cutoff(spelled, at, trec_spelling)
     if (k is None and declared.cutoff == "required") or (
         k is None and name == (declared.trec_eval or "").lower() and declared.trec_eval_uncut
     ):
-        raise ValueError(f"measure {_shown(spelled)} needs a cutoff, e.g. {name}_10")
+        raise ValueError(f"measure {_quoted(spelled)} needs a cutoff, e.g. {name}_10")
     return Measure(spelled, declared.key, k, gain, tuple(params), rel)
