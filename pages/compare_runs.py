@@ -23,7 +23,7 @@ from metrics.significance import (
     differences,
     holm,
 )
-from ui import charts, cli_args, datasets, drilldown, leaderboard, state
+from ui import charts, cli_args, datasets, drilldown, leaderboard, state, teaching
 from ui.markdown import plain
 
 PAGE = "cmp"
@@ -298,7 +298,7 @@ def differ_section(board) -> None:
     queries, values = leaderboard.heatmap_rows(board, measure, order, HEATMAP_QUERIES)
     unit = leaderboard.on_unit_scale(measure)
     labels = [leaderboard.run_label(board, run) for run in board.runs]
-    st.plotly_chart(charts.runs_heatmap(queries, labels, values, measure, unit=unit), theme=None, key=f"{PAGE}_heatmap")
+    teaching.chart(charts.runs_heatmap(queries, labels, values, measure, unit=unit), key=f"{PAGE}_heatmap")
     shown = (
         f"the first {len(queries)} of {len(board.queries):,} queries"
         if len(queries) < len(board.queries)
@@ -402,12 +402,12 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
             width="stretch",
         )
     figure = charts.waterfall(common, a_values, b_values, metric, name_a, name_b)
-    st.plotly_chart(figure, theme=None, key=f"{PAGE}_waterfall")
+    teaching.chart(figure, key=f"{PAGE}_waterfall")
     explain(r, metric, plain(name_a), plain(name_b))
     if r.n and r.mean_difference == 0 and r.wins == r.losses == 0:
         st.info("The two runs score every query identically on this metric: there is no difference to test.")
     with st.expander("The randomization test, visually", icon=":material/shuffle:"):
-        st.plotly_chart(charts.null_histogram(r.randomization, metric), theme=None, key=f"{PAGE}_null")
+        teaching.chart(charts.null_histogram(r.randomization, metric), key=f"{PAGE}_null")
         st.caption(
             "Each bar counts shuffles whose mean difference fell in that bin. The p-value is the share of shuffles "
             "beyond the red lines (either side): the further out the observed difference, the smaller p."

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from metrics import DEFAULT_MEASURES, registry
-from ui import cli_args, datasets, state, words
+from ui import cli_args, datasets, state, teaching, words
 from ui.datasets import Loaded
 from ui.markdown import plain
 
@@ -194,7 +194,7 @@ def _summary_and_distributions(evaluation) -> None:
             with tab:
                 if tab.open:  # only the open tab's chart is built and sent
                     figure = datasets.distribution_figure(evaluation.per_query[name], name, evaluation.means[name])
-                    st.plotly_chart(figure, theme=None, key=f"yd_dist_{name}")
+                    teaching.chart(figure, key=f"yd_dist_{name}")
 
 
 def _per_query(evaluation, run: Loaded, qrels: Loaded) -> None:

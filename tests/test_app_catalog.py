@@ -69,3 +69,10 @@ def test_evaluate_page_expands_a_bare_trec_eval_name():
     at.multiselect(key="yd_measures").set_value([]).run()
     at.text_input(key="yd_more_measures").set_value("success").run()
     assert list(summary(at)) == ["success_1", "success_5", "success_10"]
+
+
+def test_evaluate_page_charts_have_no_toolbar_over_their_legend():
+    """Every chart goes through teaching.chart: no Plotly toolbar (it covered legends on a phone)."""
+    at = page().run()
+    configs = [chart.proto.config for chart in at.get("plotly_chart")]
+    assert configs and all('"displayModeBar": false' in config for config in configs), configs
