@@ -7,6 +7,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from metrics._cli import OneLineParser, run
+
 EPILOG = """\
 measures (case-insensitive; -m may be repeated or hold a comma-separated list):
   {names}
@@ -33,19 +35,12 @@ Bad input exits with status 2 and one line on stderr naming the file, the line a
 """
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # argparse's default prints the whole usage first: keep it to one line
-        raise _UsageError(message)
-
-
-class _UsageError(Exception):
-    pass
 
 
 def _parser() -> argparse.ArgumentParser:
     from metrics.registry import canonical_names  # pure Python: no numpy before the process opts out of THP
 
-    parser = _Parser(
+    parser = OneLineParser(
         prog="python -m metrics",
         description="Score a TREC run against qrels, with trec_eval's numbers (ties, query set, conventions).",
         epilog=EPILOG.replace("{names}", " ".join(canonical_names())),
@@ -83,18 +78,7 @@ def measure_names(options: Sequence[str] | None) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0, or 2 for bad input)."""
-    try:
-        options = _parser().parse_args(argv)
-    except _UsageError as error:
-        print(f"error: {error} (see python -m metrics --help)", file=sys.stderr)
-        return 2
-    try:
-        return _run(options)
-    except (ValueError, OSError) as error:  # InputError is a ValueError; its str() names file and line
-        print(f"error: {str(error).splitlines()[0] if str(error) else type(error).__name__}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    return run(_parser, _run, argv, "python -m metrics")
 
 
 def _run(options: argparse.Namespace) -> int:

@@ -13,6 +13,8 @@ import sys
 import time
 from collections.abc import Sequence
 
+from metrics._cli import OneLineParser, run
+
 EPILOG = """\
 Each run is read and evaluated in turn, keeping only its per-query values, so memory stays near one run's.
 Progress goes to stderr. Means are over the queries every run was evaluated on (trec_eval's query set per run;
@@ -26,20 +28,13 @@ Bad input exits with status 2 and one line on stderr naming the file, the line a
 DEFAULT = ("NDCG@10", "AP", "RR@10")
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, not the whole usage
-        raise _UsageError(message)
 
 
 def _parser() -> argparse.ArgumentParser:
     from metrics.leaderboard import ALPHA, CORRECTIONS, TESTS
     from metrics.significance import N_PERMUTATIONS, SEED
 
-    parser = _Parser(
+    parser = OneLineParser(
         prog="python -m metrics.leaderboard",
         description="Compare two or more TREC runs on one qrels: means, best per column, significant wins.",
         epilog=EPILOG,
@@ -66,18 +61,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0, or 2 for bad input)."""
-    try:
-        options = _parser().parse_args(argv)
-    except _UsageError as error:
-        print(f"error: {error} (see python -m metrics.leaderboard --help)", file=sys.stderr)
-        return 2
-    try:
-        return _run(options)
-    except (ValueError, OSError) as error:  # InputError is a ValueError; its str() names file and line
-        print(f"error: {str(error).splitlines()[0] if str(error) else type(error).__name__}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    return run(_parser, _run, argv, "python -m metrics.leaderboard")
 
 
 def _run(options: argparse.Namespace) -> int:
