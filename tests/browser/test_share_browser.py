@@ -85,8 +85,11 @@ def test_worked_solution_downloads_as_markdown(warm_app):
     warm_app.goto(IDCG_LINK)
     expect_metric(warm_app, "NDCG@5", "0.8047")
     open_share_panel(warm_app)
+    warm_app.wait_idle()  # a click during a rerun can land on a button that is being replaced, and be lost
+    button = warm_app.page.get_by_role("button", name="Worked solution (.md)")
+    expect(button).to_be_enabled(timeout=WAIT_MS)
     with warm_app.page.expect_download() as info:
-        warm_app.page.get_by_role("button", name="Worked solution (.md)").click()
+        button.click()
     download = info.value
     assert download.suggested_filename == "ir-metrics-scenario.md"
     with open(download.path(), encoding="utf-8") as f:
@@ -96,6 +99,7 @@ def test_worked_solution_downloads_as_markdown(warm_app):
     assert (f"{dcg:.4f}", f"{idcg:.4f}", f"{dcg / idcg:.4f}") == ("6.1487", "7.6410", "0.8047")
     assert r"\mathrm{NDCG@5} &= \frac{6.1487}{7.6410} = 0.8047" in text
     assert "| not retrieved | d9 |" in text
+    warm_app.wait_idle()
     with warm_app.page.expect_download() as info:
         warm_app.page.get_by_role("button", name="Numbers (.csv)").click()
     assert info.value.suggested_filename == "ir-metrics-scenario.csv"
