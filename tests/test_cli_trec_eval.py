@@ -121,6 +121,26 @@ def test_official_is_trec_evals_default_set_in_its_order(tmp_path, capsys):
     assert ours.splitlines()[0] == "runid                 \tall\tmyrun"
 
 
+def test_comments_extra_columns_and_the_last_lines_tag_as_trec_eval_reads_them(tmp_path, capsys):
+    """trec_eval skips '#' lines, ignores a run's fields after the 6th, and prints the tag of the run's last line."""
+    run = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"x": 1.0, "y": 0.5}}
+    qrels = {"q1": {"a": 1, "c": 2, "z": 1}, "q2": {"y": 1, "w": 0}}
+    (tmp_path / "run.txt").write_text(
+        "# run made by a test: the tag of the last line is the runid\n"
+        "q1 Q0 a 1 3.0 first 0.97 extra\n"
+        "q1 Q0 b 2 2.0 first\n"
+        "  # q1 Q0 d 3 9.0 first\n"
+        "q1 Q0 c 3 1.0 first x\n"
+        f"q2 Q0 x 1 1.0 first\nq2 Q0 y 2 0.5 {TAG} 1 2 3\n# trailing comment\n"
+    )
+    (tmp_path / "qrels.txt").write_text("# assessor 7\nq1 0 a 1\nq1 0 c 2\n#q1 0 b 2\nq1 0 z 1\nq2 0 y 1\nq2 0 w 0\n")
+    measures = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank", "P", "bpref"]
+    ours = run_trec_format(
+        capsys, str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt"), "-q", "-m", "runid," + ",".join(measures)
+    )
+    assert ours.splitlines() == expected_text(run, qrels, measures).splitlines()
+
+
 def test_parameters_are_printed_as_trec_eval_names_them(tmp_path, capsys):
     run = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}}
     qrels = {"q1": {"a": 1, "c": 2, "z": 1}}

@@ -67,6 +67,60 @@ def test_whitespace_variants_are_accepted_silently(tmp_path, label, transform):
     assert read_qrels(write(tmp_path, "qrels.txt", transform(QRELS))).to_dict() == JUDGMENTS, label
 
 
+# trec_eval 10.0 (get_trec_results.c, get_qrels.c) skips lines whose first non-blank character is '#', and ignores a
+# run's fields after the 6th (the tag); a '#' later in a line is data.
+@pytest.mark.parametrize(
+    ("label", "run_text", "qrels_text"),
+    [
+        ("a comment line first", "# BM25, k1=0.9 b=0.4\n" + RUN, "# judged by the assessors\n" + QRELS),
+        (
+            "comment lines between, indented, and of six words",
+            RUN.replace("q2 Q0 x", "# q2 Q0 x 1 5 t\n  \t# six words, like a line\nq2 Q0 x"),
+            QRELS.replace("q2 0 y", "#\n#q2 0 y 1\nq2 0 y"),
+        ),
+        ("every run line with two more columns", RUN.replace(" t\n", " t 0.31 extra\n"), QRELS),
+        (
+            "run lines with 6, 7 and 9 columns",
+            RUN.replace("2.0 t\n", "2.0 t x\n").replace("5.0 t\n", "5.0 t x y z\n"),
+            QRELS,
+        ),
+        ("tab-separated with an extra column", RUN.replace(" ", "\t").replace("\tt\n", "\tt\textra\n"), QRELS),
+        ("a comment at the end without a newline", RUN + "# end", QRELS + "# end"),
+    ],
+)
+def test_comment_lines_and_extra_run_columns_are_read_as_trec_eval_reads_them(
+    tmp_path, row_split, label, run_text, qrels_text
+):
+    assert read_run(write(tmp_path, "run.txt", run_text)).to_rankings() == RANKINGS, label
+    assert read_run(run_text.encode(), "upload.txt").to_rankings() == RANKINGS, label
+    assert read_run(gzip.compress(run_text.encode()), "upload.gz").to_rankings() == RANKINGS, label
+    assert read_qrels(write(tmp_path, "qrels.txt", qrels_text)).to_dict() == JUDGMENTS, label
+    assert read_qrels(qrels_text.encode(), "upload.txt").to_dict() == JUDGMENTS, label
+
+
+def test_a_hash_inside_a_line_is_data_and_a_comment_in_a_csv_is_skipped():
+    run = read_run(b"q1 Q0 http://a.org/#top 1 2 t\nq1 Q0 #b 2 1 t#1\n")
+    assert run.to_rankings() == {"q1": ["http://a.org/#top", "#b"]}
+    csv_text = b"# exported from the notebook\n\nquery,doc,score\nq1,a,3\n# a note\nq1,b,2\n"
+    assert read_run(csv_text, "run.csv").to_rankings() == {"q1": ["a", "b"]}
+
+
+def test_lines_after_comments_are_named_by_their_line_in_the_file(tmp_path):
+    run_text = "# header\nq1 Q0 a 1 3 t extra\n# a b c 1.0 t\nq1 Q0 b 2 two t\n"
+    assert error_of(read_run, write(tmp_path, "run.txt", run_text)) == "run.txt, line 4: score 'two' is not a number"
+    run_text = "# header\nq1 Q0 a 1 3 t\n#\nq1 Q0 b 2 2\n"
+    message = error_of(read_run, write(tmp_path, "run.txt", run_text))
+    assert message == "run.txt, line 4: has 5 columns, expected 6 (qid Q0 docid rank score tag)"
+    duplicate = "q1 Q0 a 1 3 t\n# again\nq1 Q0 a 2 2 t x\n"
+    assert error_of(read_run, duplicate.encode(), "run.txt").startswith(
+        "run.txt, line 3: doc 'a' appears twice for query 'q1' (line 1 and line 3)"
+    )
+    # trec_eval refuses a qrels line with a 5th field ("Malformed line"): so do we
+    message = error_of(read_qrels, b"# c\nq1 0 a 1 x\n", "qrels.txt")
+    assert message == "qrels.txt, line 2: has 5 columns, expected 4 (qid iter docid grade)"
+    assert error_of(read_qrels, b"# only\n# comments\n", "qrels.txt") == "qrels.txt: the file is empty (only comments)"
+
+
 def test_gzip_paths_and_bytes(tmp_path):
     path = write(tmp_path, "run.txt.gz", gzip.compress(RUN.encode()))
     assert read_run(path).to_rankings() == RANKINGS

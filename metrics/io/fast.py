@@ -1,17 +1,25 @@
-"""The fast path: pyarrow.csv parses the three columns we need (squeezing runs of blanks first when it has to); the
-columns are checked with rules.py, and any failure hands over to the line scanner for the message."""
+"""The fast path: pyarrow.csv parses the three columns we need (first emptying comment lines, squeezing runs of blanks
+and cutting a run's extra columns when it has to); the columns are checked with rules.py, and any failure hands over
+to the line scanner for the message."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from metrics.io.layout import sniff
+from metrics.io.arrays import string_views
+from metrics.io.layout import RUN_COLUMNS, Layout, is_comment, sniff
 from metrics.io.rules import InputError, ids_ok, values_ok
 from metrics.io.scan import scan, text_line_numbers
 from metrics.io.sources import BLOCK_BYTES, TextSource, strip_bom
+
+_COMMENT_LINE = re.compile(rb"(?m)^[ \t]*#[^\n]*")
+_COMMENT_OR_BLANK_LINE = re.compile(rb"(?m)^[ \t]*(?:#[^\n]*)?$")
+_AFTER_SIXTH_FIELD = re.compile(rb"(?m)^((?:[^ \n]+ ){5}[^ \n]+) [^\n]*")
 
 
 def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
@@ -26,31 +34,26 @@ def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
         quoted_strings_can_be_null=False,
         check_utf8=False,  # ids_ok checks, faster (ids are ASCII): 0.03-0.05 s less at 7M rows
     )
-    if layout.header:
-        read = pa_csv.ReadOptions(skip_rows=1, column_names=list(layout.names), block_size=BLOCK_BYTES)
-    else:
-        read = pa_csv.ReadOptions(column_names=list(layout.names), block_size=BLOCK_BYTES)
     quoting = layout.delimiter == ","  # TREC files have no quoting: a doc id may contain a quote
-    parse = pa_csv.ParseOptions(delimiter=layout.delimiter or " ", quote_char='"' if quoting else False)
+    table = None
     try:
-        table = _read_csv(text.arrow_input(), read, parse, convert, streaming=text.data is not None)
-    except pa.ArrowInvalid:
-        table = None
-        if layout.delimiter in (None, "\t"):
-            # Several spaces, tabs or trailing blanks between fields: pyarrow takes one delimiter character,
-            # so squeeze the whitespace (line breaks kept, so line numbers stay right) and parse again.
-            squeezed = _squeeze_whitespace(text.read_all())
+        if not any(map(is_comment, text.head.splitlines())):
             try:
-                spaces = pa_csv.ParseOptions(delimiter=" ", quote_char=False)
-                table = _read_csv(pa.BufferReader(pa.py_buffer(squeezed)), read, spaces, convert, streaming=True)
+                parse = pa_csv.ParseOptions(delimiter=layout.delimiter or " ", quote_char='"' if quoting else False)
+                table = _read_csv(
+                    text.arrow_input(), _read_options(layout.names, layout), parse, convert, text.data is not None
+                )
             except pa.ArrowInvalid:
                 table = None
-            del squeezed
+            if table is not None and _has_comment_rows(table.column(wanted[0])):
+                table = None  # a comment line further down that pyarrow read as a row
         if table is None:
-            scan(text, kind, layout)
-            raise InputError(f"{text.name}: cannot be parsed as a {kind} file") from None
+            table = _parse_normalized(text, kind, layout, convert, quoting)
     except OSError as error:
         raise InputError(f"{text.name}: cannot be read ({error})") from None
+    if table is None:
+        scan(text, kind, layout)
+        raise InputError(f"{text.name}: cannot be parsed as a {kind} file") from None
     columns = {"query": table.column(wanted[0]), "doc": table.column(wanted[1]), value_role: table.column(wanted[2])}
     del table
     if len(columns["query"]) == 0:
@@ -61,14 +64,63 @@ def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
     return columns, lambda rows: text_line_numbers(text, layout, rows)
 
 
-def _read_csv(source, read, parse, convert, *, streaming: bool) -> pa.Table:
-    """The three columns as a table. ``streaming``: block by block, for bytes already in memory (an upload): the peak
-    is the columns themselves, where read_csv's parallel reader holds about as much again in parsed blocks (measured
-    at 7M rows: 245 MB above the input instead of 475-500 MB). A file on disk is read in parallel: faster."""
-    if streaming:
+def _parse_normalized(text: TextSource, kind: str, layout: Layout, convert, quoting: bool) -> pa.Table | None:
+    """The slower way, for what pyarrow cannot parse as it is: comment lines emptied (line breaks kept, so line
+    numbers stay right); in a TREC file, runs of blanks squeezed to one space (pyarrow takes one delimiter character)
+    and, if a run's lines still differ in their number of columns, each cut after its 6th. None: not parsable."""
+    trec = not layout.header
+    data = _without_comments(text.read_all(), blank_lines_too=layout.header)
+    if trec:
+        data = _squeeze_whitespace(data)
+    parse = pa_csv.ParseOptions(delimiter=" " if trec else layout.delimiter, quote_char='"' if quoting else False)
+    try:
+        return _read_csv(pa.BufferReader(pa.py_buffer(data)), _read_options(layout.names, layout), parse, convert, True)
+    except pa.ArrowInvalid:
+        if not (trec and kind == "run"):
+            return None
+    data = _cut_after_sixth_column(data)
+    try:
+        return _read_csv(pa.BufferReader(pa.py_buffer(data)), _read_options(RUN_COLUMNS, layout), parse, convert, True)
+    except pa.ArrowInvalid:
+        return None
+
+
+def _read_options(names, layout: Layout) -> pa_csv.ReadOptions:
+    return pa_csv.ReadOptions(skip_rows=layout.header_line, column_names=list(names), block_size=BLOCK_BYTES)
+
+
+def _has_comment_rows(query_ids: pa.ChunkedArray) -> bool:
+    """Whether a query id starts with '#': a comment line read as data (the check is one numpy gather per chunk)."""
+    for chunk in query_ids.chunks:
+        offsets, values = string_views(chunk)
+        starts = offsets[:-1][np.diff(offsets) > 0] - offsets[0]
+        if len(starts) and (values[starts] == ord("#")).any():
+            return True
+    return False
+
+
+def _read_csv(source, read, parse, convert, in_memory: bool) -> pa.Table:
+    """The three columns as a table. Bytes already ``in_memory`` (an upload) are read block by block: the peak is the
+    columns themselves, where read_csv's parallel reader holds about as much again in parsed blocks (measured at 7M
+    rows: 245 MB above the input instead of 475-500 MB). A file on disk is read in parallel: faster."""
+    if in_memory:
         with pa_csv.open_csv(source, read, parse, convert) as reader:
             return pa.Table.from_batches(list(reader), schema=reader.schema)
     return pa_csv.read_csv(source, read, parse, convert)
+
+
+def _without_comments(data: bytes, blank_lines_too: bool) -> bytes:
+    """Comment lines emptied, their line breaks kept (about 1 s for 250 MB; only files pyarrow could not parse as
+    they are come here); ``blank_lines_too``: lines of spaces and tabs as well (pyarrow reads those as a row)."""
+    if blank_lines_too:
+        return _COMMENT_OR_BLANK_LINE.sub(b"", data)
+    return _COMMENT_LINE.sub(b"", data) if b"#" in data else data
+
+
+def _cut_after_sixth_column(data: bytes) -> bytes:
+    """Squeezed run lines cut after their 6th field, as trec_eval ignores the rest (slow, about 10 s for 7M lines
+    that all have more: a run whose lines all have the same number of columns never comes here)."""
+    return _AFTER_SIXTH_FIELD.sub(rb"\1", data)
 
 
 def _squeeze_whitespace(data: bytes) -> bytes:

@@ -1,4 +1,5 @@
-"""Layout sniffing: TREC columns or a CSV/TSV header, and which column holds the query, the doc and the value."""
+"""Layout sniffing: TREC columns or a CSV/TSV header, and which column holds the query, the doc and the value; and
+which lines are comments."""
 
 from __future__ import annotations
 
@@ -18,22 +19,34 @@ ALIASES = {
 }
 
 
+def is_comment(raw: bytes) -> bool:
+    """A line whose first non-blank character is '#': trec_eval skips it in runs and qrels, and so do we, in every
+    layout (a '#' later in the line is data: URLs as doc ids have them)."""
+    return raw.lstrip(b" \t").startswith(b"#")
+
+
 @dataclass(frozen=True)
 class Layout:
     header: bool
     delimiter: str | None  # None: any run of spaces and tabs (TREC)
-    names: tuple[str, ...]  # every column, as named in the header (or the TREC names)
+    names: tuple[str, ...]  # every column, as named in the header (or the TREC names, and a run's extra columns)
     roles: dict  # role ("query", "doc", "score"/"grade") -> column name
+    header_line: int = 0  # the header's line number: blank and comment lines may come before it
 
 
 def sniff(text: TextSource, kind: str, describe_binary: Callable[[], None]) -> Layout:
-    """The layout of ``text``, from its first non-blank line. ``describe_binary`` raises the InputError for a head that
-    is not UTF-8 text (the line scanner, which itself needs a Layout, names the line)."""
-    first = next((line for line in text.head.splitlines() if line.strip()), None)
+    """The layout of ``text``, from its first line that is neither blank nor a comment. ``describe_binary`` raises the
+    InputError for a head that is not UTF-8 text (the line scanner, which itself needs a Layout, names the line)."""
+    lines = text.head.splitlines()
+    first_index = next((i for i, line in enumerate(lines) if line.strip() and not is_comment(line)), None)
+    first = None if first_index is None else lines[first_index]
     if first is None:
         if len(text.head) < HEAD_BYTES:
-            raise InputError(f"{text.name}: the file is empty" + (" (only blank lines)" if text.head else ""))
-        raise InputError(f"{text.name}: starts with {HEAD_BYTES} blank bytes; is this a run or qrels file?")
+            only = " (only comments)" if any(map(is_comment, lines)) else " (only blank lines)" if text.head else ""
+            raise InputError(f"{text.name}: the file is empty{only}")
+        raise InputError(
+            f"{text.name}: starts with {HEAD_BYTES} bytes of blank or comment lines; is this a run or qrels file?"
+        )
     try:
         if b"\0" in text.head:
             raise UnicodeError
@@ -65,16 +78,16 @@ def sniff(text: TextSource, kind: str, describe_binary: Callable[[], None]) -> L
             )
         lowered = [n.lower() for n in names]
         roles = {role: names[lowered.index(found[role])] for role in ("query", "doc", value_role)}
-        return Layout(True, delimiter, names, roles)
+        return Layout(True, delimiter, names, roles, header_line=first_index + 1)
     if header_expected:
         wanted = "query, doc, score" if kind == "run" else "query, doc, grade"
         raise InputError(
             f"{text.name}, line 1: expected a header naming the columns ({wanted}); found {quoted(first_text)}"
         )
     names = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
-    roles = {
-        "query": "qid",
-        "doc": "docid",
-        ("score" if kind == "run" else "grade"): names[-2 if kind == "run" else -1],
-    }
+    if kind == "run":  # trec_eval ignores a run's columns after the 6th: name them, so pyarrow can skip them
+        count = len(first_text.split("\t") if delimiter == "\t" else first_text.split())
+        names += tuple(f"extra_{n}" for n in range(1, count - len(RUN_COLUMNS) + 1))
+    value_role = "score" if kind == "run" else "grade"
+    roles = {"query": "qid", "doc": "docid", value_role: value_role}
     return Layout(False, "\t" if delimiter == "\t" else None, names, roles)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Sequence
 
-from metrics.io.layout import QRELS_COLUMNS, RUN_COLUMNS, Layout
+from metrics.io.layout import QRELS_COLUMNS, RUN_COLUMNS, Layout, is_comment
 from metrics.io.rules import InputError, grade_problem, id_problem, score_problem
 from metrics.io.sources import BLOCK_BYTES, TextSource
 
@@ -29,7 +29,7 @@ def scan(text: TextSource, kind: str, layout: Layout | None, binary_only: bool =
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError(f"{where}: is not valid UTF-8 text; is this a binary file?") from None
-        if binary_only or not line.strip():
+        if binary_only or not line.strip() or is_comment(raw):
             continue
         if reader_delimiter == ",":
             fields = next(csv.reader([line]), [])
@@ -50,7 +50,8 @@ def scan(text: TextSource, kind: str, layout: Layout | None, binary_only: bool =
             value = fields[value_index]
             query, doc = (fields[i] for i in roles_index)
         else:
-            if len(fields) != len(expected):
+            too_few_or_many = len(fields) < len(expected) if kind == "run" else len(fields) != len(expected)
+            if too_few_or_many:  # trec_eval ignores a run's columns after the 6th; a qrels line has exactly 4
                 raise InputError(f"{where}: {_column_count_problem(len(fields), kind, first_data)}")
             value = fields[4] if kind == "run" else fields[3]
             query, doc = fields[0], fields[2]
@@ -82,12 +83,13 @@ def _column_count_problem(count: int, kind: str, first: bool) -> str:
 
 
 def text_line_numbers(text: TextSource, layout: Layout, rows: Sequence[int]) -> list[str]:
-    """Where the given data rows are, as 'line N' (pyarrow skips blank lines, so count non-blank lines)."""
+    """Where the given data rows are, as 'line N' (pyarrow skips blank lines and comment lines are emptied first, so
+    count the lines that are neither)."""
     wanted = set(rows)
     found: dict[int, int] = {}
     row = -2 if layout.header else -1
     for number, raw in text.lines():
-        if raw.strip():
+        if raw.strip() and not is_comment(raw):
             row += 1
             if row in wanted:
                 found[row] = number
