@@ -59,10 +59,12 @@ class Evaluation:
     texts: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     def to_frame(self):
-        """One row per query (index ``query``), one column per measure as spelled. Imports pandas."""
+        """One row per query (index ``query``), one column per measure as spelled: its values, or its strings for a
+        measure whose value is a string (relstring). Imports pandas."""
         import pandas as pd  # lazily: the CLI never pays pandas' import time
 
-        frame = pd.DataFrame({name: values for name, values in self.per_query.items()}, index=list(self.queries))
+        columns = {name: self.texts.get(name, values) for name, values in self.per_query.items()}
+        frame = pd.DataFrame(columns, index=list(self.queries))
         frame.index.name = "query"
         return frame
 

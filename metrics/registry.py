@@ -87,6 +87,7 @@ class Family:
     trec_params: tuple[str, ...] = ()  # trec_eval's NAME.x,y,... sets these in order (utility.1,-1,0,0: a..d)
     summary: Summary = "mean"
     count: bool = False  # a whole number per query (trec_eval prints it with %ld)
+    text: bool = False  # its value is a string per query (relstring): no number to chart, average or compare
     per_query: bool = True  # trec_eval -q prints it per query (gm_map: only the summary)
     trec_defaults: tuple[float, ...] = ()  # what trec_eval's bare name expands to: cutoffs (P: P_5 ... P_1000), or
     # values of at_param (iprec_at_recall: 0.00 ... 1.00)
@@ -656,6 +657,7 @@ FAMILIES: tuple[Family, ...] = (
         usually_cut=False,
         trec_eval="relstring",
         summary="none",
+        text=True,
     ),
 )
 

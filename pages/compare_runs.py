@@ -452,10 +452,16 @@ def render() -> None:
         wanted = "two or more runs and the qrels" if source == "upload" else "at least two runs"
         st.info(f"Choose {wanted} to compare them.", icon=":material/upload_file:")
         return
-    if not measures:
+    names, errors = datasets.parse_measures(measures, "")  # trec_eval's bare names expand as in the CLI
+    for error in errors:
+        st.error(plain(error), icon=":material/error:")
+    names, strings = datasets.without_text_measures(names)
+    if strings:
+        st.caption(plain(f"Left out: {', '.join(strings)} (a string per query, no number to compare)."))
+    if not names:
         st.info("Pick at least one metric.")
         return
-    board, evaluations = leaderboard_section(sources, qrels, measures)
+    board, evaluations = leaderboard_section(sources, qrels, names)
     if board is None:
         return
     differ_section(board)

@@ -184,6 +184,11 @@ with any_tab:
         formula_col, chart_col = st.columns(2)
         formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
         formula_col.latex(formulas.latex(chosen))
-        teaching.chart(
-            drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn), "pg_any_bars", chart_col
-        )
+        if chosen.text is None:
+            teaching.chart(
+                drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn), "pg_any_bars", chart_col
+            )
+        else:  # relstring: characters, not numbers that add up
+            chart_col.caption(
+                "No bars: this measure's value is a string, one character per rank, not a sum of contributions."
+            )

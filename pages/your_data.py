@@ -188,7 +188,11 @@ def _summary_and_distributions(evaluation) -> None:
         st.caption(f"Over {evaluated}; the same numbers as `python -m metrics`.")
     with chart_col:
         st.subheader("Distribution over queries", anchor=False)
-        names = list(evaluation.per_query)
+        names = datasets.numeric_names(evaluation)
+        if not names:
+            texts = ", ".join(evaluation.texts)
+            st.caption(plain(f"No number to chart: {texts} gives a string per query, shown in the table below."))
+            return
         tabs = st.tabs([plain(name, one_line=True) for name in names], key="yd_dist_tab", on_change="rerun")
         for name, tab in zip(names, tabs, strict=True):
             with tab:
@@ -201,7 +205,9 @@ def _per_query(evaluation, run: Loaded, qrels: Loaded) -> None:
     st.subheader("Per query", anchor=False)
     frame = evaluation.to_frame().reset_index()
     config = {"query": st.column_config.TextColumn("query", pinned=True)}
-    config.update({name: st.column_config.NumberColumn(name, format="%.4f") for name in evaluation.per_query})
+    config.update(
+        {name: st.column_config.NumberColumn(name, format="%.4f") for name in datasets.numeric_names(evaluation)}
+    )
     st.caption(
         f"{words.count(len(frame), 'query')}. Click a column header to sort; search with the magnifier at the "
         "table's top right."

@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
-from test_app_your_data import BM25, QRELS, assert_equals_cli, cli_json, page, summary, table
+from test_app_your_data import BM25, QRELS, assert_equals_cli, cli_json, page, summary, table, upload
+
+from tests.markdown_text import shown
 
 ROOT = Path(__file__).parents[1]
 
@@ -30,6 +32,15 @@ def test_any_catalog_measure_in_the_playground_picker():
     at.selectbox(key="pg_any_measure").set_value("IPrec@0.5").run()
     # level 0.5 asks for int(0.5 * 4 + 0.9) = 2 hits: the best precision from the 2nd hit on, 2/2 at rank 2
     assert r"&= 1.0000 \quad \text{(}\mathrm{P@}2\text{)}" in at.latex[-1].value
+
+
+def test_relstring_in_the_picker_is_its_string_and_has_no_bars():
+    at = playground_tab("Any measure")
+    at.selectbox(key="pg_any_measure").set_value("relstring").run()
+    assert not at.exception
+    assert r"\texttt{'32301'}" in at.latex[-1].value  # the grades 3, 2, 3, 0, 1, one character per rank
+    assert not any("contribution" in chart.proto.spec for chart in at.get("plotly_chart"))  # no bars of zeros
+    assert any(caption.value.startswith("No bars: this measure's value is a string") for caption in at.caption)
 
 
 def test_metric_at_k_tab_draws_the_precision_recall_curve():
@@ -76,3 +87,20 @@ def test_evaluate_page_charts_have_no_toolbar_over_their_legend():
     at = page().run()
     configs = [chart.proto.config for chart in at.get("plotly_chart")]
     assert configs and all('"displayModeBar": false' in config for config in configs), configs
+
+
+def test_evaluate_page_shows_relstring_as_strings_per_query():
+    run = b"q1 Q0 d1 1 4 t\nq1 Q0 d2 2 3 t\nq1 Q0 d3 3 2 t\nq1 Q0 d7 4 1 t\nq2 Q0 d4 1 5 t\nq2 Q0 d5 2 1 t\n"
+    qrels = b"q1 0 d1 1\nq1 0 d3 0\nq1 0 d9 2\nq2 0 d4 2\nq2 0 d5 12\n"
+    at = upload(page().run(), ("run.txt", run), ("qrels.txt", qrels))
+    at.multiselect(key="yd_measures").set_value(["AP"]).run()
+    at.text_input(key="yd_more_measures").set_value("relstring").run()
+    assert not at.exception and not at.error
+    per_query = table(at, "query")
+    # q1: d1 grade 1, d2 not judged '-', d3 grade 0, d7 '-'; q2: d4 grade 2, d5 grade 12 ('>' above 9)
+    assert list(per_query["relstring"]) == ["1-0-", "2>"]
+    assert list(per_query["AP"]) == [(1 / 1) / 2, (1 / 1 + 2 / 2) / 2]  # R = 2 in both
+    assert [tab.label for tab in at.tabs if tab.label in ("AP", "relstring")] == ["AP"]  # nothing to chart
+    at.multiselect(key="yd_measures").set_value([]).run()
+    captions = [shown(caption.value) for caption in at.caption if caption.value.startswith("No number")]
+    assert "No number to chart: relstring gives a string per query, shown in the table below." in captions

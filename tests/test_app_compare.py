@@ -355,3 +355,15 @@ def test_runs_given_on_the_command_line_are_read_one_at_a_time(monkeypatch, thre
     query_id = at.session_state["ab_origin"][0]
     table = at.dataframe[0].value.set_index("metric")
     assert table.loc["AP", "A"] == f"{a.per_query['AP'][a.queries.index(query_id)]:.4f}"
+
+
+def test_trec_evals_bare_names_expand_and_a_string_measure_is_left_out():
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.multiselect(key="cmp_measures").set_value(["P", "relstring"]).run()
+    assert not at.exception
+    board = at.table[0].value
+    columns = [shown(c) for c in board.columns]
+    # trec_eval's P: its default cutoffs 5, 10, 15, 20, 30, 100, 200, 500, 1000 (trec_eval's m_P.c)
+    assert [c for c in columns if c.startswith("P")] == [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
+    left_out = [shown(c.value) for c in at.caption if c.value.startswith("Left out\\: relstring")]
+    assert left_out == ["Left out: relstring (a string per query, no number to compare)."]

@@ -228,6 +228,18 @@ def parse_measures(chosen: Sequence[str], extra: str) -> tuple[list[str], list[s
     return names, errors
 
 
+def without_text_measures(names: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the names of measures valued by numbers, those valued by a string per query: relstring). The names parse."""
+    numbers = [name for name in names if not registry.family(parse_measure(name).family).text]
+    return numbers, [name for name in names if name not in numbers]
+
+
+def numeric_names(evaluation: Evaluation) -> list[str]:
+    """The evaluated measures (as spelled) whose values are numbers: all but those with a string per query
+    (relstring), which have nothing to chart, average or compare."""
+    return [m.name for m in evaluation.measures if not registry.family(m.family).text]
+
+
 def summary_labels(evaluation: Evaluation) -> list[str]:
     """How each measure's 'all' value is formed, as trec_eval forms it: mean, sum, geometric mean or none."""
     words = {"mean": "mean", "sum": "sum", "geometric": "geometric mean", "none": "none (per query only)"}
