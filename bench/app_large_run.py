@@ -156,7 +156,7 @@ def measure_server() -> dict:
             sampling[0] = False
             out["peak_mib"], out["held_mib"] = peak[0], rss()
             uploader("Run file").set_input_files(small)
-            page.get_by_text(f"{small.name}: 1 lines", exact=False).wait_for(timeout=120_000)
+            page.get_by_text(f"{small.name}: 1 line", exact=False).wait_for(timeout=120_000)
             page.wait_for_timeout(3000)
             out["replaced_mib"] = rss()
             context.close()

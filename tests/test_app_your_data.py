@@ -10,6 +10,8 @@ which the uploader calls with (name, bytes), is also tested directly. Expected n
 from __future__ import annotations
 
 import contextlib
+import copy
+import gc
 import gzip
 import io
 import json
@@ -20,9 +22,11 @@ from pathlib import Path
 import pytest
 import streamlit as st
 from streamlit import config
+from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec
 from streamlit.testing.v1 import AppTest
 
 from metrics.__main__ import main as cli_main
+from metrics.io import Run
 from tests.markdown_text import shown
 from ui import datasets
 
@@ -430,3 +434,34 @@ def test_a_replaced_upload_is_freed_not_cached():
     assert first() is None
     again = [datasets.load_bytes("run", "a.txt", GOOD_RUN).value for _ in range(2)]
     assert again[0] is not again[1]
+
+
+# --- memory: a replaced upload is let go, and an upload is not copied per script run ---------------------------
+
+
+def _runs_alive(name: str) -> list:
+    gc.collect()
+    return [o for o in gc.get_objects() if isinstance(o, Run) and o.name == name]
+
+
+def test_a_replaced_upload_is_let_go():
+    at = upload(page().run(), ("first.run", GOOD_RUN), ("qrels.txt", GOOD_QRELS))
+    assert not at.error and _runs_alive("first.run")
+    # a run sharing no query with the qrels: the page stops before the "complete" checkbox, whose callback (from the
+    # run that drew it last) would keep that run's page globals, and the first run with them, if it were held there
+    at = upload(at, ("second.run", b"zz Q0 d1 1 1.0 s\n"))
+    assert _runs_alive("second.run") and shown(at.error[0].value).startswith("None of the 1 query in second.run has")
+    assert _runs_alive("first.run") == []
+
+
+def test_each_script_run_shares_the_uploaded_bytes():
+    """Streamlit gives every script run a deep copy of a widget's value; for an upload, one that shares the bytes."""
+    data = GOOD_RUN * 1000
+    uploaded = UploadedFile(UploadedFileRec("id-1", "run.txt", "text/plain", data), None)
+    uploaded.seek(7)
+    twin = copy.deepcopy(uploaded)
+    assert twin is not uploaded and twin.getvalue() is data
+    assert (twin.file_id, twin.name, twin.type, twin.size) == ("id-1", "run.txt", "text/plain", len(data))
+    assert twin.tell() == 7
+    twin.read(3)
+    assert uploaded.tell() == 7  # its own read position

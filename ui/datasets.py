@@ -40,9 +40,11 @@ from metrics.io import InputError, Qrels, Run, read_qrels, read_run
 from metrics.leaderboard import Leaderboard
 from metrics.measure_lists import measure_names
 from metrics.measures import parse_measure
-from ui import state, words
+from ui import state, upload_copy, words
 from ui.charts import COLORS
 from ui.markdown import plain
+
+upload_copy.install()  # each script run would otherwise copy every uploaded file
 
 SAMPLES = SAMPLES_DIR  # the clone's data/samples/, or the installed package's copy
 SAMPLE_QRELS = SAMPLES / "qrels.txt.gz"
