@@ -183,3 +183,26 @@ def test_apply_edit_names_the_card_the_user_moved(scn):
     assert sentence == "d3 moved to rank 4 of 5"
     _, sentence = apply_edit(scn, {"order": swapped, "action": {"type": "move", "doc": "d4", "to": 3}})
     assert sentence == "d4 moved to rank 3 of 5"
+
+
+def test_unjudged_docs_have_no_qrels_line_and_grade_zero(scn):
+    marked = scn.with_unjudged({"d2", "d4"})
+    assert marked.unjudged == {"d2", "d4"}
+    assert marked.qrels == {"d1": 3, "d3": 3, "d5": 1}  # d2 (was 2) and d4 (was 0) have no judgment
+    assert marked.grades["d2"] == 0  # what P@k, AP and NDCG read for it: non-relevant
+    assert marked.with_unjudged({"d4"}).qrels == {"d1": 3, "d2": 0, "d3": 3, "d5": 1}  # judged again, as grade 0
+
+
+def test_grading_shelving_or_removing_an_unjudged_doc_judges_it(scn):
+    marked = scn.with_unjudged({"d2", "d4", "d5"})
+    assert marked.with_grade("d2", 1).unjudged == {"d4", "d5"}
+    assert marked.with_grade("d2", 1).qrels["d2"] == 1
+    assert marked.shelved("d4").unjudged == {"d2", "d5"} and marked.shelved("d4").qrels["d4"] == 0
+    assert marked.without("d5").unjudged == {"d2", "d4"}
+
+
+def test_only_retrieved_docs_can_be_unjudged():
+    shelf = Scenario(("a",), ("z",), {"a": 1, "z": 2}, tail=("t",))
+    assert shelf.with_unjudged({"a", "t"}).qrels == {"z": 2}  # the hidden tail is retrieved too
+    with pytest.raises(ValueError, match="only retrieved documents can be unjudged, not 'q', 'z'"):
+        shelf.with_unjudged({"z", "q"})

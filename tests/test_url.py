@@ -85,7 +85,8 @@ def scenarios(draw) -> Scenario:
         ap_denominator=draw(st.sampled_from(["all", "retrieved"])),
     )
     k = draw(st.integers(1, url.MAX_K))
-    return Scenario(tuple(docs[:n_ranked]), tuple(docs[n_ranked:]), grades, titles, k, conventions, scale)
+    scn = Scenario(tuple(docs[:n_ranked]), tuple(docs[n_ranked:]), grades, titles, k, conventions, scale)
+    return scn.with_unjudged(draw(st.sets(st.sampled_from(scn.ranking))) if scn.ranking else ())
 
 
 @settings(max_examples=200, deadline=None)
@@ -313,3 +314,28 @@ def test_list_keys_without_docs_are_ignored_with_a_warning():
 
 def test_without_a_base_a_link_without_docs_is_empty():
     assert url.from_query_params({"k": "3"})[0].ranking == ()
+
+
+# --- unjudged documents ---------------------------------------------------------------------------------------------
+
+
+def test_unjudged_docs_are_written_and_read_back():
+    scn = Scenario(("d1", "d2", "d3"), ("d9",), {"d1": 3, "d2": 0, "d3": 1, "d9": 2}, k=3).with_unjudged({"d2"})
+    assert url.to_query_params(scn) == {
+        "docs": "d1,d2,d3",
+        "grades": "3,0,1",
+        "missing": "d9:2",
+        "unjudged": "d2",
+        "k": "3",
+    }
+    back, warnings = url.from_query_params(url.to_query_params(scn))
+    assert warnings == [] and back.unjudged == {"d2"} and back.qrels == {"d1": 3, "d3": 1, "d9": 2}
+
+
+def test_an_unjudged_id_that_is_not_ranked_is_ignored_with_a_warning():
+    scn, warnings = url.from_query_params({"docs": "d1,d2", "missing": "d9:1", "unjudged": "d2,d9,zz"})
+    assert scn.unjudged == {"d2"}
+    assert warnings == [
+        "Link key 'unjudged': 'd9' is not a ranked document in 'docs'; ignored.",
+        "Link key 'unjudged': 'zz' is not a ranked document in 'docs'; ignored.",
+    ]

@@ -28,11 +28,15 @@ class Scenario:
     # Retrieved docs after the displayed ones (a query opened from a run): never shown or dragged, but they are
     # ranks len(ranking)+1.. in every metric, so uncut AP and RR match the run's. Their grades are in ``grades``.
     tail: tuple[str, ...] = ()
+    # Retrieved docs (list or tail) that were never judged: no qrels line, as a pool that missed them. Their grade
+    # stays 0 so every other measure reads them as non-relevant; bpref, infAP, Judged@k and rbp_resid tell them apart.
+    unjudged: frozenset[str] = frozenset()
 
     @property
     def qrels(self) -> dict[str, int]:
-        """Every doc in the playground is judged: the list's, the hidden tail's and the shelf's grades."""
-        return {doc: self.grades.get(doc, 0) for doc in (*self.ranking, *self.tail, *self.shelf)}
+        """The judgments: the grades of the list's, the hidden tail's and the shelf's docs, except the unjudged."""
+        docs = (*self.ranking, *self.tail, *self.shelf)
+        return {doc: self.grades.get(doc, 0) for doc in docs if doc not in self.unjudged}
 
     @property
     def full_ranking(self) -> tuple[str, ...]:
@@ -63,16 +67,28 @@ class Scenario:
         return dataclasses.replace(self, ranking=tuple(rest))
 
     def with_grade(self, doc: str, grade: int) -> Scenario:
+        """Grade ``doc``; grading a document judges it, so an unjudged one becomes judged."""
         if doc not in self.docs:
             raise ValueError(f"no document {doc!r} in this scenario")
         if isinstance(grade, bool) or not isinstance(grade, int) or not 0 <= grade <= self.scale:
             raise ValueError(f"grade for {doc!r} must be a whole number from 0 to {self.scale}, got {grade!r}")
-        return dataclasses.replace(self, grades={**self.grades, doc: grade})
+        return dataclasses.replace(self, grades={**self.grades, doc: grade}, unjudged=self.unjudged - {doc})
+
+    def with_unjudged(self, docs: Iterable[str]) -> Scenario:
+        """Exactly ``docs`` (retrieved ones) are unjudged: no qrels line. They get grade 0, which is what the
+        measures that cannot tell unjudged from non-relevant (P@k, AP, NDCG, ...) read; the rest become judged."""
+        docs = frozenset(docs)
+        if stray := sorted(docs - set(self.full_ranking)):
+            raise ValueError(f"only retrieved documents can be unjudged, not {', '.join(map(repr, stray))}")
+        grades = {**self.grades, **dict.fromkeys(docs - self.unjudged, 0)}
+        return dataclasses.replace(self, grades=grades, unjudged=docs)
 
     def shelved(self, doc: str) -> Scenario:
-        """Take a retrieved doc off the list: it stays judged (it still counts in R and IDCG)."""
+        """Take a retrieved doc off the list: it stays judged (it still counts in R and IDCG); an unjudged one becomes
+        judged, since the shelf holds judged documents."""
         self._require_ranked(doc)
-        return dataclasses.replace(self, ranking=tuple(d for d in self.ranking if d != doc), shelf=(*self.shelf, doc))
+        ranking, shelf = tuple(d for d in self.ranking if d != doc), (*self.shelf, doc)
+        return dataclasses.replace(self, ranking=ranking, shelf=shelf, unjudged=self.unjudged - {doc})
 
     def retrieved(self, doc: str, rank: int | None = None) -> Scenario:
         """Put a shelved doc back on the list, at the end or at ``rank``."""
@@ -114,6 +130,7 @@ class Scenario:
             shelf=tuple(d for d in self.shelf if d != doc),
             grades={d: g for d, g in self.grades.items() if d != doc},
             titles={d: t for d, t in self.titles.items() if d != doc},
+            unjudged=self.unjudged - {doc},
         )
 
     def with_scale(self, scale: int) -> Scenario:

@@ -8,6 +8,7 @@ key      value                                                           default
 docs     retrieved doc ids in rank order, comma-separated                 (no documents)
 grades   one integer grade per id in ``docs``, comma-separated            0 for every document
 missing  judged but not retrieved docs as ``id:grade``, comma-separated   (empty shelf)
+unjudged ids in ``docs`` that were never judged (no qrels line; grade 0)  every document is judged
 titles   one title per doc (``docs`` then ``missing``), each              no titles
          percent-encoded, joined with ``|``
 k        cutoff, a whole number 1..100                                    5
@@ -43,8 +44,8 @@ from ui.scenario import MAX_DOCS, SCALES, Scenario
 
 MAX_K = MAX_DOCS  # the playground's k input allows 1..100 as well
 DEFAULT_K = Scenario(()).k
-SCHEMA_KEYS = ("docs", "grades", "missing", "titles", "k", "t", "gain", "idcg", "apden", "scale")
-LIST_KEYS = ("docs", "grades", "missing", "titles", "scale")
+SCHEMA_KEYS = ("docs", "grades", "missing", "titles", "unjudged", "k", "t", "gain", "idcg", "apden", "scale")
+LIST_KEYS = ("docs", "grades", "missing", "titles", "unjudged", "scale")
 IGNORED_KEYS = frozenset({"embed", "embed_options", "presenter"})  # Streamlit's own, and ui.presenter's switch
 CHOICES = {"gain": ("linear", "exp"), "idcg": ("all", "retrieved"), "apden": ("all", "retrieved")}
 UNREPRESENTABLE = (",", ":")
@@ -77,12 +78,14 @@ def to_query_params(scn: Scenario) -> dict[str, str]:
     problems = link_problems(scn)
     if problems:
         raise ValueError("this scenario has no link: " + "; ".join(problems))
-    grades = scn.qrels
+    grades = {**scn.qrels, **dict.fromkeys(scn.unjudged, 0)}
     params = {"docs": ",".join(scn.ranking), "grades": ",".join(str(grades[d]) for d in scn.ranking)}
     if scn.shelf:
         params["missing"] = ",".join(f"{d}:{grades[d]}" for d in scn.shelf)
     if any(scn.title(d) for d in scn.docs):
         params["titles"] = "|".join(quote(scn.title(d), safe=TITLE_SAFE) for d in scn.docs)
+    if unjudged := [d for d in scn.ranking if d in scn.unjudged]:  # the hidden tail is not in a link either
+        params["unjudged"] = ",".join(unjudged)
     params["k"] = str(scn.k)
     conv = scn.conventions
     if conv.threshold != TREC_EVAL.threshold:
@@ -182,7 +185,7 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
         elif str(key).lower() not in IGNORED_KEYS:
             warnings.append(f"Link key {_shown(str(key))}: not part of a scenario link; ignored.")
     if "docs" not in get and base is not None and not link_problems(base):
-        for key in ("grades", "missing", "titles"):
+        for key in ("grades", "missing", "titles", "unjudged"):
             if get.pop(key, None) is not None:
                 _warn(warnings, key, "ignored, because the link has no 'docs' to go with it.")
         list_params = {key: value for key, value in to_query_params(base).items() if key in LIST_KEYS}
@@ -313,7 +316,15 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
         TREC_EVAL, threshold=threshold, gain=chosen["gain"], idcg=chosen["idcg"], ap_denominator=chosen["apden"]
     )
     scn = Scenario(tuple(ranking), tuple(shelf), grades, titles, k=k, conventions=conventions, scale=scale)
-    return scn, warnings
+
+    # unjudged: ids from docs (the ranked list) that have no judgment
+    unjudged = []
+    for doc in dict.fromkeys(d.strip() for d in _split(get.get("unjudged", ""))):
+        if doc in ranking:
+            unjudged.append(doc)
+        else:
+            _warn(warnings, "unjudged", f"{_shown(doc)} is not a ranked document in 'docs'; ignored.")
+    return scn.with_unjudged(unjudged), warnings
 
 
 def has_scenario(params: Mapping[str, str]) -> bool:
