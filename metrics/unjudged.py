@@ -16,6 +16,17 @@ from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 INFAP_EPSILON = 0.00001  # trec_eval.h: keeps infAP's estimated precision defined when nothing above was judged
 
 
+def condensed(ranking: Ranking, qrels: Judgments) -> list[str]:
+    """The condensed list (trec_eval ``-J``, Sakai 2007): the ranking with its unjudged documents dropped, the judged
+    ones moving up. Unjudged means no qrels line or a negative grade, as ``-J`` drops both. Any measure computed on
+    it is that measure "on judged documents only"; bpref equals bpref on the full list, since it skips them anyway.
+
+    >>> condensed(["a", "x", "b", "y", "c"], {"a": 1, "b": 0, "y": -1, "c": 2})
+    ['a', 'b', 'c']
+    """
+    return [doc for doc in ranking if level(qrels, doc) >= 0]
+
+
 def _judged_nonrelevant(qrels: Judgments, threshold: int) -> int:
     return sum(1 for grade in qrels.values() if 0 <= grade < threshold)
 
