@@ -8,6 +8,10 @@ line). P@k and AP count both kinds of unjudged document as non-relevant; bpref a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
 from metrics._checks import checked, count_relevant
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
@@ -25,6 +29,45 @@ def condensed(ranking: Ranking, qrels: Judgments) -> list[str]:
     ['a', 'b', 'c']
     """
     return [doc for doc in ranking if level(qrels, doc) >= 0]
+
+
+Judgment = Literal["relevant", "non-relevant", "unjudged"]
+
+
+@dataclass(frozen=True, slots=True)
+class JudgedRank:
+    """One retrieved document as bpref sees it."""
+
+    rank: int
+    doc_id: str
+    judgment: Judgment  # unjudged: no qrels line, or a negative grade
+    nonrelevant_above: int  # judged non-relevant documents ranked above it: bpref's n_i
+
+
+def judged_ranks(ranking: Ranking, qrels: Judgments, *, conventions: Conventions = TREC_EVAL) -> list[JudgedRank]:
+    """Each retrieved document's judgment and the judged non-relevant documents above it (bpref's n_i).
+
+    >>> [(j.doc_id, j.judgment, j.nonrelevant_above) for j in judged_ranks(["n", "x", "r"], {"n": 0, "r": 2})]
+    [('n', 'non-relevant', 0), ('x', 'unjudged', 1), ('r', 'relevant', 1)]
+    """
+    above, rows = 0, []
+    for rank, doc in enumerate(ranking, start=1):
+        value = level(qrels, doc)
+        relevant = value >= conventions.threshold
+        judgment: Judgment = "unjudged" if value < 0 else "relevant" if relevant else "non-relevant"
+        rows.append(JudgedRank(rank, doc, judgment, above))
+        above += judgment == "non-relevant"
+    return rows
+
+
+def in_pool_unjudged(qrels: Judgments, docs: Iterable[str]) -> dict[str, int]:
+    """The qrels with ``docs`` marked as in the pool but not judged (grade -1), as a sampled pool for infAP marks
+    the documents it did not sample, instead of having no qrels line.
+
+    >>> in_pool_unjudged({"a": 1}, ["x"])
+    {'a': 1, 'x': -1}
+    """
+    return {**qrels, **dict.fromkeys(docs, -1)}
 
 
 def _judged_nonrelevant(qrels: Judgments, threshold: int) -> int:

@@ -3,6 +3,8 @@ expected reciprocal rank (a cascade: the user stops at a document with a probabi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from metrics._checks import checked
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.judgments import level, level_counts, level_gains
@@ -95,6 +97,47 @@ def rbp_residual(
     return Breakdown("RBP_resid", k, value, tuple(steps), terms, conventions)
 
 
+def rbp_weights(n: int, p: float) -> tuple[list[float], float]:
+    """RBP's weight of ranks 1..n, (1 - p) p^(i-1), built by repeated multiplication as trec_eval does, and p^n,
+    the weight of every rank below n together: the chance the user reads past rank n. They sum to 1.
+
+    >>> rbp_weights(3, 0.5)
+    ([0.5, 0.25, 0.125], 0.125)
+    """
+    weight, weights = 1.0, []
+    for _ in range(n):
+        weights.append((1.0 - p) * weight)
+        weight = weight * p
+    return weights, weight
+
+
+@dataclass(frozen=True, slots=True)
+class CascadeStep:
+    """One rank of ERR's cascade."""
+
+    rank: int
+    doc_id: str
+    grade: int
+    reach: float  # the chance the user reads this far: the product of (1 - R_j) above
+    stop: float  # R_i = (2^g - 1) / 2^4: the chance a reader stops here, satisfied
+    contribution: float  # reach * stop / rank
+
+
+def err_cascade(ranking: Ranking, qrels: Judgments, k: int | None = None) -> list[CascadeStep]:
+    """ERR's cascade rank by rank (gdeval's conventions, see :func:`expected_reciprocal_rank`, which sums it).
+
+    >>> [(s.reach, s.stop, s.contribution) for s in err_cascade(["a", "b"], {"a": 4, "b": 1})]
+    [(1.0, 0.9375, 0.9375), (0.0625, 0.0625, 0.001953125)]
+    """
+    still_reading, steps = 1.0, []
+    for rank, doc in enumerate(checked(ranking, qrels, k), start=1):
+        grade = int(qrels.get(doc, 0))
+        satisfied = (2 ** min(max(grade, 0), ERR_MAX_GRADE) - 1) / 2**ERR_MAX_GRADE
+        steps.append(CascadeStep(rank, doc, grade, still_reading, satisfied, satisfied * still_reading / rank))
+        still_reading *= 1 - satisfied
+    return steps
+
+
 def expected_reciprocal_rank(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
@@ -111,14 +154,10 @@ def expected_reciprocal_rank(
     >>> expected_reciprocal_rank(["a", "b"], {"a": 1, "b": 4}, k=10).value == 1 / 16 + (15 / 16) * (15 / 16) / 2
     True
     """
-    top = checked(ranking, qrels, k)
     total, still_reading, steps = 0.0, 1.0, []
-    for rank, doc in enumerate(top, start=1):
-        grade = int(qrels.get(doc, 0))
-        satisfied = (2 ** min(max(grade, 0), ERR_MAX_GRADE) - 1) / 2**ERR_MAX_GRADE
-        contribution = satisfied * still_reading / rank
-        total += contribution
-        still_reading *= 1 - satisfied
-        steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, contribution, total))
+    for s in err_cascade(ranking, qrels, k):
+        total += s.contribution
+        still_reading = s.reach * (1 - s.stop)
+        steps.append(RankStep(s.rank, s.doc_id, s.grade, s.grade >= conventions.threshold, s.contribution, total))
     return Breakdown("ERR", k, total, tuple(steps), {Term.STILL_READING: still_reading}, conventions)
 

@@ -62,3 +62,35 @@ def test_condensed_list_equals_trec_eval_judged_only(run, qrels, level):
         for trec_name, ours in MEASURES.items():
             value = parse_measure(ours).compute(short, qrels[q], conventions).value
             assert value == pytest.approx(values[trec_name], abs=TOL), (q, trec_name)
+
+
+def test_judged_ranks_count_bprefs_judged_nonrelevant_documents_above():
+    from metrics.unjudged import judged_ranks
+
+    ranking, qrels = ["n1", "x", "r1", "u", "n2", "r2"], {"n1": 0, "r1": 2, "u": -1, "n2": 1, "r2": 3}
+    rows = [(j.rank, j.doc_id, j.judgment, j.nonrelevant_above) for j in judged_ranks(ranking, qrels)]
+    assert rows == [
+        (1, "n1", "non-relevant", 0),
+        (2, "x", "unjudged", 1),
+        (3, "r1", "relevant", 1),
+        (4, "u", "unjudged", 1),
+        (5, "n2", "relevant", 1),  # grade 1 meets threshold 1
+        (6, "r2", "relevant", 1),
+    ]
+    at_two = [j.judgment for j in judged_ranks(ranking, qrels, conventions=Conventions(threshold=2))]
+    assert at_two == ["non-relevant", "unjudged", "relevant", "unjudged", "non-relevant", "relevant"]
+    assert judged_ranks(ranking, qrels, conventions=Conventions(threshold=2))[5].nonrelevant_above == 2
+
+
+def test_in_pool_unjudged_turns_missing_qrels_lines_into_grade_minus_one_and_infap_estimates_them():
+    from metrics.unjudged import in_pool_unjudged, inferred_average_precision
+
+    ranking, qrels = ["r1", "x", "r2"], {"r1": 1, "r2": 1, "n": 0}
+    pooled = in_pool_unjudged(qrels, ["x"])
+    assert pooled == {"r1": 1, "r2": 1, "n": 0, "x": -1} and qrels == {"r1": 1, "r2": 1, "n": 0}
+    eps = 0.00001
+    # r2 at rank 3: 1/3 + (2/3) * ((r + n + u) / 2) * ((r + eps) / (r + n + 2 eps)) with r = 1, n = 0, u = 0 or 1
+    not_pooled = (1 + 1 / 3 + (2 / 3) * (1 / 2) * ((1 + eps) / (1 + 2 * eps))) / 2
+    sampled = (1 + 1 / 3 + (2 / 3) * (2 / 2) * ((1 + eps) / (1 + 2 * eps))) / 2
+    assert inferred_average_precision(ranking, qrels).value == pytest.approx(not_pooled, abs=TOL)
+    assert inferred_average_precision(ranking, pooled).value == pytest.approx(sampled, abs=TOL)
