@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 from metrics import registry
 from metrics.significance import TIE, Randomization, differences
 from metrics.types import Breakdown
+from metrics.user_models import CascadeStep
 
 COLORS = {
     "blue": "#0072B2",
@@ -430,6 +431,69 @@ def swap_heatmap(deltas: Sequence[Sequence[float]], docs: Sequence[str], label: 
     fig.update_yaxes(
         title_text="rank i", autorange="reversed", tickmode="linear", dtick=1 if n <= 20 else 5, showgrid=False
     )
+    return fig
+
+
+def rbp_weights(b: Breakdown, weights: Sequence[float], tail: float) -> go.Figure:
+    """RBP's weight (1 - p) p^(i-1) at each rank beside what each document earned of it (weight times gain), and
+    the weight left beyond the list (p^n) in the title."""
+    ranks = [s.rank for s in b.steps]
+    fig = go.Figure()
+    fig.add_bar(
+        x=ranks,
+        y=list(weights),
+        name="weight (1 − p)·p^(i−1)",
+        marker={"color": COLORS["sky"]},
+        hovertemplate="rank %{x}: weight %{y:.4f}<extra></extra>",
+    )
+    fig.add_bar(
+        x=ranks,
+        y=[s.contribution for s in b.steps],
+        name="earned: weight × gain",
+        marker={"color": COLORS["blue"]},
+        customdata=[[_safe(s.doc_id), s.grade] for s in b.steps],
+        hovertemplate="rank %{x} · doc %{customdata[0]} · grade %{customdata[1]}<br>earned %{y:.4f}<extra></extra>",
+    )
+    title = f"Weight per rank; beyond the list: p^{len(ranks)} = {tail:.4f}"
+    _layout(fig, title=title, x_title="rank", y_title="weight")
+    fig.update_layout(barmode="group")
+    _integer_ticks(fig, len(ranks))
+    return fig
+
+
+def err_cascade(steps: Sequence[CascadeStep]) -> go.Figure:
+    """ERR's cascade: the chance of reaching each rank (line), of stopping there once reached, R_i (bars), and the
+    rank's contribution to ERR, reach · R_i / i (bars)."""
+    ranks = [s.rank for s in steps]
+    fig = go.Figure()
+    fig.add_bar(
+        x=ranks,
+        y=[s.stop for s in steps],
+        name="R_i: stops here if it gets here",
+        marker={"color": COLORS["orange"]},
+        customdata=[[_safe(s.doc_id), s.grade] for s in steps],
+        hovertemplate="rank %{x} · doc %{customdata[0]} · grade %{customdata[1]}<br>R_i %{y:.4f}<extra></extra>",
+    )
+    fig.add_bar(
+        x=ranks,
+        y=[s.contribution for s in steps],
+        name="contribution: reach · R_i / i",
+        marker={"color": COLORS["green"]},
+        hovertemplate="rank %{x}: contributes %{y:.4f}<extra></extra>",
+    )
+    fig.add_scatter(
+        x=ranks,
+        y=[s.reach for s in steps],
+        name="reaches rank i",
+        mode="lines+markers",
+        line={"color": COLORS["blue"], "width": 2, "shape": "hv"},
+        marker={"size": 7},
+        hovertemplate="reaches rank %{x} with probability %{y:.4f}<extra></extra>",
+    )
+    _layout(fig, x_title="rank", y_title="probability")
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(range=[0, 1.05])
+    _integer_ticks(fig, len(ranks))
     return fig
 
 

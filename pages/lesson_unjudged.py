@@ -1,0 +1,252 @@
+"""Lesson: unjudged is not non-relevant. Judged@k, bpref, infAP and condensed lists (trec_eval -J) on the
+Playground's list, where documents can be marked unjudged. Renders metrics.unjudged; computes nothing."""
+
+import streamlit as st
+
+from metrics import parse_measure, registry
+from metrics.types import Term
+from metrics.unjudged import (
+    bpref,
+    condensed,
+    in_pool_unjudged,
+    inferred_average_precision,
+    judged,
+    judged_ranks,
+)
+from ui import state, teaching, widgets
+from ui.markdown import plain
+
+PAGE = "lesson_unjudged"
+AS_NONRELEVANT = "Unjudged treated as non-relevant"
+DROPPED = "Unjudged dropped (condensed list, as trec_eval -J)"
+NOT_IN_POOL = "never in the pool (no qrels line)"
+IN_POOL = "in the pool, not sampled (grade −1 in the qrels)"
+JUDGMENT_SHOWN = {"relevant": "relevant", "non-relevant": "judged non-relevant", "unjudged": "unjudged"}
+
+st.title("Unjudged is not non-relevant")
+st.markdown(
+    "**The problem:** qrels are built by **pooling**: assessors judge only the top documents of the systems that "
+    "took part. A document nobody judged has no qrels line, and P@k, AP and NDCG quietly count it as non-relevant. "
+    "A new retriever, a dense one above all, surfaces documents the old pool never saw: many are relevant, and it "
+    "is punished for finding them. **Measures for incomplete judgments** say how much was judged (Judged@k), "
+    "ignore the unjudged (bpref, condensed lists) or estimate them (infAP)."
+)
+
+scn = state.scenario()
+ranking, qrels, conventions, k = list(scn.full_ranking), scn.qrels, scn.conventions, scn.k
+titles = dict(scn.titles)
+unjudged_count = sum(1 for row in judged_ranks(ranking, qrels, conventions=conventions) if row.judgment == "unjudged")
+
+
+def mark_unjudged() -> None:
+    current = state.scenario()
+    chosen = set(state.widget_value(f"{PAGE}_unjudged") or ())
+    state.update(current.with_unjudged(chosen | (current.unjudged & set(current.tail))))
+
+
+def list_table(rows, ranks_from=None) -> None:
+    """The list with each document's judgment (cells are plain text, so ids and titles are safe)."""
+    st.dataframe(
+        [
+            {
+                "rank": row.rank,
+                **({"was rank": ranks_from[row.doc_id]} if ranks_from else {}),
+                "doc": row.doc_id,
+                "title": titles.get(row.doc_id, ""),
+                "judgment": JUDGMENT_SHOWN[row.judgment],
+            }
+            for row in rows
+        ],
+        hide_index=True,
+        width="stretch",
+    )
+
+
+with teaching.step(
+    1,
+    "Which documents were judged?",
+    "Mark the documents of your list that no assessor judged. They keep grade 0 on the Playground, which is all "
+    "P@k, AP and NDCG can see; the measures below tell them apart.",
+):
+    teaching.playground_note(scn)
+    state.sync_widget(f"{PAGE}_unjudged", [doc for doc in scn.ranking if doc in scn.unjudged])
+    labels = {doc: f"{rank}. {doc}" for rank, doc in enumerate(scn.ranking, start=1)}
+    st.multiselect(
+        "Unjudged documents (no qrels line)",
+        list(scn.ranking),
+        key=f"{PAGE}_unjudged",
+        on_change=mark_unjudged,
+        format_func=lambda doc: labels.get(doc, str(doc)),
+        placeholder="Nothing is unjudged: pick documents to take their judgment away",
+        help="Changes the Playground's list (undo is there). Grading a document again judges it.",
+    )
+    shown = judged_ranks(list(scn.ranking), qrels, conventions=conventions)
+    list_table(shown)
+    if unjudged_count:
+        names = ", ".join(row.doc_id for row in shown if row.judgment == "unjudged")
+        hidden = unjudged_count - sum(1 for row in shown if row.judgment == "unjudged")
+        st.caption(
+            f"{unjudged_count} of the {len(ranking)} retrieved documents {'is' if unjudged_count == 1 else 'are'} "
+            f"unjudged: {plain(names, one_line=True)}{f' and {hidden} further down' if hidden else ''}. P@k, AP and "
+            "NDCG score them exactly as they score the judged non-relevant ones."
+        )
+    else:
+        st.info("Every document on your list is judged: mark some above to see the measures part ways.")
+
+with teaching.step(
+    2,
+    "Judged@k: how much of the top k was judged",
+    "Check it before you trust any other number: a low Judged@10 means the qrels barely cover this list.",
+):
+    judged_b = judged(ranking, qrels, k, conventions=conventions)
+    teaching.definition("Judged", judged_b)
+    teaching.metric_row([(judged_b.metric, judged_b)], help_texts=[registry.family("Judged").help])
+    teaching.worked(judged_b)
+
+with teaching.step(
+    3,
+    "bpref: judged non-relevant documents above each relevant one",
+    "Each retrieved relevant document scores 1 minus the share of judged non-relevant documents ranked above it; "
+    "unjudged documents are skipped as if they were not there.",
+):
+    bpref_b = bpref(ranking, qrels, conventions=conventions)
+    teaching.definition("bpref", bpref_b)
+    teaching.metric_row([("bpref", bpref_b)], help_texts=[registry.family("bpref").help])
+    teaching.worked(bpref_b)
+    R, N = int(bpref_b.terms[Term.R]), int(bpref_b.terms[Term.NONRELEVANT])
+    scores = {step.doc_id: step.contribution * R for step in bpref_b.steps}
+    st.dataframe(
+        [
+            {
+                "rank": row.rank,
+                "doc": row.doc_id,
+                "judgment": JUDGMENT_SHOWN[row.judgment],
+                "n_i (judged non-relevant above)": row.nonrelevant_above if row.judgment == "relevant" else None,
+                "1 − min(n_i, R) / min(N, R)": round(scores[row.doc_id], 4) if row.judgment == "relevant" else None,
+            }
+            for row in judged_ranks(ranking, qrels, conventions=conventions)[: len(scn.ranking)]
+        ],
+        hide_index=True,
+        width="stretch",
+    )
+    if R == 0:
+        st.caption("No document is judged relevant (R = 0): bpref is 0, never NaN.")
+    elif N == 0:
+        st.caption(
+            f"R = {R} relevant documents and no judged non-relevant one (N = 0): nothing can rank above a relevant "
+            "document, so each one retrieved scores 1 and each one missed 0."
+        )
+    else:
+        st.caption(
+            f"R = {R} relevant and N = {N} judged non-relevant documents in the qrels: the denominator is "
+            f"min(N, R) = {min(N, R)}. A relevant document never retrieved adds 0."
+        )
+
+with teaching.step(
+    4,
+    "infAP: estimating what was not sampled",
+    "infAP estimates the precision above each relevant document from the judged ones. It only estimates documents "
+    "that were in a sampled pool but not judged (a negative grade); a document with no qrels line is a zero.",
+):
+    pool = st.radio("The unjudged documents were", [NOT_IN_POOL, IN_POOL], horizontal=True, key=f"{PAGE}_pool")
+    unjudged_docs = [row.doc_id for row in judged_ranks(ranking, qrels) if row.judgment == "unjudged"]
+    pooled_qrels = in_pool_unjudged(qrels, unjudged_docs)
+    infap_b = inferred_average_precision(ranking, pooled_qrels if pool == IN_POOL else qrels, conventions=conventions)
+    other_infap = inferred_average_precision(
+        ranking, qrels if pool == IN_POOL else pooled_qrels, conventions=conventions
+    )
+    ap_b = parse_measure("AP").compute(ranking, qrels, conventions)
+    teaching.definition("infAP", infap_b)
+    teaching.metric_row(
+        [("infAP", infap_b), ("AP", ap_b)], help_texts=[registry.family(f).help for f in ("infAP", "AP")]
+    )
+    teaching.worked(infap_b)
+    if not unjudged_docs:
+        st.caption("Nothing is unjudged, so both choices give the same infAP.")
+    else:
+        other = "in the pool" if pool == NOT_IN_POOL else "never in the pool"
+        st.caption(
+            f"Had the unjudged documents been {other}, infAP would be {teaching.fmt(other_infap.value)}"
+            + (" (the same)." if other_infap.value == infap_b.value else ".")
+        )
+
+with teaching.step(
+    5,
+    "Condensed lists: drop the unjudged and score the rest",
+    "Sakai's condensed lists (trec_eval -J): remove every unjudged document, let the judged ones move up, then "
+    "compute the usual measures. Switch between the two lists.",
+):
+    way = st.segmented_control(
+        "What-if", [AS_NONRELEVANT, DROPPED], default=AS_NONRELEVANT, key=f"{PAGE}_way", label_visibility="collapsed"
+    )
+    short = condensed(ranking, qrels)
+    names = [f"P@{k}", f"R@{k}", "AP", f"NDCG@{k}", "RR", "bpref", "infAP"]
+    full_values = {name: parse_measure(name).compute(ranking, qrels, conventions) for name in names}
+    short_values = {name: parse_measure(name).compute(short, qrels, conventions) for name in names}
+    chosen, other = (short_values, full_values) if way == DROPPED else (full_values, short_values)
+    left, right = st.columns([3, 2])
+    with left:
+        if way == DROPPED:
+            was = {doc: rank for rank, doc in enumerate(ranking, start=1)}
+            list_table(judged_ranks(condensed(list(scn.ranking), qrels), qrels, conventions=conventions), was)
+        else:
+            list_table(shown)
+    with right:
+        for name in (f"P@{k}", "AP", f"NDCG@{k}", "bpref"):
+            st.metric(
+                name,
+                teaching.fmt(chosen[name].value),
+                delta=widgets.delta(chosen[name], other[name]),
+                border=True,
+                help="The arrow is the change from the other list.",
+            )
+    st.dataframe(
+        [
+            {
+                "measure": name,
+                "unjudged = non-relevant": round(full_values[name].value, 4),
+                "unjudged dropped (-J)": round(short_values[name].value, 4),
+            }
+            for name in names
+        ],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            column: st.column_config.NumberColumn(format="%.4f")
+            for column in ("unjudged = non-relevant", "unjudged dropped (-J)")
+        },
+    )
+    changed = [name for name in names if full_values[name].value != short_values[name].value]
+    unchanged = [name for name in names if name not in changed]
+    if unjudged_count == 0:
+        st.caption("Nothing is unjudged: both lists are the same, and so is every number.")
+    else:
+        dropped = f"Dropping the {unjudged_count} unjudged document{'' if unjudged_count == 1 else 's'}"
+        same = f"; {', '.join(unchanged)} stayed the same" if unchanged else ""
+        why = " bpref skips unjudged documents anyway, so its two numbers are equal." if "bpref" in unchanged else ""
+        st.caption(f"{dropped} changed {', '.join(changed) or 'no measure'}{same}.{why}")
+
+teaching.traps(
+    [
+        '**A missing judgment is not a "no".** P@k, AP and NDCG count an unjudged document as non-relevant. '
+        "Compare a new retriever to the systems that built the pool and it loses for finding what they missed.",
+        "**Look at Judged@k first.** Below about 0.9 at k = 10, the other numbers say more about the qrels than "
+        "about the retriever: judge more, or report a measure for incomplete judgments beside them.",
+        "**A condensed list reads further down.** P@10 with -J is precision over the first ten *judged* documents, "
+        "which may sit at ranks 1 to 40 of the real list.",
+        "**bpref is not AP.** It ignores the unjudged, but it is another measure with its own scale: compare "
+        "bpref with bpref. Sakai (SIGIR 2007) found AP and NDCG on condensed lists as robust and more telling.",
+        "**infAP needs a sampled pool.** Its estimate covers only documents in the pool that were not sampled "
+        "(a negative grade); a document with no qrels line counts as non-relevant, as in AP.",
+    ]
+)
+teaching.naming(
+    f"Naming: trec_eval prints `{registry.family('bpref').trec_eval}` and `{registry.family('infAP').trec_eval}`, "
+    "and `-J` scores judged documents only; ir_measures writes "
+    f"`{registry.family('bpref').ir_measures}`, `{registry.family('infAP').ir_measures}` and "
+    f"`{registry.family('Judged').ir_measures}@10`. Here: bpref, infAP and Judged@k, and any of them in the "
+    "Playground's measure picker."
+)
+teaching.show_source(bpref)
+teaching.show_source(inferred_average_precision)
+teaching.show_source(condensed)
