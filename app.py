@@ -44,6 +44,15 @@ PAGES = {
             icon=":material/show_chart:",
             url_path="pr-curve",
         ),
+        st.Page(
+            "pages/lesson_unjudged.py", title="Unjudged documents", icon=":material/help_center:", url_path="unjudged"
+        ),
+        st.Page(
+            "pages/lesson_user_models.py",
+            title="User models: RBP & ERR",
+            icon=":material/person_search:",
+            url_path="user-models",
+        ),
     ],
     "Your data": [
         st.Page("pages/your_data.py", title="Evaluate a run", icon=":material/upload_file:", url_path="your-data"),

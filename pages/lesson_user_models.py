@@ -1,0 +1,152 @@
+"""Lesson: user models. RBP (a user who reads on with probability p; its residual) and ERR (a cascade that stops
+at a satisfying document) on the Playground's list. Renders metrics.user_models; computes nothing."""
+
+import streamlit as st
+
+from metrics import registry
+from metrics.types import Term
+from metrics.user_models import (
+    err_cascade,
+    expected_reciprocal_rank,
+    rank_biased_precision,
+    rbp_gains,
+    rbp_residual,
+    rbp_weights,
+)
+from ui import charts, state, teaching
+
+PAGE = "lesson_user_models"
+PATIENCE = registry.family("RBP").param("p")
+
+st.title("User models: RBP and ERR")
+st.markdown(
+    "**What they measure:** the value of a ranking to a model of a reader. **RBP** (rank-biased precision) reads "
+    "rank 1, then goes on to the next rank with probability p, its patience: the score is the gain per document "
+    "read. **ERR** (expected reciprocal rank) reads down until a document satisfies it, and a better grade "
+    "satisfies more often: the score is the expected 1/rank where the reader stops. **Use them when** you can say "
+    "how your users read: a few impatient glances (small p) or a long scroll (p near 1)."
+)
+
+scn = state.scenario()
+ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
+
+with teaching.step(
+    1, "RBP: patience p", "Rank i is worth (1 − p)·p^(i−1) of the reading: at p = 0.5, half of it goes to rank 1."
+):
+    teaching.playground_note(scn)
+    p = st.slider(
+        "Patience p",
+        0.5,
+        0.99,
+        float(PATIENCE.default),
+        step=0.01,
+        key=f"{PAGE}_p",
+        help=PATIENCE.help,
+    )
+    rbp = rank_biased_precision(ranking, qrels, conventions=conventions, p=p)
+    residual = rbp_residual(ranking, qrels, conventions=conventions, p=p)
+    teaching.definition("RBP", rbp)
+    teaching.metric_row(
+        [("RBP", rbp), ("RBP residual", residual)],
+        help_texts=[registry.family(family).help for family in ("RBP", "RBP_resid")],
+    )
+    teaching.worked(rbp)
+    gains = rbp_gains(qrels)
+    if gains:
+        written = ", ".join(f"grade {grade} → {gain:.4g}" for grade, gain in sorted(gains.items()))
+        st.caption(f"Gains g_i (trec_eval scales grades to 0..1 by the query's highest grade): {written}.")
+    weights, tail = rbp_weights(len(ranking), p)
+    teaching.chart(charts.rbp_weights(rbp, weights, tail), key=f"{PAGE}_weights")
+    st.caption(
+        f"Light bars: the weight of each rank. Dark bars: what the document there earned of it. The weights of your "
+        f"{len(ranking)} ranks add up to {1 - tail:.4f}; the rest, p^{len(ranking)} = {tail:.4f}, lies beyond the "
+        "list, where no document can earn it."
+    )
+
+with teaching.step(
+    2,
+    "The residual: what is still unknown",
+    "RBP is a lower bound: an unjudged document, or one below the list, might be relevant. The residual is the "
+    "most it could add, if every one of them had the top gain.",
+):
+    teaching.definition("RBP_resid", residual)
+    teaching.worked(residual)
+    unjudged_count = int(residual.terms[Term.UNJUDGED])
+    if unjudged_count:
+        st.caption(
+            f"RBP lies between {rbp.value:.4f} and {rbp.value + residual.value:.4f}: "
+            f"{unjudged_count} unjudged document{'' if unjudged_count == 1 else 's'} in the list and the "
+            f"{tail:.4f} beyond it. A large residual means the qrels cannot tell how good this list is."
+        )
+    else:
+        st.caption(
+            f"Nothing in your list is unjudged, and trec_eval then reports a residual of 0, although the weight "
+            f"beyond the list, p^{len(ranking)} = {tail:.4f}, is unknown too. Mark documents unjudged in the "
+            "*Unjudged documents* lesson to see the residual grow."
+        )
+
+with teaching.step(
+    3,
+    "ERR: the cascade",
+    "The reader stops at rank i, satisfied, with probability R_i = (2^g − 1)/2^4, else reads on: a grade-4 "
+    "document stops 15 of 16 readers, a grade-1 document 1 in 16.",
+):
+    err = expected_reciprocal_rank(ranking, qrels, scn.k, conventions=conventions)
+    cascade = err_cascade(ranking, qrels, scn.k)
+    teaching.definition("ERR", err)
+    teaching.metric_row([(err.metric, err)], help_texts=[registry.family("ERR").help])
+    teaching.worked(err)
+    st.dataframe(
+        [
+            {
+                "rank": step.rank,
+                "doc": step.doc_id,
+                "title": scn.title(step.doc_id),
+                "grade": step.grade,
+                "P(reach)": step.reach,
+                "R_i (stops)": step.stop,
+                "contribution reach·R_i/i": step.contribution,
+            }
+            for step in cascade
+        ],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            column: st.column_config.NumberColumn(format="%.4f")
+            for column in ("P(reach)", "R_i (stops)", "contribution reach·R_i/i")
+        },
+    )
+    if cascade:
+        teaching.chart(charts.err_cascade(cascade), key=f"{PAGE}_cascade")
+        st.caption(
+            f"Blue: the chance of reading as far as each rank; it drops after every document that can satisfy. "
+            f"With probability {err.terms[Term.STILL_READING]:.4f} the reader reads past rank {len(cascade)} "
+            f"unsatisfied: that part adds 0 to {err.metric}."
+        )
+    else:
+        st.info("The list is empty: ERR is 0.")
+
+teaching.traps(
+    [
+        "**RBP is not normalised.** A perfect list scores at most 1 − p^n; with p = 0.9, ten relevant documents "
+        "give 0.65, not 1. Compare RBP at the same p only.",
+        "**ir_measures' RBP defaults to p = 0.8, trec_eval's rbp to p = 0.9**: the same name, two numbers. Write "
+        "the p.",
+        "**A residual of 0 does not mean certainty.** trec_eval computes rbp_resid only when the list has an "
+        "unjudged document; otherwise it prints 0, though the ranks below the list are still unknown.",
+        "**ERR rewards the first great document and little after it.** Once a grade-4 document has stopped 15 of "
+        "16 readers, the rest of the list barely counts: ERR suits navigational queries, not result sets a user "
+        "reads in full.",
+        "**ERR's grades stop at 4** (gdeval's maximum): a grade 5 counts as 4. Grades are not scaled, so a "
+        "binary qrels (grade 1) stops only 1 reader in 16.",
+    ]
+)
+teaching.naming(
+    f"Naming: trec_eval prints `{registry.family('RBP').trec_eval}` and "
+    f"`{registry.family('RBP_resid').trec_eval}` (p = 0.9); ir_measures writes "
+    f"`{registry.family('RBP').ir_measures}(p=0.8)` and `{registry.family('ERR').ir_measures}@10` (computed by "
+    "gdeval). Here: RBP, RBP_resid and ERR@k, and any of them in the Playground's measure picker."
+)
+teaching.show_source(rank_biased_precision)
+teaching.show_source(rbp_residual)
+teaching.show_source(err_cascade)
