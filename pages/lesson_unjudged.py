@@ -78,7 +78,7 @@ with teaching.step(
         on_change=mark_unjudged,
         format_func=lambda doc: labels.get(doc, str(doc)),
         placeholder="Nothing is unjudged: pick documents to take their judgment away",
-        help="Changes the Playground's list (undo is there). Grading a document again judges it.",
+        help="Changes the Playground's list (undo is there), where they show grade 0; a grade above 0 judges one.",
     )
     shown = judged_ranks(list(scn.ranking), qrels, conventions=conventions)
     list_table(shown)
@@ -204,8 +204,8 @@ with teaching.step(
         [
             {
                 "measure": name,
-                "unjudged = non-relevant": round(full_values[name].value, 4),
-                "unjudged dropped (-J)": round(short_values[name].value, 4),
+                "unjudged = non-relevant": full_values[name].value,
+                "unjudged dropped (-J)": short_values[name].value,
             }
             for name in names
         ],

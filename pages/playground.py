@@ -6,6 +6,7 @@ import streamlit as st
 
 from metrics import formulas
 from ui import charts, drilldown, export, presenter, sortable, state, teaching, url, widgets, words
+from ui.markdown import plain
 
 LIST_KEY = "pg_list"
 
@@ -93,6 +94,11 @@ def ranked_list() -> None:
     sortable.ranked_list(LIST_KEY, state.scenario, state.update, label="Retrieved documents, best first")
     if tail_note := drilldown.tail_note(state.scenario()):
         st.caption(tail_note)
+    if unjudged := [doc for doc in state.scenario().ranking if doc in state.scenario().unjudged]:
+        st.caption(
+            f"Unjudged, no qrels line (shown as grade 0): {plain(', '.join(unjudged))}. Mark or unmark documents, "
+            "and see what it changes, in the *Unjudged documents* lesson."
+        )
     widgets.move_control("pg", state.scenario, state.update)
     widgets.history_buttons("pg", state.reset)
 

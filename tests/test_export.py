@@ -148,3 +148,10 @@ def test_without_the_app_address_the_markdown_says_the_link_is_relative():
     scn = Scenario.from_example(EXAMPLES["grades-32301"])
     md = export.markdown(scn, breakdowns(scn))
     assert "put its address in front" in md and "`/?docs=d1,d2,d3,d4,d5" in md
+
+
+def test_an_unjudged_document_is_named_in_the_table_and_kept_in_the_link():
+    scn = Scenario(("d1", "d2"), (), {"d1": 1, "d2": 0}, k=2).with_unjudged({"d2"})
+    md = export.markdown(scn, breakdowns(scn))
+    assert "| 1 | d1 |  | 1 |" in md and "| 2 | d2 |  | unjudged |" in md
+    assert "`/?docs=d1,d2&grades=1,0&unjudged=d2&k=2&scale=3`" in md

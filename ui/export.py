@@ -68,7 +68,7 @@ def _table(scn: Scenario) -> list[str]:
     rows = ["| Rank | Doc id | Title | Grade |", "|---:|---|---|---:|"]
     for rank, doc in enumerate(scn.ranking, start=1):
         cut = " (beyond k)" if rank > scn.k else ""
-        rows.append(f"| {rank}{cut} | {_cell(doc)} | {_cell(scn.title(doc))} | {grades[doc]} |")
+        rows.append(f"| {rank}{cut} | {_cell(doc)} | {_cell(scn.title(doc))} | {grades.get(doc, 'unjudged')} |")
     for doc in scn.shelf:
         rows.append(f"| not retrieved | {_cell(doc)} | {_cell(scn.title(doc))} | {grades[doc]} |")
     return rows
