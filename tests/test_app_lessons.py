@@ -9,7 +9,14 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 PAGES = Path(__file__).parents[1] / "pages"
-LESSONS = ["lesson_precision_recall.py", "lesson_rr.py", "lesson_ap.py", "lesson_ndcg.py"]
+LESSONS = [
+    "lesson_precision_recall.py",
+    "lesson_rr.py",
+    "lesson_ap.py",
+    "lesson_ndcg.py",
+    "lesson_unjudged.py",
+    "lesson_user_models.py",
+]
 
 
 def run(page: str) -> AppTest:
