@@ -114,6 +114,16 @@ with teaching.step(
     teaching.metric_row([("bpref", bpref_b)], help_texts=[registry.family("bpref").help])
     teaching.worked(bpref_b)
     R, N = int(bpref_b.terms[Term.R]), int(bpref_b.terms[Term.NONRELEVANT])
+
+    def bpref_term(row, share: float, R: int, N: int) -> str:
+        if row.judgment == "unjudged":
+            return "skipped"
+        if row.judgment == "non-relevant":
+            return "none: adds 1 to n below it"
+        if row.nonrelevant_above == 0:
+            return "1 (none above)"
+        return f"1 − min({row.nonrelevant_above}, {R}) / min({N}, {R}) = {teaching.fmt(share)}"
+
     scores = {step.doc_id: step.contribution * R for step in bpref_b.steps}
     st.dataframe(
         [
@@ -121,8 +131,8 @@ with teaching.step(
                 "rank": row.rank,
                 "doc": row.doc_id,
                 "judgment": JUDGMENT_SHOWN[row.judgment],
-                "n_i (judged non-relevant above)": row.nonrelevant_above if row.judgment == "relevant" else None,
-                "1 − min(n_i, R) / min(N, R)": round(scores[row.doc_id], 4) if row.judgment == "relevant" else None,
+                "judged non-relevant above (n_i)": row.nonrelevant_above,
+                "its term": bpref_term(row, scores.get(row.doc_id, 0.0), R, N),
             }
             for row in judged_ranks(ranking, qrels, conventions=conventions)[: len(scn.ranking)]
         ],
@@ -184,23 +194,22 @@ with teaching.step(
     full_values = {name: parse_measure(name).compute(ranking, qrels, conventions) for name in names}
     short_values = {name: parse_measure(name).compute(short, qrels, conventions) for name in names}
     chosen, other = (short_values, full_values) if way == DROPPED else (full_values, short_values)
-    left, right = st.columns([3, 2])
+    for column, name in zip(st.columns(4), (f"P@{k}", "AP", f"NDCG@{k}", "bpref"), strict=True):
+        column.metric(
+            name,
+            teaching.fmt(chosen[name].value),
+            delta=widgets.delta(chosen[name], other[name]),
+            border=True,
+            help="The arrow is the change from the other list.",
+        )
+    left, right = st.columns(2)
     with left:
         if way == DROPPED:
             was = {doc: rank for rank, doc in enumerate(ranking, start=1)}
             list_table(judged_ranks(condensed(list(scn.ranking), qrels), qrels, conventions=conventions), was)
         else:
             list_table(shown)
-    with right:
-        for name in (f"P@{k}", "AP", f"NDCG@{k}", "bpref"):
-            st.metric(
-                name,
-                teaching.fmt(chosen[name].value),
-                delta=widgets.delta(chosen[name], other[name]),
-                border=True,
-                help="The arrow is the change from the other list.",
-            )
-    st.dataframe(
+    right.dataframe(
         [
             {
                 "measure": name,
@@ -230,12 +239,13 @@ teaching.traps(
     [
         '**A missing judgment is not a "no".** P@k, AP and NDCG count an unjudged document as non-relevant. '
         "Compare a new retriever to the systems that built the pool and it loses for finding what they missed.",
-        "**Look at Judged@k first.** Below about 0.9 at k = 10, the other numbers say more about the qrels than "
-        "about the retriever: judge more, or report a measure for incomplete judgments beside them.",
+        "**Look at Judged@k first.** When much of the top 10 is unjudged, the other numbers say more about the "
+        "qrels than about the retriever: judge more, or report a measure for incomplete judgments beside them.",
         "**A condensed list reads further down.** P@10 with -J is precision over the first ten *judged* documents, "
         "which may sit at ranks 1 to 40 of the real list.",
         "**bpref is not AP.** It ignores the unjudged, but it is another measure with its own scale: compare "
-        "bpref with bpref. Sakai (SIGIR 2007) found AP and NDCG on condensed lists as robust and more telling.",
+        "bpref with bpref. Sakai (*Alternatives to Bpref*, SIGIR 2007) found AP and NDCG computed on condensed "
+        "lists to be better choices for incomplete judgments.",
         "**infAP needs a sampled pool.** Its estimate covers only documents in the pool that were not sampled "
         "(a negative grade); a document with no qrels line counts as non-relevant, as in AP.",
     ]

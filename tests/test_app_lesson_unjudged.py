@@ -128,9 +128,14 @@ def test_bpref_table_counts_judged_nonrelevant_documents_above_each_relevant_one
     grades = {"n1": 0, "x": 0, "r1": 1, "n2": 0, "r2": 1, "r3": 1}
     at = run(Scenario(("n1", "x", "r1", "n2", "r2"), ("r3",), grades, k=5, scale=1).with_unjudged({"x"}))
     table = at.dataframe[1].value
-    relevant = table[table["judgment"] == "relevant"]
-    assert relevant["n_i (judged non-relevant above)"].tolist() == [1, 2]
-    assert relevant["1 − min(n_i, R) / min(N, R)"].tolist() == [round(1 - 1 / 2, 4), round(1 - 2 / 2, 4)]
+    assert table["judged non-relevant above (n_i)"].tolist() == [0, 1, 1, 1, 2]
+    assert table["its term"].tolist() == [
+        "none: adds 1 to n below it",
+        "skipped",
+        f"1 − min(1, 3) / min(2, 3) = {1 - 1 / 2:.4f}",
+        "none: adds 1 to n below it",
+        f"1 − min(2, 3) / min(2, 3) = {1 - 2 / 2:.4f}",
+    ]
     assert ("bpref", f"{(1 / 2 + 0) / 3:.4f}") in cards(at)
     assert "the denominator is min(N, R) = 2" in captions(at)
 
