@@ -613,7 +613,7 @@ def rbp_resid_worked(b: Breakdown) -> str:
     if not b.terms[Term.UNJUDGED]:
         lines.append(r"&= 0 \quad \text{(no unjudged document in the list: trec\_eval reports 0)}")
         return _aligned(lines)
-    unjudged = sum(st.contribution for st in b.steps)
+    unjudged = sum(st.contribution for st in b.steps) - b.terms[Term.TAIL]  # the last rank's step carries the tail
     lines.append(rf"&= {_num(b.terms[Term.TAIL])} + {_num(unjudged)} = {_num(b.value)}")
     return _aligned(lines)
 

@@ -154,3 +154,11 @@ def test_the_short_list_note_agrees_in_number_and_sits_on_rows_of_its_own():
     assert r"\text{2 empty ranks count as non-relevant)}" in two
     hits_row = next(row for row in one.split(r"\\") if "hits@5} &= 1 + 0" in row)
     assert "retrieved" not in hits_row  # not appended to the sum, where a narrow column cut it off
+
+
+def test_rbp_residual_worked_splits_the_tail_from_the_unjudged_documents():
+    from metrics.user_models import rbp_residual
+
+    b = rbp_residual(["r", "x", "n", "y", "r2"], {"r": 1, "n": 0, "r2": 1}, p=0.9)  # x, y unjudged
+    tail, unjudged = 0.9**5, 0.1 * (0.9 + 0.9**3)  # 0.5905 and 0.1629
+    assert rf"&= {tail:.4f} + {unjudged:.4f} = {tail + unjudged:.4f}" in latex(b)
