@@ -131,13 +131,14 @@ with teaching.step(
                 "rank": row.rank,
                 "doc": row.doc_id,
                 "judgment": JUDGMENT_SHOWN[row.judgment],
-                "judged non-relevant above (n_i)": row.nonrelevant_above,
+                "n_i": row.nonrelevant_above,
                 "its term": bpref_term(row, scores.get(row.doc_id, 0.0), R, N),
             }
             for row in judged_ranks(ranking, qrels, conventions=conventions)[: len(scn.ranking)]
         ],
         hide_index=True,
         width="stretch",
+        column_config={"n_i": st.column_config.NumberColumn(help="Judged non-relevant documents ranked above it")},
     )
     if R == 0:
         st.caption("No document is judged relevant (R = 0): bpref is 0, never NaN.")
@@ -213,16 +214,15 @@ with teaching.step(
         [
             {
                 "measure": name,
-                "unjudged = non-relevant": full_values[name].value,
-                "unjudged dropped (-J)": short_values[name].value,
+                "as non-relevant": full_values[name].value,
+                "dropped (-J)": short_values[name].value,
             }
             for name in names
         ],
         hide_index=True,
         width="stretch",
         column_config={
-            column: st.column_config.NumberColumn(format="%.4f")
-            for column in ("unjudged = non-relevant", "unjudged dropped (-J)")
+            column: st.column_config.NumberColumn(format="%.4f") for column in ("as non-relevant", "dropped (-J)")
         },
     )
     changed = [name for name in names if full_values[name].value != short_values[name].value]

@@ -56,7 +56,7 @@ with teaching.step(
         written = ", ".join(f"grade {grade} → {gain:.4g}" for grade, gain in sorted(gains.items()))
         st.caption(f"Gains g_i (trec_eval scales grades to 0..1 by the query's highest grade): {written}.")
     weights, tail = rbp_weights(len(ranking), p)
-    teaching.chart(charts.rbp_weights(rbp, weights, tail), key=f"{PAGE}_weights")
+    teaching.chart(charts.rbp_weights(rbp, weights), key=f"{PAGE}_weights")
     st.caption(
         f"Light bars: the weight of each rank. Dark bars: what the document there earned of it. The weights of your "
         f"{len(ranking)} ranks add up to {1 - tail:.4f}; the rest, p^{len(ranking)} = {tail:.4f}, lies beyond the "

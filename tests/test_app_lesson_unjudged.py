@@ -42,7 +42,7 @@ def trec_eval(ranking: list[str], qrels: dict[str, int], judged_only: bool) -> d
 
 def both_ways(at: AppTest) -> dict[str, tuple[float, float]]:
     rows = at.dataframe[-1].value.to_dict("records")
-    return {row["measure"]: (row["unjudged = non-relevant"], row["unjudged dropped (-J)"]) for row in rows}
+    return {row["measure"]: (row["as non-relevant"], row["dropped (-J)"]) for row in rows}
 
 
 def cards(at: AppTest) -> list[tuple[str, str]]:
@@ -128,7 +128,7 @@ def test_bpref_table_counts_judged_nonrelevant_documents_above_each_relevant_one
     grades = {"n1": 0, "x": 0, "r1": 1, "n2": 0, "r2": 1, "r3": 1}
     at = run(Scenario(("n1", "x", "r1", "n2", "r2"), ("r3",), grades, k=5, scale=1).with_unjudged({"x"}))
     table = at.dataframe[1].value
-    assert table["judged non-relevant above (n_i)"].tolist() == [0, 1, 1, 1, 2]
+    assert table["n_i"].tolist() == [0, 1, 1, 1, 2]
     assert table["its term"].tolist() == [
         "none: adds 1 to n below it",
         "skipped",

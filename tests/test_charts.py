@@ -151,3 +151,22 @@ def test_normalised_contributions_keep_a_fixed_unit_axis_and_dcg_does_not():
     assert list(ndcg_fig.layout.yaxis.range) == [0, 1.05] and ndcg_fig.layout.yaxis.autorange is False
     dcg_fig = charts.contributions(dcg(ranking, {"a": 3, "b": 3, "c": 3}, 3))
     assert dcg_fig.layout.yaxis.range is None  # DCG grows past 1: its axis follows the data
+
+
+def test_rbp_weights_and_err_cascade_carry_the_library_numbers_and_escape_ids():
+    from metrics.user_models import err_cascade, rank_biased_precision, rbp_weights
+
+    ranking, grades = [EVIL, "d2", "d3"], {EVIL: 3, "d3": 1}
+    b = rank_biased_precision(ranking, grades, p=0.5)
+    weights, _ = rbp_weights(3, 0.5)
+    weight_bars, earned_bars = _bars(charts.rbp_weights(b, weights))
+    assert list(weight_bars.y) == [0.5, 0.25, 0.125]
+    assert list(earned_bars.y) == [0.5 * 1, 0.0, 0.125 * (1 / 3)]  # weight x grade / top grade
+    steps = err_cascade(ranking, grades)
+    fig = charts.err_cascade(steps)
+    stops, contributions = _bars(fig)
+    (reach,) = [t for t in fig.data if t.type == "scatter"]
+    assert list(stops.y) == [7 / 16, 0.0, 1 / 16] and list(reach.y) == [1.0, 9 / 16, 9 / 16]
+    assert list(contributions.y) == [s.contribution for s in steps]
+    for fig in (charts.rbp_weights(b, weights), charts.err_cascade(steps)):
+        assert EVIL not in fig.to_json()

@@ -434,9 +434,8 @@ def swap_heatmap(deltas: Sequence[Sequence[float]], docs: Sequence[str], label: 
     return fig
 
 
-def rbp_weights(b: Breakdown, weights: Sequence[float], tail: float) -> go.Figure:
-    """RBP's weight (1 - p) p^(i-1) at each rank beside what each document earned of it (weight times gain), and
-    the weight left beyond the list (p^n) in the title."""
+def rbp_weights(b: Breakdown, weights: Sequence[float]) -> go.Figure:
+    """RBP's weight (1 - p) p^(i-1) at each rank beside what each document earned of it (weight times gain)."""
     ranks = [s.rank for s in b.steps]
     fig = go.Figure()
     fig.add_bar(
@@ -454,8 +453,7 @@ def rbp_weights(b: Breakdown, weights: Sequence[float], tail: float) -> go.Figur
         customdata=[[_safe(s.doc_id), s.grade] for s in b.steps],
         hovertemplate="rank %{x} · doc %{customdata[0]} · grade %{customdata[1]}<br>earned %{y:.4f}<extra></extra>",
     )
-    title = f"Weight per rank; beyond the list: p^{len(ranks)} = {tail:.4f}"
-    _layout(fig, title=title, x_title="rank", y_title="weight")
+    _layout(fig, x_title="rank", y_title="weight")
     fig.update_layout(barmode="group")
     _integer_ticks(fig, len(ranks))
     return fig
