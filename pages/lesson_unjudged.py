@@ -188,7 +188,12 @@ with teaching.step(
     "compute the usual measures. Switch between the two lists.",
 ):
     way = st.segmented_control(
-        "What-if", [AS_NONRELEVANT, DROPPED], default=AS_NONRELEVANT, key=f"{PAGE}_way", label_visibility="collapsed"
+        "Unjudged documents are",
+        [AS_NONRELEVANT, DROPPED],
+        default=AS_NONRELEVANT,
+        required=True,  # clicking the chosen side again must not leave neither chosen
+        key=f"{PAGE}_way",
+        label_visibility="collapsed",
     )
     short = condensed(ranking, qrels)
     names = [f"P@{k}", f"R@{k}", "AP", f"NDCG@{k}", "RR", "bpref", "infAP"]
