@@ -247,7 +247,7 @@ teaching.traps(
         "**Look at Judged@k first.** When much of the top 10 is unjudged, the other numbers say more about the "
         "qrels than about the retriever: judge more, or report a measure for incomplete judgments beside them.",
         "**A condensed list reads further down.** P@10 with -J is precision over the first ten *judged* documents, "
-        "which may sit at ranks 1 to 40 of the real list.",
+        "wherever they sit in the real list, possibly far below rank 10.",
         "**bpref is not AP.** It ignores the unjudged, but it is another measure with its own scale: compare "
         "bpref with bpref. Sakai (*Alternatives to Bpref*, SIGIR 2007) found AP and NDCG computed on condensed "
         "lists to be better choices for incomplete judgments.",
