@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from metrics import parse_measure
 from metrics.engine import evaluate
 from metrics.io import read_qrels, read_run
 from ui import url
@@ -180,3 +181,18 @@ def test_negative_grades_count_as_zero_and_match_the_engine():
     scn = scenario_for_query(rankings, qrels, "q", 2, k=3)
     assert scn.grades["a"] == 0 and scn.shelf == ("r",)
     assert_rows_equal(scn, evaluate(rankings, qrels, measures_at(3)), 0, 3)
+
+
+def test_retrieved_docs_without_a_qrels_line_open_as_unjudged_and_match_the_engine(sample):
+    run, qrels, rankings, qrels_dict = sample
+    names = ["Judged@10", "infAP", "rbp_resid", "unj@10"]
+    evaluation = evaluate(run, qrels, names)
+    unjudged_queries = 0
+    for row, query_id in enumerate(evaluation.queries):
+        scn = scenario_for_query(rankings, qrels_dict, query_id, 20, k=10)
+        assert scn.unjudged == {d for d in rankings[query_id] if d not in qrels_dict.get(query_id, {})}
+        unjudged_queries += bool(scn.unjudged)
+        for name in names:
+            value = parse_measure(name).compute(list(scn.full_ranking), scn.qrels, scn.conventions).value
+            assert value == pytest.approx(evaluation.per_query[name][row], abs=1e-12), (query_id, name)
+    assert unjudged_queries > 0  # the dense sample run retrieves unjudged documents

@@ -57,8 +57,9 @@ def scenario_for_query(
     conventions: Conventions = TREC_EVAL,
 ) -> Scenario:
     """The playground scenario of one query: the run's top ``top_n`` to drag, the rest as ``tail``, and the docs
-    judged relevant (grade > 0) that the run never retrieved on the shelf. Judged non-relevant docs that were not
-    retrieved are left out: they change no metric. The scale covers the collection's top grade (see grade_mapping).
+    judged relevant (grade > 0) that the run never retrieved on the shelf. Retrieved docs with no qrels line are
+    unjudged. Judged non-relevant docs that were not retrieved are left out: they change no metric but bpref, whose
+    N counts them. The scale covers the collection's top grade (see grade_mapping).
     """
     if not 1 <= top_n <= MAX_DOCS:
         raise ValueError(f"top N must be between 1 and {MAX_DOCS}, got {top_n}")
@@ -73,7 +74,8 @@ def scenario_for_query(
     grades.update({d: _mapped(judged[d], mapped_from) for d in tail if judged.get(d, 0) > 0})
     threshold = min(conventions.threshold, scale)
     conventions = dataclasses.replace(conventions, threshold=threshold)  # the threshold widget offers 1..scale
-    return Scenario(tuple(shown), tuple(shelf), grades, {}, k=k, conventions=conventions, scale=scale, tail=tuple(tail))
+    scn = Scenario(tuple(shown), tuple(shelf), grades, {}, k=k, conventions=conventions, scale=scale, tail=tuple(tail))
+    return scn.with_unjudged(d for d in ranking if d not in judged)  # no qrels line: Judged@k, infAP tell them apart
 
 
 def tail_note(scn: Scenario) -> str | None:
