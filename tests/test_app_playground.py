@@ -122,7 +122,7 @@ def test_grade_change_from_a_card(at):
     values = metric_values(at)
     assert values["P@5"] == "1.0000"
     assert values["NDCG@5"] == f"{dcg / idcg:.4f}"
-    assert list_data(at)["items"][3] == {"id": "d4", "title": "Release notes", "grade": 3}
+    assert list_data(at)["items"][3] == {"id": "d4", "title": "Release notes", "grade": 3, "unjudged": False}
 
 
 def test_shelving_from_a_card_keeps_the_judgment(at):

@@ -105,7 +105,10 @@ def ranked_list(
     data = {
         "list": key,
         "label": label,
-        "items": [{"id": d, "title": scn.title(d), "grade": scn.grades.get(d, 0)} for d in scn.ranking],
+        "items": [
+            {"id": d, "title": scn.title(d), "grade": scn.grades.get(d, 0), "unjudged": d in scn.unjudged}
+            for d in scn.ranking
+        ],
         "scale": scn.scale,
         "k": scn.k,
         "threshold": scn.conventions.threshold,

@@ -333,3 +333,14 @@ def test_the_address_bar_link_reproduces_the_list_in_a_new_browser(app, another_
     expect(other.page.locator('[data-testid="stException"]')).to_have_count(0)
     assert other.dialogs == [], f"a title from a link ran script: {other.dialogs}"
     assert other.errors == []
+
+
+def test_an_unjudged_document_from_a_link_is_badged_unjudged_on_its_card(another_browser):
+    other = another_browser()
+    other.goto("/?docs=d1,d2,d3&grades=1,0,0&unjudged=d2")
+    other.wait_idle()
+    expect(card(other, "d2").locator(".rk-badge")).to_have_text("unjudged", timeout=WAIT_MS)
+    expect(card(other, "d3").locator(".rk-badge")).to_have_text("not relevant")  # judged 0
+    expect(card(other, "d2")).to_have_attribute("aria-label", re.compile(r", unjudged$"))
+    expect(other.page.get_by_text("Unjudged, no qrels line (shown as grade 0): d2.")).to_have_count(1)
+    assert other.errors == []

@@ -103,6 +103,7 @@ export default function (component) {
     const rank = index + 1;
     const title = String(item.title || "");
     const relevant = grade >= threshold;
+    const unjudged = Boolean(item.unjudged); // no qrels line: scored as non-relevant, but nobody judged it
     const card = el("li", {
       class: `rk-card grade-${Math.min(grade, 4)}${relevant ? " relevant" : ""}${k && rank > k ? " beyond-k" : ""}`,
       "data-doc-id": doc,
@@ -110,7 +111,7 @@ export default function (component) {
       "data-grade-value": String(grade),
       tabindex: "0",
       draggable: "true",
-      "aria-label": `Rank ${rank}: ${doc}${title ? `, ${title}` : ""}, grade ${grade}${relevant ? ", relevant" : ""}`,
+      "aria-label": `Rank ${rank}: ${doc}${title ? `, ${title}` : ""}, grade ${grade}${relevant ? ", relevant" : ""}${unjudged ? ", unjudged" : ""}`,
     });
     card.append(el("span", { class: "rk-handle", "aria-hidden": "true", title: "Drag to move" }, "\u2807"));
     card.append(el("span", { class: "rk-rank", "aria-hidden": "true" }, String(rank)));
@@ -118,7 +119,7 @@ export default function (component) {
     const text = el("div", { class: "rk-text" });
     const idLine = el("div", { class: "rk-idline" });
     idLine.append(el("span", { class: "rk-id" }, doc));
-    idLine.append(el("span", { class: "rk-badge" }, relevant ? "relevant" : "not relevant"));
+    idLine.append(el("span", { class: "rk-badge" }, unjudged ? "unjudged" : relevant ? "relevant" : "not relevant"));
     text.append(idLine);
     text.append(el("div", { class: "rk-title", title }, title || "(untitled)"));
     card.append(text);
