@@ -12,6 +12,7 @@ import pytest
 from golden import TIES
 
 import metrics.io.duplicates
+import metrics.io.fast
 import metrics.io.order
 import metrics.io.parallel
 from metrics.engine import evaluate
@@ -96,6 +97,20 @@ def test_comment_lines_and_extra_run_columns_are_read_as_trec_eval_reads_them(
     assert read_run(gzip.compress(run_text.encode()), "upload.gz").to_rankings() == RANKINGS, label
     assert read_qrels(write(tmp_path, "qrels.txt", qrels_text)).to_dict() == JUDGMENTS, label
     assert read_qrels(qrels_text.encode(), "upload.txt").to_dict() == JUDGMENTS, label
+
+
+def test_comment_lines_at_the_top_are_skipped_without_a_second_pass(tmp_path, monkeypatch):
+    """The common case, a comment header, stays on the fast path (a second pass costs seconds at 7M rows)."""
+
+    def second_pass(*args, **kwargs):
+        raise AssertionError("the file was parsed twice")
+
+    monkeypatch.setattr(metrics.io.fast, "_parse_normalized", second_pass)
+    run_text = "# BM25 run\n\n  # k1=0.9\n" + RUN
+    assert read_run(write(tmp_path, "run.txt", run_text)).to_rankings() == RANKINGS
+    assert read_run(run_text.encode(), "upload.txt").to_rankings() == RANKINGS
+    csv_text = "# exported\nquery,doc,score\nq1,a,3\nq1,b,2\nq1,c,1\nq2,x,5\nq2,y,4\n"
+    assert read_run(csv_text.encode(), "run.csv").to_rankings() == RANKINGS
 
 
 def test_a_hash_inside_a_line_is_data_and_a_comment_in_a_csv_is_skipped():

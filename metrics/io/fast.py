@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 from metrics.io.arrays import string_views
-from metrics.io.layout import RUN_COLUMNS, Layout, is_comment, sniff
+from metrics.io.layout import RUN_COLUMNS, Layout, sniff
 from metrics.io.rules import InputError, ids_ok, values_ok
 from metrics.io.scan import scan, text_line_numbers
 from metrics.io.sources import BLOCK_BYTES, TextSource, strip_bom
@@ -35,18 +35,16 @@ def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
         check_utf8=False,  # ids_ok checks, faster (ids are ASCII): 0.03-0.05 s less at 7M rows
     )
     quoting = layout.delimiter == ","  # TREC files have no quoting: a doc id may contain a quote
-    table = None
     try:
-        if not any(map(is_comment, text.head.splitlines())):
-            try:
-                parse = pa_csv.ParseOptions(delimiter=layout.delimiter or " ", quote_char='"' if quoting else False)
-                table = _read_csv(
-                    text.arrow_input(), _read_options(layout.names, layout), parse, convert, text.data is not None
-                )
-            except pa.ArrowInvalid:
-                table = None
-            if table is not None and _has_comment_rows(table.column(wanted[0])):
-                table = None  # a comment line further down that pyarrow read as a row
+        try:  # comment lines before the first data row are skipped with the header (skip_lines)
+            parse = pa_csv.ParseOptions(delimiter=layout.delimiter or " ", quote_char='"' if quoting else False)
+            table = _read_csv(
+                text.arrow_input(), _read_options(layout.names, layout), parse, convert, text.data is not None
+            )
+        except pa.ArrowInvalid:
+            table = None
+        if table is not None and _has_comment_rows(table.column(wanted[0])):
+            table = None  # a comment line further down that pyarrow read as a row
         if table is None:
             table = _parse_normalized(text, kind, layout, convert, quoting)
     except OSError as error:
@@ -86,7 +84,7 @@ def _parse_normalized(text: TextSource, kind: str, layout: Layout, convert, quot
 
 
 def _read_options(names, layout: Layout) -> pa_csv.ReadOptions:
-    return pa_csv.ReadOptions(skip_rows=layout.header_line, column_names=list(names), block_size=BLOCK_BYTES)
+    return pa_csv.ReadOptions(skip_rows=layout.skip_lines, column_names=list(names), block_size=BLOCK_BYTES)
 
 
 def _has_comment_rows(query_ids: pa.ChunkedArray) -> bool:

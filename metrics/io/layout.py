@@ -31,7 +31,7 @@ class Layout:
     delimiter: str | None  # None: any run of spaces and tabs (TREC)
     names: tuple[str, ...]  # every column, as named in the header (or the TREC names, and a run's extra columns)
     roles: dict  # role ("query", "doc", "score"/"grade") -> column name
-    header_line: int = 0  # the header's line number: blank and comment lines may come before it
+    skip_lines: int = 0  # lines before the first data row: blank and comment lines, and the header if any
 
 
 def sniff(text: TextSource, kind: str, describe_binary: Callable[[], None]) -> Layout:
@@ -78,7 +78,7 @@ def sniff(text: TextSource, kind: str, describe_binary: Callable[[], None]) -> L
             )
         lowered = [n.lower() for n in names]
         roles = {role: names[lowered.index(found[role])] for role in ("query", "doc", value_role)}
-        return Layout(True, delimiter, names, roles, header_line=first_index + 1)
+        return Layout(True, delimiter, names, roles, skip_lines=first_index + 1)
     if header_expected:
         wanted = "query, doc, score" if kind == "run" else "query, doc, grade"
         raise InputError(
@@ -90,4 +90,4 @@ def sniff(text: TextSource, kind: str, describe_binary: Callable[[], None]) -> L
         names += tuple(f"extra_{n}" for n in range(1, count - len(RUN_COLUMNS) + 1))
     value_role = "score" if kind == "run" else "grade"
     roles = {"query": "qid", "doc": "docid", value_role: value_role}
-    return Layout(False, "\t" if delimiter == "\t" else None, names, roles)
+    return Layout(False, "\t" if delimiter == "\t" else None, names, roles, skip_lines=first_index)
