@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from metrics.swaps import best_swap, swap_deltas, swapped
-from ui import charts, state, teaching, widgets
+from ui import charts, presenter, state, teaching, widgets
 from ui.markdown import plain
 from ui.widgets import fmt
 
@@ -81,8 +81,8 @@ with chart_col:
         if points:
             do_swap(int(points[0]["y"]), int(points[0]["x"]))
 
-    st.plotly_chart(
-        charts.swap_heatmap(deltas, scn.ranking, now.metric),
+    st.plotly_chart(  # not teaching.chart: this one takes clicks (on_select)
+        presenter.scaled(charts.swap_heatmap(deltas, scn.ranking, now.metric)),
         theme=None,
         key=chart_key,
         on_select=on_click,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from math import log2
 from pathlib import Path
 
@@ -246,3 +247,17 @@ def test_quiz_ndcg_solution_derives_idcg_with_the_judged_document_the_list_misse
     idcg = sum(g / log2(i + 2) for i, g in enumerate(top))
     formulas = [x.value for x in at.latex]
     assert any("IDCG" in f and f"{idcg:.4f}" in f for f in formulas), formulas
+
+
+def test_swap_heatmap_grows_with_presenter_mode():
+    def heatmap_layout(presenter_on: bool) -> dict:
+        at = AppTest.from_file(str(PAGES / "swap_heatmap.py"), default_timeout=30)
+        at.session_state["presenter_mode"] = presenter_on
+        at.run()
+        assert not at.exception
+        spec = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if '"heatmap"' in c.proto.spec)
+        return spec["layout"]
+
+    plain_layout, projected = heatmap_layout(False), heatmap_layout(True)
+    assert projected["font"]["size"] == round(plain_layout["font"]["size"] * 1.5)  # presenter.FONT_SCALE
+    assert projected["height"] == round(plain_layout["height"] * 1.3)
