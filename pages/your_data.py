@@ -161,37 +161,41 @@ def _counts(evaluation, run: Loaded, qrels: Loaded) -> None:
 
 
 def _summary_and_distributions(evaluation) -> None:
+    names = datasets.numeric_names(evaluation)  # relstring's strings are in the per-query table only
+    strings = ", ".join(evaluation.texts)
     summary_col, chart_col = st.columns([2, 5], gap="large")
     with summary_col:
         st.subheader("Means", anchor=False)
+        how = dict(zip((m.name for m in evaluation.measures), datasets.summary_labels(evaluation), strict=True))
         summary = pd.DataFrame(
             {
-                "measure": list(evaluation.means),
-                "mean": list(evaluation.means.values()),
-                "over queries": datasets.summary_labels(evaluation),
+                "measure": names,
+                "mean": [evaluation.means[name] for name in names],
+                "over queries": [how[name] for name in names],
             }
         )
-        st.dataframe(
-            summary,
-            hide_index=True,
-            key="yd_summary",
-            column_config={
-                "mean": st.column_config.NumberColumn(
-                    "all",
-                    format="%.4f",
-                    help="trec_eval's 'all' line: the mean over queries; the sum for num_*, the geometric mean for "
-                    "gm_map",
-                )
-            },
-        )
+        if names:
+            st.dataframe(
+                summary,
+                hide_index=True,
+                key="yd_summary",
+                column_config={
+                    "mean": st.column_config.NumberColumn(
+                        "all",
+                        format="%.4f",
+                        help="trec_eval's 'all' line: the mean over queries; the sum for num_*, the geometric mean "
+                        "for gm_map",
+                    )
+                },
+            )
         evaluated = words.count(evaluation.counts.evaluated, "query")
         st.caption(f"Over {evaluated}; the same numbers as `python -m metrics`.")
+        if strings:
+            st.caption(plain(f"{strings}: a string per query (no mean), in the table below."))
     with chart_col:
         st.subheader("Distribution over queries", anchor=False)
-        names = datasets.numeric_names(evaluation)
         if not names:
-            texts = ", ".join(evaluation.texts)
-            st.caption(plain(f"No number to chart: {texts} gives a string per query, shown in the table below."))
+            st.caption(plain(f"No number to chart: {strings} gives a string per query, shown in the table below."))
             return
         tabs = st.tabs([plain(name, one_line=True) for name in names], key="yd_dist_tab", on_change="rerun")
         for name, tab in zip(names, tabs, strict=True):

@@ -101,6 +101,10 @@ def test_evaluate_page_shows_relstring_as_strings_per_query():
     assert list(per_query["relstring"]) == ["1-0-", "2>"]
     assert list(per_query["AP"]) == [(1 / 1) / 2, (1 / 1 + 2 / 2) / 2]  # R = 2 in both
     assert [tab.label for tab in at.tabs if tab.label in ("AP", "relstring")] == ["AP"]  # nothing to chart
+    assert list(summary(at)) == ["AP"]  # no mean either
+    assert "relstring: a string per query (no mean), in the table below." in [
+        shown(c.value) for c in at.caption if c.value.startswith("relstring")
+    ]
     at.multiselect(key="yd_measures").set_value([]).run()
     captions = [shown(caption.value) for caption in at.caption if caption.value.startswith("No number")]
     assert "No number to chart: relstring gives a string per query, shown in the table below." in captions

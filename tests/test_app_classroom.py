@@ -250,14 +250,16 @@ def test_quiz_ndcg_solution_derives_idcg_with_the_judged_document_the_list_misse
 
 
 def test_swap_heatmap_grows_with_presenter_mode():
-    def heatmap_layout(presenter_on: bool) -> dict:
+    def heatmap_spec(presenter_on: bool) -> dict:
         at = AppTest.from_file(str(PAGES / "swap_heatmap.py"), default_timeout=30)
         at.session_state["presenter_mode"] = presenter_on
         at.run()
         assert not at.exception
         spec = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if '"heatmap"' in c.proto.spec)
-        return spec["layout"]
+        return spec
 
-    plain_layout, projected = heatmap_layout(False), heatmap_layout(True)
-    assert projected["font"]["size"] == round(plain_layout["font"]["size"] * 1.5)  # presenter.FONT_SCALE
-    assert projected["height"] == round(plain_layout["height"] * 1.3)
+    plain_spec, projected = heatmap_spec(False), heatmap_spec(True)
+    assert projected["layout"]["font"]["size"] == round(plain_spec["layout"]["font"]["size"] * 1.5)  # FONT_SCALE
+    assert projected["layout"]["height"] == round(plain_spec["layout"]["height"] * 1.3)
+    cells = [trace["textfont"]["size"] for trace in (plain_spec["data"][0], projected["data"][0])]
+    assert cells == [11, round(11 * 1.5)]  # the values written in the cells

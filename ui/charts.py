@@ -394,7 +394,17 @@ def swap_heatmap(deltas: Sequence[Sequence[float]], docs: Sequence[str], label: 
             zmax=top,
             zmid=0,
             colorscale=[[0.0, COLORS["vermillion"]], [0.5, "#FFFFFF"], [1.0, COLORS["blue"]]],
-            colorbar={"title": {"text": f"Δ{_safe(label)}"}, "thickness": 14},
+            # above the matrix, not beside it: on a phone a side bar takes the width the cells' values need
+            colorbar={
+                "title": {"text": f"Δ{_safe(label)}", "side": "top"},
+                "orientation": "h",
+                "thickness": 12,
+                "len": 0.7,
+                "x": 0.5,
+                "xanchor": "center",
+                "y": 1.0,
+                "yanchor": "bottom",
+            },
             texttemplate="%{z:+.4f}" if n <= TEXT_IN_CELLS else None,
             textfont={"size": 11},
             hoverinfo="skip",
@@ -420,8 +430,8 @@ def swap_heatmap(deltas: Sequence[Sequence[float]], docs: Sequence[str], label: 
     )
     fig.update_layout(
         template="plotly_white",
-        height=min(max(360, 120 + 56 * n), 760),
-        margin={"l": 56, "r": 16, "t": 16, "b": 48},
+        height=min(max(400, 160 + 56 * n), 800),
+        margin={"l": 56, "r": 16, "t": 80, "b": 48},
         font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
         hovermode="closest",
         clickmode="event+select",

@@ -64,6 +64,10 @@ def scaled(fig):
         fig.update_layout(title_font_size=round(layout.title.font.size * FONT_SCALE))
     for annotation in layout.annotations or ():
         annotation.font.size = round((annotation.font.size or base) * FONT_SCALE)
+    for trace in fig.data:  # text drawn in cells or on bars with a size of its own (the swap heatmap's values)
+        textfont = getattr(trace, "textfont", None)
+        if textfont is not None and textfont.size:
+            textfont.size = round(textfont.size * FONT_SCALE)
     return fig
 
 
