@@ -5,19 +5,17 @@ with no element made of it. ``shown`` renders the element's Markdown with a Comm
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from tests import uploads
 from tests.markdown_text import shown
 
 ROOT = Path(__file__).parents[1]
 APP = str(ROOT / "app.py")
-YOUR_DATA = str(ROOT / "pages" / "your_data.py")
 
 TITLES = [
     "HEADING\n===",
@@ -84,25 +82,14 @@ def test_document_editor_messages_quote_the_id_literally(doc):
 
 @pytest.fixture
 def your_data(monkeypatch):
-    st.cache_resource.clear()
-    st.cache_data.clear()
-    monkeypatch.setattr(sys, "argv", ["your_data.py"])
-    at = AppTest.from_file(YOUR_DATA, default_timeout=60).run()
-    at.radio(key="yd_source").set_value("upload").run()
-    yield at
-    st.cache_resource.clear()
-    st.cache_data.clear()
-
-
-def upload(at: AppTest, run: tuple[str, bytes], qrels: tuple[str, bytes]) -> AppTest:
-    at.file_uploader(key="yd_run_upload").set_value((*run, "text/plain"))
-    at.file_uploader(key="yd_qrels_upload").set_value((*qrels, "text/plain"))
-    return at.run()
+    yield from uploads.opened(monkeypatch)
 
 
 @pytest.mark.parametrize("name", FILE_NAMES)
 def test_uploaded_file_name_is_literal_in_status_and_help(your_data, name):
-    at = upload(your_data, (name, b"q1 Q0 d1 1 2.0 s\nq7 Q0 d1 1 2.0 s\n"), ("qrels.txt", b"q1 0 d1 1\nq2 0 d2 1\n"))
+    at = uploads.upload(
+        your_data, (name, b"q1 Q0 d1 1 2.0 s\nq7 Q0 d1 1 2.0 s\n"), ("qrels.txt", b"q1 0 d1 1\nq2 0 d2 1\n")
+    )
     assert not at.exception
     assert shown(at.success[0].value) == f"{name}: 2 lines, 2 queries"
     helps = {m.label: m.help for m in at.metric}
@@ -115,14 +102,14 @@ def test_uploaded_file_name_is_literal_in_status_and_help(your_data, name):
 
 @pytest.mark.parametrize("name", FILE_NAMES)
 def test_uploaded_file_name_is_literal_in_its_error(your_data, name):
-    at = upload(your_data, (name, b"q1 Q0 d1 1 abc s\n"), ("qrels.txt", b"q1 0 d1 1\n"))
+    at = uploads.upload(your_data, (name, b"q1 Q0 d1 1 abc s\n"), ("qrels.txt", b"q1 0 d1 1\n"))
     assert shown(at.error[0].value) == f"{name}, line 1: score 'abc' is not a number"
 
 
 @pytest.mark.parametrize("query", QUERY_IDS)
 def test_query_id_is_literal_in_the_open_button(your_data, query):
     run = f"{query} Q0 d1 1 2.0 s\n".encode()
-    at = upload(your_data, ("run.txt", run), ("qrels.txt", f"{query} 0 d1 1\n".encode()))
+    at = uploads.upload(your_data, ("run.txt", run), ("qrels.txt", f"{query} 0 d1 1\n".encode()))
     assert not at.exception
     at.session_state["yd_per_query"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
     at.run()

@@ -8,20 +8,18 @@ Expected messages are written out here; expected numbers come from pytrec_eval (
 from __future__ import annotations
 
 import gzip
-import sys
 from pathlib import Path
 
 import pytest
 import pytrec_eval
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from metrics.__main__ import main
+from tests import uploads
 from tests.markdown_text import shown
 from ui import url
 
 ROOT = Path(__file__).parents[1]
-YOUR_DATA = str(ROOT / "pages" / "your_data.py")
 RUN = "q1 Q0 d1 1 3.0 s\nq1 Q0 d2 2 2.0 s\nq1 Q0 d3 3 1.0 s\nq2 Q0 d4 1 1.0 s\n"
 QRELS = "q1 0 d1 0\nq1 0 d2 1\nq1 0 d9 2\nq2 0 d4 0\n"
 HUGE = "99999999999999999999"  # 10^20 - 1: beyond numpy's int64
@@ -219,20 +217,7 @@ def test_level_0_counts_judged_non_relevant_docs_as_trec_eval_does(tmp_path, cap
 
 @pytest.fixture
 def upload_page(monkeypatch):
-    st.cache_resource.clear()
-    st.cache_data.clear()
-    monkeypatch.setattr(sys, "argv", ["your_data.py"])
-    at = AppTest.from_file(YOUR_DATA, default_timeout=60).run()
-    at.radio(key="yd_source").set_value("upload").run()
-    yield at
-    st.cache_resource.clear()
-    st.cache_data.clear()
-
-
-def _upload(at: AppTest, run: tuple[str, bytes], qrels: tuple[str, bytes]) -> AppTest:
-    at.file_uploader(key="yd_run_upload").set_value((*run, "application/octet-stream"))
-    at.file_uploader(key="yd_qrels_upload").set_value((*qrels, "application/octet-stream"))
-    return at.run()
+    yield from uploads.opened(monkeypatch)
 
 
 APP_CASES = [case for case in BAD_FILES if len(case[2]) < 1_000_000] + [
@@ -244,13 +229,13 @@ APP_CASES = [case for case in BAD_FILES if len(case[2]) < 1_000_000] + [
 def test_upload_shows_the_same_message_as_the_cli(upload_page, name, kind, content, expected):
     bad = (name, content.encode())
     good = ("good.qrels", QRELS.encode()) if kind == "run" else ("good.run", RUN.encode())
-    at = _upload(upload_page, bad, good) if kind == "run" else _upload(upload_page, good, bad)
+    at = uploads.upload(upload_page, bad, good) if kind == "run" else uploads.upload(upload_page, good, bad)
     assert not at.exception
     assert [shown(e.value) for e in at.error] == [expected]
 
 
 def test_upload_of_plain_text_named_gz_is_read(upload_page):
-    at = _upload(upload_page, ("run.gz", RUN.encode()), ("qrels.txt", QRELS.encode()))
+    at = uploads.upload(upload_page, ("run.gz", RUN.encode()), ("qrels.txt", QRELS.encode()))
     assert [shown(s.value) for s in at.success] == ["run.gz: 4 lines, 2 queries", "qrels.txt: 4 judgments, 2 queries"]
 
 
@@ -258,7 +243,7 @@ def test_upload_of_plain_text_named_gz_is_read(upload_page):
     "measure", ["P@99999999999999999999", "R@99999999999999999999", "HitRate@99999999999999999999"]
 )
 def test_huge_cutoff_typed_in_the_app_is_an_explained_error(upload_page, measure):
-    at = _upload(upload_page, ("run.txt", RUN.encode()), ("qrels.txt", QRELS.encode()))
+    at = uploads.upload(upload_page, ("run.txt", RUN.encode()), ("qrels.txt", QRELS.encode()))
     at.text_input(key="yd_more_measures").input(measure).run()
     assert not at.exception
     errors = [shown(e.value) for e in at.error]
