@@ -7,7 +7,7 @@ import gzip
 import io
 import os
 
-from metrics.io.layout import is_comment
+from metrics.io.layout import is_content
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _TAIL_BYTES = 1 << 16
@@ -32,7 +32,7 @@ def run_tag(source) -> str | None:
             with gzip.GzipFile(fileobj=stream) as lines:  # no seeking back in gzip: read it through
                 last = None
                 for raw in lines:
-                    last = raw if _is_content(raw) else last
+                    last = raw if is_content(raw) else last
             return _tag(last)
         return _tag(_last_content_line(stream))
 
@@ -49,14 +49,10 @@ def _last_content_line(stream) -> bytes | None:
         lines = tail.split(b"\n")
         complete = lines if start == 0 else lines[1:]  # the first piece may be the end of a longer line
         for raw in reversed(complete):
-            if _is_content(raw):
+            if is_content(raw):
                 return raw
         tail = lines[0] if start else b""
     return None
-
-
-def _is_content(raw: bytes) -> bool:
-    return bool(raw.strip()) and not is_comment(raw)
 
 
 def _tag(line: bytes | None) -> str | None:

@@ -8,7 +8,7 @@ line). P@k and AP count both kinds of unjudged document as non-relevant; bpref a
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -68,6 +68,22 @@ def in_pool_unjudged(qrels: Judgments, docs: Iterable[str]) -> dict[str, int]:
     {'a': 1, 'x': -1}
     """
     return {**qrels, **dict.fromkeys(docs, -1)}
+
+
+def _share_steps(
+    top: Ranking, qrels: Judgments, counted: Callable[[str], bool], divisor: int, conventions: Conventions
+) -> tuple[int, list[RankStep]]:
+    """How many of ``top`` are ``counted``, and the steps: each counted document contributes 1 / divisor (Judged@k
+    and unj@k, the share of the top k that is, or is not, judged)."""
+    count, steps = 0, []
+    for rank, doc in enumerate(top, start=1):
+        is_counted = counted(doc)
+        count += is_counted
+        contribution = 1 / divisor if is_counted else 0.0
+        running = (steps[-1].running if steps else 0.0) + contribution
+        grade = int(qrels.get(doc, 0))
+        steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, contribution, running))
+    return count, steps
 
 
 def _judged_nonrelevant(qrels: Judgments, threshold: int) -> int:
@@ -188,14 +204,7 @@ def judged(
     """
     top = checked(ranking, qrels, k)
     divisor = len(top)
-    count, steps = 0, []
-    for rank, doc in enumerate(top, start=1):
-        is_judged = doc in qrels
-        count += is_judged
-        contribution = 1 / divisor if is_judged else 0.0
-        running = (steps[-1].running if steps else 0.0) + contribution
-        grade = int(qrels.get(doc, 0))
-        steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, contribution, running))
+    count, steps = _share_steps(top, qrels, lambda doc: doc in qrels, divisor, conventions)
     value = count / divisor if divisor else 0.0
     return Breakdown("Judged", k, value, tuple(steps), {Term.JUDGED: count, Term.DENOMINATOR: divisor}, conventions)
 
@@ -216,13 +225,7 @@ def unjudged(
     """
     top = checked(ranking, qrels, k)
     divisor = len(ranking) if k is None else k
-    count, steps = 0, []
-    for rank, doc in enumerate(top, start=1):
-        is_unjudged = level(qrels, doc) in (NOT_IN_POOL, POOL_UNJUDGED)
-        count += is_unjudged
-        contribution = 1 / divisor if is_unjudged else 0.0
-        running = (steps[-1].running if steps else 0.0) + contribution
-        grade = int(qrels.get(doc, 0))
-        steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, contribution, running))
+    unjudged_levels = (NOT_IN_POOL, POOL_UNJUDGED)
+    count, steps = _share_steps(top, qrels, lambda doc: level(qrels, doc) in unjudged_levels, divisor, conventions)
     value = count / divisor if divisor else 0.0
     return Breakdown("unj", k, value, tuple(steps), {Term.UNJUDGED: count, Term.CUTOFF: divisor}, conventions)

@@ -35,7 +35,10 @@ st.markdown(
 scn = state.scenario()
 ranking, qrels, conventions, k = list(scn.full_ranking), scn.qrels, scn.conventions, scn.k
 titles = dict(scn.titles)
-unjudged_count = sum(1 for row in judged_ranks(ranking, qrels, conventions=conventions) if row.judgment == "unjudged")
+judgments = judged_ranks(ranking, qrels, conventions=conventions)  # the whole list, hidden tail included
+shown = judgments[: len(scn.ranking)]  # the ranks on screen (a prefix: n_i counts only ranks above)
+unjudged_docs = [row.doc_id for row in judgments if row.judgment == "unjudged"]
+unjudged_count = len(unjudged_docs)
 
 
 def mark_unjudged() -> None:
@@ -80,7 +83,6 @@ with teaching.step(
         placeholder="Nothing is unjudged: pick documents to take their judgment away",
         help="Changes the Playground's list (undo is there), where they show grade 0; a grade above 0 judges one.",
     )
-    shown = judged_ranks(list(scn.ranking), qrels, conventions=conventions)
     list_table(shown)
     if unjudged_count:
         names = ", ".join(row.doc_id for row in shown if row.judgment == "unjudged")
@@ -134,7 +136,7 @@ with teaching.step(
                 "n_i": row.nonrelevant_above,
                 "its term": bpref_term(row, scores.get(row.doc_id, 0.0), R, N),
             }
-            for row in judged_ranks(ranking, qrels, conventions=conventions)[: len(scn.ranking)]
+            for row in shown
         ],
         hide_index=True,
         width="stretch",
@@ -160,7 +162,6 @@ with teaching.step(
     "that were in a sampled pool but not judged (a negative grade); a document with no qrels line is a zero.",
 ):
     pool = st.radio("The unjudged documents were", [NOT_IN_POOL, IN_POOL], horizontal=True, key=f"{PAGE}_pool")
-    unjudged_docs = [row.doc_id for row in judged_ranks(ranking, qrels) if row.judgment == "unjudged"]
     pooled_qrels = in_pool_unjudged(qrels, unjudged_docs)
     infap_b = inferred_average_precision(ranking, pooled_qrels if pool == IN_POOL else qrels, conventions=conventions)
     other_infap = inferred_average_precision(

@@ -25,6 +25,11 @@ def is_comment(raw: bytes) -> bool:
     return raw.lstrip(b" \t").startswith(b"#")
 
 
+def is_content(raw: bytes) -> bool:
+    """A line that holds data (or a header): neither blank nor a comment."""
+    return bool(raw.strip()) and not is_comment(raw)
+
+
 @dataclass(frozen=True)
 class Layout:
     header: bool
@@ -38,7 +43,7 @@ def sniff(text: TextSource, kind: str, describe_binary: Callable[[], None]) -> L
     """The layout of ``text``, from its first line that is neither blank nor a comment. ``describe_binary`` raises the
     InputError for a head that is not UTF-8 text (the line scanner, which itself needs a Layout, names the line)."""
     lines = text.head.splitlines()
-    first_index = next((i for i, line in enumerate(lines) if line.strip() and not is_comment(line)), None)
+    first_index = next((i for i, line in enumerate(lines) if is_content(line)), None)
     first = None if first_index is None else lines[first_index]
     if first is None:
         if len(text.head) < HEAD_BYTES:

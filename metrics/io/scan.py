@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Sequence
 
-from metrics.io.layout import QRELS_COLUMNS, RUN_COLUMNS, Layout, is_comment
+from metrics.io.layout import QRELS_COLUMNS, RUN_COLUMNS, Layout, is_comment, is_content
 from metrics.io.rules import InputError, grade_problem, id_problem, score_problem
 from metrics.io.sources import BLOCK_BYTES, TextSource
 
@@ -89,7 +89,7 @@ def text_line_numbers(text: TextSource, layout: Layout, rows: Sequence[int]) -> 
     found: dict[int, int] = {}
     row = -2 if layout.header else -1
     for number, raw in text.lines():
-        if raw.strip() and not is_comment(raw):
+        if is_content(raw):
             row += 1
             if row in wanted:
                 found[row] = number
