@@ -153,6 +153,18 @@ def wait_idle(page, timeout_ms: int = IDLE_TIMEOUT_MS) -> None:
     expect(page.locator(SKELETON)).to_have_count(0, timeout=timeout_ms)
 
 
+def download(page, button):
+    """Click a download ``button`` (a locator) and return the Download. Waits for the app to be idle and the button
+    enabled first: a click during a rerun can land on a button that is being replaced, and be lost."""
+    from playwright.sync_api import expect
+
+    wait_idle(page)
+    expect(button).to_be_enabled(timeout=IDLE_TIMEOUT_MS)
+    with page.expect_download() as info:
+        button.click()
+    return info.value
+
+
 def metric_locator(page, label: str):
     """The st.metric whose label is exactly ``label``."""
     exact = re.compile(rf"^\s*{re.escape(label)}\s*$")

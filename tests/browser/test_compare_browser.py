@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from metrics.leaderboard.__main__ import main as leaderboard_cli
+from tests.browser.conftest import download
 
 pytestmark = pytest.mark.browser
 
@@ -87,19 +88,14 @@ def test_three_uploaded_runs_make_a_leaderboard_and_export_it(warm_app):
         expect(board.locator("td", has_text=mean)).to_have_count(1)
     expect(board.locator("strong", has_text=f"{expected['runs'][1]['means']['NDCG@10']:.4f}")).to_have_count(1)
     app.wait_rendered()
-    latex_button = page.get_by_role("button", name="LaTeX", exact=True)
-    expect(latex_button).to_be_enabled(timeout=30_000)
-    with page.expect_download() as download_info:
-        latex_button.click()
-    download = download_info.value
-    assert download.suggested_filename == "leaderboard.tex"
-    latex = Path(download.path()).read_text(encoding="utf-8")
+    latex_file = download(page, page.get_by_role("button", name="LaTeX", exact=True))
+    assert latex_file.suggested_filename == "leaderboard.tex"
+    latex = Path(latex_file.path()).read_text(encoding="utf-8")
     dense = expected["runs"][1]
     assert dense["run"] == "dense" and "\\toprule" in latex and "\\bottomrule" in latex
     assert f"b & dense & \\textbf{{{dense['means']['NDCG@10']:.4f}}}$^{{ac}}$" in latex
-    with page.expect_download() as download_info:
-        page.get_by_role("button", name="CSV", exact=True).click()
-    csv_text = Path(download_info.value.path()).read_text(encoding="utf-8")
+    csv_file = download(page, page.get_by_role("button", name="CSV", exact=True))
+    csv_text = Path(csv_file.path()).read_text(encoding="utf-8")
     assert csv_text.splitlines()[0].startswith("letter,run,NDCG@10,NDCG@10 beats,NDCG@10 best")
     assert len(csv_text.splitlines()) == 4
     app.screenshot("compare_leaderboard_upload")

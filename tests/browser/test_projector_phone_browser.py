@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import RENDERED_JS, metric_value, wait_idle
+from tests.browser.conftest import RENDERED_JS, download, metric_value, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -184,7 +184,6 @@ def test_the_markdown_export_links_to_this_server(app_server, warm_page):
     warm_page.goto(app_server + "/")
     wait_idle(warm_page)
     warm_page.get_by_text("Share, export, present").click()
-    with warm_page.expect_download() as download:
-        warm_page.get_by_role("button", name="Worked solution (.md)").click()
-    text = Path(download.value.path()).read_text(encoding="utf-8")
+    worked = download(warm_page, warm_page.get_by_role("button", name="Worked solution (.md)"))
+    text = Path(worked.path()).read_text(encoding="utf-8")
     assert f"Open this scenario in the app: <{app_server}/?docs=d1,d2,d3,d4,d5&grades=3,2,3,0,1" in text

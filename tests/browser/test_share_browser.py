@@ -10,6 +10,7 @@ from math import log2
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import download
 from tests.golden import PUBLIC
 
 pytestmark = pytest.mark.browser
@@ -85,24 +86,17 @@ def test_worked_solution_downloads_as_markdown(warm_app):
     warm_app.goto(IDCG_LINK)
     expect_metric(warm_app, "NDCG@5", "0.8047")
     open_share_panel(warm_app)
-    warm_app.wait_idle()  # a click during a rerun can land on a button that is being replaced, and be lost
-    button = warm_app.page.get_by_role("button", name="Worked solution (.md)")
-    expect(button).to_be_enabled(timeout=WAIT_MS)
-    with warm_app.page.expect_download() as info:
-        button.click()
-    download = info.value
-    assert download.suggested_filename == "ir-metrics-scenario.md"
-    with open(download.path(), encoding="utf-8") as f:
+    worked = download(warm_app.page, warm_app.page.get_by_role("button", name="Worked solution (.md)"))
+    assert worked.suggested_filename == "ir-metrics-scenario.md"
+    with open(worked.path(), encoding="utf-8") as f:
         text = f.read()
     dcg = 3 / log2(2) + 2 / log2(3) + 3 / log2(4) + 0 / log2(5) + 1 / log2(6)
     idcg = 3 / log2(2) + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 1 / log2(6)  # every judged grade, d9 included
     assert (f"{dcg:.4f}", f"{idcg:.4f}", f"{dcg / idcg:.4f}") == ("6.1487", "7.6410", "0.8047")
     assert r"\mathrm{NDCG@5} &= \frac{6.1487}{7.6410} = 0.8047" in text
     assert "| not retrieved | d9 |" in text
-    warm_app.wait_idle()
-    with warm_app.page.expect_download() as info:
-        warm_app.page.get_by_role("button", name="Numbers (.csv)").click()
-    assert info.value.suggested_filename == "ir-metrics-scenario.csv"
+    numbers = download(warm_app.page, warm_app.page.get_by_role("button", name="Numbers (.csv)"))
+    assert numbers.suggested_filename == "ir-metrics-scenario.csv"
 
 
 def test_a_tampered_link_warns_and_loads_the_rest(app):
