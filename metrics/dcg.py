@@ -38,7 +38,7 @@ def dcg(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions
         contribution = gain(grade, conventions.gain) / log2(rank + 1)
         total += contribution
         steps.append(RankStep(rank, doc, grade, relevant, contribution, total))
-    return Breakdown("DCG", k, total, tuple(steps), {Term.DCG: total}, conventions)
+    return Breakdown("DCG", k, total, tuple(steps), {Term.DCG: total}, conventions, graded=True)
 
 
 def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Conventions = TREC_EVAL) -> list[str]:
@@ -66,7 +66,7 @@ def idcg(
     checked(ranking, qrels, k)
     ideal = ideal_ranking(ranking, qrels, conventions=conventions)
     best = dcg(ideal if k is None else ideal[:k], qrels, conventions=conventions)
-    return Breakdown("IDCG", k, best.value, best.steps, {Term.IDCG: best.value}, conventions)
+    return Breakdown("IDCG", k, best.value, best.steps, {Term.IDCG: best.value}, conventions, graded=True)
 
 
 def ndcg(
@@ -106,4 +106,6 @@ def ndcg(
         for s in actual.steps
     )
     value = actual.value / best if best else 0.0
-    return Breakdown("NDCG", k, value, steps, {Term.DCG: actual.value, Term.IDCG: best}, conventions)
+    return Breakdown(
+        "NDCG", k, value, steps, {Term.DCG: actual.value, Term.IDCG: best}, conventions, graded=True
+    )

@@ -10,8 +10,6 @@ in rank order with ``np.bincount(weights=...)``, which accumulates sequentially 
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -22,11 +20,11 @@ import pyarrow.compute as pc
 from metrics import registry
 from metrics.aggregate import summarize
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.dcg import gain
 from metrics.io import Qrels, Run, doc_hash, read_qrels, read_run
 from metrics.io.arrays import bool_numpy, int_numpy, take
 from metrics.io.parallel import by_halves
 from metrics.measures import DEFAULT_MEASURES, Measure, parse_measure
+from metrics.prepared import Prepared, position_within
 
 
 @dataclass(frozen=True)
@@ -110,8 +108,9 @@ def evaluate(
                 at_threshold = dataclasses.replace(conventions, threshold=under.threshold)
                 prepared[under.threshold] = _Prepared(run, qrels, at_threshold, complete, max_docs, judged_only)
             data = prepared[under.threshold]
-            values = data.compute(measure)
-            if complete and registry.family(measure.family).kind == "count" and measure.family != "NumQ":
+            family = registry.family(measure.family)
+            values = family.kernel(data, measure)
+            if complete and family.kind == "count" and family.key != "NumQ":
                 values = np.where(data.in_run, values, 0.0)  # -c: a query missing from the run adds nothing
             cache[key] = values
         per_query[name] = cache[key]
@@ -138,17 +137,8 @@ def evaluate(
     )
 
 
-class _Prepared:
-    """What every measure needs, computed once, one slot per evaluated query (the kernels' interface):
-
-    - ``size``, ``queries``: the evaluated queries; ``in_run``: which of them the run has (all but with -c);
-      ``n``: how many documents each retrieved (after -M and -J);
-    - ``R``: judged relevant (grade >= threshold); ``nonrel``: judged non-relevant (0 <= grade < threshold);
-    - ``slot``, ``rank``, ``grade``: every retrieved document that has a qrels line (any grade; a negative grade is
-      trec_eval's "in the pool but not judged"), sorted by (slot, rank);
-    - ``ideal_slot``, ``ideal_grade``: the judged documents with a positive grade (IDCG's ideal list).
-    Unjudged retrieved documents have no row: a kernel that needs them counts ``rank`` gaps.
-    """
+class _Prepared(Prepared):
+    """A run joined with its qrels (metrics.prepared.Prepared documents the arrays), with trec_eval's -M and -J."""
 
     def __init__(
         self,
@@ -197,186 +187,12 @@ class _Prepared:
             self._keep(self.rank <= max_docs)
         if judged_only:  # trec_eval -J: unjudged (and pool-unjudged, grade < 0) documents leave the ranking
             self._keep(self.grade >= 0)
-            self.rank = _position_within(self.slot)
+            self.rank = position_within(self.slot)
             self.n = np.bincount(self.slot, minlength=size)
         self.counts = QueryCounts(size, int((~run_in_qrels).sum()), len(self.only_in_qrels), int((self.R == 0).sum()))
-        self._discounts: dict[int, float] = {}
 
     def _keep(self, rows: np.ndarray) -> None:
         self.slot, self.rank, self.grade = self.slot[rows], self.rank[rows], self.grade[rows]
-
-    # -- building blocks ------------------------------------------------------------------------------------
-
-    def _within(self, k: int | None) -> np.ndarray:
-        return np.ones(len(self.rank), dtype=bool) if k is None else self.rank <= k
-
-    def _relevant(self) -> np.ndarray:
-        return self.grade >= self.conventions.threshold
-
-    def _hits(self, k: int | None) -> np.ndarray:
-        return np.bincount(self.slot[self._relevant() & self._within(k)], minlength=self.size)
-
-    def _discount(self, ranks: np.ndarray) -> np.ndarray:
-        """log2(rank + 1) with math.log2, as the readable code computes it (np.log2 differs in the last bit)."""
-        unique, inverse = np.unique(ranks, return_inverse=True)  # (plain np.unique imports numpy.ma: 6 ms)
-        return np.array([math.log2(r + 1) for r in unique.tolist()], dtype=np.float64)[inverse]
-
-    def _gains(self, grades: np.ndarray, kind: str) -> np.ndarray:
-        """metrics.dcg.gain itself, applied to each distinct grade (2**g - 1 with Python ints for exp)."""
-        unique, inverse = np.unique(grades, return_inverse=True)
-        return np.array([gain(g, kind) for g in unique.tolist()], dtype=np.float64)[inverse]
-
-    def _dcg(self, slot: np.ndarray, position: np.ndarray, grades: np.ndarray, k: int | None, kind: str):
-        keep = position <= k if k is not None else np.ones(len(position), dtype=bool)
-        terms = self._gains(grades[keep], kind) / self._discount(position[keep])
-        return np.bincount(slot[keep], weights=terms, minlength=self.size)  # sequential, in rank order
-
-    def _idcg(self, k: int | None, kind: str) -> np.ndarray:
-        if self.conventions.idcg == "all":
-            slot, grades = self.ideal_slot, self.ideal_grade
-        else:
-            positive = self.grade > 0
-            slot, grades = self.slot[positive], self.grade[positive]
-        order = np.lexsort((-grades, slot))  # by query, grade descending: the ideal ranking
-        slot, grades = slot[order], grades[order]
-        return self._dcg(slot, _position_within(slot), grades, k, kind)
-
-    # -- the measures: one kernel per registry family (Family.kernel names it) -------------------------------
-
-    def compute(self, measure: Measure) -> np.ndarray:
-        """The kernel the registry names: a method ``kernel_<name>``, or ``module:function`` taking (data, measure)."""
-        kernel = registry.family(measure.family).kernel
-        if ":" in kernel:
-            module, _, function = kernel.partition(":")
-            return getattr(importlib.import_module(module), function)(self, measure)
-        return getattr(self, f"kernel_{kernel}")(measure)
-
-    def _set_divisor(self, k: int | None) -> np.ndarray:
-        return self.n if k is None else np.full(self.size, k, dtype=np.int64)
-
-    def kernel_precision(self, measure: Measure) -> np.ndarray:
-        return _ratio(self._hits(measure.k), self._set_divisor(measure.k))
-
-    def kernel_recall(self, measure: Measure) -> np.ndarray:
-        return _ratio(self._hits(measure.k), self.R)
-
-    def kernel_capped_recall(self, measure: Measure) -> np.ndarray:
-        return _ratio(self._hits(measure.k), np.minimum(self.R, self._set_divisor(measure.k)))
-
-    def kernel_hit_rate(self, measure: Measure) -> np.ndarray:
-        return (self._hits(measure.k) > 0).astype(np.float64)
-
-    def kernel_f1(self, measure: Measure) -> np.ndarray:
-        hits = self._hits(measure.k)
-        p, r = _ratio(hits, self._set_divisor(measure.k)), _ratio(hits, self.R)
-        return _ratio(2 * p * r, p + r)  # the readable f1: 2 * p * r / (p + r), 0 when p + r = 0
-
-    def kernel_reciprocal_rank(self, measure: Measure) -> np.ndarray:
-        k = measure.k
-        relevant = np.flatnonzero(self._relevant())
-        slots, first = np.unique(self.slot[relevant], return_index=True)  # rows are in rank order
-        first_rank = self.rank[relevant][first]
-        values = np.zeros(self.size)
-        hit = first_rank <= k if k is not None else np.ones(len(first_rank), dtype=bool)
-        values[slots[hit]] = 1 / first_rank[hit]
-        return values
-
-    def kernel_average_precision(self, measure: Measure) -> np.ndarray:
-        k = measure.k
-        relevant = np.flatnonzero(self._relevant())
-        slot, rank = self.slot[relevant], self.rank[relevant]
-        hits_so_far = _position_within(slot)
-        keep = rank <= k if k is not None else np.ones(len(rank), dtype=bool)
-        precision_sum = np.bincount(slot[keep], weights=hits_so_far[keep] / rank[keep], minlength=self.size)
-        denominator = self.R if self.conventions.ap_denominator == "all" else self._hits(k)
-        return _ratio(precision_sum, denominator)
-
-    def kernel_dcg(self, measure: Measure) -> np.ndarray:
-        return self._dcg(self.slot, self.rank, self.grade, measure.k, measure.gain_under(self.conventions))
-
-    def kernel_idcg(self, measure: Measure) -> np.ndarray:
-        return self._idcg(measure.k, measure.gain_under(self.conventions))
-
-    def kernel_ndcg(self, measure: Measure) -> np.ndarray:
-        if measure.param("gains"):  # trec_eval's ndcg.1=3,2=9: its own walk (metrics.kernels_gains)
-            return importlib.import_module("metrics.kernels_gains").ndcg_with_gains(self, measure)
-        return _ratio(self.kernel_dcg(measure), self.kernel_idcg(measure))
-
-
-    # -- trec_eval's counts, set measures, R-precision and interpolated precision ------------------------------
-
-    def _retrieved(self, k: int | None) -> np.ndarray:
-        return self.n if k is None else np.minimum(self.n, k)
-
-    def kernel_num_ret(self, measure: Measure) -> np.ndarray:
-        return self._retrieved(measure.k).astype(np.float64)
-
-    def kernel_num_rel(self, measure: Measure) -> np.ndarray:
-        return self.R.astype(np.float64)
-
-    def kernel_num_rel_ret(self, measure: Measure) -> np.ndarray:
-        return self._hits(measure.k).astype(np.float64)
-
-    def kernel_num_nonrel_judged_ret(self, measure: Measure) -> np.ndarray:
-        nonrelevant = (self.grade >= 0) & ~self._relevant() & self._within(measure.k)
-        return np.bincount(self.slot[nonrelevant], minlength=self.size).astype(np.float64)
-
-    def kernel_num_q(self, measure: Measure) -> np.ndarray:
-        return np.ones(self.size)
-
-    def kernel_set_precision(self, measure: Measure) -> np.ndarray:
-        return _ratio(self._hits(measure.k), self._retrieved(measure.k))
-
-    def kernel_set_recall(self, measure: Measure) -> np.ndarray:
-        return _ratio(self._hits(measure.k), self.R)
-
-    def kernel_set_f(self, measure: Measure) -> np.ndarray:
-        hits, beta = self._hits(measure.k), measure.param("beta")
-        p, r = _ratio(hits, self._retrieved(measure.k)), _ratio(hits, self.R)
-        scored = (hits > 0) & (self._retrieved(measure.k) > 0) & (self.R > 0)
-        values = np.zeros(self.size)
-        values[scored] = (beta + 1.0) * p[scored] * r[scored] / (beta * p[scored] + r[scored])
-        return values
-
-    def kernel_set_average_precision(self, measure: Measure) -> np.ndarray:
-        hits = self._hits(measure.k)
-        return _ratio(hits, self._retrieved(measure.k)) * _ratio(hits, self.R)
-
-    def _precision_at_rank(self, cut: np.ndarray, k: int | None) -> np.ndarray:
-        """hits in the top cut[q] (and the top k) / cut[q], per query; 0 where cut is 0."""
-        counted = self._relevant() & self._within(k) & (self.rank <= cut[self.slot])
-        return _ratio(np.bincount(self.slot[counted], minlength=self.size), cut)
-
-    def kernel_r_precision(self, measure: Measure) -> np.ndarray:
-        return self._precision_at_rank(self.R, measure.k)
-
-    def kernel_r_precision_multiple(self, measure: Measure) -> np.ndarray:
-        cut = (measure.param("multiple") * self.R + 0.9).astype(np.int64)  # C's (long)(x * R + 0.9)
-        return self._precision_at_rank(cut, measure.k)
-
-    def _interpolated(self, level: float, k: int | None) -> np.ndarray:
-        """Interpolated precision at one recall level, per query (metrics.interpolated, vectorized)."""
-        relevant = np.flatnonzero(self._relevant() & self._within(k))
-        slot, rank = self.slot[relevant], self.rank[relevant]
-        corners = _position_within(slot) / rank
-        best_after = _suffix_max(slot, corners, self.size)
-        hits = np.bincount(slot, minlength=self.size)
-        first_row = np.concatenate([[0], np.cumsum(hits)[:-1]])
-        needed = (level * self.R + 0.9).astype(np.int64)  # metrics.interpolated.relevant_needed
-        answered = (needed <= hits) & (hits > 0)
-        values = np.zeros(self.size)
-        values[answered] = best_after[first_row[answered] + np.maximum(needed[answered], 1) - 1]
-        return values
-
-    def kernel_interpolated_precision(self, measure: Measure) -> np.ndarray:
-        return self._interpolated(measure.param("level"), measure.k)
-
-    def kernel_eleven_point_average(self, measure: Measure) -> np.ndarray:
-        levels = measure.param("levels")
-        total = np.zeros(self.size)
-        for level in reversed(levels):  # the readable function's order of additions
-            total += self._interpolated(level, measure.k)
-        return total / len(levels)
 
 
 def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, lines: np.ndarray, line_slot):
@@ -430,36 +246,6 @@ def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, lines: np.ndarray, l
 
 
 _BLOCK_ROWS = 1 << 16
-
-
-def _position_within(slot: np.ndarray) -> np.ndarray:
-    """1, 2, 3... within each run of equal slots (the array is sorted by slot)."""
-    index = np.arange(len(slot))
-    if len(slot) == 0:
-        return index
-    block_start = np.flatnonzero(np.concatenate([[True], slot[1:] != slot[:-1]]))
-    sizes = np.diff(np.append(block_start, len(slot)))
-    return index - np.repeat(block_start, sizes) + 1
-
-
-def _suffix_max(slot: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
-    """For each row, the largest value at it or after it within its slot (rows sorted by slot). Exact: the running
-    maximum runs over integer keys (slot block, then the value's order), never over shifted floats."""
-    if len(values) == 0:
-        return values
-    order = np.argsort(values, kind="stable")
-    ordinal = np.empty(len(values), dtype=np.int64)
-    ordinal[order] = np.arange(len(values))
-    backwards_block = (size - slot[::-1]).astype(np.int64) * len(values)  # rises block by block, read backwards
-    running = np.maximum.accumulate(backwards_block + ordinal[::-1]) - backwards_block
-    return values[order[running]][::-1]
-
-
-def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """numerator / denominator, and 0.0 where the denominator is 0 (trec_eval's convention: never NaN)."""
-    out = np.zeros(len(denominator), dtype=np.float64)
-    np.divide(numerator, denominator, out=out, where=denominator != 0)
-    return out
 
 
 def _slots(ids, counted: pa.Array) -> np.ndarray:

@@ -242,7 +242,7 @@ def ndcg_with_gains(
     """
     top, values = _values(ranking, qrels, k)
     walk = ndcg_walk(values, level_gains(level_counts(qrels), gains), k)
-    return dataclasses.replace(_breakdown("NDCG", top, qrels, k, walk, conventions), gains=tuple(gains))
+    return dataclasses.replace(_breakdown("NDCG", top, qrels, k, walk, conventions), gains=tuple(gains), graded=True)
 
 
 def binary_g(

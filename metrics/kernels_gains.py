@@ -12,22 +12,20 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from metrics import gain_measures
-from metrics.engine import _position_within, _ratio
 from metrics.judgments import NOT_IN_POOL, POOL_UNJUDGED, level_gains
-from metrics.kernels_unjudged import shown, within
+from metrics.lazy_numpy import np
+from metrics.prepared import log2_discounts, position_within, ratio
 
 
 def binary_g(data, measure) -> np.ndarray:
-    slot, rank, grade = within(data, measure.k)
+    slot, rank, grade = data.within(measure.k)
     relevant = grade >= data.conventions.threshold
     slot, rank = slot[relevant], rank[relevant]
-    hits = _position_within(slot)
+    hits = position_within(slot)
     arguments, inverse = np.unique(3 + (rank - 1) - hits, return_inverse=True)
     logs = np.array([math.log2(a) for a in arguments.tolist()], dtype=np.float64)[inverse]
-    return _ratio(np.bincount(slot, weights=1.0 / logs, minlength=data.size), data.R)
+    return ratio(np.bincount(slot, weights=1.0 / logs, minlength=data.size), data.R)
 
 
 def _level_counts(data) -> list[list[int]]:
@@ -54,7 +52,7 @@ def _levels_present(counts: np.ndarray) -> np.ndarray:
 
 
 def _gains_of(measure) -> tuple[tuple[int, float], ...]:
-    return measure.param("gains") if _has_gains(measure) else ()
+    return measure.param("gains")
 
 
 def _ideal(data, gains) -> tuple[np.ndarray, np.ndarray]:
@@ -93,12 +91,6 @@ def _row_gains(grade: np.ndarray, gains) -> np.ndarray:
     return out
 
 
-def _discounts(positions: np.ndarray) -> np.ndarray:
-    """log2(position + 1) with math.log2, as the walks compute it."""
-    unique, inverse = np.unique(positions, return_inverse=True)
-    return np.array([math.log2(p + 1) for p in unique.tolist()], dtype=np.float64)[inverse]
-
-
 def _integer(gains) -> bool:
     return all(float(g).is_integer() for _, g in gains)
 
@@ -106,8 +98,8 @@ def _integer(gains) -> bool:
 def _walks(data, measure, walk) -> np.ndarray:
     """``walk(values, levels, slot)`` for every query, on its relevance values within k."""
     gains = _gains_of(measure)
-    slot, rank, grade = within(data, measure.k)
-    n = shown(data, measure.k).tolist()
+    slot, rank, grade = data.within(measure.k)
+    n = data.retrieved(measure.k).tolist()
     values: list[list[int]] = [[NOT_IN_POOL] * length for length in n]
     for s, r, g in zip(slot.tolist(), rank.tolist(), grade.tolist(), strict=True):
         values[s][r - 1] = g if g >= 0 else POOL_UNJUDGED
@@ -118,25 +110,19 @@ def _walks(data, measure, walk) -> np.ndarray:
     return out
 
 
-def _has_gains(measure) -> bool:
-    from metrics import registry
-
-    return any(p.gains for p in registry.family(measure.family).params)
-
-
 def ndcg_with_gains(data, measure) -> np.ndarray:
     gains = _gains_of(measure)
-    slot, rank, grade = within(data, measure.k)
+    slot, rank, grade = data.within(measure.k)
     gain = _row_gains(grade, gains)
     nonzero = gain != 0
-    dcg = np.bincount(slot[nonzero], weights=gain[nonzero] / _discounts(rank[nonzero]), minlength=data.size)
+    dcg = np.bincount(slot[nonzero], weights=gain[nonzero] / log2_discounts(rank[nonzero]), minlength=data.size)
     ideal_slot, ideal_gain = _ideal(data, gains)
-    position = _position_within(ideal_slot)
+    position = position_within(ideal_slot)
     if measure.k is not None:
         keep = position <= measure.k
         ideal_slot, ideal_gain, position = ideal_slot[keep], ideal_gain[keep], position[keep]
-    best = np.bincount(ideal_slot, weights=ideal_gain / _discounts(position), minlength=data.size)
-    return _ratio(dcg, np.where(best > 0, best, 0.0))
+    best = np.bincount(ideal_slot, weights=ideal_gain / log2_discounts(position), minlength=data.size)
+    return ratio(dcg, np.where(best > 0, best, 0.0))
 
 
 def normalized_gain(data, measure) -> np.ndarray:
@@ -144,10 +130,10 @@ def normalized_gain(data, measure) -> np.ndarray:
     if not _integer(gains):  # sums of fractions: walk each query, in its own order
         return _walks(data, measure, lambda values, levels, _: gain_measures.g_walk(values, levels))
     # Whole gains: every running sum is a whole number, exact in any grouping, so it can be read off cumsums.
-    slot, rank, grade = within(data, measure.k)
+    slot, rank, grade = data.within(measure.k)
     gain = _row_gains(grade, gains)
     gained = np.cumsum(gain)
-    starts = np.flatnonzero(_position_within(slot) == 1)
+    starts = np.flatnonzero(position_within(slot) == 1)
     gained -= np.repeat(gained[starts] - gain[starts], np.diff(np.append(starts, len(slot))))
     ideal_slot, ideal_gain = _ideal(data, gains)
     length = np.bincount(ideal_slot, minlength=data.size)
@@ -161,7 +147,7 @@ def normalized_gain(data, measure) -> np.ndarray:
     logs = np.array([math.log2(a) for a in unique.tolist()], dtype=np.float64)[inverse]
     total = np.bincount(slot[nonzero], weights=gain[nonzero] / logs, minlength=data.size)
     best = np.bincount(ideal_slot, weights=ideal_gain, minlength=data.size)
-    return _ratio(total, np.where(best > 0, best, 0.0))
+    return ratio(total, np.where(best > 0, best, 0.0))
 
 
 def _running(slot: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
@@ -169,7 +155,7 @@ def _running(slot: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
     row of every query at once, so the sums are sequential per query."""
     out = np.empty(len(slot))
     totals = np.zeros(size)
-    position = _position_within(slot)
+    position = position_within(slot)
     for nth in range(1, int(position.max()) + 1 if len(position) else 1):
         rows = position == nth
         totals[slot[rows]] += weights[rows]
@@ -182,15 +168,15 @@ class _Sums:
 
     def __init__(self, data, measure):
         gains = _gains_of(measure)
-        slot, rank, grade = within(data, measure.k)
+        slot, rank, grade = data.within(measure.k)
         gain = _row_gains(grade, gains)
         nonzero = gain != 0
-        self.size, self.n = data.size, shown(data, measure.k)
+        self.size, self.n = data.size, data.retrieved(measure.k)
         self.slot, self.rank, self.gain = slot[nonzero], rank[nonzero], gain[nonzero]
-        self.dcg = _running(self.slot, self.gain / _discounts(self.rank), data.size)
+        self.dcg = _running(self.slot, self.gain / log2_discounts(self.rank), data.size)
         self.ideal_slot, self.ideal_gain = _ideal(data, gains)
-        position = _position_within(self.ideal_slot)
-        self.idcg = _running(self.ideal_slot, self.ideal_gain / _discounts(position), data.size)
+        position = position_within(self.ideal_slot)
+        self.idcg = _running(self.ideal_slot, self.ideal_gain / log2_discounts(position), data.size)
         self.length = np.bincount(self.ideal_slot, minlength=data.size)
         self.ideal_start = np.cumsum(self.length) - self.length
         self._width = int(max(self.rank.max(initial=0), self.n.max(initial=0))) + 1
@@ -216,7 +202,7 @@ def rndcg(data, measure) -> np.ndarray:
     # the NDCG points: each ideal position i (1..L) where the ideal gain changes (at L it drops to the end), then
     # the end of a ranking longer than L + 1
     slot, gain = sums.ideal_slot, sums.ideal_gain
-    position = _position_within(slot)
+    position = position_within(slot)
     last = position == sums.length[slot]
     changes = np.zeros(len(slot), dtype=bool)
     changes[1:] = (slot[1:] == slot[:-1]) & (gain[1:] != gain[:-1])
@@ -234,7 +220,7 @@ def rndcg(data, measure) -> np.ndarray:
         values = sums.dcg_at(point_slot, seen) / sums.idcg_at(point_slot, ideal_at)
     total = np.bincount(point_slot, weights=values, minlength=data.size)
     points = np.bincount(point_slot, minlength=data.size)
-    return np.where(data.R > 0, _ratio(total, points), 0.0)
+    return np.where(data.R > 0, ratio(total, points), 0.0)
 
 
 def ndcg_rel(data, measure) -> np.ndarray:

@@ -3,10 +3,8 @@ p^(i-1) by repeated multiplication and every sum in rank order, as the readable 
 
 from __future__ import annotations
 
-import numpy as np
-
-from metrics.engine import _position_within
-from metrics.kernels_unjudged import shown, within
+from metrics.lazy_numpy import np
+from metrics.prepared import position_within
 from metrics.user_models import ERR_MAX_GRADE
 
 
@@ -21,7 +19,7 @@ def _powers(p: float, length: int) -> np.ndarray:
 
 def rank_biased_precision(data, measure) -> np.ndarray:
     p = float(measure.param("p"))
-    slot, rank, grade = within(data, measure.k)
+    slot, rank, grade = data.within(measure.k)
     top_grade = np.zeros(data.size, dtype=np.int64)
     np.maximum.at(top_grade, data.ideal_slot, data.ideal_grade)  # the highest judged grade (trec_eval's levels)
     positive = grade > 0
@@ -35,8 +33,8 @@ def rank_biased_precision(data, measure) -> np.ndarray:
 
 def rbp_residual(data, measure) -> np.ndarray:
     p = float(measure.param("p"))
-    n = shown(data, measure.k)
-    slot, rank, grade = within(data, measure.k)
+    n = data.retrieved(measure.k)
+    slot, rank, grade = data.within(measure.k)
     # every rank of every list, unjudged unless a row with a grade >= 0 sits there
     all_slots = np.repeat(np.arange(data.size), n)
     starts = np.cumsum(n) - n
@@ -51,13 +49,13 @@ def rbp_residual(data, measure) -> np.ndarray:
 
 
 def expected_reciprocal_rank(data, measure) -> np.ndarray:
-    slot, rank, grade = within(data, measure.k)
+    slot, rank, grade = data.within(measure.k)
     positive = grade > 0
     slot, rank, grade = slot[positive], rank[positive], grade[positive]
     satisfied = np.array([(2 ** min(g, ERR_MAX_GRADE) - 1) / 2**ERR_MAX_GRADE for g in range(ERR_MAX_GRADE + 1)])
     chance = satisfied[np.minimum(grade, ERR_MAX_GRADE)]
     total, still_reading = np.zeros(data.size), np.ones(data.size)
-    position = _position_within(slot) - 1
+    position = position_within(slot) - 1
     for nth in range(int(position.max()) + 1 if len(position) else 0):  # the nth positive row of every query at once
         rows = position == nth
         at = slot[rows]

@@ -1,10 +1,10 @@
 """The measure registry: every measure family declared once, in the spirit of trec_eval's ``TREC_MEAS`` records and
 ir_measures' measure definitions. Parsing, the CLI's help, the engine's dispatch, the app's cards, tabs, pickers and
-formulas, and the README's measure table all read from here. Pure: no Streamlit, and no numpy at import (the engine
-kernels are named here and looked up by the engine).
+formulas, and the README's measure table all read from here. Pure: no Streamlit, and no numpy at import (the
+kernels load numpy on first use: metrics.lazy_numpy). The engine calls each family's ``kernel`` on the prepared run.
 
-Adding a measure family: write its readable function (returns a Breakdown), its engine kernel
-(``metrics.engine._Prepared.kernel_<name>``), its definition and worked formula (metrics.formulas), then one
+Adding a measure family: write its readable function (returns a Breakdown), its engine kernel (a function of a
+metrics.prepared.Prepared and a Measure), its definition and worked formula (metrics.latex), then one
 ``Family(...)`` below; add its golden or pytrec_eval check in the tests.
 
 >>> spelled("ndcg_cut").key, family("NDCG").trec_eval, cards("set")
@@ -13,108 +13,34 @@ Adding a measure family: write its readable function (returns a Breakdown), its 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Mapping
 
-from metrics import formulas
+from metrics import kernels_basic, kernels_gains, kernels_unjudged, kernels_user_models, kernels_utility
+from metrics import latex as formulas
 from metrics.average_precision import average_precision, geometric_mean_ap
-from metrics.conventions import Conventions
 from metrics.counts import num_nonrel_judged_ret, num_q, num_rel, num_rel_ret, num_ret
 from metrics.dcg import dcg, idcg, ndcg
+from metrics.family import GAINS, PATIENCE, TREC_CUTOFFS, Family, Kind, Param
+from metrics.family import Cutoff as Cutoff  # re-exported: the registry's API
+from metrics.family import Summary as Summary
 from metrics.gain_measures import binary_g, ndcg_rel, normalized_gain, rndcg
 from metrics.interpolated import ELEVEN_LEVELS, eleven_point_average, interpolated_precision
-from metrics.judgments import Gains
 from metrics.precision_recall import capped_recall, f1, hit_rate, precision, recall
 from metrics.r_precision import r_precision, r_precision_multiple
 from metrics.reciprocal_rank import reciprocal_rank
 from metrics.relstring import relstring
 from metrics.set_measures import set_average_precision, set_f, set_precision, set_recall
-from metrics.types import Breakdown, Term
+from metrics.types import Term
 from metrics.unjudged import bpref, gm_bpref, inferred_average_precision, judged, unjudged
 from metrics.user_models import expected_reciprocal_rank, rank_biased_precision, rbp_residual
 from metrics.utility import utility
-
-Kind = Literal["order", "set", "count", "curve"]
-TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs for P, recall, map_cut, ...
-Cutoff = Literal["optional", "required", "none"]
-# over queries: trec_eval's mean, num_*'s sum, gm_*'s exp(mean(log)); "none": no summary (relstring, a string)
-Summary = Literal["mean", "sum", "geometric", "none"]
-
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    """A parameter of a family besides the cutoff, e.g. RBP's patience p."""
-
-    name: str
-    # a tuple for a list of values (11pt_avg's recall levels), or a gain map's () (every level gains its number)
-    default: float | tuple[float, ...] | Gains
-    low: float  # for a gain map: the range of each gain
-    high: float
-    help: str
-    integer: bool = False
-    gains: bool = False  # a map level -> gain: ``gains={1:3,2:9}``, trec_eval's ``ndcg.1=3,2=9`` (metrics.judgments)
-
-
-@dataclass(frozen=True, slots=True)
-class Family:
-    """One measure family: everything the library, the CLI and the app know about it."""
-
-    key: str  # our canonical name, e.g. "NDCG"; Breakdown.family
-    title: str  # e.g. "Normalised discounted cumulative gain"
-    function: Callable[..., Breakdown]  # the readable spec: (ranking, qrels, k, *, conventions) -> Breakdown
-    kernel: str  # the engine's vectorized form: _Prepared.kernel_<kernel>(measure) -> one value per query
-    kind: Kind  # order-aware, set-based (order inside the top k does not matter), count, curve
-    help: str  # one line for a metric card's tooltip
-    definition: Callable[[Conventions], str]  # LaTeX, symbolic
-    worked: Callable[[Breakdown], str]  # LaTeX, the user's numbers substituted
-    terms: tuple[Term, ...]  # the named terms every Breakdown of this family carries (RR's only when it hits)
-    cutoff: Cutoff = "optional"
-    graded: bool = False  # grades matter beyond relevant / not (the gain): an ``_exp`` spelling exists
-    spellings: tuple[str, ...] = ()  # more names, case-insensitive (ours and trec_eval's); the key is always one
-    trec_eval: str | None = None  # trec_eval's measure with a cutoff (P -> P_10) or the uncut one (map)
-    trec_eval_uncut: str | None = None  # trec_eval's name without a cutoff, where it differs (map vs map_cut)
-    ir_measures: str | None = None
-    tools: Mapping[str, str] = field(default_factory=dict)  # other tools (ranx, BEIR) -> their name; ``k`` = cutoff
-    card: int | None = None  # position among the playground's cards of its kind; None: no card
-    uncut_card: bool = False  # the card shows the whole list (as trec_eval's recip_rank, map), not @k
-    curve: int | None = None  # position in the playground's metric@k curves; None: not drawn
-    usually_cut: bool = True  # written with a cutoff (P@10); False for whole-list measures (Rprec, set_P, num_ret)
-    params: tuple[Param, ...] = ()
-    at_param: str | None = None  # ``@x`` sets this parameter instead of a cutoff (IPrec@0.5: the recall level)
-    trec_param: str | None = None  # what trec_eval's NAME.x sets when it is not a cutoff (set_F.0.5: beta);
-    # at_param when None
-    trec_params: tuple[str, ...] = ()  # trec_eval's NAME.x,y,... sets these in order (utility.1,-1,0,0: a..d)
-    summary: Summary = "mean"
-    count: bool = False  # a whole number per query (trec_eval prints it with %ld)
-    text: bool = False  # its value is a string per query (relstring): no number to chart, average or compare
-    per_query: bool = True  # trec_eval -q prints it per query (gm_map: only the summary)
-    trec_defaults: tuple[float, ...] = ()  # what trec_eval's bare name expands to: cutoffs (P: P_5 ... P_1000), or
-    # values of at_param (iprec_at_recall: 0.00 ... 1.00)
-
-    def param(self, name: str) -> Param:
-        for declared in self.params:
-            if declared.name == name:
-                return declared
-        raise ValueError(f"{self.key} has no parameter {name!r}")
-
-
-GAINS = Param(
-    "gains",
-    (),
-    -1e6,
-    1e6,
-    "A gain per relevance level, e.g. {1:3,2:9,4:4.5} (trec_eval ndcg.1=3,2=9,4=4.5); other levels gain their number.",
-    gains=True,
-)
-PATIENCE = Param("p", 0.9, 0.0, 1.0, "Patience: the chance the user reads on to the next rank (trec_eval: 0.9).")
 
 FAMILIES: tuple[Family, ...] = (
     Family(
         "P",
         "Precision",
         precision,
-        "precision",
+        kernels_basic.precision,
         "set",
         "Precision@k: the share of the top k that is relevant (divides by k even if fewer were retrieved).",
         formulas.precision_definition,
@@ -132,7 +58,7 @@ FAMILIES: tuple[Family, ...] = (
         "R",
         "Recall",
         recall,
-        "recall",
+        kernels_basic.recall,
         "set",
         "Recall@k: the share of all relevant docs (retrieved or not) found in the top k.",
         formulas.recall_definition,
@@ -150,7 +76,7 @@ FAMILIES: tuple[Family, ...] = (
         "R_cap",
         "Capped recall",
         capped_recall,
-        "capped_recall",
+        kernels_basic.capped_recall,
         "set",
         "Capped recall@k (BEIR): divides by min(R, k), so 1.0 is reachable when R > k.",
         formulas.capped_recall_definition,
@@ -168,7 +94,7 @@ FAMILIES: tuple[Family, ...] = (
         "HitRate",
         "Hit rate",
         hit_rate,
-        "hit_rate",
+        kernels_basic.hit_rate,
         "set",
         "HitRate@k (trec_eval success): 1 if any relevant doc is in the top k, else 0.",
         formulas.hit_rate_definition,
@@ -185,7 +111,7 @@ FAMILIES: tuple[Family, ...] = (
         "F1",
         "F1",
         f1,
-        "f1",
+        kernels_basic.f1,
         "set",
         "F1@k: the harmonic mean of P@k and R@k.",
         formulas.f1_definition,
@@ -198,7 +124,7 @@ FAMILIES: tuple[Family, ...] = (
         "RR",
         "Reciprocal rank",
         reciprocal_rank,
-        "reciprocal_rank",
+        kernels_basic.reciprocal_rank,
         "order",
         "Reciprocal rank: 1 / rank of the first relevant doc; 0 if none was retrieved.",
         formulas.reciprocal_rank_definition,
@@ -215,7 +141,7 @@ FAMILIES: tuple[Family, ...] = (
         "AP",
         "Average precision",
         average_precision,
-        "average_precision",
+        kernels_basic.average_precision,
         "order",
         "Average precision: precision at each relevant rank, summed and divided by R.",
         formulas.average_precision_definition,
@@ -235,7 +161,7 @@ FAMILIES: tuple[Family, ...] = (
         "DCG",
         "Discounted cumulative gain",
         dcg,
-        "dcg",
+        kernels_basic.dcg,
         "order",
         "Discounted cumulative gain: each grade's gain divided by log2(rank + 1).",
         formulas.dcg_definition,
@@ -249,7 +175,7 @@ FAMILIES: tuple[Family, ...] = (
         "IDCG",
         "Ideal DCG",
         idcg,
-        "idcg",
+        kernels_basic.idcg,
         "order",
         "Ideal DCG: the DCG of the best possible ordering of the judged docs.",
         formulas.idcg_definition,
@@ -262,7 +188,7 @@ FAMILIES: tuple[Family, ...] = (
         "NDCG",
         "Normalised discounted cumulative gain",
         ndcg,
-        "ndcg",
+        kernels_basic.ndcg,
         "order",
         "Normalised DCG: DCG / IDCG, 1.0 for the ideal ordering.",
         formulas.ndcg_definition,
@@ -300,16 +226,17 @@ FAMILIES: tuple[Family, ...] = (
             usually_cut=False,
         )
         for key, title, function, kernel, help_text, terms, trec_name, ir_name in (
-            ("NumQ", "Queries evaluated", num_q, "num_q", "1 per evaluated query; summed: how many were evaluated.",
-             (), "num_q", "NumQ"),
-            ("NumRet", "Documents retrieved", num_ret, "num_ret", "How many documents the run retrieved.",
-             (Term.RETRIEVED,), "num_ret", "NumRet"),
-            ("NumRel", "Relevant documents", num_rel, "num_rel", "R: judged relevant documents, retrieved or not.",
-             (Term.R,), "num_rel", "NumRel"),
-            ("NumRelRet", "Relevant documents retrieved", num_rel_ret, "num_rel_ret",
+            ("NumQ", "Queries evaluated", num_q, kernels_basic.num_q,
+             "1 per evaluated query; summed: how many were evaluated.", (), "num_q", "NumQ"),
+            ("NumRet", "Documents retrieved", num_ret, kernels_basic.num_ret,
+             "How many documents the run retrieved.", (Term.RETRIEVED,), "num_ret", "NumRet"),
+            ("NumRel", "Relevant documents", num_rel, kernels_basic.num_rel,
+             "R: judged relevant documents, retrieved or not.", (Term.R,), "num_rel", "NumRel"),
+            ("NumRelRet", "Relevant documents retrieved", num_rel_ret, kernels_basic.num_rel_ret,
              "How many relevant documents the run retrieved.", (Term.HITS,), "num_rel_ret", "NumRelRet"),
             ("NumNonRelJudgedRet", "Judged non-relevant documents retrieved", num_nonrel_judged_ret,
-             "num_nonrel_judged_ret", "Retrieved documents judged below the relevance threshold (0 or more).",
+             kernels_basic.num_nonrel_judged_ret,
+             "Retrieved documents judged below the relevance threshold (0 or more).",
              (Term.JUDGED_NONRELEVANT,), "num_nonrel_judged_ret", None),
         )
     ),
@@ -317,7 +244,7 @@ FAMILIES: tuple[Family, ...] = (
         "GM_AP",
         "Geometric mean average precision",
         geometric_mean_ap,
-        "average_precision",
+        kernels_basic.average_precision,
         "order",
         "AP per query; over queries the geometric mean, which rewards consistency across topics.",
         formulas.geometric_mean_ap_definition,
@@ -333,7 +260,7 @@ FAMILIES: tuple[Family, ...] = (
         "Rprec",
         "R-precision",
         r_precision,
-        "r_precision",
+        kernels_basic.r_precision,
         "order",
         "R-precision: precision at rank R (where precision equals recall).",
         formulas.r_precision_definition,
@@ -348,7 +275,7 @@ FAMILIES: tuple[Family, ...] = (
         "RprecMult",
         "Precision at a multiple of R",
         r_precision_multiple,
-        "r_precision_multiple",
+        kernels_basic.r_precision_multiple,
         "order",
         "Precision at rank x·R (rounded as trec_eval does): precision- or recall-oriented.",
         formulas.r_precision_multiple_definition,
@@ -363,7 +290,7 @@ FAMILIES: tuple[Family, ...] = (
         "IPrec",
         "Interpolated precision at a recall level",
         interpolated_precision,
-        "interpolated_precision",
+        kernels_basic.interpolated_precision,
         "curve",
         "Interpolated precision: the best precision at or after the rank where recall reaches the level.",
         formulas.interpolated_precision_definition,
@@ -379,7 +306,7 @@ FAMILIES: tuple[Family, ...] = (
         "IPrec11",
         "11-point interpolated average precision",
         eleven_point_average,
-        "eleven_point_average",
+        kernels_basic.eleven_point_average,
         "curve",
         "The mean interpolated precision at recall 0, 0.1, ..., 1 (an old estimate of the area under the curve).",
         formulas.eleven_point_average_definition,
@@ -395,7 +322,7 @@ FAMILIES: tuple[Family, ...] = (
         "SetP",
         "Set precision",
         set_precision,
-        "set_precision",
+        kernels_basic.set_precision,
         "set",
         "Precision of the whole retrieved list: relevant retrieved / retrieved.",
         formulas.set_precision_definition,
@@ -409,7 +336,7 @@ FAMILIES: tuple[Family, ...] = (
         "SetR",
         "Set recall",
         set_recall,
-        "set_recall",
+        kernels_basic.set_recall,
         "set",
         "Recall of the whole retrieved list: relevant retrieved / R.",
         formulas.set_recall_definition,
@@ -423,7 +350,7 @@ FAMILIES: tuple[Family, ...] = (
         "SetF",
         "Set F",
         set_f,
-        "set_f",
+        kernels_basic.set_f,
         "set",
         "Weighted harmonic mean of set precision and set recall (trec_eval's beta enters unsquared).",
         formulas.set_f_definition,
@@ -439,7 +366,7 @@ FAMILIES: tuple[Family, ...] = (
         "SetAP",
         "Set average precision",
         set_average_precision,
-        "set_average_precision",
+        kernels_basic.set_average_precision,
         "set",
         "Set precision times set recall.",
         formulas.set_average_precision_definition,
@@ -454,7 +381,7 @@ FAMILIES: tuple[Family, ...] = (
         "bpref",
         "Binary preference",
         bpref,
-        "metrics.kernels_unjudged:bpref",
+        kernels_unjudged.bpref,
         "order",
         "bpref: how few judged non-relevant documents each relevant one is ranked below; unjudged ones are skipped.",
         formulas.bpref_definition,
@@ -469,7 +396,7 @@ FAMILIES: tuple[Family, ...] = (
         "gm_bpref",
         "Binary preference, geometric mean",
         gm_bpref,
-        "metrics.kernels_unjudged:bpref",
+        kernels_unjudged.bpref,
         "order",
         "gm_bpref: bpref summarised by the geometric mean over queries (a query at 0 counts as 0.00001).",
         formulas.gm_bpref_definition,
@@ -485,7 +412,7 @@ FAMILIES: tuple[Family, ...] = (
         "infAP",
         "Inferred average precision",
         inferred_average_precision,
-        "metrics.kernels_unjudged:inferred_average_precision",
+        kernels_unjudged.inferred_average_precision,
         "order",
         "infAP: AP estimated from a sampled pool; documents graded below 0 are in the pool but not judged.",
         formulas.infap_definition,
@@ -501,7 +428,7 @@ FAMILIES: tuple[Family, ...] = (
         "Judged",
         "Judgment rate",
         judged,
-        "metrics.kernels_unjudged:judged",
+        kernels_unjudged.judged,
         "set",
         "Judged@k: the share of the top k that has a judgment (any qrels line); a short list divides by its length.",
         formulas.judged_definition,
@@ -513,7 +440,7 @@ FAMILIES: tuple[Family, ...] = (
         "unj",
         "Unjudged at k",
         unjudged,
-        "metrics.kernels_unjudged:unjudged",
+        kernels_unjudged.unjudged,
         "set",
         "unj@k: the share of the top k with no judgment (no qrels line or a grade below 0), divided by k.",
         formulas.unjudged_definition,
@@ -526,7 +453,7 @@ FAMILIES: tuple[Family, ...] = (
         "RBP",
         "Rank-biased precision",
         rank_biased_precision,
-        "metrics.kernels_user_models:rank_biased_precision",
+        kernels_user_models.rank_biased_precision,
         "order",
         "RBP: expected gain per document read by a user who reads on with probability p (trec_eval rbp, p = 0.9).",
         formulas.rbp_definition,
@@ -541,7 +468,7 @@ FAMILIES: tuple[Family, ...] = (
         "RBP_resid",
         "Rank-biased precision residual",
         rbp_residual,
-        "metrics.kernels_user_models:rbp_residual",
+        kernels_user_models.rbp_residual,
         "order",
         "RBP residual: how much RBP could still rise if the unjudged documents and the rest of the list were relevant.",
         formulas.rbp_resid_definition,
@@ -555,7 +482,7 @@ FAMILIES: tuple[Family, ...] = (
         "ERR",
         "Expected reciprocal rank",
         expected_reciprocal_rank,
-        "metrics.kernels_user_models:expected_reciprocal_rank",
+        kernels_user_models.expected_reciprocal_rank,
         "order",
         "ERR@k: the expected 1/rank where a user stops, satisfied with probability (2^grade - 1) / 16 at each rank.",
         formulas.err_definition,
@@ -567,7 +494,7 @@ FAMILIES: tuple[Family, ...] = (
         "binG",
         "Binary G",
         binary_g,
-        "metrics.kernels_gains:binary_g",
+        kernels_gains.binary_g,
         "order",
         "binG (experimental): each relevant document counts 1 / log2(2 + non-relevant ones above it), divided by R.",
         formulas.bing_definition,
@@ -581,7 +508,7 @@ FAMILIES: tuple[Family, ...] = (
         "G",
         "Normalised gain G",
         normalized_gain,
-        "metrics.kernels_gains:normalized_gain",
+        kernels_gains.normalized_gain,
         "order",
         "G (experimental): each gain discounted by how far the ranking's total gain lags behind the ideal one.",
         formulas.g_definition,
@@ -596,7 +523,7 @@ FAMILIES: tuple[Family, ...] = (
         "Rndcg",
         "NDCG averaged at the R levels",
         rndcg,
-        "metrics.kernels_gains:rndcg",
+        kernels_gains.rndcg,
         "order",
         "Rndcg (experimental): NDCG taken wherever the ideal gain drops a level, and at the list's end, averaged.",
         formulas.rndcg_definition,
@@ -611,7 +538,7 @@ FAMILIES: tuple[Family, ...] = (
         "ndcg_rel",
         "NDCG averaged over relevant documents",
         ndcg_rel,
-        "metrics.kernels_gains:ndcg_rel",
+        kernels_gains.ndcg_rel,
         "order",
         "ndcg_rel (experimental): NDCG at each document with a positive gain (missed ones at the end), averaged.",
         formulas.ndcg_rel_definition,
@@ -626,7 +553,7 @@ FAMILIES: tuple[Family, ...] = (
         "utility",
         "Set utility",
         utility,
-        "metrics.kernels_utility:utility",
+        kernels_utility.utility,
         "set",
         "Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
         formulas.utility_definition,
@@ -648,7 +575,7 @@ FAMILIES: tuple[Family, ...] = (
         "relstring",
         "Relevance string",
         relstring,
-        "metrics.kernels_utility:relstring",
+        kernels_utility.relstring,
         "order",
         "relstring: the judgments of the first k documents (10 by default) as characters; not a number.",
         formulas.relstring_definition,

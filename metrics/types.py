@@ -82,13 +82,12 @@ class Breakdown:
     conventions: Conventions = TREC_EVAL  # the conventions the value was computed under
     text: str | None = None  # a measure whose value is a string (trec_eval relstring); ``value`` is then 0.0
     gains: tuple[tuple[int, float], ...] = ()  # the gain map the value was computed with (trec_eval ndcg.1=3,2=9)
+    graded: bool = False  # the family's Family.graded: its label reads NDCG_exp@5 under exponential gain
 
     @property
     def metric(self) -> str:
         """The measure's label, e.g. "NDCG@5", "NDCG_exp@5" or "AP"."""
-        from metrics.registry import family  # the registry imports the metric modules, which import this one
-
         name = self.family
-        if family(self.family).graded and self.conventions.gain == "exp":
+        if self.graded and self.conventions.gain == "exp":
             name += "_exp"
         return name if self.k is None else f"{name}@{self.k}"

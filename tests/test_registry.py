@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 from pathlib import Path
 
 import pytest
 
 from metrics import Breakdown, Conventions, parse_measure, registry
-from metrics.engine import _Prepared
+from metrics.engine import evaluate
 from metrics.measures import FUNCTIONS
 from scripts.sync_readme import synced
 
@@ -26,9 +25,10 @@ QRELS = {"a": 2, "b": 1, "c": 0, "z": 3}
 
 @pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
 def test_every_family_has_an_engine_kernel(declared):
-    module, colon, function = declared.kernel.partition(":")
-    owner = importlib.import_module(module) if colon else _Prepared
-    assert callable(getattr(owner, function if colon else f"kernel_{declared.kernel}", None))
+    """The engine calls the family's own kernel on the prepared run: one value per evaluated query."""
+    result = evaluate({"q1": RANKING, "q2": ["c"]}, {"q1": QRELS, "q2": {"c": 1}}, [parse_measure(declared.key)])
+    assert callable(declared.kernel)
+    assert len(result.per_query[declared.key]) == 2
 
 
 @pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
@@ -38,6 +38,7 @@ def test_readable_function_returns_the_declared_family_and_terms(declared, conve
         b = declared.function(RANKING, QRELS, k, conventions=conventions)
         assert isinstance(b, Breakdown)
         assert b.family == declared.key
+        assert b.graded == declared.graded  # Breakdown.metric's _exp suffix
         assert set(b.terms) <= set(declared.terms)
         if declared.key != "RR":  # RR names its first relevant rank only when there is one
             assert set(b.terms) == set(declared.terms)

@@ -1,0 +1,727 @@
+"""LaTeX building blocks of the worked formulas: a Breakdown's numbers written out (metrics.formulas shows any
+Breakdown's formula; each family's definition and worked formula use these). Pure (no Streamlit).
+
+Every number shown comes from the Breakdown (its steps, terms and value); nothing is recomputed here except
+the display fractions (e.g. ``P@i = hits/i``), which are read off the steps' relevant flags.
+User text never enters LaTeX: documents are named by rank only, never by id or title.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from metrics.conventions import Conventions
+from metrics.types import Breakdown, RankStep, Term
+
+MAX_TERMS = 10  # more than this and KaTeX wraps badly: show the first ones, then a count
+PER_LINE = 5  # terms per row of the aligned block
+
+
+def decimal(x: float) -> str:
+    return f"{x:.4f}"
+
+
+def whole(x: float) -> str:
+    return str(round(x))
+
+
+def at_cut(k: int | None) -> str:
+    """The cutoff as it reads in a symbol: ``@5``, or ``@k`` in a definition, or nothing for the whole list."""
+    return "" if k is None else f"@{k}"
+
+
+def measure_symbol(family: str, k: int | None, gain: str = "linear", *, symbolic: bool = False) -> str:
+    """``\\mathrm{NDCG@5}``, ``\\mathrm{R}_{\\mathrm{cap}}\\mathrm{@5}``; ``symbolic`` writes ``@k``."""
+    cut = "@k" if symbolic else at_cut(k)
+    if family == "R_cap":
+        return rf"\mathrm{{R}}_{{\mathrm{{cap}}}}\mathrm{{{cut}}}"
+    if family in ("DCG", "IDCG", "NDCG") and gain == "exp":
+        return rf"\mathrm{{{family}}}_{{\exp}}\mathrm{{{cut}}}"
+    if family == "F1":
+        return rf"\mathrm{{F}}_1\mathrm{{{cut}}}"
+    return rf"\mathrm{{{family}{cut}}}"
+
+
+def aligned_block(lines: Sequence[str]) -> str:
+    """First line carries the symbol ``X &= ...``; the rest continue with ``&= ...``."""
+    # A zero-width strut on the first row: without it Streamlit clips the top of a fraction there.
+    return "\\begin{aligned}\n\\rule{0pt}{1.6em}" + " \\\\\n".join(lines) + "\n\\end{aligned}"
+
+
+def elided_sum(terms: Sequence[str], values: Sequence[float]) -> str:
+    """Join terms with +, PER_LINE to a row of the aligned block; beyond MAX_TERMS, one summary for the rest."""
+    if not terms:
+        return "0"
+    shown = terms[:MAX_TERMS]
+    rows = [" + ".join(shown[i : i + PER_LINE]) for i in range(0, len(shown), PER_LINE)]
+    text = " \\\\\n&\\qquad + ".join(rows)
+    hidden = len(terms) - MAX_TERMS
+    if hidden > 0:
+        word = "term" if hidden == 1 else "terms"
+        rest = values[MAX_TERMS:]
+        summary = "of 0" if all(v == 0 for v in rest) else f"summing to {decimal(sum(rest))}"
+        text += rf" + \cdots \ (\text{{{hidden} more {word} {summary}}})"
+    return text
+
+
+# --- definitions: the symbolic formula of each family (the registry names one per family) ---
+
+
+def defined(family: str, conventions: Conventions) -> str:
+    return measure_symbol(family, None, conventions.gain, symbolic=True)
+
+
+def precision_definition(c: Conventions) -> str:
+    return rf"{defined('P', c)} = \frac{{\mathrm{{hits@}}k}}{{k}}"
+
+
+def recall_definition(c: Conventions) -> str:
+    return rf"{defined('R', c)} = \frac{{\mathrm{{hits@}}k}}{{R}}"
+
+
+def capped_recall_definition(c: Conventions) -> str:
+    return rf"{defined('R_cap', c)} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}"
+
+
+def hit_rate_definition(c: Conventions) -> str:
+    return (
+        rf"{defined('HitRate', c)} = \begin{{cases}} 1 & \text{{if }} \mathrm{{hits@}}k \geq 1 \\ 0 & "
+        r"\text{otherwise} \end{cases}"
+    )
+
+
+def f1_definition(c: Conventions) -> str:
+    p_k, r_k = r"\mathrm{P@}k", r"\mathrm{R@}k"
+    return rf"{defined('F1', c)} = \frac{{2 \cdot {p_k} \cdot {r_k}}}{{{p_k} + {r_k}}}"
+
+
+def reciprocal_rank_definition(c: Conventions) -> str:
+    return (
+        rf"{defined('RR', c)} = \frac{{1}}{{\mathrm{{rank}}_1}} \quad "
+        r"(0 \text{ if no relevant document in the top } k)"
+    )
+
+
+def average_precision_definition(c: Conventions) -> str:
+    denominator = "R" if c.ap_denominator == "all" else r"\mathrm{hits@}k"
+    relevant_ranks = r"i \leq k,\ d_i \text{ relevant}"
+    return rf"{defined('AP', c)} = \frac{{1}}{{{denominator}}} \sum_{{{relevant_ranks}}} \mathrm{{P@}}i"
+
+
+def gain_symbol(grade: str, c: Conventions) -> str:
+    return grade if c.gain == "linear" else rf"\left(2^{{{grade}}} - 1\right)"
+
+
+def dcg_definition(c: Conventions) -> str:
+    return rf"{defined('DCG', c)} = \sum_{{i=1}}^{{k}} \frac{{{gain_symbol('g_i', c)}}}{{\log_2(i+1)}}"
+
+
+def idcg_definition(c: Conventions) -> str:
+    return rf"{defined('IDCG', c)} = \sum_{{i=1}}^{{k}} \frac{{{gain_symbol('g^*_i', c)}}}{{\log_2(i+1)}}"
+
+
+def ndcg_definition(c: Conventions) -> str:
+    return rf"{defined('NDCG', c)} = \frac{{{defined('DCG', c)}}}{{{defined('IDCG', c)}}}"
+
+
+# --- worked formulas ---
+
+
+def indicators(steps: Sequence[RankStep]) -> list[str]:
+    return ["1" if s.relevant else "0" for s in steps]
+
+
+def hits_sum(b: Breakdown) -> str:
+    """hits@k written out as 1 + 0 + 1 ...; relevant ranks listed so the learner can check them."""
+    values = [1.0 if s.relevant else 0.0 for s in b.steps]
+    return elided_sum(indicators(b.steps), values)
+
+
+def padding_note(b: Breakdown) -> str:
+    if b.k is not None and len(b.steps) < b.k:
+        missing = b.k - len(b.steps)
+        empty = f"{missing} empty rank counts" if missing == 1 else f"{missing} empty ranks count"
+        # rows of their own, under the sum: beside it, a narrow column cut the sentence off
+        return rf" \\ & \quad \text{{(only {len(b.steps)} retrieved:}} \\ & \quad \text{{{empty} as non-relevant)}}"
+    return ""
+
+
+def hits_line(b: Breakdown) -> str:
+    cut = at_cut(b.k) or ""
+    written = f"{hits_sum(b)} = " if len(b.steps) > 1 else ""
+    return rf"\mathrm{{hits{cut}}} &= {written}{whole(b.terms[Term.HITS])}{padding_note(b)}"
+
+
+def precision_worked(b: Breakdown) -> str:
+    s, divisor = measure_symbol("P", b.k), whole(b.terms[Term.CUTOFF])
+    return aligned_block(
+        [
+            rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{{'k' if b.k is not None else 'n'}}}",
+            hits_line(b),
+            rf"{s} &= \frac{{{whole(b.terms[Term.HITS])}}}{{{divisor}}} = {decimal(b.value)}",
+        ]
+    )
+
+
+def zero_R_line(s: str) -> str:
+    return rf"{s} &= 0 \quad \text{{(no judged relevant document: }} R = 0 \text{{, so 0, not NaN)}}"
+
+
+def recall_worked(b: Breakdown) -> str:
+    s, R, hits = measure_symbol("R", b.k), whole(b.terms[Term.R]), whole(b.terms[Term.HITS])
+    last = zero_R_line(s) if not b.terms[Term.R] else rf"{s} &= \frac{{{hits}}}{{{R}}} = {decimal(b.value)}"
+    return aligned_block([rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{R}}", hits_line(b), last])
+
+
+def capped_recall_worked(b: Breakdown) -> str:
+    s, R, cap, hits = (
+        measure_symbol("R_cap", b.k),
+        whole(b.terms[Term.R]),
+        whole(b.terms[Term.CAP]),
+        whole(b.terms[Term.HITS]),
+    )
+    k_shown = str(b.k) if b.k is not None else str(len(b.steps))
+    if not b.terms[Term.R]:
+        last = zero_R_line(s)
+    else:
+        last = (
+            rf"{s} &= \frac{{{hits}}}{{\min({R},\ {k_shown})}} = \frac{{{hits}}}"
+            rf"{{{cap}}} = {decimal(b.value)}"
+        )
+    return aligned_block([rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{\min(R,\ k)}}", hits_line(b), last])
+
+
+def hit_rate_worked(b: Breakdown) -> str:
+    s = measure_symbol("HitRate", b.k)
+    hits = whole(b.terms[Term.HITS])
+    first = next((st.rank for st in b.steps if st.relevant), None)
+    where = rf"\quad \text{{(first relevant at rank {first})}}" if first is not None else ""
+    return aligned_block(
+        [
+            rf"{s} &= [\,\mathrm{{hits{at_cut(b.k)}}} \geq 1\,]",
+            rf"&= [\,{hits} \geq 1\,] = {whole(b.value)}{where}",
+        ]
+    )
+
+
+def f1_worked(b: Breakdown) -> str:
+    s = measure_symbol("F1", b.k)
+    p, r = b.terms[Term.PRECISION], b.terms[Term.RECALL]
+    cut = at_cut(b.k)
+    lines = [
+        rf"{s} &= \frac{{2 \cdot \mathrm{{P{cut}}} \cdot \mathrm{{R{cut}}}}}{{\mathrm{{P{cut}}} + \mathrm{{R{cut}}}}}",
+    ]
+    if p + r == 0:
+        lines.append(rf"&= 0 \quad \text{{(}}\mathrm{{P{cut}}} + \mathrm{{R{cut}}} = 0\text{{)}}")
+    else:
+        lines.append(
+            rf"&= \frac{{2 \cdot {decimal(p)} \cdot {decimal(r)}}}{{{decimal(p)} + {decimal(r)}}} = {decimal(b.value)}"
+        )
+    return aligned_block(lines)
+
+
+def reciprocal_rank_worked(b: Breakdown) -> str:
+    s = measure_symbol("RR", b.k)
+    first = b.terms.get(Term.FIRST_RELEVANT_RANK)
+    if first is None:
+        where = f"top {b.k}" if b.k is not None else "list"
+        return aligned_block(
+            [
+                rf"{s} &= \frac{{1}}{{\mathrm{{rank}}_1}}",
+                rf"&= 0 \quad \text{{(no relevant document in the {where})}}",
+            ]
+        )
+    return aligned_block(
+        [rf"{s} &= \frac{{1}}{{\mathrm{{rank}}_1}}", rf"&= \frac{{1}}{{{whole(first)}}} = {decimal(b.value)}"]
+    )
+
+
+def average_precision_worked(b: Breakdown) -> str:
+    s = measure_symbol("AP", b.k)
+    by_R = b.conventions.ap_denominator == "all"
+    denominator_symbol = "R" if by_R else rf"\mathrm{{hits{at_cut(b.k)}}}"
+    lines = [rf"{s} &= \frac{{1}}{{{denominator_symbol}}} \sum_{{d_i \text{{ relevant}}}} \mathrm{{P@}}i"]
+    fractions, values, hits = [], [], 0
+    for step in b.steps:
+        if step.relevant:
+            hits += 1
+            fractions.append(rf"\frac{{{hits}}}{{{step.rank}}}")
+            values.append(hits / step.rank)
+    denominator = whole(b.terms[Term.DENOMINATOR])
+    if not b.terms[Term.DENOMINATOR]:
+        why = r"(no judged relevant document: } R = 0\text{)" if by_R else r"(no relevant document in the top k)"
+        lines.append(rf"&= 0 \quad \text{{{why}}}")
+        return aligned_block(lines)
+    total = decimal(b.terms[Term.PRECISION_SUM])
+    if fractions:
+        lines.append(rf"&= \frac{{1}}{{{denominator}}} \Bigl( {elided_sum(fractions, values)} \Bigr)")
+    else:
+        lines.append(rf"&= \frac{{1}}{{{denominator}}} \cdot 0 \quad \text{{(no relevant document in the top {b.k})}}")
+    lines.append(rf"&= \frac{{{total}}}{{{denominator}}} = {decimal(b.value)}")
+    if by_R and b.terms[Term.R] > b.terms[Term.HITS]:
+        missed = whole(b.terms[Term.R] - b.terms[Term.HITS])
+        lines.append(rf"&\quad \text{{({missed} relevant not retrieved: each adds 0)}}")
+    return aligned_block(lines)
+
+
+def _gain_term(grade: int, gain: str) -> str:
+    if gain == "exp":
+        return f"2^{{{grade}}} - 1" if grade > 0 else "0"
+    return str(max(grade, 0))
+
+
+def _dcg_terms(b: Breakdown) -> str:
+    if b.gains:  # a gain map (trec_eval ndcg.1=3,2=9): a level not listed gains its own number, unjudged 0
+        mapped = dict(b.gains)
+        numerators = [compact(mapped.get(s.grade, float(s.grade))) if s.contribution else "0" for s in b.steps]
+    else:
+        numerators = [_gain_term(s.grade, b.conventions.gain) for s in b.steps]
+    terms = [rf"\frac{{{g}}}{{\log_2 {s.rank + 1}}}" for g, s in zip(numerators, b.steps, strict=True)]
+    return elided_sum(terms, [s.contribution for s in b.steps])
+
+
+def dcg_worked(b: Breakdown) -> str:
+    s = measure_symbol(b.family, b.k, b.conventions.gain)
+    upper = b.k if b.k is not None else "n"
+    g = "g^*_i" if b.family == "IDCG" else "g_i"
+    gain = g if b.conventions.gain == "linear" else rf"\left(2^{{{g}}} - 1\right)"
+    lines = [rf"{s} &= \sum_{{i=1}}^{{{upper}}} \frac{{{gain}}}{{\log_2(i+1)}}"]
+    if b.family == "IDCG":
+        source = "all judged grades" if b.conventions.idcg == "all" else "retrieved grades only"
+        lines[0] += rf" \quad (g^* = \text{{{source}, best first}})"
+    if b.steps:
+        lines.append(rf"&= {_dcg_terms(b)}")
+    else:
+        lines.append(r"&= 0 \quad \text{(nothing to sum)}")
+    lines.append(rf"&= {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def ndcg_worked(b: Breakdown) -> str:
+    gain = b.conventions.gain
+    s = measure_symbol("NDCG", b.k, gain)
+    dcg_s, idcg_s = measure_symbol("DCG", b.k, gain), measure_symbol("IDCG", b.k, gain)
+    dcg_v, idcg_v = b.terms[Term.DCG], b.terms[Term.IDCG]
+    lines = [rf"{s} &= \frac{{{dcg_s}}}{{{idcg_s}}}"]
+    if b.gains:
+        listed = r",\ ".join(rf"g({level}) = {compact(gain)}" for level, gain in b.gains)
+        lines[0] += rf" \quad \text{{(gain map: }} {listed} \text{{; other levels gain their number)}}"
+    if b.steps:
+        lines.append(rf"{dcg_s} &= {_dcg_terms(b)} = {decimal(dcg_v)}")
+    if not idcg_v:
+        lines.append(rf"{s} &= 0 \quad \text{{(}}{idcg_s} = 0\text{{: no judged document has a positive grade)}}")
+    else:
+        lines.append(rf"{s} &= \frac{{{decimal(dcg_v)}}}{{{decimal(idcg_v)}}} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+# --- trec_eval's counts, set measures, R-precision, interpolated precision ---
+
+_COUNT_LABELS = {
+    "NumRet": (r"\mathrm{num\_ret}", r"\text{documents retrieved}"),
+    "NumRel": (r"\mathrm{num\_rel}", r"R = \text{judged relevant, retrieved or not}"),
+    "NumRelRet": (r"\mathrm{num\_rel\_ret}", r"\text{relevant documents retrieved}"),
+    "NumNonRelJudgedRet": (r"\mathrm{num\_nonrel\_judged\_ret}", r"\text{judged non-relevant documents retrieved}"),
+    "NumQ": (r"\mathrm{num\_q}", r"\text{1 per evaluated query, summed}"),
+}
+
+
+def count_definition(family: str) -> Callable[[Conventions], str]:
+    """The definition of one of trec_eval's counts (the same shape for all: a number of documents)."""
+    symbol, meaning = _COUNT_LABELS[family]
+    return lambda c: rf"{symbol} = {meaning}"
+
+
+def count_worked(b: Breakdown) -> str:
+    symbol, meaning = _COUNT_LABELS[b.family]
+    counted = [s for s in b.steps if s.contribution]
+    if b.family in ("NumRel", "NumQ") or not counted:
+        return aligned_block([rf"{symbol} &= {whole(b.value)} \quad ({meaning})"])
+    ranks = ", ".join(str(s.rank) for s in counted[:MAX_TERMS]) + (r", \ldots" if len(counted) > MAX_TERMS else "")
+    return aligned_block([rf"{symbol} &= {whole(b.value)} \quad (\text{{ranks }} {ranks})"])
+
+
+_SET_P, _SET_RECALL = r"\mathrm{set\_P}", r"\mathrm{set\_recall}"
+_SET_F, _SET_MAP = r"\mathrm{set\_F}", r"\mathrm{set\_map}"
+
+
+def set_precision_definition(c: Conventions) -> str:
+    return rf"{_SET_P} = \frac{{\mathrm{{hits}}}}{{\mathrm{{retrieved}}}}"
+
+
+def set_precision_worked(b: Breakdown) -> str:
+    s, hits, retrieved = _SET_P, whole(b.terms[Term.HITS]), whole(b.terms[Term.RETRIEVED])
+    if not b.terms[Term.RETRIEVED]:
+        return aligned_block([rf"{s} &= 0 \quad \text{{(nothing retrieved)}}"])
+    fraction = r"\frac{\mathrm{hits}}{\mathrm{retrieved}}"
+    return aligned_block([rf"{s} &= {fraction} = \frac{{{hits}}}{{{retrieved}}} = {decimal(b.value)}"])
+
+
+def set_recall_definition(c: Conventions) -> str:
+    return rf"{_SET_RECALL} = \frac{{\mathrm{{hits}}}}{{R}}"
+
+
+def set_recall_worked(b: Breakdown) -> str:
+    s = _SET_RECALL
+    if not b.terms[Term.R]:
+        return aligned_block([zero_R_line(s)])
+    hits, R = whole(b.terms[Term.HITS]), whole(b.terms[Term.R])
+    return aligned_block([rf"{s} &= \frac{{\mathrm{{hits}}}}{{R}} = \frac{{{hits}}}{{{R}}} = {decimal(b.value)}"])
+
+
+def set_f_definition(c: Conventions) -> str:
+    return rf"{_SET_F} = \frac{{(\beta + 1)\, P\, R}}{{\beta P + R}}"
+
+
+def set_f_worked(b: Breakdown) -> str:
+    s = _SET_F
+    beta, p, r = b.terms[Term.BETA], b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
+    lines = [rf"{s} &= \frac{{(\beta + 1)\, P\, R}}{{\beta P + R}} \quad (\beta = {beta:g})"]
+    if not b.value:
+        lines.append(r"&= 0 \quad \text{(nothing relevant retrieved)}")
+    else:
+        lines.append(
+            rf"&= \frac{{{beta + 1:g} \cdot {decimal(p)} \cdot {decimal(r)}}}"
+            rf"{{{beta:g} \cdot {decimal(p)} + {decimal(r)}}} = {decimal(b.value)}"
+        )
+    return aligned_block(lines)
+
+
+def set_average_precision_definition(c: Conventions) -> str:
+    return rf"{_SET_MAP} = \mathrm{{set\_P}} \cdot \mathrm{{set\_recall}}"
+
+
+def set_average_precision_worked(b: Breakdown) -> str:
+    s, p, r = _SET_MAP, b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
+    return aligned_block(
+        [rf"{s} &= {_SET_P} \cdot {_SET_RECALL} = {decimal(p)} \cdot {decimal(r)} = {decimal(b.value)}"]
+    )
+
+
+def r_precision_definition(c: Conventions) -> str:
+    return r"\mathrm{Rprec} = \frac{\mathrm{hits@}R}{R}"
+
+
+def r_precision_worked(b: Breakdown) -> str:
+    s = r"\mathrm{Rprec}"
+    if not b.terms[Term.R]:
+        return aligned_block([zero_R_line(s)])
+    R, hits = whole(b.terms[Term.R]), whole(b.terms[Term.HITS])
+    at_R = rf"\frac{{\mathrm{{hits@}}{R}}}{{{R}}}"
+    return aligned_block(
+        [rf"{s} &= \frac{{\mathrm{{hits@}}R}}{{R}} = {at_R} = \frac{{{hits}}}{{{R}}} = {decimal(b.value)}"]
+    )
+
+
+def r_precision_multiple_definition(c: Conventions) -> str:
+    return r"\mathrm{Rprec\_mult}_x = \frac{\mathrm{hits@}c}{c}, \quad c = \lfloor x R + 0.9 \rfloor"
+
+
+def r_precision_multiple_worked(b: Breakdown) -> str:
+    s, cut, hits = r"\mathrm{Rprec\_mult}", whole(b.terms[Term.RANK_CUTOFF]), whole(b.terms[Term.HITS])
+    R = whole(b.terms[Term.R])
+    lines = [rf"{s} &= \frac{{\mathrm{{hits@}}c}}{{c}}, \quad c = \lfloor x \cdot {R} + 0.9 \rfloor = {cut}"]
+    if not b.terms[Term.RANK_CUTOFF]:
+        lines.append(r"&= 0 \quad \text{(}c = 0\text{)}")
+    else:
+        lines.append(rf"&= \frac{{{hits}}}{{{cut}}} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def interpolated_precision_definition(c: Conventions) -> str:
+    return r"\mathrm{iP}(\ell) = \max_{i:\ \mathrm{R@}i\ \geq\ \ell} \mathrm{P@}i"
+
+
+def interpolated_precision_worked(b: Breakdown) -> str:
+    level, needed, hits = b.terms[Term.RECALL_LEVEL], whole(b.terms[Term.RELEVANT_NEEDED]), whole(b.terms[Term.HITS])
+    s = rf"\mathrm{{iP}}({level:.2f})"
+    lines = [
+        rf"{s} &= \max_{{i:\ \mathrm{{R@}}i\ \geq\ {level:.2f}}} \mathrm{{P@}}i"
+        rf" \quad (\text{{needs }} \lfloor {level:.2f} \cdot {whole(b.terms[Term.R])} + 0.9 \rfloor = {needed}"
+        r"\text{ relevant})"
+    ]
+    if b.terms[Term.RELEVANT_NEEDED] > b.terms[Term.HITS]:
+        lines.append(rf"&= 0 \quad \text{{(only {hits} relevant retrieved)}}")
+        return aligned_block(lines)
+    winner = next((st for st in b.steps if st.contribution), None)
+    where = rf" \quad \text{{(}}\mathrm{{P@}}{winner.rank}\text{{)}}" if winner else ""
+    lines.append(rf"&= {decimal(b.value)}{where}")
+    return aligned_block(lines)
+
+
+def eleven_point_average_definition(c: Conventions) -> str:
+    return r"\mathrm{11pt\_avg} = \frac{1}{11} \sum_{\ell \in \{0, 0.1, \ldots, 1\}} \mathrm{iP}(\ell)"
+
+
+def eleven_point_average_worked(b: Breakdown) -> str:
+    count = b.terms[Term.RECALL_LEVEL]
+    levels = whole(count)
+    return aligned_block(
+        [
+            rf"\mathrm{{11pt\_avg}} &= \frac{{1}}{{{levels}}} \sum_{{\ell}} \mathrm{{iP}}(\ell)",
+            rf"&= \frac{{{decimal(b.value * count)}}}{{{levels}}} = {decimal(b.value)}",
+        ]
+    )
+
+
+def geometric_mean_ap_definition(c: Conventions) -> str:
+    return r"\mathrm{gm\_map} = \exp\Bigl(\frac{1}{|Q|} \sum_{q} \log \max(\mathrm{AP}_q,\ 0.00001)\Bigr)"
+
+
+def geometric_mean_ap_worked(b: Breakdown) -> str:
+    return aligned_block(
+        [
+            rf"\mathrm{{AP}} &= {decimal(b.value)} \quad \text{{(this query)}}",
+            rf"\log \max(\mathrm{{AP}},\ 0.00001) &= {decimal(math.log(max(b.value, 0.00001)))}",
+        ]
+    )
+
+
+# --- trec_eval's catalog beyond the ten cards: incomplete judgments, user models, gain walks, set utility ---
+
+
+def plain(name: str, k: int | None = None, symbolic: bool = False) -> str:
+    """A measure's symbol with underscores escaped: \\mathrm{ndcg\\_rel}, \\mathrm{unj@5}."""
+    cut = "@k" if symbolic else at_cut(k)
+    return rf"\mathrm{{{name.replace('_', chr(92) + '_')}{cut}}}"
+
+
+def share_line(symbol: str, numerator: str, denominator: str, value: float, zero_why: str | None) -> str:
+    if zero_why is not None:
+        return rf"{symbol} &= 0 \quad \text{{({zero_why})}}"
+    return rf"{symbol} &= \frac{{{numerator}}}{{{denominator}}} = {decimal(value)}"
+
+
+def bpref_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{bpref} = \frac{1}{R} \sum_{d_i \text{ relevant}} \left(1 - "
+        r"\frac{\min(n_i,\ R)}{\min(N,\ R)}\right)"
+    )
+
+
+def gm_bpref_definition(c: Conventions) -> str:
+    return r"\mathrm{gm\_bpref} = \exp\Bigl(\frac{1}{Q} \sum_q \log \max(\mathrm{bpref}_q,\ 10^{-5})\Bigr)"
+
+
+def bpref_worked(b: Breakdown) -> str:
+    R, N = whole(b.terms[Term.R]), whole(b.terms[Term.NONRELEVANT])
+    s = plain("bpref")
+    share = r"\left(1 - \frac{\min(n_i,\ R)}{\min(N,\ R)}\right)"
+    lines = [rf"{s} &= \frac{{1}}{{R}} \sum_{{d_i \text{{ relevant}}}} {share}"]
+    if not b.terms[Term.R]:
+        lines.append(r"&= 0 \quad \text{(no judged relevant document: } R = 0\text{)}")
+        return aligned_block(lines)
+    shares = [s_.contribution * b.terms[Term.R] for s_ in b.steps if s_.relevant]
+    lines.append(rf"&\quad (R = {R},\ N = {N}\ \text{{judged non-relevant; unjudged documents skipped}})")
+    written = elided_sum([decimal(v) for v in shares], shares) if shares else "0"
+    lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {written} \Bigr) = {decimal(b.value)}")
+    if b.family == "gm_bpref":
+        lines.append(r"&\quad \text{(this query's bpref; the summary is the geometric mean over queries)}")
+    return aligned_block(lines)
+
+
+def infap_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{infAP} = \frac{1}{R} \sum_{d_i \text{ relevant}} \left(\frac{1}{i} + \frac{i-1}{i} \cdot "
+        r"\frac{r + n + u}{i-1} \cdot \frac{r + \varepsilon}{r + n + 2\varepsilon}\right)"
+    )
+
+
+def infap_worked(b: Breakdown) -> str:
+    R = whole(b.terms[Term.R])
+    lines = [rf"{plain('infAP')} &= \frac{{1}}{{R}} \sum_{{d_i \text{{ relevant}}}} \widehat{{\mathrm{{P@}}i}}"]
+    if not b.terms[Term.R]:
+        lines.append(r"&= 0 \quad \text{(no judged relevant document: } R = 0\text{)}")
+        return aligned_block(lines)
+    estimates = [(st.rank, st.contribution * b.terms[Term.R]) for st in b.steps if st.relevant]
+    terms = [rf"\underbrace{{{decimal(v)}}}_{{{rank}}}" for rank, v in estimates]
+    written = elided_sum(terms, [v for _, v in estimates]) if terms else "0"
+    lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {written} \Bigr)")
+    lines.append(rf"&= \frac{{{decimal(b.terms[Term.ESTIMATE_SUM])}}}{{{R}}} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def judged_definition(c: Conventions) -> str:
+    return r"\mathrm{Judged@}k = \frac{\#\{i \leq k : d_i \text{ judged}\}}{\min(k,\ n)}"
+
+
+def judged_worked(b: Breakdown) -> str:
+    s, count, divisor = plain("Judged", b.k), whole(b.terms[Term.JUDGED]), whole(b.terms[Term.DENOMINATOR])
+    zero = "nothing retrieved" if not b.terms[Term.DENOMINATOR] else None
+    return aligned_block(
+        [
+            rf"{s} &= \frac{{\#\,\text{{judged in the top {'k' if b.k else 'n'}}}}}{{\min(k,\ n)}}",
+            share_line(s, count, divisor, b.value, zero),
+        ]
+    )
+
+
+def unjudged_definition(c: Conventions) -> str:
+    return r"\mathrm{unj@}k = \frac{\#\{i \leq k : d_i \text{ unjudged}\}}{k}"
+
+
+def unjudged_worked(b: Breakdown) -> str:
+    s, count, divisor = plain("unj", b.k), whole(b.terms[Term.UNJUDGED]), whole(b.terms[Term.CUTOFF])
+    zero = "nothing retrieved" if not b.terms[Term.CUTOFF] else None
+    return aligned_block(
+        [
+            rf"{s} &= \frac{{\#\,\text{{unjudged in the top k}}}}{{k}}"
+            r" \quad \text{(no qrels line, or a grade below 0)}",
+            share_line(s, count, divisor, b.value, zero),
+        ]
+    )
+
+
+def rbp_definition(c: Conventions) -> str:
+    return r"\mathrm{RBP} = (1 - p) \sum_{i=1}^{n} g_i \, p^{\,i-1}"
+
+
+def rbp_worked(b: Breakdown) -> str:
+    p = b.terms[Term.PATIENCE]
+    lines = [rf"\mathrm{{RBP}} &= (1 - p) \sum_i g_i \, p^{{\,i-1}} \quad (p = {compact(p)})"]
+    gained = [st for st in b.steps if st.contribution]
+    terms = [rf"{decimal(st.contribution / (1 - p))}" for st in gained] if p != 1 else []
+    if terms:
+        written = elided_sum(terms, [st.contribution for st in gained])
+        lines.append(rf"&= {compact(1 - p)} \cdot \Bigl( {written} \Bigr)")
+    lines.append(rf"&= {compact(1 - p)} \cdot {decimal(b.terms[Term.DISCOUNTED_SUM])} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def rbp_resid_definition(c: Conventions) -> str:
+    return r"\mathrm{RBP_{resid}} = p^{\,n} + (1 - p) \sum_{i \leq n,\ d_i \text{ unjudged}} p^{\,i-1}"
+
+
+def rbp_resid_worked(b: Breakdown) -> str:
+    p = b.terms[Term.PATIENCE]
+    unjudged_sum = r"\sum_{d_i \text{ unjudged}} p^{\,i-1}"
+    lines = [rf"\mathrm{{RBP_{{resid}}}} &= p^{{\,n}} + (1 - p) {unjudged_sum} \quad (p = {compact(p)})"]
+    if not b.terms[Term.UNJUDGED]:
+        lines.append(r"&= 0 \quad \text{(no unjudged document in the list: trec\_eval reports 0)}")
+        return aligned_block(lines)
+    unjudged = sum(st.contribution for st in b.steps) - b.terms[Term.TAIL]  # the last rank's step carries the tail
+    lines.append(rf"&= {decimal(b.terms[Term.TAIL])} + {decimal(unjudged)} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def err_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{ERR@}k = \sum_{i=1}^{k} \frac{R_i}{i} \prod_{j<i} (1 - R_j), \quad "
+        r"R_i = \frac{2^{g_i} - 1}{2^4}"
+    )
+
+
+def err_worked(b: Breakdown) -> str:
+    s = plain("ERR", b.k)
+    lines = [rf"{s} &= \sum_i \frac{{R_i}}{{i}} \prod_{{j<i}} (1 - R_j), \quad R_i = \frac{{2^{{g_i}} - 1}}{{16}}"]
+    stops = [st for st in b.steps if st.contribution]
+    if stops:
+        lines.append(rf"&= {elided_sum([decimal(st.contribution) for st in stops], [st.contribution for st in stops])}")
+    past = decimal(b.terms[Term.STILL_READING])
+    lines.append(rf"&= {decimal(b.value)} \quad \text{{(reads past the end with probability {past})}}")
+    return aligned_block(lines)
+
+
+def bing_definition(c: Conventions) -> str:
+    return r"\mathrm{binG} = \frac{1}{R} \sum_{d_i \text{ relevant}} \frac{1}{\log_2(2 + n_i)}"
+
+
+def bing_worked(b: Breakdown) -> str:
+    R = whole(b.terms[Term.R])
+    lines = [r"\mathrm{binG} &= \frac{1}{R} \sum_{d_i \text{ relevant}} \frac{1}{\log_2(2 + n_i)}"]
+    if not b.terms[Term.HITS]:
+        lines.append(r"&= 0 \quad \text{(no relevant document retrieved)}")
+        return aligned_block(lines)
+    hits, terms, values = 0, [], []
+    for st in b.steps:
+        if st.relevant:
+            hits += 1
+            terms.append(rf"\frac{{1}}{{\log_2 {2 + st.rank - hits}}}")
+            values.append(st.contribution)
+    lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {elided_sum(terms, values)} \Bigr) = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def g_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{G} = \frac{1}{\sum_i g^*_i} \sum_i \frac{g_i}{\log_2\bigl(2 + \sum_{j \leq i} \max(g^*_j, 1) - "
+        r"\sum_{j \leq i} g_j\bigr)}"
+    )
+
+
+def g_worked(b: Breakdown) -> str:
+    lines = [r"\mathrm{G} &= \frac{1}{\sum_i g^*_i} \sum_i \frac{g_i}{\log_2(2 + \mathrm{cost}_i - \mathrm{gain}_i)}"]
+    best = b.terms[Term.IDEAL_GAIN]
+    if not best:
+        lines.append(r"&= 0 \quad \text{(no judged document with a positive gain)}")
+        return aligned_block(lines)
+    lines.append(rf"&= \frac{{{decimal(b.terms[Term.SUM])}}}{{{decimal(best)}}} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def rndcg_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{Rndcg} = \frac{1}{m} \sum_{j=1}^{m} \mathrm{NDCG@}r_j \quad "
+        r"(r_j\text{: where the ideal gain drops})"
+    )
+
+
+def averaged_worked(symbol: str, b: Breakdown, what: str) -> str:
+    points = whole(b.terms[Term.POINTS])
+    lines = [rf"{symbol} &= \frac{{1}}{{m}} \sum_{{j=1}}^{{m}} \mathrm{{NDCG}}_j \quad \text{{({what})}}"]
+    if not b.terms[Term.POINTS] or not b.value:
+        lines.append(r"&= 0")
+        return aligned_block(lines)
+    lines.append(rf"&= \frac{{{decimal(b.terms[Term.SUM])}}}{{{points}}} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def rndcg_worked(b: Breakdown) -> str:
+    return averaged_worked(r"\mathrm{Rndcg}", b, "NDCG where the ideal gain changes level, and at the list's end")
+
+
+def ndcg_rel_definition(c: Conventions) -> str:
+    return r"\mathrm{ndcg\_rel} = \frac{1}{R_g} \sum_{d \text{ with gain} > 0} \mathrm{NDCG@rank}(d)"
+
+
+def ndcg_rel_worked(b: Breakdown) -> str:
+    return averaged_worked(r"\mathrm{ndcg\_rel}", b, "NDCG at each document with a positive gain")
+
+
+def utility_definition(c: Conventions) -> str:
+    return r"\mathrm{U} = a \cdot r + b \cdot (n - r) + c \cdot (R - r) + d \cdot (N + r - n - R)"
+
+
+def utility_worked(b: Breakdown) -> str:
+    r, n, R = whole(b.terms[Term.HITS]), whole(b.terms[Term.RETRIEVED]), whole(b.terms[Term.R])
+    return aligned_block(
+        [
+            r"U &= a \cdot r + b \cdot (n - r) + c \cdot (R - r) + d \cdot (N + r - n - R)",
+            rf"&\quad (r = {r} \text{{ relevant retrieved}},\ n = {n} \text{{ retrieved}},\ "
+            rf"R = {R} \text{{ relevant}})",
+            rf"U &= {decimal(b.value)}",
+        ]
+    )
+
+
+def relstring_definition(c: Conventions) -> str:
+    return r"\mathrm{relstring} = \text{one character per rank: the grade, - not judged, . in the pool unjudged}"
+
+
+def relstring_worked(b: Breakdown) -> str:
+    shown = "".join(_RELSTRING_SAFE.get(ch, "?") for ch in (b.text or ""))
+    return aligned_block([rf"\mathrm{{relstring}} &= \texttt{{'{shown}'}}"])
+
+
+_RELSTRING_SAFE = {
+    **{str(d): str(d) for d in range(10)},
+    "-": "-",
+    ".": ".",
+    ">": r"\textgreater{}",
+    "<": r"\textless{}",
+}
+
+
+def compact(x: float) -> str:
+    return f"{x:g}"
