@@ -8,8 +8,8 @@ from metrics.aggregate import QuerySetResult, counted_queries, mean, mean_over_q
 from metrics.average_precision import average_precision
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.dcg import dcg, gain, idcg, ideal_ranking, ndcg
+from metrics.families.precision_recall import capped_recall, f1, hit_rate, precision, recall
 from metrics.measures import DEFAULT_MEASURES, FUNCTIONS, Measure, parse_measure
-from metrics.precision_recall import capped_recall, f1, hit_rate, precision, recall
 from metrics.ranking import rank_by_score
 from metrics.reciprocal_rank import reciprocal_rank
 from metrics.types import Breakdown, Judgments, Ranking, RankStep

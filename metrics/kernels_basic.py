@@ -9,28 +9,6 @@ from metrics.lazy_numpy import np
 from metrics.prepared import log2_discounts, position_within, ratio, suffix_max
 
 
-def precision(data, measure) -> np.ndarray:
-    return ratio(data.hits(measure.k), data.cutoff_divisor(measure.k))
-
-
-def recall(data, measure) -> np.ndarray:
-    return ratio(data.hits(measure.k), data.R)
-
-
-def capped_recall(data, measure) -> np.ndarray:
-    return ratio(data.hits(measure.k), np.minimum(data.R, data.cutoff_divisor(measure.k)))
-
-
-def hit_rate(data, measure) -> np.ndarray:
-    return (data.hits(measure.k) > 0).astype(np.float64)
-
-
-def f1(data, measure) -> np.ndarray:
-    hits = data.hits(measure.k)
-    p, r = ratio(hits, data.cutoff_divisor(measure.k)), ratio(hits, data.R)
-    return ratio(2 * p * r, p + r)  # the readable f1: 2 * p * r / (p + r), 0 when p + r = 0
-
-
 def reciprocal_rank(data, measure) -> np.ndarray:
     k = measure.k
     relevant = np.flatnonzero(data.relevant())

@@ -31,15 +31,16 @@ def at_cut(k: int | None) -> str:
     return "" if k is None else f"@{k}"
 
 
-def measure_symbol(family: str, k: int | None, gain: str = "linear", *, symbolic: bool = False) -> str:
-    """``\\mathrm{NDCG@5}``, ``\\mathrm{R}_{\\mathrm{cap}}\\mathrm{@5}``; ``symbolic`` writes ``@k``."""
+def measure_symbol(
+    family: str, k: int | None, gain: str = "linear", *, symbolic: bool = False, subscript: str | None = None
+) -> str:
+    """``\\mathrm{NDCG@5}``; with a subscript (LaTeX, braced if longer than one character) the family's name and
+    its subscript, ``\\mathrm{R}_{\\mathrm{cap}}\\mathrm{@5}``; ``symbolic`` writes ``@k``."""
     cut = "@k" if symbolic else at_cut(k)
-    if family == "R_cap":
-        return rf"\mathrm{{R}}_{{\mathrm{{cap}}}}\mathrm{{{cut}}}"
     if family in ("DCG", "IDCG", "NDCG") and gain == "exp":
-        return rf"\mathrm{{{family}}}_{{\exp}}\mathrm{{{cut}}}"
-    if family == "F1":
-        return rf"\mathrm{{F}}_1\mathrm{{{cut}}}"
+        subscript = r"{\exp}"
+    if subscript is not None:
+        return rf"\mathrm{{{family}}}_{subscript}\mathrm{{{cut}}}"
     return rf"\mathrm{{{family}{cut}}}"
 
 
@@ -68,32 +69,8 @@ def elided_sum(terms: Sequence[str], values: Sequence[float]) -> str:
 # --- definitions: the symbolic formula of each family (the registry names one per family) ---
 
 
-def defined(family: str, conventions: Conventions) -> str:
-    return measure_symbol(family, None, conventions.gain, symbolic=True)
-
-
-def precision_definition(c: Conventions) -> str:
-    return rf"{defined('P', c)} = \frac{{\mathrm{{hits@}}k}}{{k}}"
-
-
-def recall_definition(c: Conventions) -> str:
-    return rf"{defined('R', c)} = \frac{{\mathrm{{hits@}}k}}{{R}}"
-
-
-def capped_recall_definition(c: Conventions) -> str:
-    return rf"{defined('R_cap', c)} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}"
-
-
-def hit_rate_definition(c: Conventions) -> str:
-    return (
-        rf"{defined('HitRate', c)} = \begin{{cases}} 1 & \text{{if }} \mathrm{{hits@}}k \geq 1 \\ 0 & "
-        r"\text{otherwise} \end{cases}"
-    )
-
-
-def f1_definition(c: Conventions) -> str:
-    p_k, r_k = r"\mathrm{P@}k", r"\mathrm{R@}k"
-    return rf"{defined('F1', c)} = \frac{{2 \cdot {p_k} \cdot {r_k}}}{{{p_k} + {r_k}}}"
+def defined(family: str, conventions: Conventions, *, subscript: str | None = None) -> str:
+    return measure_symbol(family, None, conventions.gain, symbolic=True, subscript=subscript)
 
 
 def reciprocal_rank_definition(c: Conventions) -> str:
@@ -153,72 +130,8 @@ def hits_line(b: Breakdown) -> str:
     return rf"\mathrm{{hits{cut}}} &= {written}{whole(b.terms[Term.HITS])}{padding_note(b)}"
 
 
-def precision_worked(b: Breakdown) -> str:
-    s, divisor = measure_symbol("P", b.k), whole(b.terms[Term.CUTOFF])
-    return aligned_block(
-        [
-            rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{{'k' if b.k is not None else 'n'}}}",
-            hits_line(b),
-            rf"{s} &= \frac{{{whole(b.terms[Term.HITS])}}}{{{divisor}}} = {decimal(b.value)}",
-        ]
-    )
-
-
 def zero_R_line(s: str) -> str:
     return rf"{s} &= 0 \quad \text{{(no judged relevant document: }} R = 0 \text{{, so 0, not NaN)}}"
-
-
-def recall_worked(b: Breakdown) -> str:
-    s, R, hits = measure_symbol("R", b.k), whole(b.terms[Term.R]), whole(b.terms[Term.HITS])
-    last = zero_R_line(s) if not b.terms[Term.R] else rf"{s} &= \frac{{{hits}}}{{{R}}} = {decimal(b.value)}"
-    return aligned_block([rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{R}}", hits_line(b), last])
-
-
-def capped_recall_worked(b: Breakdown) -> str:
-    s, R, cap, hits = (
-        measure_symbol("R_cap", b.k),
-        whole(b.terms[Term.R]),
-        whole(b.terms[Term.CAP]),
-        whole(b.terms[Term.HITS]),
-    )
-    k_shown = str(b.k) if b.k is not None else str(len(b.steps))
-    if not b.terms[Term.R]:
-        last = zero_R_line(s)
-    else:
-        last = (
-            rf"{s} &= \frac{{{hits}}}{{\min({R},\ {k_shown})}} = \frac{{{hits}}}"
-            rf"{{{cap}}} = {decimal(b.value)}"
-        )
-    return aligned_block([rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{\min(R,\ k)}}", hits_line(b), last])
-
-
-def hit_rate_worked(b: Breakdown) -> str:
-    s = measure_symbol("HitRate", b.k)
-    hits = whole(b.terms[Term.HITS])
-    first = next((st.rank for st in b.steps if st.relevant), None)
-    where = rf"\quad \text{{(first relevant at rank {first})}}" if first is not None else ""
-    return aligned_block(
-        [
-            rf"{s} &= [\,\mathrm{{hits{at_cut(b.k)}}} \geq 1\,]",
-            rf"&= [\,{hits} \geq 1\,] = {whole(b.value)}{where}",
-        ]
-    )
-
-
-def f1_worked(b: Breakdown) -> str:
-    s = measure_symbol("F1", b.k)
-    p, r = b.terms[Term.PRECISION], b.terms[Term.RECALL]
-    cut = at_cut(b.k)
-    lines = [
-        rf"{s} &= \frac{{2 \cdot \mathrm{{P{cut}}} \cdot \mathrm{{R{cut}}}}}{{\mathrm{{P{cut}}} + \mathrm{{R{cut}}}}}",
-    ]
-    if p + r == 0:
-        lines.append(rf"&= 0 \quad \text{{(}}\mathrm{{P{cut}}} + \mathrm{{R{cut}}} = 0\text{{)}}")
-    else:
-        lines.append(
-            rf"&= \frac{{2 \cdot {decimal(p)} \cdot {decimal(r)}}}{{{decimal(p)} + {decimal(r)}}} = {decimal(b.value)}"
-        )
-    return aligned_block(lines)
 
 
 def reciprocal_rank_worked(b: Breakdown) -> str:

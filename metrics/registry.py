@@ -20,12 +20,12 @@ from metrics import latex as formulas
 from metrics.average_precision import average_precision, geometric_mean_ap
 from metrics.counts import num_nonrel_judged_ret, num_q, num_rel, num_rel_ret, num_ret
 from metrics.dcg import dcg, idcg, ndcg
+from metrics.families import precision_recall
 from metrics.family import GAINS, PATIENCE, TREC_CUTOFFS, Family, Kind, Param
 from metrics.family import Cutoff as Cutoff  # re-exported: the registry's API
 from metrics.family import Summary as Summary
 from metrics.gain_measures import binary_g, ndcg_rel, normalized_gain, rndcg
 from metrics.interpolated import ELEVEN_LEVELS, eleven_point_average, interpolated_precision
-from metrics.precision_recall import capped_recall, f1, hit_rate, precision, recall
 from metrics.r_precision import r_precision, r_precision_multiple
 from metrics.reciprocal_rank import reciprocal_rank
 from metrics.relstring import relstring
@@ -36,90 +36,11 @@ from metrics.user_models import expected_reciprocal_rank, rank_biased_precision,
 from metrics.utility import utility
 
 FAMILIES: tuple[Family, ...] = (
-    Family(
-        "P",
-        "Precision",
-        precision,
-        kernels_basic.precision,
-        "set",
-        "Precision@k: the share of the top k that is relevant (divides by k even if fewer were retrieved).",
-        formulas.precision_definition,
-        formulas.precision_worked,
-        (Term.HITS, Term.CUTOFF),
-        spellings=("precision",),
-        trec_eval="P",
-        ir_measures="P",
-        trec_defaults=TREC_CUTOFFS,
-        tools={"ranx": "precision@k", "BEIR": "P@k"},
-        card=1,
-        curve=1,
-    ),
-    Family(
-        "R",
-        "Recall",
-        recall,
-        kernels_basic.recall,
-        "set",
-        "Recall@k: the share of all relevant docs (retrieved or not) found in the top k.",
-        formulas.recall_definition,
-        formulas.recall_worked,
-        (Term.HITS, Term.R),
-        spellings=("recall",),
-        trec_eval="recall",
-        ir_measures="R",
-        trec_defaults=TREC_CUTOFFS,
-        tools={"ranx": "recall@k", "BEIR": "Recall@k"},
-        card=2,
-        curve=2,
-    ),
-    Family(
-        "R_cap",
-        "Capped recall",
-        capped_recall,
-        kernels_basic.capped_recall,
-        "set",
-        "Capped recall@k (BEIR): divides by min(R, k), so 1.0 is reachable when R > k.",
-        formulas.capped_recall_definition,
-        formulas.capped_recall_worked,
-        (Term.HITS, Term.R, Term.CAP),
-        spellings=("rcap", "capped_recall", "relative_P", "set_relative_P"),
-        trec_eval="relative_P",  # m_rel_P.c: hits@k / min(k, R), the same number
-        trec_eval_uncut="set_relative_P",  # m_set_rel_P.c: relevant retrieved / min(retrieved, R)
-        tools={"BEIR": "R_cap@k"},
-        card=3,
-        curve=3,
-        trec_defaults=TREC_CUTOFFS,
-    ),
-    Family(
-        "HitRate",
-        "Hit rate",
-        hit_rate,
-        kernels_basic.hit_rate,
-        "set",
-        "HitRate@k (trec_eval success): 1 if any relevant doc is in the top k, else 0.",
-        formulas.hit_rate_definition,
-        formulas.hit_rate_worked,
-        (Term.HITS,),
-        spellings=("hit_rate", "success"),
-        trec_eval="success",
-        ir_measures="Success",
-        trec_defaults=(1, 5, 10),
-        tools={"ranx": "hit_rate@k", "BEIR": "Accuracy@k"},
-        card=5,
-    ),
-    Family(
-        "F1",
-        "F1",
-        f1,
-        kernels_basic.f1,
-        "set",
-        "F1@k: the harmonic mean of P@k and R@k.",
-        formulas.f1_definition,
-        formulas.f1_worked,
-        (Term.HITS, Term.PRECISION, Term.RECALL, Term.R),
-        tools={"ranx": "f1@k"},
-        card=4,
-    ),
+    precision_recall.PRECISION,
+    precision_recall.RECALL,
+    precision_recall.CAPPED_RECALL,
+    precision_recall.HIT_RATE,
+    precision_recall.F1,
     Family(
         "RR",
         "Reciprocal rank",

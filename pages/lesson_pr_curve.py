@@ -3,6 +3,7 @@ Renders metrics.interpolated and metrics.r_precision on the Playground's list; c
 
 import streamlit as st
 
+from metrics.families.precision_recall import recall
 from metrics.interpolated import (
     ELEVEN_LEVELS,
     eleven_point_average,
@@ -10,7 +11,6 @@ from metrics.interpolated import (
     precision_recall_points,
     relevant_needed,
 )
-from metrics.precision_recall import recall
 from metrics.r_precision import r_precision
 from ui import charts, state, teaching
 

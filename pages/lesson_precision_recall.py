@@ -1,4 +1,4 @@
-"""Lesson: P@k, R@k, R_cap@k, HitRate@k and F1@k. Renders metrics.precision_recall; computes nothing."""
+"""Lesson: P@k, R@k, R_cap@k, HitRate@k and F1@k. Renders metrics.families.precision_recall; computes nothing."""
 
 import streamlit as st
 

@@ -38,6 +38,7 @@ APP_FILES = [
     "ui/components/sortable.js",
     "ui/components/sortable.css",
     "metrics/__main__.py",
+    "metrics/families/dcg.py",  # every package of metrics/ is listed in pyproject.toml
 ]
 
 
