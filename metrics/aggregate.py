@@ -44,7 +44,7 @@ def mean_over_queries(
 ) -> QuerySetResult:
     """Score every counted query with ``metric`` and average (trec_eval's ``all`` line).
 
-    >>> from metrics.reciprocal_rank import reciprocal_rank
+    >>> from metrics.families.reciprocal_rank import reciprocal_rank
     >>> run = {"q1": ["a", "b"], "q2": ["c", "d"], "q3": ["e"]}
     >>> qrels = {"q1": {"b": 1}, "q2": {"c": 1}, "q4": {"z": 1}}
     >>> mean_over_queries(reciprocal_rank, run, qrels).mean

@@ -8,8 +8,7 @@ User text never enters LaTeX: documents are named by rank only, never by id or t
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from metrics.conventions import Conventions
 from metrics.types import Breakdown, RankStep, Term
@@ -73,19 +72,6 @@ def defined(family: str, conventions: Conventions, *, subscript: str | None = No
     return measure_symbol(family, None, conventions.gain, symbolic=True, subscript=subscript)
 
 
-def reciprocal_rank_definition(c: Conventions) -> str:
-    return (
-        rf"{defined('RR', c)} = \frac{{1}}{{\mathrm{{rank}}_1}} \quad "
-        r"(0 \text{ if no relevant document in the top } k)"
-    )
-
-
-def average_precision_definition(c: Conventions) -> str:
-    denominator = "R" if c.ap_denominator == "all" else r"\mathrm{hits@}k"
-    relevant_ranks = r"i \leq k,\ d_i \text{ relevant}"
-    return rf"{defined('AP', c)} = \frac{{1}}{{{denominator}}} \sum_{{{relevant_ranks}}} \mathrm{{P@}}i"
-
-
 def gain_symbol(grade: str, c: Conventions) -> str:
     return grade if c.gain == "linear" else rf"\left(2^{{{grade}}} - 1\right)"
 
@@ -132,50 +118,6 @@ def hits_line(b: Breakdown) -> str:
 
 def zero_R_line(s: str) -> str:
     return rf"{s} &= 0 \quad \text{{(no judged relevant document: }} R = 0 \text{{, so 0, not NaN)}}"
-
-
-def reciprocal_rank_worked(b: Breakdown) -> str:
-    s = measure_symbol("RR", b.k)
-    first = b.terms.get(Term.FIRST_RELEVANT_RANK)
-    if first is None:
-        where = f"top {b.k}" if b.k is not None else "list"
-        return aligned_block(
-            [
-                rf"{s} &= \frac{{1}}{{\mathrm{{rank}}_1}}",
-                rf"&= 0 \quad \text{{(no relevant document in the {where})}}",
-            ]
-        )
-    return aligned_block(
-        [rf"{s} &= \frac{{1}}{{\mathrm{{rank}}_1}}", rf"&= \frac{{1}}{{{whole(first)}}} = {decimal(b.value)}"]
-    )
-
-
-def average_precision_worked(b: Breakdown) -> str:
-    s = measure_symbol("AP", b.k)
-    by_R = b.conventions.ap_denominator == "all"
-    denominator_symbol = "R" if by_R else rf"\mathrm{{hits{at_cut(b.k)}}}"
-    lines = [rf"{s} &= \frac{{1}}{{{denominator_symbol}}} \sum_{{d_i \text{{ relevant}}}} \mathrm{{P@}}i"]
-    fractions, values, hits = [], [], 0
-    for step in b.steps:
-        if step.relevant:
-            hits += 1
-            fractions.append(rf"\frac{{{hits}}}{{{step.rank}}}")
-            values.append(hits / step.rank)
-    denominator = whole(b.terms[Term.DENOMINATOR])
-    if not b.terms[Term.DENOMINATOR]:
-        why = r"(no judged relevant document: } R = 0\text{)" if by_R else r"(no relevant document in the top k)"
-        lines.append(rf"&= 0 \quad \text{{{why}}}")
-        return aligned_block(lines)
-    total = decimal(b.terms[Term.PRECISION_SUM])
-    if fractions:
-        lines.append(rf"&= \frac{{1}}{{{denominator}}} \Bigl( {elided_sum(fractions, values)} \Bigr)")
-    else:
-        lines.append(rf"&= \frac{{1}}{{{denominator}}} \cdot 0 \quad \text{{(no relevant document in the top {b.k})}}")
-    lines.append(rf"&= \frac{{{total}}}{{{denominator}}} = {decimal(b.value)}")
-    if by_R and b.terms[Term.R] > b.terms[Term.HITS]:
-        missed = whole(b.terms[Term.R] - b.terms[Term.HITS])
-        lines.append(rf"&\quad \text{{({missed} relevant not retrieved: each adds 0)}}")
-    return aligned_block(lines)
 
 
 def _gain_term(grade: int, gain: str) -> str:
@@ -230,165 +172,6 @@ def ndcg_worked(b: Breakdown) -> str:
 
 
 # --- trec_eval's counts, set measures, R-precision, interpolated precision ---
-
-_COUNT_LABELS = {
-    "NumRet": (r"\mathrm{num\_ret}", r"\text{documents retrieved}"),
-    "NumRel": (r"\mathrm{num\_rel}", r"R = \text{judged relevant, retrieved or not}"),
-    "NumRelRet": (r"\mathrm{num\_rel\_ret}", r"\text{relevant documents retrieved}"),
-    "NumNonRelJudgedRet": (r"\mathrm{num\_nonrel\_judged\_ret}", r"\text{judged non-relevant documents retrieved}"),
-    "NumQ": (r"\mathrm{num\_q}", r"\text{1 per evaluated query, summed}"),
-}
-
-
-def count_definition(family: str) -> Callable[[Conventions], str]:
-    """The definition of one of trec_eval's counts (the same shape for all: a number of documents)."""
-    symbol, meaning = _COUNT_LABELS[family]
-    return lambda c: rf"{symbol} = {meaning}"
-
-
-def count_worked(b: Breakdown) -> str:
-    symbol, meaning = _COUNT_LABELS[b.family]
-    counted = [s for s in b.steps if s.contribution]
-    if b.family in ("NumRel", "NumQ") or not counted:
-        return aligned_block([rf"{symbol} &= {whole(b.value)} \quad ({meaning})"])
-    ranks = ", ".join(str(s.rank) for s in counted[:MAX_TERMS]) + (r", \ldots" if len(counted) > MAX_TERMS else "")
-    return aligned_block([rf"{symbol} &= {whole(b.value)} \quad (\text{{ranks }} {ranks})"])
-
-
-_SET_P, _SET_RECALL = r"\mathrm{set\_P}", r"\mathrm{set\_recall}"
-_SET_F, _SET_MAP = r"\mathrm{set\_F}", r"\mathrm{set\_map}"
-
-
-def set_precision_definition(c: Conventions) -> str:
-    return rf"{_SET_P} = \frac{{\mathrm{{hits}}}}{{\mathrm{{retrieved}}}}"
-
-
-def set_precision_worked(b: Breakdown) -> str:
-    s, hits, retrieved = _SET_P, whole(b.terms[Term.HITS]), whole(b.terms[Term.RETRIEVED])
-    if not b.terms[Term.RETRIEVED]:
-        return aligned_block([rf"{s} &= 0 \quad \text{{(nothing retrieved)}}"])
-    fraction = r"\frac{\mathrm{hits}}{\mathrm{retrieved}}"
-    return aligned_block([rf"{s} &= {fraction} = \frac{{{hits}}}{{{retrieved}}} = {decimal(b.value)}"])
-
-
-def set_recall_definition(c: Conventions) -> str:
-    return rf"{_SET_RECALL} = \frac{{\mathrm{{hits}}}}{{R}}"
-
-
-def set_recall_worked(b: Breakdown) -> str:
-    s = _SET_RECALL
-    if not b.terms[Term.R]:
-        return aligned_block([zero_R_line(s)])
-    hits, R = whole(b.terms[Term.HITS]), whole(b.terms[Term.R])
-    return aligned_block([rf"{s} &= \frac{{\mathrm{{hits}}}}{{R}} = \frac{{{hits}}}{{{R}}} = {decimal(b.value)}"])
-
-
-def set_f_definition(c: Conventions) -> str:
-    return rf"{_SET_F} = \frac{{(\beta + 1)\, P\, R}}{{\beta P + R}}"
-
-
-def set_f_worked(b: Breakdown) -> str:
-    s = _SET_F
-    beta, p, r = b.terms[Term.BETA], b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
-    lines = [rf"{s} &= \frac{{(\beta + 1)\, P\, R}}{{\beta P + R}} \quad (\beta = {beta:g})"]
-    if not b.value:
-        lines.append(r"&= 0 \quad \text{(nothing relevant retrieved)}")
-    else:
-        lines.append(
-            rf"&= \frac{{{beta + 1:g} \cdot {decimal(p)} \cdot {decimal(r)}}}"
-            rf"{{{beta:g} \cdot {decimal(p)} + {decimal(r)}}} = {decimal(b.value)}"
-        )
-    return aligned_block(lines)
-
-
-def set_average_precision_definition(c: Conventions) -> str:
-    return rf"{_SET_MAP} = \mathrm{{set\_P}} \cdot \mathrm{{set\_recall}}"
-
-
-def set_average_precision_worked(b: Breakdown) -> str:
-    s, p, r = _SET_MAP, b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
-    return aligned_block(
-        [rf"{s} &= {_SET_P} \cdot {_SET_RECALL} = {decimal(p)} \cdot {decimal(r)} = {decimal(b.value)}"]
-    )
-
-
-def r_precision_definition(c: Conventions) -> str:
-    return r"\mathrm{Rprec} = \frac{\mathrm{hits@}R}{R}"
-
-
-def r_precision_worked(b: Breakdown) -> str:
-    s = r"\mathrm{Rprec}"
-    if not b.terms[Term.R]:
-        return aligned_block([zero_R_line(s)])
-    R, hits = whole(b.terms[Term.R]), whole(b.terms[Term.HITS])
-    at_R = rf"\frac{{\mathrm{{hits@}}{R}}}{{{R}}}"
-    return aligned_block(
-        [rf"{s} &= \frac{{\mathrm{{hits@}}R}}{{R}} = {at_R} = \frac{{{hits}}}{{{R}}} = {decimal(b.value)}"]
-    )
-
-
-def r_precision_multiple_definition(c: Conventions) -> str:
-    return r"\mathrm{Rprec\_mult}_x = \frac{\mathrm{hits@}c}{c}, \quad c = \lfloor x R + 0.9 \rfloor"
-
-
-def r_precision_multiple_worked(b: Breakdown) -> str:
-    s, cut, hits = r"\mathrm{Rprec\_mult}", whole(b.terms[Term.RANK_CUTOFF]), whole(b.terms[Term.HITS])
-    R = whole(b.terms[Term.R])
-    lines = [rf"{s} &= \frac{{\mathrm{{hits@}}c}}{{c}}, \quad c = \lfloor x \cdot {R} + 0.9 \rfloor = {cut}"]
-    if not b.terms[Term.RANK_CUTOFF]:
-        lines.append(r"&= 0 \quad \text{(}c = 0\text{)}")
-    else:
-        lines.append(rf"&= \frac{{{hits}}}{{{cut}}} = {decimal(b.value)}")
-    return aligned_block(lines)
-
-
-def interpolated_precision_definition(c: Conventions) -> str:
-    return r"\mathrm{iP}(\ell) = \max_{i:\ \mathrm{R@}i\ \geq\ \ell} \mathrm{P@}i"
-
-
-def interpolated_precision_worked(b: Breakdown) -> str:
-    level, needed, hits = b.terms[Term.RECALL_LEVEL], whole(b.terms[Term.RELEVANT_NEEDED]), whole(b.terms[Term.HITS])
-    s = rf"\mathrm{{iP}}({level:.2f})"
-    lines = [
-        rf"{s} &= \max_{{i:\ \mathrm{{R@}}i\ \geq\ {level:.2f}}} \mathrm{{P@}}i"
-        rf" \quad (\text{{needs }} \lfloor {level:.2f} \cdot {whole(b.terms[Term.R])} + 0.9 \rfloor = {needed}"
-        r"\text{ relevant})"
-    ]
-    if b.terms[Term.RELEVANT_NEEDED] > b.terms[Term.HITS]:
-        lines.append(rf"&= 0 \quad \text{{(only {hits} relevant retrieved)}}")
-        return aligned_block(lines)
-    winner = next((st for st in b.steps if st.contribution), None)
-    where = rf" \quad \text{{(}}\mathrm{{P@}}{winner.rank}\text{{)}}" if winner else ""
-    lines.append(rf"&= {decimal(b.value)}{where}")
-    return aligned_block(lines)
-
-
-def eleven_point_average_definition(c: Conventions) -> str:
-    return r"\mathrm{11pt\_avg} = \frac{1}{11} \sum_{\ell \in \{0, 0.1, \ldots, 1\}} \mathrm{iP}(\ell)"
-
-
-def eleven_point_average_worked(b: Breakdown) -> str:
-    count = b.terms[Term.RECALL_LEVEL]
-    levels = whole(count)
-    return aligned_block(
-        [
-            rf"\mathrm{{11pt\_avg}} &= \frac{{1}}{{{levels}}} \sum_{{\ell}} \mathrm{{iP}}(\ell)",
-            rf"&= \frac{{{decimal(b.value * count)}}}{{{levels}}} = {decimal(b.value)}",
-        ]
-    )
-
-
-def geometric_mean_ap_definition(c: Conventions) -> str:
-    return r"\mathrm{gm\_map} = \exp\Bigl(\frac{1}{|Q|} \sum_{q} \log \max(\mathrm{AP}_q,\ 0.00001)\Bigr)"
-
-
-def geometric_mean_ap_worked(b: Breakdown) -> str:
-    return aligned_block(
-        [
-            rf"\mathrm{{AP}} &= {decimal(b.value)} \quad \text{{(this query)}}",
-            rf"\log \max(\mathrm{{AP}},\ 0.00001) &= {decimal(math.log(max(b.value, 0.00001)))}",
-        ]
-    )
 
 
 # --- trec_eval's catalog beyond the ten cards: incomplete judgments, user models, gain walks, set utility ---
@@ -638,3 +421,5 @@ _RELSTRING_SAFE = {
 
 def compact(x: float) -> str:
     return f"{x:g}"
+
+

@@ -1,4 +1,4 @@
-"""Lesson: average precision (AP, AP@k) and MAP. Renders metrics.average_precision; computes nothing."""
+"""Lesson: average precision (AP, AP@k) and MAP. Renders metrics.families.average_precision; computes nothing."""
 
 from functools import partial
 

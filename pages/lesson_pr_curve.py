@@ -1,17 +1,17 @@
 """Lesson: R-precision and the precision-recall curve (interpolated precision, the 11-point average).
-Renders metrics.interpolated and metrics.r_precision on the Playground's list; computes nothing."""
+Renders metrics.families.interpolated and metrics.families.r_precision on the Playground's list; computes nothing."""
 
 import streamlit as st
 
-from metrics.families.precision_recall import recall
-from metrics.interpolated import (
+from metrics.families.interpolated import (
     ELEVEN_LEVELS,
     eleven_point_average,
     interpolated_precision,
     precision_recall_points,
     relevant_needed,
 )
-from metrics.r_precision import r_precision
+from metrics.families.precision_recall import recall
+from metrics.families.r_precision import r_precision
 from ui import charts, state, teaching
 
 PAGE = "lesson_pr_curve"

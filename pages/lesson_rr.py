@@ -1,4 +1,5 @@
-"""Lesson: reciprocal rank (RR) and its mean over queries (MRR). Renders metrics.reciprocal_rank; computes nothing."""
+"""Lesson: reciprocal rank (RR) and its mean over queries (MRR). Renders metrics.families.reciprocal_rank;
+computes nothing."""
 
 from functools import partial
 

@@ -14,7 +14,7 @@ import streamlit as st
 from metrics import Breakdown, parse_measure, registry
 from metrics.conventions import TREC_EVAL
 from metrics.examples import EXAMPLES
-from metrics.interpolated import ELEVEN_LEVELS, interpolated_precision, precision_recall_points
+from metrics.families.interpolated import ELEVEN_LEVELS, interpolated_precision, precision_recall_points
 from metrics.sweep import at_each_cutoff
 from ui import charts, state, words
 from ui.markdown import plain

@@ -8,8 +8,13 @@ non-relevant.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from metrics._checks import check_qrels, checked, judged
 from metrics.conventions import TREC_EVAL, Conventions
+from metrics.family import Family
+from metrics.latex import MAX_TERMS, aligned_block, whole
+from metrics.lazy_numpy import np
 from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
@@ -92,3 +97,95 @@ def num_q(
     """
     checked(ranking, qrels, k)
     return Breakdown("NumQ", k, 1.0, (), {}, conventions)
+
+
+# --- definitions and worked formulas (LaTeX) ---
+
+
+_COUNT_LABELS = {
+    "NumRet": (r"\mathrm{num\_ret}", r"\text{documents retrieved}"),
+    "NumRel": (r"\mathrm{num\_rel}", r"R = \text{judged relevant, retrieved or not}"),
+    "NumRelRet": (r"\mathrm{num\_rel\_ret}", r"\text{relevant documents retrieved}"),
+    "NumNonRelJudgedRet": (r"\mathrm{num\_nonrel\_judged\_ret}", r"\text{judged non-relevant documents retrieved}"),
+    "NumQ": (r"\mathrm{num\_q}", r"\text{1 per evaluated query, summed}"),
+}
+
+
+def count_definition(family: str) -> Callable[[Conventions], str]:
+    """The definition of one of trec_eval's counts (the same shape for all: a number of documents)."""
+    symbol, meaning = _COUNT_LABELS[family]
+    return lambda c: rf"{symbol} = {meaning}"
+
+
+def count_worked(b: Breakdown) -> str:
+    symbol, meaning = _COUNT_LABELS[b.family]
+    counted = [s for s in b.steps if s.contribution]
+    if b.family in ("NumRel", "NumQ") or not counted:
+        return aligned_block([rf"{symbol} &= {whole(b.value)} \quad ({meaning})"])
+    ranks = ", ".join(str(s.rank) for s in counted[:MAX_TERMS]) + (r", \ldots" if len(counted) > MAX_TERMS else "")
+    return aligned_block([rf"{symbol} &= {whole(b.value)} \quad (\text{{ranks }} {ranks})"])
+
+
+# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
+
+
+def num_ret_kernel(data, measure) -> np.ndarray:
+    return data.retrieved(measure.k).astype(np.float64)
+
+
+def num_rel_kernel(data, measure) -> np.ndarray:
+    return data.R.astype(np.float64)
+
+
+def num_rel_ret_kernel(data, measure) -> np.ndarray:
+    return data.hits(measure.k).astype(np.float64)
+
+
+def num_nonrel_judged_ret_kernel(data, measure) -> np.ndarray:
+    nonrelevant = (data.grade >= 0) & ~data.relevant() & data.in_top(measure.k)
+    return np.bincount(data.slot[nonrelevant], minlength=data.size).astype(np.float64)
+
+
+def num_q_kernel(data, measure) -> np.ndarray:
+    return np.ones(data.size)
+
+
+# --- the families' declarations (metrics.registry collects them) ---
+
+# fmt: off
+COUNTS = tuple(
+    Family(
+        key,
+        title,
+        function,
+        kernel,
+        "count",
+        help_text,
+        count_definition(key),
+        count_worked,
+        terms,
+        cutoff="none" if key == "NumQ" else "optional",
+        trec_eval=trec_name,
+        ir_measures=ir_name,
+        summary="sum",
+        count=True,
+        per_query=key != "NumQ",
+        usually_cut=False,
+    )
+    for key, title, function, kernel, help_text, terms, trec_name, ir_name in (
+        ("NumQ", "Queries evaluated", num_q, num_q_kernel,
+         "1 per evaluated query; summed: how many were evaluated.", (), "num_q", "NumQ"),
+        ("NumRet", "Documents retrieved", num_ret, num_ret_kernel,
+         "How many documents the run retrieved.", (Term.RETRIEVED,), "num_ret", "NumRet"),
+        ("NumRel", "Relevant documents", num_rel, num_rel_kernel,
+         "R: judged relevant documents, retrieved or not.", (Term.R,), "num_rel", "NumRel"),
+        ("NumRelRet", "Relevant documents retrieved", num_rel_ret, num_rel_ret_kernel,
+         "How many relevant documents the run retrieved.", (Term.HITS,), "num_rel_ret", "NumRelRet"),
+        ("NumNonRelJudgedRet", "Judged non-relevant documents retrieved", num_nonrel_judged_ret,
+         num_nonrel_judged_ret_kernel,
+         "Retrieved documents judged below the relevance threshold (0 or more).",
+         (Term.JUDGED_NONRELEVANT,), "num_nonrel_judged_ret", None),
+    )
+)
+# fmt: on
+NUM_Q, NUM_RET, NUM_REL, NUM_REL_RET, NUM_NONREL_JUDGED_RET = COUNTS

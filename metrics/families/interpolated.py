@@ -11,6 +11,10 @@ from collections.abc import Sequence
 
 from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
+from metrics.family import Family, Param
+from metrics.latex import aligned_block, decimal, whole
+from metrics.lazy_numpy import np
+from metrics.prepared import position_within, suffix_max
 from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 ELEVEN_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval's default recall levels
@@ -137,3 +141,109 @@ def precision_recall_points(
         hits += relevant
         points.append((rank, hits / R if R else 0.0, hits / rank))
     return points
+
+
+# --- definitions and worked formulas (LaTeX) ---
+
+
+def interpolated_precision_definition(c: Conventions) -> str:
+    return r"\mathrm{iP}(\ell) = \max_{i:\ \mathrm{R@}i\ \geq\ \ell} \mathrm{P@}i"
+
+
+def interpolated_precision_worked(b: Breakdown) -> str:
+    level, needed, hits = b.terms[Term.RECALL_LEVEL], whole(b.terms[Term.RELEVANT_NEEDED]), whole(b.terms[Term.HITS])
+    s = rf"\mathrm{{iP}}({level:.2f})"
+    lines = [
+        rf"{s} &= \max_{{i:\ \mathrm{{R@}}i\ \geq\ {level:.2f}}} \mathrm{{P@}}i"
+        rf" \quad (\text{{needs }} \lfloor {level:.2f} \cdot {whole(b.terms[Term.R])} + 0.9 \rfloor = {needed}"
+        r"\text{ relevant})"
+    ]
+    if b.terms[Term.RELEVANT_NEEDED] > b.terms[Term.HITS]:
+        lines.append(rf"&= 0 \quad \text{{(only {hits} relevant retrieved)}}")
+        return aligned_block(lines)
+    winner = next((st for st in b.steps if st.contribution), None)
+    where = rf" \quad \text{{(}}\mathrm{{P@}}{winner.rank}\text{{)}}" if winner else ""
+    lines.append(rf"&= {decimal(b.value)}{where}")
+    return aligned_block(lines)
+
+
+def eleven_point_average_definition(c: Conventions) -> str:
+    return r"\mathrm{11pt\_avg} = \frac{1}{11} \sum_{\ell \in \{0, 0.1, \ldots, 1\}} \mathrm{iP}(\ell)"
+
+
+def eleven_point_average_worked(b: Breakdown) -> str:
+    count = b.terms[Term.RECALL_LEVEL]
+    levels = whole(count)
+    return aligned_block(
+        [
+            rf"\mathrm{{11pt\_avg}} &= \frac{{1}}{{{levels}}} \sum_{{\ell}} \mathrm{{iP}}(\ell)",
+            rf"&= \frac{{{decimal(b.value * count)}}}{{{levels}}} = {decimal(b.value)}",
+        ]
+    )
+
+
+# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
+
+
+def _interpolated_rows(data, level: float, k: int | None) -> np.ndarray:
+    """Interpolated precision at one recall level, per query (metrics.families.interpolated, vectorized)."""
+    relevant = np.flatnonzero(data.relevant() & data.in_top(k))
+    slot, rank = data.slot[relevant], data.rank[relevant]
+    corners = position_within(slot) / rank
+    best_after = suffix_max(slot, corners, data.size)
+    hits = np.bincount(slot, minlength=data.size)
+    first_row = np.concatenate([[0], np.cumsum(hits)[:-1]])
+    needed = (level * data.R + 0.9).astype(np.int64)  # metrics.families.interpolated.relevant_needed
+    answered = (needed <= hits) & (hits > 0)
+    values = np.zeros(data.size)
+    values[answered] = best_after[first_row[answered] + np.maximum(needed[answered], 1) - 1]
+    return values
+
+
+def interpolated_precision_kernel(data, measure) -> np.ndarray:
+    return _interpolated_rows(data, measure.param("level"), measure.k)
+
+
+def eleven_point_average_kernel(data, measure) -> np.ndarray:
+    levels = measure.param("levels")
+    total = np.zeros(data.size)
+    for level in reversed(levels):  # the readable function's order of additions
+        total += _interpolated_rows(data, level, measure.k)
+    return total / len(levels)
+
+
+# --- the families' declarations (metrics.registry collects them) ---
+
+INTERPOLATED_PRECISION = Family(
+    "IPrec",
+    "Interpolated precision at a recall level",
+    interpolated_precision,
+    interpolated_precision_kernel,
+    "curve",
+    "Interpolated precision: the best precision at or after the rank where recall reaches the level.",
+    interpolated_precision_definition,
+    interpolated_precision_worked,
+    (Term.R, Term.RECALL_LEVEL, Term.RELEVANT_NEEDED, Term.HITS),
+    trec_eval="iprec_at_recall",
+    ir_measures="IPrec",
+    params=(Param("level", 0.0, 0.0, 1.0, "the recall level, 0 to 1"),),
+    at_param="level",
+    trec_defaults=ELEVEN_LEVELS,
+)
+
+ELEVEN_POINT_AVERAGE = Family(
+    "IPrec11",
+    "11-point interpolated average precision",
+    eleven_point_average,
+    eleven_point_average_kernel,
+    "curve",
+    "The mean interpolated precision at recall 0, 0.1, ..., 1 (an old estimate of the area under the curve).",
+    eleven_point_average_definition,
+    eleven_point_average_worked,
+    (Term.R, Term.HITS, Term.RECALL_LEVEL),
+    spellings=("11pt", "11-pt_avg"),
+    trec_eval="11pt_avg",
+    params=(Param("levels", ELEVEN_LEVELS, 0.0, 1.0, "the recall levels averaged"),),
+    trec_param="levels",
+    usually_cut=False,
+)

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
+from metrics.family import Family, Param
+from metrics.latex import aligned_block, decimal, whole, zero_R_line
+from metrics.lazy_numpy import np
+from metrics.prepared import ratio
 from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
@@ -120,3 +124,154 @@ def set_average_precision(
     share = 1 / retrieved * r if retrieved else 0.0  # each hit adds 1/retrieved to set_P, times set_recall
     terms = {Term.HITS: hits, Term.RETRIEVED: retrieved, Term.R: R, Term.SET_PRECISION: p, Term.SET_RECALL: r}
     return Breakdown("SetAP", k, p * r, _steps(rows, share), terms, conventions)
+
+
+# --- definitions and worked formulas (LaTeX) ---
+
+
+_SET_P, _SET_RECALL = r"\mathrm{set\_P}", r"\mathrm{set\_recall}"
+
+
+_SET_F, _SET_MAP = r"\mathrm{set\_F}", r"\mathrm{set\_map}"
+
+
+def set_precision_definition(c: Conventions) -> str:
+    return rf"{_SET_P} = \frac{{\mathrm{{hits}}}}{{\mathrm{{retrieved}}}}"
+
+
+def set_precision_worked(b: Breakdown) -> str:
+    s, hits, retrieved = _SET_P, whole(b.terms[Term.HITS]), whole(b.terms[Term.RETRIEVED])
+    if not b.terms[Term.RETRIEVED]:
+        return aligned_block([rf"{s} &= 0 \quad \text{{(nothing retrieved)}}"])
+    fraction = r"\frac{\mathrm{hits}}{\mathrm{retrieved}}"
+    return aligned_block([rf"{s} &= {fraction} = \frac{{{hits}}}{{{retrieved}}} = {decimal(b.value)}"])
+
+
+def set_recall_definition(c: Conventions) -> str:
+    return rf"{_SET_RECALL} = \frac{{\mathrm{{hits}}}}{{R}}"
+
+
+def set_recall_worked(b: Breakdown) -> str:
+    s = _SET_RECALL
+    if not b.terms[Term.R]:
+        return aligned_block([zero_R_line(s)])
+    hits, R = whole(b.terms[Term.HITS]), whole(b.terms[Term.R])
+    return aligned_block([rf"{s} &= \frac{{\mathrm{{hits}}}}{{R}} = \frac{{{hits}}}{{{R}}} = {decimal(b.value)}"])
+
+
+def set_f_definition(c: Conventions) -> str:
+    return rf"{_SET_F} = \frac{{(\beta + 1)\, P\, R}}{{\beta P + R}}"
+
+
+def set_f_worked(b: Breakdown) -> str:
+    s = _SET_F
+    beta, p, r = b.terms[Term.BETA], b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
+    lines = [rf"{s} &= \frac{{(\beta + 1)\, P\, R}}{{\beta P + R}} \quad (\beta = {beta:g})"]
+    if not b.value:
+        lines.append(r"&= 0 \quad \text{(nothing relevant retrieved)}")
+    else:
+        lines.append(
+            rf"&= \frac{{{beta + 1:g} \cdot {decimal(p)} \cdot {decimal(r)}}}"
+            rf"{{{beta:g} \cdot {decimal(p)} + {decimal(r)}}} = {decimal(b.value)}"
+        )
+    return aligned_block(lines)
+
+
+def set_average_precision_definition(c: Conventions) -> str:
+    return rf"{_SET_MAP} = \mathrm{{set\_P}} \cdot \mathrm{{set\_recall}}"
+
+
+def set_average_precision_worked(b: Breakdown) -> str:
+    s, p, r = _SET_MAP, b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
+    return aligned_block(
+        [rf"{s} &= {_SET_P} \cdot {_SET_RECALL} = {decimal(p)} \cdot {decimal(r)} = {decimal(b.value)}"]
+    )
+
+
+# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
+
+
+def set_precision_kernel(data, measure) -> np.ndarray:
+    return ratio(data.hits(measure.k), data.retrieved(measure.k))
+
+
+def set_recall_kernel(data, measure) -> np.ndarray:
+    return ratio(data.hits(measure.k), data.R)
+
+
+def set_f_kernel(data, measure) -> np.ndarray:
+    hits, beta = data.hits(measure.k), measure.param("beta")
+    p, r = ratio(hits, data.retrieved(measure.k)), ratio(hits, data.R)
+    scored = (hits > 0) & (data.retrieved(measure.k) > 0) & (data.R > 0)
+    values = np.zeros(data.size)
+    values[scored] = (beta + 1.0) * p[scored] * r[scored] / (beta * p[scored] + r[scored])
+    return values
+
+
+def set_average_precision_kernel(data, measure) -> np.ndarray:
+    hits = data.hits(measure.k)
+    return ratio(hits, data.retrieved(measure.k)) * ratio(hits, data.R)
+
+
+# --- the families' declarations (metrics.registry collects them) ---
+
+SET_PRECISION = Family(
+    "SetP",
+    "Set precision",
+    set_precision,
+    set_precision_kernel,
+    "set",
+    "Precision of the whole retrieved list: relevant retrieved / retrieved.",
+    set_precision_definition,
+    set_precision_worked,
+    (Term.HITS, Term.RETRIEVED),
+    trec_eval="set_P",
+    ir_measures="SetP",
+    usually_cut=False,
+)
+
+SET_RECALL = Family(
+    "SetR",
+    "Set recall",
+    set_recall,
+    set_recall_kernel,
+    "set",
+    "Recall of the whole retrieved list: relevant retrieved / R.",
+    set_recall_definition,
+    set_recall_worked,
+    (Term.HITS, Term.R),
+    trec_eval="set_recall",
+    ir_measures="SetR",
+    usually_cut=False,
+)
+
+SET_F = Family(
+    "SetF",
+    "Set F",
+    set_f,
+    set_f_kernel,
+    "set",
+    "Weighted harmonic mean of set precision and set recall (trec_eval's beta enters unsquared).",
+    set_f_definition,
+    set_f_worked,
+    (Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL, Term.BETA),
+    trec_eval="set_F",
+    ir_measures="SetF",
+    params=(Param("beta", 1.0, 0.0, 1000.0, "the weight of recall against precision (trec_eval's, unsquared)"),),
+    trec_param="beta",
+    usually_cut=False,
+)
+
+SET_AVERAGE_PRECISION = Family(
+    "SetAP",
+    "Set average precision",
+    set_average_precision,
+    set_average_precision_kernel,
+    "set",
+    "Set precision times set recall.",
+    set_average_precision_definition,
+    set_average_precision_worked,
+    (Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL),
+    trec_eval="set_map",
+    usually_cut=False,
+)

@@ -1,0 +1,165 @@
+"""Average precision: precision at every relevant rank, summed and divided by R. MAP is its mean over queries."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from metrics._checks import checked, count_relevant, judged
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.family import TREC_CUTOFFS, Family
+from metrics.latex import aligned_block, at_cut, decimal, defined, elided_sum, measure_symbol, whole
+from metrics.lazy_numpy import np
+from metrics.prepared import position_within, ratio
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+
+
+def average_precision(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Average precision (trec_eval ``map``; with k, ``map_cut_k``).
+
+    .. math:: AP@k = \frac{1}{R} \sum_{i \leq k,\ rel(d_i)} P@i, \qquad P@i = \frac{hits@i}{i}
+
+    Conventions (trec_eval, ``m_map.c``): **R counts every relevant doc in the qrels**, retrieved or not, and
+    AP@k keeps dividing by R, not by min(R, k): a relevant doc that was never retrieved counts as precision 0.
+    R = 0 gives 0.0. With ``ap_denominator="retrieved"`` the sum is divided by the relevant docs retrieved
+    within k instead (RAGAS-style "context precision"), which rewards retrieving little.
+
+    >>> round(average_precision(["r0", "n1", "r1", "r2", "n2"], {f"r{i}": 1 for i in range(10)}, k=3).value, 4)
+    0.1667
+    """
+    top = checked(ranking, qrels, k)
+    R = count_relevant(qrels, conventions.threshold)
+    ranks = list(judged(top, qrels, conventions.threshold))
+    hits_total = sum(relevant for *_, relevant in ranks)
+    denominator = R if conventions.ap_denominator == "all" else hits_total
+    hits, precision_sum, running, steps = 0, 0.0, 0.0, []
+    for rank, doc, grade, relevant in ranks:
+        contribution = 0.0
+        if relevant:
+            hits += 1
+            precision_sum += hits / rank
+            contribution = (hits / rank) / denominator if denominator else 0.0
+        running += contribution
+        steps.append(RankStep(rank, doc, grade, relevant, contribution, running))
+    value = precision_sum / denominator if denominator else 0.0
+    terms = {Term.PRECISION_SUM: precision_sum, Term.R: R, Term.HITS: hits_total, Term.DENOMINATOR: denominator}
+    return Breakdown("AP", k, value, tuple(steps), terms, conventions)
+
+
+def geometric_mean_ap(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Average precision of one query, as trec_eval's ``gm_map`` takes it: the same AP, but the mean over queries
+    is geometric, exp(mean(log max(AP, 0.00001))), which rewards being consistent over topics.
+
+    >>> geometric_mean_ap(["a", "x"], {"a": 1}).value
+    1.0
+    """
+    return dataclasses.replace(average_precision(ranking, qrels, k, conventions=conventions), family="GM_AP")
+
+
+# --- definitions and worked formulas (LaTeX) ---
+
+
+def average_precision_definition(c: Conventions) -> str:
+    denominator = "R" if c.ap_denominator == "all" else r"\mathrm{hits@}k"
+    relevant_ranks = r"i \leq k,\ d_i \text{ relevant}"
+    return rf"{defined('AP', c)} = \frac{{1}}{{{denominator}}} \sum_{{{relevant_ranks}}} \mathrm{{P@}}i"
+
+
+def average_precision_worked(b: Breakdown) -> str:
+    s = measure_symbol("AP", b.k)
+    by_R = b.conventions.ap_denominator == "all"
+    denominator_symbol = "R" if by_R else rf"\mathrm{{hits{at_cut(b.k)}}}"
+    lines = [rf"{s} &= \frac{{1}}{{{denominator_symbol}}} \sum_{{d_i \text{{ relevant}}}} \mathrm{{P@}}i"]
+    fractions, values, hits = [], [], 0
+    for step in b.steps:
+        if step.relevant:
+            hits += 1
+            fractions.append(rf"\frac{{{hits}}}{{{step.rank}}}")
+            values.append(hits / step.rank)
+    denominator = whole(b.terms[Term.DENOMINATOR])
+    if not b.terms[Term.DENOMINATOR]:
+        why = r"(no judged relevant document: } R = 0\text{)" if by_R else r"(no relevant document in the top k)"
+        lines.append(rf"&= 0 \quad \text{{{why}}}")
+        return aligned_block(lines)
+    total = decimal(b.terms[Term.PRECISION_SUM])
+    if fractions:
+        lines.append(rf"&= \frac{{1}}{{{denominator}}} \Bigl( {elided_sum(fractions, values)} \Bigr)")
+    else:
+        lines.append(rf"&= \frac{{1}}{{{denominator}}} \cdot 0 \quad \text{{(no relevant document in the top {b.k})}}")
+    lines.append(rf"&= \frac{{{total}}}{{{denominator}}} = {decimal(b.value)}")
+    if by_R and b.terms[Term.R] > b.terms[Term.HITS]:
+        missed = whole(b.terms[Term.R] - b.terms[Term.HITS])
+        lines.append(rf"&\quad \text{{({missed} relevant not retrieved: each adds 0)}}")
+    return aligned_block(lines)
+
+
+def geometric_mean_ap_definition(c: Conventions) -> str:
+    return r"\mathrm{gm\_map} = \exp\Bigl(\frac{1}{|Q|} \sum_{q} \log \max(\mathrm{AP}_q,\ 0.00001)\Bigr)"
+
+
+def geometric_mean_ap_worked(b: Breakdown) -> str:
+    return aligned_block(
+        [
+            rf"\mathrm{{AP}} &= {decimal(b.value)} \quad \text{{(this query)}}",
+            rf"\log \max(\mathrm{{AP}},\ 0.00001) &= {decimal(math.log(max(b.value, 0.00001)))}",
+        ]
+    )
+
+
+# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
+
+
+def average_precision_kernel(data, measure) -> np.ndarray:
+    k = measure.k
+    relevant = np.flatnonzero(data.relevant())
+    slot, rank = data.slot[relevant], data.rank[relevant]
+    hits_so_far = position_within(slot)
+    keep = rank <= k if k is not None else np.ones(len(rank), dtype=bool)
+    precision_sum = np.bincount(slot[keep], weights=hits_so_far[keep] / rank[keep], minlength=data.size)
+    denominator = data.R if data.conventions.ap_denominator == "all" else data.hits(k)
+    return ratio(precision_sum, denominator)
+
+
+# --- the families' declarations (metrics.registry collects them) ---
+
+AVERAGE_PRECISION = Family(
+    "AP",
+    "Average precision",
+    average_precision,
+    average_precision_kernel,
+    "order",
+    "Average precision: precision at each relevant rank, summed and divided by R.",
+    average_precision_definition,
+    average_precision_worked,
+    (Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
+    spellings=("map", "map_cut"),
+    trec_eval="map_cut",
+    trec_eval_uncut="map",
+    ir_measures="AP",
+    trec_defaults=TREC_CUTOFFS,
+    tools={"ranx": "map@k", "BEIR": "MAP@k"},
+    card=2,
+    uncut_card=True,
+    curve=5,
+)
+
+GEOMETRIC_MEAN_AP = Family(
+    "GM_AP",
+    "Geometric mean average precision",
+    geometric_mean_ap,
+    average_precision_kernel,
+    "order",
+    "AP per query; over queries the geometric mean, which rewards consistency across topics.",
+    geometric_mean_ap_definition,
+    geometric_mean_ap_worked,
+    (Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
+    spellings=("gm_ap",),
+    trec_eval="gm_map",
+    summary="geometric",
+    per_query=False,
+    usually_cut=False,
+)

@@ -1,0 +1,99 @@
+"""Reciprocal rank: only the first relevant doc counts. MRR is its mean over queries."""
+
+from __future__ import annotations
+
+from metrics._checks import checked, judged
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.family import Family
+from metrics.latex import aligned_block, decimal, defined, measure_symbol, whole
+from metrics.lazy_numpy import np
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+
+
+def reciprocal_rank(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Reciprocal rank (trec_eval ``recip_rank``; with k, ranx ``mrr@k`` / ir_measures ``RR@k``).
+
+    .. math:: RR@k = \frac{1}{\mathrm{rank}_1} \text{ if } \mathrm{rank}_1 \leq k \text{, else } 0
+
+    where rank_1 is the rank of the first doc with grade >= threshold.
+    Conventions (trec_eval): no relevant doc in the list (or within k) gives 0.0. trec_eval's ``recip_rank`` has
+    no cutoff; RR@k equals ``recip_rank`` on the run truncated to its top k.
+
+    >>> round(reciprocal_rank(["x", "a", "b"], {"a": 1, "b": 1}).value, 4)
+    0.5
+    >>> reciprocal_rank(["x", "y", "a"], {"a": 1}, k=2).value
+    0.0
+    """
+    top = checked(ranking, qrels, k)
+    value, first_rank, steps = 0.0, None, []
+    for rank, doc, grade, relevant in judged(top, qrels, conventions.threshold):
+        contribution = 0.0
+        if relevant and first_rank is None:
+            first_rank, contribution = rank, 1 / rank
+            value = contribution
+        steps.append(RankStep(rank, doc, grade, relevant, contribution, value))
+    terms = {Term.FIRST_RELEVANT_RANK: first_rank} if first_rank is not None else {}
+    return Breakdown("RR", k, value, tuple(steps), terms, conventions)
+
+
+# --- definitions and worked formulas (LaTeX) ---
+
+
+def reciprocal_rank_definition(c: Conventions) -> str:
+    return (
+        rf"{defined('RR', c)} = \frac{{1}}{{\mathrm{{rank}}_1}} \quad "
+        r"(0 \text{ if no relevant document in the top } k)"
+    )
+
+
+def reciprocal_rank_worked(b: Breakdown) -> str:
+    s = measure_symbol("RR", b.k)
+    first = b.terms.get(Term.FIRST_RELEVANT_RANK)
+    if first is None:
+        where = f"top {b.k}" if b.k is not None else "list"
+        return aligned_block(
+            [
+                rf"{s} &= \frac{{1}}{{\mathrm{{rank}}_1}}",
+                rf"&= 0 \quad \text{{(no relevant document in the {where})}}",
+            ]
+        )
+    return aligned_block(
+        [rf"{s} &= \frac{{1}}{{\mathrm{{rank}}_1}}", rf"&= \frac{{1}}{{{whole(first)}}} = {decimal(b.value)}"]
+    )
+
+
+# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
+
+
+def reciprocal_rank_kernel(data, measure) -> np.ndarray:
+    k = measure.k
+    relevant = np.flatnonzero(data.relevant())
+    slots, first = np.unique(data.slot[relevant], return_index=True)  # rows are in rank order
+    first_rank = data.rank[relevant][first]
+    values = np.zeros(data.size)
+    hit = first_rank <= k if k is not None else np.ones(len(first_rank), dtype=bool)
+    values[slots[hit]] = 1 / first_rank[hit]
+    return values
+
+
+# --- the families' declarations (metrics.registry collects them) ---
+
+RECIPROCAL_RANK = Family(
+    "RR",
+    "Reciprocal rank",
+    reciprocal_rank,
+    reciprocal_rank_kernel,
+    "order",
+    "Reciprocal rank: 1 / rank of the first relevant doc; 0 if none was retrieved.",
+    reciprocal_rank_definition,
+    reciprocal_rank_worked,
+    (Term.FIRST_RELEVANT_RANK,),
+    spellings=("mrr", "recip_rank"),
+    trec_eval="recip_rank",
+    ir_measures="RR",
+    tools={"ranx": "mrr@k", "BEIR": "MRR@k"},
+    card=3,
+    uncut_card=True,
+)
