@@ -6,8 +6,8 @@ No Streamlit here: this package is a plain library.
 
 from metrics.aggregate import QuerySetResult, counted_queries, mean, mean_over_queries
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.dcg import dcg, gain, idcg, ideal_ranking, ndcg
 from metrics.families.average_precision import average_precision
+from metrics.families.dcg import dcg, gain, idcg, ideal_ranking, ndcg
 from metrics.families.precision_recall import capped_recall, f1, hit_rate, precision, recall
 from metrics.families.reciprocal_rank import reciprocal_rank
 from metrics.measures import DEFAULT_MEASURES, FUNCTIONS, Measure, parse_measure

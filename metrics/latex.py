@@ -30,14 +30,10 @@ def at_cut(k: int | None) -> str:
     return "" if k is None else f"@{k}"
 
 
-def measure_symbol(
-    family: str, k: int | None, gain: str = "linear", *, symbolic: bool = False, subscript: str | None = None
-) -> str:
+def measure_symbol(family: str, k: int | None, *, symbolic: bool = False, subscript: str | None = None) -> str:
     """``\\mathrm{NDCG@5}``; with a subscript (LaTeX, braced if longer than one character) the family's name and
     its subscript, ``\\mathrm{R}_{\\mathrm{cap}}\\mathrm{@5}``; ``symbolic`` writes ``@k``."""
     cut = "@k" if symbolic else at_cut(k)
-    if family in ("DCG", "IDCG", "NDCG") and gain == "exp":
-        subscript = r"{\exp}"
     if subscript is not None:
         return rf"\mathrm{{{family}}}_{subscript}\mathrm{{{cut}}}"
     return rf"\mathrm{{{family}{cut}}}"
@@ -68,24 +64,9 @@ def elided_sum(terms: Sequence[str], values: Sequence[float]) -> str:
 # --- definitions: the symbolic formula of each family (the registry names one per family) ---
 
 
-def defined(family: str, conventions: Conventions, *, subscript: str | None = None) -> str:
-    return measure_symbol(family, None, conventions.gain, symbolic=True, subscript=subscript)
-
-
-def gain_symbol(grade: str, c: Conventions) -> str:
-    return grade if c.gain == "linear" else rf"\left(2^{{{grade}}} - 1\right)"
-
-
-def dcg_definition(c: Conventions) -> str:
-    return rf"{defined('DCG', c)} = \sum_{{i=1}}^{{k}} \frac{{{gain_symbol('g_i', c)}}}{{\log_2(i+1)}}"
-
-
-def idcg_definition(c: Conventions) -> str:
-    return rf"{defined('IDCG', c)} = \sum_{{i=1}}^{{k}} \frac{{{gain_symbol('g^*_i', c)}}}{{\log_2(i+1)}}"
-
-
-def ndcg_definition(c: Conventions) -> str:
-    return rf"{defined('NDCG', c)} = \frac{{{defined('DCG', c)}}}{{{defined('IDCG', c)}}}"
+def defined(family: str, *, subscript: str | None = None) -> str:
+    """The symbol as a definition writes it: ``\\mathrm{P@k}``."""
+    return measure_symbol(family, None, symbolic=True, subscript=subscript)
 
 
 # --- worked formulas ---
@@ -118,57 +99,6 @@ def hits_line(b: Breakdown) -> str:
 
 def zero_R_line(s: str) -> str:
     return rf"{s} &= 0 \quad \text{{(no judged relevant document: }} R = 0 \text{{, so 0, not NaN)}}"
-
-
-def _gain_term(grade: int, gain: str) -> str:
-    if gain == "exp":
-        return f"2^{{{grade}}} - 1" if grade > 0 else "0"
-    return str(max(grade, 0))
-
-
-def _dcg_terms(b: Breakdown) -> str:
-    if b.gains:  # a gain map (trec_eval ndcg.1=3,2=9): a level not listed gains its own number, unjudged 0
-        mapped = dict(b.gains)
-        numerators = [compact(mapped.get(s.grade, float(s.grade))) if s.contribution else "0" for s in b.steps]
-    else:
-        numerators = [_gain_term(s.grade, b.conventions.gain) for s in b.steps]
-    terms = [rf"\frac{{{g}}}{{\log_2 {s.rank + 1}}}" for g, s in zip(numerators, b.steps, strict=True)]
-    return elided_sum(terms, [s.contribution for s in b.steps])
-
-
-def dcg_worked(b: Breakdown) -> str:
-    s = measure_symbol(b.family, b.k, b.conventions.gain)
-    upper = b.k if b.k is not None else "n"
-    g = "g^*_i" if b.family == "IDCG" else "g_i"
-    gain = g if b.conventions.gain == "linear" else rf"\left(2^{{{g}}} - 1\right)"
-    lines = [rf"{s} &= \sum_{{i=1}}^{{{upper}}} \frac{{{gain}}}{{\log_2(i+1)}}"]
-    if b.family == "IDCG":
-        source = "all judged grades" if b.conventions.idcg == "all" else "retrieved grades only"
-        lines[0] += rf" \quad (g^* = \text{{{source}, best first}})"
-    if b.steps:
-        lines.append(rf"&= {_dcg_terms(b)}")
-    else:
-        lines.append(r"&= 0 \quad \text{(nothing to sum)}")
-    lines.append(rf"&= {decimal(b.value)}")
-    return aligned_block(lines)
-
-
-def ndcg_worked(b: Breakdown) -> str:
-    gain = b.conventions.gain
-    s = measure_symbol("NDCG", b.k, gain)
-    dcg_s, idcg_s = measure_symbol("DCG", b.k, gain), measure_symbol("IDCG", b.k, gain)
-    dcg_v, idcg_v = b.terms[Term.DCG], b.terms[Term.IDCG]
-    lines = [rf"{s} &= \frac{{{dcg_s}}}{{{idcg_s}}}"]
-    if b.gains:
-        listed = r",\ ".join(rf"g({level}) = {compact(gain)}" for level, gain in b.gains)
-        lines[0] += rf" \quad \text{{(gain map: }} {listed} \text{{; other levels gain their number)}}"
-    if b.steps:
-        lines.append(rf"{dcg_s} &= {_dcg_terms(b)} = {decimal(dcg_v)}")
-    if not idcg_v:
-        lines.append(rf"{s} &= 0 \quad \text{{(}}{idcg_s} = 0\text{{: no judged document has a positive grade)}}")
-    else:
-        lines.append(rf"{s} &= \frac{{{decimal(dcg_v)}}}{{{decimal(idcg_v)}}} = {decimal(b.value)}")
-    return aligned_block(lines)
 
 
 # --- trec_eval's counts, set measures, R-precision, interpolated precision ---
@@ -319,72 +249,6 @@ def err_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def bing_definition(c: Conventions) -> str:
-    return r"\mathrm{binG} = \frac{1}{R} \sum_{d_i \text{ relevant}} \frac{1}{\log_2(2 + n_i)}"
-
-
-def bing_worked(b: Breakdown) -> str:
-    R = whole(b.terms[Term.R])
-    lines = [r"\mathrm{binG} &= \frac{1}{R} \sum_{d_i \text{ relevant}} \frac{1}{\log_2(2 + n_i)}"]
-    if not b.terms[Term.HITS]:
-        lines.append(r"&= 0 \quad \text{(no relevant document retrieved)}")
-        return aligned_block(lines)
-    hits, terms, values = 0, [], []
-    for st in b.steps:
-        if st.relevant:
-            hits += 1
-            terms.append(rf"\frac{{1}}{{\log_2 {2 + st.rank - hits}}}")
-            values.append(st.contribution)
-    lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {elided_sum(terms, values)} \Bigr) = {decimal(b.value)}")
-    return aligned_block(lines)
-
-
-def g_definition(c: Conventions) -> str:
-    return (
-        r"\mathrm{G} = \frac{1}{\sum_i g^*_i} \sum_i \frac{g_i}{\log_2\bigl(2 + \sum_{j \leq i} \max(g^*_j, 1) - "
-        r"\sum_{j \leq i} g_j\bigr)}"
-    )
-
-
-def g_worked(b: Breakdown) -> str:
-    lines = [r"\mathrm{G} &= \frac{1}{\sum_i g^*_i} \sum_i \frac{g_i}{\log_2(2 + \mathrm{cost}_i - \mathrm{gain}_i)}"]
-    best = b.terms[Term.IDEAL_GAIN]
-    if not best:
-        lines.append(r"&= 0 \quad \text{(no judged document with a positive gain)}")
-        return aligned_block(lines)
-    lines.append(rf"&= \frac{{{decimal(b.terms[Term.SUM])}}}{{{decimal(best)}}} = {decimal(b.value)}")
-    return aligned_block(lines)
-
-
-def rndcg_definition(c: Conventions) -> str:
-    return (
-        r"\mathrm{Rndcg} = \frac{1}{m} \sum_{j=1}^{m} \mathrm{NDCG@}r_j \quad "
-        r"(r_j\text{: where the ideal gain drops})"
-    )
-
-
-def averaged_worked(symbol: str, b: Breakdown, what: str) -> str:
-    points = whole(b.terms[Term.POINTS])
-    lines = [rf"{symbol} &= \frac{{1}}{{m}} \sum_{{j=1}}^{{m}} \mathrm{{NDCG}}_j \quad \text{{({what})}}"]
-    if not b.terms[Term.POINTS] or not b.value:
-        lines.append(r"&= 0")
-        return aligned_block(lines)
-    lines.append(rf"&= \frac{{{decimal(b.terms[Term.SUM])}}}{{{points}}} = {decimal(b.value)}")
-    return aligned_block(lines)
-
-
-def rndcg_worked(b: Breakdown) -> str:
-    return averaged_worked(r"\mathrm{Rndcg}", b, "NDCG where the ideal gain changes level, and at the list's end")
-
-
-def ndcg_rel_definition(c: Conventions) -> str:
-    return r"\mathrm{ndcg\_rel} = \frac{1}{R_g} \sum_{d \text{ with gain} > 0} \mathrm{NDCG@rank}(d)"
-
-
-def ndcg_rel_worked(b: Breakdown) -> str:
-    return averaged_worked(r"\mathrm{ndcg\_rel}", b, "NDCG at each document with a positive gain")
-
-
 def utility_definition(c: Conventions) -> str:
     return r"\mathrm{U} = a \cdot r + b \cdot (n - r) + c \cdot (R - r) + d \cdot (N + r - n - R)"
 
@@ -421,5 +285,3 @@ _RELSTRING_SAFE = {
 
 def compact(x: float) -> str:
     return f"{x:g}"
-
-

@@ -15,22 +15,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from metrics import kernels_basic, kernels_gains, kernels_unjudged, kernels_user_models, kernels_utility
+from metrics import kernels_unjudged, kernels_user_models, kernels_utility
 from metrics import latex as formulas
-from metrics.dcg import dcg, idcg, ndcg
 from metrics.families import (
     average_precision,
     counts,
+    dcg,
+    gain_measures,
     interpolated,
     precision_recall,
     r_precision,
     reciprocal_rank,
     set_measures,
 )
-from metrics.family import GAINS, PATIENCE, TREC_CUTOFFS, Family, Kind, Param
+from metrics.family import PATIENCE, Family, Kind, Param
 from metrics.family import Cutoff as Cutoff  # re-exported: the registry's API
 from metrics.family import Summary as Summary
-from metrics.gain_measures import binary_g, ndcg_rel, normalized_gain, rndcg
 from metrics.relstring import relstring
 from metrics.types import Term
 from metrics.unjudged import bpref, gm_bpref, inferred_average_precision, judged, unjudged
@@ -45,54 +45,9 @@ FAMILIES: tuple[Family, ...] = (
     precision_recall.F1,
     reciprocal_rank.RECIPROCAL_RANK,
     average_precision.AVERAGE_PRECISION,
-    Family(
-        "DCG",
-        "Discounted cumulative gain",
-        dcg,
-        kernels_basic.dcg,
-        "order",
-        "Discounted cumulative gain: each grade's gain divided by log2(rank + 1).",
-        formulas.dcg_definition,
-        formulas.dcg_worked,
-        (Term.DCG,),
-        graded=True,
-        tools={"ranx": "dcg@k"},
-        card=4,
-    ),
-    Family(
-        "IDCG",
-        "Ideal DCG",
-        idcg,
-        kernels_basic.idcg,
-        "order",
-        "Ideal DCG: the DCG of the best possible ordering of the judged docs.",
-        formulas.idcg_definition,
-        formulas.dcg_worked,
-        (Term.IDCG,),
-        graded=True,
-        card=5,
-    ),
-    Family(
-        "NDCG",
-        "Normalised discounted cumulative gain",
-        ndcg,
-        kernels_basic.ndcg,
-        "order",
-        "Normalised DCG: DCG / IDCG, 1.0 for the ideal ordering.",
-        formulas.ndcg_definition,
-        formulas.ndcg_worked,
-        (Term.DCG, Term.IDCG),
-        graded=True,
-        spellings=("ndcg_cut",),
-        params=(GAINS,),
-        trec_eval="ndcg_cut",
-        trec_eval_uncut="ndcg",
-        ir_measures="nDCG",
-        trec_defaults=TREC_CUTOFFS,
-        tools={"ranx": "ndcg@k", "BEIR": "NDCG@k"},
-        card=1,
-        curve=4,
-    ),
+    dcg.DCG,
+    dcg.IDCG,
+    dcg.NDCG,
     # trec_eval's counts: summed over queries, not averaged
     counts.NUM_Q,
     counts.NUM_RET,
@@ -109,7 +64,7 @@ FAMILIES: tuple[Family, ...] = (
     set_measures.SET_F,
     set_measures.SET_AVERAGE_PRECISION,
     # --- issue 9, part 2: incomplete judgments, user models, gain walks, set utility (metrics.unjudged,
-    # metrics.user_models, metrics.gain_measures, metrics.utility, metrics.relstring) ---
+    # metrics.user_models, metrics.families.gain_measures, metrics.utility, metrics.relstring) ---
     Family(
         "bpref",
         "Binary preference",
@@ -223,65 +178,10 @@ FAMILIES: tuple[Family, ...] = (
         (Term.STILL_READING,),
         ir_measures="ERR",
     ),
-    Family(
-        "binG",
-        "Binary G",
-        binary_g,
-        kernels_gains.binary_g,
-        "order",
-        "binG (experimental): each relevant document counts 1 / log2(2 + non-relevant ones above it), divided by R.",
-        formulas.bing_definition,
-        formulas.bing_worked,
-        (Term.SUM, Term.R, Term.HITS),
-        usually_cut=False,
-        cutoff="none",
-        trec_eval="binG",
-    ),
-    Family(
-        "G",
-        "Normalised gain G",
-        normalized_gain,
-        kernels_gains.normalized_gain,
-        "order",
-        "G (experimental): each gain discounted by how far the ranking's total gain lags behind the ideal one.",
-        formulas.g_definition,
-        formulas.g_worked,
-        (Term.SUM, Term.IDEAL_GAIN),
-        usually_cut=False,
-        cutoff="none",
-        trec_eval="G",
-        params=(GAINS,),
-    ),
-    Family(
-        "Rndcg",
-        "NDCG averaged at the R levels",
-        rndcg,
-        kernels_gains.rndcg,
-        "order",
-        "Rndcg (experimental): NDCG taken wherever the ideal gain drops a level, and at the list's end, averaged.",
-        formulas.rndcg_definition,
-        formulas.rndcg_worked,
-        (Term.SUM, Term.POINTS),
-        usually_cut=False,
-        cutoff="none",
-        trec_eval="Rndcg",
-        params=(GAINS,),
-    ),
-    Family(
-        "ndcg_rel",
-        "NDCG averaged over relevant documents",
-        ndcg_rel,
-        kernels_gains.ndcg_rel,
-        "order",
-        "ndcg_rel (experimental): NDCG at each document with a positive gain (missed ones at the end), averaged.",
-        formulas.ndcg_rel_definition,
-        formulas.ndcg_rel_worked,
-        (Term.SUM, Term.POINTS),
-        usually_cut=False,
-        cutoff="none",
-        trec_eval="ndcg_rel",
-        params=(GAINS,),
-    ),
+    gain_measures.BINARY_G,
+    gain_measures.NORMALIZED_GAIN,
+    gain_measures.RNDCG,
+    gain_measures.NDCG_REL,
     Family(
         "utility",
         "Set utility",

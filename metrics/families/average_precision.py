@@ -66,7 +66,7 @@ def geometric_mean_ap(
 def average_precision_definition(c: Conventions) -> str:
     denominator = "R" if c.ap_denominator == "all" else r"\mathrm{hits@}k"
     relevant_ranks = r"i \leq k,\ d_i \text{ relevant}"
-    return rf"{defined('AP', c)} = \frac{{1}}{{{denominator}}} \sum_{{{relevant_ranks}}} \mathrm{{P@}}i"
+    return rf"{defined('AP')} = \frac{{1}}{{{denominator}}} \sum_{{{relevant_ranks}}} \mathrm{{P@}}i"
 
 
 def average_precision_worked(b: Breakdown) -> str:

@@ -151,27 +151,27 @@ _CAP = r"{\mathrm{cap}}"  # R_cap's subscript
 
 
 def precision_definition(c: Conventions) -> str:
-    return rf"{defined('P', c)} = \frac{{\mathrm{{hits@}}k}}{{k}}"
+    return rf"{defined('P')} = \frac{{\mathrm{{hits@}}k}}{{k}}"
 
 
 def recall_definition(c: Conventions) -> str:
-    return rf"{defined('R', c)} = \frac{{\mathrm{{hits@}}k}}{{R}}"
+    return rf"{defined('R')} = \frac{{\mathrm{{hits@}}k}}{{R}}"
 
 
 def capped_recall_definition(c: Conventions) -> str:
-    return rf"{defined('R', c, subscript=_CAP)} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}"
+    return rf"{defined('R', subscript=_CAP)} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}"
 
 
 def hit_rate_definition(c: Conventions) -> str:
     return (
-        rf"{defined('HitRate', c)} = \begin{{cases}} 1 & \text{{if }} \mathrm{{hits@}}k \geq 1 \\ 0 & "
+        rf"{defined('HitRate')} = \begin{{cases}} 1 & \text{{if }} \mathrm{{hits@}}k \geq 1 \\ 0 & "
         r"\text{otherwise} \end{cases}"
     )
 
 
 def f1_definition(c: Conventions) -> str:
     p_k, r_k = r"\mathrm{P@}k", r"\mathrm{R@}k"
-    return rf"{defined('F', c, subscript='1')} = \frac{{2 \cdot {p_k} \cdot {r_k}}}{{{p_k} + {r_k}}}"
+    return rf"{defined('F', subscript='1')} = \frac{{2 \cdot {p_k} \cdot {r_k}}}{{{p_k} + {r_k}}}"
 
 
 def precision_worked(b: Breakdown) -> str:

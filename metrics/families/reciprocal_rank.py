@@ -43,7 +43,7 @@ def reciprocal_rank(
 
 def reciprocal_rank_definition(c: Conventions) -> str:
     return (
-        rf"{defined('RR', c)} = \frac{{1}}{{\mathrm{{rank}}_1}} \quad "
+        rf"{defined('RR')} = \frac{{1}}{{\mathrm{{rank}}_1}} \quad "
         r"(0 \text{ if no relevant document in the top } k)"
     )
 
