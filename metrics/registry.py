@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from metrics import kernels_unjudged, kernels_user_models, kernels_utility
-from metrics import latex as formulas
 from metrics.families import (
     average_precision,
     counts,
@@ -26,16 +24,22 @@ from metrics.families import (
     precision_recall,
     r_precision,
     reciprocal_rank,
+    relstring,
     set_measures,
+    unjudged,
+    user_models,
+    utility,
 )
-from metrics.family import PATIENCE, Family, Kind, Param
-from metrics.family import Cutoff as Cutoff  # re-exported: the registry's API
+
+# The records, re-exported: the registry's API (registry.Family, registry.Param, ...) predates metrics.family.
+from metrics.family import GAINS as GAINS
+from metrics.family import PATIENCE as PATIENCE
+from metrics.family import TREC_CUTOFFS as TREC_CUTOFFS
+from metrics.family import Cutoff as Cutoff
+from metrics.family import Family as Family
+from metrics.family import Kind as Kind
+from metrics.family import Param as Param
 from metrics.family import Summary as Summary
-from metrics.relstring import relstring
-from metrics.types import Term
-from metrics.unjudged import bpref, gm_bpref, inferred_average_precision, judged, unjudged
-from metrics.user_models import expected_reciprocal_rank, rank_biased_precision, rbp_residual
-from metrics.utility import utility
 
 FAMILIES: tuple[Family, ...] = (
     precision_recall.PRECISION,
@@ -63,162 +67,21 @@ FAMILIES: tuple[Family, ...] = (
     set_measures.SET_RECALL,
     set_measures.SET_F,
     set_measures.SET_AVERAGE_PRECISION,
-    # --- issue 9, part 2: incomplete judgments, user models, gain walks, set utility (metrics.unjudged,
-    # metrics.user_models, metrics.families.gain_measures, metrics.utility, metrics.relstring) ---
-    Family(
-        "bpref",
-        "Binary preference",
-        bpref,
-        kernels_unjudged.bpref,
-        "order",
-        "bpref: how few judged non-relevant documents each relevant one is ranked below; unjudged ones are skipped.",
-        formulas.bpref_definition,
-        formulas.bpref_worked,
-        (Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
-        usually_cut=False,
-        cutoff="none",
-        trec_eval="bpref",
-        ir_measures="Bpref",
-    ),
-    Family(
-        "gm_bpref",
-        "Binary preference, geometric mean",
-        gm_bpref,
-        kernels_unjudged.bpref,
-        "order",
-        "gm_bpref: bpref summarised by the geometric mean over queries (a query at 0 counts as 0.00001).",
-        formulas.gm_bpref_definition,
-        formulas.bpref_worked,
-        (Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
-        usually_cut=False,
-        cutoff="none",
-        trec_eval="gm_bpref",
-        summary="geometric",
-        per_query=False,
-    ),
-    Family(
-        "infAP",
-        "Inferred average precision",
-        inferred_average_precision,
-        kernels_unjudged.inferred_average_precision,
-        "order",
-        "infAP: AP estimated from a sampled pool; documents graded below 0 are in the pool but not judged.",
-        formulas.infap_definition,
-        formulas.infap_worked,
-        (Term.ESTIMATE_SUM, Term.R),
-        usually_cut=False,
-        cutoff="none",
-        spellings=("infap",),
-        trec_eval="infAP",
-        ir_measures="infAP",
-    ),
-    Family(
-        "Judged",
-        "Judgment rate",
-        judged,
-        kernels_unjudged.judged,
-        "set",
-        "Judged@k: the share of the top k that has a judgment (any qrels line); a short list divides by its length.",
-        formulas.judged_definition,
-        formulas.judged_worked,
-        (Term.JUDGED, Term.DENOMINATOR),
-        ir_measures="Judged",
-    ),
-    Family(
-        "unj",
-        "Unjudged at k",
-        unjudged,
-        kernels_unjudged.unjudged,
-        "set",
-        "unj@k: the share of the top k with no judgment (no qrels line or a grade below 0), divided by k.",
-        formulas.unjudged_definition,
-        formulas.unjudged_worked,
-        (Term.UNJUDGED, Term.CUTOFF),
-        trec_eval="unj",
-        trec_defaults=(5, 10, 20),
-    ),
-    Family(
-        "RBP",
-        "Rank-biased precision",
-        rank_biased_precision,
-        kernels_user_models.rank_biased_precision,
-        "order",
-        "RBP: expected gain per document read by a user who reads on with probability p (trec_eval rbp, p = 0.9).",
-        formulas.rbp_definition,
-        formulas.rbp_worked,
-        (Term.PATIENCE, Term.DISCOUNTED_SUM),
-        usually_cut=False,
-        trec_eval="rbp",
-        ir_measures="RBP",
-        params=(PATIENCE,),
-    ),
-    Family(
-        "RBP_resid",
-        "Rank-biased precision residual",
-        rbp_residual,
-        kernels_user_models.rbp_residual,
-        "order",
-        "RBP residual: how much RBP could still rise if the unjudged documents and the rest of the list were relevant.",
-        formulas.rbp_resid_definition,
-        formulas.rbp_resid_worked,
-        (Term.PATIENCE, Term.UNJUDGED, Term.TAIL),
-        usually_cut=False,
-        trec_eval="rbp_resid",
-        params=(PATIENCE,),
-    ),
-    Family(
-        "ERR",
-        "Expected reciprocal rank",
-        expected_reciprocal_rank,
-        kernels_user_models.expected_reciprocal_rank,
-        "order",
-        "ERR@k: the expected 1/rank where a user stops, satisfied with probability (2^grade - 1) / 16 at each rank.",
-        formulas.err_definition,
-        formulas.err_worked,
-        (Term.STILL_READING,),
-        ir_measures="ERR",
-    ),
+    # incomplete judgments, user models, gain walks, set utility, the relevance string
+    unjudged.BPREF,
+    unjudged.GM_BPREF,
+    unjudged.INFERRED_AP,
+    unjudged.JUDGED,
+    unjudged.UNJUDGED,
+    user_models.RANK_BIASED_PRECISION,
+    user_models.RBP_RESIDUAL,
+    user_models.EXPECTED_RECIPROCAL_RANK,
     gain_measures.BINARY_G,
     gain_measures.NORMALIZED_GAIN,
     gain_measures.RNDCG,
     gain_measures.NDCG_REL,
-    Family(
-        "utility",
-        "Set utility",
-        utility,
-        kernels_utility.utility,
-        "set",
-        "Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
-        formulas.utility_definition,
-        formulas.utility_worked,
-        (Term.HITS, Term.RETRIEVED, Term.R),
-        usually_cut=False,
-        cutoff="none",
-        trec_eval="utility",
-        trec_params=("a", "b", "c", "d"),
-        params=(
-            Param("a", 1.0, -1e6, 1e6, "Worth of a relevant retrieved document."),
-            Param("b", -1.0, -1e6, 1e6, "Worth of a non-relevant retrieved document."),
-            Param("c", 0.0, -1e6, 1e6, "Worth of a relevant document not retrieved."),
-            Param("d", 0.0, -1e6, 1e6, "Worth of a non-relevant document not retrieved."),
-            Param("collection", 0.0, 0.0, 1e12, "Documents in the collection (trec_eval -N).", integer=True),
-        ),
-    ),
-    Family(
-        "relstring",
-        "Relevance string",
-        relstring,
-        kernels_utility.relstring,
-        "order",
-        "relstring: the judgments of the first k documents (10 by default) as characters; not a number.",
-        formulas.relstring_definition,
-        formulas.relstring_worked,
-        (Term.CUTOFF,),
-        usually_cut=False,
-        trec_eval="relstring",
-        summary="none",
-        text=True,
-    ),
+    utility.UTILITY,
+    relstring.RELSTRING,
 )
 
 _BY_KEY = {f.key: f for f in FAMILIES}
@@ -267,9 +130,7 @@ def spelled(name: str) -> Family | None:
 
 def families(*, kind: Kind | None = None, graded: bool | None = None) -> tuple[Family, ...]:
     """The declared families, in declaration order, optionally only of one kind or gradedness."""
-    return tuple(
-        f for f in FAMILIES if (kind is None or f.kind == kind) and (graded is None or f.graded == graded)
-    )
+    return tuple(f for f in FAMILIES if (kind is None or f.kind == kind) and (graded is None or f.graded == graded))
 
 
 def cards(kind: Kind) -> tuple[str, ...]:

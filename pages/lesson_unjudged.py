@@ -1,11 +1,10 @@
 """Lesson: unjudged is not non-relevant. Judged@k, bpref, infAP and condensed lists (trec_eval -J) on the
-Playground's list, where documents can be marked unjudged. Renders metrics.unjudged; computes nothing."""
+Playground's list, where documents can be marked unjudged. Renders metrics.families.unjudged; computes nothing."""
 
 import streamlit as st
 
 from metrics import parse_measure, registry
-from metrics.types import Term
-from metrics.unjudged import (
+from metrics.families.unjudged import (
     bpref,
     condensed,
     in_pool_unjudged,
@@ -13,6 +12,7 @@ from metrics.unjudged import (
     judged,
     judged_ranks,
 )
+from metrics.types import Term
 from ui import state, teaching, widgets
 from ui.markdown import plain
 

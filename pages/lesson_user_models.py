@@ -1,11 +1,10 @@
 """Lesson: user models. RBP (a user who reads on with probability p; its residual) and ERR (a cascade that stops
-at a satisfying document) on the Playground's list. Renders metrics.user_models; computes nothing."""
+at a satisfying document) on the Playground's list. Renders metrics.families.user_models; computes nothing."""
 
 import streamlit as st
 
 from metrics import registry
-from metrics.types import Term
-from metrics.user_models import (
+from metrics.families.user_models import (
     err_cascade,
     expected_reciprocal_rank,
     rank_biased_precision,
@@ -13,6 +12,7 @@ from metrics.user_models import (
     rbp_residual,
     rbp_weights,
 )
+from metrics.types import Term
 from ui import charts, state, teaching
 
 PAGE = "lesson_user_models"

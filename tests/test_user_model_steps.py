@@ -1,12 +1,12 @@
-"""RBP's per-rank weights and ERR's cascade (metrics.user_models), which the User models lesson draws: arithmetic
-written out by hand, and the cascade summing to ERR@k as ir_measures' gdeval computes it."""
+"""RBP's per-rank weights and ERR's cascade (metrics.families.user_models), which the User models lesson draws:
+arithmetic written out by hand, and the cascade summing to ERR@k as ir_measures' gdeval computes it."""
 
 from __future__ import annotations
 
 import ir_measures
 import pytest
 
-from metrics.user_models import err_cascade, expected_reciprocal_rank, rbp_weights
+from metrics.families.user_models import err_cascade, expected_reciprocal_rank, rbp_weights
 
 TOL = 1e-12
 

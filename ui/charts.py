@@ -18,9 +18,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from metrics import registry
+from metrics.families.user_models import CascadeStep
 from metrics.significance import TIE, Randomization, differences
 from metrics.types import Breakdown
-from metrics.user_models import CascadeStep
 
 COLORS = {
     "blue": "#0072B2",

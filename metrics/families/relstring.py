@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from metrics._checks import checked
 from metrics.conventions import TREC_EVAL, Conventions
+from metrics.family import Family
 from metrics.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
+from metrics.latex import aligned_block
+from metrics.lazy_numpy import np
 from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 DEFAULT_LENGTH = 10  # trec_eval's relstring.10
@@ -39,3 +42,56 @@ def relstring(
     text = "".join(relevance_character(level(qrels, doc)) for doc in top)
     length = DEFAULT_LENGTH if k is None else k
     return Breakdown("relstring", k, 0.0, steps, {Term.CUTOFF: length}, conventions, text)
+
+
+# --- definitions and worked formulas (LaTeX) ---
+
+
+def relstring_definition(c: Conventions) -> str:
+    return r"\mathrm{relstring} = \text{one character per rank: the grade, - not judged, . in the pool unjudged}"
+
+
+def relstring_worked(b: Breakdown) -> str:
+    shown = "".join(_RELSTRING_SAFE.get(ch, "?") for ch in (b.text or ""))
+    return aligned_block([rf"\mathrm{{relstring}} &= \texttt{{'{shown}'}}"])
+
+
+_RELSTRING_SAFE = {
+    **{str(d): str(d) for d in range(10)},
+    "-": "-",
+    ".": ".",
+    ">": r"\textgreater{}",
+    "<": r"\textless{}",
+}
+
+
+# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
+
+
+def relstring_kernel(data, measure) -> np.ndarray:
+    """The strings themselves (an array of str), not numbers: see metrics.families.relstring."""
+    length = DEFAULT_LENGTH if measure.k is None else measure.k
+    slot, rank, grade = data.within(length)
+    strings = [["-"] * n for n in data.retrieved(length).tolist()]
+    for s, r, g in zip(slot.tolist(), rank.tolist(), grade.tolist(), strict=True):
+        strings[s][r - 1] = relevance_character(g if g >= 0 else POOL_UNJUDGED)
+    return np.array(["".join(chars) for chars in strings], dtype=object)
+
+
+# --- the families' declarations (metrics.registry collects them) ---
+
+RELSTRING = Family(
+    "relstring",
+    "Relevance string",
+    relstring,
+    relstring_kernel,
+    "order",
+    "relstring: the judgments of the first k documents (10 by default) as characters; not a number.",
+    relstring_definition,
+    relstring_worked,
+    (Term.CUTOFF,),
+    usually_cut=False,
+    trec_eval="relstring",
+    summary="none",
+    text=True,
+)

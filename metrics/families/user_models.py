@@ -7,7 +7,11 @@ from dataclasses import dataclass
 
 from metrics._checks import checked
 from metrics.conventions import TREC_EVAL, Conventions
+from metrics.family import PATIENCE, Family
 from metrics.judgments import level, level_counts, level_gains
+from metrics.latex import aligned_block, compact, decimal, elided_sum, plain
+from metrics.lazy_numpy import np
+from metrics.prepared import position_within
 from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: a grade-4 document satisfies the user with probability 15/16
@@ -161,3 +165,161 @@ def expected_reciprocal_rank(
         steps.append(RankStep(s.rank, s.doc_id, s.grade, s.grade >= conventions.threshold, s.contribution, total))
     return Breakdown("ERR", k, total, tuple(steps), {Term.STILL_READING: still_reading}, conventions)
 
+
+# --- definitions and worked formulas (LaTeX) ---
+
+
+def rbp_definition(c: Conventions) -> str:
+    return r"\mathrm{RBP} = (1 - p) \sum_{i=1}^{n} g_i \, p^{\,i-1}"
+
+
+def rbp_worked(b: Breakdown) -> str:
+    p = b.terms[Term.PATIENCE]
+    lines = [rf"\mathrm{{RBP}} &= (1 - p) \sum_i g_i \, p^{{\,i-1}} \quad (p = {compact(p)})"]
+    gained = [st for st in b.steps if st.contribution]
+    terms = [rf"{decimal(st.contribution / (1 - p))}" for st in gained] if p != 1 else []
+    if terms:
+        written = elided_sum(terms, [st.contribution for st in gained])
+        lines.append(rf"&= {compact(1 - p)} \cdot \Bigl( {written} \Bigr)")
+    lines.append(rf"&= {compact(1 - p)} \cdot {decimal(b.terms[Term.DISCOUNTED_SUM])} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def rbp_resid_definition(c: Conventions) -> str:
+    return r"\mathrm{RBP_{resid}} = p^{\,n} + (1 - p) \sum_{i \leq n,\ d_i \text{ unjudged}} p^{\,i-1}"
+
+
+def rbp_resid_worked(b: Breakdown) -> str:
+    p = b.terms[Term.PATIENCE]
+    unjudged_sum = r"\sum_{d_i \text{ unjudged}} p^{\,i-1}"
+    lines = [rf"\mathrm{{RBP_{{resid}}}} &= p^{{\,n}} + (1 - p) {unjudged_sum} \quad (p = {compact(p)})"]
+    if not b.terms[Term.UNJUDGED]:
+        lines.append(r"&= 0 \quad \text{(no unjudged document in the list: trec\_eval reports 0)}")
+        return aligned_block(lines)
+    unjudged = sum(st.contribution for st in b.steps) - b.terms[Term.TAIL]  # the last rank's step carries the tail
+    lines.append(rf"&= {decimal(b.terms[Term.TAIL])} + {decimal(unjudged)} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def err_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{ERR@}k = \sum_{i=1}^{k} \frac{R_i}{i} \prod_{j<i} (1 - R_j), \quad "
+        r"R_i = \frac{2^{g_i} - 1}{2^4}"
+    )
+
+
+def err_worked(b: Breakdown) -> str:
+    s = plain("ERR", b.k)
+    lines = [rf"{s} &= \sum_i \frac{{R_i}}{{i}} \prod_{{j<i}} (1 - R_j), \quad R_i = \frac{{2^{{g_i}} - 1}}{{16}}"]
+    stops = [st for st in b.steps if st.contribution]
+    if stops:
+        lines.append(rf"&= {elided_sum([decimal(st.contribution) for st in stops], [st.contribution for st in stops])}")
+    past = decimal(b.terms[Term.STILL_READING])
+    lines.append(rf"&= {decimal(b.value)} \quad \text{{(reads past the end with probability {past})}}")
+    return aligned_block(lines)
+
+
+# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
+
+
+def _powers(p: float, length: int) -> np.ndarray:
+    """1, p, p*p, (p*p)*p, ...: ``length`` + 1 values, multiplied one after the other (np.multiply.accumulate is
+    sequential)."""
+    out = np.ones(length + 1)
+    if length:
+        out[1:] = np.multiply.accumulate(np.full(length, p))
+    return out
+
+
+def rank_biased_precision_kernel(data, measure) -> np.ndarray:
+    p = float(measure.param("p"))
+    slot, rank, grade = data.within(measure.k)
+    top_grade = np.zeros(data.size, dtype=np.int64)
+    np.maximum.at(top_grade, data.ideal_slot, data.ideal_grade)  # the highest judged grade (trec_eval's levels)
+    positive = grade > 0
+    slot, rank, grade = slot[positive], rank[positive], grade[positive]
+    highest = top_grade[slot]
+    gain = np.where(highest > 1, grade.astype(np.float64) / highest.astype(np.float64), grade.astype(np.float64))
+    weights = _powers(p, int(rank.max()) if len(rank) else 0)
+    total = np.bincount(slot, weights=gain * weights[rank - 1], minlength=data.size)
+    return (1.0 - p) * total
+
+
+def rbp_residual_kernel(data, measure) -> np.ndarray:
+    p = float(measure.param("p"))
+    n = data.retrieved(measure.k)
+    slot, rank, grade = data.within(measure.k)
+    # every rank of every list, unjudged unless a row with a grade >= 0 sits there
+    all_slots = np.repeat(np.arange(data.size), n)
+    starts = np.cumsum(n) - n
+    all_ranks = np.arange(len(all_slots)) - np.repeat(starts, n) + 1
+    unjudged = np.ones(len(all_slots), dtype=bool)
+    judged_rows = grade >= 0
+    unjudged[starts[slot[judged_rows]] + rank[judged_rows] - 1] = False
+    weights = _powers(p, int(n.max()) if data.size else 0)
+    unjudged_weight = np.bincount(all_slots[unjudged], weights=weights[all_ranks[unjudged] - 1], minlength=data.size)
+    count = np.bincount(all_slots[unjudged], minlength=data.size)
+    return np.where(count > 0, weights[n] + (1 - p) * unjudged_weight, 0.0)
+
+
+def expected_reciprocal_rank_kernel(data, measure) -> np.ndarray:
+    slot, rank, grade = data.within(measure.k)
+    positive = grade > 0
+    slot, rank, grade = slot[positive], rank[positive], grade[positive]
+    satisfied = np.array([(2 ** min(g, ERR_MAX_GRADE) - 1) / 2**ERR_MAX_GRADE for g in range(ERR_MAX_GRADE + 1)])
+    chance = satisfied[np.minimum(grade, ERR_MAX_GRADE)]
+    total, still_reading = np.zeros(data.size), np.ones(data.size)
+    position = position_within(slot) - 1
+    for nth in range(int(position.max()) + 1 if len(position) else 0):  # the nth positive row of every query at once
+        rows = position == nth
+        at = slot[rows]
+        total[at] += chance[rows] * still_reading[at] / rank[rows]
+        still_reading[at] *= 1 - chance[rows]
+    return total
+
+
+# --- the families' declarations (metrics.registry collects them) ---
+
+RANK_BIASED_PRECISION = Family(
+    "RBP",
+    "Rank-biased precision",
+    rank_biased_precision,
+    rank_biased_precision_kernel,
+    "order",
+    "RBP: expected gain per document read by a user who reads on with probability p (trec_eval rbp, p = 0.9).",
+    rbp_definition,
+    rbp_worked,
+    (Term.PATIENCE, Term.DISCOUNTED_SUM),
+    usually_cut=False,
+    trec_eval="rbp",
+    ir_measures="RBP",
+    params=(PATIENCE,),
+)
+
+RBP_RESIDUAL = Family(
+    "RBP_resid",
+    "Rank-biased precision residual",
+    rbp_residual,
+    rbp_residual_kernel,
+    "order",
+    "RBP residual: how much RBP could still rise if the unjudged documents and the rest of the list were relevant.",
+    rbp_resid_definition,
+    rbp_resid_worked,
+    (Term.PATIENCE, Term.UNJUDGED, Term.TAIL),
+    usually_cut=False,
+    trec_eval="rbp_resid",
+    params=(PATIENCE,),
+)
+
+EXPECTED_RECIPROCAL_RANK = Family(
+    "ERR",
+    "Expected reciprocal rank",
+    expected_reciprocal_rank,
+    expected_reciprocal_rank_kernel,
+    "order",
+    "ERR@k: the expected 1/rank where a user stops, satisfied with probability (2^grade - 1) / 16 at each rank.",
+    err_definition,
+    err_worked,
+    (Term.STILL_READING,),
+    ir_measures="ERR",
+)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
+from metrics.family import Family, Param
+from metrics.latex import aligned_block, decimal, whole
+from metrics.lazy_numpy import np
 from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
@@ -51,3 +54,60 @@ def utility(
         )
     terms = {Term.HITS: hits, Term.RETRIEVED: n, Term.R: R}
     return Breakdown("utility", k, value, tuple(steps), terms, conventions)
+
+
+# --- definitions and worked formulas (LaTeX) ---
+
+
+def utility_definition(c: Conventions) -> str:
+    return r"\mathrm{U} = a \cdot r + b \cdot (n - r) + c \cdot (R - r) + d \cdot (N + r - n - R)"
+
+
+def utility_worked(b: Breakdown) -> str:
+    r, n, R = whole(b.terms[Term.HITS]), whole(b.terms[Term.RETRIEVED]), whole(b.terms[Term.R])
+    return aligned_block(
+        [
+            r"U &= a \cdot r + b \cdot (n - r) + c \cdot (R - r) + d \cdot (N + r - n - R)",
+            rf"&\quad (r = {r} \text{{ relevant retrieved}},\ n = {n} \text{{ retrieved}},\ "
+            rf"R = {R} \text{{ relevant}})",
+            rf"U &= {decimal(b.value)}",
+        ]
+    )
+
+
+# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
+
+
+def utility_kernel(data, measure) -> np.ndarray:
+    a, b, c, d = (float(measure.param(name)) for name in "abcd")
+    collection = float(measure.param("collection"))
+    slot, _, grade = data.within(measure.k)
+    hits = np.bincount(slot[grade >= data.conventions.threshold], minlength=data.size)
+    n, R = data.retrieved(measure.k), data.R
+    return a * hits + b * (n - hits) + c * (R - hits) + d * (collection + hits - n - R)
+
+
+# --- the families' declarations (metrics.registry collects them) ---
+
+UTILITY = Family(
+    "utility",
+    "Set utility",
+    utility,
+    utility_kernel,
+    "set",
+    "Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
+    utility_definition,
+    utility_worked,
+    (Term.HITS, Term.RETRIEVED, Term.R),
+    usually_cut=False,
+    cutoff="none",
+    trec_eval="utility",
+    trec_params=("a", "b", "c", "d"),
+    params=(
+        Param("a", 1.0, -1e6, 1e6, "Worth of a relevant retrieved document."),
+        Param("b", -1.0, -1e6, 1e6, "Worth of a non-relevant retrieved document."),
+        Param("c", 0.0, -1e6, 1e6, "Worth of a relevant document not retrieved."),
+        Param("d", 0.0, -1e6, 1e6, "Worth of a non-relevant document not retrieved."),
+        Param("collection", 0.0, 0.0, 1e12, "Documents in the collection (trec_eval -N).", integer=True),
+    ),
+)

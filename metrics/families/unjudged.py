@@ -14,7 +14,11 @@ from typing import Literal
 
 from metrics._checks import checked, count_relevant
 from metrics.conventions import TREC_EVAL, Conventions
+from metrics.family import Family
 from metrics.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
+from metrics.latex import aligned_block, decimal, elided_sum, plain, share_line, whole
+from metrics.lazy_numpy import np
+from metrics.prepared import count_before, ratio
 from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 INFAP_EPSILON = 0.00001  # trec_eval.h: keeps infAP's estimated precision defined when nothing above was judged
@@ -229,3 +233,212 @@ def unjudged(
     count, steps = _share_steps(top, qrels, lambda doc: level(qrels, doc) in unjudged_levels, divisor, conventions)
     value = count / divisor if divisor else 0.0
     return Breakdown("unj", k, value, tuple(steps), {Term.UNJUDGED: count, Term.CUTOFF: divisor}, conventions)
+
+
+# --- definitions and worked formulas (LaTeX) ---
+
+
+def bpref_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{bpref} = \frac{1}{R} \sum_{d_i \text{ relevant}} \left(1 - "
+        r"\frac{\min(n_i,\ R)}{\min(N,\ R)}\right)"
+    )
+
+
+def gm_bpref_definition(c: Conventions) -> str:
+    return r"\mathrm{gm\_bpref} = \exp\Bigl(\frac{1}{Q} \sum_q \log \max(\mathrm{bpref}_q,\ 10^{-5})\Bigr)"
+
+
+def bpref_worked(b: Breakdown) -> str:
+    R, N = whole(b.terms[Term.R]), whole(b.terms[Term.NONRELEVANT])
+    s = plain("bpref")
+    share = r"\left(1 - \frac{\min(n_i,\ R)}{\min(N,\ R)}\right)"
+    lines = [rf"{s} &= \frac{{1}}{{R}} \sum_{{d_i \text{{ relevant}}}} {share}"]
+    if not b.terms[Term.R]:
+        lines.append(r"&= 0 \quad \text{(no judged relevant document: } R = 0\text{)}")
+        return aligned_block(lines)
+    shares = [s_.contribution * b.terms[Term.R] for s_ in b.steps if s_.relevant]
+    lines.append(rf"&\quad (R = {R},\ N = {N}\ \text{{judged non-relevant; unjudged documents skipped}})")
+    written = elided_sum([decimal(v) for v in shares], shares) if shares else "0"
+    lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {written} \Bigr) = {decimal(b.value)}")
+    if b.family == "gm_bpref":
+        lines.append(r"&\quad \text{(this query's bpref; the summary is the geometric mean over queries)}")
+    return aligned_block(lines)
+
+
+def infap_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{infAP} = \frac{1}{R} \sum_{d_i \text{ relevant}} \left(\frac{1}{i} + \frac{i-1}{i} \cdot "
+        r"\frac{r + n + u}{i-1} \cdot \frac{r + \varepsilon}{r + n + 2\varepsilon}\right)"
+    )
+
+
+def infap_worked(b: Breakdown) -> str:
+    R = whole(b.terms[Term.R])
+    lines = [rf"{plain('infAP')} &= \frac{{1}}{{R}} \sum_{{d_i \text{{ relevant}}}} \widehat{{\mathrm{{P@}}i}}"]
+    if not b.terms[Term.R]:
+        lines.append(r"&= 0 \quad \text{(no judged relevant document: } R = 0\text{)}")
+        return aligned_block(lines)
+    estimates = [(st.rank, st.contribution * b.terms[Term.R]) for st in b.steps if st.relevant]
+    terms = [rf"\underbrace{{{decimal(v)}}}_{{{rank}}}" for rank, v in estimates]
+    written = elided_sum(terms, [v for _, v in estimates]) if terms else "0"
+    lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {written} \Bigr)")
+    lines.append(rf"&= \frac{{{decimal(b.terms[Term.ESTIMATE_SUM])}}}{{{R}}} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def judged_definition(c: Conventions) -> str:
+    return r"\mathrm{Judged@}k = \frac{\#\{i \leq k : d_i \text{ judged}\}}{\min(k,\ n)}"
+
+
+def judged_worked(b: Breakdown) -> str:
+    s, count, divisor = plain("Judged", b.k), whole(b.terms[Term.JUDGED]), whole(b.terms[Term.DENOMINATOR])
+    zero = "nothing retrieved" if not b.terms[Term.DENOMINATOR] else None
+    return aligned_block(
+        [
+            rf"{s} &= \frac{{\#\,\text{{judged in the top {'k' if b.k else 'n'}}}}}{{\min(k,\ n)}}",
+            share_line(s, count, divisor, b.value, zero),
+        ]
+    )
+
+
+def unjudged_definition(c: Conventions) -> str:
+    return r"\mathrm{unj@}k = \frac{\#\{i \leq k : d_i \text{ unjudged}\}}{k}"
+
+
+def unjudged_worked(b: Breakdown) -> str:
+    s, count, divisor = plain("unj", b.k), whole(b.terms[Term.UNJUDGED]), whole(b.terms[Term.CUTOFF])
+    zero = "nothing retrieved" if not b.terms[Term.CUTOFF] else None
+    return aligned_block(
+        [
+            rf"{s} &= \frac{{\#\,\text{{unjudged in the top k}}}}{{k}}"
+            r" \quad \text{(no qrels line, or a grade below 0)}",
+            share_line(s, count, divisor, b.value, zero),
+        ]
+    )
+
+
+# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
+
+
+def bpref_kernel(data, measure) -> np.ndarray:
+    slot, _, grade = data.within(measure.k)
+    threshold = data.conventions.threshold
+    relevant = grade >= threshold
+    above = count_before(slot, (grade >= 0) & ~relevant)[relevant]
+    slot = slot[relevant]
+    R, N = data.R[slot], data.nonrel[slot]
+    share = np.ones(len(slot))
+    some = above > 0
+    share[some] = 1.0 - np.minimum(above[some], R[some]) / np.minimum(N[some], R[some])
+    return ratio(np.bincount(slot, weights=share, minlength=data.size), data.R)
+
+
+def inferred_average_precision_kernel(data, measure) -> np.ndarray:
+    slot, rank, grade = data.within(measure.k)
+    threshold = data.conventions.threshold
+    relevant = grade >= threshold
+    relevant_above = count_before(slot, relevant)[relevant]
+    nonrelevant_above = count_before(slot, (grade >= 0) & ~relevant)[relevant]
+    unjudged_above = count_before(slot, grade < 0)[relevant]
+    above = rank[relevant] - 1
+    estimate = np.ones(len(above))
+    some = above > 0
+    fj = above[some].astype(np.float64)
+    ra, na, ua = relevant_above[some], nonrelevant_above[some], unjudged_above[some]
+    estimate[some] = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((ra + na + ua) / fj) * (
+        (ra + INFAP_EPSILON) / (ra + na + 2 * INFAP_EPSILON)
+    )
+    return ratio(np.bincount(slot[relevant], weights=estimate, minlength=data.size), data.R)
+
+
+def judged_kernel(data, measure) -> np.ndarray:
+    slot, _, _ = data.within(measure.k)
+    return ratio(np.bincount(slot, minlength=data.size), data.retrieved(measure.k))
+
+
+def unjudged_kernel(data, measure) -> np.ndarray:
+    slot, _, grade = data.within(measure.k)
+    judged_count = np.bincount(slot[grade >= 0], minlength=data.size)
+    divisor = data.n if measure.k is None else np.full(data.size, measure.k, dtype=np.int64)
+    return ratio(data.retrieved(measure.k) - judged_count, divisor)
+
+
+# --- the families' declarations (metrics.registry collects them) ---
+
+BPREF = Family(
+    "bpref",
+    "Binary preference",
+    bpref,
+    bpref_kernel,
+    "order",
+    "bpref: how few judged non-relevant documents each relevant one is ranked below; unjudged ones are skipped.",
+    bpref_definition,
+    bpref_worked,
+    (Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
+    usually_cut=False,
+    cutoff="none",
+    trec_eval="bpref",
+    ir_measures="Bpref",
+)
+
+GM_BPREF = Family(
+    "gm_bpref",
+    "Binary preference, geometric mean",
+    gm_bpref,
+    bpref_kernel,
+    "order",
+    "gm_bpref: bpref summarised by the geometric mean over queries (a query at 0 counts as 0.00001).",
+    gm_bpref_definition,
+    bpref_worked,
+    (Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
+    usually_cut=False,
+    cutoff="none",
+    trec_eval="gm_bpref",
+    summary="geometric",
+    per_query=False,
+)
+
+INFERRED_AP = Family(
+    "infAP",
+    "Inferred average precision",
+    inferred_average_precision,
+    inferred_average_precision_kernel,
+    "order",
+    "infAP: AP estimated from a sampled pool; documents graded below 0 are in the pool but not judged.",
+    infap_definition,
+    infap_worked,
+    (Term.ESTIMATE_SUM, Term.R),
+    usually_cut=False,
+    cutoff="none",
+    spellings=("infap",),
+    trec_eval="infAP",
+    ir_measures="infAP",
+)
+
+JUDGED = Family(
+    "Judged",
+    "Judgment rate",
+    judged,
+    judged_kernel,
+    "set",
+    "Judged@k: the share of the top k that has a judgment (any qrels line); a short list divides by its length.",
+    judged_definition,
+    judged_worked,
+    (Term.JUDGED, Term.DENOMINATOR),
+    ir_measures="Judged",
+)
+
+UNJUDGED = Family(
+    "unj",
+    "Unjudged at k",
+    unjudged,
+    unjudged_kernel,
+    "set",
+    "unj@k: the share of the top k with no judgment (no qrels line or a grade below 0), divided by k.",
+    unjudged_definition,
+    unjudged_worked,
+    (Term.UNJUDGED, Term.CUTOFF),
+    trec_eval="unj",
+    trec_defaults=(5, 10, 20),
+)
