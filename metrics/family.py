@@ -71,6 +71,12 @@ class Family:
     per_query: bool = True  # trec_eval -q prints it per query (gm_map: only the summary)
     trec_defaults: tuple[float, ...] = ()  # what trec_eval's bare name expands to: cutoffs (P: P_5 ... P_1000), or
     # values of at_param (iprec_at_recall: 0.00 ... 1.00)
+    # -- display facts --
+    # every value lies in this range, so charts fix their axis and colour scale to it; None: not bounded (DCG, the
+    # counts, utility), the scale follows the values shown
+    value_range: tuple[float, float] | None = (0.0, 1.0)
+    default: int | None = None  # position in the default measure set (the CLI, the leaderboard, Compare runs)
+    default_cutoff: int | None = None  # its cutoff there (NDCG@10); None: the whole list (AP)
 
     def param(self, name: str) -> Param:
         for declared in self.params:

@@ -27,7 +27,7 @@ _TREC_PAIRS = re.compile(r"^(?P<name>[a-z_0-9]+?)\.(?P<pairs>[a-z0-9]+=[^,=]+(?:
 _ARGUMENT = re.compile(r"(?:[^,{]|\{[^}]*\})+")  # one name=value, a {level: gain} map kept whole
 MAX_CUTOFF = 10**9  # no ranking is longer; a larger k is a typo, and numpy would overflow on it
 
-DEFAULT_MEASURES = ("NDCG@10", "AP", "RR@10", "R@100", "R_cap@100", "P@10")
+DEFAULT_MEASURES = registry.default_measures()
 
 
 def _quoted(text: str) -> str:

@@ -138,6 +138,34 @@ def cards(kind: Kind) -> tuple[str, ...]:
     return tuple(f.key for f in sorted((f for f in families(kind=kind) if f.card is not None), key=_card))
 
 
+def default_measures() -> tuple[str, ...]:
+    """The default measure set, in its declared order: what the CLI, the leaderboard and Compare runs show unless
+    told otherwise.
+
+    >>> default_measures()
+    ('NDCG@10', 'AP', 'RR@10', 'R@100', 'R_cap@100', 'P@10')
+    """
+    chosen = sorted((f for f in FAMILIES if f.default is not None), key=lambda f: f.default or 0)
+    return tuple(f.key if f.default_cutoff is None else f"{f.key}@{f.default_cutoff}" for f in chosen)
+
+
+def suggested_measures() -> tuple[str, ...]:
+    """A measure picker's list: the default set, then each playground card's family at 10 (and uncut, for the
+    cards that show the whole list).
+
+    >>> suggested_measures()[:8]
+    ('NDCG@10', 'AP', 'RR@10', 'R@100', 'R_cap@100', 'P@10', 'R@10', 'R_cap@10')
+    """
+    carded = [f for f in FAMILIES if f.card is not None]
+    spelled = [name for f in carded for name in (f"{f.key}@10", *((f.key,) if f.uncut_card else ()))]
+    return tuple(dict.fromkeys([*default_measures(), *spelled]))
+
+
+def value_range(measure_family: str) -> tuple[float, float] | None:
+    """The range every value of this family lies in (a chart's fixed scale), or None when it is not bounded."""
+    return family(measure_family).value_range
+
+
 def curve_families() -> tuple[str, ...]:
     """The families drawn in the playground's metric@k curves, in drawing order."""
     return tuple(f.key for f in sorted((f for f in FAMILIES if f.curve is not None), key=lambda f: f.curve))

@@ -12,6 +12,7 @@ import sys
 import numpy as np
 import streamlit as st
 
+from metrics import registry
 from metrics.engine import Evaluation
 from metrics.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
 from metrics.significance import (
@@ -27,8 +28,8 @@ from ui import charts, cli_args, datasets, drilldown, leaderboard, state, teachi
 from ui.markdown import plain
 
 PAGE = "cmp"
-DEFAULT_MEASURES = ["NDCG@10", "AP", "RR@10"]
-CHOICES = ["NDCG@10", "NDCG@20", "AP", "AP@10", "RR", "RR@10", "P@10", "R@100", "R_cap@100", "HitRate@10", "NDCG"]
+DEFAULT_MEASURES = list(registry.default_measures())
+CHOICES = list(registry.suggested_measures())
 SOURCES = {"sample": "Sample data", "upload": "Upload files", "cli": "Files given on the command line"}
 SAMPLE_ORDER = ["bm25", "dense", "rrf"]  # the baseline first, as a paper's table lists it
 ALPHA = 0.05

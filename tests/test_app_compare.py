@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from metrics import registry
 from metrics.engine import evaluate
 from metrics.io import read_qrels, read_run
 from tests.markdown_text import shown
@@ -19,7 +20,7 @@ from tests.markdown_text import shown
 ROOT = Path(__file__).parents[1]
 PAGE = str(ROOT / "pages" / "compare_runs.py")
 SAMPLES = ROOT / "data" / "samples"
-MEASURES = ["NDCG@10", "AP", "RR@10"]
+MEASURES = list(registry.default_measures())  # the page starts with the default measure set
 
 
 @pytest.fixture(scope="module")
@@ -255,7 +256,12 @@ def test_leaderboard_shows_the_three_samples_with_means_and_marks(page, three):
     assert board["NDCG@10"][1].endswith("ᵃᶜ") and board["RR@10"][1].endswith("ᵃ")  # dense vs rrf RR@10: p = 0.22
     styles = page.table[0].proto.arrow_data.styler.styles  # and shaded: dense's row here
     marked = styles.split("{")[0].replace(",", " ").split()
-    assert sorted(c.split("_", 2)[2] for c in marked) == ["row1_col1", "row1_col2", "row1_col3"]
+    shaded = []  # the best run of each measure's column (column 0 is the run)
+    for column, m in enumerate(MEASURES, start=1):
+        top = max(three[name].means[m] for name in SAMPLE_ORDER)
+        shaded += [f"row{row}_col{column}" for row, name in enumerate(SAMPLE_ORDER) if three[name].means[m] == top]
+    assert sorted(c.split("_", 2)[2] for c in marked) == sorted(shaded)
+    assert {"row1_col1", "row1_col2", "row1_col3"} <= set(shaded)  # dense leads NDCG@10, AP and RR@10
     captions = "\n".join(c.value for c in page.caption)
     assert "paired t-test, Holm-corrected over the 3 pairs of runs per measure, p ≤ 0.05" in captions
 

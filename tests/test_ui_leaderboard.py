@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from metrics.leaderboard import from_values
 from tests.markdown_text import shown
-from ui import leaderboard
+from ui import charts, leaderboard
 
 VALUES = {"AP": {"base": np.array([0.1, 0.2, 0.3, 0.4]), "new": np.array([0.5, 0.2, 0.6, 0.3])}}
 
@@ -47,3 +48,18 @@ def test_heatmap_rows_follow_the_order_and_the_limit():
     queries, values = leaderboard.heatmap_rows(board(), "AP", [2, 0, 1, 3], 2)
     assert queries == ["q3", "q1"] and values == [[0.3, 0.1], [0.6, 0.5]]
     assert leaderboard.on_unit_scale("NDCG@10") and not leaderboard.on_unit_scale("DCG@10")
+
+
+@pytest.mark.parametrize("measure", ["num_ret", "num_rel_ret", "NumRel", "utility", "DCG@10"])
+def test_heatmap_colour_scale_of_an_unbounded_measure_follows_its_values(measure):
+    """Counts, utility and DCG are not in [0, 1]: the runs x queries heatmap must not pin their scale to 0-1 (a
+    retrieved count of 40 would be the darkest colour, and so would 2)."""
+    values = [[2.0, 40.0], [0.0, 12.0]]
+    figure = charts.runs_heatmap(["q1", "q2"], ["a", "b"], values, measure, unit=leaderboard.on_unit_scale(measure))
+    assert figure.data[0].zmin is None and figure.data[0].zmax is None
+
+
+@pytest.mark.parametrize("measure", ["NDCG@10", "AP", "P@5", "RBP", "Judged@10"])
+def test_heatmap_colour_scale_of_a_normalised_measure_is_fixed_to_0_1(measure):
+    figure = charts.runs_heatmap(["q1"], ["a"], [[0.5]], measure, unit=leaderboard.on_unit_scale(measure))
+    assert (figure.data[0].zmin, figure.data[0].zmax) == (0.0, 1.0)

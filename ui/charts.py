@@ -38,7 +38,6 @@ GRADE_COLORS = {0: COLORS["grey"], 1: COLORS["sky"], 2: COLORS["blue"], 3: COLOR
 SERIES_COLORS = [COLORS[c] for c in ("blue", "orange", "green", "vermillion", "sky", "purple")]
 DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
 SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "cross"]  # lines on top of each other stay apart
-UNNORMALISED = ("DCG", "IDCG")  # every other family lives in [0, 1]: its axis stays 0-1 between edits
 SYSTEM_COLORS = {"A": COLORS["orange"], "B": COLORS["blue"]}
 HEIGHT = 300
 
@@ -106,8 +105,10 @@ def contributions(b: Breakdown, *, titles: Mapping[str, str] | None = None) -> g
     )
     _layout(fig, x_title="rank", y_title="contribution")
     fig.update_xaxes(tickmode="linear", dtick=1 if len(b.steps) <= 20 else 5)
-    if b.family not in UNNORMALISED:
-        fig.update_yaxes(range=[0, 1.05], autorange=False)  # fixed: the axis must not jump when a card moves
+    bounds = registry.value_range(b.family)
+    if bounds is not None:  # fixed: the axis must not jump when a card moves
+        low, high = bounds
+        fig.update_yaxes(range=[low, high + 0.05 * (high - low)], autorange=False)
     return fig
 
 

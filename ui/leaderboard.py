@@ -8,11 +8,10 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from metrics import registry
 from metrics.leaderboard import Leaderboard, win_tie_loss
 from metrics.measures import parse_measure
 from ui.markdown import plain
-
-UNBOUNDED = {"DCG", "IDCG"}  # every other family lies in [0, 1]
 
 BEST_STYLE = "background-color: #D6EAF8"
 RUN_COLUMN = "run"
@@ -94,5 +93,6 @@ def heatmap_rows(
 
 
 def on_unit_scale(measure: str) -> bool:
-    """True when the measure's values lie in [0, 1] (all but DCG and IDCG), so a colour scale can be fixed."""
-    return parse_measure(measure).family not in UNBOUNDED
+    """True when the measure's family declares its values in [0, 1] (the registry's value_range), so a colour scale
+    can be fixed; DCG, the counts and utility are not."""
+    return registry.value_range(parse_measure(measure).family) == (0.0, 1.0)

@@ -145,6 +145,7 @@ AVERAGE_PRECISION = Family(
     card=2,
     uncut_card=True,
     curve=5,
+    default=2,
 )
 
 GEOMETRIC_MEAN_AP = Family(

@@ -171,6 +171,7 @@ COUNTS = tuple(
         count=True,
         per_query=key != "NumQ",
         usually_cut=False,
+        value_range=None,  # whole numbers, summed over queries
     )
     for key, title, function, kernel, help_text, terms, trec_name, ir_name in (
         ("NumQ", "Queries evaluated", num_q, num_q_kernel,

@@ -304,6 +304,7 @@ DCG = Family(
     graded=True,
     tools={"ranx": "dcg@k"},
     card=4,
+    value_range=None,
 )
 
 IDCG = Family(
@@ -318,6 +319,7 @@ IDCG = Family(
     (Term.IDCG,),
     graded=True,
     card=5,
+    value_range=None,
 )
 
 NDCG = Family(
@@ -340,4 +342,6 @@ NDCG = Family(
     tools={"ranx": "ndcg@k", "BEIR": "NDCG@k"},
     card=1,
     curve=4,
+    default=1,
+    default_cutoff=10,
 )

@@ -282,6 +282,8 @@ PRECISION = Family(
     tools={"ranx": "precision@k", "BEIR": "P@k"},
     card=1,
     curve=1,
+    default=6,
+    default_cutoff=10,
 )
 
 RECALL = Family(
@@ -301,6 +303,8 @@ RECALL = Family(
     tools={"ranx": "recall@k", "BEIR": "Recall@k"},
     card=2,
     curve=2,
+    default=4,
+    default_cutoff=100,
 )
 
 CAPPED_RECALL = Family(
@@ -320,6 +324,8 @@ CAPPED_RECALL = Family(
     card=3,
     curve=3,
     trec_defaults=TREC_CUTOFFS,
+    default=5,
+    default_cutoff=100,
 )
 
 HIT_RATE = Family(

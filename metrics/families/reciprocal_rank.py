@@ -96,4 +96,6 @@ RECIPROCAL_RANK = Family(
     tools={"ranx": "mrr@k", "BEIR": "MRR@k"},
     card=3,
     uncut_card=True,
+    default=3,
+    default_cutoff=10,
 )

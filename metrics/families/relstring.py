@@ -94,4 +94,5 @@ RELSTRING = Family(
     trec_eval="relstring",
     summary="none",
     text=True,
+    value_range=None,  # a string, not a number
 )

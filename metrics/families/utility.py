@@ -110,4 +110,5 @@ UTILITY = Family(
         Param("d", 0.0, -1e6, 1e6, "Worth of a non-relevant document not retrieved."),
         Param("collection", 0.0, 0.0, 1e12, "Documents in the collection (trec_eval -N).", integer=True),
     ),
+    value_range=None,
 )

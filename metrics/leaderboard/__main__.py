@@ -25,7 +25,6 @@ measures: as in python -m metrics (NDCG@10 AP RR@10 P@10 R@100 ..., or trec_eval
 formats: text (a table, * = best per column), csv, json (every pair's p-values too), latex (booktabs), markdown.
 Bad input exits with status 2 and one line on stderr naming the file, the line and the problem.
 """
-DEFAULT = ("NDCG@10", "AP", "RR@10")
 
 
 
@@ -81,7 +80,7 @@ def _run(options: argparse.Namespace) -> int:
         raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
     if options.permutations < 1:
         raise ValueError(f"--permutations must be at least 1, got {options.permutations}")
-    measures = measure_names(options.measure or list(DEFAULT))
+    measures = measure_names(options.measure)  # none given: the registry's default measure set
     for name in measures:
         parse_measure(name)  # a bad name fails before any file is read
     names = unique_names(options.name or [run_name(path) for path in options.runs])
