@@ -1,8 +1,8 @@
 """The catalog's part 2 against its references, run live: trec_eval itself (pytrec_eval's extension, which takes
 trec_eval's own measure strings such as ``ndcg.1=3,2=9`` and ``utility.2,-1,0,0``) for bpref, gm_bpref, infAP, binG,
 G, Rndcg, ndcg_rel, gain maps, relative_P, set_relative_P and utility; the ir-measures package for Judged@k and
-ERR@k (gdeval); arithmetic written out here for RBP, rbp_resid and unj (pytrec_eval has no rbp or unj) and
-relstring (pytrec_eval reports it as 0.0)."""
+ERR@k (gdeval). The arithmetic written out for RBP, rbp_resid and unj (pytrec_eval has no rbp or unj), relstring
+(pytrec_eval reports it as 0.0) and ERR is in each family's test file, tests/families/."""
 
 from __future__ import annotations
 
@@ -191,56 +191,8 @@ def test_err_against_ir_measures_gdeval(data, k):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Arithmetic written out: RBP, its residual, unj, relstring, ERR
-
-
-def test_rbp_binary_by_hand():
-    ranking, qrels = ["r1", "x", "n", "r2", "r3"], {"r1": 1, "r2": 1, "r3": 1, "n": 0, "r4": 1}
-    p = 0.8
-    assert parse_measure("RBP(p=0.8)").compute(ranking, qrels).value == pytest.approx(
-        (1 - p) * (1 + p**3 + p**4), abs=TOL
-    )
-    assert parse_measure("rbp").compute(ranking, qrels).value == pytest.approx(0.1 * (1 + 0.9**3 + 0.9**4), abs=TOL)
-
-
-def test_rbp_graded_gains_are_scaled_by_the_top_grade():
-    """trec_eval's m_rbp.c scales gains into [0, 1] when the query's levels go above 1: grade / top grade."""
-    ranking, qrels = ["a", "b", "c"], {"a": 1, "b": 3, "c": 0, "z": 4}
-    assert parse_measure("rbp.p=0.5").compute(ranking, qrels).value == pytest.approx(
-        0.5 * (1 / 4 + 0.5 * 3 / 4), abs=TOL
-    )
-
-
-def test_rbp_residual_by_hand():
-    ranking, qrels = ["r1", "x", "u", "n"], {"r1": 1, "u": -1, "n": 0}
-    p = 0.9
-    # unjudged at ranks 2 (no qrels line) and 3 (negative grade); the tail beyond rank 4 is p^4
-    expected = p**4 + (1 - p) * (p**1 + p**2)
-    assert parse_measure("rbp_resid").compute(ranking, qrels).value == pytest.approx(expected, abs=TOL)
-    assert parse_measure("rbp_resid").compute(["r1", "n"], qrels).value == 0.0  # nothing unjudged: trec_eval's 0
-
-
-def test_unj_by_hand():
-    ranking, qrels = ["a", "x", "u", "b", "y"], {"a": 2, "u": -1, "b": 0}
-    assert parse_measure("unj_5").compute(ranking, qrels).value == 3 / 5
-    assert parse_measure("unj_10").compute(ranking, qrels).value == 3 / 10  # divides by k
-    assert parse_measure("unj_2").compute(ranking, qrels).value == 1 / 2
-    assert evaluate({"q": ranking}, {"q": qrels}, ["unj_10"]).per_query["unj_10"].tolist() == [3 / 10]
-
-
-def test_relstring_by_hand():
-    ranking = [f"d{i}" for i in range(12)]
-    qrels = {"d0": 1, "d2": 0, "d3": -1, "d4": 12, "d5": 9, "d11": 3}
-    assert parse_measure("relstring").compute(ranking, qrels).text == "1-0.>9----"
-    assert evaluate({"q": ranking}, {"q": qrels}, ["relstring_12"]).texts["relstring_12"] == ("1-0.>9-----3",)
-
-
-def test_err_by_hand():
-    ranking, qrels = ["a", "x", "b", "c"], {"a": 2, "b": 4, "c": 9}
-    r_a, r_b, r_c = 3 / 16, 15 / 16, 15 / 16  # grade 9 counts as 4
-    expected = r_a + (1 - r_a) * r_b / 3 + (1 - r_a) * (1 - r_b) * r_c / 4
-    assert parse_measure("ERR@10").compute(ranking, qrels).value == pytest.approx(expected, abs=TOL)
-    assert parse_measure("ERR@2").compute(ranking, qrels).value == pytest.approx(r_a, abs=TOL)
+# Arithmetic written out for RBP, rbp_resid, unj, relstring and ERR: tests/families/test_user_models.py,
+# test_unjudged.py, test_relstring.py
 
 
 @pytest.mark.parametrize("pairs", ["1=0.5", "2=0.5", "1=1.5,2=1.2", "0=0.5,1=0.2", "2=0.4,1=0.9,3=0.1", "3=-0.5,1=0.4"])
