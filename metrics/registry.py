@@ -1,11 +1,11 @@
-"""The measure registry: every measure family declared once, in the spirit of trec_eval's ``TREC_MEAS`` records and
-ir_measures' measure definitions. Parsing, the CLI's help, the engine's dispatch, the app's cards, tabs, pickers and
-formulas, and the README's measure table all read from here. Pure: no Streamlit, and no numpy at import (the
-kernels load numpy on first use: metrics.lazy_numpy). The engine calls each family's ``kernel`` on the prepared run.
+"""The measure registry: the collection of every family's record (each declared once, with its readable function,
+kernel and formulas, in its module of metrics.families), in the spirit of trec_eval's ``TREC_MEAS`` records and
+ir_measures' measure definitions. Parsing, the CLI's help, the engine's dispatch (``Family.kernel``), the app's
+cards, tabs, pickers, formulas and chart scales, and the README's measure table all read from here. Pure: no
+Streamlit, and no numpy at import (the kernels load numpy on first use: metrics.lazy_numpy).
 
-Adding a measure family: write its readable function (returns a Breakdown), its engine kernel (a function of a
-metrics.prepared.Prepared and a Measure), its definition and worked formula (metrics.latex), then one
-``Family(...)`` below; add its golden or pytrec_eval check in the tests.
+Adding a measure family: one module in metrics/families (see the README's recipe), its test file in
+tests/families, and its record listed in FAMILIES below.
 
 >>> spelled("ndcg_cut").key, family("NDCG").trec_eval, cards("set")
 ('NDCG', 'ndcg_cut', ('P', 'R', 'R_cap', 'F1', 'HitRate'))

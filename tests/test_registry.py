@@ -69,8 +69,8 @@ def test_views_of_the_registry_follow_it():
 
 
 def test_readme_measure_table_is_the_registrys():
-    """The README's table is generated from the registry (scripts/sync_readme.py); one row per family."""
+    """The README's measure table and module map are generated from the code (scripts/sync_readme.py)."""
     readme = README.read_text(encoding="utf-8")
-    assert synced(readme) == readme, "README.md's measure table is stale: run scripts/sync_readme.py"
+    assert synced(readme) == readme, "README.md's measure table or module map is stale: run scripts/sync_readme.py"
     table = registry.markdown_table()
     assert all(f"`{f.function.__name__}`" in table for f in registry.FAMILIES)
