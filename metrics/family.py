@@ -75,6 +75,8 @@ class Family:
     # every value lies in this range, so charts fix their axis and colour scale to it; None: not bounded (DCG, the
     # counts, utility), the scale follows the values shown
     value_range: tuple[float, float] | None = (0.0, 1.0)
+    tab: int | None = None  # position of its own tab in the playground's "How each number is computed"
+    pinned: int | None = None  # position in the playground's summary line that a phone keeps in view
     default: int | None = None  # position in the default measure set (the CLI, the leaderboard, Compare runs)
     default_cutoff: int | None = None  # its cutoff there (NDCG@10); None: the whole list (AP)
 

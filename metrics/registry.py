@@ -13,7 +13,7 @@ tests/families, and its record listed in FAMILIES below.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from metrics.families import (
     average_precision,
@@ -164,6 +164,30 @@ def suggested_measures() -> tuple[str, ...]:
 def value_range(measure_family: str) -> tuple[float, float] | None:
     """The range every value of this family lies in (a chart's fixed scale), or None when it is not bounded."""
     return family(measure_family).value_range
+
+
+def _placed(position: Callable[[Family], int | None]) -> tuple[str, ...]:
+    """The keys of the families with a position, in its order."""
+    placed = [(spot, f.key) for f in FAMILIES if (spot := position(f)) is not None]
+    return tuple(key for _, key in sorted(placed))
+
+
+def playground_tabs() -> tuple[str, ...]:
+    """The families with a tab of their own in the playground, in tab order.
+
+    >>> playground_tabs()
+    ('NDCG', 'AP', 'RR')
+    """
+    return _placed(lambda f: f.tab)
+
+
+def pinned_families() -> tuple[str, ...]:
+    """The playground's key numbers, which a phone keeps in view, in order.
+
+    >>> pinned_families()
+    ('NDCG', 'AP', 'RR', 'P', 'R')
+    """
+    return _placed(lambda f: f.pinned)
 
 
 def curve_families() -> tuple[str, ...]:

@@ -4,7 +4,7 @@ ui.charts."""
 
 import streamlit as st
 
-from metrics import formulas
+from metrics import formulas, registry
 from ui import charts, drilldown, export, presenter, sortable, state, teaching, url, widgets, words
 from ui.markdown import plain
 
@@ -143,22 +143,23 @@ def formula_beside_bars(family: str) -> None:
 
 
 st.subheader("How each number is computed", anchor=False)
-tab_names = ["NDCG", "AP", "RR", "Precision & recall", "Metric@k curves", "Any measure"]
-ndcg_tab, ap_tab, rr_tab, pr_tab, curves_tab, any_tab = st.tabs(tab_names, key="pg_tab", on_change="rerun")
+own_tabs = registry.playground_tabs()  # NDCG, AP, RR: a tab each
+*family_tabs, pr_tab, curves_tab, any_tab = st.tabs(
+    [*own_tabs, "Precision & recall", "Metric@k curves", "Any measure"], key="pg_tab", on_change="rerun"
+)
 # Only the open tab is built: one drag then redraws at most two charts.
-with ndcg_tab:
-    if ndcg_tab.open:
-        st.latex(formulas.latex(now["NDCG"]))
-        st.latex(formulas.latex(now["IDCG"]))
-        left, right = st.columns(2)
-        teaching.chart(charts.contributions(now["NDCG"], titles=scn.titles), "pg_ndcg_bars", left)
-        teaching.chart(charts.ideal_vs_actual(now["DCG"], now["IDCG"]), "pg_ideal", right)
-with ap_tab:
-    if ap_tab.open:
-        formula_beside_bars("AP")
-with rr_tab:
-    if rr_tab.open:
-        formula_beside_bars("RR")
+for family, tab in zip(own_tabs, family_tabs, strict=True):
+    with tab:
+        if not tab.open:
+            continue
+        if registry.family(family).graded:  # the ideal ordering beside the ranking's: IDCG's formula and chart
+            st.latex(formulas.latex(now[family]))
+            st.latex(formulas.latex(now["IDCG"]))
+            left, right = st.columns(2)
+            teaching.chart(charts.contributions(now[family], titles=scn.titles), f"pg_{family.lower()}_bars", left)
+            teaching.chart(charts.ideal_vs_actual(now["DCG"], now["IDCG"]), "pg_ideal", right)
+        else:
+            formula_beside_bars(family)
 with pr_tab:
     if pr_tab.open:
         left, right = st.columns(2)

@@ -117,7 +117,7 @@ def metric_cards(now: dict[str, Breakdown], before: dict[str, Breakdown] | None,
             )
 
 
-SUMMARY = ("NDCG", "AP", "RR", "P", "R")  # the key numbers a phone keeps in view (ui/layout.py makes it sticky)
+SUMMARY = registry.pinned_families()  # the key numbers a phone keeps in view (ui/layout.py makes it sticky)
 SUMMARY_KEY = "pg_summary"
 
 

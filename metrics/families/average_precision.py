@@ -146,6 +146,8 @@ AVERAGE_PRECISION = Family(
     uncut_card=True,
     curve=5,
     default=2,
+    tab=2,
+    pinned=2,
 )
 
 GEOMETRIC_MEAN_AP = Family(

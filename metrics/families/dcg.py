@@ -344,4 +344,6 @@ NDCG = Family(
     curve=4,
     default=1,
     default_cutoff=10,
+    tab=1,
+    pinned=1,
 )

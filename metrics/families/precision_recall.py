@@ -284,6 +284,7 @@ PRECISION = Family(
     curve=1,
     default=6,
     default_cutoff=10,
+    pinned=4,
 )
 
 RECALL = Family(
@@ -305,6 +306,7 @@ RECALL = Family(
     curve=2,
     default=4,
     default_cutoff=100,
+    pinned=5,
 )
 
 CAPPED_RECALL = Family(

@@ -98,4 +98,6 @@ RECIPROCAL_RANK = Family(
     uncut_card=True,
     default=3,
     default_cutoff=10,
+    tab=3,
+    pinned=3,
 )
