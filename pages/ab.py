@@ -4,6 +4,7 @@ Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrativ
 import pandas as pd
 import streamlit as st
 
+from metrics import registry
 from ui import charts, drilldown, narrative, sortable, state, teaching, widgets
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
@@ -64,18 +65,20 @@ with story_col:
     for sentence in narrative.explain_ab(scenarios["A"], scenarios["B"]):
         st.markdown(f"- {sentence}")
 
+TABBED = registry.playground_tabs()  # the families the playground gives a tab of their own
 chart_family = st.segmented_control(
     "Per-rank contributions of",
-    ["NDCG", "AP", "RR"],
-    default="NDCG",
+    list(TABBED),
+    default=TABBED[0],
     key="ab_chart_metric",
     required=True,
 )
 chart_cols = st.columns(2, gap="large")
-bars = {side: charts.contributions(now[side][chart_family or "NDCG"], titles=scenarios[side].titles) for side in SIDES}
+shown_family = chart_family or TABBED[0]
+bars = {side: charts.contributions(now[side][shown_family], titles=scenarios[side].titles) for side in SIDES}
 charts.share_y_range(*bars.values())  # same scale: A's short bars must not look as tall as B's
 for column, (side, colour) in zip(chart_cols, SIDES.items(), strict=True):
-    column.markdown(f"**:{colour}[Retriever {side}]** · {now[side][chart_family or 'NDCG'].metric} per rank")
+    column.markdown(f"**:{colour}[Retriever {side}]** · {now[side][shown_family].metric} per rank")
     teaching.chart(bars[side], f"ab_bars_{side}", column)
 curves = {side: widgets.curves(scenarios[side], CURVES) for side in SIDES}
 teaching.chart(charts.ab_curves(curves["A"], curves["B"], scenarios["A"].k), "ab_curves")
