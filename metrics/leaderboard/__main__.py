@@ -21,7 +21,8 @@ Progress goes to stderr. Means are over the queries every run was evaluated on (
 with -c every judged query). Every pair of runs is tested per measure and the pairs' p-values corrected together;
 a superscript letter beside a value names a run it beats (higher mean, corrected p <= alpha), as ranx does.
 
-measures: as in python -m metrics (NDCG@10 AP RR@10 P@10 R@100 ..., or trec_eval's names).
+measures: as in python -m metrics (NDCG@10 AP RR@10 P@10 R@100 ..., or trec_eval's names); default: its default
+measures.
 formats: text (a table, * = best per column), csv, json (every pair's p-values too), latex (booktabs), markdown.
 Bad input exits with status 2 and one line on stderr naming the file, the line and the problem.
 """
