@@ -269,7 +269,7 @@ def idcg_kernel(data, measure) -> np.ndarray:
 
 
 def ndcg_kernel(data, measure) -> np.ndarray:
-    if measure.param("gains"):  # trec_eval's ndcg.1=3,2=9: its own walk (metrics.kernels_gains)
+    if measure.param("gains"):  # trec_eval's ndcg.1=3,2=9: the gain-map walk below
         return ndcg_with_gains_kernel(data, measure)
     return ratio(dcg_kernel(data, measure), idcg_kernel(data, measure))
 
