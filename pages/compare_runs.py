@@ -49,7 +49,7 @@ def kept(name: str, default: object) -> dict:
     page runs, e.g. after a drill-down into the playground); saved as a ui.state dataset setting."""
     key = f"{PAGE}_{name}"
     state.sync_widget(key, state.dataset_setting(key, default))
-    return {"key": key, "on_change": lambda: state.set_dataset_setting(key, st.session_state[key])}
+    return {"key": key, "on_change": lambda: state.set_dataset_setting(key, state.widget_value(key))}
 
 
 def keep_valid(name: str, options: list, default: object) -> None:
@@ -274,7 +274,7 @@ def leaderboard_section(sources, qrels, measures: list[str]):
 
 def choose_pair_from_matrix(board) -> None:
     """The win/tie/loss matrix's on_select: a clicked cell picks the pair view's runs (A = column, B = row)."""
-    event = st.session_state.get(f"{PAGE}_wtl")
+    event = state.widget_value(f"{PAGE}_wtl")
     cells = event.selection.cells if event is not None else []
     if not cells:
         return

@@ -44,7 +44,7 @@ def families(k: int) -> dict[str, tuple[str, object]]:
 
 def set_k() -> None:
     """k is shared by every query, so each ranked list draws its cutoff line where the means cut."""
-    k = int(st.session_state[f"{PAGE}_k"])
+    k = int(state.widget_value(f"{PAGE}_k"))
     for query_id, scn in list(state.queries().items()):
         state.set_query(query_id, scn.with_settings(k=k))
 
@@ -59,14 +59,14 @@ def new_query_id(existing) -> str:
 def add_query() -> None:
     queries = state.queries()
     query_id = new_query_id(queries)
-    k = int(st.session_state.get(f"{PAGE}_k", 2))
+    k = int(state.widget_value(f"{PAGE}_k", 2))
     blank = Scenario(DOCS, grades=dict.fromkeys(DOCS, 0), titles=dict(CAT_DOG_PARROT.titles), k=k, scale=1)
     state.add_query(query_id, blank, "new query")
 
 
 def move(query_id: str) -> None:
-    doc = st.session_state[f"{PAGE}_{query_id}_move_doc"]
-    rank = int(st.session_state[f"{PAGE}_{query_id}_move_rank"])
+    doc = state.widget_value(f"{PAGE}_{query_id}_move_doc")
+    rank = int(state.widget_value(f"{PAGE}_{query_id}_move_rank"))
     state.set_query(query_id, state.queries()[query_id].moved(doc, rank))
 
 
@@ -78,7 +78,7 @@ def editor_key(query_id: str, scn: Scenario) -> str:
 
 def apply_grades(query_id: str, key: str, docs: list[str]) -> None:
     scn = state.queries()[query_id]
-    for row, change in st.session_state[key].get("edited_rows", {}).items():
+    for row, change in state.widget_value(key, {}).get("edited_rows", {}).items():
         grade = change.get("grade")
         if isinstance(grade, int | float) and 0 <= grade <= scn.scale and int(grade) == grade:
             scn = scn.with_grade(docs[int(row)], int(grade))

@@ -34,6 +34,20 @@ def test_the_app_and_its_libraries_never_import_the_launcher_package():
     assert {path: modules for path, modules in offenders.items() if modules} == {}
 
 
+def test_pages_reach_session_state_only_through_ui_state():
+    """ui.state owns every session_state key: a page calls its functions (widget_value, sync_widget, ...), never
+    ``st.session_state`` itself, so what the app keeps and how it survives page switches is read in one module."""
+    touches = [
+        f"{path.relative_to(REPO)}:{node.lineno}"
+        for path in [*_python_files("pages"), REPO / "app.py"]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if (isinstance(node, ast.Attribute) and node.attr == "session_state")
+        or (isinstance(node, ast.Name) and node.id == "session_state")
+        or (isinstance(node, ast.alias) and node.name == "session_state")
+    ]
+    assert touches == []
+
+
 # --- citations: every file the code, the tests and the docs name is in a clone ---
 
 _CITING_FOLDERS = ("metrics", "ui", "pages", "tests", "scripts", "bench", "docs", "ir_metrics_lab", ".ci")
