@@ -1,7 +1,8 @@
 """Many queries: per-query scores and their means (MRR, MAP, mean NDCG, mean P), and which queries count.
 
 Canonical queries live in ui.state (queries(), set_query()); the demo queries that show trec_eval's counting rule
-are page-local widget toggles. Every number comes from metrics (mean_over_queries, counted_queries).
+are page-local widget toggles. Every number comes from metrics (mean_over_queries), and which queries count and why
+from metrics.aggregate.query_statuses.
 """
 
 import hashlib
@@ -10,7 +11,8 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from metrics import average_precision, counted_queries, mean_over_queries, ndcg, precision, recall, reciprocal_rank
+from metrics import average_precision, mean_over_queries, ndcg, precision, reciprocal_rank
+from metrics.aggregate import query_statuses
 from metrics.examples import CAT_DOG_PARROT
 from ui import charts, state, teaching, words
 from ui.scenario import Scenario
@@ -28,6 +30,13 @@ DEMOS = {
     "unjudged": ("Q-unjudged", list(DOCS), {}, "a query with no judgments at all"),
     "zeros": ("Q-zeros", list(DOCS), dict.fromkeys(DOCS, 0), "a query whose judgments are all grade 0"),
     "missed": ("Q-missed", None, {"D2": 1}, "a judged query the run has no results for"),
+}
+WHY = {  # metrics.aggregate.QUERY_RULES in words
+    "no judgments": "skipped: no judgments, so trec_eval does not know it",
+    "not in run": "skipped: not in the run (-c would count it as 0)",
+    "missing counts 0": "counts as 0 (-c): judged, but the run has no results",
+    "nothing relevant": "counts as 0: judged, but nothing is relevant",
+    "counts": "counts",
 }
 
 
@@ -202,24 +211,16 @@ with chart_col:
     chosen = results[choice]
     teaching.chart(charts.per_query_bars(dict(chosen.per_query), chosen.mean, choice), key=f"{PAGE}_bars")
 with table_col:
-    counted, run_only, qrels_only = counted_queries(list(run), qrels, complete=complete)
-    rows = []
-    for q in dict.fromkeys([*qrels, *run]):
-        R = recall(run.get(q, []), qrels.get(q, {})).terms["R"] if q in qrels else 0
-        if q in run_only:
-            why = "skipped: no judgments, so trec_eval does not know it"
-        elif q in qrels_only and not complete:
-            why = "skipped: not in the run (-c would count it as 0)"
-        elif q not in run:
-            why = "counts as 0 (-c): judged, but the run has no results"
-        elif R == 0:
-            why = "counts as 0: judged, but nothing is relevant"
-        else:
-            why = "counts"
-        per_query = families(k)[f"MAP@{k}"]
-        rows.append(
-            {"query": q, "counts": q in counted, "why": why, per_query[0]: results[f"MAP@{k}"].per_query.get(q)}
-        )
+    per_query = families(k)[f"MAP@{k}"]
+    rows = [
+        {
+            "query": status.query,
+            "counts": status.counts,
+            "why": WHY[status.reason],
+            per_query[0]: results[f"MAP@{k}"].per_query.get(status.query),
+        }
+        for status in query_statuses(run, qrels, complete=complete)
+    ]
     st.dataframe(
         pd.DataFrame(rows),
         hide_index=True,
