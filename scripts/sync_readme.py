@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
-MAPPED = ("ir_metrics_lab", "metrics", "ui", "pages", "scripts", "bench")  # folders whose modules the map lists
+FIRST = ("ir_metrics_lab", "metrics", "ui", "pages", "scripts", "bench")  # the map's order; other folders follow
+UNMAPPED = ("tests",)
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|etc)\.$")
 _SHORT = 40  # a first sentence shorter than this ("Lesson: user models.") is a title: the next one says more
 
@@ -46,17 +48,41 @@ def summary(docstring: str) -> str:
     return paragraph
 
 
+def _ignored_by_git(path: Path) -> bool:
+    return subprocess.run(["git", "check-ignore", "-q", str(path)], cwd=REPO).returncode == 0
+
+
+def mapped_files() -> list[Path]:
+    """Every Python file of the project but the tests: the top level's (app.py), then each folder's (FIRST's order,
+    then the others by name), recursively; never a dot folder or a gitignored one (.venv/, build/)."""
+    folders = sorted(
+        (
+            path
+            for path in REPO.iterdir()
+            if path.is_dir()
+            and not path.name.startswith(".")
+            and path.name not in UNMAPPED
+            and not _ignored_by_git(path)
+            and any(path.rglob("*.py"))
+        ),
+        key=lambda path: (FIRST.index(path.name) if path.name in FIRST else len(FIRST), path.name),
+    )
+    files = sorted(REPO.glob("*.py"))
+    for folder in folders:
+        files += sorted(folder.rglob("*.py"), key=lambda p: (p.parent.relative_to(REPO).parts, p.name))
+    return files
+
+
 def modules() -> list[tuple[str, str]]:
-    """(path, summary of its docstring) of every module in MAPPED, folder by folder. A module without a docstring
-    is an error: the map would have a hole."""
+    """(path, summary of its docstring) of every file of mapped_files(). A module without a docstring is an error: the
+    map would have a hole."""
     rows = []
-    for folder in MAPPED:
-        for path in sorted((REPO / folder).rglob("*.py"), key=lambda p: (p.parent.relative_to(REPO).parts, p.name)):
-            docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
-            name = path.relative_to(REPO).as_posix()
-            if not docstring:
-                raise SystemExit(f"{name} has no module docstring: say in one sentence what it is for")
-            rows.append((name, summary(docstring)))
+    for path in mapped_files():
+        docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        name = path.relative_to(REPO).as_posix()
+        if not docstring:
+            raise SystemExit(f"{name} has no module docstring: say in one sentence what it is for")
+        rows.append((name, summary(docstring)))
     return rows
 
 

@@ -14,6 +14,22 @@ def _python_files(*folders: str) -> list[Path]:
     return sorted(path for folder in folders for path in (REPO / folder).rglob("*.py"))
 
 
+def _page_scripts() -> list[Path]:
+    """The scripts app.py's navigation runs (``st.Page("pages/<page>.py", ...)``), read from its source: the pages,
+    wherever they live."""
+    tree = ast.parse((REPO / "app.py").read_text(encoding="utf-8"))
+    scripts = [
+        REPO / node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "attr", None) == "Page"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    ]
+    assert len(scripts) >= 15 and all(path.is_file() for path in scripts)  # the parse found every page
+    return scripts
+
+
 def _imported_modules(path: Path) -> set[str]:
     modules = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -29,7 +45,7 @@ def test_the_app_and_its_libraries_never_import_the_launcher_package():
     nothing below the launcher reaches back into it."""
     offenders = {
         str(path.relative_to(REPO)): sorted(m for m in _imported_modules(path) if m.split(".")[0] == "ir_metrics_lab")
-        for path in [*_python_files("ui", "metrics", "pages"), REPO / "app.py"]
+        for path in {*_python_files("ui", "metrics"), *_page_scripts(), REPO / "app.py"}
     }
     assert {path: modules for path, modules in offenders.items() if modules} == {}
 
@@ -39,7 +55,7 @@ def test_pages_reach_session_state_only_through_ui_state():
     ``st.session_state`` itself, so what the app keeps and how it survives page switches is read in one module."""
     touches = [
         f"{path.relative_to(REPO)}:{node.lineno}"
-        for path in [*_python_files("pages"), REPO / "app.py"]
+        for path in [*_page_scripts(), REPO / "app.py"]
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if (isinstance(node, ast.Attribute) and node.attr == "session_state")
         or (isinstance(node, ast.Name) and node.id == "session_state")
@@ -50,7 +66,6 @@ def test_pages_reach_session_state_only_through_ui_state():
 
 # --- citations: every file the code, the tests and the docs name is in a clone ---
 
-_CITING_FOLDERS = ("metrics", "ui", "pages", "tests", "scripts", "bench", "docs", "ir_metrics_lab", ".ci")
 _PATH = re.compile(r"(?<![\w/.<\\-])((?:[\w.-]+/)+[\w.-]+\.(?:md|py|json|toml|sh|js|css|gz|png|txt))(?![\w/])")
 _MARKDOWN_NAME = re.compile(r"(?<![\w/.<\\-])([\w.-]+\.md)\b")
 _OUTPUT_NAMES = {"ir-metrics-scenario.md"}  # the playground's Markdown download: a file the app writes, not a citation
@@ -59,11 +74,17 @@ _SECTION = re.compile(r"docs/conventions\.md(?:'s)? §(\d+)(?:\.(\d+))?")
 
 
 def _citing_files() -> list[Path]:
-    files = [REPO / "README.md", REPO / "app.py", REPO / "pyproject.toml"]
-    for folder in _CITING_FOLDERS:
+    """The project's text files: the top level's, .ci/'s, and those of every folder a clone has (not .venv/, build/)."""
+    folders = [REPO / ".ci"] + [
+        path
+        for path in REPO.iterdir()
+        if path.is_dir() and not path.name.startswith(".") and not _ignored_by_git(path.name + "/")
+    ]
+    files = [path for path in REPO.iterdir() if path.is_file() and path.suffix in {".py", ".md", ".toml"}]
+    for folder in folders:
         files += [
             path
-            for path in (REPO / folder).rglob("*")
+            for path in folder.rglob("*")
             if path.is_file() and (path.suffix in {".py", ".md", ".sh", ".toml"} or path.name == "run")
         ]
     return files
