@@ -14,8 +14,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from ir_metrics_lab import APP_SCRIPT
 from ui import cli_args
+from ui.paths import APP_SCRIPT
 
 HELP = f"""\
 usage: ir-metrics-lab [STREAMLIT OPTIONS] [--run RUN [RUN ...]] [--qrels QRELS]

@@ -6,6 +6,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from metrics._checks import count_relevant
+from metrics.conventions import TREC_EVAL
 from metrics.types import Breakdown, Judgments, Ranking
 
 Metric = Callable[[Ranking, Judgments], Breakdown]
@@ -37,6 +39,57 @@ def counted_queries(
     run_only = tuple(q for q in run_queries if q not in judged_set)
     counted = judged_queries if complete else [q for q in judged_queries if q in in_run]
     return counted, run_only, qrels_only
+
+
+@dataclass(frozen=True, slots=True)
+class QueryStatus:
+    """Whether one query counts in the mean, and which of trec_eval's rules decided it (``reason``)."""
+
+    query: str
+    counts: bool
+    reason: str  # one of QUERY_RULES
+
+
+QUERY_RULES = (
+    "no judgments",  # in the run, no qrels line: trec_eval does not know the query; skipped
+    "not in run",  # judged, absent from the run: skipped (without complete)
+    "missing counts 0",  # judged, absent from the run, complete (-c): counts, scoring 0
+    "nothing relevant",  # judged, in the run, no document relevant: counts, scoring 0
+    "counts",  # judged, in the run, something relevant
+)
+
+
+def query_statuses(
+    run: Mapping[str, Ranking],
+    qrels: Mapping[str, Judgments],
+    *,
+    complete: bool = False,
+    threshold: int = TREC_EVAL.threshold,
+) -> list[QueryStatus]:
+    """Every query of the qrels and the run (qrels' first, in order), with why it counts in the mean or not: the
+    rule of :func:`counted_queries`, one reason per query.
+
+    >>> run, qrels = {"q1": ["a"], "q2": ["b"], "q3": ["c"]}, {"q1": {"a": 1}, "q2": {"b": 0}, "q4": {"d": 1}}
+    >>> for status in query_statuses(run, qrels):
+    ...     print(status.query, status.counts, status.reason)
+    q1 True counts
+    q2 True nothing relevant
+    q4 False not in run
+    q3 False no judgments
+    """
+    counted = set(counted_queries(list(run), qrels, complete=complete)[0])
+    statuses = []
+    for q in dict.fromkeys([*qrels, *run]):
+        if not qrels.get(q):
+            reason = "no judgments"
+        elif q not in run:
+            reason = "missing counts 0" if complete else "not in run"
+        elif count_relevant(qrels[q], threshold) == 0:
+            reason = "nothing relevant"
+        else:
+            reason = "counts"
+        statuses.append(QueryStatus(q, q in counted, reason))
+    return statuses
 
 
 def mean_over_queries(

@@ -13,7 +13,7 @@ multiple test procedure", Scand. J. Statistics 6(2), 1979.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -251,3 +251,12 @@ def compare_paired(
         t_test=paired_t_test(a, b),
         randomization=randomization_test(a, b, n_permutations=n_permutations, seed=seed),
     )
+
+
+def holm_across_metrics(results: Mapping[str, PairedComparison]) -> dict[str, tuple[float, float]]:
+    """{metric: (Holm-adjusted p of the t-test, of the randomization test)}: each test's p-values over the metrics
+    compared form one family (one pair of runs, several metrics), adjusted together."""
+    metrics = list(results)
+    t_test = holm([results[m].t_test.p_value for m in metrics])
+    randomization = holm([results[m].randomization.p_value for m in metrics])
+    return {m: (t_test[i], randomization[i]) for i, m in enumerate(metrics)}

@@ -15,6 +15,7 @@ import streamlit as st
 from metrics import registry
 from metrics.engine import Evaluation
 from metrics.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
+from metrics.pairing import LeftOut, align
 from metrics.significance import (
     N_PERMUTATIONS,
     N_RESAMPLES,
@@ -22,7 +23,7 @@ from metrics.significance import (
     PairedComparison,
     compare_paired,
     differences,
-    holm,
+    holm_across_metrics,
 )
 from ui import charts, cli_args, datasets, drilldown, leaderboard, state, teaching
 from ui.markdown import plain
@@ -50,7 +51,7 @@ def kept(name: str, default: object) -> dict:
     page runs, e.g. after a drill-down into the playground); saved as a ui.state dataset setting."""
     key = f"{PAGE}_{name}"
     state.sync_widget(key, state.dataset_setting(key, default))
-    return {"key": key, "on_change": lambda: state.set_dataset_setting(key, st.session_state[key])}
+    return {"key": key, "on_change": lambda: state.set_dataset_setting(key, state.widget_value(key))}
 
 
 def keep_valid(name: str, options: list, default: object) -> None:
@@ -119,20 +120,15 @@ def _show_bad(qrels: datasets.Loaded | None) -> None:
 # --- the query set ---
 
 
-def query_set(a: Evaluation, b: Evaluation) -> tuple[list[str], list[str]]:
-    """The queries both runs were evaluated on (trec_eval's set per run, intersected), and why others were dropped."""
-    in_a, in_b = set(a.queries), set(b.queries)
-    common = [q for q in a.queries if q in in_b]
-    notes = []
-    if only_a := len(in_a - in_b):
-        notes.append(f"{only_a} with qrels that only run A retrieved documents for")
-    if only_b := len(in_b - in_a):
-        notes.append(f"{only_b} with qrels that only run B retrieved documents for")
-    if no_qrels := len(set(a.only_in_run) | set(b.only_in_run)):
-        notes.append(f"{no_qrels} retrieved for but without any qrels line (trec_eval never scores those)")
-    if neither := len(set(a.only_in_qrels) & set(b.only_in_qrels)):
-        notes.append(f"{neither} in the qrels that neither run retrieved anything for (trec_eval -c would score 0)")
-    return common, notes
+def left_out_notes(left_out: LeftOut) -> list[str]:
+    """Why queries are not in the pair's common set (metrics.pairing counts them), one phrase per reason."""
+    reasons = (
+        (left_out.only_a, "with qrels that only run A retrieved documents for"),
+        (left_out.only_b, "with qrels that only run B retrieved documents for"),
+        (left_out.without_qrels, "retrieved for but without any qrels line (trec_eval never scores those)"),
+        (left_out.in_neither, "in the qrels that neither run retrieved anything for (trec_eval -c would score 0)"),
+    )
+    return [f"{count} {why}" for count, why in reasons if count]
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -158,13 +154,9 @@ def t_text(r: PairedComparison) -> str:
 
 
 def summary_rows(results: dict[str, PairedComparison], adjust: bool) -> list[dict]:
-    names = list(results)
-    p_t = [results[m].t_test.p_value for m in names]
-    p_r = [results[m].randomization.p_value for m in names]
-    holm_t, holm_r = holm(p_t), holm(p_r)
+    adjusted = holm_across_metrics(results) if adjust else {}
     rows = []
-    for i, m in enumerate(names):
-        r = results[m]
+    for m, r in results.items():
         row = {
             "metric": m,
             "mean A": r.mean_a,
@@ -173,12 +165,12 @@ def summary_rows(results: dict[str, PairedComparison], adjust: bool) -> list[dic
             "95% CI": f"[{r.ci.low:+.4f}, {r.ci.high:+.4f}]",
             "wins / ties / losses": f"{r.wins} / {r.ties} / {r.losses}",
             "t (df)": t_text(r),
-            "p (t-test)": fmt_p(p_t[i]),
-            "p (randomization)": fmt_p(p_r[i]),
+            "p (t-test)": fmt_p(r.t_test.p_value),
+            "p (randomization)": fmt_p(r.randomization.p_value),
         }
         if adjust:
-            row["Holm p (t-test)"] = fmt_p(holm_t[i])
-            row["Holm p (randomization)"] = fmt_p(holm_r[i])
+            row["Holm p (t-test)"] = fmt_p(adjusted[m][0])
+            row["Holm p (randomization)"] = fmt_p(adjusted[m][1])
         rows.append(row)
     return rows
 
@@ -275,7 +267,7 @@ def leaderboard_section(sources, qrels, measures: list[str]):
 
 def choose_pair_from_matrix(board) -> None:
     """The win/tie/loss matrix's on_select: a clicked cell picks the pair view's runs (A = column, B = row)."""
-    event = st.session_state.get(f"{PAGE}_wtl")
+    event = state.widget_value(f"{PAGE}_wtl")
     cells = event.selection.cells if event is not None else []
     if not cells:
         return
@@ -341,10 +333,8 @@ def pair_section(board, sources: dict, evaluations: dict, qrels) -> None:
 
 
 def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_a: str, name_b: str) -> None:
-    common, dropped = query_set(eval_a, eval_b)
-    index_a = {q: i for i, q in enumerate(eval_a.queries)}
-    index_b = {q: i for i, q in enumerate(eval_b.queries)}
-    rows_a, rows_b = [index_a[q] for q in common], [index_b[q] for q in common]
+    pair = align(eval_a, eval_b)
+    common, dropped, values = list(pair.queries), left_out_notes(pair.left_out), pair.values
     st.markdown(f"**{len(common)} queries** are evaluated in both runs ({plain(name_a)} = A, {plain(name_b)} = B).")
     if dropped:
         st.caption("Left out: " + "; ".join(dropped) + ".")
@@ -356,7 +346,6 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
             "Only 1 shared query: the tests need at least 2 (t is undefined, p = 1). The numbers are for that one."
         )
 
-    values = {m: (eval_a.per_query[m][rows_a], eval_b.per_query[m][rows_b]) for m in eval_a.per_query}
     with st.spinner("Resampling ..."):
         results = {m: _compare(a, b) for m, (a, b) in values.items()}
 

@@ -14,7 +14,8 @@ RETRIEVED_ONLY = Conventions(ap_denominator="retrieved")
 
 
 def toy_list(relevant_judged: int) -> tuple[list[str], dict[str, int]]:
-    """CONVENTIONS.md's example: relevant at ranks 1, 3, 4 of [r0, n1, r1, r2, n2, ...]; R documents judged relevant."""
+    """The example of docs/conventions.md §3.7: relevant at ranks 1, 3, 4 of [r0, n1, r1, r2, n2, ...]; R documents
+    judged relevant."""
     ranking = ["r0", "n1", "r1", "r2", "n2", "n3", "r3", "n4", "n5", "r4"]
     return ranking, {f"r{i}": 1 for i in range(relevant_judged)}
 

@@ -1,7 +1,8 @@
 """Many queries: per-query scores and their means (MRR, MAP, mean NDCG, mean P), and which queries count.
 
 Canonical queries live in ui.state (queries(), set_query()); the demo queries that show trec_eval's counting rule
-are page-local widget toggles. Every number comes from metrics (mean_over_queries, counted_queries).
+are page-local widget toggles. Every number comes from metrics (mean_over_queries), and which queries count and why
+from metrics.aggregate.query_statuses.
 """
 
 import hashlib
@@ -10,7 +11,8 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from metrics import average_precision, counted_queries, mean_over_queries, ndcg, precision, recall, reciprocal_rank
+from metrics import average_precision, mean_over_queries, ndcg, precision, reciprocal_rank
+from metrics.aggregate import query_statuses
 from metrics.examples import CAT_DOG_PARROT
 from ui import charts, state, teaching, words
 from ui.scenario import Scenario
@@ -29,6 +31,13 @@ DEMOS = {
     "zeros": ("Q-zeros", list(DOCS), dict.fromkeys(DOCS, 0), "a query whose judgments are all grade 0"),
     "missed": ("Q-missed", None, {"D2": 1}, "a judged query the run has no results for"),
 }
+WHY = {  # metrics.aggregate.QUERY_RULES in words
+    "no judgments": "skipped: no judgments, so trec_eval does not know it",
+    "not in run": "skipped: not in the run (-c would count it as 0)",
+    "missing counts 0": "counts as 0 (-c): judged, but the run has no results",
+    "nothing relevant": "counts as 0: judged, but nothing is relevant",
+    "counts": "counts",
+}
 
 
 def families(k: int) -> dict[str, tuple[str, object]]:
@@ -44,7 +53,7 @@ def families(k: int) -> dict[str, tuple[str, object]]:
 
 def set_k() -> None:
     """k is shared by every query, so each ranked list draws its cutoff line where the means cut."""
-    k = int(st.session_state[f"{PAGE}_k"])
+    k = int(state.widget_value(f"{PAGE}_k"))
     for query_id, scn in list(state.queries().items()):
         state.set_query(query_id, scn.with_settings(k=k))
 
@@ -59,14 +68,14 @@ def new_query_id(existing) -> str:
 def add_query() -> None:
     queries = state.queries()
     query_id = new_query_id(queries)
-    k = int(st.session_state.get(f"{PAGE}_k", 2))
+    k = int(state.widget_value(f"{PAGE}_k", 2))
     blank = Scenario(DOCS, grades=dict.fromkeys(DOCS, 0), titles=dict(CAT_DOG_PARROT.titles), k=k, scale=1)
     state.add_query(query_id, blank, "new query")
 
 
 def move(query_id: str) -> None:
-    doc = st.session_state[f"{PAGE}_{query_id}_move_doc"]
-    rank = int(st.session_state[f"{PAGE}_{query_id}_move_rank"])
+    doc = state.widget_value(f"{PAGE}_{query_id}_move_doc")
+    rank = int(state.widget_value(f"{PAGE}_{query_id}_move_rank"))
     state.set_query(query_id, state.queries()[query_id].moved(doc, rank))
 
 
@@ -78,7 +87,7 @@ def editor_key(query_id: str, scn: Scenario) -> str:
 
 def apply_grades(query_id: str, key: str, docs: list[str]) -> None:
     scn = state.queries()[query_id]
-    for row, change in st.session_state[key].get("edited_rows", {}).items():
+    for row, change in state.widget_value(key, {}).get("edited_rows", {}).items():
         grade = change.get("grade")
         if isinstance(grade, int | float) and 0 <= grade <= scn.scale and int(grade) == grade:
             scn = scn.with_grade(docs[int(row)], int(grade))
@@ -202,24 +211,16 @@ with chart_col:
     chosen = results[choice]
     teaching.chart(charts.per_query_bars(dict(chosen.per_query), chosen.mean, choice), key=f"{PAGE}_bars")
 with table_col:
-    counted, run_only, qrels_only = counted_queries(list(run), qrels, complete=complete)
-    rows = []
-    for q in dict.fromkeys([*qrels, *run]):
-        R = recall(run.get(q, []), qrels.get(q, {})).terms["R"] if q in qrels else 0
-        if q in run_only:
-            why = "skipped: no judgments, so trec_eval does not know it"
-        elif q in qrels_only and not complete:
-            why = "skipped: not in the run (-c would count it as 0)"
-        elif q not in run:
-            why = "counts as 0 (-c): judged, but the run has no results"
-        elif R == 0:
-            why = "counts as 0: judged, but nothing is relevant"
-        else:
-            why = "counts"
-        per_query = families(k)[f"MAP@{k}"]
-        rows.append(
-            {"query": q, "counts": q in counted, "why": why, per_query[0]: results[f"MAP@{k}"].per_query.get(q)}
-        )
+    per_query = families(k)[f"MAP@{k}"]
+    rows = [
+        {
+            "query": status.query,
+            "counts": status.counts,
+            "why": WHY[status.reason],
+            per_query[0]: results[f"MAP@{k}"].per_query.get(status.query),
+        }
+        for status in query_statuses(run, qrels, complete=complete)
+    ]
     st.dataframe(
         pd.DataFrame(rows),
         hide_index=True,

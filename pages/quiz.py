@@ -21,8 +21,7 @@ def initial_seed() -> int:
     return int(raw) if raw.isdigit() else DEFAULT_SEED
 
 
-if f"{PAGE}_seed" not in st.session_state:
-    st.session_state[f"{PAGE}_seed"] = initial_seed()
+state.start_quiz_seed(initial_seed)
 attempts = state.quiz_attempts()  # {(seed, exercise): first attempt correct}; survives page switches
 
 st.title("Quiz")
@@ -35,15 +34,16 @@ seed_col, next_col, score_col = st.columns([2, 2, 2], vertical_alignment="bottom
 with seed_col:
     seed = int(
         st.number_input(
-            "Exercise set (seed)", min_value=0, max_value=10**6, step=1, key=f"{PAGE}_seed", help="Same seed, same set."
+            "Exercise set (seed)",
+            min_value=0,
+            max_value=10**6,
+            step=1,
+            key=state.QUIZ_SEED,
+            help="Same seed, same set.",
         )
     )
 with next_col:
-
-    def next_set() -> None:
-        st.session_state[f"{PAGE}_seed"] = int(st.session_state[f"{PAGE}_seed"]) + 1
-
-    st.button("New set", key=f"{PAGE}_next", icon=":material/casino:", on_click=next_set, width="stretch")
+    st.button("New set", key=f"{PAGE}_next", icon=":material/casino:", on_click=state.next_quiz_seed, width="stretch")
 with score_col:
     correct, attempted = quiz.tally(attempts)
     st.metric("Score this session", f"{correct} / {attempted}", border=True, help="Correct first attempts / attempted.")
@@ -100,7 +100,7 @@ def predict(index: int, ex: quiz.Predict) -> None:
     )
 
     def check() -> None:
-        guess = st.session_state[key(index)]
+        guess = state.widget_value(key(index))
         record(index, quiz.check_number(ex, guess), attempt=guess is not None)
 
     st.button("Check", key=key(index, "check"), icon=":material/check:", on_click=check)
@@ -128,17 +128,19 @@ def reorder(index: int, ex: quiz.Reorder) -> None:
         f"without changing **P@{ex.p_at} = {fmt(start_p)}**. "
         f"At the start, NDCG@{ex.k} = {fmt(start_ndcg)}. Relevant means grade ≥ 1."
     )
-    order_key = key(index, "order")
-    st.session_state.setdefault(order_key, tuple(ex.ranking))  # the order as the learner left it (plain key)
 
     def current() -> Scenario:
         titles = {doc: f"grade {grade}" for doc, grade in ex.qrels.items()}
         return Scenario(
-            st.session_state[order_key], grades=dict(ex.qrels), titles=titles, k=ex.k, scale=quiz.REORDER_SCALE
+            state.quiz_order(seed, index, ex.ranking),
+            grades=dict(ex.qrels),
+            titles=titles,
+            k=ex.k,
+            scale=quiz.REORDER_SCALE,
         )
 
     def reordered(new: Scenario) -> None:
-        st.session_state[order_key] = tuple(new.ranking)  # only the order: the grades are the exercise's
+        state.set_quiz_order(seed, index, new.ranking)  # only the order: the grades are the exercise's
 
     sortable.ranked_list(
         key(index, "list"),
@@ -150,7 +152,7 @@ def reorder(index: int, ex: quiz.Reorder) -> None:
     )
 
     def check() -> None:
-        record(index, quiz.check_reorder(ex, list(st.session_state[order_key])))
+        record(index, quiz.check_reorder(ex, list(state.quiz_order(seed, index, ex.ranking))))
 
     st.button("Check", key=key(index, "check"), icon=":material/check:", on_click=check)
     show_feedback(index)
@@ -178,7 +180,7 @@ def mrr_pair(index: int, ex: quiz.MrrPair) -> None:
     st.radio("Higher MRR", ["A", "B"], index=None, horizontal=True, key=key(index, "choice"))
 
     def check() -> None:
-        choice = st.session_state[key(index, "choice")]
+        choice = state.widget_value(key(index, "choice"))
         record(index, quiz.check_choice(ex, choice), attempt=choice is not None)
 
     st.button("Check", key=key(index, "check"), icon=":material/check:", on_click=check)

@@ -77,7 +77,7 @@ with chart_col:
     chart_key = f"{PAGE}_chart_{'|'.join(ranking)}_{choice}"  # a new key after a swap clears the old selection
 
     def on_click() -> None:
-        points = st.session_state[chart_key]["selection"]["points"]
+        points = state.widget_value(chart_key)["selection"]["points"]
         if points:
             do_swap(int(points[0]["y"]), int(points[0]["x"]))
 
@@ -116,7 +116,7 @@ with list_col:
     right.number_input("Rank j", 1, n, 2, step=1, key=f"{PAGE}_j")
 
     def swap_from_inputs() -> None:  # read the inputs at click time, not at render time
-        do_swap(int(st.session_state[f"{PAGE}_i"]), int(st.session_state[f"{PAGE}_j"]))
+        do_swap(int(state.widget_value(f"{PAGE}_i")), int(state.widget_value(f"{PAGE}_j")))
 
     go_col.button("Swap", key=f"{PAGE}_do", icon=":material/swap_vert:", on_click=swap_from_inputs, width="stretch")
 

@@ -35,7 +35,7 @@ def _persisted(name: str, default: object, key: str) -> Callable[[], None]:
     state.sync_widget(key, state.dataset_setting(name, default))
 
     def save() -> None:
-        state.set_dataset_setting(name, st.session_state[key])
+        state.set_dataset_setting(name, state.widget_value(key))
 
     return save
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ir_metrics_lab import APP_DIR, APP_SCRIPT, PAGES_DIR, SAMPLES_DIR
 from ir_metrics_lab.__main__ import main, streamlit_arguments
 from ui import datasets, drilldown
 from ui.cli_args import parse, split
+from ui.paths import APP_DIR, APP_SCRIPT, PAGES_DIR, SAMPLES_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -1,6 +1,6 @@
 """Hand-computed cases for every readable metric and convention switch, expected values written as arithmetic.
 
-Where CONVENTIONS.md records a number observed from trec_eval, the test also checks that number (to 1e-6, the
+Where docs/conventions.md records a number observed from trec_eval, the test also checks that number (to 1e-6, the
 precision it was printed with).
 """
 
@@ -44,7 +44,8 @@ ALL_CONVENTIONS = [
     Conventions(idcg="retrieved"),
     Conventions(ap_denominator="retrieved"),
 ]
-NDCG_CASE = (["a", "b", "c", "d", "e", "g"], {"a": 1, "b": 2, "c": 3, "d": 0, "e": 1, "f": 2})  # CONVENTIONS §3.9
+# docs/conventions.md §3.9
+NDCG_CASE = (["a", "b", "c", "d", "e", "g"], {"a": 1, "b": 2, "c": 3, "d": 0, "e": 1, "f": 2})
 GRADES_32301 = (["d1", "d2", "d3", "d4", "d5"], {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1})
 AP_DENOMINATOR = (["z", "r1", "n1", "r2", "n2"], {"z": 0, "r1": 1, "r2": 1, "r3": 1})  # golden seed-000 case
 
@@ -67,7 +68,7 @@ def test_precision_with_threshold_2_counts_only_grades_from_2():
 
 
 def test_threshold_2_observed_numbers():
-    # CONVENTIONS.md §4.4 on NDCG_CASE at threshold 2: P_5 0.4, recall_5 0.6667, map 0.388889, recip_rank 0.5
+    # docs/conventions.md §4.4 on NDCG_CASE at threshold 2: P_5 0.4, recall_5 0.6667, map 0.388889, recip_rank 0.5
     ranking, qrels = NDCG_CASE
     two = Conventions(threshold=2)
     assert precision(ranking, qrels, 5, conventions=two).value == pytest.approx(2 / 5)
@@ -96,7 +97,7 @@ def test_capped_recall_divides_by_min_r_k():
 
 
 def test_capped_recall_seed004_example_with_8_relevant():
-    # CONVENTIONS §3.3: relevant at ranks 1,2,3,6,7,8,10 plus an 8th never retrieved
+    # docs/conventions.md §3.3: relevant at ranks 1,2,3,6,7,8,10 plus an 8th never retrieved
     ranking = ["r1", "r2", "r3", "n1", "n2", "r4", "r5", "r6", "n3", "r7"]
     qrels = {f"r{i}": 1 for i in range(1, 9)}
     assert recall(ranking, qrels, 5).value == pytest.approx(3 / 8)
@@ -164,7 +165,7 @@ def test_ap_at_k_keeps_dividing_by_r_not_min_k_r():
 
 
 def test_unjudged_docs_observed_numbers():
-    # CONVENTIONS §4.6: P_5 0.4, map 0.325, recip_rank 0.25, ndcg_cut_5 0.501266
+    # docs/conventions.md §4.6: P_5 0.4, map 0.325, recip_rank 0.25, ndcg_cut_5 0.501266
     ranking, qrels = ["x", "a", "y", "b", "c"], {"a": 0, "b": 1, "c": 1}
     assert precision(ranking, qrels, 5).value == pytest.approx(2 / 5)
     assert average_precision(ranking, qrels).value == pytest.approx((1 / 4 + 2 / 5) / 2)
@@ -175,7 +176,7 @@ def test_unjudged_docs_observed_numbers():
 
 
 def test_negative_grades_observed_numbers():
-    # CONVENTIONS §4.5: P_5 0.4, recall_5 1, map 0.583333, ndcg_cut_5 0.619906, recip_rank 0.5
+    # docs/conventions.md §4.5: P_5 0.4, recall_5 1, map 0.583333, ndcg_cut_5 0.619906, recip_rank 0.5
     ranking, qrels = ["a", "b", "c", "d", "e"], {"a": -1, "b": 1, "c": 2, "d": -2, "e": 0}
     assert precision(ranking, qrels, 5).value == pytest.approx(2 / 5)
     assert recall(ranking, qrels, 5).value == pytest.approx(2 / 2)
@@ -557,7 +558,7 @@ def test_ap_steps_hold_precision_at_each_relevant_rank_over_r():
 
 
 def test_rank_by_score_breaks_ties_by_docno_descending_in_byte_order():
-    scores = dict.fromkeys(["b", "a", "d", "c", "doc10", "doc9", "D1"], 0.5)  # CONVENTIONS §1, observed
+    scores = dict.fromkeys(["b", "a", "d", "c", "doc10", "doc9", "D1"], 0.5)  # docs/conventions.md §1, observed
     assert rank_by_score(scores) == ["doc9", "doc10", "d", "c", "b", "a", "D1"]
     assert rank_by_score({"low": 0.1, "high": 0.9, "mid": 0.5}) == ["high", "mid", "low"]
     assert rank_by_score({}) == []
@@ -577,7 +578,7 @@ def test_mean_over_queries_follows_trec_evals_query_rule():
 
 
 def test_all_zero_qrels_query_counts_in_the_mean():
-    # CONVENTIONS §4.1: q1 {a:0,b:0} scores 0 and counts; q2 {x:1} ranked [y, x] has map 0.5
+    # docs/conventions.md §4.1: q1 {a:0,b:0} scores 0 and counts; q2 {x:1} ranked [y, x] has map 0.5
     run, qrels = {"q1": ["a", "b"], "q2": ["y", "x"]}, {"q1": {"a": 0, "b": 0}, "q2": {"x": 1}}
     assert mean_over_queries(average_precision, run, qrels).mean == pytest.approx((0 + 1 / 2) / 2)
     assert counted_queries(list(run), qrels) == (["q1", "q2"], (), ())

@@ -49,7 +49,7 @@ def trec(
     level: int = 1,
 ) -> dict[str, dict[str, float]]:
     """pytrec_eval's per-query output. A query with qrels lines but an empty ranking is scored 0 by trec_eval
-    (CONVENTIONS.md §2); if this pytrec_eval leaves it out, put the zeros back so the query still counts."""
+    (docs/conventions.md §2); if this pytrec_eval leaves it out, put the zeros back so the query still counts."""
     evaluator = pytrec_eval.RelevanceEvaluator({q: dict(g) for q, g in qrels.items()}, measures, relevance_level=level)
     out = evaluator.evaluate({q: dict(s) for q, s in run.items()})
     for q, docs in run.items():
@@ -237,7 +237,7 @@ def test_edge_cases_equal_trec_eval(ranking, qrels, k):
 
 
 def test_pytrec_eval_scores_an_empty_ranking_as_zero():
-    """CONVENTIONS.md §2: a judged query with an empty ranking is scored (all 0) and counts."""
+    """docs/conventions.md §2: a judged query with an empty ranking is scored (all 0) and counts."""
     evaluator = pytrec_eval.RelevanceEvaluator({"q1": {"a": 1}, "q2": {"b": 1}}, {"P_1"})
     out = evaluator.evaluate({"q1": {}, "q2": {"b": 1.0}})
     assert out == {"q1": {"P_1": 0.0}, "q2": {"P_1": 1.0}}

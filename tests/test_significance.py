@@ -225,3 +225,38 @@ def test_compare_paired_collects_every_statistic():
     assert result.ci.low < result.mean_difference < result.ci.high
     empty = compare_paired([], [])
     assert (empty.n, empty.mean_difference, empty.t_test.p_value, empty.randomization.p_value) == (0, 0.0, 1.0, 1.0)
+
+
+def test_holm_across_metrics_matches_statsmodels():
+    """Each test's p-values over the metrics are one family: statsmodels' Holm (multipletests, method="holm") on the
+    t-test p's and, separately, on the randomization p's gives the same adjusted values."""
+    from statsmodels.stats.multitest import multipletests
+
+    from metrics.significance import holm_across_metrics
+
+    results = {
+        name: compare_paired(*paired_samples(12, seed, shift), n_permutations=500, n_resamples=200)
+        for name, seed, shift in (("NDCG@10", 1, 0.05), ("AP", 2, 0.0), ("RR@10", 3, 0.12), ("P@10", 4, -0.02))
+    }
+    adjusted = holm_across_metrics(results)
+    assert list(adjusted) == list(results)
+    for test, column in (("t_test", 0), ("randomization", 1)):
+        p_values = [getattr(results[m], test).p_value for m in results]
+        expected = multipletests(p_values, method="holm")[1]
+        assert [adjusted[m][column] for m in results] == pytest.approx(list(expected), abs=1e-15)
+
+
+def test_holm_across_metrics_by_hand():
+    """t-test p 0.01, 0.04, 0.03: sorted, 0.01 x 3 = 0.03, 0.03 x 2 = 0.06, 0.04 x 1 -> kept at 0.06. Randomization
+    p 0.5, 0.6, 0.2: 0.2 x 3 = 0.6, 0.5 x 2 = 1.0, 0.6 x 1 -> kept at 1.0."""
+    from types import SimpleNamespace
+
+    from metrics.significance import holm_across_metrics
+
+    def result(p_t: float, p_r: float) -> SimpleNamespace:
+        return SimpleNamespace(t_test=SimpleNamespace(p_value=p_t), randomization=SimpleNamespace(p_value=p_r))
+
+    adjusted = holm_across_metrics({"A": result(0.01, 0.5), "B": result(0.04, 0.6), "C": result(0.03, 0.2)})
+    assert list(adjusted) == ["A", "B", "C"]
+    assert [adjusted[m][0] for m in "ABC"] == pytest.approx([0.03, 0.06, 0.06])
+    assert [adjusted[m][1] for m in "ABC"] == pytest.approx([1.0, 1.0, 0.6])

@@ -464,7 +464,7 @@ def splits(scn: Scenario) -> list[Split]:
     return [split(key, scn) for key in BUILDERS]
 
 
-# --- errata in the blog posts (CONVENTIONS.md §6), each value computed live ---
+# --- errata in the blog posts (docs/conventions.md §6), each value computed live ---
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
-from ir_metrics_lab import SAMPLES_DIR
 from metrics import leaderboard, registry
 from metrics.engine import Evaluation, evaluate
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
@@ -43,6 +42,7 @@ from metrics.measures import parse_measure
 from ui import state, upload_copy, words
 from ui.charts import COLORS
 from ui.markdown import plain
+from ui.paths import SAMPLES_DIR
 
 upload_copy.install()  # each script run would otherwise copy every uploaded file
 

@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from ir_metrics_lab import PAGES_DIR
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.measures import parse_measure
 from ui import state
 from ui.markdown import plain
+from ui.paths import PAGES_DIR
 from ui.scenario import MAX_DOCS, SCALES, Scenario
 
 PLAYGROUND = PAGES_DIR / "playground.py"  # absolute: works whatever the entrypoint

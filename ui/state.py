@@ -1,13 +1,13 @@
 """The one module that knows the session_state keys. Pages read and change the app's state only through it.
 
-Getters supply defaults, so every page also runs on its own (``streamlit run pages/x.py`` or AppTest.from_file).
+Getters supply defaults, so every page also runs on its own (``streamlit run pages/<page>.py`` or AppTest.from_file).
 Plain keys (not widget keys) hold the canonical state: Streamlit deletes a widget's key when a page that does not
 render that widget runs, but plain keys survive page switches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
 import streamlit as st
@@ -360,6 +360,28 @@ def apply_ab_edit(side: str, new: Scenario) -> None:
 
 _QUIZ_ATTEMPTS = "quiz_attempts"  # {(seed, exercise index): first attempt correct}
 _QUIZ_FEEDBACK = "quiz_feedback"  # {(seed, exercise index): ui.quiz.Feedback of the last check}
+_QUIZ_ORDERS = "quiz_orders"  # {(seed, exercise index): the order a reorder exercise's list was left in}
+QUIZ_SEED = "quiz_seed"  # the widget key of the quiz's seed box
+
+
+def start_quiz_seed(initial: Callable[[], int]) -> None:
+    """Give the seed box its first value (``initial()``, e.g. the link's ``?seed=``) when it has none yet."""
+    if QUIZ_SEED not in st.session_state:
+        st.session_state[QUIZ_SEED] = initial()
+
+
+def next_quiz_seed() -> None:
+    """The "New set" button's on_click: the next seed (the box shows it on the rerun)."""
+    st.session_state[QUIZ_SEED] = int(st.session_state[QUIZ_SEED]) + 1
+
+
+def quiz_order(seed: int, index: int, start: Sequence[str]) -> tuple[str, ...]:
+    """The order the learner left reorder exercise ``index`` of set ``seed`` in; ``start`` until it is first moved."""
+    return st.session_state.setdefault(_QUIZ_ORDERS, {}).setdefault((seed, index), tuple(start))
+
+
+def set_quiz_order(seed: int, index: int, order: Sequence[str]) -> None:
+    st.session_state.setdefault(_QUIZ_ORDERS, {})[(seed, index)] = tuple(order)
 
 
 def quiz_attempts() -> Mapping[tuple[int, int], bool]:

@@ -101,7 +101,7 @@ def _cli_mean(venv: Path, qrels: str, run: str, measure: str) -> float:
 def installed_app(venv, tmp_path_factory) -> Iterator[tuple[str, Path]]:
     """``ir-metrics-lab`` started from an empty directory, with bm25 given as ``--run`` (the app's own options) and
     streamlit's own options passed through; yields the base URL and the installed samples folder."""
-    samples = Path(_installed(venv, "__import__('ir_metrics_lab').SAMPLES_DIR"))
+    samples = Path(_installed(venv, "__import__('ui.paths').paths.SAMPLES_DIR"))
     assert samples.is_relative_to(venv)  # the installed copy, not the clone's
     empty, home = tmp_path_factory.mktemp("cwd"), tmp_path_factory.mktemp("home")
     env = {**os.environ, "HOME": str(home)}

@@ -1,0 +1,78 @@
+"""The README's tables against the code: the module map is generated from the file tree and the docstrings, the page
+table and the project layout are checked against app.py's navigation and the repository's folders."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+from pathlib import Path
+
+from scripts.sync_readme import modules, summary, synced
+
+REPO = Path(__file__).resolve().parents[1]
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_module_map_is_the_file_trees():
+    assert synced(README, ("module map",)) == README, "README.md's module map is stale: run scripts/sync_readme.py"
+    listed = {name for name, _ in modules()}
+    tracked = subprocess.run(["git", "ls-files", "*.py"], cwd=REPO, capture_output=True, text=True, check=True)
+    project = {path for path in tracked.stdout.split() if not path.startswith(("tests/", "."))}
+    assert project - listed == set()  # every module a clone has (new ones too, once added)
+    assert all(f"| `{name}` |" in README for name in listed)
+
+
+def test_a_modules_summary_is_its_docstrings_first_sentence():
+    assert summary("Means over queries (MRR, MAP) and which queries count. More.\n\nDetails.") == (
+        "Means over queries (MRR, MAP) and which queries count."
+    )
+    assert summary("Reads .gz files, e.g. runs.gz, and CSV files. Then parses.") == (
+        "Reads .gz files, e.g. runs.gz, and CSV files."
+    )
+    assert summary("Lesson: RR. Its mean over\n    queries, MRR, and its cutoff. More.") == (
+        "Lesson: RR. Its mean over queries, MRR, and its cutoff."
+    )
+
+
+def _navigation() -> list[tuple[str, str]]:
+    """(section, title) of every page in app.py's st.navigation, in order, read from the source (no app run)."""
+    tree = ast.parse((REPO / "app.py").read_text(encoding="utf-8"))
+    pages = next(
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "PAGES" for t in node.targets)
+    )
+    return [
+        (section.value, keyword.value.value)
+        for section, listed in zip(pages.keys, pages.values, strict=True)
+        for call in listed.elts
+        for keyword in call.keywords
+        if keyword.arg == "title"
+    ]
+
+
+def _page_table() -> list[tuple[str, str]]:
+    """(section, title) of every page the README's "What is in the app" table names, in order."""
+    section = README.split("## What is in the app\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "**" in line]
+    return [
+        (cells[0], title)
+        for cells in ([c.strip() for c in row.strip("|").split(" | ")] for row in rows)
+        for title in re.fullmatch(r"\*\*(.+?)\*\*( \(default\))?", cells[1]).group(1).split(", ")
+    ]
+
+
+def test_the_page_table_names_every_page_of_the_navigation_in_its_section_and_order():
+    navigation = _navigation()
+    assert len(navigation) >= 15  # the parse found the pages
+    assert _page_table() == navigation
+
+
+def test_the_project_layout_names_every_top_level_folder_and_only_real_paths():
+    block = README.split("## Project layout\n\n```\n", 1)[1].split("```", 1)[0]
+    named = [line.split()[0] for line in block.splitlines() if line and not line.startswith(" ")]
+    assert [path for path in named if not (REPO / path).exists()] == []
+    tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    folders = {path.split("/")[0] + "/" for path in tracked if "/" in path and not path.startswith(".")}
+    assert folders - {path.split("/")[0] + "/" for path in named} == set()

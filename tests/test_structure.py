@@ -1,0 +1,147 @@
+"""Rules about how the project's files depend on each other, checked on the source (no app run)."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _python_files(*folders: str) -> list[Path]:
+    return sorted(path for folder in folders for path in (REPO / folder).rglob("*.py"))
+
+
+def _page_scripts() -> list[Path]:
+    """The scripts app.py's navigation runs (``st.Page("pages/<page>.py", ...)``), read from its source: the pages,
+    wherever they live."""
+    tree = ast.parse((REPO / "app.py").read_text(encoding="utf-8"))
+    scripts = [
+        REPO / node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "attr", None) == "Page"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    ]
+    assert len(scripts) >= 15 and all(path.is_file() for path in scripts)  # the parse found every page
+    return scripts
+
+
+def _imported_modules(path: Path) -> set[str]:
+    modules = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules.add(node.module)
+    return modules
+
+
+def test_the_app_and_its_libraries_never_import_the_launcher_package():
+    """ir_metrics_lab (the ``ir-metrics-lab`` command) imports ui; where the app's files are is ui.paths' fact, so
+    nothing below the launcher reaches back into it."""
+    offenders = {
+        str(path.relative_to(REPO)): sorted(m for m in _imported_modules(path) if m.split(".")[0] == "ir_metrics_lab")
+        for path in {*_python_files("ui", "metrics"), *_page_scripts(), REPO / "app.py"}
+    }
+    assert {path: modules for path, modules in offenders.items() if modules} == {}
+
+
+def test_pages_reach_session_state_only_through_ui_state():
+    """ui.state owns every session_state key: a page calls its functions (widget_value, sync_widget, ...), never
+    ``st.session_state`` itself, so what the app keeps and how it survives page switches is read in one module."""
+    touches = [
+        f"{path.relative_to(REPO)}:{node.lineno}"
+        for path in [*_page_scripts(), REPO / "app.py"]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if (isinstance(node, ast.Attribute) and node.attr == "session_state")
+        or (isinstance(node, ast.Name) and node.id == "session_state")
+        or (isinstance(node, ast.alias) and node.name == "session_state")
+    ]
+    assert touches == []
+
+
+# --- citations: every file the code, the tests and the docs name is in a clone ---
+
+_PATH = re.compile(r"(?<![\w/.<\\-])((?:[\w.-]+/)+[\w.-]+\.(?:md|py|json|toml|sh|js|css|gz|png|txt))(?![\w/])")
+_MARKDOWN_NAME = re.compile(r"(?<![\w/.<\\-])([\w.-]+\.md)\b")
+_OUTPUT_NAMES = {"ir-metrics-scenario.md"}  # the playground's Markdown download: a file the app writes, not a citation
+_WHEEL_APP = "ir_metrics_lab/app/"  # inside the wheel: pyproject.toml maps it to the repository's top level
+_SECTION = re.compile(r"docs/conventions\.md(?:'s)? §(\d+)(?:\.(\d+))?")
+
+
+def _citing_files() -> list[Path]:
+    """The project's text files: the top level's, .ci/'s, and those of every folder a clone has (not .venv/, build/)."""
+    folders = [REPO / ".ci"] + [
+        path
+        for path in REPO.iterdir()
+        if path.is_dir() and not path.name.startswith(".") and not _ignored_by_git(path.name + "/")
+    ]
+    files = [path for path in REPO.iterdir() if path.is_file() and path.suffix in {".py", ".md", ".toml"}]
+    for folder in folders:
+        files += [
+            path
+            for path in folder.rglob("*")
+            if path.is_file() and (path.suffix in {".py", ".md", ".sh", ".toml"} or path.name == "run")
+        ]
+    return files
+
+
+def _ignored_by_git(path: str) -> bool:
+    """Generated files (bench/out/, tests/artifacts/, ...): .gitignore'd, so a clone makes them, never has them."""
+    return subprocess.run(["git", "check-ignore", "-q", path], cwd=REPO).returncode == 0
+
+
+def _cited_paths() -> dict[str, set[str]]:
+    """{cited path: the files citing it}, for every path under one of the repository's top-level folders and every
+    Markdown file named, with or without a folder (a bare name is one of the project's Markdown files)."""
+    top_level = {path.name for path in REPO.iterdir()}
+    cited: dict[str, set[str]] = {}
+    for path in _citing_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        where = str(path.relative_to(REPO))
+        for match in _PATH.finditer(text):
+            name = match.group(1)
+            if name.split("/")[0] in top_level or name.endswith(".md"):
+                cited.setdefault(name.removeprefix(_WHEEL_APP), set()).add(where)
+        for match in _MARKDOWN_NAME.finditer(text):
+            if match.group(1) not in _OUTPUT_NAMES:
+                cited.setdefault(match.group(1), set()).add(where)
+    return cited
+
+
+def test_every_file_the_code_tests_and_docs_cite_is_in_the_repository():
+    markdown_names = {path.name for folder in ("", "docs", "bench", "tests") for path in (REPO / folder).glob("*.md")}
+    missing = {
+        name: sorted(by)
+        for name, by in _cited_paths().items()
+        if not (REPO / name).exists() and name not in markdown_names and not _ignored_by_git(name)
+    }
+    assert missing == {}, "cited but not in a clone (copy what is needed into the project, e.g. docs/)"
+
+
+def test_the_cited_sections_of_the_conventions_exist():
+    """``docs/conventions.md §2`` is a heading ``## 2.``; ``§3.9`` a heading ``### 3.9``, or item 9 of section 3's
+    numbered list (``§4.4``)."""
+    conventions = (REPO / "docs" / "conventions.md").read_text(encoding="utf-8")
+    sections = {match.group(1): match.start() for match in re.finditer(r"^## (\d+)\. ", conventions, re.MULTILINE)}
+    cited = {
+        (match.group(1), match.group(2)): str(path.relative_to(REPO))
+        for path in _citing_files()
+        for match in _SECTION.finditer(path.read_text(encoding="utf-8", errors="replace"))
+    }
+    assert cited, "nothing cites docs/conventions.md by section: this test would check nothing"
+    absent = []
+    for (section, item), where in sorted(cited.items()):
+        if section not in sections:
+            absent.append((f"§{section}", where))
+            continue
+        start = sections[section]
+        following = [s for s in sections.values() if s > start]
+        body = conventions[start : min(following) if following else len(conventions)]
+        if item and not re.search(rf"^(### {section}\.{item} |\s*{item}\. )", body, re.MULTILINE):
+            absent.append((f"§{section}.{item}", where))
+    assert absent == []
