@@ -114,7 +114,8 @@ def sentence(found: Explanation) -> str:
             f"{second} and {first} give the same {found.measure} on this run ({a:.4f} vs {b:.4f}), although they "
             f"differ in {named}."
         )
-    head = f"{second} gives {abs(d):.4f} {'more' if d > 0 else 'less'} than {first} on {found.measure} ({b:.4f} vs {a:.4f})"
+    more = "more" if d > 0 else "less"
+    head = f"{second} gives {abs(d):.4f} {more} than {first} on {found.measure} ({b:.4f} vs {a:.4f})"
     with_sign = [(s, p) for s, p in found.attribution.items() if abs(p) >= 5e-5]
     along = sorted(((s, p) for s, p in with_sign if p * d > 0), key=lambda item: -abs(item[1]))
     against = sorted(((s, p) for s, p in with_sign if p * d < 0), key=lambda item: -abs(item[1]))
@@ -126,8 +127,8 @@ def sentence(found: Explanation) -> str:
     ]
     text = f"{head}; " + ", ".join(parts) if parts else head
     if against:
-        pulls = ", ".join(f"{described(s, found.choices[s][1])} by {abs(p):.4f}" for s, p in against)
-        text += f"; pulling the other way: {pulls}"
+        pulls = ", ".join(f"{abs(p):.4f} the other way, from {described(s, found.choices[s][1])}" for s, p in against)
+        text += f"; and {pulls}"
     return text + "."
 
 
@@ -209,7 +210,7 @@ def _caveats(tools: tuple[Tool, Tool], profiles: tuple[Profile, Profile]) -> lis
                 "numbers here order them as trec_eval does, so they equal the tool's only where no scores tie."
             )
         if not tool_.runnable and tool_.key != "trec_eval":
-            notes.append(f"{tool_.title}: not installed here; its profile is {tool_.checked}.")
+            notes.append(f"{tool_.title}: its profile is {tool_.checked}.")
         if found.note:
             notes.append(f"{tool_.title}: {found.note}")
     return notes
@@ -253,11 +254,12 @@ def as_text(found: Explanation, top: int = TOP_QUERIES) -> str:
     lines.append(f"{'queries':<14}{int(found.counted[0].sum()):>{width}}  {int(found.counted[1].sum()):>{width}}")
     lines.append("")
     if found.switches:
-        lines.append(f"Attribution (exact Shapley over {len(found.switches)} differing convention(s)):")
+        n = len(found.switches)
+        lines.append(f"Attribution (exact Shapley values over the {n} convention{'s' * (n != 1)} that differ):")
         for switch in found.switches:
             a, b = found.choices[switch]
             lines.append(f"  {switch:<15} {a!s:>9} -> {b!s:<9}  {found.attribution[switch]:>+10.4f}")
-        lines.append(f"  {'total':<37}{sum(found.attribution.values()):>+10.4f}")
+        lines.append(f"  {'total':<40}{sum(found.attribution.values()):>+10.4f}")
     else:
         lines.append("No convention differs between these two profiles.")
     moved = [i for i in found.moved() if abs(float(found.query_difference[i])) > 0][:top]
@@ -290,7 +292,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("qrels", help="qrels file: 'qid iter docid grade' (or CSV/TSV with a header; .gz ok)")
     parser.add_argument("run", help="run file: 'qid Q0 docid rank score tag' (or CSV/TSV with a header; .gz ok)")
     parser.add_argument("--measure", default="NDCG@10", help="the measure (default NDCG@10)")
-    parser.add_argument("--tools", required=True, help="two tools, comma-separated: FIRST,SECOND (e.g. trec_eval,sklearn)")
+    parser.add_argument("--tools", required=True, help="two tools, comma-separated: FIRST,SECOND (trec_eval,sklearn)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--top", type=int, default=TOP_QUERIES, help="queries listed in the text output (default 10)")
     return parser

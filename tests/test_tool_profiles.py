@@ -64,7 +64,7 @@ def close(a: float, b: float) -> bool:
     return abs(a - b) <= TOLERANCE
 
 
-RUNS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+RUNS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 PYTREC_NAMES = {"NDCG": "ndcg_cut", "AP": "map_cut", "P": "P", "R": "recall"}
 
