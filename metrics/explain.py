@@ -151,9 +151,7 @@ def explain(run_input, qrels_input, measure: str | Measure, first: str, second: 
         return cache[key]
 
     values(settings[0])
-    counted_cache = {
-        s.queries: counted_under(run_data, qrels_data, queries, s) for s in (settings[0], settings[1])
-    }
+    counted_cache = {s.queries: counted_under(run_data, qrels_data, queries, s) for s in (settings[0], settings[1])}
 
     def mean(taken: frozenset[str]) -> float:
         setting = mixed(settings[0], settings[1], taken)
@@ -225,8 +223,7 @@ def as_json(found: Explanation) -> dict:
     queries = {}
     for i in found.moved():
         values = {
-            name: float(found.values[side][i]) if found.counted[side][i] else None
-            for side, name in enumerate(names)
+            name: float(found.values[side][i]) if found.counted[side][i] else None for side, name in enumerate(names)
         }
         queries[found.queries[i]] = {
             "values": values,

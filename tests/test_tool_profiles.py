@@ -115,9 +115,7 @@ def test_ranx_profiles(data, k):
     names |= {f"ndcg_burges@{k}": ("ranx_burges", "NDCG", k), f"dcg_burges@{k}": ("ranx_burges", "DCG", k)}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba's type-safety notes
-        theirs = ranx.evaluate(
-            ranx.Qrels(qrels), ranx.Run(run), list(names), return_mean=False, make_comparable=True
-        )
+        theirs = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), list(names), return_mean=False, make_comparable=True)
     for name, (tool_key, family, cut) in names.items():
         mean, per_query = ours(run, qrels, tool_key, family, cut)
         values = np.asarray(theirs[name], dtype=np.float64)
