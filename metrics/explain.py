@@ -121,14 +121,14 @@ def sentence(found: Explanation) -> str:
     against = sorted(((s, p) for s, p in with_sign if p * d < 0), key=lambda item: -abs(item[1]))
     if len(along) == 1 and not against:
         return f"{head}: all of it comes from {described(along[0][0], found.choices[along[0][0]][1])}."
+    first_verb = "comes" if against else "of it comes"  # with parts against it, the parts along exceed the whole
     parts = [
-        f"{abs(p):.4f} {'of it comes ' if i == 0 else ''}from {described(s, found.choices[s][1])}"
+        f"{abs(p):.4f} {first_verb + ' ' if i == 0 else ''}from {described(s, found.choices[s][1])}"
         for i, (s, p) in enumerate(along)
     ]
     text = f"{head}; " + ", ".join(parts) if parts else head
     if against:
-        pulls = ", ".join(f"{abs(p):.4f} the other way, from {described(s, found.choices[s][1])}" for s, p in against)
-        text += f"; and {pulls}"
+        text += "; " + ", ".join(f"{described(s, found.choices[s][1])} takes {abs(p):.4f} back" for s, p in against)
     return text + "."
 
 
