@@ -80,7 +80,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "trec_eval",
         "trec_eval 10.0",
-        "the engine's own conventions, checked against the trec_eval 10.0 binary by the golden tests",
+        "the engine's own conventions, checked by the project's tests against trec_eval's C code (pytrec_eval) and "
+        "the golden cases",
         False,
         (
             Profile("NDCG", "ndcg_cut_{k}", TREC_EVAL_SETTING, "docid", _TREC_SOURCES.format("ndcg_cut")),

@@ -159,13 +159,13 @@ def _per_query(found: Explanation, run: Loaded, qrels: Loaded) -> None:
     if not len(frame):
         return
     st.subheader("Open a query in the Playground", anchor=False)
-    ids = frame["query"].tolist()
+    difference = dict(zip(frame["query"].tolist(), frame["difference"].tolist(), strict=True))
     query_col, side_col = st.columns([3, 2], vertical_alignment="bottom")
     query_id = query_col.selectbox(
         "Query (largest difference first)",
-        ids,
+        list(difference),
         key=f"{PAGE}_query",
-        format_func=lambda q: f"{q}: {float(frame.loc[frame['query'] == q, 'difference'].iloc[0]):+.4f}",
+        format_func=lambda q: f"{q}: {difference[q]:+.4f}",  # options are shown as plain text
     )
     side = side_col.radio(
         "With the conventions of",
