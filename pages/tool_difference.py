@@ -164,7 +164,7 @@ def _per_query(found: Explanation, run: Loaded, qrels: Loaded) -> None:
     query_id = query_col.selectbox(
         "Query (largest difference first)",
         list(difference),
-        key=f"{PAGE}_query",
+        key=f"{PAGE}_query_{found.measure}_{'_'.join(t.key for t in found.tools)}",  # a new pair starts at the top
         format_func=lambda q: f"{q}: {difference[q]:+.4f}",  # options are shown as plain text
     )
     side = side_col.radio(

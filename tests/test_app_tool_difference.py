@@ -67,7 +67,7 @@ def test_lightgbm_has_one_bar_per_convention_summing_to_its_mean(page):
 def test_the_playground_link_carries_the_tools_conventions_and_gives_the_tables_number(page):
     page.radio(key="td_side").set_value(1).run()  # scikit-learn's conventions
     table = page.dataframe[1].value
-    query = str(page.selectbox(key="td_query").value)
+    query = str(page.selectbox(key="td_query_NDCG@10_trec_eval_sklearn").value)
     link = page.get("link_button")[0].proto
     assert shown(link.label) == f"Open query {query} in the Playground"
     params = dict(parse_qsl(urlsplit(link.url).query, keep_blank_values=True))
