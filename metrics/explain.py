@@ -33,7 +33,7 @@ import numpy as np
 from metrics._cli import OneLineParser, run
 from metrics.io import read_qrels, read_run
 from metrics.measures import Measure, parse_measure
-from metrics.tool_profiles import TIES_WORDS, Profile, Tool, profile, tool
+from metrics.tool_profiles import TIES_WORDS, Profile, Tool, profile, tool, unusable
 from metrics.tool_settings import PER_RANKING, Setting, counted_under, described, differing, mixed, values_under
 
 TOP_QUERIES = 10  # the queries that move the most, in the text output
@@ -97,13 +97,9 @@ class Explanation:
         return sentence(self)
 
 
-def _label(tool_: Tool) -> str:
-    return tool_.title
-
-
 def sentence(found: Explanation) -> str:
     """One stakeholder-ready sentence: who gives how much more, and which choices it comes from."""
-    first, second = (_label(t) for t in found.tools)
+    first, second = (t.title for t in found.tools)
     a, b = found.means
     d = found.difference
     if abs(d) < 5e-5:
@@ -136,7 +132,10 @@ def explain(run_input, qrels_input, measure: str | Measure, first: str, second: 
     """The two tools' numbers for ``measure`` on the run, and the difference attributed to each convention."""
     measure = measure if isinstance(measure, Measure) else parse_measure(measure)
     tools = (tool(first), tool(second))
-    profiles = tuple(_usable(profile(t.key, measure.family), t, measure) for t in tools)
+    for key in (first, second):
+        if (problem := unusable(key, measure)) is not None:
+            raise ValueError(problem)
+    profiles = tuple(profile(t.key, measure.family) for t in tools)
     settings: tuple[Setting, Setting] = (profiles[0].setting, profiles[1].setting)  # type: ignore[assignment]
     run_data, qrels_data = read_run(run_input), read_qrels(qrels_input)
     switches = differing(*settings)
@@ -180,23 +179,6 @@ def explain(run_input, qrels_input, measure: str | Measure, first: str, second: 
         query_attribution,
         caveats,
     )
-
-
-def _usable(found: Profile, tool_: Tool, measure: Measure) -> Profile:
-    if found.setting is None:
-        raise ValueError(f"{tool_.title}'s {found.name.replace('{k}', 'k')} is not reproducible here: {found.note}")
-    if measure.k is not None and found.cutoff == "none":
-        raise ValueError(
-            f"{tool_.title}'s {found.name.replace('{k}', 'k')} takes no cutoff: ask for {measure.family} without @k"
-        )
-    if measure.k is None and found.cutoff == "required":
-        raise ValueError(f"{tool_.title}'s {found.name.replace('{k}', 'k')} needs a cutoff, e.g. {measure.family}@10")
-    if measure.gain == "exp" or measure.rel is not None or measure.params:
-        raise ValueError(
-            f"{measure.name}: give the plain measure ({measure.family}"
-            f"{'' if measure.k is None else f'@{measure.k}'}); each tool's profile sets its gain and threshold"
-        )
-    return found
 
 
 def _caveats(tools: tuple[Tool, Tool], profiles: tuple[Profile, Profile]) -> list[str]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from metrics.measures import Measure, parse_measure
 from metrics.tool_settings import TREC_EVAL_SETTING, Setting
 
 # How a tool orders documents whose scores tie:
@@ -344,3 +345,47 @@ def profile(key: str, family: str) -> Profile:
             return candidate
     has = ", ".join(p.measure for p in found.profiles)
     raise ValueError(f"{found.title} has no {family} measure here (it has {has})")
+
+
+def unusable(key: str, measure: str | Measure) -> str | None:
+    """Why a tool's profile cannot give ``measure`` here (no such measure, not reproducible, a cutoff it lacks or
+    needs), or None when it can.
+
+    >>> unusable("sklearn", "AP@10")
+    "scikit-learn's average_precision_score(y_true >= 1, y_score) takes no cutoff: ask for AP without @k"
+    >>> unusable("sklearn", "NDCG@10") is None
+    True
+    """
+    measure = measure if isinstance(measure, Measure) else parse_measure(measure)
+    found = tool(key)
+    try:
+        candidate = profile(key, measure.family)
+    except ValueError as error:
+        return str(error)
+    name = f"{found.title}'s {candidate.name.replace('{k}', 'k')}"
+    if candidate.setting is None:
+        return f"{name} is not reproducible here: {candidate.note.removeprefix('Not reproducible: ')}"
+    if measure.k is not None and candidate.cutoff == "none":
+        return f"{name} takes no cutoff: ask for {measure.family} without @k"
+    if measure.k is None and candidate.cutoff == "required":
+        return f"{name} needs a cutoff, e.g. {measure.family}@10"
+    if measure.gain == "exp" or measure.rel is not None or measure.params:
+        cut = "" if measure.k is None else f"@{measure.k}"
+        plain_name = f"{measure.family}{cut}"
+        return f"{measure.name}: give the plain measure ({plain_name}); each tool's profile sets its gain and threshold"
+    return None
+
+
+def usable_tools(measure: str | Measure) -> tuple[list[str], dict[str, str]]:
+    """(the keys of the tools that can give ``measure``, {key: why not} for those that have it but cannot)."""
+    measure = measure if isinstance(measure, Measure) else parse_measure(measure)
+    usable, excluded = [], {}
+    for candidate in TOOLS:
+        if not any(p.measure == measure.family for p in candidate.profiles):
+            continue
+        problem = unusable(candidate.key, measure)
+        if problem is None:
+            usable.append(candidate.key)
+        else:
+            excluded[candidate.key] = problem
+    return usable, excluded

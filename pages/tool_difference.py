@@ -9,7 +9,7 @@ import streamlit as st
 
 from metrics.explain import Explanation, explain
 from metrics.measures import parse_measure
-from metrics.tool_profiles import TIES_WORDS, TOOLS
+from metrics.tool_profiles import TIES_WORDS, TOOLS, usable_tools
 from metrics.tool_settings import TITLES, described
 from ui import datasets, state, teaching, tool_difference, words
 from ui.datasets import Loaded
@@ -19,26 +19,6 @@ PAGE = "td"
 URL_PATH = "why-tools-differ"
 MEASURES = ("NDCG@10", "NDCG@5", "NDCG@20", "AP", "AP@10", "P@10", "R@100", "RR", "RR@10", "DCG@10")
 SOURCES = {"sample": "Sample data", "upload": "Upload files"}
-
-
-def _usable_tools(measure: str) -> tuple[list[str], list[str]]:
-    """(tools whose profile reproduces the measure, one line for each tool that has it but cannot)."""
-    parsed = parse_measure(measure)
-    usable, excluded = [], []
-    for t in TOOLS:
-        for p in t.profiles:
-            if p.measure != parsed.family:
-                continue
-            name = p.name.replace("{k}", str(parsed.k or "k"))
-            if not p.reproducible:
-                excluded.append(f"{t.title} `{name}`: {plain(p.note)}")
-            elif parsed.k is not None and p.cutoff == "none":
-                excluded.append(f"{t.title} `{name}` takes no cutoff: pick {parsed.family} without @k.")
-            elif parsed.k is None and p.cutoff == "required":
-                excluded.append(f"{t.title} `{name}` needs a cutoff: pick {parsed.family}@k.")
-            else:
-                usable.append(t.key)
-    return usable, excluded
 
 
 def _files() -> tuple[Loaded | None, Loaded | None]:
@@ -77,7 +57,7 @@ def _files() -> tuple[Loaded | None, Loaded | None]:
 def _choices() -> tuple[str, str, str] | None:
     measure_col, first_col, second_col = st.columns([2, 3, 3], gap="medium")
     measure = measure_col.selectbox("Measure", MEASURES, key=f"{PAGE}_measure")
-    usable, excluded = _usable_tools(measure)
+    usable, excluded = usable_tools(measure)
     titles = {t.key: t.title for t in TOOLS}
     first_default = "trec_eval" if "trec_eval" in usable else usable[0]
     preferred = [k for k in ("sklearn", "lightgbm", "ranx") if k in usable and k != first_default]
@@ -90,8 +70,8 @@ def _choices() -> tuple[str, str, str] | None:
     if excluded:
         family = parse_measure(measure).family
         with st.expander(f"Tools that have {family} but cannot be reproduced here", icon=":material/block:"):
-            for line in excluded:
-                st.caption(line)  # our own text (profiles), no user input
+            for why in excluded.values():
+                st.caption(plain(why))
     if first == second:
         st.info("Pick two different tools to see why their numbers differ.", icon=":material/compare_arrows:")
         return None

@@ -90,8 +90,8 @@ def test_measure_a_tool_lacks_is_not_offered_and_the_unreproducible_are_explaine
     options = page.selectbox(key="td_second").options
     # scikit-learn: average_precision_score takes no cutoff; LightGBM map@k and xgboost map@k: not reproducible
     assert options == ["trec_eval 10.0", "pytrec_eval", "ir_measures", "ranx", "TorchMetrics"]
-    captions = " ".join(c.value for c in page.caption)
-    assert "LightGBM" in captions and "Not reproducible" in captions
+    captions = " ".join(shown(c.value, allowed=("code", "em", "strong")) for c in page.caption)
+    assert "LightGBM's map@k (metric='map', eval_at) is not reproducible here: AP@k divided by" in captions
     assert not page.exception
 
 
