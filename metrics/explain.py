@@ -234,7 +234,8 @@ def as_text(found: Explanation, top: int = TOP_QUERIES) -> str:
     lines.append("")
     if found.switches:
         n = len(found.switches)
-        lines.append(f"Attribution (exact Shapley values over the {n} convention{'s' * (n != 1)} that differ):")
+        which = "the convention that differs" if n == 1 else f"the {n} conventions that differ"
+        lines.append(f"Attribution (exact Shapley values over {which}):")
         for switch in found.switches:
             a, b = found.choices[switch]
             lines.append(f"  {switch:<15} {a!s:>9} -> {b!s:<9}  {found.attribution[switch]:>+10.4f}")
