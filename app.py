@@ -57,6 +57,9 @@ PAGES = {
     "Your data": [
         st.Page("pages/your_data.py", title="Evaluate a run", icon=":material/upload_file:", url_path="your-data"),
         st.Page("pages/compare_runs.py", title="Compare runs", icon=":material/difference:", url_path="compare"),
+        st.Page(
+            "pages/tool_difference.py", title="Why tools differ", icon=":material/balance:", url_path="why-tools-differ"
+        ),
     ],
     "Reference": [
         st.Page("pages/conventions.py", title="Conventions explorer", icon=":material/rule:", url_path="conventions"),
