@@ -29,7 +29,7 @@ def _files() -> tuple[Loaded | None, Loaded | None]:
         format_func=SOURCES.get,
         horizontal=True,
         key=f"{PAGE}_source",
-        on_change=lambda: state.set_dataset_setting(f"{PAGE}_source", st.session_state[f"{PAGE}_source"]),
+        on_change=lambda: state.set_dataset_setting(f"{PAGE}_source", state.widget_value(f"{PAGE}_source")),
     )
     if source == "sample":
         system = st.radio(
@@ -63,8 +63,7 @@ def _choices() -> tuple[str, str, str] | None:
     preferred = [k for k in ("sklearn", "lightgbm", "ranx") if k in usable and k != first_default]
     second_default = preferred[0] if preferred else usable[-1]
     for key, default in ((f"{PAGE}_first", first_default), (f"{PAGE}_second", second_default)):
-        if st.session_state.get(key) not in usable:
-            st.session_state[key] = default
+        state.keep_choice(key, usable, default)
     first = first_col.selectbox("From (the first tool)", usable, format_func=titles.get, key=f"{PAGE}_first")
     second = second_col.selectbox("To (the second tool)", usable, format_func=titles.get, key=f"{PAGE}_second")
     if excluded:

@@ -312,6 +312,12 @@ def widget_value(widget_key: str, default: object = None) -> object:
     return st.session_state.get(widget_key, default)
 
 
+def keep_choice(widget_key: str, allowed: Sequence[object], default: object) -> None:
+    """Put a choice widget back on ``default`` when what it holds is no longer among its options."""
+    if st.session_state.get(widget_key) not in allowed:
+        st.session_state[widget_key] = default
+
+
 def clear_widgets(*widget_keys: str) -> None:
     """Empty text inputs after their form succeeded (only from a callback: the widgets are drawn afterwards)."""
     for widget_key in widget_keys:
