@@ -63,6 +63,13 @@ def _parser() -> argparse.ArgumentParser:
         "-N", "--num-docs", type=int, metavar="N", help="documents in the collection (accepted as trec_eval's; unused)"
     )
     parser.add_argument(
+        "--recall-rounding",
+        choices=("nearest", "plus_0.9"),
+        default="nearest",
+        help="documents recall level l asks for (iprec_at_recall, 11pt_avg): l*R rounded, as trec_eval 10.0 "
+        "(default), or floor(l*R + 0.9), as trec_eval 9 inside pytrec_eval and ir_measures",
+    )
+    parser.add_argument(
         "--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format"
     )
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals in text and csv (default 4)")
@@ -105,7 +112,7 @@ def _run(options: argparse.Namespace) -> int:
             trec_format.trec_name(measure)  # refuse a measure trec_eval has no name for before reading the files
     if options.level < 0:
         raise ValueError(f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)")
-    conventions = Conventions(threshold=options.level)
+    conventions = Conventions(threshold=options.level, recall_rounding=options.recall_rounding)
     qrels = read_qrels(options.qrels)
     run = read_run(options.run)
     result = evaluate(

@@ -362,7 +362,7 @@ class _Prepared:
         best_after = _suffix_max(slot, corners, self.size)
         hits = np.bincount(slot, minlength=self.size)
         first_row = np.concatenate([[0], np.cumsum(hits)[:-1]])
-        needed = (level * self.R + 0.9).astype(np.int64)  # metrics.interpolated.relevant_needed
+        needed = _relevant_needed(level, self.R, self.conventions.recall_rounding)
         answered = (needed <= hits) & (hits > 0)
         values = np.zeros(self.size)
         values[answered] = best_after[first_row[answered] + np.maximum(needed[answered], 1) - 1]
@@ -469,3 +469,12 @@ def _slots(ids, counted: pa.Array) -> np.ndarray:
 
 def _strings(values: list[str]) -> pa.Array:
     return pa.chunked_array([values], pa.string()).combine_chunks()
+
+
+def _relevant_needed(level: float, R: np.ndarray, rounding: str) -> np.ndarray:
+    """metrics.interpolated.relevant_needed, per query."""
+    x = level * R
+    if rounding == "plus_0.9":
+        return (x + 0.9).astype(np.int64)
+    whole = x.astype(np.int64)
+    return whole + (x - whole >= 0.5)  # C's lround on a non-negative double

@@ -449,9 +449,12 @@ def interpolated_precision_definition(c: Conventions) -> str:
 def interpolated_precision_worked(b: Breakdown) -> str:
     level, needed, hits = b.terms[Term.RECALL_LEVEL], _int(b.terms[Term.RELEVANT_NEEDED]), _int(b.terms[Term.HITS])
     s = rf"\mathrm{{iP}}({level:.2f})"
+    product = rf"{level:.2f} \cdot {_int(b.terms[Term.R])}"
+    nine = b.conventions.recall_rounding == "plus_0.9"  # trec_eval 9's rounding
+    rounded = rf"\lfloor {product} + 0.9 \rfloor" if nine else rf"\mathrm{{round}}({product})"
     lines = [
         rf"{s} &= \max_{{i:\ \mathrm{{R@}}i\ \geq\ {level:.2f}}} \mathrm{{P@}}i"
-        rf" \quad (\text{{needs }} \lfloor {level:.2f} \cdot {_int(b.terms[Term.R])} + 0.9 \rfloor = {needed}"
+        rf" \quad (\text{{needs }} {rounded} = {needed}"
         r"\text{ relevant})"
     ]
     if b.terms[Term.RELEVANT_NEEDED] > b.terms[Term.HITS]:

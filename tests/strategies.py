@@ -140,4 +140,5 @@ every_conventions = st.builds(
     gain=st.sampled_from(["linear", "exp"]),
     idcg=st.sampled_from(["all", "retrieved"]),
     ap_denominator=st.sampled_from(["all", "retrieved"]),
+    recall_rounding=st.sampled_from(["nearest", "plus_0.9"]),
 )
