@@ -63,6 +63,11 @@ def mean(values) -> float:
     return math.fsum(values) / len(values) if values else 0.0
 
 
+# With -c, trec_eval scores a query missing from the run on an empty ranking, then sets these families to 0
+# (trec_eval.c, "clean up leftovers"); num_rel keeps the query's R, and its 'all' line counts every qrels line
+# with a grade above 0, whatever -l says (m_num_rel.c).
+ZERO_WHEN_MISSING = frozenset({"NumRet", "NumRelRet", "NumNonRelJudgedRet", "utility", "unj", "RBP_resid"})
+
 GEOMETRIC_FLOOR = 0.00001  # trec_eval's MIN_GEO_MEAN: a query scoring 0 counts as 0.00001 in gm_map, gm_bpref
 
 

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics import registry
-from metrics.aggregate import summarize
+from metrics.aggregate import ZERO_WHEN_MISSING, summarize
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.dcg import gain
 from metrics.io import Qrels, Run, doc_hash, read_qrels, read_run
@@ -111,8 +111,8 @@ def evaluate(
                 prepared[under.threshold] = _Prepared(run, qrels, at_threshold, complete, max_docs, judged_only)
             data = prepared[under.threshold]
             values = data.compute(measure)
-            if complete and registry.family(measure.family).kind == "count" and measure.family != "NumQ":
-                values = np.where(data.in_run, values, 0.0)  # -c: a query missing from the run adds nothing
+            if complete and measure.family in ZERO_WHEN_MISSING:
+                values = np.where(data.in_run, values, 0.0)  # -c: trec_eval's values for a query missing from the run
             cache[key] = values
         per_query[name] = cache[key]
     texts = {name: tuple(values.tolist()) for name, values in per_query.items() if values.dtype == object}
@@ -124,6 +124,9 @@ def evaluate(
         name: summarize(values.tolist(), registry.family(parsed[name].family).summary)
         for name, values in per_query.items()
     }
+    for name, measure in parsed.items():
+        if complete and measure.family == "NumRel":  # trec_eval -c: every qrels line with a grade above 0, any -l
+            means[name] = float(np.count_nonzero(qrels.grade > 0))
     return Evaluation(
         data.queries,
         tuple(parsed.values()),

@@ -67,10 +67,7 @@ def lines(result, runid: str | None, *, per_query: bool, summary: bool = True) -
     out: list[str] = []
     if per_query:
         columns = [result.per_query[m.name].tolist() for m in ordered]
-        missing = set(result.only_in_qrels)  # with -c they count in the means, but trec_eval prints no lines
-        for index, query in enumerate(result.queries):
-            if query in missing:
-                continue
+        for index, query in enumerate(result.queries):  # with -c, queries missing from the run too
             for measure, name, family, column in zip(ordered, names, families, columns, strict=True):
                 if measure.name in result.texts:  # relstring: a string per query, in quotes (m_relstring.c)
                     out.append(STRING_LINE % (name, query, f"'{result.texts[measure.name][index]}'"))
