@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-n", "--no-summary", action="store_true", help="print no 'all' lines (trec_eval -n)")
     parser.add_argument(
-        "-N", "--num-docs", type=int, metavar="N", help="documents in the collection (accepted as trec_eval's; unused)"
+        "-N", "--num-docs", type=int, metavar="N", help="documents in the collection (trec_eval -N: utility's N)"
     )
     parser.add_argument(
         "--recall-rounding",
@@ -107,6 +107,8 @@ def _run(options: argparse.Namespace) -> int:
     names = measure_names(requested)
     runid = trec_format.runid_requested(names)
     measures = [parse_measure(name) for name in names if name.strip().lower() != trec_format.RUNID]
+    if options.num_docs is not None:  # trec_eval's -N is the collection size N of utility's fourth term
+        measures = [_with_collection(measure, options.num_docs) for measure in measures]
     if options.format == "trec_eval":
         for measure in measures:
             trec_format.trec_name(measure)  # refuse a measure trec_eval has no name for before reading the files
@@ -139,6 +141,14 @@ def _run(options: argparse.Namespace) -> int:
     else:
         out.write(_text(result, options.per_query, options.digits, summary=not options.no_summary, runid=tag))
     return 0
+
+
+def _with_collection(measure, documents: int):
+    import dataclasses
+
+    if measure.family != "utility" or any(name == "collection" for name, _ in measure.params):
+        return measure
+    return dataclasses.replace(measure, params=(*measure.params, ("collection", float(documents))))
 
 
 def _run_tag(path: str) -> str:

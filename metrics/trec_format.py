@@ -26,7 +26,7 @@ def trec_name(measure: Measure) -> str:
     if family.at_param:
         return f"{family.trec_eval}_{measure.param(family.at_param):3.2f}"  # trec_eval's "%s_%3.2f"
     base = family.trec_eval_uncut if measure.k is None and family.trec_eval_uncut else family.trec_eval
-    if measure.params:  # set_F.0.5, 11pt_avg..25,.5, ndcg.1=3,2=9, utility.2,-1,0,0
+    if any(name != "collection" for name, _ in measure.params):  # set_F.0.5, 11pt_avg..25,.5, utility.2,-1,0,0
         stem, dot, typed = measure.name.partition(".")
         return f"{base}_{typed}" if dot and stem.lower() == base.lower() else f"{base}_{_printable(measure)}"
     if measure.k is None:
@@ -42,7 +42,9 @@ def trec_name(measure: Measure) -> str:
 def _printable(measure: Measure) -> str:
     """A measure's parameters the way trec_eval's -m would take them (for a measure named in our syntax)."""
     printed = []
-    for _, value in measure.params:
+    for name, value in measure.params:
+        if name == "collection":  # trec_eval's -N, not a parameter of the name
+            continue
         if isinstance(value, tuple):
             printed += [f"{v[0]}={v[1]:g}" if isinstance(v, tuple) else f"{v:g}" for v in value]
         else:
