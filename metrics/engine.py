@@ -46,8 +46,8 @@ class Evaluation:
     queries: tuple[str, ...]  # the evaluated queries, sorted by id in byte order (trec_eval -q's order)
     measures: tuple[Measure, ...]
     per_query: dict[str, np.ndarray]  # measure name as spelled -> float64 value per query, aligned with queries
-    # measure name -> mean over the evaluated queries (math.fsum / n), or the family's summary (sum, geometric);
-    # NaN for a family with no summary (relstring)
+    # measure name -> mean over the evaluated queries (added in query order, as trec_eval adds), or the family's
+    # summary (sum, geometric); NaN for a family with no summary (relstring)
     means: dict[str, float]
     counts: QueryCounts
     only_in_run: tuple[str, ...]

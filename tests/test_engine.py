@@ -87,7 +87,7 @@ def _assert_exactly_equal(run, qrels, conv, complete, names=ALL_MEASURES):
         expected, mean = readable[name].per_query, readable[name].mean
         if complete and family in ZERO_WHEN_MISSING:  # trec_eval -c: 0 for a query missing from the run
             expected = {q: (v if q in run else 0.0) for q, v in expected.items()}
-            mean = summarize(expected.values(), registry.family(family).summary)
+            mean = summarize([expected[q] for q in sorted(expected)], registry.family(family).summary)
         if complete and family == "NumRel":  # -c: every qrels line with a grade above 0, whatever -l says
             mean = sum(g > 0 for docs in qrels.values() for g in docs.values())
         assert got == expected, name  # == on floats: bit for bit
