@@ -77,10 +77,19 @@ def _in_order(values: list[float]) -> float:
     return total
 
 
-# With -c, trec_eval scores a query missing from the run on an empty ranking, then sets these families to 0
-# (trec_eval.c, "clean up leftovers"); num_rel keeps the query's R, and its 'all' line counts every qrels line
-# with a grade above 0, whatever -l says (m_num_rel.c).
-ZERO_WHEN_MISSING = frozenset({"NumRet", "NumRelRet", "NumNonRelJudgedRet", "utility", "unj", "RBP_resid"})
+# With -c, trec_eval scores a query missing from the run on a stand-in ranking of one unjudged document (trec_eval.c's
+# bogus_ranking; -J drops it), then sets these families to 0 ("clean up leftovers"), and utility when it is named
+# plain "utility" (a utility with parameters keeps the stand-in's -1). num_rel keeps the query's R, and its 'all'
+# line counts every qrels line with a grade above 0, whatever -l says (m_num_rel.c).
+ZERO_WHEN_MISSING = frozenset({"NumRet", "NumRelRet", "NumNonRelJudgedRet", "unj", "RBP_resid"})
+STAND_IN_DOC = "ceci_nest_pas_un_docno"  # trec_eval's name for it
+
+
+def zero_when_missing(measure) -> bool:
+    """Does trec_eval -c set this measure to 0 for a query missing from the run (else: its stand-in's value)?"""
+    if measure.family == "utility":
+        return all(name == "collection" for name, _ in measure.params)  # no parameters: trec_eval's "utility"
+    return measure.family in ZERO_WHEN_MISSING
 
 GEOMETRIC_FLOOR = 0.00001  # trec_eval's MIN_GEO_MEAN: a query scoring 0 counts as 0.00001 in gm_map, gm_bpref
 

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics import registry
-from metrics.aggregate import ZERO_WHEN_MISSING, summarize
+from metrics.aggregate import summarize, zero_when_missing
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.dcg import gain
 from metrics.io import Qrels, Run, doc_hash, read_qrels, read_run
@@ -111,8 +111,10 @@ def evaluate(
                 prepared[under.threshold] = _Prepared(run, qrels, at_threshold, complete, max_docs, judged_only)
             data = prepared[under.threshold]
             values = data.compute(measure)
-            if complete and measure.family in ZERO_WHEN_MISSING:
+            if complete and zero_when_missing(measure):
                 values = np.where(data.in_run, values, 0.0)  # -c: trec_eval's values for a query missing from the run
+            elif complete and measure.family == "utility" and not judged_only:  # the stand-in document, not relevant
+                values = np.where(data.in_run, values, values + measure.param("b") - measure.param("d"))
             cache[key] = values
         per_query[name] = cache[key]
     texts = {name: tuple(values.tolist()) for name, values in per_query.items() if values.dtype == object}
@@ -163,6 +165,7 @@ class _Prepared:
         judged_only: bool = False,
     ):
         self.conventions = conventions
+        self.judged_only = judged_only
         judged = pc.unique(qrels.query) if len(qrels.grade) else _strings([])
         run_ids = run.query_ids
         judged_in_run = pc.is_in(judged, value_set=run_ids)
@@ -369,6 +372,11 @@ class _Prepared:
         answered = (needed <= hits) & (hits > 0)
         values = np.zeros(self.size)
         values[answered] = best_after[first_row[answered] + np.maximum(needed[answered], 1) - 1]
+        # trec_eval starts from precision num_rel_ret / num_ret: 0/0 on a ranking -J left empty, and a level asking
+        # for no document takes it (NaN, printed -nan). Only -J empties a ranking of a run file: with -c, a query
+        # missing from the run is scored on trec_eval's one-document stand-in ranking (trec_eval.c's bogus_ranking).
+        if self.judged_only:
+            values[(self.n == 0) & (needed == 0)] = np.nan
         return values
 
     def kernel_interpolated_precision(self, measure: Measure) -> np.ndarray:

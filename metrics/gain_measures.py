@@ -111,7 +111,7 @@ def binary_g_walk(values: Sequence[int], threshold: int, R: int) -> Walk:
 
 def rndcg_walk(values: Sequence[int], levels: Sequence[LevelGain], R: int) -> Walk:
     """trec_eval's ``Rndcg`` (``m_Rndcg.c``): NDCG taken where the ideal gain changes (the R levels) and at the end of
-    the ranking, then averaged. R = 0 gives 0."""
+    the ranking, then averaged. R = 0 gives 0; R > 0 with no point gives NaN, as trec_eval's 0/0."""
     n = len(values)
     if R == 0:
         return Walk(0.0, (0.0,) * n, {Term.SUM: 0.0, Term.POINTS: 0})
@@ -153,7 +153,9 @@ def rndcg_walk(values: Sequence[int], levels: Sequence[LevelGain], R: int) -> Wa
         if ideal.gain > 0.0:
             best += ideal.gain / math.log2(i + 2)
         i += 1
-    value = total / len(points) if points else 0.0
+    # trec_eval divides by the number of points even when there is none (R > 0 but no positive ideal gain, as at
+    # -l 0 with only grade-0 judgments): 0/0, NaN, printed -nan
+    value = total / len(points) if points else math.nan
     contributions = [0.0] * n
     for rank, ndcg_there in points:
         if n:

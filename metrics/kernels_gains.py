@@ -234,7 +234,8 @@ def rndcg(data, measure) -> np.ndarray:
         values = sums.dcg_at(point_slot, seen) / sums.idcg_at(point_slot, ideal_at)
     total = np.bincount(point_slot, weights=values, minlength=data.size)
     points = np.bincount(point_slot, minlength=data.size)
-    return np.where(data.R > 0, _ratio(total, points), 0.0)
+    with np.errstate(invalid="ignore"):  # no point: trec_eval's 0/0 (metrics.gain_measures.rndcg_walk)
+        return np.where(data.R > 0, total / points, 0.0)
 
 
 def ndcg_rel(data, measure) -> np.ndarray:

@@ -15,6 +15,7 @@ from metrics.measures import Measure
 RUNID = "runid"  # not a measure of a ranking: the run's tag, printed in the summary only
 # trec_eval's printf formats, kept as its C source spells them
 VALUE_LINE, COUNT_LINE, STRING_LINE = "%-22s\t%s\t%6.4f", "%-22s\t%s\t%d", "%-22s\t%s\t%s"  # C: %ld for counts
+NAN_LINE = "%-22s\t%s\t%6s"  # %6.4f of a NaN: "  -nan"
 
 
 def trec_name(measure: Measure) -> str:
@@ -85,6 +86,8 @@ def lines(result, runid: str | None, *, per_query: bool, summary: bool = True) -
 
 
 def _line(name: str, query: str, value: float, count: bool) -> str:
+    if value != value:  # NaN: trec_eval's 0/0, whose x86 default NaN has its sign bit set (glibc prints -nan)
+        return NAN_LINE % (name, query, "-nan")
     if count:
         return COUNT_LINE % (name, query, int(value))
     return VALUE_LINE % (name, query, value)

@@ -12,10 +12,11 @@ import pytest
 import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from missing_queries import num_rel_all, with_trec_eval_missing
 from strategies import every_conventions, scored_qrels_sets, scored_runs
 
 from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score, registry
-from metrics.aggregate import ZERO_WHEN_MISSING, summarize
+from metrics.aggregate import summarize
 from metrics.engine import evaluate
 
 TOL = 1e-9
@@ -124,12 +125,12 @@ def test_engine_equals_readable_functions_exactly(run, qrels, conventions, compl
             complete=complete,
         )
         expected = dict(readable.per_query)
-        if complete and measure.family in ZERO_WHEN_MISSING:  # trec_eval -c: 0 for a query missing from the run
-            expected = {q: (v if q in run else 0.0) for q, v in expected.items()}
+        if complete:  # trec_eval -c's values for a query missing from the run
+            expected = with_trec_eval_missing(measure, expected, run, qrels, conventions)
         got = dict(zip(engine.queries, engine.per_query[name].tolist(), strict=True))
         assert got == expected, name  # == on floats: bit for bit
         summary = registry.family(measure.family).summary
         if complete and measure.family == "NumRel":  # -c: every qrels line with a grade above 0, whatever -l says
-            assert engine.means[name] == sum(g > 0 for docs in qrels.values() for g in docs.values()), name
+            assert engine.means[name] == num_rel_all(qrels), name
         else:
             assert engine.means[name] == summarize([expected[q] for q in sorted(expected)], summary), name
