@@ -189,16 +189,10 @@ def _without_comments(text: str) -> str:
     return "".join(line + "\n" for line in text.splitlines() if not line.lstrip().startswith("#"))
 
 
-def _negatives_to_zero(text: str) -> str:
-    """Grades below 0 as 0: the same judgment (judged, not relevant) at any -l of 1 or more."""
-    lines = []
-    for line in text.splitlines():
-        fields = line.split()
-        if len(fields) == 4 and fields[3].lstrip("-").isdigit() and int(fields[3]) < 0:
-            fields[3] = "0"
-            line = " ".join(fields)
-        lines.append(line + "\n")
-    return "".join(lines)
+def _with_stand_in(text: str, queries: list[str]) -> str:
+    """One more judgment per query, grade 0, of a document no run retrieves: at any -l of 1 or more it changes no
+    measure of a query with nothing relevant, and trec_eval no longer fails on the query."""
+    return text + "".join(f"{q} 0 trec_eval_stand_in_doc 0\n" for q in sorted(queries))
 
 
 def _level(args: list[str]) -> int:
@@ -223,7 +217,7 @@ def diagnose(args: list[str], qrels: str, run: str, rc: int) -> tuple[str, str, 
         if all(int(line.split()[3]) < 0 for line in qrels.splitlines() if line.split() and line.split()[0] == q)
     ]  # fmt: skip
     if all_negative and _level(args) >= 1:
-        return "all_grades_negative", _negatives_to_zero(qrels), run, args
+        return "all_grades_negative", _with_stand_in(qrels, all_negative), run, args
     missing = _qids(qrels) - _qids(run)
     if missing and "-c" not in args:
         kept = "".join(line + "\n" for line in qrels.splitlines() if line.split() and line.split()[0] not in missing)
