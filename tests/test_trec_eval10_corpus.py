@@ -88,6 +88,52 @@ def test_corpus_case(case, input_files):
     assert printed == expected["stdout"]
 
 
+# Option sets checked through the Python API too: (the case's args, evaluate()'s keyword arguments, -m list, -l).
+API_CASES = {
+    ("-M3", "-q"): ({"max_docs": 3}, ["official"], 1),
+    ("-l", "0", "-q"): ({}, ["official"], 0),
+    ("-l", "2", "-q"): ({}, ["official"], 2),
+    ("-q", "-m", "all_trec"): ({}, ["all_trec"], 1),
+    ("-c", "-q", "-m", "all_trec"): ({"complete": True}, ["all_trec"], 1),
+    ("-J", "-q", "-m", "all_trec"): ({"judged_only": True}, ["all_trec"], 1),
+}
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if tuple(c["args"]) in API_CASES and c.get("expected", c)["rc"] == 0], ids=_case_id
+)
+def test_corpus_values_through_the_api(case, input_files):
+    """metrics.engine.evaluate's per-query values round to what trec_eval printed (%6.4f, %ld, -nan)."""
+    from metrics import Conventions, parse_measure, trec_format
+    from metrics.engine import evaluate
+    from metrics.measure_lists import measure_names
+
+    options, nickname, level = API_CASES[tuple(case["args"])]
+    names = [n for n in measure_names(nickname) if n != "runid"]
+    qrels, run = input_files[case["input"]]
+    result = evaluate(run, qrels, names, conventions=Conventions(threshold=level), **options)
+    printed = {}
+    for line in case.get("expected", case)["stdout"].splitlines():
+        name, query, value = line.split("\t")
+        printed[name.rstrip(), query] = value
+    checked = 0
+    for name in names:
+        measure = parse_measure(name)
+        if name in result.texts:  # relstring: its string, compared byte for byte by test_corpus_case
+            continue
+        trec_name = trec_format.trec_name(measure)
+        for query, value in zip(result.queries, result.per_query[name].tolist(), strict=True):
+            if (trec_name, query) not in printed:  # num_q, gm_map: no per-query line
+                continue
+            shown = printed[trec_name, query]
+            if shown.strip() == "-nan":
+                assert value != value, (trec_name, query, value)
+            else:
+                assert abs(value - float(shown)) <= 0.5e-4 + 1e-9, (trec_name, query, value, shown)
+            checked += 1
+    assert checked > 0
+
+
 QUICKTEST = json.loads((DATA / "quicktest" / "commands.json").read_text())
 
 
