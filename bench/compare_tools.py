@@ -4,6 +4,7 @@
     python bench/compare_tools.py                  # msmarco-like, dl-like, scaling; default reps
     python bench/compare_tools.py --datasets dl --reps 3
     python bench/compare_tools.py --quick          # smoke run: small files, 2 reps
+    python bench/compare_tools.py --tools ours,trec_eval --trec-eval-src PATH/TO/trec_eval/src   # vs trec_eval -O2
 
 Each measurement is a fresh interpreter (subprocess) that reads qrels + run and writes NDCG@10, AP, RR@10, R@100 and
 P@10 per query to bench/out/. Wall time is taken around the child; peak memory is the child's max RSS from
@@ -36,6 +37,7 @@ OUT = BENCH / "out"
 PY = sys.executable
 MEASURES = ("NDCG@10", "AP", "RR@10", "R@100", "P@10")
 TIME = shutil.which("time") and Path("/usr/bin/time").exists()
+TREC_EVAL: list[Path] = []  # the trec_eval binary built with -O2 at bench time (build_trec_eval)
 
 # name -> (qrels, run, default reps); the scaling family reuses the msmarco-like file as its ~7M point.
 DATASETS = {
@@ -59,6 +61,9 @@ def command(tool: str, qrels: Path, run: Path, out: Path) -> tuple[list[str], Pa
         return args, out
     if tool == "pytrec_eval":
         return [PY, str(BENCH / "reference_pytrec_eval.py"), str(qrels), str(run), str(out)], None
+    if tool == "trec_eval":  # its recip_rank has no cutoff: RR over the whole list, where the others take RR@10
+        args = [str(TREC_EVAL[0]), "-q", "-m", "ndcg_cut.10", "-m", "map", "-m", "recip_rank", "-m", "recall.100"]
+        return [*args, "-m", "P.10", str(qrels), str(run)], out
     if tool == "ranx":
         return [PY, str(BENCH / "reference_ranx.py"), str(qrels), str(run), str(out)], None
     if tool == "read-floor":  # parse the run's three useful columns with pyarrow.csv and stop: the I/O + parse floor
@@ -197,9 +202,24 @@ def compare(a: Path, b: Path) -> dict[str, object]:
 # ---------------------------------------------------------------- running
 
 
+def build_trec_eval(source: Path) -> Path:
+    """trec_eval 10.0 from its unmodified sources, built with -O2 in a temporary folder (never committed)."""
+    folder = Path(tempfile.mkdtemp(prefix="trec_eval_O2_")) / "src"
+    shutil.copytree(source, folder)
+    flags = '-O2 -I. -Wall -Wno-unused-but-set-variable -DVERSIONID=\\"10.0\\"'
+    subprocess.run(["make", "-s", "-C", str(folder), f"CFLAGS={flags}", "trec_eval"], check=True, capture_output=True)
+    return folder / "trec_eval"
+
+
 def available(tools: list[str]) -> list[str]:
     ok = []
     for tool in tools:
+        if tool == "trec_eval":
+            if TREC_EVAL:
+                ok.append(tool)
+            else:
+                print("note: trec_eval needs --trec-eval-src; skipped", file=sys.stderr)
+            continue
         probe = {
             "ours": [PY, "-m", "metrics", "--help"],
             "pytrec_eval": [PY, "-c", "import pytrec_eval"],
@@ -338,7 +358,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tools", default="ours,pytrec_eval,ranx,read-floor",
                     help="read-floor: a process that only parses the run with pyarrow.csv (the floor for ours)")
     ap.add_argument("--quick", action="store_true", help="smoke run: dl-like + the 10k/100k scale points, 2 reps")
+    ap.add_argument("--trec-eval-src", type=Path, help="trec_eval 10.0's src/: built here with -O2 (tool trec_eval)")
     args = ap.parse_args(argv)
+    if args.trec_eval_src:
+        TREC_EVAL.append(build_trec_eval(args.trec_eval_src))
     OUT.mkdir(parents=True, exist_ok=True)
     wanted = args.datasets.split(",")
     if args.quick:

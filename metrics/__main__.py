@@ -60,7 +60,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-n", "--no-summary", action="store_true", help="print no 'all' lines (trec_eval -n)")
     parser.add_argument(
-        "-N", "--num-docs", type=int, metavar="N", help="documents in the collection (accepted as trec_eval's; unused)"
+        "-N", "--num-docs", type=int, metavar="N", help="documents in the collection (trec_eval -N: utility's N)"
+    )
+    parser.add_argument(
+        "--recall-rounding",
+        choices=("nearest", "plus_0.9"),
+        default="nearest",
+        help="documents recall level l asks for (iprec_at_recall, 11pt_avg): l*R rounded, as trec_eval 10.0 "
+        "(default), or floor(l*R + 0.9), as trec_eval 9 inside pytrec_eval and ir_measures",
     )
     parser.add_argument(
         "--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format"
@@ -100,12 +107,14 @@ def _run(options: argparse.Namespace) -> int:
     names = measure_names(requested)
     runid = trec_format.runid_requested(names)
     measures = [parse_measure(name) for name in names if name.strip().lower() != trec_format.RUNID]
+    if options.num_docs is not None:  # trec_eval's -N is the collection size N of utility's fourth term
+        measures = [_with_collection(measure, options.num_docs) for measure in measures]
     if options.format == "trec_eval":
         for measure in measures:
             trec_format.trec_name(measure)  # refuse a measure trec_eval has no name for before reading the files
     if options.level < 0:
         raise ValueError(f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)")
-    conventions = Conventions(threshold=options.level)
+    conventions = Conventions(threshold=options.level, recall_rounding=options.recall_rounding)
     qrels = read_qrels(options.qrels)
     run = read_run(options.run)
     result = evaluate(
@@ -132,6 +141,14 @@ def _run(options: argparse.Namespace) -> int:
     else:
         out.write(_text(result, options.per_query, options.digits, summary=not options.no_summary, runid=tag))
     return 0
+
+
+def _with_collection(measure, documents: int):
+    import dataclasses
+
+    if measure.family != "utility" or any(name == "collection" for name, _ in measure.params):
+        return measure
+    return dataclasses.replace(measure, params=(*measure.params, ("collection", float(documents))))
 
 
 def _run_tag(path: str) -> str:

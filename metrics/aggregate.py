@@ -107,14 +107,42 @@ def mean_over_queries(
     """
     counted, run_only, qrels_only = counted_queries(list(run), qrels, complete=complete)
     per_query = {q: metric(run.get(q, ()), qrels[q]).value for q in counted}
-    return QuerySetResult(per_query, mean(per_query.values()), run_only, qrels_only)
+    in_trec_eval_order = (per_query[q] for q in sorted(per_query))  # trec_eval adds queries up by id
+    return QuerySetResult(per_query, mean(in_trec_eval_order), run_only, qrels_only)
 
 
 def mean(values) -> float:
-    """Plain arithmetic mean, summed exactly (math.fsum) so the order of queries cannot change it; 0.0 if empty."""
-    values = list(values)
-    return math.fsum(values) / len(values) if values else 0.0
+    """Arithmetic mean as trec_eval forms it: the values added one by one in the order given (trec_eval's query
+    order: ids in byte order), in double precision, then divided; 0.0 if empty. Not math.fsum: an exact sum
+    rounds an exact half the other way now and then (P_200 0.0088 where trec_eval prints 0.0087).
 
+    >>> mean([0.1, 0.2, 0.3]) == (0.1 + 0.2 + 0.3) / 3
+    True
+    """
+    values = list(values)
+    return _in_order(values) / len(values) if values else 0.0
+
+
+def _in_order(values: list[float]) -> float:
+    total = 0.0
+    for value in values:  # a loop, not sum(): Python 3.12's sum() compensates, trec_eval does not
+        total += value
+    return total
+
+
+# With -c, trec_eval scores a query missing from the run on a stand-in ranking of one unjudged document (trec_eval.c's
+# bogus_ranking; -J drops it), then sets these families to 0 ("clean up leftovers"), and utility when it is named
+# plain "utility" (a utility with parameters keeps the stand-in's -1). num_rel keeps the query's R, and its 'all'
+# line counts every qrels line with a grade above 0, whatever -l says (m_num_rel.c).
+ZERO_WHEN_MISSING = frozenset({"NumRet", "NumRelRet", "NumNonRelJudgedRet", "unj", "RBP_resid"})
+STAND_IN_DOC = "ceci_nest_pas_un_docno"  # trec_eval's name for it
+
+
+def zero_when_missing(measure) -> bool:
+    """Does trec_eval -c set this measure to 0 for a query missing from the run (else: its stand-in's value)?"""
+    if measure.family == "utility":
+        return all(name == "collection" for name, _ in measure.params)  # no parameters: trec_eval's "utility"
+    return measure.family in ZERO_WHEN_MISSING
 
 GEOMETRIC_FLOOR = 0.00001  # trec_eval's MIN_GEO_MEAN: a query scoring 0 counts as 0.00001 in gm_map, gm_bpref
 
@@ -130,7 +158,7 @@ def summarize(values, summary: str = "mean") -> float:
     if summary == "none":  # no summary line (trec_eval relstring: per query only, and not a number)
         return math.nan
     if summary == "sum":
-        return math.fsum(values)
+        return _in_order(values)
     if summary == "geometric":
         return math.exp(mean(math.log(max(v, GEOMETRIC_FLOOR)) for v in values)) if values else 0.0
     return mean(values)

@@ -8,6 +8,8 @@ from typing import Literal
 Gain = Literal["linear", "exp"]
 IdcgSource = Literal["all", "retrieved"]
 ApDenominator = Literal["all", "retrieved"]
+RecallRounding = Literal["nearest", "plus_0.9"]
+RECALL_ROUNDINGS: tuple[RecallRounding, ...] = ("nearest", "plus_0.9")
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,12 +25,16 @@ class Conventions:
         ``"retrieved"`` sorts only the retrieved list (a common blog-post shortcut).
     ap_denominator: ``"all"`` divides AP by R, every relevant doc in the qrels (trec_eval, ranx);
         ``"retrieved"`` divides by the relevant docs retrieved within the cutoff (RAGAS-style context precision).
+    recall_rounding: how many relevant documents recall level ℓ asks for (iprec_at_recall, 11pt_avg).
+        ``"nearest"``: ℓ·R rounded half away from zero (trec_eval 10.0's lround); ``"plus_0.9"``: ⌊ℓ·R + 0.9⌋
+        (trec_eval 9.0.x, so pytrec_eval and ir_measures). Level 0.6 with R = 2: 1 document vs 2.
     """
 
     threshold: int = 1
     gain: Gain = "linear"
     idcg: IdcgSource = "all"
     ap_denominator: ApDenominator = "all"
+    recall_rounding: RecallRounding = "nearest"
 
     def __post_init__(self) -> None:
         if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or self.threshold < 0:
@@ -39,6 +45,9 @@ class Conventions:
             raise ValueError(f"idcg must be 'all' or 'retrieved', got {self.idcg!r}")
         if self.ap_denominator not in ("all", "retrieved"):
             raise ValueError(f"ap_denominator must be 'all' or 'retrieved', got {self.ap_denominator!r}")
+        if self.recall_rounding not in RECALL_ROUNDINGS:
+            raise ValueError(f"recall_rounding must be 'nearest' or 'plus_0.9', got {self.recall_rounding!r}")
 
 
 TREC_EVAL = Conventions()
+PYTREC_EVAL = Conventions(recall_rounding="plus_0.9")  # trec_eval 9.0.x inside pytrec_eval (and ir_measures)

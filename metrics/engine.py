@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics import registry
-from metrics.aggregate import summarize
+from metrics.aggregate import summarize, zero_when_missing
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.io import Qrels, Run, doc_hash, read_qrels, read_run
 from metrics.io.arrays import bool_numpy, int_numpy, take
@@ -44,8 +44,8 @@ class Evaluation:
     queries: tuple[str, ...]  # the evaluated queries, sorted by id in byte order (trec_eval -q's order)
     measures: tuple[Measure, ...]
     per_query: dict[str, np.ndarray]  # measure name as spelled -> float64 value per query, aligned with queries
-    # measure name -> mean over the evaluated queries (math.fsum / n), or the family's summary (sum, geometric);
-    # NaN for a family with no summary (relstring)
+    # measure name -> mean over the evaluated queries (added in query order, as trec_eval adds), or the family's
+    # summary (sum, geometric); NaN for a family with no summary (relstring)
     means: dict[str, float]
     counts: QueryCounts
     only_in_run: tuple[str, ...]
@@ -110,8 +110,10 @@ def evaluate(
             data = prepared[under.threshold]
             family = registry.family(measure.family)
             values = family.kernel(data, measure)
-            if complete and family.kind == "count" and family.key != "NumQ":
-                values = np.where(data.in_run, values, 0.0)  # -c: a query missing from the run adds nothing
+            if complete and zero_when_missing(measure):
+                values = np.where(data.in_run, values, 0.0)  # -c: trec_eval's values for a query missing from the run
+            elif complete and family.key == "utility" and not judged_only:  # the stand-in document, not relevant
+                values = np.where(data.in_run, values, values + measure.param("b") - measure.param("d"))
             cache[key] = values
         per_query[name] = cache[key]
     texts = {name: tuple(values.tolist()) for name, values in per_query.items() if values.dtype == object}
@@ -123,6 +125,9 @@ def evaluate(
         name: summarize(values.tolist(), registry.family(parsed[name].family).summary)
         for name, values in per_query.items()
     }
+    for name, measure in parsed.items():
+        if complete and measure.family == "NumRel":  # trec_eval -c: every qrels line with a grade above 0, any -l
+            means[name] = float(np.count_nonzero(qrels.grade > 0))
     return Evaluation(
         data.queries,
         tuple(parsed.values()),
@@ -150,6 +155,7 @@ class _Prepared(Prepared):
         judged_only: bool = False,
     ):
         self.conventions = conventions
+        self.judged_only = judged_only
         judged = pc.unique(qrels.query) if len(qrels.grade) else _strings([])
         run_ids = run.query_ids
         judged_in_run = pc.is_in(judged, value_set=run_ids)
@@ -255,3 +261,4 @@ def _slots(ids, counted: pa.Array) -> np.ndarray:
 
 def _strings(values: list[str]) -> pa.Array:
     return pa.chunked_array([values], pa.string()).combine_chunks()
+

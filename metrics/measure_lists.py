@@ -61,32 +61,65 @@ def measure_names(options: Sequence[str] | None) -> list[str]:
     if not options:
         return list(DEFAULT_MEASURES)
     names: list[str] = []
+    # trec_eval keeps one parameter list per measure: that of the first -m giving it one (-m P.7 -m P.3 is P_7;
+    # -m P -m P.7 and -m official -m P.7 are P_7 too). Each trec_eval-spelled name: (measure, -m index, explicit).
+    source: dict[str, tuple[str, int, bool]] = {}
 
-    def add(name: str) -> None:
+    def add(name: str, index: int) -> None:
         if name not in names:
             names.append(name)
+            origin = _trec_origin(name)
+            if origin is not None:
+                source[name] = (origin[0], index, origin[1])
 
-    for option in options:
+    for index, option in enumerate(options):
         if not option.strip():
             raise ValueError("an empty -m; name a measure such as NDCG@10, map or P.5,10")
         if option.strip() in registry.TREC_EVAL_NICKNAMES:
             for name in registry.TREC_EVAL_NICKNAMES[option.strip()]:
                 for expanded in _defaults(name) or [name]:
-                    add(expanded)
+                    add(expanded, index)
             continue
         for item in (part.strip() for part in option.split(",")):
             if not item:
                 raise ValueError(f"measure list {option!r} has an empty item")
             if names and re.fullmatch(rf"{_NUMBER}|\d+={_NUMBER}", item) and _joins(names[-1], item):
-                names[-1] = f"{names[-1]},{item}"  # -m ndcg.1=3,2=9 and -m utility.2,-1,0,0 are one measure each
+                joined = f"{names[-1]},{item}"  # -m ndcg.1=3,2=9 and -m utility.2,-1,0,0 are one measure each
+                if names[-1] in source:
+                    source[joined] = source.pop(names[-1])
+                names[-1] = joined
                 continue
             if re.fullmatch(_NUMBER, item) and names:
                 previous = names[-1]
                 match = _PREVIOUS.match(previous)
                 if match is None:
                     raise ValueError(f"measure list {option!r}: {item} follows {previous!r}, which has no cutoff")
-                add(match["stem"] + item)
+                add(match["stem"] + item, index)
                 continue
             for expanded in _defaults(item) or [item]:
-                add(expanded)
-    return names
+                add(expanded, index)
+    first_given: dict[str, int] = {}
+    for measure, index, explicit in source.values():
+        if explicit:
+            first_given[measure] = min(index, first_given.get(measure, index))
+    return [
+        name
+        for name in names
+        if name not in source
+        or source[name][0] not in first_given
+        or (source[name][2] and source[name][1] == first_given[source[name][0]])
+    ]
+
+
+def _trec_origin(name: str) -> tuple[str, bool] | None:
+    """For a trec_eval-spelled name, its trec_eval measure and whether its parameters were given (P.7: ("p", True);
+    P_5 from a bare P or a nickname: ("p", False)); None for any other name (P@5, NDCG@10)."""
+    stem, dot, rest = name.partition(".")
+    if dot and rest and _trec_family(stem, uncut=True) is not None:
+        return stem.lower(), True
+    if _trec_family(name, uncut=True) is not None:
+        return name.lower(), False
+    base, underscore, _ = name.rpartition("_")
+    if underscore and _trec_family(base) is not None and _defaults(base):
+        return base.lower(), False
+    return None

@@ -38,6 +38,7 @@ class Prepared:
     grade: np.ndarray
     ideal_slot: np.ndarray
     ideal_grade: np.ndarray
+    judged_only: bool  # trec_eval -J: unjudged documents left the rankings (a ranking may be empty)
 
     def in_top(self, k: int | None) -> np.ndarray:
         """Which rows lie in the top k (every row when k is None)."""

@@ -15,6 +15,7 @@ from metrics.measures import Measure
 RUNID = "runid"  # not a measure of a ranking: the run's tag, printed in the summary only
 # trec_eval's printf formats, kept as its C source spells them
 VALUE_LINE, COUNT_LINE, STRING_LINE = "%-22s\t%s\t%6.4f", "%-22s\t%s\t%d", "%-22s\t%s\t%s"  # C: %ld for counts
+NAN_LINE = "%-22s\t%s\t%6s"  # %6.4f of a NaN: "  -nan"
 
 
 def trec_name(measure: Measure) -> str:
@@ -26,7 +27,7 @@ def trec_name(measure: Measure) -> str:
     if family.at_param:
         return f"{family.trec_eval}_{measure.param(family.at_param):3.2f}"  # trec_eval's "%s_%3.2f"
     base = family.trec_eval_uncut if measure.k is None and family.trec_eval_uncut else family.trec_eval
-    if measure.params:  # set_F.0.5, 11pt_avg..25,.5, ndcg.1=3,2=9, utility.2,-1,0,0
+    if any(name != "collection" for name, _ in measure.params):  # set_F.0.5, 11pt_avg..25,.5, utility.2,-1,0,0
         stem, dot, typed = measure.name.partition(".")
         return f"{base}_{typed}" if dot and stem.lower() == base.lower() else f"{base}_{_printable(measure)}"
     if measure.k is None:
@@ -42,7 +43,9 @@ def trec_name(measure: Measure) -> str:
 def _printable(measure: Measure) -> str:
     """A measure's parameters the way trec_eval's -m would take them (for a measure named in our syntax)."""
     printed = []
-    for _, value in measure.params:
+    for name, value in measure.params:
+        if name == "collection":  # trec_eval's -N, not a parameter of the name
+            continue
         if isinstance(value, tuple):
             printed += [f"{v[0]}={v[1]:g}" if isinstance(v, tuple) else f"{v:g}" for v in value]
         else:
@@ -67,10 +70,7 @@ def lines(result, runid: str | None, *, per_query: bool, summary: bool = True) -
     out: list[str] = []
     if per_query:
         columns = [result.per_query[m.name].tolist() for m in ordered]
-        missing = set(result.only_in_qrels)  # with -c they count in the means, but trec_eval prints no lines
-        for index, query in enumerate(result.queries):
-            if query in missing:
-                continue
+        for index, query in enumerate(result.queries):  # with -c, queries missing from the run too
             for measure, name, family, column in zip(ordered, names, families, columns, strict=True):
                 if measure.name in result.texts:  # relstring: a string per query, in quotes (m_relstring.c)
                     out.append(STRING_LINE % (name, query, f"'{result.texts[measure.name][index]}'"))
@@ -86,6 +86,8 @@ def lines(result, runid: str | None, *, per_query: bool, summary: bool = True) -
 
 
 def _line(name: str, query: str, value: float, count: bool) -> str:
+    if value != value:  # NaN: trec_eval's 0/0, whose x86 default NaN has its sign bit set (glibc prints -nan)
+        return NAN_LINE % (name, query, "-nan")
     if count:
         return COUNT_LINE % (name, query, int(value))
     return VALUE_LINE % (name, query, value)

@@ -52,10 +52,16 @@ with teaching.step(
     )
     chosen = levels[ELEVEN_LEVELS.index(level)]
     teaching.worked(chosen)
-    needed = relevant_needed(level, R)
+    needed = relevant_needed(level, R, conventions.recall_rounding)
+    rounded = (
+        f"⌊{level:.1f} · {R} + 0.9⌋ = {needed} relevant document{'' if needed == 1 else 's'} (trec_eval 9's "
+        "rounding, as pytrec_eval and ir_measures compute it)"
+        if conventions.recall_rounding == "plus_0.9"
+        else f"{level:.1f} · {R} rounded = {needed} relevant document{'' if needed == 1 else 's'} "
+        "(trec_eval 10.0's rounding, half away from zero)"
+    )
     st.caption(
-        f"R = {R}: level {level:.1f} asks for ⌊{level:.1f} · {R} + 0.9⌋ = {needed} relevant "
-        f"document{'' if needed == 1 else 's'} (trec_eval's rounding). Level 0 asks for none: it takes the best "
+        f"R = {R}: level {level:.1f} asks for {rounded}. Level 0 asks for none: it takes the best "
         "precision anywhere in the list."
     )
     teaching.steps_table(chosen, scn)
@@ -86,8 +92,8 @@ teaching.traps(
         "**Interpolated precision is not precision.** At a recall level it can be higher than the precision at the "
         "rank where that recall was reached: it looks ahead for a better precision later.",
         "**Recall levels are rounded to whole documents.** With R = 2, levels 0.1 to 0.5 all ask for 1 relevant "
-        "document. trec_eval (as pytrec_eval runs it) rounds ⌊ℓ·R + 0.9⌋; trec_eval 10's sources round half away "
-        "from zero, so a few levels can differ between versions.",
+        "document. trec_eval 10.0 rounds ℓ·R half away from zero; trec_eval 9 (inside pytrec_eval and ir_measures) "
+        "takes ⌊ℓ·R + 0.9⌋, so a few levels differ between versions: level 0.6 with R = 2 asks for 1 or 2.",
         "**R-precision adapts its cutoff to the query.** A query with 3 relevant documents is read at rank 3, one "
         "with 50 at rank 50: unlike P@10, a perfect ranking always scores 1.",
         "**A relevant document never retrieved caps the curve.** Recall never reaches 1, so the high levels score "

@@ -56,8 +56,8 @@ def test_pr_curve_lesson_on_the_playground_list():
     assert not at.exception
     values = {m.label: m.value for m in at.metric}
     assert values == {"Rprec": "0.7500", "R@4": "0.7500"}  # precision = recall at rank R
-    # 11 levels ask for int(l * 4 + 0.9) hits: 0, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4 -> eight 1.0s and three 0.8s
-    assert any(f"= {(8 + 3 * 0.8) / 11:.4f}" in latex.value for latex in at.latex)
+    # 11 levels ask for l * 4 rounded (trec_eval 10.0) hits: 0, 0, 1, 1, 2, 2, 2, 3, 3, 4, 4 -> nine 1.0s, two 0.8s
+    assert any(f"= {(9 + 2 * 0.8) / 11:.4f}" in latex.value for latex in at.latex)
     at.select_slider(key="lesson_pr_curve_level").set_value(1.0).run()
     assert any(r"&= 0.8000" in latex.value for latex in at.latex)  # the 4th hit, at rank 5: 4/5
 

@@ -40,8 +40,8 @@ def _trec(qrels, run, measures: set[str], level: int = 1, judged_only: bool = Fa
 def _compare(ours, expected, name: str, trec_name: str) -> None:
     for q, value in zip(ours.queries, ours.per_query[name].tolist(), strict=True):
         want = expected.get(q, {}).get(trec_name, 0.0)
-        if math.isnan(want):  # trec_eval divides 0 by 0 (Rndcg with no positive gain): we report 0, never NaN
-            assert value == 0.0, (name, q)
+        if math.isnan(want):  # trec_eval divides 0 by 0 (Rndcg with no positive gain): NaN, as trec_eval 10.0
+            assert math.isnan(value), (name, q, value)
         else:
             assert value == pytest.approx(want, abs=TOL), (name, q, value, want)
 

@@ -1,4 +1,5 @@
-"""trec_eval's ranking rule: score descending in C-float precision, ties by doc id descending (byte order)."""
+"""trec_eval's ranking rule: score descending (as C doubles in trec_eval 10.0), ties by doc id descending (byte
+order)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,19 @@ import pytrec_eval
 from metrics import parse_measure, rank_by_score
 from metrics.engine import evaluate
 
-# Pairs of scores that differ as doubles but are equal as 32-bit floats, so trec_eval breaks the tie by doc id.
+# Pairs of scores that differ as doubles but are equal as 32-bit floats: trec_eval 9 (pytrec_eval) stored C floats
+# and broke the tie by doc id; trec_eval 10.0 stores doubles, so the higher score ranks first (the corpus of
+# tests/test_trec_eval10_corpus.py has the binary's word on 0.1000000002 vs 0.1000000001).
 FLOAT32_TIES = [(1.0, 1.00000001), (0.0, 1.8e-214), (12.5, 12.500000001)]
 
 
 @pytest.mark.parametrize(("b_score", "a_score"), FLOAT32_TIES)
-def test_float32_ties_rank_as_trec_eval_does(b_score, a_score):
+def test_scores_equal_only_as_floats_rank_by_score_as_trec_eval_10_does(b_score, a_score):
     scores = {"b": b_score, "a": a_score}
-    trec = pytrec_eval.RelevanceEvaluator({"q": {"b": 1}}, {"recip_rank"}).evaluate({"q": scores})
-    assert trec["q"]["recip_rank"] == 1.0  # 'b' first: a tie, and 'b' > 'a'
-    assert rank_by_score(scores) == ["b", "a"]
-    assert evaluate({"q": scores}, {"q": {"b": 1}}, ["RR"]).per_query["RR"].tolist() == [1.0]
+    nine = pytrec_eval.RelevanceEvaluator({"q": {"b": 1}}, {"recip_rank"}).evaluate({"q": scores})
+    assert nine["q"]["recip_rank"] == 1.0  # trec_eval 9: 'b' first, a tie, and 'b' > 'a'
+    assert rank_by_score(scores) == ["a", "b"]  # 10.0: a's score is higher
+    assert evaluate({"q": scores}, {"q": {"b": 1}}, ["RR"]).per_query["RR"].tolist() == [0.5]
 
 
 def test_scores_that_differ_as_floats_still_rank_by_score():

@@ -12,6 +12,7 @@ import pytest
 import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from missing_queries import num_rel_all, with_trec_eval_missing
 from strategies import every_conventions, scored_qrels_sets, scored_runs
 
 from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score, registry
@@ -34,6 +35,11 @@ REPORTED = [
 ]  # fmt: skip
 
 
+def pytrec_conventions(level: int) -> Conventions:
+    """pytrec_eval's trec_eval (9.0.x) asks recall level l for floor(l*R + 0.9) relevant documents."""
+    return Conventions(threshold=level, recall_rounding="plus_0.9")
+
+
 def reference(run, qrels, requests, level=1, judged_only=False):
     """pytrec_eval per query, on the queries trec_eval evaluates (it crashes on all-negative qrels: left out)."""
     qrels = {q: docs for q, docs in qrels.items() if docs and max(docs.values()) >= 0}
@@ -49,7 +55,7 @@ def test_engine_equals_pytrec_eval_live(run, qrels, level, judged_only):
     qrels, expected = reference(run, qrels, REQUESTS, level, judged_only)
     run = {q: docs for q, docs in run.items() if docs}
     names = [*REPORTED, "gm_map"]
-    ours = evaluate(run, qrels, names, conventions=Conventions(threshold=level), judged_only=judged_only)
+    ours = evaluate(run, qrels, names, conventions=pytrec_conventions(level), judged_only=judged_only)
     assert set(ours.queries) == set(expected)
     for name in names:
         for q, value in zip(ours.queries, ours.per_query[name].tolist(), strict=True):
@@ -64,7 +70,7 @@ def test_engine_equals_pytrec_eval_live(run, qrels, level, judged_only):
 @given(scored_runs, scored_qrels_sets, st.integers(1, 2))
 def test_readable_functions_equal_pytrec_eval_live(run, qrels, level):
     qrels, expected = reference(run, qrels, REQUESTS, level)
-    conventions = Conventions(threshold=level)
+    conventions = pytrec_conventions(level)
     for q, values in expected.items():
         ranking = rank_by_score(run[q])
         for name in REPORTED:
@@ -84,16 +90,20 @@ def test_set_f_beta_is_trec_evals_parameter(beta):
         assert value == pytest.approx(expected[q]["set_F"], abs=TOL)
 
 
-def test_iprec_levels_ask_for_level_times_R_plus_point_9_truncated():
-    """R = 2, hits at ranks 1 and 4 (precision 1/1 and 2/4). Level 0.6 asks for int(0.6 * 2 + 0.9) = 2 relevant
-    documents, so the best precision from the 2nd hit on: 2/4 (trec_eval 10's lround would ask for 1: 1/1).
-    Level 0.05 asks for int(0.05 * 2 + 0.9) = 1: the best precision from the 1st hit on, 1/1."""
+def test_iprec_levels_round_as_trec_eval_10_or_as_pytrec_evals_trec_eval_9():
+    """R = 2, hits at ranks 1 and 4 (precision 1/1 and 2/4). trec_eval 10.0: level 0.6 asks for lround(0.6 * 2)
+    = 1 relevant document, so the best precision from the 1st hit on: 1/1. trec_eval 9 (pytrec_eval) asks for
+    int(0.6 * 2 + 0.9) = 2: 2/4. Level 0.05 asks for 0 (best anywhere, 1/1) or int(0.05 * 2 + 0.9) = 1 (1/1)."""
     qrels = {"q": {"a": 1, "b": 1}}
     run = {"q": {"a": 3.0, "x": 2.0, "y": 1.5, "b": 1.0}}
     expected = pytrec_eval.RelevanceEvaluator(qrels, {"iprec_at_recall.0.05,0.6"}).evaluate(run)["q"]
-    ours = evaluate(run, qrels, ["iprec_at_recall_0.05", "iprec_at_recall_0.60"])
-    assert ours.per_query["iprec_at_recall_0.05"][0] == 1.0 == expected["iprec_at_recall_0.05"]
-    assert ours.per_query["iprec_at_recall_0.60"][0] == 0.5 == expected["iprec_at_recall_0.60"]
+    names = ["iprec_at_recall_0.05", "iprec_at_recall_0.60"]
+    nine = evaluate(run, qrels, names, conventions=pytrec_conventions(1))
+    assert nine.per_query["iprec_at_recall_0.05"][0] == 1.0 == expected["iprec_at_recall_0.05"]
+    assert nine.per_query["iprec_at_recall_0.60"][0] == 0.5 == expected["iprec_at_recall_0.60"]
+    ten = evaluate(run, qrels, names)
+    assert ten.per_query["iprec_at_recall_0.05"][0] == 1.0
+    assert ten.per_query["iprec_at_recall_0.60"][0] == 1.0
 
 
 CATALOG = [
@@ -115,9 +125,12 @@ def test_engine_equals_readable_functions_exactly(run, qrels, conventions, compl
             complete=complete,
         )
         expected = dict(readable.per_query)
-        if complete and measure.family == "NumRel":  # trec_eval -c: a query missing from the run adds nothing
-            expected = {q: (v if q in run else 0.0) for q, v in expected.items()}
+        if complete:  # trec_eval -c's values for a query missing from the run
+            expected = with_trec_eval_missing(measure, expected, run, qrels, conventions)
         got = dict(zip(engine.queries, engine.per_query[name].tolist(), strict=True))
         assert got == expected, name  # == on floats: bit for bit
         summary = registry.family(measure.family).summary
-        assert engine.means[name] == summarize(expected.values(), summary), name
+        if complete and measure.family == "NumRel":  # -c: every qrels line with a grade above 0, whatever -l says
+            assert engine.means[name] == num_rel_all(qrels), name
+        else:
+            assert engine.means[name] == summarize([expected[q] for q in sorted(expected)], summary), name

@@ -57,7 +57,12 @@ def convention_lines(c: Conventions) -> list[str]:
 def matches(c: Conventions) -> str:
     """Which tool the numbers as a whole agree with."""
     if c == TREC_EVAL:
-        return "These are trec_eval's defaults: every number matches trec_eval (and ir_measures, ranx)."
+        return (
+            "These are trec_eval's defaults (10.0): every number matches trec_eval (and ir_measures, ranx, except "
+            "interpolated precision at a few recall levels, which ir_measures and pytrec_eval round as trec_eval 9)."
+        )
+    if c == Conventions(threshold=c.threshold, recall_rounding="plus_0.9"):
+        return "trec_eval 9's recall-level rounding: the numbers match pytrec_eval and ir_measures."
     if c == Conventions(threshold=c.threshold):
         return f"trec_eval's conventions with `-l {c.threshold}`: the numbers match `trec_eval -l {c.threshold}`."
     return "Not trec_eval's defaults: see each convention above for the tools that make the same choice."

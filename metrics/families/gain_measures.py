@@ -113,7 +113,7 @@ def binary_g_walk(values: Sequence[int], threshold: int, R: int) -> Walk:
 
 def rndcg_walk(values: Sequence[int], levels: Sequence[LevelGain], R: int) -> Walk:
     """trec_eval's ``Rndcg`` (``m_Rndcg.c``): NDCG taken where the ideal gain changes (the R levels) and at the end of
-    the ranking, then averaged. R = 0 gives 0."""
+    the ranking, then averaged. R = 0 gives 0; R > 0 with no point gives NaN, as trec_eval's 0/0."""
     n = len(values)
     if R == 0:
         return Walk(0.0, (0.0,) * n, {Term.SUM: 0.0, Term.POINTS: 0})
@@ -155,7 +155,9 @@ def rndcg_walk(values: Sequence[int], levels: Sequence[LevelGain], R: int) -> Wa
         if ideal.gain > 0.0:
             best += ideal.gain / math.log2(i + 2)
         i += 1
-    value = total / len(points) if points else 0.0
+    # trec_eval divides by the number of points even when there is none (R > 0 but no positive ideal gain, as at
+    # -l 0 with only grade-0 judgments): 0/0, NaN, printed -nan
+    value = total / len(points) if points else math.nan
     contributions = [0.0] * n
     for rank, ndcg_there in points:
         if n:
@@ -562,7 +564,8 @@ def rndcg_kernel(data, measure) -> np.ndarray:
         values = sums.dcg_at(point_slot, seen) / sums.idcg_at(point_slot, ideal_at)
     total = np.bincount(point_slot, weights=values, minlength=data.size)
     points = np.bincount(point_slot, minlength=data.size)
-    return np.where(data.R > 0, ratio(total, points), 0.0)
+    with np.errstate(invalid="ignore"):  # no point: trec_eval's 0/0 (rndcg_walk)
+        return np.where(data.R > 0, total / points, 0.0)
 
 
 def ndcg_rel_kernel(data, measure) -> np.ndarray:

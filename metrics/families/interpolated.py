@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from metrics._checks import checked, count_relevant, judged
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.conventions import TREC_EVAL, Conventions, RecallRounding
 from metrics.family import Family, Param
 from metrics.latex import aligned_block, decimal, whole
 from metrics.lazy_numpy import np
@@ -20,11 +20,19 @@ from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
 ELEVEN_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval's default recall levels
 
 
-def relevant_needed(level: float, R: int) -> int:
-    """How many relevant documents recall level ``level`` asks for: ⌊level · R + 0.9⌋, as the trec_eval that
-    pytrec_eval runs computes it (trec_eval 9). trec_eval 10's sources round half away from zero instead (lround);
-    the two differ when level · R has a fraction from 0.1 to 0.5, e.g. level 0.6 with R = 2: 2 here, 1 in 10."""
-    return int(level * R + 0.9)  # C's (long)(x + 0.9) on a non-negative double: truncation
+def relevant_needed(level: float, R: int, rounding: RecallRounding = "nearest") -> int:
+    """How many relevant documents recall level ``level`` asks for: level · R rounded half away from zero
+    (trec_eval 10.0's lround), or with ``rounding="plus_0.9"`` ⌊level · R + 0.9⌋ (trec_eval 9.0.x, inside
+    pytrec_eval). They differ when level · R has a fraction from 0.1 to 0.5: level 0.6 with R = 2 asks for 1 or 2.
+
+    >>> relevant_needed(0.6, 2), relevant_needed(0.6, 2, "plus_0.9")
+    (1, 2)
+    """
+    x = level * R
+    if rounding == "plus_0.9":
+        return int(x + 0.9)  # C's (long)(x + 0.9) on a non-negative double: truncation
+    whole = int(x)
+    return whole + 1 if x - whole >= 0.5 else whole  # C's lround; x - whole is exact, unlike floor(x + 0.5)
 
 
 def precision_at_hits(ranking: Ranking, qrels: Judgments, k: int | None, conventions: Conventions) -> list[float]:
@@ -57,15 +65,16 @@ def interpolated_precision(
 
     .. math:: \mathrm{iP}(\ell) = \max_{i:\ \mathrm{R@}i \geq \ell} \mathrm{P@}i
 
-    Conventions (trec_eval ``m_iprec_at_recall.c``): the level asks for ⌊ℓ·R + 0.9⌋ relevant documents; if fewer
-    were retrieved the value is 0; level 0 takes the best precision anywhere in the list. The steps mark the
-    relevant ranks; the one whose precision is the answer contributes the whole value.
+    Conventions (trec_eval ``m_iprec_at_recall.c``): the level asks for ℓ·R relevant documents, rounded
+    (conventions.recall_rounding); if fewer were retrieved the value is 0; level 0 takes the best precision anywhere
+    in the list. The steps mark the relevant ranks; the one whose precision is the answer contributes the whole
+    value.
 
     >>> interpolated_precision(["a", "x", "b", "y", "c"], {"a": 1, "b": 1, "c": 1}, level=0.5).value  # 2 of 3
     0.6666666666666666
     """
     R = count_relevant(qrels, conventions.threshold)
-    needed = relevant_needed(level, R)
+    needed = relevant_needed(level, R, conventions.recall_rounding)
     corners = precision_at_hits(ranking, qrels, k, conventions)
     value = _interpolated(corners, needed)
     winner = (
@@ -99,8 +108,8 @@ def eleven_point_average(
     as iprec_at_recall; summed from the last level back, as trec_eval sums. Each relevant rank contributes
     the interpolated precision of the levels it answers, divided by the number of levels.
 
-    >>> round(eleven_point_average(["a", "x", "b"], {"a": 1, "b": 1}).value, 4)  # 1.0 up to 0.5, then 2/3
-    0.8485
+    >>> round(eleven_point_average(["a", "x", "b"], {"a": 1, "b": 1}).value, 4)  # 1.0 to level 0.7 (1.4 rounds to 1)
+    0.9091
     """
     if not levels:
         raise ValueError("11pt_avg needs at least one recall level")
@@ -108,11 +117,11 @@ def eleven_point_average(
     corners = precision_at_hits(ranking, qrels, k, conventions)
     total = 0.0
     for level in reversed(levels):  # trec_eval sums its parameters from the last one back
-        total += _interpolated(corners, relevant_needed(level, R))
+        total += _interpolated(corners, relevant_needed(level, R, conventions.recall_rounding))
     value = total / len(levels)
     share = [0.0] * len(corners)
     for level in levels:  # credit each level's value to the hit whose precision it is
-        needed = relevant_needed(level, R)
+        needed = relevant_needed(level, R, conventions.recall_rounding)
         if needed <= len(corners) and corners:
             best = max(range(max(needed, 1) - 1, len(corners)), key=lambda i: (corners[i], -i))
             share[best] += corners[best] / len(levels)
@@ -153,9 +162,12 @@ def interpolated_precision_definition(c: Conventions) -> str:
 def interpolated_precision_worked(b: Breakdown) -> str:
     level, needed, hits = b.terms[Term.RECALL_LEVEL], whole(b.terms[Term.RELEVANT_NEEDED]), whole(b.terms[Term.HITS])
     s = rf"\mathrm{{iP}}({level:.2f})"
+    product = rf"{level:.2f} \cdot {whole(b.terms[Term.R])}"
+    nine = b.conventions.recall_rounding == "plus_0.9"  # trec_eval 9's rounding
+    rounded = rf"\lfloor {product} + 0.9 \rfloor" if nine else rf"\mathrm{{round}}({product})"
     lines = [
         rf"{s} &= \max_{{i:\ \mathrm{{R@}}i\ \geq\ {level:.2f}}} \mathrm{{P@}}i"
-        rf" \quad (\text{{needs }} \lfloor {level:.2f} \cdot {whole(b.terms[Term.R])} + 0.9 \rfloor = {needed}"
+        rf" \quad (\text{{needs }} {rounded} = {needed}"
         r"\text{ relevant})"
     ]
     if b.terms[Term.RELEVANT_NEEDED] > b.terms[Term.HITS]:
@@ -193,11 +205,25 @@ def _interpolated_rows(data, level: float, k: int | None) -> np.ndarray:
     best_after = suffix_max(slot, corners, data.size)
     hits = np.bincount(slot, minlength=data.size)
     first_row = np.concatenate([[0], np.cumsum(hits)[:-1]])
-    needed = (level * data.R + 0.9).astype(np.int64)  # metrics.families.interpolated.relevant_needed
+    needed = _relevant_needed_per_query(level, data.R, data.conventions.recall_rounding)
     answered = (needed <= hits) & (hits > 0)
     values = np.zeros(data.size)
     values[answered] = best_after[first_row[answered] + np.maximum(needed[answered], 1) - 1]
+    # trec_eval starts from precision num_rel_ret / num_ret: 0/0 on a ranking -J left empty, and a level asking
+    # for no document takes it (NaN, printed -nan). Only -J empties a ranking of a run file: with -c, a query
+    # missing from the run is scored on trec_eval's one-document stand-in ranking (trec_eval.c's bogus_ranking).
+    if data.judged_only:
+        values[(data.n == 0) & (needed == 0)] = np.nan
     return values
+
+
+def _relevant_needed_per_query(level: float, R: np.ndarray, rounding: RecallRounding) -> np.ndarray:
+    """relevant_needed, per query."""
+    x = level * R
+    if rounding == "plus_0.9":
+        return (x + 0.9).astype(np.int64)
+    whole = x.astype(np.int64)
+    return whole + (x - whole >= 0.5)  # C's lround on a non-negative double
 
 
 def interpolated_precision_kernel(data, measure) -> np.ndarray:

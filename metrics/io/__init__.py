@@ -15,7 +15,7 @@ layout.py       layout sniffing: TREC columns or a CSV/TSV header
 fast.py         the pyarrow fast path (and whitespace squeezing)
 scan.py         the line-by-line scanner that describes the first bad line
 frames.py       DataFrame and dict input
-order.py        trec_eval's order: grouping, float32 ties, doc ids descending
+order.py        trec_eval's order: grouping, score ties (as doubles), doc ids descending
 duplicates.py   a doc given twice for a query, a judgment given twice
 parallel.py     the threading helper (two halves on two cores)
 arrays.py       Arrow <-> numpy helpers (metrics.engine uses them too)

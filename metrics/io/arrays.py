@@ -58,9 +58,9 @@ def arrow_int64(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.int64(), len(values), [None, pa.py_buffer(values)])
 
 
-def arrow_float32(values: np.ndarray) -> pa.Array:
-    values = np.ascontiguousarray(values, dtype=np.float32)
-    return pa.Array.from_buffers(pa.float32(), len(values), [None, pa.py_buffer(values)])
+def arrow_float64(values: np.ndarray) -> pa.Array:
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    return pa.Array.from_buffers(pa.float64(), len(values), [None, pa.py_buffer(values)])
 
 
 def first_true(mask) -> int:

@@ -44,7 +44,7 @@ def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
         except pa.ArrowInvalid:
             table = None
         if table is not None and _has_comment_rows(table.column(wanted[0])):
-            table = None  # a comment line further down that pyarrow read as a row
+            table = None  # a comment line further down that pyarrow read as a row, or a line led by blanks
         if table is None:
             table = _parse_normalized(text, kind, layout, convert, quoting)
     except OSError as error:
@@ -88,13 +88,17 @@ def _read_options(names, layout: Layout) -> pa_csv.ReadOptions:
 
 
 def _has_comment_rows(query_ids: pa.ChunkedArray) -> bool:
-    """Whether a query id starts with '#': a comment line read as data (the check is one numpy gather per chunk)."""
+    """Whether a query id starts with '#' (a comment line read as data) or a blank (a line led by a tab or a space,
+    whose blanks trec_eval skips: the normalized parse drops them). One numpy gather per chunk."""
     for chunk in query_ids.chunks:
         offsets, values = string_views(chunk)
         starts = offsets[:-1][np.diff(offsets) > 0] - offsets[0]
-        if len(starts) and (values[starts] == ord("#")).any():
+        if len(starts) and np.isin(values[starts], _NOT_AN_ID_START).any():
             return True
     return False
+
+
+_NOT_AN_ID_START = np.frombuffer(b"# \t", dtype=np.uint8)
 
 
 def _read_csv(source, read, parse, convert, in_memory: bool) -> pa.Table:

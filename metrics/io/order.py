@@ -1,5 +1,5 @@
-"""trec_eval's order: group a run by query and rank by score descending (in C-float precision: scores equal in 32
-bits tie), then doc id descending, sorting only what is out of that order; then refuse duplicates."""
+"""trec_eval's order: group a run by query and rank by score descending (as C doubles, trec_eval 10.0's
+TEXT_RESULTS.sim), then doc id descending, sorting only what is out of that order; then refuse duplicates."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics.io.arrays import (
-    arrow_float32,
+    arrow_float64,
     arrow_int64,
     bool_numpy,
     chunked,
@@ -54,10 +54,10 @@ def prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
             encoded = pc.dictionary_encode(query.combine_chunks())
             code = int_numpy(encoded.indices)
             del encoded
-        rounded = np.empty(len(doc), dtype=np.float32)
-        _round_to_float32(score, rounded)
-        table = pa.table({"query": arrow_int64(code), "score": arrow_float32(rounded), "doc": doc})
-        del code, rounded
+        scores = np.empty(len(doc), dtype=np.float64)
+        _copy_scores(score, scores)
+        table = pa.table({"query": arrow_int64(code), "score": arrow_float64(scores), "doc": doc})
+        del code, scores
         indices = pc.sort_indices(
             table, sort_keys=[("query", "ascending"), ("score", "descending"), ("doc", "descending")]
         )
@@ -82,8 +82,8 @@ def _row_pass(query: pa.ChunkedArray, doc: pa.ChunkedArray, score) -> tuple[np.n
 
     - the doc hashes (uint32, one per row);
     - ``new_query``, the rows whose query id differs from the row before (int64, ascending);
-    - ``rising``, the rows i where the score of row i + 1, rounded to float32 as trec_eval keeps it, is >= row
-      i's: few (ties, and the first row of each ranking) in a run written in trec_eval's order.
+    - ``rising``, the rows i where the score of row i + 1 is >= row i's: few (ties, and the first row of each
+      ranking) in a run written in trec_eval's order.
 
     Large runs are split in two halves, one per thread (by_halves).
     """
@@ -107,44 +107,39 @@ def _row_pass(query: pa.ChunkedArray, doc: pa.ChunkedArray, score) -> tuple[np.n
     return hashed, np.concatenate([h[0] for h in halves]), np.concatenate([h[1] for h in halves])
 
 
-_PIECE_ROWS = 1 << 16  # float32 copies of this many scores at a time: small, cache-friendly temporaries
+_PIECE_ROWS = 1 << 16  # comparisons of this many scores at a time: small, cache-friendly temporaries
 
 
 def _rising_rows(score, first: int, stop: int) -> np.ndarray:
-    """The rows i in first..stop - 2 where float32(score[i + 1]) >= float32(score[i])."""
+    """The rows i in first..stop - 2 where score[i + 1] >= score[i]."""
     found = []
-    previous = None  # the float32 score of the row before the current piece
+    previous = None  # the score of the row before the current piece
     at = first
     for part in float64_parts(score, first, stop):
         for begin in range(0, len(part), _PIECE_ROWS):
-            with np.errstate(over="ignore"):  # beyond float32's range is inf, as in C
-                rounded = part[begin : begin + _PIECE_ROWS].astype(np.float32)
-            if previous is not None and rounded[0] >= previous:
+            piece = part[begin : begin + _PIECE_ROWS]
+            if previous is not None and piece[0] >= previous:
                 found.append(np.array([at - 1], dtype=np.int64))
-            found.append(np.flatnonzero(rounded[1:] >= rounded[:-1]) + at)
-            previous = rounded[-1]
-            at += len(rounded)
+            found.append(np.flatnonzero(piece[1:] >= piece[:-1]) + at)
+            previous = piece[-1]
+            at += len(piece)
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
-def _float32_at(score, rows: np.ndarray) -> np.ndarray:
-    """The float32-rounded scores of a few rows."""
+def _scores_at(score, rows: np.ndarray) -> np.ndarray:
+    """The scores of a few rows."""
     if isinstance(score, np.ndarray):
-        values = score[rows]
-    else:
-        values = float_numpy(take(score, rows)) if len(rows) else np.zeros(0)
-    with np.errstate(over="ignore"):
-        return values.astype(np.float32)
+        return score[rows]
+    return float_numpy(take(score, rows)) if len(rows) else np.zeros(0)
 
 
-def _round_to_float32(score, out: np.ndarray) -> None:
-    """Write the float64 scores, rounded to float32, into ``out``: trec_eval keeps scores as C floats
-    (TEXT_RESULTS.sim), so scores equal in 32 bits tie, and ties go by doc id."""
+def _copy_scores(score, out: np.ndarray) -> None:
+    """Write the float64 scores into ``out``: trec_eval 10.0 keeps scores as C doubles (TEXT_RESULTS.sim), so
+    only scores equal as doubles tie, and ties go by doc id."""
     at = 0
-    with np.errstate(over="ignore"):  # beyond float32's range is inf, as in C
-        for part in float64_parts(score, 0, len(score)):
-            np.copyto(out[at : at + len(part)], part, casting="same_kind")
-            at += len(part)
+    for part in float64_parts(score, 0, len(score)):
+        out[at : at + len(part)] = part
+        at += len(part)
 
 
 def prepare_qrels(name: str, query, doc, grade, row_names: Callable) -> Qrels:
@@ -175,7 +170,7 @@ def _descending_ties(starts: np.ndarray, rising: np.ndarray, score) -> tuple[boo
     as the array of their i. ``rising``: the rows i whose next row's score is >= theirs (from _row_pass)."""
     at = np.minimum(np.searchsorted(starts, rising + 1), len(starts) - 1)
     pairs = rising[starts[at] != rising + 1]  # a row starting a ranking may score anything
-    return not (_float32_at(score, pairs + 1) > _float32_at(score, pairs)).any(), pairs
+    return not (_scores_at(score, pairs + 1) > _scores_at(score, pairs)).any(), pairs
 
 
 def _order_ties(pairs: np.ndarray, doc: pa.ChunkedArray):

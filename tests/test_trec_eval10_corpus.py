@@ -1,0 +1,188 @@
+"""trec_eval 10.0 is the oracle: its recorded output over thousands of inputs and option sets, replayed.
+
+tests/data/trec_eval10/corpus.jsonl.gz holds what the binary printed (scripts/make_trec_eval_corpus.py made it; run
+it again with a binary's path to regenerate). Every case runs in this process through the CLI's main, whose stdout
+must equal trec_eval's byte for byte and whose exit status must be 0 where trec_eval's is; the printed values are
+also checked through the Python API (metrics.engine.evaluate). Where trec_eval 10.0 is wrong on valid input, the
+case names its row of tests/data/trec_eval10/defects.json (the one list of them, with reasons) and carries the
+answer trec_eval gives on the repaired input, which is what we must print instead.
+
+trec_eval's own `make quicktest` (its nine outputs that need no -R or -Z) is replayed the same way.
+
+With TREC_EVAL_BIN naming a trec_eval 10.0 binary, random inputs drawn by hypothesis are also scored live by it
+(test_live_differential). Without the variable that test is not defined at all (nothing is skipped).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import importlib.util
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from metrics.__main__ import main
+
+DATA = Path(__file__).parent / "data" / "trec_eval10"
+DEFECTS: dict[str, str] = json.loads((DATA / "defects.json").read_text())
+
+
+def _load_corpus() -> tuple[dict[str, dict], list[dict]]:
+    inputs, cases = {}, []
+    with gzip.open(DATA / "corpus.jsonl.gz", "rt", encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            if record["kind"] == "input":
+                inputs[record["id"]] = record
+            elif record["kind"] == "case":
+                cases.append(record)
+    return inputs, cases
+
+
+INPUTS, CASES = _load_corpus()
+
+
+@pytest.fixture(scope="module")
+def input_files(tmp_path_factory) -> dict[str, tuple[str, str]]:
+    folder = tmp_path_factory.mktemp("trec_eval10")
+    files = {}
+    for input_id, record in INPUTS.items():
+        qrels, run = folder / f"{input_id}.qrels", folder / f"{input_id}.run"
+        qrels.write_text(record["qrels"], encoding="utf-8")
+        run.write_text(record["run"], encoding="utf-8")
+        files[input_id] = str(qrels), str(run)
+    return files
+
+
+def run_cli(args: list[str]) -> tuple[int, str]:
+    """Our CLI in this process: exit status and stdout."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main([*args, "--format", "trec_eval"])
+    return status, out.getvalue()
+
+
+def _case_id(case: dict) -> str:
+    return f"{case['input']}:{' '.join(case['args']) or 'default'}"
+
+
+def test_corpus_is_whole():
+    assert len(CASES) >= 4000 and len(INPUTS) >= 50
+    assert all(case["defect"] in DEFECTS for case in CASES if "defect" in case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_corpus_case(case, input_files):
+    qrels, run = input_files[case["input"]]
+    status, printed = run_cli([*case["args"], qrels, run])
+    expected = case.get("expected", case)  # a trec_eval defect: what it prints on the repaired input
+    if expected["rc"] != 0:  # trec_eval refuses input that is invalid: so do we, printing nothing
+        assert status != 0 and printed == ""
+        return
+    assert status == 0
+    assert printed == expected["stdout"]
+
+
+# Option sets checked through the Python API too: (the case's args, evaluate()'s keyword arguments, -m list, -l).
+API_CASES = {
+    ("-M3", "-q"): ({"max_docs": 3}, ["official"], 1),
+    ("-l", "0", "-q"): ({}, ["official"], 0),
+    ("-l", "2", "-q"): ({}, ["official"], 2),
+    ("-q", "-m", "all_trec"): ({}, ["all_trec"], 1),
+    ("-c", "-q", "-m", "all_trec"): ({"complete": True}, ["all_trec"], 1),
+    ("-J", "-q", "-m", "all_trec"): ({"judged_only": True}, ["all_trec"], 1),
+}
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if tuple(c["args"]) in API_CASES and c.get("expected", c)["rc"] == 0], ids=_case_id
+)
+def test_corpus_values_through_the_api(case, input_files):
+    """metrics.engine.evaluate's per-query values round to what trec_eval printed (%6.4f, %ld, -nan)."""
+    from metrics import Conventions, parse_measure, trec_format
+    from metrics.engine import evaluate
+    from metrics.measure_lists import measure_names
+
+    options, nickname, level = API_CASES[tuple(case["args"])]
+    names = [n for n in measure_names(nickname) if n != "runid"]
+    qrels, run = input_files[case["input"]]
+    result = evaluate(run, qrels, names, conventions=Conventions(threshold=level), **options)
+    printed = {}
+    for line in case.get("expected", case)["stdout"].splitlines():
+        name, query, value = line.split("\t")
+        printed[name.rstrip(), query] = value
+    checked = 0
+    for name in names:
+        measure = parse_measure(name)
+        if name in result.texts:  # relstring: its string, compared byte for byte by test_corpus_case
+            continue
+        trec_name = trec_format.trec_name(measure)
+        for query, value in zip(result.queries, result.per_query[name].tolist(), strict=True):
+            if (trec_name, query) not in printed:  # num_q, gm_map: no per-query line
+                continue
+            shown = printed[trec_name, query]
+            if shown.strip() == "-nan":
+                assert value != value, (trec_name, query, value)
+            else:
+                assert abs(value - float(shown)) <= 0.5e-4 + 1e-9, (trec_name, query, value, shown)
+            checked += 1
+    assert checked > 0
+
+
+QUICKTEST = json.loads((DATA / "quicktest" / "commands.json").read_text())
+
+
+@pytest.mark.parametrize("command", QUICKTEST, ids=lambda c: " ".join(c["args"]))
+def test_quicktest(command):
+    folder = DATA / "quicktest"
+    files = [str(folder / f"{name}.gz") for name in command["args"][-2:]]
+    status, printed = run_cli([*command["args"][:-2], *files])
+    with gzip.open(folder / f"{command['output']}.gz", "rt", encoding="utf-8") as handle:
+        expected = handle.read()
+    assert status == 0
+    assert printed == expected
+
+
+def _generator():
+    """scripts/make_trec_eval_corpus.py, imported: its random inputs, option sets and defect diagnosis."""
+    spec = importlib.util.spec_from_file_location("make_trec_eval_corpus", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SCRIPT = Path(__file__).parent.parent / "scripts" / "make_trec_eval_corpus.py"
+TREC_EVAL_BIN = os.environ.get("TREC_EVAL_BIN")
+
+if TREC_EVAL_BIN:  # the live differential exists only with a binary to compare with (README: run it before submitting)
+
+    def test_live_differential(tmp_path):
+        import random
+
+        from hypothesis import HealthCheck, given, settings
+        from hypothesis import strategies as st
+
+        version = subprocess.run([TREC_EVAL_BIN, "-v"], capture_output=True, text=True).stderr
+        assert "10.0" in version, version
+        corpus = _generator()
+
+        @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+        @given(seed=st.integers(0, 2**32 - 1), args=st.sampled_from(corpus.OPTION_SETS))
+        def check(seed, args):
+            qrels_text, run_text = corpus.random_input(random.Random(seed))
+            rc, out, _ = corpus.run_binary(TREC_EVAL_BIN, args, qrels_text, run_text, tmp_path)
+            found = corpus.diagnose(args, qrels_text, run_text, rc)
+            if found is not None:  # a trec_eval defect: compare with its answer on the repaired input
+                _, qrels_text, run_text, args = found
+                rc, out, _ = corpus.run_binary(TREC_EVAL_BIN, args, qrels_text, run_text, tmp_path)
+            (tmp_path / "ours.qrels").write_text(qrels_text)
+            (tmp_path / "ours.run").write_text(run_text)
+            status, printed = run_cli([*args, str(tmp_path / "ours.qrels"), str(tmp_path / "ours.run")])
+            assert (status, printed) == (0, out) if rc == 0 else status != 0
+
+        check()
