@@ -145,7 +145,7 @@ def test_without_a_link_the_playground_writes_the_preset():
 
 def test_other_pages_do_not_write_the_link():
     at = AppTest.from_file(APP, default_timeout=30)
-    at.switch_page("pages/ab.py").run()
+    at.switch_page("app_pages/ab.py").run()
     assert not at.exception
     assert url_params(at) == {}
 

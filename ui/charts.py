@@ -288,7 +288,7 @@ def per_query_bars(values: dict[str, float], mean: float, title: str) -> go.Figu
     return fig
 
 
-# --- comparing two runs (pages/compare_runs.py) ---
+# --- comparing two runs (app_pages/compare_runs.py) ---
 
 
 def waterfall(
@@ -372,7 +372,7 @@ def null_histogram(randomization: Randomization, metric: str) -> go.Figure:
     return fig
 
 
-# --- the swap heatmap (pages/swap_heatmap.py) ---
+# --- the swap heatmap (app_pages/swap_heatmap.py) ---
 
 TEXT_IN_CELLS = 10  # print Δ in the cells up to this many docs; beyond, hover only
 

@@ -269,8 +269,7 @@ def page(browser) -> Iterator:
 def warm_context(browser, app_server) -> Iterator:
     """One browser context for the session: its HTTP cache keeps the frontend bundles between tests.
 
-    It opens the app once first, which fills the cache and makes sure no test is the server's very first session
-    (that session gets a spurious "Page not found" modal on a deep link: streamlit/streamlit#8860)."""
+    It opens the app once first, which fills the cache."""
     context = browser.new_context(viewport=VIEWPORT)
     try:
         first = context.new_page()
