@@ -51,3 +51,11 @@ def test_no_pages_folder_beside_app_py():
     # A pages/ folder beside app.py sends a fresh server's first session through Streamlit's legacy router, which
     # shows "Page not found" for every st.navigation path (tests/browser/test_routing_browser.py watches for it).
     assert not (ROOT / "pages").exists()
+
+
+def test_the_readme_page_table_names_every_page():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("## What is in the app") : readme.index("A playground scenario lives")]
+    titles = re.findall(r'st\.Page\(\s*"[^"]+",\s*title="([^"]+)"', (ROOT / "app.py").read_text(encoding="utf-8"))
+    assert len(titles) >= 17
+    assert [title for title in titles if f"**{title}" not in table and f", {title}" not in table] == []
