@@ -465,3 +465,27 @@ def test_each_script_run_shares_the_uploaded_bytes():
     assert twin.tell() == 7
     twin.read(3)
     assert uploaded.tell() == 7  # its own read position
+
+
+def test_doc_ids_spelled_differently_get_a_warning_with_both_sides_ids():
+    # The queries match, the documents never do (D1 vs 1): every score is 0 for lack of judgments.
+    run = b"q1 Q0 D1 1 3.0 r\nq1 Q0 D2 2 2.0 r\nq2 Q0 D3 1 1.0 r\n"
+    qrels = b"q1 0 1 1\nq1 0 2 0\nq2 0 3 2\n"
+    at = upload(page().run(), ("run.txt", run), ("qrels.txt", qrels))
+    assert not at.exception
+    captions = "\n".join(c.value for c in at.caption)
+    assert "Judged: **0 of the 3 documents** the run retrieves for the queries both files have (0.0%)" in captions
+    [warning] = [shown(w.value) for w in at.warning]
+    assert warning.startswith("No retrieved document is judged, so every measure is near 0")
+    assert "For query q1, the run retrieves e.g. 'D1' and the qrels judge e.g. '1'." in warning
+
+
+def test_the_judged_share_is_counted_by_hand():
+    at = upload(page().run(), ("run.txt", GOOD_RUN), ("qrels.txt", GOOD_QRELS))
+    run_pairs = {tuple(line.split()[0:3:2]) for line in GOOD_RUN.decode().splitlines()}
+    judged = {tuple(line.split()[0:3:2]) for line in GOOD_QRELS.decode().splitlines()}
+    shared = {q for q, _ in judged}
+    retrieved = {pair for pair in run_pairs if pair[0] in shared}
+    text = "\n".join(c.value for c in at.caption)
+    assert f"Judged: **{len(retrieved & judged)} of the {len(retrieved)} documents**" in text
+    assert not at.warning

@@ -37,6 +37,7 @@ from ir_metrics_lab import SAMPLES_DIR
 from metrics import leaderboard, registry
 from metrics.engine import Evaluation, evaluate
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
+from metrics.judged_coverage import JudgedCoverage, judged_coverage
 from metrics.leaderboard import Leaderboard
 from metrics.measure_lists import measure_names
 from metrics.measures import parse_measure
@@ -263,6 +264,16 @@ def _evaluate_cached(run_key: tuple, qrels_key: tuple, measures: tuple[str, ...]
 def evaluate_loaded(run: Loaded, qrels: Loaded, measures: Sequence[str], complete: bool) -> Evaluation:
     """The Evaluation of two loaded files, cached by their identities. Raises ValueError for bad measures."""
     return _evaluate_cached(run.key, qrels.key, tuple(measures), complete, run.value, qrels.value)
+
+
+@st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
+def _coverage_cached(run_key: tuple, qrels_key: tuple, _run, _qrels) -> JudgedCoverage:
+    return judged_coverage(_run, _qrels)
+
+
+def coverage(run: Loaded, qrels: Loaded) -> JudgedCoverage:
+    """How many retrieved documents of the shared queries are judged (metrics.judged_coverage), cached."""
+    return _coverage_cached(run.key, qrels.key, run.value, qrels.value)
 
 
 def no_overlap_message(run: Loaded, qrels: Loaded) -> str | None:
