@@ -367,3 +367,21 @@ def test_trec_evals_bare_names_expand_and_a_string_measure_is_left_out():
     assert [c for c in columns if c.startswith("P")] == [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
     left_out = [shown(c.value) for c in at.caption if c.value.startswith("Left out\\: relstring")]
     assert left_out == ["Left out: relstring (a string per query, no number to compare)."]
+
+
+def test_a_broken_command_line_run_is_skipped_with_its_error_and_the_others_are_ranked(monkeypatch, three, tmp_path):
+    import sys
+
+    broken = tmp_path / "broken.run"
+    broken.write_text("1001 Q0 doc1 1 2.0 x\n1001 Q0 doc1 2 1.0 x\n")  # a doc twice for one query
+    paths = [str(SAMPLES / "bm25.run.gz"), str(SAMPLES / "dense.run.gz"), str(broken)]
+    monkeypatch.setattr(sys, "argv", ["app.py", "--run", *paths, "--qrels", str(SAMPLES / "qrels.txt.gz")])
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    [error] = [shown(e.value) for e in at.error]
+    assert error.startswith("Skipped: broken.run, line 2: doc 'doc1' appears twice for query '1001'"), error
+    board = at.table[0].value
+    assert list(board["run"]) == ["a · bm25", "b · dense"]
+    for row, name in enumerate(["bm25", "dense"]):
+        assert board["AP"][row].strip("*").startswith(f"{three[name].means['AP']:.4f}")
+    assert not at.get("progress")  # no "Reading run 3 of 3" left behind

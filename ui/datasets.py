@@ -437,28 +437,36 @@ def _evaluate_path_cached(run_key: tuple, qrels_key: tuple, measures: tuple[str,
     return evaluate(read_run(_path), _qrels, measures)
 
 
-def evaluate_sources(sources: Sequence[RunSource], qrels: Loaded, measures: Sequence[str]) -> dict[str, Evaluation]:
-    """{name: Evaluation} of every run, with a progress bar while files on disk are read one at a time. Raises
-    ValueError for bad measures or a file that cannot be read (the message names file and line)."""
+def evaluate_sources(
+    sources: Sequence[RunSource], qrels: Loaded, measures: Sequence[str]
+) -> tuple[dict[str, Evaluation], dict[str, str]]:
+    """({name: Evaluation} of every run that could be read, {name: why not} of the others), with a progress bar
+    while files on disk are read one at a time. A file that cannot be read (a duplicate doc, a bad line) is skipped
+    with its message, as an upload is; the bar is gone when this returns. Raises ValueError for bad measures."""
     on_disk = [source for source in sources if source.path is not None]
     bar = st.progress(0.0) if on_disk else None
-    evaluations = {}
+    evaluations, skipped = {}, {}
     done = 0
-    for source in sources:
-        if source.loaded is not None:
-            evaluations[source.name] = evaluate_loaded(source.loaded, qrels, measures, complete=False)
-            continue
-        bar.progress(done / len(on_disk), text=plain(f"Reading run {done + 1} of {len(on_disk)}: {source.name}"))
-        try:
-            evaluations[source.name] = _evaluate_path_cached(
-                source.key, qrels.key, tuple(measures), source.path, qrels.value
-            )
-        except (OSError, EOFError, UnicodeError) as error:
-            raise ValueError(f"{source.path}: cannot be read ({_one_line(error)})") from None
-        done += 1
-    if bar is not None:
-        bar.empty()
-    return evaluations
+    try:
+        for source in sources:
+            if source.loaded is not None:
+                evaluations[source.name] = evaluate_loaded(source.loaded, qrels, measures, complete=False)
+                continue
+            text = plain(f"Reading run {done + 1} of {len(on_disk)}: {source.name}")
+            bar.progress(done / len(on_disk), text=text)
+            done += 1
+            try:
+                evaluations[source.name] = _evaluate_path_cached(
+                    source.key, qrels.key, tuple(measures), source.path, qrels.value
+                )
+            except InputError as error:  # the file's own problem, named by file and line
+                skipped[source.name] = _one_line(error)
+            except (OSError, EOFError, UnicodeError) as error:
+                skipped[source.name] = f"{source.path}: cannot be read ({_one_line(error)})"
+    finally:
+        if bar is not None:
+            bar.empty()
+    return evaluations, skipped
 
 
 @st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
