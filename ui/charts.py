@@ -333,7 +333,13 @@ def waterfall(
         x_title="queries, sorted by difference",
         y_title="B − A",
     )
-    fig.update_layout(barmode="overlay", bargap=0.1)
+    # The legend under the axis, not beside the long title: on a phone the two ran into each other.
+    fig.update_layout(
+        barmode="overlay",
+        bargap=0.1,
+        legend={"orientation": "h", "yanchor": "top", "y": -0.16, "xanchor": "left", "x": 0},
+        margin={"b": 84},
+    )
     fig.update_xaxes(showticklabels=False)
     fig.update_yaxes(zerolinecolor="#8A94A3")
     return fig
