@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import layout, presenter
+from ui import first_paint, layout, presenter
 
 ICON = Path(__file__).parent / "assets" / "icon.png"  # local: a :material: favicon is fetched from the internet
 st.set_page_config(page_title="IR Metrics Lab", page_icon=str(ICON), layout="wide")
@@ -85,5 +85,6 @@ with st.sidebar:
     st.markdown("**IR Metrics Lab**")
     st.caption("Rank documents, grade them, and see how every retrieval metric responds.")
     st.divider()
+    first_paint.watch()  # charts after the first screen has painted (ui/first_paint.py)
 presenter.sidebar_toggle()
 page.run()

@@ -440,3 +440,14 @@ def dataset_setting(name: str, default: object = None) -> object:
 
 def set_dataset_setting(name: str, value: object) -> None:
     st.session_state.setdefault(_DATASET_SETTINGS, {})[name] = value
+
+
+_FIRST_PAINT = "first_paint_done"  # ui.first_paint: the session's first screen has been painted
+
+
+def first_paint_done() -> bool:
+    return bool(st.session_state.get(_FIRST_PAINT, False))
+
+
+def set_first_paint_done() -> None:
+    st.session_state[_FIRST_PAINT] = True
