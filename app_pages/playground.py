@@ -23,7 +23,8 @@ st.caption(
     "Drag the cards (or use ▲ ▼, Alt+↑/↓, or *Move … to rank*), click a grade, and every number follows. "
     "The small number under each value is the change since your last edit."
 )
-link_warnings = state.pop_link_warnings()
+# Shown on the run that stays on screen: a new visitor's first run is followed by a second (ui.first_paint).
+link_warnings = state.pop_link_warnings() if first_paint.charts_now() else state.link_warnings()
 if link_warnings:
     st.warning(
         "**This link had problems.** The rest of it was loaded; each bad part fell back to its default:\n"

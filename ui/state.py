@@ -69,6 +69,11 @@ def pop_link_warnings() -> list[str]:
     return st.session_state.pop(_LINK_WARNINGS, [])
 
 
+def link_warnings() -> list[str]:
+    """The shared link's problems, left in place (a new visitor's first run is followed by a second: ui.first_paint)."""
+    return list(st.session_state.get(_LINK_WARNINGS, []))
+
+
 def write_link() -> str | None:
     """Write the playground scenario into the address bar, so it is always a shareable link. Call it once per
     playground run, after every edit; never on other pages. Returns why there is no link, or None.
