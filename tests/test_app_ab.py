@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).parents[1]
 APP = str(ROOT / "app.py")
-AB = "pages/ab.py"
+AB = "app_pages/ab.py"
 
 
 def table(at: AppTest) -> dict[str, tuple[str, str, str]]:

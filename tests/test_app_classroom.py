@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from tests.markdown_text import shown
 from ui import quiz
 
-PAGES = Path(__file__).parents[1] / "pages"
+PAGES = Path(__file__).parents[1] / "app_pages"
 CLASSROOM = ["conventions.py", "errata.py", "quiz.py", "swap_heatmap.py"]
 
 
@@ -152,7 +152,7 @@ def test_errata_open_in_playground_switches_page():
 
 def test_an_erratum_opened_in_the_playground_is_named_in_the_example_picker():
     at = AppTest.from_file(str(PAGES.parent / "app.py"), default_timeout=30).run()
-    at.switch_page("pages/errata.py").run()
+    at.switch_page("app_pages/errata.py").run()
     at.button(key="errata_open_000-71").click().run()
     assert not at.exception and at.title[0].value == "Playground"
     picker = at.selectbox(key="pg_preset")
@@ -177,15 +177,15 @@ def test_conventions_count_the_hidden_tail():
 
 def test_quiz_score_lives_in_ui_state_and_survives_a_page_switch():
     at = AppTest.from_file(str(PAGES.parent / "app.py"), default_timeout=30).run()
-    at.switch_page("pages/quiz.py").run()
+    at.switch_page("app_pages/quiz.py").run()
     answer = quiz.generate(1)[0].answer
     answer_box(at, 0).set_value(round(answer, 4)).run()
     at.button(key="quiz_s1_0_check").click().run()
     at.button(key="quiz_s1_0_check").click().run()  # a second try does not count again
     assert metrics(at)["Score this session"] == "1 / 1"
     assert dict(at.session_state["quiz_attempts"]) == {(1, 0): True}
-    at.switch_page("pages/playground.py").run()
-    at.switch_page("pages/quiz.py").run()
+    at.switch_page("app_pages/playground.py").run()
+    at.switch_page("app_pages/quiz.py").run()
     assert metrics(at)["Score this session"] == "1 / 1"
     assert at.success and at.success[0].value.startswith("Right")  # the feedback is kept too
 
@@ -219,7 +219,7 @@ def test_the_sources_page_names_each_post_says_what_it_teaches_and_what_the_erra
 def test_the_sources_page_is_in_the_reference_section():
     app = (PAGES.parent / "app.py").read_text(encoding="utf-8")
     reference = app[app.index('"Reference": ['):]
-    assert "pages/sources.py" in reference
+    assert "app_pages/sources.py" in reference
 
 
 @pytest.mark.parametrize(

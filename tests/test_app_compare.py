@@ -18,7 +18,7 @@ from metrics.io import read_qrels, read_run
 from tests.markdown_text import shown
 
 ROOT = Path(__file__).parents[1]
-PAGE = str(ROOT / "pages" / "compare_runs.py")
+PAGE = str(ROOT / "app_pages" / "compare_runs.py")
 SAMPLES = ROOT / "data" / "samples"
 MEASURES = list(registry.default_measures())  # the page starts with the default measure set
 
@@ -130,7 +130,7 @@ st.navigation([st.Page({compare!r}, default=True), st.Page({playground!r})]).run
 
 def test_open_a_query_in_the_playground_with_the_same_numbers(engine):
     a, b = engine
-    script = NAV.format(compare=PAGE, playground=str(ROOT / "pages" / "playground.py"))
+    script = NAV.format(compare=PAGE, playground=str(ROOT / "app_pages" / "playground.py"))
     at = AppTest.from_string(script, default_timeout=60).run()
     assert not at.exception and at.title[0].value == "Compare runs"
     query_id = at.selectbox(key="cmp_drill_query").value
@@ -156,7 +156,7 @@ def test_open_a_query_in_the_playground_with_the_same_numbers(engine):
 
 
 def test_choices_survive_a_trip_to_the_playground():
-    script = NAV.format(compare=PAGE, playground=str(ROOT / "pages" / "playground.py"))
+    script = NAV.format(compare=PAGE, playground=str(ROOT / "app_pages" / "playground.py"))
     at = AppTest.from_string(script, default_timeout=60).run()
     at.selectbox(key="cmp_pair_a").set_value("dense").run()
     at.selectbox(key="cmp_pair_b").set_value("bm25").run()
@@ -299,7 +299,7 @@ def test_win_tie_loss_matrix_counts_queries(page, three):
 def test_open_a_query_on_a_vs_b_with_both_real_rankings(engine):
     """Issue 11, item 13: both runs' rankings of the query, side by side, with the numbers of the runs' rows."""
     a, b = engine
-    script = NAV_AB.format(compare=PAGE, ab=str(ROOT / "pages" / "ab.py"))
+    script = NAV_AB.format(compare=PAGE, ab=str(ROOT / "app_pages" / "ab.py"))
     at = AppTest.from_string(script, default_timeout=60).run()
     query_id = at.selectbox(key="cmp_drill_query").value
     at.button(key="cmp_drill_ab").click().run()
@@ -346,7 +346,7 @@ def test_runs_given_on_the_command_line_are_read_one_at_a_time(monkeypatch, thre
 
     paths = [str(SAMPLES / f"{name}.run.gz") for name in SAMPLE_ORDER]
     monkeypatch.setattr(sys, "argv", ["app.py", "--run", *paths, "--qrels", str(SAMPLES / "qrels.txt.gz")])
-    script = NAV_AB.format(compare=PAGE, ab=str(ROOT / "pages" / "ab.py"))
+    script = NAV_AB.format(compare=PAGE, ab=str(ROOT / "app_pages" / "ab.py"))
     at = AppTest.from_string(script, default_timeout=60).run()
     assert not at.exception
     assert at.radio(key="cmp_source").value == "cli"
@@ -373,3 +373,21 @@ def test_trec_evals_bare_names_expand_and_a_string_measure_is_left_out():
     assert [c for c in columns if c.startswith("P")] == [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
     left_out = [shown(c.value) for c in at.caption if c.value.startswith("Left out\\: relstring")]
     assert left_out == ["Left out: relstring (a string per query, no number to compare)."]
+
+
+def test_a_broken_command_line_run_is_skipped_with_its_error_and_the_others_are_ranked(monkeypatch, three, tmp_path):
+    import sys
+
+    broken = tmp_path / "broken.run"
+    broken.write_text("1001 Q0 doc1 1 2.0 x\n1001 Q0 doc1 2 1.0 x\n")  # a doc twice for one query
+    paths = [str(SAMPLES / "bm25.run.gz"), str(SAMPLES / "dense.run.gz"), str(broken)]
+    monkeypatch.setattr(sys, "argv", ["app.py", "--run", *paths, "--qrels", str(SAMPLES / "qrels.txt.gz")])
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    [error] = [shown(e.value) for e in at.error]
+    assert error.startswith("Skipped: broken.run, line 2: doc 'doc1' appears twice for query '1001'"), error
+    board = at.table[0].value
+    assert list(board["run"]) == ["a · bm25", "b · dense"]
+    for row, name in enumerate(["bm25", "dense"]):
+        assert board["AP"][row].strip("*").startswith(f"{three[name].means['AP']:.4f}")
+    assert not at.get("progress")  # no "Reading run 3 of 3" left behind

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from tests.markdown_text import shown
 from ui.scenario import Scenario
 
-PAGE = str(Path(__file__).parents[1] / "pages" / "lesson_unjudged.py")
+PAGE = str(Path(__file__).parents[1] / "app_pages" / "lesson_unjudged.py")
 APP = str(Path(__file__).parents[1] / "app.py")
 DROPPED = "Unjudged dropped (condensed list, as trec_eval -J)"
 DEFAULT_RANKING = ["d1", "d2", "d3", "d4", "d5"]  # the playground's default preset: grades 3, 2, 3, 0, 1; k = 5
@@ -180,3 +180,16 @@ def test_a_shared_link_with_unjudged_documents_opens_on_the_playground():
     assert at.session_state["scenario"].unjudged == {"d2"}
     assert "Unjudged, no qrels line (shown as grade 0): d2." in captions(at)
     assert at.query_params["unjudged"] == "d2"  # the link the playground writes keeps them
+
+
+def test_unmarking_a_document_restores_its_grade_and_the_playgrounds_numbers():
+    at = run()
+    at.multiselect(key="lesson_unjudged_unjudged").set_value(["d2"]).run()
+    at.multiselect(key="lesson_unjudged_unjudged").set_value([]).run()
+    assert not at.exception
+    assert dict(at.session_state["scenario"].qrels) == DEFAULT_QRELS
+    # NDCG@5 of grades 3, 2, 3, 0, 1 (linear gain), by hand: 0.9724 (0.9062 if d2 had kept grade 0)
+    dcg = 3 / log2(2) + 2 / log2(3) + 3 / log2(4) + 0 / log2(5) + 1 / log2(6)
+    idcg = 3 / log2(2) + 3 / log2(3) + 2 / log2(4) + 1 / log2(5)
+    assert both_ways(at)["NDCG@5"][0] == pytest.approx(dcg / idcg, abs=1e-9)
+    assert f"{dcg / idcg:.4f}" == "0.9724"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-PAGES = Path(__file__).parents[1] / "pages"
+PAGES = Path(__file__).parents[1] / "app_pages"
 LESSONS = [
     "lesson_precision_recall.py",
     "lesson_rr.py",

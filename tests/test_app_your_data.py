@@ -31,7 +31,7 @@ from tests.markdown_text import shown
 from ui import datasets
 
 ROOT = Path(__file__).parents[1]
-PAGE = str(ROOT / "pages" / "your_data.py")
+PAGE = str(ROOT / "app_pages" / "your_data.py")
 APP = str(ROOT / "app.py")
 SAMPLES = ROOT / "data" / "samples"
 QRELS = SAMPLES / "qrels.txt.gz"
@@ -130,8 +130,8 @@ def test_sample_data_equals_the_cli():
 def test_sample_data_through_the_app():
     at = AppTest.from_file(APP, default_timeout=60).run()
     routes = re.findall(r'st\.Page\(\s*"([^"]+)"', Path(APP).read_text(encoding="utf-8"))
-    assert "pages/your_data.py" in routes, "app.py does not route pages/your_data.py yet"
-    at.switch_page("pages/your_data.py").run()
+    assert "app_pages/your_data.py" in routes, "app.py does not route pages/your_data.py yet"
+    at.switch_page("app_pages/your_data.py").run()
     assert_equals_cli(at, cli_json(QRELS, DENSE))
 
 
@@ -224,11 +224,11 @@ def test_plain_and_csv_uploads():
 
 def test_upload_survives_a_page_switch_and_remove_unloads():
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("pages/your_data.py").run()
+    at.switch_page("app_pages/your_data.py").run()
     upload(at, ("run.txt", GOOD_RUN), ("qrels.txt", GOOD_QRELS))
     assert summary(at)["RR@10"] == 0.75
-    at.switch_page("pages/playground.py").run()
-    at.switch_page("pages/your_data.py").run()
+    at.switch_page("app_pages/playground.py").run()
+    at.switch_page("app_pages/your_data.py").run()
     assert not at.exception
     assert at.radio(key="yd_source").value == "upload"
     assert summary(at)["RR@10"] == 0.75
@@ -411,7 +411,7 @@ def test_command_line_without_qrels_says_what_to_add(monkeypatch):
 
 def test_selected_query_opens_in_the_playground():
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("pages/your_data.py").run()
+    at.switch_page("app_pages/your_data.py").run()
     at.session_state["yd_per_query"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
     at.run()
     (button,) = [b for b in at.button if b.label.startswith("Open query")]
@@ -465,3 +465,27 @@ def test_each_script_run_shares_the_uploaded_bytes():
     assert twin.tell() == 7
     twin.read(3)
     assert uploaded.tell() == 7  # its own read position
+
+
+def test_doc_ids_spelled_differently_get_a_warning_with_both_sides_ids():
+    # The queries match, the documents never do (D1 vs 1): every score is 0 for lack of judgments.
+    run = b"q1 Q0 D1 1 3.0 r\nq1 Q0 D2 2 2.0 r\nq2 Q0 D3 1 1.0 r\n"
+    qrels = b"q1 0 1 1\nq1 0 2 0\nq2 0 3 2\n"
+    at = upload(page().run(), ("run.txt", run), ("qrels.txt", qrels))
+    assert not at.exception
+    captions = "\n".join(c.value for c in at.caption)
+    assert "Judged: **0 of the 3 documents** the run retrieves for the queries both files have (0.0%)" in captions
+    [warning] = [shown(w.value) for w in at.warning]
+    assert warning.startswith("No retrieved document is judged, so every measure is near 0")
+    assert "For query q1, the run retrieves e.g. 'D1' and the qrels judge e.g. '1'." in warning
+
+
+def test_the_judged_share_is_counted_by_hand():
+    at = upload(page().run(), ("run.txt", GOOD_RUN), ("qrels.txt", GOOD_QRELS))
+    run_pairs = {tuple(line.split()[0:3:2]) for line in GOOD_RUN.decode().splitlines()}
+    judged = {tuple(line.split()[0:3:2]) for line in GOOD_QRELS.decode().splitlines()}
+    shared = {q for q, _ in judged}
+    retrieved = {pair for pair in run_pairs if pair[0] in shared}
+    text = "\n".join(c.value for c in at.caption)
+    assert f"Judged: **{len(retrieved & judged)} of the {len(retrieved)} documents**" in text
+    assert not at.warning

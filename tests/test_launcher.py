@@ -3,6 +3,8 @@ installed command for real is tests/browser/test_installed_wheel.py."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,11 +21,11 @@ def test_in_a_clone_the_app_is_the_repository_top_level():
     assert (APP_DIR, APP_SCRIPT, PAGES_DIR, SAMPLES_DIR) == (
         REPO,
         REPO / "app.py",
-        REPO / "pages",
+        REPO / "app_pages",
         REPO / "data" / "samples",
     )
     assert datasets.SAMPLE_QRELS == REPO / "data" / "samples" / "qrels.txt.gz"
-    assert drilldown.PLAYGROUND == REPO / "pages" / "playground.py"
+    assert drilldown.PLAYGROUND == REPO / "app_pages" / "playground.py"
 
 
 def test_streamlit_options_pass_through_and_the_apps_go_after_the_separator():
@@ -68,3 +70,17 @@ def test_help_is_ours_and_names_the_app_options(capsys):
 def test_a_misspelled_app_option_stops_with_a_hint(capsys):
     assert main(["--server.port", "8600", "--qrel", "q.txt"]) == 2
     assert capsys.readouterr().err == "ir-metrics-lab: unknown option '--qrel' (did you mean --qrels?)\n"
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--qrel", "q.txt"]])
+def test_help_and_typos_answer_without_loading_streamlit(argv):
+    # Importing Streamlit took ~2.5 s and, from ui/__init__.py, printed its "missing ScriptRunContext" warning.
+    program = (
+        "import sys; from ir_metrics_lab.__main__ import main; code = main(sys.argv[1:]); "
+        "print('streamlit loaded' if 'streamlit' in sys.modules else 'streamlit not loaded', file=sys.stderr); "
+        "sys.exit(code)"
+    )
+    done = subprocess.run([sys.executable, "-c", program, *argv], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == (0 if argv == ["--help"] else 2)
+    assert done.stderr.splitlines()[-1] == "streamlit not loaded"
+    assert "ScriptRunContext" not in done.stderr + done.stdout

@@ -107,3 +107,11 @@ def test_rrf_fuses_the_two_runs_by_hand():
     every = {d for r in ranks.values() for d in r}
     best = max(sum(1 / (60 + r[d]) for r in ranks.values() if d in r) for d in every)
     assert fused[0][1] == pytest.approx(best, abs=5e-7)
+
+
+def test_the_pages_describe_the_samples_without_naming_a_file_a_wheel_lacks():
+    # The installed wheel holds no scripts/ folder: the description says what the samples are instead.
+    from ui.datasets import SAMPLE_DESCRIPTION
+
+    assert "scripts/" not in SAMPLE_DESCRIPTION and ".py" not in SAMPLE_DESCRIPTION
+    assert "synthetic" in SAMPLE_DESCRIPTION

@@ -206,3 +206,13 @@ def test_only_retrieved_docs_can_be_unjudged():
     assert shelf.with_unjudged({"a", "t"}).qrels == {"z": 2}  # the hidden tail is retrieved too
     with pytest.raises(ValueError, match="only retrieved documents can be unjudged, not 'q', 'z'"):
         shelf.with_unjudged({"z", "q"})
+
+
+def test_unmarking_an_unjudged_document_gives_its_grade_back():
+    scn = Scenario(ranking=("d1", "d2", "d3"), grades={"d1": 3, "d2": 2, "d3": 1})
+    marked = scn.with_unjudged({"d2", "d3"})
+    assert marked.grades == {"d1": 3, "d2": 0, "d3": 0} and marked.qrels == {"d1": 3}
+    assert marked.with_unjudged({"d3"}).grades == {"d1": 3, "d2": 2, "d3": 0}  # d2 back to 2, d3 still held
+    assert marked.with_unjudged(()).grades == scn.grades
+    assert marked.shelved("d2").qrels == {"d1": 3, "d2": 2}  # the shelf holds judged docs, with their grade
+    assert marked.with_grade("d2", 1).with_unjudged(()).grades["d2"] == 1  # a grade given while marked wins

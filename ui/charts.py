@@ -289,7 +289,7 @@ def per_query_bars(values: dict[str, float], mean: float, title: str) -> go.Figu
     return fig
 
 
-# --- comparing two runs (pages/compare_runs.py) ---
+# --- comparing two runs (app_pages/compare_runs.py) ---
 
 
 def waterfall(
@@ -334,7 +334,13 @@ def waterfall(
         x_title="queries, sorted by difference",
         y_title="B − A",
     )
-    fig.update_layout(barmode="overlay", bargap=0.1)
+    # The legend under the axis, not beside the long title: on a phone the two ran into each other.
+    fig.update_layout(
+        barmode="overlay",
+        bargap=0.1,
+        legend={"orientation": "h", "yanchor": "top", "y": -0.16, "xanchor": "left", "x": 0},
+        margin={"b": 84},
+    )
     fig.update_xaxes(showticklabels=False)
     fig.update_yaxes(zerolinecolor="#8A94A3")
     return fig
@@ -373,7 +379,7 @@ def null_histogram(randomization: Randomization, metric: str) -> go.Figure:
     return fig
 
 
-# --- the swap heatmap (pages/swap_heatmap.py) ---
+# --- the swap heatmap (app_pages/swap_heatmap.py) ---
 
 TEXT_IN_CELLS = 10  # print Δ in the cells up to this many docs; beyond, hover only
 

@@ -2,7 +2,7 @@
 metric, uncut AP and RR included, equals the run's per-query row), its judged-but-not-retrieved docs on the shelf.
 
 ``scenario_for_query`` is pure (tested against metrics.engine); ``open_in_playground`` and ``compare_picker`` are
-the Streamlit side, used by pages/compare_runs.py and pages/your_data.py.
+the Streamlit side, used by app_pages/compare_runs.py and app_pages/your_data.py.
 """
 
 from __future__ import annotations

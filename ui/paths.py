@@ -1,4 +1,4 @@
-"""Where the app's files are: app.py, pages/, data/samples/ (and assets/, .streamlit/ beside them).
+"""Where the app's files are: app.py, app_pages/, data/samples/ (and assets/, .streamlit/ beside them).
 
 In a clone they are the repository's top level, beside this ``ui`` package. The wheel installs them as
 ``ir_metrics_lab/app/`` beside ``ui`` in site-packages (pyproject.toml maps that package to the top level). This
@@ -14,4 +14,4 @@ _INSTALLED = _TOP / "ir_metrics_lab" / "app"
 APP_DIR = _INSTALLED if (_INSTALLED / "app.py").is_file() else _TOP
 APP_SCRIPT = APP_DIR / "app.py"
 SAMPLES_DIR = APP_DIR / "data" / "samples"
-PAGES_DIR = APP_DIR / "pages"
+PAGES_DIR = APP_DIR / "app_pages"

@@ -21,9 +21,11 @@ EXIT_KEY = "presenter_exit"
 # Static CSS only. Streamlit sizes its text in rem, so a larger root font scales the type, metric cards, widgets and
 # KaTeX together. Charts are not zoomed (Plotly lays out from its container's unzoomed size, so a CSS zoom clips the
 # right-hand side, seen in Chromium): pages pass them through ``scaled``. Less top padding, a smaller title and
-# five metric cards to a row keep the playground's list and cards in the first screen at 1920x1080.
+# five metric cards to a row keep the playground's list and cards in the first screen at 1920x1080. Tables a class
+# reads are st.table (HTML, in rem) there: st.dataframe draws on a canvas in fixed pixels. The ranked list's badges
+# read --rk-badge-size (ui/components/sortable.css).
 CSS = """<style>
-html { font-size: 21px; }
+html { font-size: 21px; --rk-badge-size: 0.9rem; }
 [data-testid="stSidebar"], [data-testid="stExpandSidebarButton"] { display: none !important; }
 [data-testid="stMainBlockContainer"] {
   max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; padding-top: 3.3rem; padding-bottom: 2rem;

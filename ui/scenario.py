@@ -31,6 +31,8 @@ class Scenario:
     # Retrieved docs (list or tail) that were never judged: no qrels line, as a pool that missed them. Their grade
     # stays 0 so every other measure reads them as non-relevant; bpref, infAP, Judged@k and rbp_resid tell them apart.
     unjudged: frozenset[str] = frozenset()
+    # The grades the unjudged docs had before they were marked, so unmarking one gives its grade back.
+    held_grades: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def qrels(self) -> dict[str, int]:
@@ -72,23 +74,34 @@ class Scenario:
             raise ValueError(f"no document {doc!r} in this scenario")
         if isinstance(grade, bool) or not isinstance(grade, int) or not 0 <= grade <= self.scale:
             raise ValueError(f"grade for {doc!r} must be a whole number from 0 to {self.scale}, got {grade!r}")
-        return dataclasses.replace(self, grades={**self.grades, doc: grade}, unjudged=self.unjudged - {doc})
+        return dataclasses.replace(
+            self, grades={**self.grades, doc: grade}, unjudged=self.unjudged - {doc}, held_grades=self._held_but(doc)
+        )
 
     def with_unjudged(self, docs: Iterable[str]) -> Scenario:
         """Exactly ``docs`` (retrieved ones) are unjudged: no qrels line. They get grade 0, which is what the
-        measures that cannot tell unjudged from non-relevant (P@k, AP, NDCG, ...) read; the rest become judged."""
+        measures that cannot tell unjudged from non-relevant (P@k, AP, NDCG, ...) read; the rest become judged, and
+        a doc unmarked gets back the grade it had when it was marked."""
         docs = frozenset(docs)
         if stray := sorted(docs - set(self.full_ranking)):
             raise ValueError(f"only retrieved documents can be unjudged, not {', '.join(map(repr, stray))}")
-        grades = {**self.grades, **dict.fromkeys(docs - self.unjudged, 0)}
-        return dataclasses.replace(self, grades=grades, unjudged=docs)
+        marked, unmarked = docs - self.unjudged, self.unjudged - docs
+        held = {doc: grade for doc, grade in self.held_grades.items() if doc in docs}
+        held.update({doc: self.grades.get(doc, 0) for doc in marked})
+        restored = {doc: self.held_grades[doc] for doc in unmarked if doc in self.held_grades}
+        grades = {**self.grades, **dict.fromkeys(marked, 0), **restored}
+        return dataclasses.replace(self, grades=grades, unjudged=docs, held_grades=held)
+
+    def _held_but(self, doc: str) -> dict[str, int]:
+        return {d: g for d, g in self.held_grades.items() if d != doc}
 
     def shelved(self, doc: str) -> Scenario:
         """Take a retrieved doc off the list: it stays judged (it still counts in R and IDCG); an unjudged one becomes
         judged, since the shelf holds judged documents."""
         self._require_ranked(doc)
         ranking, shelf = tuple(d for d in self.ranking if d != doc), (*self.shelf, doc)
-        return dataclasses.replace(self, ranking=ranking, shelf=shelf, unjudged=self.unjudged - {doc})
+        judged = self.with_unjudged(self.unjudged - {doc})  # with the grade it had before it was marked
+        return dataclasses.replace(judged, ranking=ranking, shelf=shelf)
 
     def retrieved(self, doc: str, rank: int | None = None) -> Scenario:
         """Put a shelved doc back on the list, at the end or at ``rank``."""
@@ -131,6 +144,7 @@ class Scenario:
             grades={d: g for d, g in self.grades.items() if d != doc},
             titles={d: t for d, t in self.titles.items() if d != doc},
             unjudged=self.unjudged - {doc},
+            held_grades=self._held_but(doc),
         )
 
     def with_scale(self, scale: int) -> Scenario:

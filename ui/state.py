@@ -1,6 +1,6 @@
 """The one module that knows the session_state keys. Pages read and change the app's state only through it.
 
-Getters supply defaults, so every page also runs on its own (``streamlit run pages/<page>.py`` or AppTest.from_file).
+Getters supply defaults, so every page also runs on its own (``streamlit run app_pages/<page>.py`` or AppTest.from_file).
 Plain keys (not widget keys) hold the canonical state: Streamlit deletes a widget's key when a page that does not
 render that widget runs, but plain keys survive page switches.
 """
@@ -67,6 +67,11 @@ def opened_from_link() -> bool:
 def pop_link_warnings() -> list[str]:
     """The shared link's problems, once: the page shows them on its first render, then they are gone."""
     return st.session_state.pop(_LINK_WARNINGS, [])
+
+
+def link_warnings() -> list[str]:
+    """The shared link's problems, left in place (a new visitor's first run is followed by a second: ui.first_paint)."""
+    return list(st.session_state.get(_LINK_WARNINGS, []))
 
 
 def write_link() -> str | None:
@@ -468,3 +473,14 @@ def dataset_setting(name: str, default: object = None) -> object:
 
 def set_dataset_setting(name: str, value: object) -> None:
     st.session_state.setdefault(_DATASET_SETTINGS, {})[name] = value
+
+
+_FIRST_PAINT = "first_paint_done"  # ui.first_paint: the session's first screen has been painted
+
+
+def first_paint_done() -> bool:
+    return bool(st.session_state.get(_FIRST_PAINT, False))
+
+
+def set_first_paint_done() -> None:
+    st.session_state[_FIRST_PAINT] = True

@@ -15,7 +15,7 @@ import streamlit as st
 
 from metrics import formulas
 from metrics.types import Breakdown
-from ui import presenter, tables
+from ui import first_paint, presenter, tables
 from ui.scenario import Scenario
 
 
@@ -58,8 +58,13 @@ def metric_row(items: Sequence[tuple[str, Breakdown]], *, help_texts: Sequence[s
 def chart(fig: go.Figure, key: str, where: object = st) -> None:
     """Draw a figure in ``where`` (st, a column, a tab). theme=None keeps the figure's own Okabe-Ito colours
     (Streamlit's theme would swap them); no Plotly toolbar, which covered the legend on a phone (drag still zooms,
-    a double click resets); text scaled for a projector in presenter mode."""
-    where.plotly_chart(presenter.scaled(fig), theme=None, key=key, config={"displayModeBar": False})
+    a double click resets); text scaled for a projector in presenter mode. A new visitor's first run reserves its
+    height and the chart follows (ui.first_paint)."""
+    fig = presenter.scaled(fig)
+    if not first_paint.charts_now():  # a new visitor's first run: the chart's box, the chart on the next run
+        where.container(height=int(fig.layout.height or 450), border=False, key=f"{key}_first_paint")
+        return
+    where.plotly_chart(fig, theme=None, key=key, config={"displayModeBar": False})
 
 
 def steps_table(b: Breakdown, scn: Scenario | None = None) -> None:

@@ -45,6 +45,7 @@ IDLE_TIMEOUT_MS = 30_000  # the first run of a page imports pandas/plotly: secon
 APP_IDLE = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
 STATUS_WIDGET = '[data-testid="stStatusWidget"]'
 SKELETON = '[data-testid="stSkeleton"]'
+FIRST_PAINT_PENDING = '[class*="first_paint"]'  # ui/first_paint.py's reserved boxes and its watcher
 RENDERED_JS = """() => {
   // Only what is shown: charts in closed tabs or expanders are not drawn until opened.
   const all = (sel) => [...document.querySelectorAll(sel)].filter((el) => el.checkVisibility());
@@ -151,6 +152,9 @@ def wait_idle(page, timeout_ms: int = IDLE_TIMEOUT_MS) -> None:
     expect(page.locator(STATUS_WIDGET)).to_have_count(0, timeout=timeout_ms)
     # After a page's first run the frontend can show element skeletons for seconds while it mounts them.
     expect(page.locator(SKELETON)).to_have_count(0, timeout=timeout_ms)
+    # A new session's first run leaves charts and heavy parts for a second run (ui/first_paint.py): wait for it.
+    expect(page.locator(FIRST_PAINT_PENDING)).to_have_count(0, timeout=timeout_ms)
+    expect(page.locator(APP_IDLE)).to_have_count(1, timeout=timeout_ms)
 
 
 def download(page, button):
@@ -269,8 +273,7 @@ def page(browser) -> Iterator:
 def warm_context(browser, app_server) -> Iterator:
     """One browser context for the session: its HTTP cache keeps the frontend bundles between tests.
 
-    It opens the app once first, which fills the cache and makes sure no test is the server's very first session
-    (that session gets a spurious "Page not found" modal on a deep link: streamlit/streamlit#8860)."""
+    It opens the app once first, which fills the cache."""
     context = browser.new_context(viewport=VIEWPORT)
     try:
         first = context.new_page()

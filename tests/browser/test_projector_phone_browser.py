@@ -187,3 +187,55 @@ def test_the_markdown_export_links_to_this_server(app_server, warm_page):
     worked = download(warm_page, warm_page.get_by_role("button", name="Worked solution (.md)"))
     text = Path(worked.path()).read_text(encoding="utf-8")
     assert f"Open this scenario in the app: <{app_server}/?docs=d1,d2,d3,d4,d5&grades=3,2,3,0,1" in text
+
+
+def overlaps(a: dict | None, b: dict | None) -> bool:
+    return bool(a and b) and not (
+        a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+    )  # fmt: skip
+
+
+def test_on_a_phone_the_compare_charts_legend_leaves_its_title_readable(browser, app_server):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(app_server + "/compare")
+        wait_idle(page, 60_000)
+        chart = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="per query, sorted").first
+        chart.scroll_into_view_if_needed()
+        page.wait_for_function(RENDERED_JS)
+        title, legend = chart.locator(".gtitle").first.bounding_box(), chart.locator(".legend").first.bounding_box()
+        assert title and legend and not overlaps(title, legend), (title, legend)
+    finally:
+        context.close()
+
+
+def font_px(locator) -> float:
+    return locator.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)")
+
+
+def test_presenter_mode_scales_what_the_class_reads_quiz_tables_and_card_badges(projector):
+    page, base = projector
+    page.goto(base + "/quiz?presenter=1")
+    wait_idle(page)
+    body = font_px(page.locator("html"))
+    assert body >= 20, body  # presenter mode's 21 px type
+    cell = page.locator('[data-testid="stTable"] td').first
+    assert font_px(cell) >= 0.85 * body, (font_px(cell), body)  # was a canvas grid at 14 px
+    page.goto(base + "/?presenter=1")
+    wait_idle(page, 60_000)
+    badge = page.locator(f"{LIST} .rk-badge").first
+    assert font_px(badge) >= 0.85 * body, (font_px(badge), body)  # was 15 px
+
+
+def test_presenter_a_vs_b_fits_the_verdict_both_lists_and_the_numbers_in_the_first_screen(projector):
+    page, base = projector
+    page.goto(base + "/a-vs-b?presenter=1")
+    wait_idle(page)
+    lists = page.locator('ul[data-testid="ranked-list"]')
+    expect(lists).to_have_count(2)
+    numbers = page.locator('[data-testid="stTable"]').filter(has_text="NDCG@5")
+    shown = [page.get_by_text("Retriever B is better"), lists.nth(0), lists.nth(1), numbers]
+    assert all(in_first_screen(page, item) for item in shown), [item.bounding_box() for item in shown]

@@ -227,9 +227,15 @@ def leaderboard_section(sources, qrels, measures: list[str]):
             **kept("correction", "holm"),
         )
     try:
-        evaluations = datasets.evaluate_sources(sources, qrels, measures)
+        evaluations, skipped = datasets.evaluate_sources(sources, qrels, measures)
+        for message in skipped.values():
+            st.error(plain(f"Skipped: {message}"), icon=":material/error:")
+        if len(evaluations) < 2:
+            st.info("Fewer than two runs could be read: fix the files above to compare them.", icon=":material/info:")
+            return None, {}
+        read = [source for source in sources if source.name in evaluations]
         with st.spinner("Testing every pair of runs ...", show_time=True):
-            board = datasets.leaderboard_of(sources, qrels, evaluations, test or "t-test", correction or "holm")
+            board = datasets.leaderboard_of(read, qrels, evaluations, test or "t-test", correction or "holm")
     except ValueError as error:
         st.error(plain(str(error).splitlines()[0]), icon=":material/error:")
         return None, {}

@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from metrics import registry
-from ui import charts, drilldown, narrative, sortable, state, teaching, widgets
+from ui import charts, drilldown, narrative, presenter, sortable, state, teaching, widgets
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
 COMPARED = ("P", "R", "HitRate", "RR", "AP", "NDCG")
@@ -31,7 +31,11 @@ with k_col:
     widgets.k_control("ab", lambda: state.ab()["A"], lambda new: state.set_ab_k(new.k))
 reset_col.button("Reset", key="ab_reset", on_click=state.reset_ab, icon=":material/restart_alt:", width="stretch")
 
-list_cols = st.columns(2, gap="large")
+presenting = presenter.is_on()
+if presenting:  # a projector: the verdict, both lists and the numbers in the first screen (1920x1080)
+    *list_cols, numbers_col = st.columns([4, 4, 3], gap="medium")
+else:
+    list_cols = st.columns(2, gap="large")
 for column, (side, colour) in zip(list_cols, SIDES.items(), strict=True):
     with column:
         where = "in the middle" if side == "A" else "at the top"
@@ -45,9 +49,10 @@ for column, (side, colour) in zip(list_cols, SIDES.items(), strict=True):
             shelve=False,
         )
 
-st.subheader("Side by side", anchor=False)
-table_col, story_col = st.columns([5, 6], gap="large")
-with table_col:
+
+
+def side_by_side() -> None:
+    st.subheader("Side by side", anchor=False)
     rows = []
     for family in COMPARED:
         a, b = now["A"][family], now["B"][family]
@@ -59,11 +64,28 @@ with table_col:
     styled = table.style.apply(
         lambda row: [shade["equal" if row["verdict"] == "equal" else "differ"]] * len(row), axis=1
     )
-    st.dataframe(styled, hide_index=True, width="stretch", key="ab_table")
+    if presenting:  # HTML, in rem: its text scales with the projector's type (a dataframe's canvas does not)
+        st.table(styled, hide_index=True, width="stretch")
+    else:
+        st.dataframe(styled, hide_index=True, width="stretch", key="ab_table")
     st.caption("Grey rows: the metric cannot tell A from B. Blue rows: the order matters.")
-with story_col:
+
+
+def story() -> None:
     for sentence in narrative.explain_ab(scenarios["A"], scenarios["B"]):
         st.markdown(f"- {sentence}")
+
+
+if presenting:
+    with numbers_col:
+        side_by_side()
+    story()
+else:
+    table_col, story_col = st.columns([5, 6], gap="large")
+    with table_col:
+        side_by_side()
+    with story_col:
+        story()
 
 TABBED = registry.playground_tabs()  # the families the playground gives a tab of their own
 chart_family = st.segmented_control(

@@ -127,6 +127,29 @@ def _choose_measures() -> list[str] | None:
     return names
 
 
+def _judged(coverage) -> None:
+    """How many retrieved documents are judged, and a warning with both files' ids when none or almost none are."""
+    if coverage.retrieved == 0:
+        return
+    st.caption(
+        f"Judged: **{coverage.judged:,} of the {words.count(coverage.retrieved, 'document')}** the run retrieves for "
+        f"the queries both files have ({coverage.fraction:.1%}); unjudged ones score as non-relevant."
+    )
+    if coverage.almost_none:
+        example = (
+            f"For query {coverage.query}, the run retrieves e.g. {coverage.run_doc!r} and the qrels judge e.g. "
+            f"{coverage.qrels_doc!r}."
+        )
+        lead = "No retrieved document is judged" if coverage.judged == 0 else "Almost no retrieved document is judged"
+        st.warning(
+            plain(
+                f"{lead}, so every measure is near 0 for lack of judgments, not of quality. Are the doc ids written "
+                f"the same way in both files (a prefix, leading zeros, a different id scheme)? {example}"
+            ),
+            icon=":material/warning:",
+        )
+
+
 def _counts(evaluation, run: Loaded, qrels: Loaded) -> None:
     counts = evaluation.counts
     cards = st.columns(4)
@@ -150,6 +173,7 @@ def _counts(evaluation, run: Loaded, qrels: Loaded) -> None:
         help="Evaluated queries whose judgments have no relevant document: every measure is 0 there.",
         border=True,
     )
+    _judged(datasets.coverage(run, qrels))
     if evaluation.only_in_run or evaluation.only_in_qrels:
         with st.expander("Which queries were left out", icon=":material/help:"):
             left = {

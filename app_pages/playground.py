@@ -5,10 +5,11 @@ ui.charts."""
 import streamlit as st
 
 from metrics import formulas, registry
-from ui import charts, drilldown, export, presenter, sortable, state, teaching, url, widgets, words
+from ui import charts, drilldown, export, first_paint, presenter, sortable, state, teaching, url, widgets, words
 from ui.markdown import plain
 
 LIST_KEY = "pg_list"
+FORMULAS_ROOM = 760  # px: the open NDCG tab (two formulas, two charts) at 1440 px
 
 sortable.consume(LIST_KEY, state.scenario, state.update)  # a drop is applied before anything is drawn
 
@@ -22,7 +23,8 @@ st.caption(
     "Drag the cards (or use ▲ ▼, Alt+↑/↓, or *Move … to rank*), click a grade, and every number follows. "
     "The small number under each value is the change since your last edit."
 )
-link_warnings = state.pop_link_warnings()
+# Shown on the run that stays on screen: a new visitor's first run is followed by a second (ui.first_paint).
+link_warnings = state.pop_link_warnings() if first_paint.charts_now() else state.link_warnings()
 if link_warnings:
     st.warning(
         "**This link had problems.** The rest of it was loaded; each bad part fell back to its default:\n"
@@ -36,7 +38,12 @@ scn = state.scenario()  # every edit has been applied by now (callbacks run firs
 now = widgets.breakdowns(scn)
 link_problem = state.write_link()  # the address bar is always a link to what is on screen
 
-with st.expander("Share, export, present", icon=":material/ios_share:"):
+# A new visitor's first run leaves the heavy parts (the code box, the data grid, formulas and charts) for the run
+# after the numbers and the list have painted (ui.first_paint).
+heavy_now = first_paint.charts_now()
+
+
+def share_export() -> None:
     if link_problem:
         st.warning(widgets.plain(link_problem[:1].upper() + link_problem[1:]) + ".", icon=":material/link_off:")
     else:
@@ -78,6 +85,11 @@ with st.expander("Share, export, present", icon=":material/ios_share:"):
     )
     with presenter_col:
         presenter.toggle("pg_presenter")
+
+
+with st.expander("Share, export, present", icon=":material/ios_share:"):
+    if heavy_now:
+        share_export()
 before = widgets.breakdowns(state.previous()) if state.previous() is not None else None
 widgets.sticky_summary(now)  # phones: the key numbers stay in view while the list is edited
 
@@ -112,7 +124,8 @@ def judged_not_retrieved() -> None:
     widgets.shelf("pg", state.scenario, state.update)
     widgets.judgment_summary(now)
     with st.expander("Add, rename or remove documents", icon=":material/edit_note:"):
-        widgets.document_editor("pg", state.scenario, state.update)
+        if heavy_now:  # a data grid
+            widgets.document_editor("pg", state.scenario, state.update)
 
 
 if presenter.is_on():  # a projector: the list and the numbers it drives side by side, in the first screen
@@ -142,60 +155,73 @@ def formula_beside_bars(family: str) -> None:
     )
 
 
-st.subheader("How each number is computed", anchor=False)
-own_tabs = registry.playground_tabs()  # NDCG, AP, RR: a tab each
-*family_tabs, pr_tab, curves_tab, any_tab = st.tabs(
-    [*own_tabs, "Precision & recall", "Metric@k curves", "Any measure"], key="pg_tab", on_change="rerun"
-)
-# Only the open tab is built: one drag then redraws at most two charts.
-for family, tab in zip(own_tabs, family_tabs, strict=True):
-    with tab:
-        if not tab.open:
-            continue
-        if registry.family(family).graded:  # the ideal ordering beside the ranking's: IDCG's formula and chart
-            st.latex(formulas.latex(now[family]))
-            st.latex(formulas.latex(now["IDCG"]))
+def worked_formulas() -> None:
+    """The tabs of formulas and charts (a new visitor's first run reserves their room: ui.first_paint)."""
+    if not heavy_now:
+        st.container(height=FORMULAS_ROOM, border=False, key="pg_formulas_first_paint")
+        return
+    own_tabs = registry.playground_tabs()  # NDCG, AP, RR: a tab each
+    *family_tabs, pr_tab, curves_tab, any_tab = st.tabs(
+        [*own_tabs, "Precision & recall", "Metric@k curves", "Any measure"], key="pg_tab", on_change="rerun"
+    )
+    # Only the open tab is built: one drag then redraws at most two charts.
+    for family, tab in zip(own_tabs, family_tabs, strict=True):
+        with tab:
+            if not tab.open:
+                continue
+            if registry.family(family).graded:  # the ideal ordering beside the ranking's: IDCG's formula and chart
+                st.latex(formulas.latex(now[family]))
+                st.latex(formulas.latex(now["IDCG"]))
+                left, right = st.columns(2)
+                bars = charts.contributions(now[family], titles=scn.titles)
+                teaching.chart(bars, f"pg_{family.lower()}_bars", left)
+                teaching.chart(charts.ideal_vs_actual(now["DCG"], now["IDCG"]), "pg_ideal", right)
+            else:
+                formula_beside_bars(family)
+    with pr_tab:
+        if pr_tab.open:
             left, right = st.columns(2)
-            teaching.chart(charts.contributions(now[family], titles=scn.titles), f"pg_{family.lower()}_bars", left)
-            teaching.chart(charts.ideal_vs_actual(now["DCG"], now["IDCG"]), "pg_ideal", right)
-        else:
-            formula_beside_bars(family)
-with pr_tab:
-    if pr_tab.open:
-        left, right = st.columns(2)
-        for index, family in enumerate(widgets.SET_BASED):
-            (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
-        teaching.chart(charts.contributions(now["R"], titles=scn.titles), "pg_r_bars", right)
-with curves_tab:
-    if curves_tab.open:
-        series = widgets.curves(scn)
-        teaching.chart(charts.curves(series, scn.k, "Each metric at every cutoff"), "pg_curves")
-        if note := charts.coincide_note(series):
-            st.caption(note)
-        st.caption("The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow.")
-        teaching.chart(widgets.precision_recall_chart(scn), "pg_pr_curve")
-        st.caption(
-            "The precision-recall curve: one point per rank (blue) and trec_eval's interpolated precision at 11 recall "
-            "levels (orange). The *R-precision & PR curve* lesson walks through it."
-        )
-with any_tab:
-    if any_tab.open:
-        choices = widgets.catalog_choices(scn.k)
-        picked = st.selectbox(
-            "Measure",
-            choices,
-            key="pg_any_measure",
-            help="Every measure in the catalog, at the playground's k. The Evaluate page takes all of them too.",
-        )
-        chosen = widgets.measure_breakdown(scn, picked or choices[0])
-        formula_col, chart_col = st.columns(2)
-        formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
-        formula_col.latex(formulas.latex(chosen))
-        if chosen.text is None:
-            teaching.chart(
-                drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn), "pg_any_bars", chart_col
+            for index, family in enumerate(widgets.SET_BASED):
+                (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
+            teaching.chart(charts.contributions(now["R"], titles=scn.titles), "pg_r_bars", right)
+    with curves_tab:
+        if curves_tab.open:
+            series = widgets.curves(scn)
+            teaching.chart(charts.curves(series, scn.k, "Each metric at every cutoff"), "pg_curves")
+            if note := charts.coincide_note(series):
+                st.caption(note)
+            st.caption(
+                "The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow."
             )
-        else:  # relstring: characters, not numbers that add up
-            chart_col.caption(
-                "No bars: this measure's value is a string, one character per rank, not a sum of contributions."
+            teaching.chart(widgets.precision_recall_chart(scn), "pg_pr_curve")
+            st.caption(
+                "The precision-recall curve: one point per rank (blue) and trec_eval's interpolated precision at 11 "
+                "recall levels (orange). The *R-precision & PR curve* lesson walks through it."
             )
+    with any_tab:
+        if any_tab.open:
+            choices = widgets.catalog_choices(scn.k)
+            picked = st.selectbox(
+                "Measure",
+                choices,
+                key="pg_any_measure",
+                help="Every measure in the catalog, at the playground's k. The Evaluate page takes all of them too.",
+            )
+            chosen = widgets.measure_breakdown(scn, picked or choices[0])
+            formula_col, chart_col = st.columns(2)
+            formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
+            formula_col.latex(formulas.latex(chosen))
+            if chosen.text is None:
+                teaching.chart(
+                    drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn),
+                    "pg_any_bars",
+                    chart_col,
+                )
+            else:  # relstring: characters, not numbers that add up
+                chart_col.caption(
+                    "No bars: this measure's value is a string, one character per rank, not a sum of contributions."
+                )
+
+
+st.subheader("How each number is computed", anchor=False)
+worked_formulas()

@@ -82,7 +82,7 @@ def list_table(ranking, qrels) -> pd.DataFrame:
 def predict(index: int, ex: quiz.Predict) -> None:
     what = {"AP": "average precision (AP)", "RR": "reciprocal rank (RR)", "NDCG": f"NDCG@{ex.k}"}[ex.family]
     st.markdown(f"Predict the **{what}** of this list (trec_eval's conventions, 4 decimals, ±{quiz.TOLERANCE}).")
-    st.dataframe(list_table(ex.ranking, ex.qrels), hide_index=True, width="content")
+    st.table(list_table(ex.ranking, ex.qrels), hide_index=True, width="content")  # HTML: scales in presenter mode
     if ex.missed:
         missed = ", ".join(f"{d} (grade {ex.qrels[d]})" for d in ex.missed)
         st.caption(f"Judged relevant but **not retrieved**: {missed}.")
