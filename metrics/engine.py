@@ -120,10 +120,7 @@ def evaluate(
     data = prepared.get(conventions.threshold) or next(iter(prepared.values()), None)
     if data is None:
         data = _Prepared(run, qrels, conventions, complete, max_docs, judged_only)
-    means = {
-        name: summarize(values.tolist(), registry.family(parsed[name].family).summary)
-        for name, values in per_query.items()
-    }
+    means = summaries(per_query, parsed)
     return Evaluation(
         data.queries,
         tuple(parsed.values()),
@@ -136,6 +133,15 @@ def evaluate(
         complete,
         texts,
     )
+
+
+def summaries(per_query: dict[str, np.ndarray], measures: dict[str, Measure]) -> dict[str, float]:
+    """The 'all' value of each measure from its per-query values (in trec_eval -q's query order): the one place
+    summaries are formed, for a whole run and for one evaluated in parts (metrics.combine: streamed, distributed)."""
+    return {
+        name: summarize(values.tolist(), registry.family(measures[name].family).summary)
+        for name, values in per_query.items()
+    }
 
 
 class _Prepared:
