@@ -24,7 +24,14 @@ from metrics.engine import Evaluation, evaluate
 from metrics.io import Qrels, read_qrels
 from metrics.io.arrays import arrow_int64, bool_numpy, chunked, int_numpy, take
 from metrics.io.model import Run
-from metrics.io.parquet import ParquetInput, is_parquet, partitions_for, spill, spilled_blocks
+from metrics.io.parquet import (
+    ParquetInput,
+    is_parquet,
+    partitions_for,
+    spill,
+    spilled_blocks,
+    write_partitioned,
+)
 from metrics.io.rules import InputError
 from metrics.io.stream import PIECE_BYTES, Rows, TextRun, block_run, whole_queries
 from metrics.measures import DEFAULT_MEASURES, Measure, parse_measure
@@ -78,7 +85,7 @@ def evaluate_stream(
     except NotContiguous:
         directory = tempfile.mkdtemp(prefix="ir-metrics-spill-", dir=spill_dir)
         try:
-            paths = spill(source.pieces(), directory, partitions_for(_size_of(run), PARTITION_BYTES))
+            paths = spill(source.pieces(), directory, partitions_for(size_of(run), PARTITION_BYTES))
             qrels.reset()
             parts = _evaluate_blocks(source, spilled_blocks(paths), qrels, measures, options)
         finally:
@@ -91,23 +98,17 @@ def finish(parts: list[Evaluation], qrels: QrelsByQuery, measures: list[Measure]
     the run: the engine's own -c values) and join them."""
     missing = qrels.unseen()
     if complete and len(missing):
-        empty = Run(
-            "",
-            pa.array([], pa.string()),
-            np.zeros(1, np.int64),
-            pa.chunked_array([], pa.string()),
-            np.zeros(0, np.uint32),
-        )
-        parts = [*parts, evaluate(empty, qrels.subset(missing), measures, complete=True, **options)]
+        parts = [*parts, evaluate_missing(qrels, missing, measures, options)]
     return combine(
         parts, measures, only_in_qrels=missing.to_pylist(), conventions=options["conventions"], complete=complete
     )
 
 
-def evaluate_block(rows: Rows, source, qrels: QrelsByQuery, measures: list[Measure], options: dict) -> Evaluation:
-    """One block of whole queries, evaluated by the engine against its queries' judgments."""
-    run = block_run(source.name, rows, source.line_names)
-    return evaluate(run, qrels.subset(run.query_ids), measures, complete=False, **options)
+def evaluate_missing(qrels: QrelsByQuery, missing: pa.Array, measures: list[Measure], options: dict) -> Evaluation:
+    """-c: the judged queries the run lacks, evaluated by the engine as queries missing from the run."""
+    no_rows = pa.chunked_array([], pa.string())
+    empty = Run("", pa.array([], pa.string()), np.zeros(1, np.int64), no_rows, np.zeros(0, np.uint32))
+    return evaluate(empty, qrels.subset(missing), measures, complete=True, **options)
 
 
 def _evaluate_blocks(source, blocks: Iterator[Rows], qrels: QrelsByQuery, measures, options) -> list[Evaluation]:
@@ -125,7 +126,7 @@ def _evaluate_blocks(source, blocks: Iterator[Rows], qrels: QrelsByQuery, measur
     return parts
 
 
-def _size_of(source) -> int:
+def size_of(source) -> int:
     path = os.fspath(source)
     if os.path.isdir(path):
         return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files) * 4
@@ -158,6 +159,9 @@ class QrelsByQuery:
         found = int_numpy(pc.index_in(query_ids, value_set=self.queries), null=-1)
         self.seen[found[found >= 0]] = True
 
+    def mark_seen_ids(self, query_ids) -> None:
+        self.mark_seen(pa.array(list(query_ids), pa.string()))
+
     def unseen(self) -> pa.Array:
         """The judged queries no block had, in byte order."""
         return self.queries.filter(pa.array(~self.seen))
@@ -173,10 +177,16 @@ class QrelsByQuery:
         return Qrels(q.name, chunked(take(q.query, lines)), chunked(take(q.doc, lines)), q.grade[lines])
 
 
+def write_parquet(run, directory: str, piece_bytes: int = PIECE_BYTES) -> list[str]:
+    """The run as Parquet files partitioned by query (metrics.io.parquet.write_partitioned), in bounded memory."""
+    source = open_run(run, piece_bytes=piece_bytes)
+    return write_partitioned(source.pieces(), directory, partitions_for(size_of(run), PARTITION_BYTES))
+
+
 def too_large_to_read_whole(source) -> bool:
     """Whether the CLI streams this run: a file (or dataset) larger than STREAM_BYTES."""
     try:
-        return _size_of(source) > STREAM_BYTES
+        return size_of(source) > STREAM_BYTES
     except (OSError, TypeError):
         return False
 

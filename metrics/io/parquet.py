@@ -1,6 +1,9 @@
 """Parquet in and out: a run or qrels as a Parquet file or a directory of them (a dataset, possibly hive-partitioned,
 e.g. query=q1/part-0.parquet), read with pyarrow.dataset; and a run written partitioned by query.
 
+pyarrow.dataset and pyarrow.parquet are imported only when a Parquet input is read or written: pyarrow.dataset
+imports pandas (about 1 s), which the text path never pays.
+
 Columns are found by the accepted names of the CSV layout (layout.ALIASES) and checked by the DataFrame rules
 (frames.parse_frame): the same messages, naming the file and the row. Ids of any type are read as their text.
 """
@@ -15,8 +18,6 @@ from collections.abc import Iterator
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
-import pyarrow.parquet as pq
 
 from metrics.io.arrays import arrow_int64, chunked, int_numpy
 from metrics.io.frames import choose_columns, parse_frame
@@ -54,6 +55,8 @@ class ParquetInput:
         self.batch_rows = max(1, int(batch_rows))
         if not os.path.exists(self.path):
             raise InputError(f"{self.name}: no such file")
+        import pyarrow.dataset as ds
+
         try:
             self.dataset = ds.dataset(
                 self.path, format="parquet", partitioning=ds.HivePartitioning.discover(infer_dictionary=True)
@@ -143,6 +146,8 @@ def partition_of(query: pa.ChunkedArray, partitions: int) -> np.ndarray:
 def spill(pieces: Iterator[Rows], directory: str, partitions: int) -> list[str]:
     """Write the rows to ``partitions`` Parquet files by query hash (query, doc, score, and each row's number in
     the input, for messages); returns their paths. One piece in memory at a time."""
+    import pyarrow.parquet as pq
+
     paths = [os.path.join(directory, PART_NAME.format(p)) for p in range(partitions)]
     schema = pa.schema([("query", pa.string()), ("doc", pa.string()), ("score", pa.float64()), ("row", pa.int64())])
     writers = [pq.ParquetWriter(path, schema, compression="lz4") for path in paths]
@@ -175,6 +180,8 @@ def spill(pieces: Iterator[Rows], directory: str, partitions: int) -> list[str]:
 
 def spilled_blocks(paths: list[str]) -> Iterator[Rows]:
     """Each spilled partition as one block of whole queries (deleted once read)."""
+    import pyarrow.parquet as pq
+
     for path in paths:
         table = pq.read_table(path)
         os.remove(path)
@@ -194,6 +201,8 @@ def partitions_for(size_bytes: int, partition_bytes: int) -> int:
 def write_partitioned(pieces: Iterator[Rows], directory: str, partitions: int) -> list[str]:
     """A run as ``directory``/part-NNNNN.parquet: every query's rows in one file, grouped by query (the layout the
     distributed path reads a partition at a time). Columns query, doc, score."""
+    import pyarrow.parquet as pq
+
     os.makedirs(directory, exist_ok=True)
     spill_dir = tempfile.mkdtemp(prefix=".spill-", dir=directory)
     try:
