@@ -83,7 +83,7 @@ def evaluate_dask(
 
 def evaluate_parts(client, run, index: QrelsByQuery, measures, options, piece_bytes=PIECE_BYTES) -> list[Evaluation]:
     """The Evaluations of the run's partitions (disjoint queries), computed on the cluster."""
-    shared = client.scatter(index, broadcast=True)
+    shared = client.scatter(index, broadcast=True, hash=False)  # a fresh key: never one being released
     files = _dataset_files(run)
     if files:
         futures = client.map(
