@@ -72,7 +72,10 @@ def parse_frame(frame, name: str, kind: str, first_row: int = 0) -> tuple[dict, 
         row = int(np.flatnonzero(bad)[0])
         where = f"{name}, {row_names([row])[0]}"
         value = values[row].as_py()
-        token = repr(value) if value is None else str(int(value) if value == math.floor(value) else value)
+        if value is None:
+            token = repr(value)
+        else:  # NaN and infinities as they print (math.floor would raise on them)
+            token = str(int(value) if math.isfinite(value) and value == math.floor(value) else value)
         problem = score_problem(token) if kind == "run" else grade_problem(token)
         raise InputError(f"{where}: {problem}")
     columns[value_role] = values

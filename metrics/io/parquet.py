@@ -58,9 +58,7 @@ class ParquetInput:
         import pyarrow.dataset as ds
 
         try:
-            self.dataset = ds.dataset(
-                self.path, format="parquet", partitioning=ds.HivePartitioning.discover(infer_dictionary=True)
-            )
+            self.dataset = ds.dataset(self.path, format="parquet", partitioning=_hive_partitioning(self.path))
         except (pa.ArrowInvalid, OSError) as error:
             raise InputError(f"{self.name}: cannot be read as Parquet ({_first_line(error)})") from None
         names = self.dataset.schema.names
@@ -115,6 +113,22 @@ class ParquetInput:
             for role in pieces[0].columns
         }
         return columns, self.line_names
+
+
+def _hive_partitioning(path: str):
+    """Hive partition keys (``query=007/``) as strings: pyarrow would infer 007 as the integer 7."""
+    import pyarrow.dataset as ds
+
+    keys: list[str] = []
+    if os.path.isdir(path):
+        for folder, _, _ in os.walk(path):
+            for part in os.path.relpath(folder, path).split(os.sep):
+                key = part.partition("=")[0]
+                if "=" in part and key not in keys:
+                    keys.append(key)
+    if not keys:
+        return None
+    return ds.partitioning(pa.schema([(key, pa.string()) for key in keys]), flavor="hive")
 
 
 class _ArrowFrame:
