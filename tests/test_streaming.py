@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from metrics import registry, trec_format
 from metrics.__main__ import main
 from metrics.engine import evaluate
-from metrics.io import InputError
+from metrics.io import InputError, read_run
+from metrics.io.stream import TextRun
 from metrics.measures import parse_measure
 from metrics.streaming import evaluate_stream
 from tests.strategies import scored_qrels_sets, scored_runs
@@ -141,6 +142,17 @@ def test_trec_run_with_irregular_whitespace_and_extra_columns_streams(tmp_path):
     qrels.write_text("".join(f"q{q} 0 d{d} 1\n" for q in range(4) for d in range(0, 20, 4)))
     whole = evaluate(run, qrels, MEASURES)
     assert_same(whole, evaluate_stream(run, qrels, MEASURES, piece_bytes=100))
+    assert read_run(run).ranking_of("q0")[:3] == ["d0", "d1", "d2"]  # whitespace-separated, as trec_eval reads
+
+
+def test_a_trec_line_with_a_double_space_and_a_tab_is_split_as_trec_eval_splits_it(tmp_path):
+    """'q1  Q0<TAB>d1 ...': split at single spaces, the double space adds a field and the tab takes one away, so
+    the field count is right and pyarrow read the doc id as 'Q0<TAB>d1' (trec_eval 10.0 reads d1)."""
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"q{q}  Q0\td{d} {d} {9 - d} tag extra\n" for q in range(2) for d in range(3)))
+    assert read_run(run).to_rankings() == {"q0": ["d0", "d1", "d2"], "q1": ["d0", "d1", "d2"]}
+    rows = list(TextRun(run, piece_bytes=30).pieces())
+    assert [d for piece in rows for d in piece.columns["doc"].to_pylist()] == ["d0", "d1", "d2"] * 2
 
 
 @pytest.mark.parametrize("piece_bytes", [50, 1 << 20])

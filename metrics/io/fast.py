@@ -35,8 +35,8 @@ def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
             )
         except pa.ArrowInvalid:
             table = None
-        if table is not None and _has_comment_rows(table.column(wanted[0])):
-            table = None  # a comment line further down that pyarrow read as a row
+        if table is not None and _misread(table, wanted, layout):
+            table = None  # a comment line further down that pyarrow read as a row, or blanks it split wrongly
         if table is None:
             table = _parse_normalized(text.read_all(), kind, layout, convert, quoting)
     except OSError as error:
@@ -52,36 +52,34 @@ def sniff_layout(text: TextSource, kind: str) -> Layout:
     return sniff(text, kind, lambda: scan(text, kind, None, binary_only=True))
 
 
-def parse_chunk(text: TextSource, kind: str, layout: Layout, data: bytes, first: bool) -> dict:
-    """The columns (query, doc, score or grade) of a piece of a file that ends at a line break (a streamed block;
-    ``first``: the piece the file starts with, after its BOM), parsed and checked as parse_text parses and checks a
-    whole file: the same fallbacks, the same rules, the same messages (the line scanner walks the file)."""
+def parse_chunk(text: TextSource, kind: str, layout: Layout, data) -> dict:
+    """The columns (query, doc, score or grade) of a piece of a file after its head (bytes or a memoryview, from a
+    data line to a line break: a streamed block), parsed and checked as parse_text parses and checks a whole file:
+    the same fallbacks, the same rules, the same messages (the line scanner walks the file)."""
     wanted = _wanted(layout, kind)
     convert = _convert_options(wanted)
     quoting = layout.delimiter == ","
-    skip = layout.skip_lines if first else 0
-    names = layout.names if first or layout.header else _trec_names(layout, data, kind)
-    read = pa_csv.ReadOptions(skip_rows=skip, column_names=list(names), block_size=BLOCK_BYTES)
+    names = layout.names if layout.header else _trec_names(layout, data, kind)
+    read = pa_csv.ReadOptions(column_names=list(names), block_size=BLOCK_BYTES)
     parse = pa_csv.ParseOptions(delimiter=layout.delimiter or " ", quote_char='"' if quoting else False)
     try:
         table = pa_csv.read_csv(pa.BufferReader(pa.py_buffer(data)), read, parse, convert)
     except pa.ArrowInvalid:
         table = None
-    if table is not None and _has_comment_rows(table.column(wanted[0])):
+    if table is not None and _misread(table, wanted, layout):
         table = None
-    if table is None:
-        if not first:  # the normalized parse names the columns from the layout and skips its first lines
-            layout = Layout(layout.header, layout.delimiter, names, layout.roles, skip_lines=0)
-        table = _parse_normalized(data, kind, layout, convert, quoting)
+    if table is None:  # the normalized parse names the columns from the layout and skips its first lines
+        layout = Layout(layout.header, layout.delimiter, names, layout.roles, skip_lines=0)
+        table = _parse_normalized(bytes(data), kind, layout, convert, quoting)
     return checked_columns(text, kind, layout, table)
 
 
 def _trec_names(layout: Layout, data: bytes, kind: str) -> tuple[str, ...]:
-    """A later piece of a TREC run may have as many extra columns as the file's first line, or not: its own first
-    line names them (pyarrow reads a piece whose lines differ with the cut-after-6th fallback, as for a whole file)."""
+    """A piece of a TREC run may have as many extra columns as the file's first line, or not: its own first line
+    names them (pyarrow reads a piece whose lines differ with the cut-after-6th fallback, as for a whole file)."""
     if kind != "run":
         return layout.names
-    line = data[: data.find(b"\n")] if b"\n" in data else data
+    line = bytes(data[: 1 << 16]).split(b"\n", 1)[0]  # (data: a memoryview of the piece)
     count = len(line.split(b"\t") if layout.delimiter == "\t" else line.split())
     return RUN_COLUMNS + tuple(f"extra_{n}" for n in range(1, count - len(RUN_COLUMNS) + 1))
 
@@ -139,6 +137,19 @@ def _parse_normalized(data: bytes, kind: str, layout: Layout, convert, quoting: 
 
 def _read_options(names, layout: Layout) -> pa_csv.ReadOptions:
     return pa_csv.ReadOptions(skip_rows=layout.skip_lines, column_names=list(names), block_size=BLOCK_BYTES)
+
+
+def _misread(table: pa.Table, wanted: list[str], layout: Layout) -> bool:
+    """Rows pyarrow read that are not what trec_eval reads: a comment line, or in a TREC file a line whose blanks the
+    single-space split got wrong (``q1  Q0<TAB>d1 ...``: the double space adds a field where the tab takes one
+    away, so the line has the right number of fields but the doc id is 'Q0<TAB>d1')."""
+    if _has_comment_rows(table.column(wanted[0])):
+        return True
+    return not layout.header and any(_has_tab(table.column(name)) for name in wanted[:2])
+
+
+def _has_tab(ids: pa.ChunkedArray) -> bool:
+    return any((string_views(chunk)[1] == ord("\t")).any() for chunk in ids.chunks)
 
 
 def _has_comment_rows(query_ids: pa.ChunkedArray) -> bool:

@@ -23,7 +23,7 @@ from metrics.io.model import Run
 from metrics.io.order import prepare_run
 from metrics.io.rules import InputError
 from metrics.io.scan import text_line_numbers
-from metrics.io.sources import HEAD_BYTES, TextSource, strip_bom
+from metrics.io.sources import TextSource
 
 PIECE_BYTES = 64 << 20  # text read and parsed at a time: about 1.7M TREC run lines
 
@@ -57,36 +57,49 @@ class TextRun:
         self.piece_bytes = max(1, int(piece_bytes))
 
     def pieces(self) -> Iterator[Rows]:
-        """The file's rows, a piece at a time, in file order."""
+        """The file's rows, a piece at a time, in file order (the next piece is read and parsed in a helper thread
+        while the caller works on this one)."""
+        return prefetched(self._pieces())
+
+    def _pieces(self) -> Iterator[Rows]:
         row = 0
-        first = True
-        carry = b""
+        buffer = bytearray(self.piece_bytes)
         with self._open() as stream:
+            filled = self._skip_head(stream)
             while True:
-                # The first piece holds at least the sniffed head: the lines the layout skips (header, comments)
-                data = stream.read(max(self.piece_bytes, 2 * HEAD_BYTES) if first else self.piece_bytes)
-                at_end = not data
-                data = carry + data if carry else data
-                if not at_end:
-                    cut = data.rfind(b"\n") + 1
-                    if cut == 0:  # no line break yet: a long line, or a tiny piece size
-                        carry = data
-                        continue
-                    data, carry = data[:cut], data[cut:]
-                else:
-                    carry = b""
-                if first:
-                    data = strip_bom(data)
-                if data.strip():
-                    columns = parse_chunk(self.text, "run", self.layout, data, first)
+                total = filled + _fill(stream, memoryview(buffer)[filled:])
+                at_end = total < len(buffer)
+                cut = total if at_end else buffer.rfind(b"\n", 0, total) + 1
+                if cut == 0 and not at_end:  # no line break in the whole buffer: a line longer than a piece
+                    buffer = buffer + bytes(len(buffer))
+                    filled = total
+                    continue
+                piece = memoryview(buffer)[:cut]
+                if cut > 4096 or bytes(piece).strip():  # (a large piece has data: no copy to find out)
+                    columns = parse_chunk(self.text, "run", self.layout, piece)
                     if len(columns["query"]):
                         yield Rows(columns, row)
                         row += len(columns["query"])
-                first = False
+                del piece
                 if at_end:
                     break
+                # A new buffer for the next piece, which starts with this one's unfinished last line: the parsed
+                # columns may still hold on to this one (pyarrow does not say whether it copies).
+                carry = buffer[cut:total]
+                buffer = bytearray(max(self.piece_bytes, len(carry) + 1))
+                buffer[: len(carry)] = carry
+                filled = len(carry)
         if row == 0:
             raise InputError(f"{self.name}: the file is empty" + (" (only a header)" if self.layout.header else ""))
+
+    def _skip_head(self, stream) -> int:
+        """Read past the lines before the first data row (BOM, blank and comment lines, the header): the layout's
+        ``skip_lines``, which pyarrow's skip_rows would skip (blank lines counted). Returns 0 (bytes carried)."""
+        bom = 3 if stream.read(3) == b"\xef\xbb\xbf" else 0
+        stream.seek(bom)
+        for _ in range(self.layout.skip_lines):
+            stream.readline()
+        return 0
 
     def line_names(self, rows) -> list[str]:
         return text_line_numbers(self.text, self.layout, rows)
@@ -95,6 +108,60 @@ class TextRun:
         if self.text.data is not None:
             return io.BytesIO(self.text.data)
         return gzip.open(self.text.path, "rb") if self.text.gz else open(self.text.path, "rb")
+
+
+def _fill(stream, view: memoryview) -> int:
+    """Read into ``view`` until it is full or the stream ends; the bytes read."""
+    total = 0
+    while total < len(view):
+        got = stream.readinto(view[total:])
+        if not got:
+            break
+        total += got
+    return total
+
+
+def prefetched(items: Iterator, ahead: int = 1) -> Iterator:
+    """``items``, produced by a helper thread up to ``ahead`` items early: parsing the next piece (pyarrow releases
+    the GIL) overlaps the work on this one. An exception in the thread is raised here, in order."""
+    import queue
+    import threading
+
+    box: queue.Queue = queue.Queue(maxsize=ahead)
+    done = object()
+    stop = threading.Event()
+
+    def hand_over(item, error=None) -> bool:
+        while not stop.is_set():  # the consumer may have left: never block for good
+            try:
+                box.put((item, error), timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if not hand_over(item):
+                    return
+            hand_over(done)
+        except BaseException as error:  # handed to the consumer
+            hand_over(done, error)
+
+    thread = threading.Thread(target=produce, name="metrics-read-ahead", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item, error = box.get()
+            if error is not None:
+                raise error
+            if item is done:
+                return
+            yield item
+    finally:
+        stop.set()
+        thread.join()
 
 
 def whole_queries(pieces: Iterator[Rows]) -> Iterator[Rows]:
