@@ -100,6 +100,8 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
     parser.add_argument("--whole", action="store_true", help="also time the whole-file path (no --stream)")
     parser.add_argument("--dask", help="also time --dask ADDRESS (e.g. local:2)")
+    parser.add_argument("--parquet", action="store_true", help="also write the run with --to-parquet and time that "
+                        "dataset (streamed, and with --dask if given: the workers read the files themselves)")
     parser.add_argument("--json", help="write the figures to this JSON file")
     options = parser.parse_args()
     directory = options.dir or tempfile.mkdtemp(prefix="ir-metrics-bench-")
@@ -117,8 +119,15 @@ def main() -> None:
                 modes.append(("whole", ["--no-stream"]))
             if options.dask:
                 modes.append((f"dask {options.dask}", ["--dask", options.dask]))
+            dataset = os.path.join(directory, f"run-{rows}.parquet.d")
+            if options.parquet:
+                modes.append(("to-parquet", ["--to-parquet", dataset]))
+                modes.append(("parquet stream", ["--stream"]))
+                if options.dask:
+                    modes.append((f"parquet dask {options.dask}", ["--dask", options.dask]))
             for mode, flags in modes:
-                command = [sys.executable, "-m", "metrics", qrels, run, *flags]
+                source = dataset if mode.startswith("parquet") else run
+                command = [sys.executable, "-m", "metrics", qrels, source, *flags]
                 elapsed, peak, status = measure(command)
                 rate = rows / elapsed
                 print(f"{'':>12}  {mode:<14} {elapsed:8.2f} s  {rate / 1e6:6.2f} M rows/s  peak RSS {peak:7.0f} MiB"
@@ -128,6 +137,7 @@ def main() -> None:
             if not options.keep:
                 os.remove(run)
                 os.remove(qrels)
+                shutil.rmtree(dataset, ignore_errors=True)
     finally:
         if not options.keep and not options.dir:
             shutil.rmtree(directory, ignore_errors=True)
