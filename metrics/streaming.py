@@ -127,6 +127,9 @@ def _evaluate_blocks(source, blocks: Iterator[Rows], qrels: QrelsByQuery, measur
 
 
 def size_of(source) -> int:
+    """About how many bytes of text a run holds (a gzip file or Parquet: a guess from its size)."""
+    if isinstance(source, bytes | bytearray | memoryview):
+        return len(source)
     path = os.fspath(source)
     if os.path.isdir(path):
         return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files) * 4
