@@ -86,8 +86,9 @@ def evaluate_parts(client, run, index: QrelsByQuery, measures, options, piece_by
     shared = client.scatter(index, broadcast=True, hash=False)  # a fresh key: never one being released
     files = _dataset_files(run)
     if files:
+        root = os.path.abspath(os.fspath(run))
         futures = client.map(
-            _evaluate_file, files, index=shared, measures=measures, options=options, pure=False, retries=2
+            _evaluate_file, files, root=root, index=shared, measures=measures, options=options, pure=False, retries=2
         )
         parts = [part for part in client.gather(futures) if part is not None]
         if _disjoint(parts):
@@ -135,9 +136,10 @@ def _evaluate_rows(name: str, rows: Rows, index: QrelsByQuery, measures, options
     return evaluate(run, index.subset(run.query_ids), measures, complete=False, **options)
 
 
-def _evaluate_file(path: str, index: QrelsByQuery, measures, options) -> Evaluation | None:
-    """A task: one Parquet file of whole queries, read by the worker."""
-    source = ParquetInput(path, "run")
+def _evaluate_file(path: str, root: str, index: QrelsByQuery, measures, options) -> Evaluation | None:
+    """A task: one Parquet file of whole queries of the dataset at ``root`` (hive keys such as query=q1/ apply),
+    read by the worker."""
+    source = ParquetInput(root, "run", files=[path])
     columns, line_names = source.read_columns()
     run = block_run(source.name, Rows(columns), line_names)
     return evaluate(run, index.subset(run.query_ids), measures, complete=False, **options)

@@ -10,8 +10,10 @@ import sys
 import threading
 import time
 
+import pyarrow.dataset as ds
 import pytest
 from distributed import Client, LocalCluster
+from pyarrow.parquet import read_table
 
 from metrics.__main__ import main
 from metrics.distributed import evaluate_dask
@@ -38,6 +40,10 @@ def test_dask_equals_one_process_for_every_family(tmp_path, client):
     assert_same(whole, evaluate_dask(client, run, qrels, MEASURES, complete=True, piece_bytes=2000))
     write_parquet(run, tmp_path / "dataset", piece_bytes=700)
     assert_same(whole, evaluate_dask(client, tmp_path / "dataset", qrels, MEASURES, complete=True))
+    hive = tmp_path / "hive"  # one directory per query: the query id is in the path, not in the files
+    ds.write_dataset(read_table(tmp_path / "dataset"), hive, format="parquet", partitioning=["query"],
+                     partitioning_flavor="hive")
+    assert_same(whole, evaluate_dask(client, hive, qrels, MEASURES, complete=True))
 
 
 def test_not_contiguous_run_on_dask(tmp_path, client):

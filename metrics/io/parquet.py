@@ -48,7 +48,10 @@ def is_parquet(source) -> bool:
 class ParquetInput:
     """A Parquet file or dataset directory, read a batch at a time."""
 
-    def __init__(self, source, kind: str, name: str | None = None, batch_rows: int = BATCH_ROWS):
+    def __init__(
+        self, source, kind: str, name: str | None = None, batch_rows: int = BATCH_ROWS, files: list[str] | None = None
+    ):
+        """``files``: read only these files of the dataset (a distributed task's share; hive keys still apply)."""
         self.path = os.fspath(source)
         self.kind = kind
         self.name = name or os.path.basename(os.path.normpath(self.path)) or self.path
@@ -63,13 +66,17 @@ class ParquetInput:
             raise InputError(f"{self.name}: cannot be read as Parquet ({_first_line(error)})") from None
         names = self.dataset.schema.names
         self.chosen = choose_columns(names, self.name, kind)
+        self.files = files
         self._files: list[tuple[int, str]] = []  # (first row, file) of each file read so far
 
     def pieces(self) -> Iterator[Rows]:
         value_role = "score" if self.kind == "run" else "grade"
         wanted = [self.chosen[r] for r in ("query", "doc", value_role)]
         row = 0
+        only = None if self.files is None else {os.path.abspath(f) for f in self.files}
         for fragment in self.dataset.get_fragments():
+            if only is not None and os.path.abspath(fragment.path) not in only:
+                continue
             file_name = self._file_name(fragment.path)
             self._files.append((row, file_name))
             offset = 0
