@@ -61,7 +61,7 @@ def assert_same(whole, streamed) -> None:
     assert (streamed.only_in_run, streamed.only_in_qrels) == (whole.only_in_run, whole.only_in_qrels)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     run=scored_runs.filter(lambda r: any(r.values())),
     qrels=scored_qrels_sets.filter(lambda q: any(q.values())),
