@@ -66,7 +66,10 @@ PAGES = {
         st.Page("app_pages/your_data.py", title="Evaluate a run", icon=":material/upload_file:", url_path="your-data"),
         st.Page("app_pages/compare_runs.py", title="Compare runs", icon=":material/difference:", url_path="compare"),
         st.Page(
-            "app_pages/tool_difference.py", title="Why tools differ", icon=":material/balance:", url_path="why-tools-differ"
+            "app_pages/tool_difference.py",
+            title="Why tools differ",
+            icon=":material/balance:",
+            url_path="why-tools-differ",
         ),
     ],
     "Reference": [

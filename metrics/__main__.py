@@ -35,8 +35,6 @@ Bad input exits with status 2 and one line on stderr naming the file, the line a
 """
 
 
-
-
 def _parser() -> argparse.ArgumentParser:
     from metrics.registry import canonical_names  # pure Python: no numpy before the process opts out of THP
 
@@ -69,10 +67,24 @@ def _parser() -> argparse.ArgumentParser:
         help="documents recall level l asks for (iprec_at_recall, 11pt_avg): l*R rounded, as trec_eval 10.0 "
         "(default), or floor(l*R + 0.9), as trec_eval 9 inside pytrec_eval and ir_measures",
     )
-    parser.add_argument(
-        "--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format"
-    )
+    parser.add_argument("--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format")
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals in text and csv (default 4)")
+    large = parser.add_argument_group("large runs (see the README's 'Large runs')")
+    streaming = large.add_mutually_exclusive_group()
+    streaming.add_argument(
+        "--stream",
+        action="store_true",
+        default=None,
+        help="read the run in blocks of whole queries (bounded memory; the default for a run file over 1 GiB)",
+    )
+    streaming.add_argument("--no-stream", dest="stream", action="store_false", help="read the run whole")
+    large.add_argument("--block-bytes", type=int, metavar="N", help="bytes of run text read at a time when streaming")
+    large.add_argument(
+        "--to-parquet", metavar="DIR", help="also write the run to DIR as Parquet files partitioned by query"
+    )
+    large.add_argument(
+        "--dask", metavar="ADDRESS", help="evaluate on Dask: local[:N] (N worker processes here) or tcp://HOST:PORT"
+    )
     return parser
 
 
@@ -95,8 +107,6 @@ def _run(options: argparse.Namespace) -> int:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from metrics import trec_format
     from metrics.conventions import Conventions
-    from metrics.engine import evaluate
-    from metrics.io import read_qrels, read_run
     from metrics.measures import parse_measure
 
     if options.digits < 0 or options.digits > 17:
@@ -115,18 +125,14 @@ def _run(options: argparse.Namespace) -> int:
     if options.level < 0:
         raise ValueError(f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)")
     conventions = Conventions(threshold=options.level, recall_rounding=options.recall_rounding)
-    qrels = read_qrels(options.qrels)
-    run = read_run(options.run)
-    result = evaluate(
-        run,
-        qrels,
-        measures,
-        conventions=conventions,
-        complete=options.complete,
-        max_docs=options.max_docs,
-        judged_only=options.judged_only,
-    )
-    _note_query_sets(result, run.name, qrels.name)
+    settings = {
+        "conventions": conventions,
+        "complete": options.complete,
+        "max_docs": options.max_docs,
+        "judged_only": options.judged_only,
+    }
+    result, run_name, qrels_name = _evaluate(options, measures, settings)
+    _note_query_sets(result, run_name, qrels_name)
     tag = _run_tag(options.run) if runid else None
     out = sys.stdout
     if options.format == "trec_eval":
@@ -151,10 +157,42 @@ def _with_collection(measure, documents: int):
     return dataclasses.replace(measure, params=(*measure.params, ("collection", float(documents))))
 
 
+def _evaluate(options: argparse.Namespace, measures, settings: dict):
+    """The Evaluation, and the names of the run and qrels: read whole, streamed, or on Dask (metrics.streaming,
+    metrics.distributed: the same numbers)."""
+    from metrics.engine import evaluate
+    from metrics.io import read_qrels, read_run
+    from metrics.streaming import evaluate_stream, too_large_to_read_whole
+
+    if options.block_bytes is not None and options.block_bytes < 1:
+        raise ValueError(f"--block-bytes must be a positive number of bytes, got {options.block_bytes}")
+    block = {"piece_bytes": options.block_bytes} if options.block_bytes else {}
+    run_source = options.run
+    if options.to_parquet:
+        from metrics.streaming import write_parquet
+
+        write_parquet(options.run, options.to_parquet, **block)
+        run_source = options.to_parquet  # grouped by query now: read back, a partition at a time
+    names = os.path.basename(os.path.normpath(options.run)), os.path.basename(options.qrels)
+    if options.dask:
+        from metrics.distributed import evaluate_dask
+
+        return evaluate_dask(options.dask, run_source, options.qrels, measures, **settings, **block), *names
+    stream = options.stream if options.stream is not None else too_large_to_read_whole(run_source)
+    if stream or options.to_parquet:
+        return evaluate_stream(run_source, options.qrels, measures, **settings, **block), *names
+    qrels = read_qrels(options.qrels)
+    run = read_run(run_source)
+    return evaluate(run, qrels, measures, **settings), run.name, qrels.name
+
+
 def _run_tag(path: str) -> str:
     """trec_eval's runid: the run file's tag, or its file name when it has none (a CSV run)."""
+    from metrics.io.parquet import is_parquet
     from metrics.run_tag import run_tag
 
+    if is_parquet(path):  # no tag column: the file or directory name
+        return os.path.basename(os.path.normpath(path))
     return run_tag(path) or os.path.basename(path)
 
 

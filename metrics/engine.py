@@ -121,13 +121,8 @@ def evaluate(
     data = prepared.get(conventions.threshold) or next(iter(prepared.values()), None)
     if data is None:
         data = _Prepared(run, qrels, conventions, complete, max_docs, judged_only)
-    means = {
-        name: summarize(values.tolist(), registry.family(parsed[name].family).summary)
-        for name, values in per_query.items()
-    }
-    for name, measure in parsed.items():
-        if complete and measure.family == "NumRel":  # trec_eval -c: every qrels line with a grade above 0, any -l
-            means[name] = float(np.count_nonzero(qrels.grade > 0))
+    positive = int(np.count_nonzero(qrels.grade > 0)) if complete else None
+    means = summaries(per_query, parsed, positive_judgments=positive)
     return Evaluation(
         data.queries,
         tuple(parsed.values()),
@@ -140,6 +135,24 @@ def evaluate(
         complete,
         texts,
     )
+
+
+def summaries(
+    per_query: dict[str, np.ndarray], measures: dict[str, Measure], *, positive_judgments: int | None = None
+) -> dict[str, float]:
+    """The 'all' value of each measure from its per-query values (in trec_eval -q's query order): the one place
+    summaries are formed, for a whole run and for one evaluated in parts (metrics.combine: streamed, distributed).
+    ``positive_judgments`` (-c only): the qrels lines with a grade above 0, which trec_eval -c prints as num_rel's
+    'all', whatever -l says (m_num_rel.c)."""
+    means = {
+        name: summarize(values.tolist(), registry.family(measures[name].family).summary)
+        for name, values in per_query.items()
+    }
+    if positive_judgments is not None:
+        for name, measure in measures.items():
+            if measure.family == "NumRel":
+                means[name] = float(positive_judgments)
+    return means
 
 
 class _Prepared(Prepared):
@@ -261,4 +274,3 @@ def _slots(ids, counted: pa.Array) -> np.ndarray:
 
 def _strings(values: list[str]) -> pa.Array:
     return pa.chunked_array([values], pa.string()).combine_chunks()
-

@@ -15,6 +15,8 @@ layout.py       layout sniffing: TREC columns or a CSV/TSV header
 fast.py         the pyarrow fast path (and whitespace squeezing)
 scan.py         the line-by-line scanner that describes the first bad line
 frames.py       DataFrame and dict input
+parquet.py      Parquet files and datasets in (pyarrow.dataset), a run written partitioned by query, hash spills
+stream.py       a run read a piece at a time, regrouped into blocks of whole queries (metrics.streaming)
 order.py        trec_eval's order: grouping, score ties (as doubles), doc ids descending
 duplicates.py   a doc given twice for a query, a judgment given twice
 parallel.py     the threading helper (two halves on two cores)

@@ -23,17 +23,9 @@ _AFTER_SIXTH_FIELD = re.compile(rb"(?m)^((?:[^ \n]+ ){5}[^ \n]+) [^\n]*")
 
 
 def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
-    layout = sniff(text, kind, lambda: scan(text, kind, None, binary_only=True))
-    value_role = "score" if kind == "run" else "grade"
-    wanted = [layout.roles["query"], layout.roles["doc"], layout.roles[value_role]]
-    convert = pa_csv.ConvertOptions(
-        include_columns=wanted,
-        column_types={wanted[0]: pa.string(), wanted[1]: pa.string(), wanted[2]: pa.float64()},
-        null_values=[],  # pyarrow reads 'nan', 'NULL', 'N/A'... as null by default: here they are bad values
-        strings_can_be_null=False,
-        quoted_strings_can_be_null=False,
-        check_utf8=False,  # ids_ok checks, faster (ids are ASCII): 0.03-0.05 s less at 7M rows
-    )
+    layout = sniff_layout(text, kind)
+    wanted = _wanted(layout, kind)
+    convert = _convert_options(wanted)
     quoting = layout.delimiter == ","  # TREC files have no quoting: a doc id may contain a quote
     try:
         try:  # comment lines before the first data row are skipped with the header (skip_lines)
@@ -43,31 +35,91 @@ def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
             )
         except pa.ArrowInvalid:
             table = None
-        if table is not None and _has_comment_rows(table.column(wanted[0])):
-            table = None  # a comment line further down that pyarrow read as a row, or a line led by blanks
+        if table is not None and _misread(table, wanted, layout):
+            table = None  # a comment line further down that pyarrow read as a row, or blanks it split wrongly
         if table is None:
-            table = _parse_normalized(text, kind, layout, convert, quoting)
+            table = _parse_normalized(text.read_all(), kind, layout, convert, quoting)
     except OSError as error:
         raise InputError(f"{text.name}: cannot be read ({error})") from None
-    if table is None:
-        scan(text, kind, layout)
-        raise InputError(f"{text.name}: cannot be parsed as a {kind} file") from None
-    columns = {"query": table.column(wanted[0]), "doc": table.column(wanted[1]), value_role: table.column(wanted[2])}
+    columns = checked_columns(text, kind, layout, table)
     del table
     if len(columns["query"]) == 0:
         raise InputError(f"{text.name}: the file is empty" + (" (only a header)" if layout.header else ""))
-    if not (ids_ok(columns["query"]) and ids_ok(columns["doc"]) and values_ok(columns[value_role], kind)):
-        scan(text, kind, layout)
-        raise InputError(f"{text.name}: cannot be read as a {kind} file (a value the line check accepts was refused)")
     return columns, lambda rows: text_line_numbers(text, layout, rows)
 
 
-def _parse_normalized(text: TextSource, kind: str, layout: Layout, convert, quoting: bool) -> pa.Table | None:
+def sniff_layout(text: TextSource, kind: str) -> Layout:
+    return sniff(text, kind, lambda: scan(text, kind, None, binary_only=True))
+
+
+def parse_chunk(text: TextSource, kind: str, layout: Layout, data) -> dict:
+    """The columns (query, doc, score or grade) of a piece of a file after its head (bytes or a memoryview, from a
+    data line to a line break: a streamed block), parsed and checked as parse_text parses and checks a whole file:
+    the same fallbacks, the same rules, the same messages (the line scanner walks the file)."""
+    wanted = _wanted(layout, kind)
+    convert = _convert_options(wanted)
+    quoting = layout.delimiter == ","
+    names = layout.names if layout.header else _trec_names(layout, data, kind)
+    read = pa_csv.ReadOptions(column_names=list(names), block_size=BLOCK_BYTES)
+    parse = pa_csv.ParseOptions(delimiter=layout.delimiter or " ", quote_char='"' if quoting else False)
+    try:
+        table = pa_csv.read_csv(pa.BufferReader(pa.py_buffer(data)), read, parse, convert)
+    except pa.ArrowInvalid:
+        table = None
+    if table is not None and _misread(table, wanted, layout):
+        table = None
+    if table is None:  # the normalized parse names the columns from the layout and skips its first lines
+        layout = Layout(layout.header, layout.delimiter, names, layout.roles, skip_lines=0)
+        table = _parse_normalized(bytes(data), kind, layout, convert, quoting)
+    return checked_columns(text, kind, layout, table)
+
+
+def _trec_names(layout: Layout, data: bytes, kind: str) -> tuple[str, ...]:
+    """A piece of a TREC run may have as many extra columns as the file's first line, or not: its own first line
+    names them (pyarrow reads a piece whose lines differ with the cut-after-6th fallback, as for a whole file)."""
+    if kind != "run":
+        return layout.names
+    line = bytes(data[: 1 << 16]).split(b"\n", 1)[0]  # (data: a memoryview of the piece)
+    count = len(line.split(b"\t") if layout.delimiter == "\t" else line.split())
+    return RUN_COLUMNS + tuple(f"extra_{n}" for n in range(1, count - len(RUN_COLUMNS) + 1))
+
+
+def checked_columns(text: TextSource, kind: str, layout: Layout, table: pa.Table | None) -> dict:
+    """The three columns of a parsed table, or the InputError naming the first bad line (the line scanner's)."""
+    if table is None:
+        scan(text, kind, layout)
+        raise InputError(f"{text.name}: cannot be parsed as a {kind} file") from None
+    value_role = "score" if kind == "run" else "grade"
+    wanted = _wanted(layout, kind)
+    columns = {"query": table.column(wanted[0]), "doc": table.column(wanted[1]), value_role: table.column(wanted[2])}
+    if not (ids_ok(columns["query"]) and ids_ok(columns["doc"]) and values_ok(columns[value_role], kind)):
+        scan(text, kind, layout)
+        raise InputError(f"{text.name}: cannot be read as a {kind} file (a value the line check accepts was refused)")
+    return columns
+
+
+def _wanted(layout: Layout, kind: str) -> list[str]:
+    value_role = "score" if kind == "run" else "grade"
+    return [layout.roles["query"], layout.roles["doc"], layout.roles[value_role]]
+
+
+def _convert_options(wanted: list[str]) -> pa_csv.ConvertOptions:
+    return pa_csv.ConvertOptions(
+        include_columns=wanted,
+        column_types={wanted[0]: pa.string(), wanted[1]: pa.string(), wanted[2]: pa.float64()},
+        null_values=[],  # pyarrow reads 'nan', 'NULL', 'N/A'... as null by default: here they are bad values
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+        check_utf8=False,  # ids_ok checks, faster (ids are ASCII): 0.03-0.05 s less at 7M rows
+    )
+
+
+def _parse_normalized(data: bytes, kind: str, layout: Layout, convert, quoting: bool) -> pa.Table | None:
     """The slower way, for what pyarrow cannot parse as it is: comment lines emptied (line breaks kept, so line
     numbers stay right); in a TREC file, runs of blanks squeezed to one space (pyarrow takes one delimiter character)
     and, if a run's lines still differ in their number of columns, each cut after its 6th. None: not parsable."""
     trec = not layout.header
-    data = _without_comments(text.read_all(), blank_lines_too=layout.header)
+    data = _without_comments(data, blank_lines_too=layout.header)
     if trec:
         data = _squeeze_whitespace(data)
     parse = pa_csv.ParseOptions(delimiter=" " if trec else layout.delimiter, quote_char='"' if quoting else False)
@@ -85,6 +137,19 @@ def _parse_normalized(text: TextSource, kind: str, layout: Layout, convert, quot
 
 def _read_options(names, layout: Layout) -> pa_csv.ReadOptions:
     return pa_csv.ReadOptions(skip_rows=layout.skip_lines, column_names=list(names), block_size=BLOCK_BYTES)
+
+
+def _misread(table: pa.Table, wanted: list[str], layout: Layout) -> bool:
+    """Rows pyarrow read that are not what trec_eval reads: a comment line, or in a TREC file a line whose blanks the
+    single-space split got wrong (``q1  Q0<TAB>d1 ...``: the double space adds a field where the tab takes one
+    away, so the line has the right number of fields but the doc id is 'Q0<TAB>d1')."""
+    if _has_comment_rows(table.column(wanted[0])):
+        return True
+    return not layout.header and any(_has_tab(table.column(name)) for name in wanted[:2])
+
+
+def _has_tab(ids: pa.ChunkedArray) -> bool:
+    return any((string_views(chunk)[1] == ord("\t")).any() for chunk in ids.chunks)
 
 
 def _has_comment_rows(query_ids: pa.ChunkedArray) -> bool:

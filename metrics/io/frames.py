@@ -25,21 +25,11 @@ from metrics.io.rules import (
 )
 
 
-def parse_frame(frame, name: str, kind: str) -> tuple[dict, Callable]:
+def parse_frame(frame, name: str, kind: str, first_row: int = 0) -> tuple[dict, Callable]:
+    """The three columns of a table, checked; ``first_row``: the number of its first row when it is a piece of a
+    larger table (a Parquet file read in batches), so messages name the row in the whole."""
     value_role = "score" if kind == "run" else "grade"
-    names = [str(c) for c in frame.columns]
-    lowered = [n.lower() for n in names]
-    chosen = {}
-    for role in ("query", "doc", value_role):
-        match = next((a for a in ALIASES[role] if a in lowered), None)
-        if match is None:
-            other = "grade" if kind == "run" else "score"
-            hint = ""
-            if role == value_role and any(a in lowered for a in ALIASES[other]):
-                hint = f"; it has a {other} column: is this a {'qrels' if kind == 'run' else 'run'} table?"
-            accepted = ", ".join(ALIASES[role])
-            raise InputError(f"{name}: no {role} column (accepted names: {accepted}; found: {', '.join(names)}){hint}")
-        chosen[role] = names[lowered.index(match)]
+    chosen = choose_columns([str(c) for c in frame.columns], name, kind)
     if hasattr(frame, "to_arrow"):  # polars and friends
         table = frame.select([chosen[r] for r in ("query", "doc", value_role)]).to_arrow()
         labels = None
@@ -50,7 +40,7 @@ def parse_frame(frame, name: str, kind: str) -> tuple[dict, Callable]:
         raise InputError(f"{name}: the table is empty")
 
     def row_names(rows: Sequence[int]) -> list[str]:
-        return [f"row {labels[r] if labels is not None else r}" for r in rows]
+        return [f"row {labels[r] if labels is not None else r + first_row}" for r in rows]
 
     columns = {}
     for role in ("query", "doc"):
@@ -82,11 +72,33 @@ def parse_frame(frame, name: str, kind: str) -> tuple[dict, Callable]:
         row = int(np.flatnonzero(bad)[0])
         where = f"{name}, {row_names([row])[0]}"
         value = values[row].as_py()
-        token = repr(value) if value is None else str(int(value) if value == math.floor(value) else value)
+        if value is None:
+            token = repr(value)
+        else:  # NaN and infinities as they print (math.floor would raise on them)
+            token = str(int(value) if math.isfinite(value) and value == math.floor(value) else value)
         problem = score_problem(token) if kind == "run" else grade_problem(token)
         raise InputError(f"{where}: {problem}")
     columns[value_role] = values
     return columns, row_names
+
+
+def choose_columns(names: Sequence[str], name: str, kind: str) -> dict[str, str]:
+    """Which column holds the query, the doc and the score (or grade): {role: column name}, by the accepted names
+    (layout.ALIASES, case-insensitive), or the InputError naming what is missing."""
+    value_role = "score" if kind == "run" else "grade"
+    lowered = [n.lower() for n in names]
+    chosen = {}
+    for role in ("query", "doc", value_role):
+        match = next((a for a in ALIASES[role] if a in lowered), None)
+        if match is None:
+            other = "grade" if kind == "run" else "score"
+            hint = ""
+            if role == value_role and any(a in lowered for a in ALIASES[other]):
+                hint = f"; it has a {other} column: is this a {'qrels' if kind == 'run' else 'run'} table?"
+            accepted = ", ".join(ALIASES[role])
+            raise InputError(f"{name}: no {role} column (accepted names: {accepted}; found: {', '.join(names)}){hint}")
+        chosen[role] = names[lowered.index(match)]
+    return chosen
 
 
 def from_mapping(mapping: Mapping, name: str, kind: str):

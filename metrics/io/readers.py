@@ -9,20 +9,23 @@ from metrics.io.fast import parse_text
 from metrics.io.frames import from_mapping, parse_frame
 from metrics.io.model import Qrels, Run
 from metrics.io.order import prepare_qrels, prepare_run
+from metrics.io.parquet import ParquetInput, is_parquet
 from metrics.io.rules import InputError
 from metrics.io.sources import TextSource
 
 
 def read_run(source, name: str | None = None) -> Run:
     """Read a run: a TREC file (``qid Q0 docid rank score tag``; path or bytes, optionally .gz), a CSV/TSV with a
-    header (query, doc, score), a DataFrame with those columns, or a dict {query: {doc: score}}.
+    header (query, doc, score), a Parquet file or dataset directory with those columns, a DataFrame with those
+    columns, or a dict {query: {doc: score}}.
     """
     return _read(source, name, "run")
 
 
 def read_qrels(source, name: str | None = None) -> Qrels:
     """Read qrels: a TREC file (``qid iter docid grade``; path or bytes, optionally .gz), a CSV/TSV with a header
-    (query, doc, grade), a DataFrame with those columns, or a dict {query: {doc: grade}}. Grades must be integers.
+    (query, doc, grade), a Parquet file or dataset directory or a DataFrame with those columns, or a dict
+    {query: {doc: grade}}. Grades must be integers.
     """
     return _read(source, name, "qrels")
 
@@ -32,7 +35,11 @@ def _read(source, name: str | None, kind: str):
         if (kind == "run") != isinstance(source, Run):
             raise InputError(f"{source.name}: expected {kind}, got {type(source).__name__.lower()}")
         return source
-    if isinstance(source, str | os.PathLike | bytes | bytearray | memoryview):
+    if is_parquet(source):  # a .parquet file or a directory of them (a dataset)
+        parquet = ParquetInput(source, kind, name)
+        columns, line_of = parquet.read_columns()
+        text, name = None, parquet.name
+    elif isinstance(source, str | os.PathLike | bytes | bytearray | memoryview):
         text = TextSource.open(source, name)
         columns, line_of = parse_text(text, kind)
     elif hasattr(source, "columns") and (hasattr(source, "to_arrow") or hasattr(source, "iloc")):

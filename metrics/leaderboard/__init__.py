@@ -11,6 +11,7 @@ Evaluation), so the peak memory is about one run's. Pure: no Streamlit; the CLI 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import math
@@ -69,24 +70,43 @@ def evaluate_runs(
     conventions: Conventions = TREC_EVAL,
     complete: bool = False,
     progress: Callable[[int, int, str], None] | None = None,
+    stream: bool | None = None,
+    dask=None,
 ) -> dict[str, object]:
     """{name: metrics.engine.Evaluation} of each (name, run source) against the same qrels.
 
     Runs are read and evaluated one at a time and only the Evaluation (per-query values) is kept, so memory stays
     near one run's. ``progress(i, n, name)`` is called before run i (0-based) is read, and once more with i = n.
     A run source is anything metrics.io.read_run accepts (a path, bytes, a Run).
+
+    ``stream``: read each run file in blocks of whole queries (metrics.streaming; None: only a file over 1 GiB).
+    ``dask``: evaluate every run on one Dask cluster (``local[:N]``, ``tcp://HOST:PORT`` or a Client; see
+    metrics.distributed). The numbers are the same either way.
     """
     from metrics.engine import evaluate
     from metrics.io import read_qrels, read_run
+    from metrics.streaming import evaluate_stream, too_large_to_read_whole
 
     qrels = read_qrels(qrels)
+    settings = {"conventions": conventions, "complete": complete}
     evaluations: dict[str, object] = {}
-    for index, (name, source) in enumerate(runs):
-        if progress:
-            progress(index, len(runs), name)
-        run = read_run(source)  # errors name the file, not the run
-        evaluations[name] = evaluate(run, qrels, measures, conventions=conventions, complete=complete)
-        del run  # the parsed rows go before the next run is read
+    with contextlib.ExitStack() as stack:
+        client = None
+        if dask is not None:
+            from metrics.distributed import connect, evaluate_dask
+
+            client = stack.enter_context(connect(dask))
+        for index, (name, source) in enumerate(runs):
+            if progress:
+                progress(index, len(runs), name)
+            if client is not None:
+                evaluations[name] = evaluate_dask(client, source, qrels, measures, **settings)
+            elif stream or (stream is None and too_large_to_read_whole(source)):
+                evaluations[name] = evaluate_stream(source, qrels, measures, **settings)
+            else:
+                run = read_run(source)  # errors name the file, not the run
+                evaluations[name] = evaluate(run, qrels, measures, **settings)
+                del run  # the parsed rows go before the next run is read
     if progress:
         progress(len(runs), len(runs), "")
     return evaluations

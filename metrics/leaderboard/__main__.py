@@ -56,6 +56,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals (default 4)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    large = parser.add_argument_group("large runs (see the README's 'Large runs')")
+    streaming = large.add_mutually_exclusive_group()
+    streaming.add_argument(
+        "--stream", action="store_true", default=None, help="read each run in blocks of whole queries (bounded "
+        "memory; the default for a run file over 1 GiB)"
+    )
+    streaming.add_argument("--no-stream", dest="stream", action="store_false", help="read each run whole")
+    large.add_argument(
+        "--dask", metavar="ADDRESS", help="evaluate the runs on Dask: local[:N] (N worker processes) or tcp://HOST:PORT"
+    )
     return parser
 
 
@@ -102,6 +112,8 @@ def _run(options: argparse.Namespace) -> int:
         conventions=Conventions(threshold=options.level),
         complete=options.complete,
         progress=progress,
+        stream=options.stream,
+        dask=options.dask,
     )
     board = from_evaluations(
         evaluations,

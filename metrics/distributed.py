@@ -1,0 +1,214 @@
+"""Dask beyond one machine: the run's queries evaluated in partitions on a Dask cluster, by the engine's own entry
+point, and the per-query values joined and summarized here as on one machine (metrics.combine): the same numbers.
+
+- ``local[:N]``: a distributed.LocalCluster of N worker processes on this machine (loopback only);
+- ``tcp://HOST:PORT``: an existing scheduler (its workers need ir-metrics-lab installed, the same version).
+
+Where the rows come from:
+- a Parquet dataset (a directory, e.g. written by ``ir-metrics --to-parquet``): one task per file, read by the
+  worker itself: the workers must see the same path (a shared file system). Each file must hold whole queries
+  (``--to-parquet`` writes them so; a hive partition by query does too); if not, the run is read as below.
+- anything else (a text run, a single file): this process reads the run in blocks of whole queries (as streaming
+  does) and sends each block to a worker; at most two blocks per worker are in flight, so memory stays bounded.
+  A run whose queries are not contiguous is regrouped here first (hash partitions, as streaming does), and each
+  partition goes to a worker.
+
+Dask and distributed are an optional extra: ``pip install 'ir-metrics-lab[dask]'``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections import deque
+from collections.abc import Iterable
+
+import pyarrow.compute as pc
+
+from metrics.combine import combine
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.engine import Evaluation, evaluate
+from metrics.io import read_qrels
+from metrics.io.parquet import ParquetInput, is_parquet, partitions_for, spill, spilled_blocks
+from metrics.io.stream import PIECE_BYTES, Rows, block_run, whole_queries
+from metrics.measures import DEFAULT_MEASURES, Measure
+from metrics.streaming import (
+    PARTITION_BYTES,
+    NotContiguous,
+    QrelsByQuery,
+    evaluate_missing,
+    open_run,
+    parse_measures,
+    size_of,
+)
+
+INSTALL_HINT = "--dask needs Dask: pip install 'ir-metrics-lab[dask]' (dask and distributed)"
+LOCAL_WORKERS = 2  # local without :N
+IN_FLIGHT_PER_WORKER = 2  # blocks sent ahead per worker: bounded memory here
+
+
+class DaskMissing(ValueError):
+    """Dask (the optional extra) is not installed."""
+
+
+def evaluate_dask(
+    address,
+    run,
+    qrels,
+    measures: Iterable[str | Measure] = DEFAULT_MEASURES,
+    *,
+    conventions: Conventions = TREC_EVAL,
+    complete: bool = False,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    piece_bytes: int = PIECE_BYTES,
+) -> Evaluation:
+    """:func:`metrics.engine.evaluate` on a Dask cluster: ``address`` is ``local[:N]``, ``tcp://HOST:PORT`` or a
+    ``distributed.Client``. The same Evaluation as on one machine."""
+    measures = parse_measures(measures)
+    options = {"conventions": conventions, "max_docs": max_docs, "judged_only": judged_only}
+    index = QrelsByQuery(read_qrels(qrels))
+    with connect(address) as client:
+        parts = evaluate_parts(client, run, index, measures, options, piece_bytes)
+    for part in parts:
+        index.mark_seen_ids(part.queries)
+        index.mark_seen_ids(part.only_in_run)
+    missing = index.unseen()
+    if complete and len(missing):
+        parts.append(evaluate_missing(index, missing, measures, options))
+    return combine(
+        parts,
+        measures,
+        only_in_qrels=missing.to_pylist(),
+        conventions=conventions,
+        complete=complete,
+        qrels=index.qrels,
+    )
+
+
+def evaluate_parts(client, run, index: QrelsByQuery, measures, options, piece_bytes=PIECE_BYTES) -> list[Evaluation]:
+    """The Evaluations of the run's partitions (disjoint queries), computed on the cluster."""
+    shared = client.scatter(index, broadcast=True, hash=False)  # a fresh key: never one being released
+    files = _dataset_files(run)
+    if files:
+        root = os.path.abspath(os.fspath(run))
+        futures = client.map(
+            _evaluate_file, files, root=root, index=shared, measures=measures, options=options, pure=False, retries=2
+        )
+        parts = [part for part in client.gather(futures) if part is not None]
+        if _disjoint(parts):
+            return parts
+    source = open_run(run, piece_bytes=piece_bytes)
+    window = IN_FLIGHT_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
+    try:
+        return _send_blocks(client, source, whole_queries(source.pieces()), shared, measures, options, window)
+    except NotContiguous:  # regrouped here first, as streaming does; then each partition is a task
+        directory = tempfile.mkdtemp(prefix="ir-metrics-spill-")
+        try:
+            paths = spill(source.pieces(), directory, partitions_for(size_of(run), PARTITION_BYTES))
+            return _send_blocks(client, source, spilled_blocks(paths), shared, measures, options, window)
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+def _send_blocks(client, source, blocks, shared, measures, options, window: int) -> list[Evaluation]:
+    """Each block of whole queries to a worker, at most ``window`` in flight; NotContiguous when a query comes
+    back in a later block (its rows are in two places of the file)."""
+    from distributed import wait
+
+    pending: deque = deque()
+    parts: list[Evaluation] = []
+    seen: set[str] = set()
+    for rows in blocks:
+        ids = pc.unique(rows.columns["query"]).to_pylist()  # the worker groups the rows and checks them
+        if not seen.isdisjoint(ids):
+            client.cancel(list(pending))
+            raise NotContiguous
+        seen.update(ids)
+        pending.append(
+            client.submit(_evaluate_rows, source.name, rows, shared, measures, options, pure=False, retries=2)
+        )
+        if len(pending) >= window:
+            wait([pending[0]])
+            parts.append(pending.popleft().result())
+    parts.extend(client.gather(list(pending)))
+    return parts
+
+
+def _evaluate_rows(name: str, rows: Rows, index: QrelsByQuery, measures, options) -> Evaluation:
+    """A task: one block of whole queries (duplicates are named by their row in the run)."""
+    run = block_run(name, rows, lambda file_rows: [f"row {r}" for r in file_rows])
+    return evaluate(run, index.subset(run.query_ids), measures, complete=False, **options)
+
+
+def _evaluate_file(path: str, root: str, index: QrelsByQuery, measures, options) -> Evaluation | None:
+    """A task: one Parquet file of whole queries of the dataset at ``root`` (hive keys such as query=q1/ apply),
+    read by the worker."""
+    source = ParquetInput(root, "run", files=[path])
+    columns, line_names = source.read_columns()
+    run = block_run(source.name, Rows(columns), line_names)
+    return evaluate(run, index.subset(run.query_ids), measures, complete=False, **options)
+
+
+def _dataset_files(run) -> list[str]:
+    """The Parquet files of a dataset directory (a task each), or [] for any other run."""
+    if not (isinstance(run, str | os.PathLike) and os.path.isdir(run) and is_parquet(run)):
+        return []
+    root = os.path.abspath(os.fspath(run))
+    return sorted(
+        os.path.join(folder, name)
+        for folder, _, names in os.walk(root)
+        for name in names
+        if name.lower().endswith((".parquet", ".pq"))
+    )
+
+
+def _disjoint(parts: list[Evaluation]) -> bool:
+    seen: set[str] = set()
+    for part in parts:
+        ids = [*part.queries, *part.only_in_run]
+        if not seen.isdisjoint(ids):
+            return False
+        seen.update(ids)
+    return True
+
+
+@contextlib.contextmanager
+def connect(address):
+    """A distributed.Client for ``local[:N]`` (a LocalCluster, closed afterwards), ``tcp://HOST:PORT``, or a Client
+    given as is."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise DaskMissing(INSTALL_HINT) from None
+    if isinstance(address, Client):
+        yield address
+        return
+    text = str(address).strip()
+    if text == "local" or text.startswith("local:"):
+        count = text.partition(":")[2] or str(LOCAL_WORKERS)
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(f"--dask {text}: expected local or local:N with N a positive number of workers")
+        with (
+            LocalCluster(
+                n_workers=int(count),
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=50,
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            yield client
+        return
+    if "://" not in text:
+        raise ValueError(f"--dask {text}: expected local, local:N or a scheduler address such as tcp://HOST:8786")
+    try:
+        client = Client(text, timeout="10s")
+    except OSError as error:
+        raise ValueError(f"--dask {text}: cannot reach the scheduler ({error})") from None
+    with client:
+        yield client
