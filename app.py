@@ -58,6 +58,10 @@ PAGES = {
         st.Page("pages/your_data.py", title="Evaluate a run", icon=":material/upload_file:", url_path="your-data"),
         st.Page("pages/compare_runs.py", title="Compare runs", icon=":material/difference:", url_path="compare"),
     ],
+    "Live class": [
+        st.Page("pages/ask_class.py", title="Ask the class", icon=":material/campaign:", url_path="ask-the-class"),
+        st.Page("pages/join_class.py", title="Join a class", icon=":material/phone_iphone:", url_path="join"),
+    ],
     "Reference": [
         st.Page("pages/conventions.py", title="Conventions explorer", icon=":material/rule:", url_path="conventions"),
         st.Page("pages/errata.py", title="Errata in popular posts", icon=":material/fact_check:", url_path="errata"),
