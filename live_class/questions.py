@@ -5,7 +5,8 @@ Two kinds:
 
 - ``predict``: "What is NDCG@5 of this list?", a number given to ``decimals`` places; right within half a unit of
   the last place. Wrong numbers are diagnosed by metrics.diagnosis (the value under another convention or cutoff).
-- ``choice``: "Which list has the higher AP?", answers "A", "B" or "tie"; list B is list A with one document moved.
+- ``choice``: "Which list has the higher AP?", answers "A", "B" or "tie"; list B is list A with one document moved
+  (:func:`pick_better`), or the other retriever of the A vs B page (:func:`compare`).
   A wrong choice is diagnosed by the conventions and cutoffs under which it would be right.
 """
 
@@ -71,7 +72,9 @@ def scenario(question: Mapping[str, Any]) -> Scenario:
 
 
 def scenario_b(question: Mapping[str, Any]) -> Scenario:
-    """List B of a choice question: list A's documents in B's order."""
+    """List B of a choice question: its own scenario (A vs B), or list A's documents in B's order."""
+    if "scenario_b" in question:
+        return scenario({"scenario": question["scenario_b"]})
     return scenario(question).reordered(question["ranking_b"])
 
 
@@ -102,6 +105,24 @@ def pick_better(scn: Scenario, doc: str, to_rank: int, measure: str) -> dict[str
         "kind": "choice",
         "ranking_b": list(moved.ranking),
         "moved": {"doc": doc, "from": scn.ranking.index(doc) + 1, "to": moved.ranking.index(doc) + 1},
+    }
+
+
+def compare(scn_a: Scenario, scn_b: Scenario, measure: str) -> dict[str, Any]:
+    """Which of two retrievers' lists (the A vs B page's) scores higher on ``measure``? They must share their
+    judgments, so only the order differs; k and conventions are list A's."""
+    if scn_a.qrels != scn_b.qrels:
+        raise ValueError("the two lists must have the same judgments to be compared")
+    if not scn_b.ranking:
+        raise ValueError("list B is empty: there is nothing to compare")
+    scn_b = dataclasses.replace(scn_b, k=scn_a.k, conventions=scn_a.conventions)
+    if scn_a.full_ranking == scn_b.full_ranking:
+        raise ValueError("lists A and B are in the same order: there is nothing to compare")
+    return {
+        **predict(scn_a, measure),
+        "kind": "choice",
+        "ranking_b": list(scn_b.ranking),
+        "scenario_b": _scenario_json(scn_b),
     }
 
 
@@ -258,15 +279,14 @@ def markdown(question: Mapping[str, Any], round_: int, outcome: Result) -> str:
     scn = scenario(question)
     lines = [f"# Live class, round {round_}: {label(question)}", "", f"**Question.** {prompt(question)}", ""]
     if question["kind"] == "choice":
-        moved = question["moved"]
         lines += ["**List A**", "", *_list_table(scn, scn.ranking), ""]
-        lines += [
-            f"**List B**: list A with {plain(moved['doc'], one_line=True)} moved from rank {moved['from']} to "
-            f"rank {moved['to']}.",
-            "",
-            *_list_table(scn, question["ranking_b"]),
-            "",
-        ]
+        if moved := question.get("moved"):
+            doc = plain(moved["doc"], one_line=True)
+            where = f"list A with {doc} moved from rank {moved['from']} to rank {moved['to']}"
+            lines.append(f"**List B**: {where}.")
+        else:
+            lines.append("**List B**")
+        lines += ["", *_list_table(scenario_b(question), question["ranking_b"]), ""]
     else:
         lines += ["**The list**", "", *_list_table(scn, scn.ranking), ""]
     if scn.shelf:

@@ -11,7 +11,11 @@ from ui import live_class as live
 from ui import presenter, state, teaching, widgets
 from ui.markdown import plain
 
-KINDS = {"predict": "Predict a value (a number)", "choice": "Which list scores higher? (A, B or a tie)"}
+KINDS = {
+    "predict": "Predict a value (a number)",
+    "choice": "Which scores higher: the list, or the list with one document moved?",
+    "ab": "Which scores higher: retriever A or B (the A vs B page's lists)?",
+}
 
 # A teacher link (?poll=CODE&teacher=TOKEN) makes this session the poll's teacher; the token then leaves the
 # address bar, which a projector shows to the whole room.
@@ -49,6 +53,9 @@ def open_poll(question: dict) -> None:
 
 
 def build_question(kind: str, measure: str, doc: str | None, rank: int | None) -> dict:
+    """A question about the Playground's list as it is now (or the A vs B page's two lists)."""
+    if kind == "ab":
+        return {**questions.compare(state.ab()["A"], state.ab()["B"], measure), "source": "ab"}
     scn = state.scenario()
     return questions.predict(scn, measure) if kind == "predict" else questions.pick_better(scn, doc, rank, measure)
 
@@ -64,8 +71,9 @@ if poll is None:
         state.set_live_teacher(None)
     scn = state.scenario()
     st.caption(
-        "The class is asked about the **Playground**'s current list, grades and conventions (change them there). "
-        "Students open the join link or type the code on their phones; you reveal when the answers are in."
+        "The class is asked about the **Playground**'s current list, grades and conventions (change them there), or "
+        "about the two lists of **Retriever A vs B**. Students open the join link or type the code on their phones; "
+        "you reveal when the answers are in."
     )
     kind = st.radio("Question", list(KINDS), format_func=KINDS.get, key="live_kind", horizontal=True)
     measure_col, move_col, rank_col = st.columns([2, 2, 1])
@@ -136,7 +144,7 @@ controls[1].button(
 )  # fmt: skip
 try:
     reask = build_question(
-        question["kind"],
+        "ab" if question.get("source") == "ab" else question["kind"],
         question["measure"],
         question.get("moved", {}).get("doc"),
         question.get("moved", {}).get("to"),
@@ -144,14 +152,14 @@ try:
 except ValueError:
     reask = None
 controls[2].button(
-    "Re-ask with the Playground's list",
+    "Re-ask with the lists as they are now" if question.get("source") == "ab" else "Re-ask with the Playground's list",
     icon=":material/replay:",
     width="stretch",
     disabled=reask is None,
     on_click=act,
     args=(live.store().reask, reask),
     key="live_reask",
-    help="A new round: the same question about the Playground's list as it is now (move a document there first).",
+    help="A new round: the same question about the list as it is now (move a document there first).",
 )
 controls[3].button("Close the poll", icon=":material/close:", width="stretch", on_click=end_poll, key="live_close")
 with st.expander("Your teacher link (keep it private)", icon=":material/key:"):

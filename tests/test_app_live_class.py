@@ -102,3 +102,16 @@ def test_a_choice_question_and_an_unknown_code():
     at.run()
     assert [m.value for m in at.metric] == ["1"]
     assert "No open poll" in student("ZZZZZZZZ", "student-0003").error[0].value
+
+
+def test_a_vs_b_question():
+    at = teacher()
+    at.radio(key="live_kind").set_value("ab").run()
+    assert at.subheader[0].value == "Which list has the higher NDCG@5?"
+    at.button[0].click().run()
+    code, _ = at.session_state["live_teacher"]
+    phone = student(code, "student-0004")
+    assert "**List B**" in [m.value for m in phone.markdown]
+    phone.button(key="live_choice_B").click().run()
+    at.button(key="live_reveal").click().run()
+    assert at.subheader[-1].value == "The answer: List B · 1 of 1 right"

@@ -80,3 +80,20 @@ def test_the_csv_has_no_nicknames_and_the_markdown_shows_titles_literally():
     summary = questions.markdown(question, 2, questions.result(question, ["0.25", "0.37"]))
     assert "\\<b\\>\\*x\\*\\<\\/b\\>" in summary and "<b>" not in summary
     assert "| 0.25 | exponential gain 2^g − 1 instead of the grade | 1 |" in summary
+
+
+def test_a_vs_b_lists_are_compared_with_their_own_orders():
+    from metrics.examples import RETRIEVER_A, RETRIEVER_B
+
+    a, b = Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B)
+    # A: r1, r2 at ranks 3 and 4, AP = (1/3 + 2/4) / 2; B: ranks 1 and 2, AP = 1. P@5: 2/5 for both, a tie.
+    question = questions.compare(a, b, "AP")
+    assert questions.scenario_b(question).ranking == ("r1", "r2", "n1", "n2", "n3")
+    assert questions.breakdown(question, "A").value == pytest.approx((1 / 3 + 2 / 4) / 2)
+    assert questions.right_answer(question) == "B"
+    assert questions.right_answer(questions.compare(a, b, "P")) == "tie"
+    outcome = questions.result(questions.compare(a, b, "P"), ["tie", "B"])
+    assert (outcome.correct, outcome.unexplained) == (1, 1)  # no cutoff or convention makes B win at P@5
+    assert "**List B**" in questions.markdown(question, 1, questions.result(question, ["B"]))
+    with pytest.raises(ValueError, match="same order"):
+        questions.compare(a, a, "AP")

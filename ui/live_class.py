@@ -138,13 +138,14 @@ def question_lists(question: Mapping[str, Any]) -> None:
     if question["kind"] == "predict":
         list_table(scn, scn.ranking)
         return
-    moved = question["moved"]
     st.markdown("**List A**")
     list_table(scn, scn.ranking)
-    st.markdown(
-        f"**List B**: {plain(moved['doc'], one_line=True)} moved from rank {moved['from']} to rank {moved['to']}"
-    )
-    list_table(scn, question["ranking_b"])
+    if moved := question.get("moved"):
+        where = f"{plain(moved['doc'], one_line=True)} moved from rank {moved['from']} to rank {moved['to']}"
+        st.markdown(f"**List B**: {where}")
+    else:
+        st.markdown("**List B**")
+    list_table(questions.scenario_b(question), question["ranking_b"])
 
 
 def conventions_note(question: Mapping[str, Any]) -> str:

@@ -49,6 +49,13 @@ def open_context(browser, base: str, viewport: dict, *, phone: bool = False) -> 
     return _app(page, base)
 
 
+def visit(app: App, path: str) -> None:
+    """Open a page of the app; waits for the DOM, then for the script run (the load event can take a minute on a
+    loaded 2-core box while the frontend's bundles are fetched)."""
+    app.visit(page, app.base_url + path, wait_until="domcontentloaded")
+    app.wait_idle(WAIT_MS * 2)
+
+
 def send_number(phone: App, value: str) -> float:
     """Type and send an answer; returns when the tap happened (time.monotonic)."""
     box = phone.page.get_by_label(re.compile(r"^Your answer"))
@@ -68,13 +75,13 @@ def test_a_live_class(browser, live_server):
     try:
         setup = open_context(browser, live_server, LAPTOP)
         contexts.append(setup.page.context)
-        setup.goto("/ask-the-class")
+        visit(setup, "/ask-the-class")
         expect(setup.page.get_by_role("button", name="Open the poll")).to_be_visible(timeout=WAIT_MS)
         setup.screenshot("live-class-setup-1440x900")
 
         projector = open_context(browser, live_server, PROJECTOR)
         contexts.append(projector.page.context)
-        projector.goto("/ask-the-class?presenter=1")
+        visit(projector, "/ask-the-class?presenter=1")
         projector.page.get_by_role("button", name="Open the poll").click()
         projector.wait_idle()
         code = projector.page.locator(".st-key-live_join_code").inner_text().strip()
@@ -88,9 +95,9 @@ def test_a_live_class(browser, live_server):
 
         phones = [open_context(browser, live_server, PHONE, phone=True) for _ in range(3)]
         contexts += [p.page.context for p in phones]
-        phones[0].goto(f"/join?code={code.replace('-', '')}")  # the join link
-        phones[2].goto(f"/join?code={code.replace('-', '')}")
-        phones[1].goto("/join")  # typing the code
+        visit(phones[0], f"/join?code={code.replace('-', '')}")  # the join link
+        visit(phones[2], f"/join?code={code.replace('-', '')}")
+        visit(phones[1], "/join")  # typing the code
         phones[1].page.get_by_label("Join code").fill(code.lower())
         phones[1].page.get_by_role("button", name="Join").tap()
         phones[1].wait_idle()
@@ -129,7 +136,7 @@ def test_a_live_class(browser, live_server):
 
         forged = phones[2].page.context.new_page()  # a student who edits the address
         forged_app = _app(forged, live_server)
-        forged_app.goto(f"/ask-the-class?poll={code.replace('-', '')}&teacher=guess")
+        visit(forged_app, f"/ask-the-class?poll={code.replace('-', '')}&teacher=guess")
         expect(forged.get_by_text("does not carry the poll's teacher token")).to_be_visible(timeout=WAIT_MS)
         expect(forged.get_by_role("button", name="Reveal")).to_have_count(0, timeout=WAIT_MS)
         forged.close()
