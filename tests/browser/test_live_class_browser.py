@@ -52,7 +52,7 @@ def open_context(browser, base: str, viewport: dict, *, phone: bool = False) -> 
 def visit(app: App, path: str) -> None:
     """Open a page of the app; waits for the DOM, then for the script run (the load event can take a minute on a
     loaded 2-core box while the frontend's bundles are fetched)."""
-    app.visit(page, app.base_url + path, wait_until="domcontentloaded")
+    app.page.goto(app.base_url + path, wait_until="domcontentloaded")
     app.wait_idle(WAIT_MS * 2)
 
 
