@@ -2,6 +2,8 @@
 a live answer count, and the reveal with the class's mistakes diagnosed. Renders only: questions and their scoring
 come from live_class.questions (metrics underneath), polls from live_class.store."""
 
+from urllib.parse import urlsplit
+
 import streamlit as st
 
 from live_class import questions
@@ -105,39 +107,69 @@ if poll is None:
 
 question = poll.question
 join = live.join_link(base, poll.code)
+revealed = poll.state == "revealed"
+if revealed:
+    answers = live.store().answers(poll.code, poll.round)
+    outcome = questions.result(question, [a.value for a in answers])
 st.subheader(f"Round {poll.round}: {questions.prompt(question)}", anchor=False)
-list_col, join_col = st.columns([3, 2], gap="large")
+list_col, side_col = st.columns([3, 2], gap="large")
 with list_col:
     live.question_lists(question)
     st.caption(live.conventions_note(question))
-with join_col:
-    st.markdown(f"Join at **{plain(base + '/' + live.JOIN_PATH)}** with the code")
-    with st.container(key="live_join_code"):
-        st.markdown(shown_code(poll.code))
-    st.image(live.qr_png(join), width=260 if presenter.is_on() else 200, caption="Scan to join")
-    if live.loopback(base):
-        lan = live.lan_address()
-        st.warning(
-            "This address only works on this computer. Phones need the server's network address"
-            + (f", e.g. http://{lan}:{st.context.headers.get('Host', ':8501').rsplit(':', 1)[-1]}" if lan else "")
-            + ": start the app with `--server.address 0.0.0.0` and open this page through that address.",
-            icon=":material/wifi_off:",
+    if revealed:  # the worked formula under the list: both in the projector's first screen
+        for side in ("A",) if question["kind"] == "predict" else ("A", "B"):
+            b = questions.breakdown(question, side)
+            if question["kind"] == "choice":
+                st.markdown(f"**List {side}**: {questions.label(question)} = {widgets.fmt(b.value)}")
+            st.latex(formulas.latex(b))
+with side_col:
+    if revealed:
+        right = outcome.right if question["kind"] == "predict" else questions.CHOICE_LABELS[outcome.right]
+        st.subheader(f"The answer: {right} · {outcome.correct} of {outcome.total} right", anchor=False)
+        teaching.chart(live.distribution(question, outcome), "live_distribution")
+        st.caption(f"Join code {shown_code(poll.code)} · green: right, orange: a diagnosed mistake, grey: other.")
+    else:
+        st.markdown(f"Join at **{plain(base + '/' + live.JOIN_PATH)}** with the code")
+        with st.container(key="live_join_code"):
+            st.markdown(shown_code(poll.code))
+        st.image(live.qr_png(join), width=260 if presenter.is_on() else 200, caption="Scan to join")
+        if live.loopback(base):
+            lan = live.lan_address()
+            port = (urlsplit(base).port or 8501) if base else 8501
+            st.warning(
+                "This address only works on this computer. Phones need the server's network address"
+                + (f", e.g. http://{lan}:{port}" if lan else "")
+                + ": start the app with `--server.address 0.0.0.0` and open this page through that address.",
+                icon=":material/wifi_off:",
+            )
+
+        @st.fragment(run_every=live.REFRESH_S)
+        def answer_count(code: str, round_: int) -> None:
+            """The count updates by itself (a fragment rerun every REFRESH_S), without reloading the page."""
+            with st.container(key="live_count"):
+                st.metric("Answers", live.store().count(code, round_))
+
+        answer_count(poll.code, poll.round)
+        st.caption("Students can change their answer until you reveal.")
+
+if revealed:
+    if outcome.mistakes:
+        st.markdown("**What the wrong answers did**")
+        st.table(
+            {
+                "answer": [m.answer for m in outcome.mistakes],
+                "mistake": [m.mistake for m in outcome.mistakes],
+                "students": [m.count for m in outcome.mistakes],
+            }
         )
-
-    @st.fragment(run_every=live.REFRESH_S)
-    def answer_count(code: str, round_: int) -> None:
-        """The count updates by itself (a fragment rerun each second), without reloading the page."""
-        with st.container(key="live_count"):
-            st.metric("Answers", live.store().count(code, round_))
-
-    answer_count(poll.code, poll.round)
+    if outcome.unexplained:
+        st.caption(f"{outcome.unexplained} wrong answer(s) match no other convention or cutoff.")
 
 controls = st.columns(4)
-if poll.state == "open":
-    controls[0].button(
-        "Reveal", type="primary", icon=":material/visibility:", width="stretch", on_click=act,
-        args=(live.store().reveal,), key="live_reveal",
-    )  # fmt: skip
+controls[0].button(
+    "Revealed" if revealed else "Reveal", type="primary", icon=":material/visibility:", width="stretch",
+    on_click=act, args=(live.store().reveal,), key="live_reveal", disabled=poll.state != "open",
+)  # fmt: skip
 controls[1].button(
     "Reset answers", icon=":material/restart_alt:", width="stretch", on_click=act, args=(live.store().reset,),
     key="live_reset", help="Delete this round's answers and open it again.",
@@ -162,60 +194,33 @@ controls[2].button(
     help="A new round: the same question about the list as it is now (move a document there first).",
 )
 controls[3].button("Close the poll", icon=":material/close:", width="stretch", on_click=end_poll, key="live_close")
+
+if revealed:
+    if table := questions.variants_table(question):
+        with st.expander("What each common mistake would answer"):
+            st.table({"answer": [v for v, _ in table], "mistake": [m for _, m in table]})
+    csv_col, md_col, _ = st.columns([1, 1, 2])
+    csv_col.download_button(
+        "Answers (.csv)",
+        questions.csv(question, poll.round, [(a.value, a.answered_ms) for a in answers]),
+        file_name=f"live-class-round-{poll.round}.csv",
+        mime="text/csv",
+        icon=":material/table:",
+        on_click="ignore",
+        key="live_export_csv",
+        help="One row per answer: no nicknames, no student ids.",
+    )
+    md_col.download_button(
+        "Summary (.md)",
+        questions.markdown(question, poll.round, outcome),
+        file_name=f"live-class-round-{poll.round}.md",
+        mime="text/markdown",
+        icon=":material/description:",
+        on_click="ignore",
+        key="live_export_md",
+    )
 with st.expander("Your teacher link (keep it private)", icon=":material/key:"):
     st.caption(
         "It runs this poll from any browser (another window, a restarted laptop). The join link never contains it."
     )
     st.code(live.teacher_link(base, poll.code, state.live_teacher()[1]), language=None, wrap_lines=True)
-
-if poll.state != "revealed":
-    st.caption("Students can change their answer until you reveal.")
-    st.stop()
-
-answers = live.store().answers(poll.code, poll.round)
-outcome = questions.result(question, [a.value for a in answers])
-st.divider()
-right = outcome.right if question["kind"] == "predict" else questions.CHOICE_LABELS[outcome.right]
-st.subheader(f"The answer: {right} · {outcome.correct} of {outcome.total} right", anchor=False)
-chart_col, formula_col = st.columns([1, 1], gap="large")
-teaching.chart(live.distribution(question, outcome), "live_distribution", chart_col)
-with formula_col:
-    for side in ("A",) if question["kind"] == "predict" else ("A", "B"):
-        b = questions.breakdown(question, side)
-        if question["kind"] == "choice":
-            st.markdown(f"**List {side}**: {questions.label(question)} = {widgets.fmt(b.value)}")
-        st.latex(formulas.latex(b))
-if outcome.mistakes:
-    st.markdown("**What the wrong answers did**")
-    st.table(
-        {
-            "answer": [m.answer for m in outcome.mistakes],
-            "mistake": [m.mistake for m in outcome.mistakes],
-            "students": [m.count for m in outcome.mistakes],
-        }
-    )
-if outcome.unexplained:
-    st.caption(f"{outcome.unexplained} wrong answer(s) match no other convention or cutoff.")
-if table := questions.variants_table(question):
-    with st.expander("What each common mistake would answer"):
-        st.table({"answer": [v for v, _ in table], "mistake": [m for _, m in table]})
-csv_col, md_col, _ = st.columns([1, 1, 2])
-csv_col.download_button(
-    "Answers (.csv)",
-    questions.csv(question, poll.round, [(a.value, a.answered_ms) for a in answers]),
-    file_name=f"live-class-round-{poll.round}.csv",
-    mime="text/csv",
-    icon=":material/table:",
-    on_click="ignore",
-    key="live_export_csv",
-    help="One row per answer: no nicknames, no student ids.",
-)
-md_col.download_button(
-    "Summary (.md)",
-    questions.markdown(question, poll.round, outcome),
-    file_name=f"live-class-round-{poll.round}.md",
-    mime="text/markdown",
-    icon=":material/description:",
-    on_click="ignore",
-    key="live_export_md",
-)

@@ -106,7 +106,7 @@ def test_a_live_class(browser, live_server):
             student = re.search(r"[?&]s=([\w-]+)", phone.page.url)
             assert student, phone.page.url  # the student id is in the address bar: a reload keeps it
         assert "teacher" not in phones[0].page.url
-        phones[0].screenshot("live-class-phone-question-390x844")
+        phones[0].page.screenshot(path=str(ARTIFACTS / "live-class-phone-question-390x844.png"))  # the first screen
 
         delays, after_ack = [], []
         for phone, value, expected in ((phones[0], "0.97", "1"), (phones[1], "0.5", "2"), (phones[2], "0.96", "3")):
@@ -162,7 +162,7 @@ def test_a_live_class(browser, live_server):
         expect(phones[1].page.get_by_text("is what you get with exponential gain")).to_be_visible(timeout=10_000)
         expect(phones[0].page.get_by_text("Your answer 0.97 is right")).to_be_visible(timeout=10_000)
         wait_idle(phones[1].page)
-        phones[1].screenshot("live-class-phone-reveal-390x844")
+        phones[1].page.screenshot(path=str(ARTIFACTS / "live-class-phone-reveal-390x844.png"))
         for app in (projector, *phones):
             assert app.errors == []
     finally:
