@@ -179,6 +179,7 @@ def main() -> int:
     )
     print("|---|---:|---|---:|---|---|")
     failed = False
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start", flush=True)
     for backend in args.backends.split(","):
         r = run(backend, args.students, args.window, args.seed)
         lat = r["latencies"]
@@ -189,6 +190,7 @@ def main() -> int:
             f"{max(lat):.2f} s ({len(lat)} updates) | {r['rss_before']:.0f} → {r['rss_after']:.0f} MiB |",
             flush=True,
         )
+        print(f"  load average after: {os.getloadavg()[0]:.1f}", flush=True)
         if r["errors"]:
             print(f"  errors: {r['errors'][:5]}")
         failed |= r["sent"] != r["received"] or bool(r["errors"]) or r["sent"] != args.students
