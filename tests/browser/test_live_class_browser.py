@@ -144,8 +144,9 @@ def test_a_live_class(browser, live_server):
 
         projector.page.get_by_role("button", name="Reveal").click()
         expect(projector.page.get_by_text("The answer: 0.97 · 1 of 3 right")).to_be_visible(timeout=WAIT_MS)
-        expect(projector.page.locator('[data-testid="stPlotlyChart"]')).to_be_visible(timeout=WAIT_MS)
-        projector.wait_rendered()
+        # the chart's and the table's frontend code loads lazily, on their first use: a minute on a loaded box
+        expect(projector.page.locator('[data-testid="stPlotlyChart"]')).to_be_visible(timeout=WAIT_MS * 4)
+        projector.wait_rendered(WAIT_MS * 4)
         expect(projector.page.get_by_text("exponential gain 2^g − 1 instead of the grade").first).to_be_visible(
             timeout=WAIT_MS
         )
