@@ -226,6 +226,16 @@ def result(question: Mapping[str, Any], values: Sequence[str]) -> Result:
     return Result(right, len(values), correct, dict(counts), mistakes, unexplained)
 
 
+def right_nicknames(question: Mapping[str, Any], answers: Sequence[Any]) -> list[str]:
+    """The nicknames (as typed) of the students who answered right, in answer order; those without one are left out.
+    ``answers`` are live_class.store.Answer rows."""
+    right = right_answer(question)
+    if question["kind"] == "predict":
+        asked, tol = breakdown(question).value, diagnosis.tolerance(question["decimals"])
+        return [a.nickname for a in answers if a.nickname and abs(float(a.value) - asked) <= tol]
+    return [a.nickname for a in answers if a.nickname and a.value == right]
+
+
 def variants_table(question: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(value to the asked places, mistake) for every variant: what each common mistake would answer."""
     if question["kind"] != "predict":

@@ -13,6 +13,8 @@ from ui import live_class as live
 from ui import presenter, state, teaching, widgets
 from ui.markdown import plain
 
+NAMES_SHOWN = 30  # nicknames of right answers on the projector; only those who gave one
+
 KINDS = {
     "predict": "Predict a value (a number)",
     "choice": "Which scores higher: the list, or the list with one document moved?",
@@ -128,6 +130,9 @@ with side_col:
         st.subheader(f"The answer: {right} · {outcome.correct} of {outcome.total} right", anchor=False)
         teaching.chart(live.distribution(question, outcome), "live_distribution")
         st.caption(f"Join code {shown_code(poll.code)} · green: right, orange: a diagnosed mistake, grey: other.")
+        if named := questions.right_nicknames(question, answers):
+            more = f" and {len(named) - NAMES_SHOWN} more" if len(named) > NAMES_SHOWN else ""
+            st.markdown("**Right:** " + plain(", ".join(named[:NAMES_SHOWN]), one_line=True) + more)
     else:
         st.markdown(f"Join at **{plain(base + '/' + live.JOIN_PATH)}** with the code")
         with st.container(key="live_join_code"):

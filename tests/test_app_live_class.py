@@ -53,6 +53,7 @@ def test_a_round_from_open_to_reveal_with_a_diagnosed_mistake():
     code, token = at.session_state["live_teacher"]
     assert token not in "".join(m.value for m in at.markdown)
     phones = [student(code.lower(), f"student-{n:04d}") for n in range(3)]
+    phones[0].text_input(key="live_nickname").set_value("**Ann** <b>x</b> $y$").run()
     answer(phones[0], 0.97)
     answer(phones[1], 0.5)
     answer(phones[1], 0.96)  # changed: still one answer
@@ -61,6 +62,8 @@ def test_a_round_from_open_to_reveal_with_a_diagnosed_mistake():
     assert [m.value for m in at.metric] == ["3"]
     at.button(key="live_reveal").click().run()
     assert at.subheader[-1].value == "The answer: 0.97 · 1 of 3 right"
+    right = [m.value for m in at.markdown if m.value.startswith("**Right:**")]
+    assert right == ["**Right:** \\*\\*Ann\\*\\* \\<b\\>x\\<\\/b\\> \\$y\\$"]
     mistakes = at.table[0].value
     assert mistakes.to_dict("records") == [
         {"answer": "0.96", "mistake": "exponential gain 2^g − 1 instead of the grade", "students": 2}
