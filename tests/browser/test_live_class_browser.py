@@ -82,7 +82,7 @@ def test_a_live_class(browser, live_server):
         contexts.append(projector.page.context)
         visit(projector, "/ask-the-class?presenter=1")
         projector.page.get_by_role("button", name="Open the poll").click()
-        projector.wait_idle()
+        projector.wait_idle(WAIT_MS * 2)
         code = projector.page.locator(".st-key-live_join_code").inner_text().strip()
         assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", code)
         assert "teacher=" not in projector.page.url  # the token never sits in the projector's address bar
@@ -99,7 +99,7 @@ def test_a_live_class(browser, live_server):
         visit(phones[1], "/join")  # typing the code
         phones[1].page.get_by_label("Join code").fill(code.lower())
         phones[1].page.get_by_role("button", name="Join").tap()
-        phones[1].wait_idle()
+        phones[1].wait_idle(WAIT_MS * 2)
         for phone in phones:
             expect(phone.page.get_by_text("What is NDCG@5 of this list?")).to_be_visible(timeout=WAIT_MS)
             student = re.search(r"[?&]s=([\w-]+)", phone.page.url)
@@ -115,7 +115,7 @@ def test_a_live_class(browser, live_server):
             shown = time.monotonic()
             delays.append(shown - tapped)  # the phone's own rerun included
             after_ack.append(max(shown - acknowledged, 0.0))
-            phone.wait_idle()
+            phone.wait_idle(WAIT_MS * 2)
         print(
             f"projector count shown {', '.join(f'{d:.2f}' for d in delays)} s after each tap on Send, "
             f"{', '.join(f'{d:.2f}' for d in after_ack)} s after the phone showed it was sent"
@@ -124,9 +124,9 @@ def test_a_live_class(browser, live_server):
         # at a load average of 20). bench/serve_class_poll.py measures it; the README quotes it.
 
         send_number(phones[1], "0.96")  # changed
-        phones[1].wait_idle()
+        phones[1].wait_idle(WAIT_MS * 2)
         phones[1].page.reload()  # a reload is the same student: no second vote
-        phones[1].wait_idle()
+        phones[1].wait_idle(WAIT_MS * 2)
         expect(phones[1].page.get_by_text("Your answer: 0.96")).to_be_visible(timeout=WAIT_MS)
         time.sleep(2 * 1.0)
         assert count(projector) == "3"
@@ -158,9 +158,9 @@ def test_a_live_class(browser, live_server):
         assert bars == {"0.96": 2, "0.97": 1}
 
         # the phones see the reveal by themselves
-        expect(phones[1].page.get_by_text("is what you get with exponential gain")).to_be_visible(timeout=10_000)
-        expect(phones[0].page.get_by_text("Your answer 0.97 is right")).to_be_visible(timeout=10_000)
-        wait_idle(phones[1].page)
+        expect(phones[1].page.get_by_text("is what you get with exponential gain")).to_be_visible(timeout=WAIT_MS)
+        expect(phones[0].page.get_by_text("Your answer 0.97 is right")).to_be_visible(timeout=WAIT_MS)
+        wait_idle(phones[1].page, WAIT_MS * 2)
         phones[1].page.screenshot(path=str(ARTIFACTS / "live-class-phone-reveal-390x844.png"))
         for app in (projector, *phones):
             assert app.errors == []
