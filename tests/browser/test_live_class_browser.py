@@ -51,7 +51,7 @@ def open_context(browser, base: str, viewport: dict, *, phone: bool = False) -> 
 def visit(app: App, path: str) -> None:
     """Open a page of the app; waits for the DOM, then for the script run (the load event can take a minute on a
     loaded 2-core box while the frontend's bundles are fetched)."""
-    app.page.goto(app.base_url + path, wait_until="domcontentloaded")
+    app.page.goto(app.base_url + path, wait_until="domcontentloaded", timeout=WAIT_MS * 4)
     app.wait_idle(WAIT_MS * 2)
 
 
@@ -77,6 +77,7 @@ def test_a_live_class(browser, live_server):
         visit(setup, "/ask-the-class")
         expect(setup.page.get_by_role("button", name="Open the poll")).to_be_visible(timeout=WAIT_MS)
         setup.screenshot("live-class-setup-1440x900")
+        setup.page.context.close()  # one session less for a busy box
 
         projector = open_context(browser, live_server, PROJECTOR)
         contexts.append(projector.page.context)
