@@ -98,7 +98,7 @@ teaching.traps(
         "**Linear vs exponential gain** rank systems differently: [3, 2, 3, 0, 1] gives NDCG@5 = 0.9724 (linear) "
         "and 0.9575 (exponential); Better Auth's A, B, C gives 0.8175 vs 0.7364.",
         '**"DCG@4 = 28.19"** (*RAG Pipelines, Part 3*) cannot come from [3, 2, 3, 0, 1]: DCG@4 is 5.7619 '
-        "(linear) or 12.3928 "
+        '(linear) or 12.3928 '
         "(exponential).",
         "**The discount is log₂(rank + 1).** *IR Metrics 102*'s prose uses the natural log, which scales DCG by 1.4427 "
         "(it cancels in NDCG). trec_eval before 9.0.4 used log₂(rank) with rank 1 undiscounted.",
