@@ -58,7 +58,7 @@ if poll.state == "open":
         "Nickname (optional)",
         max_chars=NICKNAME_MAX,
         key="live_nickname",
-        help="Only the teacher's screen could show it; the exported answers never contain it.",
+        help="If your answer is right, the projector may show it after the reveal; exports never contain it.",
     )
     if question["kind"] == "predict":
         with st.form("live_answer", border=False):
