@@ -72,6 +72,10 @@ PAGES = {
             url_path="why-tools-differ",
         ),
     ],
+    "Live class": [
+        st.Page("app_pages/ask_class.py", title="Ask the class", icon=":material/campaign:", url_path="ask-the-class"),
+        st.Page("app_pages/join_class.py", title="Join a class", icon=":material/phone_iphone:", url_path="join"),
+    ],
     "Reference": [
         st.Page(
             "app_pages/conventions.py", title="Conventions explorer", icon=":material/rule:", url_path="conventions"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up and run the whole test suite on a fresh machine: Debian's Chromium for the browser tests,
-# a virtualenv with the package and its test extra, then pytest (doctests, golden, differential, app, browser).
+# Debian's PostgreSQL for the live-class store tests, a virtualenv with the package and its test extra, then
+# pytest (doctests, golden, differential, app, browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,6 +9,13 @@ if [ ! -x /usr/bin/chromium ]; then
   sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# The live-class store's tests start a throwaway PostgreSQL cluster (scripts/temporary_postgres.py).
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
 fi
 
 python3 -m venv .venv

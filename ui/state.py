@@ -485,3 +485,34 @@ def first_paint_done() -> bool:
 
 def set_first_paint_done() -> None:
     st.session_state[_FIRST_PAINT] = True
+
+
+# --- live class (ui.live_class draws it; the polls themselves live in the database, live_class.store) ---
+
+_LIVE_TEACHER = "live_teacher"  # (join code, teacher token) of the poll this session runs
+_LIVE_STUDENT = "live_student"  # this session's student id; also in its address bar (?s=), so a reload keeps it
+_LIVE_MESSAGE = "live_message"  # what the last live-class action said (an error, a confirmation), shown once
+
+
+def live_teacher() -> tuple[str, str] | None:
+    return st.session_state.get(_LIVE_TEACHER)
+
+
+def set_live_teacher(code: str | None, token: str | None = None) -> None:
+    st.session_state[_LIVE_TEACHER] = (code, token) if code and token else None
+
+
+def live_student() -> str | None:
+    return st.session_state.get(_LIVE_STUDENT)
+
+
+def set_live_student(student: str) -> None:
+    st.session_state[_LIVE_STUDENT] = student
+
+
+def set_live_message(kind: str, text: str) -> None:
+    st.session_state[_LIVE_MESSAGE] = (kind, text)
+
+
+def pop_live_message() -> tuple[str, str] | None:
+    return st.session_state.pop(_LIVE_MESSAGE, None)

@@ -1,0 +1,231 @@
+"""Ask the class (the teacher, on the projector): a question about the Playground's list, a join code and QR code,
+a live answer count, and the reveal with the class's mistakes diagnosed. Renders only: questions and their scoring
+come from live_class.questions (metrics underneath), polls from live_class.store."""
+
+from urllib.parse import urlsplit
+
+import streamlit as st
+
+from live_class import questions
+from live_class.store import PollError, shown_code
+from metrics import formulas
+from ui import live_class as live
+from ui import presenter, state, teaching, widgets
+from ui.markdown import plain
+
+NAMES_SHOWN = 30  # nicknames of right answers on the projector; only those who gave one
+
+KINDS = {
+    "predict": "Predict a value (a number)",
+    "choice": "Which scores higher: the list, or the list with one document moved?",
+    "ab": "Which scores higher: retriever A or B (the A vs B page's lists)?",
+}
+
+# A teacher link (?poll=CODE&teacher=TOKEN) makes this session the poll's teacher; the token then leaves the
+# address bar, which a projector shows to the whole room.
+link_code, link_token = st.query_params.get("poll"), st.query_params.get("teacher")
+if link_code:
+    if link_token and live.store().is_teacher(link_code, link_token):
+        state.set_live_teacher(live.typed_code(link_code), link_token)
+    else:
+        state.set_live_message("error", "This link does not carry the poll's teacher token: it cannot run the poll.")
+    for key in ("poll", "teacher"):
+        st.query_params.pop(key, None)
+
+st.html(live.CHOICE_CSS)
+st.title("Ask the class")
+if message := state.pop_live_message():
+    getattr(st, message[0])(plain(message[1]))
+
+teaching_poll = state.live_teacher()
+poll = live.store().poll(teaching_poll[0]) if teaching_poll else None
+base = live.app_base()
+
+
+def act(action, *args) -> None:
+    """A teacher action (reveal, reset, re-ask, close) with this session's token; refusals become a message."""
+    code, token = state.live_teacher()
+    try:
+        action(code, token, *args)
+    except (PollError, ValueError) as error:
+        state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
+
+
+def open_poll(question: dict) -> None:
+    created = live.store().create_poll(question)
+    state.set_live_teacher(created.poll.code, created.teacher_token)
+
+
+def build_question(kind: str, measure: str, doc: str | None, rank: int | None) -> dict:
+    """A question about the Playground's list as it is now (or the A vs B page's two lists)."""
+    if kind == "ab":
+        return {**questions.compare(state.ab()["A"], state.ab()["B"], measure), "source": "ab"}
+    scn = state.scenario()
+    return questions.predict(scn, measure) if kind == "predict" else questions.pick_better(scn, doc, rank, measure)
+
+
+def end_poll() -> None:
+    act(live.store().close)
+    state.set_live_teacher(None)
+
+
+if poll is None:
+    if teaching_poll:
+        st.info("Your last poll has expired or was closed. Open a new one.", icon=":material/timer_off:")
+        state.set_live_teacher(None)
+    scn = state.scenario()
+    st.caption(
+        "The class is asked about the **Playground**'s current list, grades and conventions (change them there), or "
+        "about the two lists of **Retriever A vs B**. Students open the join link or type the code on their phones; "
+        "you reveal when the answers are in."
+    )
+    kind = st.radio("Question", list(KINDS), format_func=KINDS.get, key="live_kind", horizontal=True)
+    measure_col, move_col, rank_col = st.columns([2, 2, 1])
+    measure = measure_col.selectbox(
+        "Measure",
+        questions.MEASURES,
+        index=questions.MEASURES.index("NDCG"),
+        key="live_measure",
+        format_func=lambda m: questions.label({"measure": m, "k": questions.measure_k(m, scn.k)}),
+        help="At the Playground's k; AP and RR over the whole list, as their cards (and trec_eval's map) do.",
+    )
+    doc = rank = None
+    if kind == "choice" and len(scn.ranking) >= 2:
+        doc = move_col.selectbox(
+            "List B: move", scn.ranking, key="live_move_doc", format_func=lambda d: plain(d, one_line=True)
+        )
+        rank = rank_col.number_input("to rank", 1, len(scn.ranking), 1, key="live_move_rank")
+    try:
+        question = build_question(kind, measure, doc, rank)
+    except (ValueError, TypeError) as error:
+        st.warning(plain(str(error)[:1].upper() + str(error)[1:] + "."), icon=":material/block:")
+        question = None
+    if question:
+        st.subheader(questions.prompt(question), anchor=False)
+        live.question_lists(question)
+        st.caption(live.conventions_note(question))
+        st.button("Open the poll", type="primary", icon=":material/campaign:", on_click=open_poll, args=(question,))
+    st.stop()
+
+question = poll.question
+join = live.join_link(base, poll.code)
+revealed = poll.state == "revealed"
+if revealed:
+    answers = live.store().answers(poll.code, poll.round)
+    outcome = questions.result(question, [a.value for a in answers])
+st.subheader(f"Round {poll.round}: {questions.prompt(question)}", anchor=False)
+list_col, side_col = st.columns([3, 2], gap="large")
+with list_col:
+    live.question_lists(question)
+    st.caption(live.conventions_note(question))
+    if revealed:  # the worked formula under the list: both in the projector's first screen
+        for side in ("A",) if question["kind"] == "predict" else ("A", "B"):
+            b = questions.breakdown(question, side)
+            if question["kind"] == "choice":
+                st.markdown(f"**List {side}**: {questions.label(question)} = {widgets.fmt(b.value)}")
+            st.latex(formulas.latex(b))
+with side_col:
+    if revealed:
+        right = outcome.right if question["kind"] == "predict" else questions.CHOICE_LABELS[outcome.right]
+        st.subheader(f"The answer: {right} · {outcome.correct} of {outcome.total} right", anchor=False)
+        teaching.chart(live.distribution(question, outcome), "live_distribution")
+        st.caption(f"Join code {shown_code(poll.code)} · green: right, orange: a diagnosed mistake, grey: other.")
+        if named := questions.right_nicknames(question, answers):
+            more = f" and {len(named) - NAMES_SHOWN} more" if len(named) > NAMES_SHOWN else ""
+            st.markdown("**Right:** " + plain(", ".join(named[:NAMES_SHOWN]), one_line=True) + more)
+    else:
+        st.markdown(f"Join at **{plain(base + '/' + live.JOIN_PATH)}** with the code")
+        with st.container(key="live_join_code"):
+            st.markdown(shown_code(poll.code))
+        st.image(live.qr_png(join), width=260 if presenter.is_on() else 200, caption="Scan to join")
+        if live.loopback(base):
+            lan = live.lan_address()
+            port = (urlsplit(base).port or 8501) if base else 8501
+            st.warning(
+                "This address only works on this computer. Phones need the server's network address"
+                + (f", e.g. http://{lan}:{port}" if lan else "")
+                + ": start the app with `--server.address 0.0.0.0` and open this page through that address.",
+                icon=":material/wifi_off:",
+            )
+
+        @st.fragment(run_every=live.REFRESH_S)
+        def answer_count(code: str, round_: int) -> None:
+            """The count updates by itself (a fragment rerun every REFRESH_S), without reloading the page."""
+            with st.container(key="live_count"):
+                st.metric("Answers", live.store().count(code, round_))
+
+        answer_count(poll.code, poll.round)
+        st.caption("Students can change their answer until you reveal.")
+
+if revealed:
+    if outcome.mistakes:
+        st.markdown("**What the wrong answers did**")
+        st.table(
+            {
+                "answer": [m.answer for m in outcome.mistakes],
+                "mistake": [m.mistake for m in outcome.mistakes],
+                "students": [m.count for m in outcome.mistakes],
+            }
+        )
+    if outcome.unexplained:
+        st.caption(f"{outcome.unexplained} wrong answer(s) match no other convention or cutoff.")
+
+controls = st.columns(4)
+controls[0].button(
+    "Revealed" if revealed else "Reveal", type="primary", icon=":material/visibility:", width="stretch",
+    on_click=act, args=(live.store().reveal,), key="live_reveal", disabled=poll.state != "open",
+)  # fmt: skip
+controls[1].button(
+    "Reset answers", icon=":material/restart_alt:", width="stretch", on_click=act, args=(live.store().reset,),
+    key="live_reset", help="Delete this round's answers and open it again.",
+)  # fmt: skip
+try:
+    reask = build_question(
+        "ab" if question.get("source") == "ab" else question["kind"],
+        question["measure"],
+        question.get("moved", {}).get("doc"),
+        question.get("moved", {}).get("to"),
+    )
+except ValueError:
+    reask = None
+controls[2].button(
+    "Re-ask with the lists as they are now" if question.get("source") == "ab" else "Re-ask with the Playground's list",
+    icon=":material/replay:",
+    width="stretch",
+    disabled=reask is None,
+    on_click=act,
+    args=(live.store().reask, reask),
+    key="live_reask",
+    help="A new round: the same question about the list as it is now (move a document there first).",
+)
+controls[3].button("Close the poll", icon=":material/close:", width="stretch", on_click=end_poll, key="live_close")
+
+if revealed:
+    if table := questions.variants_table(question):
+        with st.expander("What each common mistake would answer"):
+            st.table({"answer": [v for v, _ in table], "mistake": [m for _, m in table]})
+    csv_col, md_col, _ = st.columns([1, 1, 2])
+    csv_col.download_button(
+        "Answers (.csv)",
+        questions.csv(question, poll.round, [(a.value, a.answered_ms) for a in answers]),
+        file_name=f"live-class-round-{poll.round}.csv",
+        mime="text/csv",
+        icon=":material/table:",
+        on_click="ignore",
+        key="live_export_csv",
+        help="One row per answer: no nicknames, no student ids.",
+    )
+    md_col.download_button(
+        "Summary (.md)",
+        questions.markdown(question, poll.round, outcome),
+        file_name=f"live-class-round-{poll.round}.md",
+        mime="text/markdown",
+        icon=":material/description:",
+        on_click="ignore",
+        key="live_export_md",
+    )
+with st.expander("Your teacher link (keep it private)", icon=":material/key:"):
+    st.caption(
+        "It runs this poll from any browser (another window, a restarted laptop). The join link never contains it."
+    )
+    st.code(live.teacher_link(base, poll.code, state.live_teacher()[1]), language=None, wrap_lines=True)

@@ -1,0 +1,126 @@
+"""Join a class (students, on phones): the teacher's list and question, an answer that can change until the reveal,
+then the right answer and what a wrong one got wrong. No account: a random student id in the address bar (?s=) keeps
+one answer per phone, even across reloads. Renders only (live_class.questions, live_class.store)."""
+
+import streamlit as st
+
+from live_class import questions
+from live_class.store import NICKNAME_MAX, PollError, shown_code
+from metrics import diagnosis, formulas
+from ui import live_class as live
+from ui import state
+from ui.markdown import plain
+
+st.html(live.CHOICE_CSS)
+student = live.student_id()
+code = live.typed_code(st.query_params.get("code", ""))
+
+
+def join(raw: str) -> None:
+    st.query_params["code"] = live.typed_code(raw)
+
+
+poll = live.store().poll(code) if code else None
+if poll is None:
+    st.title("Join a class")
+    if code:
+        st.error(
+            f"No open poll has the code {plain(shown_code(code) if len(code) == 8 else code)}: check it, or it may "
+            "have expired.",
+            icon=":material/search_off:",
+        )
+    with st.form("live_join", border=False):
+        typed = st.text_input("Join code", placeholder="ABCD-EFGH", max_chars=12, key="live_code_typed")
+        if st.form_submit_button("Join", type="primary", width="stretch"):
+            join(typed)
+            st.rerun()
+    st.stop()
+
+question = poll.question
+st.subheader(questions.prompt(question), anchor=False)
+live.question_lists(question)
+st.caption(live.conventions_note(question))
+mine = live.store().my_answer(poll.code, poll.round, student)
+
+
+def send(value: object) -> None:
+    try:
+        answer = questions.parse_answer(question, value)
+        live.store().answer(poll.code, poll.round, student, answer, st.session_state.get("live_nickname"))
+    except (PollError, ValueError) as error:
+        state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
+    else:
+        state.set_live_message("success", "Answer sent. You can change it until the teacher reveals.")
+
+
+if poll.state == "open":
+    st.text_input(
+        "Nickname (optional)",
+        max_chars=NICKNAME_MAX,
+        key="live_nickname",
+        help="If your answer is right, the projector may show it after the reveal; exports never contain it.",
+    )
+    if question["kind"] == "predict":
+        with st.form("live_answer", border=False):
+            typed = st.number_input(
+                f"Your answer ({question['decimals']} decimal places)",
+                value=float(mine.value) if mine else None,
+                step=10.0 ** -question["decimals"],
+                format=f"%.{question['decimals']}f",
+                key=f"live_number_{poll.round}",
+            )
+            if st.form_submit_button("Send answer", type="primary", width="stretch", key="live_send"):
+                if typed is None:
+                    state.set_live_message("error", "Type a number first.")
+                else:
+                    send(typed)
+                st.rerun()
+    else:
+        for choice in questions.CHOICES:
+            chosen = mine is not None and mine.value == choice
+            st.button(
+                questions.CHOICE_LABELS[choice] + (" ✓" if chosen else ""),
+                key=f"live_choice_{choice}",
+                type="primary" if chosen else "secondary",
+                width="stretch",
+                on_click=send,
+                args=(choice,),
+            )
+    if message := state.pop_live_message():
+        getattr(st, message[0])(plain(message[1]))
+    elif mine:
+        shown = questions.shown(question, mine.value)
+        st.success(f"Your answer: {plain(shown)}. You can change it until the teacher reveals.")
+elif poll.state == "revealed":
+    right = questions.right_answer(question)
+    shown_right = right if question["kind"] == "predict" else questions.CHOICE_LABELS[right]
+    st.markdown(f"### The answer: {shown_right}")
+    if mine is None:
+        st.info("You did not answer this round.")
+    else:
+        outcome = questions.result(question, [mine.value])
+        yours = questions.shown(question, mine.value)
+        if outcome.correct:
+            st.success(f"Your answer {plain(yours)} is right.", icon=":material/check_circle:")
+        elif outcome.mistakes:
+            st.warning(f"Your answer {plain(yours)} is what you get with {outcome.mistakes[0].mistake}.")
+        else:
+            st.error(f"Your answer {plain(yours)} is not it.", icon=":material/cancel:")
+    for side in ("A",) if question["kind"] == "predict" else ("A", "B"):
+        st.latex(formulas.latex(questions.breakdown(question, side)))
+    st.caption(f"Right within ±{diagnosis.tolerance(question['decimals'])} (the rounding of the answer).")
+else:
+    st.info("The teacher has closed this poll.")
+
+
+@st.fragment(run_every=live.STUDENT_REFRESH_S)
+def watch(code: str, round_: int, poll_state: str, answered: bool) -> None:
+    """Redraw the page when the teacher reveals, resets or re-asks (no reload needed)."""
+    now = live.store().poll(code)
+    if now is None or (now.round, now.state) != (round_, poll_state):
+        st.rerun(scope="app")
+    if answered and live.store().my_answer(code, round_, student) is None:  # the teacher reset the answers
+        st.rerun(scope="app")
+
+
+watch(poll.code, poll.round, poll.state, mine is not None)

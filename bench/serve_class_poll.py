@@ -1,0 +1,201 @@
+"""A class answering a live poll: how many answers arrive, how fast the projector shows them, how much memory the
+server holds. Against SQLite and against PostgreSQL (a throwaway cluster: scripts/temporary_postgres.py).
+
+One local server (``streamlit run app.py`` on 127.0.0.1, a free port; nothing listens beyond loopback). The projector
+is a real Chromium page (1920x1080, presenter mode) on *Ask the class*: it opens a poll on the playground's list and
+shows the live answer count. The students (``--students``, at most 200) are threads that join by the code and answer
+at random moments spread over ``--window`` seconds (at most 60); every fifth changes the answer once. They write
+through live_class.store into the same database as the server, as another app replica would: this measures the
+database and the projector's live count, not 60 phone browsers (tests/browser/test_live_class_browser.py drives real
+phones through the pages). A MutationObserver in the projector page stamps each change of the count (Date.now(),
+the same clock as the threads' time.time()).
+
+Printed per back end: answers sent (distinct students), answers received (in the database, and on the projector),
+the projector's update latency (from the commit of the n-th answer to the count showing n: median, 95th percentile,
+max), and the server's memory (RSS of its process tree) before the poll and after the round.
+
+Run from the repository root:  .venv/bin/python bench/serve_class_poll.py [--students 60] [--window 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+
+from temporary_postgres import temporary_postgres  # noqa: E402
+
+from live_class import store as store_module  # noqa: E402
+from live_class.store import Store  # noqa: E402
+
+MAX_STUDENTS, MAX_WINDOW_S = 200, 60
+COUNT = '.st-key-live_count [data-testid="stMetricValue"]'
+OBSERVE_JS = """(selector) => {
+  window.__counts = [];
+  const record = () => {
+    const el = document.querySelector(selector);
+    if (el) window.__counts.push([Date.now(), el.textContent.trim()]);
+  };
+  new MutationObserver(record).observe(document.body, {subtree: true, childList: true, characterData: true});
+  record();
+}"""
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+browser_helpers = _load("browser_conftest", REPO / "tests" / "browser" / "conftest.py")
+tree_rss_mib = _load("serve_class", REPO / "bench" / "serve_class.py").tree_rss_mib
+
+
+@contextlib.contextmanager
+def database(backend: str) -> Iterator[tuple[str, dict[str, str]]]:
+    """The database URL and the server's environment for it."""
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="irml-bench-") as folder:
+            yield store_module.default_sqlite_url(folder), {"IR_METRICS_LAB_DATA_DIR": folder}
+    else:
+        with temporary_postgres() as url:
+            yield url, {"IR_METRICS_LAB_DATABASE_URL": url}
+
+
+def students(url: str, code: str, count: int, window_s: float, seed: int) -> tuple[list[float], int, list[str]]:
+    """``count`` threads join and answer at random moments in the window. Returns the commit times (time.time()) of
+    first answers, how many answers were sent in all (changes included) and any errors."""
+    rng = random.Random(seed)
+    delays = sorted(rng.uniform(0, window_s * 0.8) for _ in range(count))
+    committed: list[float] = []
+    errors: list[str] = []
+    sent = [0]
+    lock = threading.Lock()
+    start = time.monotonic()
+    shared = Store(url)  # one pool for the threads, as one replica has
+
+    def student(n: int, delay: float) -> None:
+        time.sleep(max(0.0, start + delay - time.monotonic()))
+        try:
+            poll = shared.poll(code)  # joining: the code is looked up
+            student_id = store_module.new_student_id()
+            shared.answer(poll.code, poll.round, student_id, f"{0.9 + n % 10 / 100:.2f}")
+            with lock:
+                committed.append(time.time())
+                sent[0] += 1
+            if n % 5 == 0:
+                time.sleep(rng.uniform(0.2, 1.0))
+                shared.answer(poll.code, poll.round, student_id, "0.97")  # a change: still one answer
+                with lock:
+                    sent[0] += 1
+        except Exception as error:  # counted and printed: a lost answer must show
+            with lock:
+                errors.append(repr(error))
+
+    threads = [threading.Thread(target=student, args=(n, d)) for n, d in enumerate(delays)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=window_s + 60)
+    return sorted(committed), sent[0], errors
+
+
+def run(backend: str, count: int, window_s: float, seed: int) -> dict[str, object]:
+    from playwright.sync_api import expect, sync_playwright
+
+    with database(backend) as (url, env), sync_playwright() as playwright:
+        proc, base = browser_helpers.start_server(env={**os.environ, **env})
+        browser = browser_helpers.launch_browser(playwright)
+        try:
+            page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+            page.set_default_timeout(60_000)
+            page.goto(base + "/ask-the-class?presenter=1")
+            browser_helpers.wait_idle(page, 60_000)
+            page.get_by_role("button", name="Open the poll").click()
+            expect(page.locator(COUNT)).to_have_text("0", timeout=60_000)
+            code = page.locator(".st-key-live_join_code").inner_text().strip().replace("-", "")
+            rss_before = tree_rss_mib(proc.pid)
+            page.evaluate(OBSERVE_JS, COUNT)
+            began = time.monotonic()
+            commits, sent_total, errors = students(url, code, count, window_s, seed)
+            answered_in = time.monotonic() - began
+            with contextlib.suppress(Exception):
+                expect(page.locator(COUNT)).to_have_text(str(len(commits)), timeout=15_000)
+            changes = page.evaluate("window.__counts")
+            rss_after = tree_rss_mib(proc.pid)
+            poll = Store(url).poll(code)
+            received = Store(url).count(code, poll.round)
+        finally:
+            browser.close()
+            browser_helpers.stop_server(proc)
+            store_module.dispose_engine(url)
+    latencies = []
+    for n, committed in enumerate(commits, 1):
+        # the count only includes committed answers, so it first reaches n after the n-th commit
+        shown = next((t / 1000 for t, text in changes if text.isdigit() and int(text) >= n), None)
+        if shown is not None:
+            latencies.append(max(shown - committed, 0.0))
+    return {
+        "backend": backend,
+        "students": count,
+        "sent": len(commits),
+        "sent_with_changes": sent_total,
+        "received": received,
+        "projector": changes[-1][1] if changes else "?",
+        "errors": errors,
+        "answered_in_s": answered_in,
+        "latencies": latencies,
+        "rss_before": rss_before,
+        "rss_after": rss_after,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=60)
+    parser.add_argument("--window", type=float, default=10.0, help="seconds over which the students answer")
+    parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    if not 1 <= args.students <= MAX_STUDENTS or not 1 <= args.window <= MAX_WINDOW_S:
+        parser.error(f"--students 1..{MAX_STUDENTS}, --window 1..{MAX_WINDOW_S} s")
+    print(
+        "| back end | sent | received (database / projector) | answered within | projector latency median / p95 / "
+        "max | server RSS before → after |"
+    )
+    print("|---|---:|---|---:|---|---|")
+    failed = False
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start", flush=True)
+    for backend in args.backends.split(","):
+        r = run(backend, args.students, args.window, args.seed)
+        lat = r["latencies"]
+        p95 = statistics.quantiles(lat, n=20)[-1] if len(lat) >= 2 else float("nan")
+        print(
+            f"| {r['backend']} | {r['sent']} ({r['sent_with_changes']} with changes) | {r['received']} / "
+            f"{r['projector']} | {r['answered_in_s']:.1f} s | {statistics.median(lat):.2f} / {p95:.2f} / "
+            f"{max(lat):.2f} s ({len(lat)} updates) | {r['rss_before']:.0f} → {r['rss_after']:.0f} MiB |",
+            flush=True,
+        )
+        print(f"  load average after: {os.getloadavg()[0]:.1f}", flush=True)
+        if r["errors"]:
+            print(f"  errors: {r['errors'][:5]}")
+        failed |= r["sent"] != r["received"] or bool(r["errors"]) or r["sent"] != args.students
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

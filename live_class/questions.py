@@ -1,0 +1,325 @@
+"""Live-class questions: built from a playground Scenario, stored as JSON (live_class.store), scored by ``metrics``.
+Pure (no Streamlit).
+
+Two kinds:
+
+- ``predict``: "What is NDCG@5 of this list?", a number given to ``decimals`` places; right within half a unit of
+  the last place. Wrong numbers are diagnosed by metrics.diagnosis (the value under another convention or cutoff).
+- ``choice``: "Which list has the higher AP?", answers "A", "B" or "tie"; list B is list A with one document moved
+  (:func:`pick_better`), or the other retriever of the A vs B page (:func:`compare`).
+  A wrong choice is diagnosed by the conventions and cutoffs under which it would be right.
+"""
+
+from __future__ import annotations
+
+import csv as _csv
+import dataclasses
+import io
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from metrics import diagnosis, formulas, registry
+from metrics.conventions import Conventions
+from metrics.types import Breakdown
+from ui.markdown import plain
+from ui.scenario import Scenario
+
+DECIMALS = 2
+CHOICES = ("A", "B", "tie")
+CHOICE_LABELS = {"A": "List A", "B": "List B", "tie": "They tie"}
+# The measures a class is asked about: the playground's cards (registry order), cut or uncut as the cards show them.
+MEASURES = tuple(f.key for f in registry.FAMILIES if f.card is not None and f.key != "IDCG")
+ANSWER_LIMIT = 1e6  # a predicted value beyond this is a typo, not an answer
+
+
+def measure_k(measure: str, k: int) -> int | None:
+    """The cutoff a question uses: the scenario's k, or none for the measures whose cards show the whole list (AP,
+    RR: as trec_eval's map and recip_rank)."""
+    return None if registry.family(measure).uncut_card else k
+
+
+def _scenario_json(scn: Scenario) -> dict[str, Any]:
+    return {
+        "ranking": list(scn.ranking),
+        "shelf": list(scn.shelf),
+        "tail": list(scn.tail),
+        "grades": dict(scn.grades),
+        "titles": {d: t for d, t in scn.titles.items() if t},
+        "unjudged": sorted(scn.unjudged),
+        "k": scn.k,
+        "scale": scn.scale,
+        "conventions": dataclasses.asdict(scn.conventions),
+    }
+
+
+def scenario(question: Mapping[str, Any]) -> Scenario:
+    """The question's list (list A of a choice question)."""
+    raw = question["scenario"]
+    return Scenario(
+        ranking=tuple(raw["ranking"]),
+        shelf=tuple(raw["shelf"]),
+        grades=dict(raw["grades"]),
+        titles=dict(raw["titles"]),
+        k=raw["k"],
+        conventions=Conventions(**raw["conventions"]),
+        scale=raw["scale"],
+        tail=tuple(raw["tail"]),
+        unjudged=frozenset(raw["unjudged"]),
+    )
+
+
+def scenario_b(question: Mapping[str, Any]) -> Scenario:
+    """List B of a choice question: its own scenario (A vs B), or list A's documents in B's order."""
+    if "scenario_b" in question:
+        return scenario({"scenario": question["scenario_b"]})
+    return scenario(question).reordered(question["ranking_b"])
+
+
+def predict(scn: Scenario, measure: str, decimals: int = DECIMALS) -> dict[str, Any]:
+    """Predict ``measure`` of the scenario's list."""
+    if measure not in MEASURES:
+        raise ValueError(f"a class can be asked about {', '.join(MEASURES)}, not {measure!r}")
+    if not scn.ranking:
+        raise ValueError("the list is empty: there is nothing to ask about")
+    return {
+        "kind": "predict",
+        "measure": measure,
+        "k": measure_k(measure, scn.k),
+        "decimals": decimals,
+        "scenario": _scenario_json(scn),
+    }
+
+
+def pick_better(scn: Scenario, doc: str, to_rank: int, measure: str) -> dict[str, Any]:
+    """Which is higher: ``measure`` of the scenario's list (A), or of the same list with ``doc`` moved to
+    ``to_rank`` (B)?"""
+    question = predict(scn, measure)
+    moved = scn.moved(doc, to_rank)
+    if moved.ranking == scn.ranking:
+        raise ValueError(f"{doc!r} is already at rank {to_rank}: lists A and B would be the same")
+    return {
+        **question,
+        "kind": "choice",
+        "ranking_b": list(moved.ranking),
+        "moved": {"doc": doc, "from": scn.ranking.index(doc) + 1, "to": moved.ranking.index(doc) + 1},
+    }
+
+
+def compare(scn_a: Scenario, scn_b: Scenario, measure: str) -> dict[str, Any]:
+    """Which of two retrievers' lists (the A vs B page's) scores higher on ``measure``? They must share their
+    judgments, so only the order differs; k and conventions are list A's."""
+    if scn_a.qrels != scn_b.qrels:
+        raise ValueError("the two lists must have the same judgments to be compared")
+    if not scn_b.ranking:
+        raise ValueError("list B is empty: there is nothing to compare")
+    scn_b = dataclasses.replace(scn_b, k=scn_a.k, conventions=scn_a.conventions)
+    if scn_a.full_ranking == scn_b.full_ranking:
+        raise ValueError("lists A and B are in the same order: there is nothing to compare")
+    return {
+        **predict(scn_a, measure),
+        "kind": "choice",
+        "ranking_b": list(scn_b.ranking),
+        "scenario_b": _scenario_json(scn_b),
+    }
+
+
+def label(question: Mapping[str, Any]) -> str:
+    """The measure as the cards write it, e.g. ``NDCG@5`` or ``AP``."""
+    return f"{question['measure']}@{question['k']}" if question["k"] is not None else question["measure"]
+
+
+def prompt(question: Mapping[str, Any]) -> str:
+    """The question in words (no user text in it)."""
+    if question["kind"] == "predict":
+        return f"What is {label(question)} of this list? Answer to {question['decimals']} decimal places."
+    return f"Which list has the higher {label(question)}?"
+
+
+def breakdown(question: Mapping[str, Any], side: str = "A") -> Breakdown:
+    scn = scenario(question) if side == "A" else scenario_b(question)
+    function = registry.family(question["measure"]).function
+    return function(list(scn.full_ranking), scn.qrels, question["k"], conventions=scn.conventions)
+
+
+def right_answer(question: Mapping[str, Any]) -> str:
+    """The right answer as an answer is stored: the value to the asked places, or "A", "B" or "tie"."""
+    if question["kind"] == "predict":
+        return f"{breakdown(question).value:.{question['decimals']}f}"
+    return diagnosis.better_choice(breakdown(question, "A").value, breakdown(question, "B").value)
+
+
+def parse_answer(question: Mapping[str, Any], raw: object) -> str:
+    """An answer as stored (the number as typed, normalized; or a choice key). Raises ValueError with a message fit
+    for the page. A decimal comma is read as a point (phones in many languages type one)."""
+    if question["kind"] == "choice":
+        if raw not in CHOICES:
+            raise ValueError(f"the answer must be one of {', '.join(CHOICES)}")
+        return str(raw)
+    text = str(raw).strip().replace(",", ".")
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{str(raw)[:20]!r} is not a number") from None
+    if not math.isfinite(value) or abs(value) > ANSWER_LIMIT:
+        raise ValueError("that number is out of range")
+    return repr(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    answer: str  # the value to the asked places, or the choice
+    mistake: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    right: str
+    total: int
+    correct: int
+    counts: Mapping[str, int]  # answer as shown (to the asked places) -> how many
+    mistakes: tuple[Mistake, ...]  # diagnosed wrong answers, most common first
+    unexplained: int  # wrong answers no convention or cutoff explains
+
+
+def shown(question: Mapping[str, Any], value: str) -> str:
+    """A stored answer as the reveal shows it: a number to the asked places; a choice as is."""
+    return f"{float(value):.{question['decimals']}f}" if question["kind"] == "predict" else value
+
+
+def result(question: Mapping[str, Any], values: Sequence[str]) -> Result:
+    """The class's answers scored, counted and diagnosed."""
+    right = right_answer(question)
+    counts = Counter(shown(question, v) for v in values)
+    if question["kind"] == "predict":
+        asked = breakdown(question).value
+        scn = scenario(question)
+        found = diagnosis.variants(question["measure"], scn.full_ranking, scn.qrels, question["k"], scn.conventions)
+        correct, diagnosed, unexplained = 0, Counter(), 0
+        for value in values:
+            number = float(value)
+            if abs(number - asked) <= diagnosis.tolerance(question["decimals"]):
+                correct += 1
+            elif variant := diagnosis.diagnose(number, asked, found, question["decimals"]):
+                diagnosed[(f"{variant.value:.{question['decimals']}f}", variant.mistake)] += 1
+            else:
+                unexplained += 1
+    else:
+        a, b = scenario(question), scenario_b(question)
+        explained = diagnosis.choice_variants(
+            question["measure"], a.full_ranking, b.full_ranking, a.qrels, question["k"], a.conventions
+        )
+        correct = counts.get(right, 0)
+        diagnosed = Counter()
+        unexplained = 0
+        for choice, n in counts.items():
+            if choice == right:
+                continue
+            if choice in explained:
+                diagnosed[(choice, "; or ".join(explained[choice]))] = n
+            else:
+                unexplained += n
+    mistakes = tuple(Mistake(a, m, n) for (a, m), n in sorted(diagnosed.items(), key=lambda item: -item[1]))
+    return Result(right, len(values), correct, dict(counts), mistakes, unexplained)
+
+
+def right_nicknames(question: Mapping[str, Any], answers: Sequence[Any]) -> list[str]:
+    """The nicknames (as typed) of the students who answered right, in answer order; those without one are left out.
+    ``answers`` are live_class.store.Answer rows."""
+    right = right_answer(question)
+    if question["kind"] == "predict":
+        asked, tol = breakdown(question).value, diagnosis.tolerance(question["decimals"])
+        return [a.nickname for a in answers if a.nickname and abs(float(a.value) - asked) <= tol]
+    return [a.nickname for a in answers if a.nickname and a.value == right]
+
+
+def variants_table(question: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(value to the asked places, mistake) for every variant: what each common mistake would answer."""
+    if question["kind"] != "predict":
+        return []
+    scn = scenario(question)
+    found = diagnosis.variants(question["measure"], scn.full_ranking, scn.qrels, question["k"], scn.conventions)
+    return [(f"{v.value:.{question['decimals']}f}", v.mistake) for v in found]
+
+
+CSV_COLUMNS = ("round", "measure", "kind", "answer", "right_answer", "correct", "diagnosis", "answered_at_ms")
+
+
+def csv(question: Mapping[str, Any], round_: int, answers: Sequence[tuple[str, int]]) -> str:
+    """The round's answers (value, answered at in ms), one row each, without nicknames or student ids."""
+    right = right_answer(question)
+    out = io.StringIO()
+    writer = _csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    scn = scenario(question)
+    if question["kind"] == "predict":
+        found = diagnosis.variants(question["measure"], scn.full_ranking, scn.qrels, question["k"], scn.conventions)
+        asked = breakdown(question).value
+    else:
+        explained = diagnosis.choice_variants(
+            question["measure"], scn.full_ranking, scenario_b(question).full_ranking, scn.qrels, question["k"],
+            scn.conventions,
+        )  # fmt: skip
+    for value, answered_ms in answers:
+        if question["kind"] == "predict":
+            is_right = abs(float(value) - asked) <= diagnosis.tolerance(question["decimals"])
+            variant = None if is_right else diagnosis.diagnose(float(value), asked, found, question["decimals"])
+            mistake = variant.mistake if variant else ""
+        else:
+            is_right = value == right
+            mistake = "" if is_right else "; or ".join(explained.get(value, []))
+        writer.writerow([round_, label(question), question["kind"], value, right, int(is_right), mistake, answered_ms])
+    return out.getvalue()
+
+
+def _list_table(scn: Scenario, ranking: Sequence[str]) -> list[str]:
+    rows = ["| rank | document | title | grade |", "|---:|---|---|---:|"]
+    for rank, doc in enumerate(ranking, 1):
+        cells = (plain(doc, one_line=True), plain(scn.title(doc), one_line=True))
+        rows.append(f"| {rank} | {cells[0]} | {cells[1]} | {scn.grades.get(doc, 0)} |")
+    return rows
+
+
+def markdown(question: Mapping[str, Any], round_: int, outcome: Result) -> str:
+    """The round as a Markdown summary (with LaTeX): the list, the question, the class's answers, the right answer
+    with its worked formula, and the diagnosed mistakes. No nicknames. Ids and titles go through ui.markdown.plain."""
+    scn = scenario(question)
+    lines = [f"# Live class, round {round_}: {label(question)}", "", f"**Question.** {prompt(question)}", ""]
+    if question["kind"] == "choice":
+        lines += ["**List A**", "", *_list_table(scn, scn.ranking), ""]
+        if moved := question.get("moved"):
+            doc = plain(moved["doc"], one_line=True)
+            where = f"list A with {doc} moved from rank {moved['from']} to rank {moved['to']}"
+            lines.append(f"**List B**: {where}.")
+        else:
+            lines.append("**List B**")
+        lines += ["", *_list_table(scenario_b(question), question["ranking_b"]), ""]
+    else:
+        lines += ["**The list**", "", *_list_table(scn, scn.ranking), ""]
+    if scn.shelf:
+        missed = ", ".join(f"{plain(d, one_line=True)} (grade {scn.grades.get(d, 0)})" for d in scn.shelf)
+        lines += [f"Judged but not retrieved: {missed}.", ""]
+    right = outcome.right if question["kind"] == "predict" else CHOICE_LABELS[outcome.right]
+    lines += [
+        f"**Answers**: {outcome.total}; right: {outcome.correct} ({right}).",
+        "",
+        "| answer | students |",
+        "|---|---:|",
+        *(f"| {a} | {n} |" for a, n in sorted(outcome.counts.items())),
+        "",
+        "**Worked formula**",
+        "",
+    ]
+    sides = ("A",) if question["kind"] == "predict" else ("A", "B")
+    for side in sides:
+        lines += [f"$$\n{formulas.latex(breakdown(question, side))}\n$$", ""]
+    if outcome.mistakes:
+        lines += ["**Common mistakes**", "", "| answer | mistake | students |", "|---|---|---:|"]
+        lines += [f"| {m.answer} | {m.mistake} | {m.count} |" for m in outcome.mistakes]
+        lines.append("")
+    if outcome.unexplained:
+        lines += [f"Wrong answers that no convention or cutoff explains: {outcome.unexplained}.", ""]
+    return "\n".join(lines)

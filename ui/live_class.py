@@ -1,0 +1,201 @@
+"""Streamlit pieces of the live class (app_pages/ask_class.py for the teacher, app_pages/join_class.py for the
+students): the store, the join address and QR code, the read-only list, the live answer count and the reveal chart.
+
+Polls and answers live in the database (live_class.store), not in session state, so every session of every replica
+sees the same poll; a session only remembers which poll it teaches (ui.state.live_teacher) or which student it is.
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import re
+import socket
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+import plotly.graph_objects as go
+import segno
+import streamlit as st
+
+from live_class import questions
+from live_class.store import Store, new_student_id, normalize_code
+from ui import charts, state
+from ui.markdown import plain
+from ui.scenario import Scenario
+
+ASK_PATH = "ask-the-class"
+JOIN_PATH = "join"
+REFRESH_S = 0.5  # the projector's answer count: an answer shows well within the 2 s promised
+STUDENT_REFRESH_S = 2.0
+_STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
+
+CHOICE_CSS = """<style>
+[class*="st-key-live_choice_"] button { min-height: 4.2rem; font-size: 1.35rem; }
+[class*="st-key-live_choice_"] button p { font-size: 1.35rem; font-weight: 600; }
+.st-key-live_join_code p { font-size: 2.6rem; font-weight: 700; letter-spacing: 0.12em; margin: 0; }
+.st-key-live_count [data-testid="stMetricValue"] { font-size: 3.2rem; }
+</style>"""  # static: nothing from the user
+
+
+@st.cache_resource
+def store() -> Store:
+    """One store (and connection pool) per server process, configured from the environment (live_class.store)."""
+    return Store.from_environment()
+
+
+# --- addresses -----------------------------------------------------------------------------------------------
+
+
+def app_base() -> str:
+    """The app's address as the browser reached it (scheme, host, port, base path), without this page's path: the
+    host is the one the teacher typed, so a LAN address gives a join link that phones on the LAN can open."""
+    address = st.context.url or ""
+    if not address:
+        host = st.context.headers.get("Host") if st.context.headers else None
+        return f"http://{host}" if host else ""
+    address = address.rstrip("/")
+    for path in (ASK_PATH, JOIN_PATH):
+        if address.endswith("/" + path):
+            return address[: -len(path) - 1]
+    return address
+
+
+def join_link(base: str, code: str) -> str:
+    return f"{base}/{JOIN_PATH}?{urlencode({'code': code})}"
+
+
+def teacher_link(base: str, code: str, token: str) -> str:
+    return f"{base}/{ASK_PATH}?{urlencode({'poll': code, 'teacher': token})}"
+
+
+def loopback(base: str) -> bool:
+    """True when the address only reaches this machine (localhost, 127.x, ::1): phones cannot open it."""
+    host = urlsplit(base).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_address() -> str | None:
+    """This machine's address on its local network, if it has one: the source address the kernel would use to
+    reach a private address (a UDP connect sends no packet)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            found = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if ipaddress.ip_address(found).is_loopback else found
+
+
+def qr_png(link: str) -> bytes:
+    """The join link as a QR code (PNG), error correction M: readable from the back of a room on a projector."""
+    out = io.BytesIO()
+    segno.make(link, error="m", micro=False).save(out, kind="png", scale=10, border=2, dark="#1F2933")
+    return out.getvalue()
+
+
+def student_id() -> str:
+    """This phone's student id: from the address bar (``?s=``) when it is there, so a reload keeps it, else the
+    session's, else a new one; always written back into the address bar."""
+    from_link = st.query_params.get("s", "")
+    student = from_link if _STUDENT_ID.match(from_link) else state.live_student() or new_student_id()
+    state.set_live_student(student)
+    if st.query_params.get("s") != student:
+        st.query_params["s"] = student
+    return student
+
+
+def typed_code(raw: str) -> str:
+    return normalize_code(raw)[:16]
+
+
+# --- the list ------------------------------------------------------------------------------------------------
+
+
+def list_table(scn: Scenario, ranking: Sequence[str]) -> None:
+    """The ranked list, read-only: rank, document, title, grade (every id and title shown literally)."""
+    rows = ["| # | document | title | grade |", "|---:|---|---|---:|"]
+    for rank, doc in enumerate(ranking, 1):
+        title = plain(scn.title(doc), one_line=True) or "–"
+        rows.append(f"| {rank} | {plain(doc, one_line=True)} | {title} | **{scn.grades.get(doc, 0)}** |")
+    st.markdown("\n".join(rows))
+    if scn.shelf:
+        missed = ", ".join(f"{plain(d, one_line=True)} (grade {scn.grades.get(d, 0)})" for d in scn.shelf)
+        st.caption(f"Judged but not retrieved: {missed}. They count in R and in the ideal ranking.")
+    hidden = f"; {len(scn.tail)} more retrieved after these (they count too)" if scn.tail else ""
+    st.caption(f"Grades from 0 to {scn.scale}; relevant from grade {scn.conventions.threshold}{hidden}.")
+
+
+def question_lists(question: Mapping[str, Any]) -> None:
+    """The list (or lists A and B) a question is about."""
+    scn = questions.scenario(question)
+    if question["kind"] == "predict":
+        list_table(scn, scn.ranking)
+        return
+    st.markdown("**List A**")
+    list_table(scn, scn.ranking)
+    if moved := question.get("moved"):
+        where = f"{plain(moved['doc'], one_line=True)} moved from rank {moved['from']} to rank {moved['to']}"
+        st.markdown(f"**List B**: {where}")
+    else:
+        st.markdown("**List B**")
+    list_table(questions.scenario_b(question), question["ranking_b"])
+
+
+def conventions_note(question: Mapping[str, Any]) -> str:
+    c = questions.scenario(question).conventions
+    gain = "the grade" if c.gain == "linear" else "2^grade − 1"
+    idcg = "every judged document" if c.idcg == "all" else "the retrieved list"
+    return f"Conventions: gain = {gain}; the ideal ranking (IDCG) from {idcg}; AP divided by " + (
+        "R, every relevant document." if c.ap_denominator == "all" else "the relevant documents retrieved."
+    )
+
+
+# --- reveal ----------------------------------------------------------------------------------------------------
+
+RIGHT, DIAGNOSED, OTHER = charts.COLORS["green"], charts.COLORS["orange"], charts.COLORS["grey"]
+
+
+def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.Figure:
+    """The class's answers: bars per answer (numbers on a value axis, around the true value, which is marked);
+    green right, orange a diagnosed mistake, grey the rest."""
+    diagnosed = {m.answer for m in outcome.mistakes}
+    colour = {a: RIGHT if a == outcome.right else DIAGNOSED if a in diagnosed else OTHER for a in outcome.counts}
+    fig = go.Figure()
+    if question["kind"] == "predict":
+        values = sorted(outcome.counts, key=float)
+        unit = 10.0 ** -question["decimals"]
+        fig.add_bar(
+            x=[float(v) for v in values],
+            y=[outcome.counts[v] for v in values],
+            marker_color=[colour[v] for v in values],
+            width=max(unit, 0.008),
+            text=[str(outcome.counts[v]) for v in values],
+            textposition="outside",
+            hovertemplate="%{x}: %{y} answers<extra></extra>",
+        )
+        truth = float(outcome.right)
+        fig.add_vline(x=truth, line_dash="dash", line_color=RIGHT, annotation_text=f"true {outcome.right}")
+        numbers = [float(v) for v in values] + [truth]
+        low, high = min(numbers), max(numbers)
+        pad = max((high - low) * 0.15, 0.05)
+        fig.update_xaxes(range=[low - pad, high + pad], title_text=questions.label(question))
+    else:
+        fig.add_bar(
+            x=[questions.CHOICE_LABELS[c] for c in questions.CHOICES],
+            y=[outcome.counts.get(c, 0) for c in questions.CHOICES],
+            marker_color=[colour.get(c, OTHER) for c in questions.CHOICES],
+            text=[str(outcome.counts.get(c, 0)) for c in questions.CHOICES],
+            textposition="outside",
+            hovertemplate="%{x}: %{y} answers<extra></extra>",
+        )
+    top = max(outcome.counts.values(), default=0)
+    fig.update_yaxes(title_text="answers", range=[0, top * 1.25 + 1], dtick=max(1, round(top / 5)))
+    fig.update_layout(height=320, margin={"l": 50, "r": 20, "t": 30, "b": 50}, showlegend=False, bargap=0.1)
+    return fig
