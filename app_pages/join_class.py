@@ -46,7 +46,7 @@ mine = live.store().my_answer(poll.code, poll.round, student)
 def send(value: object) -> None:
     try:
         answer = questions.parse_answer(question, value)
-        live.store().answer(poll.code, poll.round, student, answer, st.session_state.get("live_nickname"))
+        live.store().answer(poll.code, poll.round, student, answer, state.widget_value("live_nickname"))
     except (PollError, ValueError) as error:
         state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
     else:
