@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from ui import live_class
 
-PAGES = Path(__file__).parents[1] / "pages"
+PAGES = Path(__file__).parents[1] / "app_pages"
 # The default playground list: grades 3, 2, 3, 0, 1 at k = 5 (no shelf). NDCG@5 by hand, linear and 2^g - 1 gain:
 DCG = 3 + 2 / log2(3) + 3 / 2 + 0 + 1 / log2(6)
 IDCG = 3 + 3 / log2(3) + 2 / 2 + 1 / log2(5)

@@ -22,7 +22,7 @@ from tests.markdown_text import shown
 from ui import datasets, url
 from ui.markdown import plain
 
-PAGE = str(Path(__file__).parents[1] / "pages" / "tool_difference.py")
+PAGE = str(Path(__file__).parents[1] / "app_pages" / "tool_difference.py")
 
 
 @pytest.fixture

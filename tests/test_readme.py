@@ -47,6 +47,7 @@ def _navigation() -> list[tuple[str, str]]:
         (section.value, keyword.value.value)
         for section, listed in zip(pages.keys, pages.values, strict=True)
         for call in listed.elts
+        if isinstance(call, ast.Call)  # a page built above (the hidden /playground alias) is not a table row
         for keyword in call.keywords
         if keyword.arg == "title"
     ]

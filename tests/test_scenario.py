@@ -190,7 +190,8 @@ def test_unjudged_docs_have_no_qrels_line_and_grade_zero(scn):
     assert marked.unjudged == {"d2", "d4"}
     assert marked.qrels == {"d1": 3, "d3": 3, "d5": 1}  # d2 (was 2) and d4 (was 0) have no judgment
     assert marked.grades["d2"] == 0  # what P@k, AP and NDCG read for it: non-relevant
-    assert marked.with_unjudged({"d4"}).qrels == {"d1": 3, "d2": 0, "d3": 3, "d5": 1}  # judged again, as grade 0
+    # judged again, with the grade it had when it was marked (d2 was 2)
+    assert marked.with_unjudged({"d4"}).qrels == {"d1": 3, "d2": 2, "d3": 3, "d5": 1}
 
 
 def test_grading_shelving_or_removing_an_unjudged_doc_judges_it(scn):

@@ -31,8 +31,9 @@ class Scenario:
     # Retrieved docs (list or tail) that were never judged: no qrels line, as a pool that missed them. Their grade
     # stays 0 so every other measure reads them as non-relevant; bpref, infAP, Judged@k and rbp_resid tell them apart.
     unjudged: frozenset[str] = frozenset()
-    # The grades the unjudged docs had before they were marked, so unmarking one gives its grade back.
-    held_grades: Mapping[str, int] = field(default_factory=dict)
+    # The grades the unjudged docs had before they were marked, so unmarking one gives its grade back. A memory of
+    # this session's edits, not part of what the list is: equality and share links leave it out.
+    held_grades: Mapping[str, int] = field(default_factory=dict, compare=False)
 
     @property
     def qrels(self) -> dict[str, int]:

@@ -33,12 +33,14 @@ REQUIRED = {
 
 
 def routes() -> list[tuple[str, str, bool]]:
-    """(title, url path, default?) of every st.Page in app.py, in order."""
+    """(title, url path, default?) of every st.Page in app.py that the sidebar shows, in order (a hidden page, such
+    as the /playground alias, has no sidebar link: tests/browser/test_routing_browser.py opens it by address)."""
     found = []
     for node in ast.walk(ast.parse(APP_PY.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "Page":
             kw = {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}
-            found.append((kw["title"], kw.get("url_path", ""), bool(kw.get("default", False))))
+            if kw.get("visibility") != "hidden":
+                found.append((kw["title"], kw.get("url_path", ""), bool(kw.get("default", False))))
     return found
 
 
