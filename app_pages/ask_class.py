@@ -9,8 +9,8 @@ import streamlit as st
 from live_class import questions
 from live_class.store import PollError, shown_code
 from metrics import formulas
+from ui import first_paint, presenter, state, teaching, widgets
 from ui import live_class as live
-from ui import presenter, state, teaching, widgets
 from ui.markdown import plain
 
 NAMES_SHOWN = 30  # nicknames of right answers on the projector; only those who gave one
@@ -34,7 +34,7 @@ if link_code:
 
 st.html(live.CHOICE_CSS)
 st.title("Ask the class")
-if message := state.pop_live_message():
+if message := state.pop_live_message(keep=not first_paint.charts_now()):
     getattr(st, message[0])(plain(message[1]))
 
 teaching_poll = state.live_teacher()

@@ -514,5 +514,7 @@ def set_live_message(kind: str, text: str) -> None:
     st.session_state[_LIVE_MESSAGE] = (kind, text)
 
 
-def pop_live_message() -> tuple[str, str] | None:
-    return st.session_state.pop(_LIVE_MESSAGE, None)
+def pop_live_message(*, keep: bool = False) -> tuple[str, str] | None:
+    """The last live-class message, taken (shown once), or with ``keep`` left for the next run: a new visitor's
+    first run is followed by a second one (ui.first_paint), which must show it too."""
+    return st.session_state.get(_LIVE_MESSAGE) if keep else st.session_state.pop(_LIVE_MESSAGE, None)
