@@ -12,19 +12,18 @@ from __future__ import annotations
 import math
 import warnings
 
+import ir_measures  # the test extra installs the four tools: a missing one is an error, never a skip
 import numpy as np
 import pytest
+import pytrec_eval
+import ranx
+import sklearn.metrics as sklearn_metrics
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics import registry
 from metrics.tool_profiles import TOOLS, profile, tool
 from metrics.tool_settings import score
-
-pytrec_eval = pytest.importorskip("pytrec_eval")  # the test extra installs all four: a missing one fails below
-ir_measures = pytest.importorskip("ir_measures")
-ranx = pytest.importorskip("ranx")
-sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
 TOLERANCE = 1e-9
 CUTOFFS = (1, 3, 5, 10)
