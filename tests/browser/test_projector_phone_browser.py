@@ -173,6 +173,8 @@ def test_presenter_mode_on_another_page_shows_the_verdict_first_and_scales_chart
     verdict = page.get_by_text("Retriever B is better")
     assert in_first_screen(page, verdict)
     page.wait_for_function(RENDERED_JS)
+    # a new visitor's charts come in a second run (ui.first_paint): wait for the chart itself, not only the page
+    page.wait_for_selector('[data-testid="stPlotlyChart"] .xtick text', timeout=30_000)
     tick_px = page.evaluate(
         """() => parseFloat(getComputedStyle(
             document.querySelector('[data-testid="stPlotlyChart"] .xtick text')).fontSize)"""
