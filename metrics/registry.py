@@ -103,6 +103,8 @@ CONVENTION_TOOLS: Mapping[tuple[str, str], str] = {
     ("idcg", "retrieved"): "scikit-learn `ndcg_score` (ideal from the y_true you pass: usually the retrieved list)",
     ("ap_denominator", "all"): "trec_eval / pytrec_eval `map`, ranx `map`, ir_measures `AP`, BEIR `MAP@k`",
     ("ap_denominator", "retrieved"): "RAGAS / DeepEval context precision",
+    ("recall_rounding", "nearest"): "trec_eval 10.0 `iprec_at_recall_ℓ`, `11pt_avg` (lround(ℓ·R))",
+    ("recall_rounding", "plus_0.9"): "trec_eval 9.0.x, pytrec_eval and ir_measures `IPrec@ℓ` (which runs pytrec_eval)",
 }
 
 

@@ -112,3 +112,34 @@ def test_errata_values():
     assert "0.8175" in found["000-71"].correct and "0.7364" in found["000-71"].correct
     assert "0.4286" in found["004-rcap"].correct
     assert all(e.scenario is not None or e.open_note for e in found.values())
+
+
+def test_recall_rounding_on_r1_n1_n2_r2():
+    """R = 2, relevant at ranks 1 and 4 (precision 1 and 2/4). Levels 0.6 and 0.7 ask for lround(1.2) = lround(1.4) = 1
+    relevant doc (trec_eval 10.0) or ⌊2.1⌋ = ⌊2.3⌋ = 2 (trec_eval 9), so they are worth 1 or 0.5; levels 0.1 and 0.2
+    ask for 0 or 1, both worth 1 (level 0 is the best precision anywhere)."""
+    split = ct.split_recall_rounding(ct.example_recall_rounding())
+    nearest, plus = values(split)
+    assert nearest == pytest.approx((8 * 1 + 3 * 0.5) / 11, abs=1e-12)  # 0.8636, as trec_eval 10.0 prints
+    assert plus == pytest.approx((6 * 1 + 5 * 0.5) / 11, abs=1e-12)  # 0.7727
+    assert split.differs and split.ways[0].current
+
+
+def test_recall_rounding_plus_09_is_what_ir_measures_gives():
+    import ir_measures
+    from ir_measures import IPrec
+
+    scn = ct.example_recall_rounding()
+    qrels = [ir_measures.Qrel("q", doc, grade) for doc, grade in scn.qrels.items()]
+    run = [ir_measures.ScoredDoc("q", doc, -rank) for rank, doc in enumerate(scn.full_ranking)]
+    levels = [IPrec @ (level / 10) for level in range(11)]
+    theirs = ir_measures.calc_aggregate(levels, qrels, run)
+    _, plus = values(ct.split_recall_rounding(scn))
+    assert plus == pytest.approx(sum(theirs.values()) / 11, abs=1e-12)
+
+
+def test_recall_rounding_same_both_ways_offers_the_example():
+    one_relevant = Scenario(("a", "b"), (), {"a": 1, "b": 0}, k=2, scale=1)
+    split = ct.split("recall_rounding", one_relevant)
+    assert not split.differs and split.fix is not None
+    assert ct.split_recall_rounding(split.fix.scenario).differs

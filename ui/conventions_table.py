@@ -128,6 +128,13 @@ def example_threshold() -> Scenario:
     return _replace(scn, threshold=2)
 
 
+def example_recall_rounding() -> Scenario:
+    """R = 2, relevant at ranks 1 and 4: recall levels 0.6 and 0.7 ask for 1 relevant doc (lround(1.2), lround(1.4))
+    or 2 (⌊1.2 + 0.9⌋, ⌊1.4 + 0.9⌋), so their interpolated precision is 1 or 2/4."""
+    grades = {"r1": 1, "n1": 0, "n2": 0, "r2": 1}
+    return Scenario(("r1", "n1", "n2", "r2"), (), grades, k=4, scale=1)
+
+
 def example_graded() -> Scenario:
     return Scenario.from_example(GRADES_32301)
 
@@ -403,6 +410,44 @@ def split_threshold(scn: Scenario) -> Split:
     )
 
 
+def split_recall_rounding(scn: Scenario) -> Split:
+    ranking, qrels = list(scn.full_ranking), scn.qrels
+    eleven_point_average = registry.family("IPrec11").function
+    ways = {
+        rounding: eleven_point_average(
+            ranking, qrels, conventions=dataclasses.replace(scn.conventions, recall_rounding=rounding)
+        )
+        for rounding in ("nearest", "plus_0.9")
+    }
+    return Split(
+        "recall_rounding",
+        "How many relevant documents a recall level asks for (11pt_avg, iprec_at_recall)",
+        (
+            Way(
+                "Rounded: lround(ℓ·R)",
+                "11pt_avg",
+                ways["nearest"].value,
+                registry.tools("recall_rounding", "nearest"),
+                current=scn.conventions.recall_rounding == "nearest",
+            ),
+            Way(
+                "Plus 0.9, truncated: ⌊ℓ·R + 0.9⌋",
+                "11pt_avg",
+                ways["plus_0.9"].value,
+                registry.tools("recall_rounding", "plus_0.9"),
+                current=scn.conventions.recall_rounding == "plus_0.9",
+            ),
+        ),
+        "Interpolated precision at recall level ℓ is the best precision once ℓ·R relevant documents are found, and "
+        "ℓ·R is rarely whole. trec_eval 10.0 rounds it to the nearest; trec_eval 9 (inside pytrec_eval, and so "
+        "ir_measures) adds 0.9 and truncates, which asks for one more document when the fraction is from 0.1 to "
+        "0.5. With R = 2, level 0.6 asks for 1 or 2 relevant documents.",
+        "No recall level asks for a different number of relevant documents here, or the precision at those ranks "
+        "is the same either way.",
+        note="The whole list counts (no cutoff), as trec_eval computes 11pt_avg.",
+    )
+
+
 BUILDERS: dict[str, Callable[[Scenario], Split]] = {
     "gain": split_gain,
     "idcg": split_idcg,
@@ -413,6 +458,7 @@ BUILDERS: dict[str, Callable[[Scenario], Split]] = {
     "ties": split_ties,
     "no_relevant": split_no_relevant,
     "threshold": split_threshold,
+    "recall_rounding": split_recall_rounding,
 }
 
 
@@ -446,6 +492,8 @@ def _candidates(key: str, scn: Scenario) -> list[Fix]:
             higher = scn.conventions.threshold + 1
             fixes.append(Fix(f"Set the threshold to {higher}", _replace(scn, threshold=higher)))
         fixes.append(Fix("Load the threshold example (threshold 2)", example_threshold()))
+    elif key == "recall_rounding":
+        fixes.append(Fix("Load the list r1, n1, n2, r2 (R = 2)", example_recall_rounding()))
     return fixes
 
 
