@@ -152,41 +152,102 @@ def num_q_kernel(data, measure) -> np.ndarray:
 
 # --- the families' declarations (metrics.registry collects them) ---
 
-# fmt: off
-COUNTS = tuple(
-    Family(
-        key,
-        title,
-        function,
-        kernel,
-        "count",
-        help_text,
-        count_definition(key),
-        count_worked,
-        terms,
-        cutoff="none" if key == "NumQ" else "optional",
-        trec_eval=trec_name,
-        ir_measures=ir_name,
-        summary="sum",
-        count=True,
-        per_query=key != "NumQ",
-        usually_cut=False,
-        value_range=None,  # whole numbers, summed over queries
-    )
-    for key, title, function, kernel, help_text, terms, trec_name, ir_name in (
-        ("NumQ", "Queries evaluated", num_q, num_q_kernel,
-         "1 per evaluated query; summed: how many were evaluated.", (), "num_q", "NumQ"),
-        ("NumRet", "Documents retrieved", num_ret, num_ret_kernel,
-         "How many documents the run retrieved.", (Term.RETRIEVED,), "num_ret", "NumRet"),
-        ("NumRel", "Relevant documents", num_rel, num_rel_kernel,
-         "R: judged relevant documents, retrieved or not.", (Term.R,), "num_rel", "NumRel"),
-        ("NumRelRet", "Relevant documents retrieved", num_rel_ret, num_rel_ret_kernel,
-         "How many relevant documents the run retrieved.", (Term.HITS,), "num_rel_ret", "NumRelRet"),
-        ("NumNonRelJudgedRet", "Judged non-relevant documents retrieved", num_nonrel_judged_ret,
-         num_nonrel_judged_ret_kernel,
-         "Retrieved documents judged below the relevance threshold (0 or more).",
-         (Term.JUDGED_NONRELEVANT,), "num_nonrel_judged_ret", None),
-    )
+NUM_Q = Family(
+    key="NumQ",
+    title="Queries evaluated",
+    function=num_q,
+    kernel=num_q_kernel,
+    kind="count",
+    help="1 per evaluated query; summed: how many were evaluated.",
+    definition=count_definition("NumQ"),
+    worked=count_worked,
+    terms=(),
+    cutoff="none",
+    trec_eval="num_q",
+    ir_measures="NumQ",
+    summary="sum",
+    count=True,
+    per_query=False,
+    usually_cut=False,
+    value_range=None,  # whole numbers, summed over queries
 )
-# fmt: on
-NUM_Q, NUM_RET, NUM_REL, NUM_REL_RET, NUM_NONREL_JUDGED_RET = COUNTS
+
+NUM_RET = Family(
+    key="NumRet",
+    title="Documents retrieved",
+    function=num_ret,
+    kernel=num_ret_kernel,
+    kind="count",
+    help="How many documents the run retrieved.",
+    definition=count_definition("NumRet"),
+    worked=count_worked,
+    terms=(Term.RETRIEVED,),
+    cutoff="optional",
+    trec_eval="num_ret",
+    ir_measures="NumRet",
+    summary="sum",
+    count=True,
+    per_query=True,
+    usually_cut=False,
+    value_range=None,  # whole numbers, summed over queries
+)
+
+NUM_REL = Family(
+    key="NumRel",
+    title="Relevant documents",
+    function=num_rel,
+    kernel=num_rel_kernel,
+    kind="count",
+    help="R: judged relevant documents, retrieved or not.",
+    definition=count_definition("NumRel"),
+    worked=count_worked,
+    terms=(Term.R,),
+    cutoff="optional",
+    trec_eval="num_rel",
+    ir_measures="NumRel",
+    summary="sum",
+    count=True,
+    per_query=True,
+    usually_cut=False,
+    value_range=None,  # whole numbers, summed over queries
+)
+
+NUM_REL_RET = Family(
+    key="NumRelRet",
+    title="Relevant documents retrieved",
+    function=num_rel_ret,
+    kernel=num_rel_ret_kernel,
+    kind="count",
+    help="How many relevant documents the run retrieved.",
+    definition=count_definition("NumRelRet"),
+    worked=count_worked,
+    terms=(Term.HITS,),
+    cutoff="optional",
+    trec_eval="num_rel_ret",
+    ir_measures="NumRelRet",
+    summary="sum",
+    count=True,
+    per_query=True,
+    usually_cut=False,
+    value_range=None,  # whole numbers, summed over queries
+)
+
+NUM_NONREL_JUDGED_RET = Family(
+    key="NumNonRelJudgedRet",
+    title="Judged non-relevant documents retrieved",
+    function=num_nonrel_judged_ret,
+    kernel=num_nonrel_judged_ret_kernel,
+    kind="count",
+    help="Retrieved documents judged below the relevance threshold (0 or more).",
+    definition=count_definition("NumNonRelJudgedRet"),
+    worked=count_worked,
+    terms=(Term.JUDGED_NONRELEVANT,),
+    cutoff="optional",
+    trec_eval="num_nonrel_judged_ret",
+    ir_measures=None,
+    summary="sum",
+    count=True,
+    per_query=True,
+    usually_cut=False,
+    value_range=None,  # whole numbers, summed over queries
+)

@@ -129,10 +129,10 @@ def set_average_precision(
 # --- definitions and worked formulas (LaTeX) ---
 
 
-_SET_P, _SET_RECALL = r"\mathrm{set\_P}", r"\mathrm{set\_recall}"
-
-
-_SET_F, _SET_MAP = r"\mathrm{set\_F}", r"\mathrm{set\_map}"
+_SET_P = r"\mathrm{set\_P}"
+_SET_RECALL = r"\mathrm{set\_recall}"
+_SET_F = r"\mathrm{set\_F}"
+_SET_MAP = r"\mathrm{set\_map}"
 
 
 def set_precision_definition(c: Conventions) -> str:
