@@ -79,6 +79,9 @@ class Family:
     pinned: int | None = None  # position in the playground's summary line that a phone keeps in view
     default: int | None = None  # position in the default measure set (the CLI, the leaderboard, Compare runs)
     default_cutoff: int | None = None  # its cutoff there (NDCG@10); None: the whole list (AP)
+    # its place in the registry (metrics.registry.FAMILIES: the CLI's help, the README's measure table, the pickers);
+    # required and unique, spaced by 10 so a new family slots in between without renumbering the others
+    order: int | None = None
 
     def param(self, name: str) -> Param:
         for declared in self.params:

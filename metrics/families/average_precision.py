@@ -148,6 +148,7 @@ AVERAGE_PRECISION = Family(
     default=2,
     tab=2,
     pinned=2,
+    order=70,
 )
 
 GEOMETRIC_MEAN_AP = Family(
@@ -165,4 +166,5 @@ GEOMETRIC_MEAN_AP = Family(
     summary="geometric",
     per_query=False,
     usually_cut=False,
+    order=160,
 )

@@ -170,6 +170,7 @@ NUM_Q = Family(
     per_query=False,
     usually_cut=False,
     value_range=None,  # whole numbers, summed over queries
+    order=110,
 )
 
 NUM_RET = Family(
@@ -190,6 +191,7 @@ NUM_RET = Family(
     per_query=True,
     usually_cut=False,
     value_range=None,  # whole numbers, summed over queries
+    order=120,
 )
 
 NUM_REL = Family(
@@ -210,6 +212,7 @@ NUM_REL = Family(
     per_query=True,
     usually_cut=False,
     value_range=None,  # whole numbers, summed over queries
+    order=130,
 )
 
 NUM_REL_RET = Family(
@@ -230,6 +233,7 @@ NUM_REL_RET = Family(
     per_query=True,
     usually_cut=False,
     value_range=None,  # whole numbers, summed over queries
+    order=140,
 )
 
 NUM_NONREL_JUDGED_RET = Family(
@@ -250,4 +254,5 @@ NUM_NONREL_JUDGED_RET = Family(
     per_query=True,
     usually_cut=False,
     value_range=None,  # whole numbers, summed over queries
+    order=150,
 )

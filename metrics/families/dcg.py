@@ -305,6 +305,7 @@ DCG = Family(
     tools={"ranx": "dcg@k"},
     card=4,
     value_range=None,
+    order=80,
 )
 
 IDCG = Family(
@@ -320,6 +321,7 @@ IDCG = Family(
     graded=True,
     card=5,
     value_range=None,
+    order=90,
 )
 
 NDCG = Family(
@@ -346,4 +348,5 @@ NDCG = Family(
     default_cutoff=10,
     tab=1,
     pinned=1,
+    order=100,
 )

@@ -599,6 +599,7 @@ BINARY_G = Family(
     usually_cut=False,
     cutoff="none",
     trec_eval="binG",
+    order=330,
 )
 
 NORMALIZED_GAIN = Family(
@@ -615,6 +616,7 @@ NORMALIZED_GAIN = Family(
     cutoff="none",
     trec_eval="G",
     params=(GAINS,),
+    order=340,
 )
 
 RNDCG = Family(
@@ -631,6 +633,7 @@ RNDCG = Family(
     cutoff="none",
     trec_eval="Rndcg",
     params=(GAINS,),
+    order=350,
 )
 
 NDCG_REL = Family(
@@ -647,4 +650,5 @@ NDCG_REL = Family(
     cutoff="none",
     trec_eval="ndcg_rel",
     params=(GAINS,),
+    order=360,
 )

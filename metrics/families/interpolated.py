@@ -255,6 +255,7 @@ INTERPOLATED_PRECISION = Family(
     params=(Param("level", 0.0, 0.0, 1.0, "the recall level, 0 to 1"),),
     at_param="level",
     trec_defaults=ELEVEN_LEVELS,
+    order=190,
 )
 
 ELEVEN_POINT_AVERAGE = Family(
@@ -272,4 +273,5 @@ ELEVEN_POINT_AVERAGE = Family(
     params=(Param("levels", ELEVEN_LEVELS, 0.0, 1.0, "the recall levels averaged"),),
     trec_param="levels",
     usually_cut=False,
+    order=200,
 )

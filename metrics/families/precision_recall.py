@@ -285,6 +285,7 @@ PRECISION = Family(
     default=6,
     default_cutoff=10,
     pinned=4,
+    order=10,
 )
 
 RECALL = Family(
@@ -307,6 +308,7 @@ RECALL = Family(
     default=4,
     default_cutoff=100,
     pinned=5,
+    order=20,
 )
 
 CAPPED_RECALL = Family(
@@ -328,6 +330,7 @@ CAPPED_RECALL = Family(
     trec_defaults=TREC_CUTOFFS,
     default=5,
     default_cutoff=100,
+    order=30,
 )
 
 HIT_RATE = Family(
@@ -346,6 +349,7 @@ HIT_RATE = Family(
     trec_defaults=(1, 5, 10),
     tools={"ranx": "hit_rate@k", "BEIR": "Accuracy@k"},
     card=5,
+    order=40,
 )
 
 F1 = Family(
@@ -360,4 +364,5 @@ F1 = Family(
     (Term.HITS, Term.PRECISION, Term.RECALL, Term.R),
     tools={"ranx": "f1@k"},
     card=4,
+    order=50,
 )

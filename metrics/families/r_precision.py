@@ -140,6 +140,7 @@ R_PRECISION = Family(
     trec_eval="Rprec",
     ir_measures="Rprec",
     usually_cut=False,
+    order=170,
 )
 
 R_PRECISION_MULTIPLE = Family(
@@ -156,4 +157,5 @@ R_PRECISION_MULTIPLE = Family(
     params=(Param("multiple", 1.0, 0.0, 1000.0, "the multiple x of R"),),
     at_param="multiple",
     trec_defaults=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+    order=180,
 )

@@ -100,4 +100,5 @@ RECIPROCAL_RANK = Family(
     default_cutoff=10,
     tab=3,
     pinned=3,
+    order=60,
 )

@@ -95,4 +95,5 @@ RELSTRING = Family(
     summary="none",
     text=True,
     value_range=None,  # a string, not a number
+    order=380,
 )

@@ -228,6 +228,7 @@ SET_PRECISION = Family(
     trec_eval="set_P",
     ir_measures="SetP",
     usually_cut=False,
+    order=210,
 )
 
 SET_RECALL = Family(
@@ -243,6 +244,7 @@ SET_RECALL = Family(
     trec_eval="set_recall",
     ir_measures="SetR",
     usually_cut=False,
+    order=220,
 )
 
 SET_F = Family(
@@ -260,6 +262,7 @@ SET_F = Family(
     params=(Param("beta", 1.0, 0.0, 1000.0, "the weight of recall against precision (trec_eval's, unsquared)"),),
     trec_param="beta",
     usually_cut=False,
+    order=230,
 )
 
 SET_AVERAGE_PRECISION = Family(
@@ -274,4 +277,5 @@ SET_AVERAGE_PRECISION = Family(
     (Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL),
     trec_eval="set_map",
     usually_cut=False,
+    order=240,
 )

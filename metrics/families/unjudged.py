@@ -380,6 +380,7 @@ BPREF = Family(
     cutoff="none",
     trec_eval="bpref",
     ir_measures="Bpref",
+    order=250,
 )
 
 GM_BPREF = Family(
@@ -397,6 +398,7 @@ GM_BPREF = Family(
     trec_eval="gm_bpref",
     summary="geometric",
     per_query=False,
+    order=260,
 )
 
 INFERRED_AP = Family(
@@ -414,6 +416,7 @@ INFERRED_AP = Family(
     spellings=("infap",),
     trec_eval="infAP",
     ir_measures="infAP",
+    order=270,
 )
 
 JUDGED = Family(
@@ -427,6 +430,7 @@ JUDGED = Family(
     judged_worked,
     (Term.JUDGED, Term.DENOMINATOR),
     ir_measures="Judged",
+    order=280,
 )
 
 UNJUDGED = Family(
@@ -441,4 +445,5 @@ UNJUDGED = Family(
     (Term.UNJUDGED, Term.CUTOFF),
     trec_eval="unj",
     trec_defaults=(5, 10, 20),
+    order=290,
 )

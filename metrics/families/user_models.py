@@ -294,6 +294,7 @@ RANK_BIASED_PRECISION = Family(
     trec_eval="rbp",
     ir_measures="RBP",
     params=(PATIENCE,),
+    order=300,
 )
 
 RBP_RESIDUAL = Family(
@@ -309,6 +310,7 @@ RBP_RESIDUAL = Family(
     usually_cut=False,
     trec_eval="rbp_resid",
     params=(PATIENCE,),
+    order=310,
 )
 
 EXPECTED_RECIPROCAL_RANK = Family(
@@ -322,4 +324,5 @@ EXPECTED_RECIPROCAL_RANK = Family(
     err_worked,
     (Term.STILL_READING,),
     ir_measures="ERR",
+    order=320,
 )

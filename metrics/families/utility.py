@@ -111,4 +111,5 @@ UTILITY = Family(
         Param("collection", 0.0, 0.0, 1e12, "Documents in the collection (trec_eval -N).", integer=True),
     ),
     value_range=None,
+    order=370,
 )
