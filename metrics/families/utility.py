@@ -56,9 +56,6 @@ def utility(
     return Breakdown("utility", k, value, tuple(steps), terms, conventions)
 
 
-# --- definitions and worked formulas (LaTeX) ---
-
-
 def utility_definition(c: Conventions) -> str:
     return r"\mathrm{U} = a \cdot r + b \cdot (n - r) + c \cdot (R - r) + d \cdot (N + r - n - R)"
 
@@ -75,9 +72,6 @@ def utility_worked(b: Breakdown) -> str:
     )
 
 
-# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
-
-
 def utility_kernel(data, measure) -> np.ndarray:
     a, b, c, d = (float(measure.param(name)) for name in "abcd")
     collection = float(measure.param("collection"))
@@ -87,18 +81,16 @@ def utility_kernel(data, measure) -> np.ndarray:
     return a * hits + b * (n - hits) + c * (R - hits) + d * (collection + hits - n - R)
 
 
-# --- the families' declarations (metrics.registry collects them) ---
-
 UTILITY = Family(
-    "utility",
-    "Set utility",
-    utility,
-    utility_kernel,
-    "set",
-    "Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
-    utility_definition,
-    utility_worked,
-    (Term.HITS, Term.RETRIEVED, Term.R),
+    key="utility",
+    title="Set utility",
+    function=utility,
+    kernel=utility_kernel,
+    kind="set",
+    help="Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
+    definition=utility_definition,
+    worked=utility_worked,
+    terms=(Term.HITS, Term.RETRIEVED, Term.R),
     usually_cut=False,
     cutoff="none",
     trec_eval="utility",

@@ -6,7 +6,10 @@ from hypothesis import given
 
 from metrics import Conventions
 from metrics.engine import evaluate
-from metrics.families.counts import num_nonrel_judged_ret, num_rel, num_rel_ret, num_ret
+from metrics.families.num_nonrel_judged_ret import num_nonrel_judged_ret
+from metrics.families.num_rel import num_rel
+from metrics.families.num_rel_ret import num_rel_ret
+from metrics.families.num_ret import num_ret
 from tests.families.check import RUNS, SETTINGS, THRESHOLDS, equals_trec_eval, kernel_equals_readable
 
 TREC = {"num_ret": "num_ret", "num_rel": "num_rel", "num_rel_ret": "num_rel_ret"}

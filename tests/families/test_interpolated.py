@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 
 from metrics import Conventions
-from metrics.families.interpolated import eleven_point_average, interpolated_precision
+from metrics.families.eleven_point_average import eleven_point_average
+from metrics.families.interpolated_precision import interpolated_precision
 from tests.families.check import RUNS, SETTINGS, THRESHOLDS, equals_trec_eval, kernel_equals_readable
 
 

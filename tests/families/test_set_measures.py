@@ -6,7 +6,10 @@ import pytest
 from hypothesis import given
 
 from metrics import Conventions
-from metrics.families.set_measures import set_average_precision, set_f, set_precision, set_recall
+from metrics.families.set_average_precision import set_average_precision
+from metrics.families.set_f import set_f
+from metrics.families.set_precision import set_precision
+from metrics.families.set_recall import set_recall
 from tests.families.check import RUNS, SETTINGS, THRESHOLDS, equals_trec_eval, kernel_equals_readable
 
 TREC = {"set_P": "set_P", "set_recall": "set_recall", "set_F": "set_F", "set_map": "set_map"}

@@ -7,7 +7,8 @@ from hypothesis import given
 
 from metrics import Conventions, parse_measure
 from metrics.engine import evaluate
-from metrics.families.unjudged import bpref, judged
+from metrics.families.bpref import bpref
+from metrics.families.judged import judged
 from tests.families.check import RUNS, SETTINGS, THRESHOLDS, equals_trec_eval, kernel_equals_readable
 
 NAMES = ["bpref", "gm_bpref", "infAP", "Judged", "Judged@3", "unj", "unj@5"]
