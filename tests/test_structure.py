@@ -213,3 +213,33 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_metrics_has_no_import_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]  # the check finds one
     assert _cycles(_import_graph("metrics")) == []
+
+
+def test_every_family_has_one_module_and_one_test_file():
+    """metrics/families/<name>.py declares exactly one family (modules named _* hold shared code and declare none),
+    and tests/families/test_<name>.py tests it: the README's recipe for adding a measure."""
+    from metrics import registry
+    from metrics.family import Family
+
+    declared = {}
+    for path in _python_files("metrics/families"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = [
+            node.value.keywords
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and getattr(node.value.func, "id", None) == Family.__name__
+        ]
+        if path.stem.startswith("_"):
+            assert calls == [], path
+            continue
+        assert len(calls) == 1, path
+        (key,) = [keyword.value.value for keyword in calls[0] if keyword.arg == "key"]  # keyword arguments only
+        declared[key] = path.stem
+    assert set(declared) == {f.key for f in registry.FAMILIES}
+    missing = [name for name in declared.values() if not (REPO / "tests" / "families" / f"test_{name}.py").is_file()]
+    assert missing == []
+    assert {path.stem for path in (REPO / "tests" / "families").glob("test_*.py")} == {
+        f"test_{n}" for n in declared.values()
+    }
