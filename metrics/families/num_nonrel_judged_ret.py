@@ -55,5 +55,6 @@ NUM_NONREL_JUDGED_RET = Family(
     per_query=True,
     usually_cut=False,
     value_range=None,  # whole numbers, summed over queries
+    zero_when_missing=True,
     order=150,
 )

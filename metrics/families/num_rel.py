@@ -52,5 +52,6 @@ NUM_REL = Family(
     per_query=True,
     usually_cut=False,
     value_range=None,  # whole numbers, summed over queries
+    counts_positive_judgments=True,
     order=130,
 )

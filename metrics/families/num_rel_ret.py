@@ -48,5 +48,6 @@ NUM_REL_RET = Family(
     per_query=True,
     usually_cut=False,
     value_range=None,  # whole numbers, summed over queries
+    zero_when_missing=True,
     order=140,
 )

@@ -101,5 +101,6 @@ RBP_RESIDUAL = Family(
     usually_cut=False,
     trec_eval="rbp_resid",
     params=(PATIENCE,),
+    zero_when_missing=True,
     order=310,
 )

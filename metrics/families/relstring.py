@@ -87,5 +87,6 @@ RELSTRING = Family(
     summary="none",
     text=True,
     value_range=None,  # a string, not a number
+    trec_cut=True,  # relstring.20: its length
     order=380,
 )

@@ -74,5 +74,6 @@ UNJUDGED = Family(
     terms=(Term.UNJUDGED, Term.CUTOFF),
     trec_eval="unj",
     trec_defaults=(5, 10, 20),
+    zero_when_missing=True,
     order=290,
 )

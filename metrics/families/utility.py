@@ -81,6 +81,18 @@ def utility_kernel(data, measure) -> np.ndarray:
     return a * hits + b * (n - hits) + c * (R - hits) + d * (collection + hits - n - R)
 
 
+def plain_utility(measure) -> bool:
+    """Is this trec_eval's plain ``utility`` (no parameters but -N's collection)? trec_eval -c sets it to 0 for a
+    query missing from the run; a utility with parameters keeps the stand-in document's value."""
+    return all(name == "collection" for name, _ in measure.params)
+
+
+def utility_stand_in(values: np.ndarray, data, measure) -> np.ndarray:
+    """-c: a query missing from the run retrieved trec_eval's stand-in document, which is not relevant: one more
+    non-relevant document retrieved (b), one fewer not retrieved (d)."""
+    return np.where(data.in_run, values, values + measure.param("b") - measure.param("d"))
+
+
 UTILITY = Family(
     key="utility",
     title="Set utility",
@@ -103,5 +115,7 @@ UTILITY = Family(
         Param("collection", 0.0, 0.0, 1e12, "Documents in the collection (trec_eval -N).", integer=True),
     ),
     value_range=None,
+    zero_when_missing=plain_utility,
+    stand_in=utility_stand_in,
     order=370,
 )
