@@ -79,6 +79,10 @@ class Family:
     pinned: int | None = None  # position in the playground's summary line that a phone keeps in view
     default: int | None = None  # position in the default measure set (the CLI, the leaderboard, Compare runs)
     default_cutoff: int | None = None  # its cutoff there (NDCG@10); None: the whole list (AP)
+    # the app's other measure lists it belongs to, with its position in each (metrics.registry.listed): "compared"
+    # (A vs B's side-by-side table), "compared_curves" (A vs B's metric@k curves), "swap_heatmap" (the heatmap's picker)
+    lists: Mapping[str, int] = field(default_factory=dict)
+    offered: tuple[str, ...] = ()  # more of its spellings that Your data's measure picker offers beside the default set
     # -- trec_eval -c: a query in the qrels but missing from the run is scored on a stand-in ranking of one unjudged
     # document (trec_eval.c's bogus_ranking; -J drops it), after which trec_eval sets some measures to 0 --
     zero_when_missing: bool | Callable[[Any], bool] = False  # set to 0; a function of the Measure when that depends

@@ -163,6 +163,24 @@ def curve_families() -> tuple[str, ...]:
     return tuple(f.key for f in sorted((f for f in FAMILIES if f.curve is not None), key=lambda f: f.curve))
 
 
+def listed(name: str) -> tuple[str, ...]:
+    """The families of one of the app's measure lists (``Family.lists``: "compared", "compared_curves",
+    "swap_heatmap"), in their declared positions.
+
+    >>> listed("compared_curves")
+    ('P', 'R', 'NDCG')
+    """
+    placed = _placed(lambda f: f.lists.get(name))
+    if not placed:
+        raise ValueError(f"no family is in a list named {name!r}")
+    return placed
+
+
+def offered_measures() -> tuple[str, ...]:
+    """The measures Your data's picker offers beside the default set (``Family.offered``), in the registry's order."""
+    return tuple(name for f in FAMILIES for name in f.offered)
+
+
 def _card(f: Family) -> int:
     return f.card if f.card is not None else 0
 

@@ -116,5 +116,7 @@ AVERAGE_PRECISION = Family(
     default=2,
     tab=2,
     pinned=2,
+    lists={"compared": 5, "swap_heatmap": 2},
+    offered=("AP@10",),
     order=70,
 )

@@ -76,5 +76,6 @@ DCG = Family(
     tools={"ranx": "dcg@k"},
     card=4,
     value_range=None,
+    lists={"swap_heatmap": 6},
     order=80,
 )

@@ -103,5 +103,6 @@ ELEVEN_POINT_AVERAGE = Family(
     params=(Param("levels", ELEVEN_LEVELS, 0.0, 1.0, "the recall levels averaged"),),
     trec_param="levels",
     usually_cut=False,
+    offered=("IPrec11",),
     order=200,
 )

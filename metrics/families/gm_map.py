@@ -57,5 +57,6 @@ GEOMETRIC_MEAN_AP = Family(
     summary="geometric",
     per_query=False,
     usually_cut=False,
+    offered=("GM_AP",),
     order=160,
 )

@@ -168,5 +168,7 @@ NDCG = Family(
     default_cutoff=10,
     tab=1,
     pinned=1,
+    lists={"compared": 6, "compared_curves": 3, "swap_heatmap": 1},
+    offered=("NDCG@5", "NDCG@20", "NDCG_exp@10"),
     order=100,
 )

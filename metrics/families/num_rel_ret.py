@@ -49,5 +49,6 @@ NUM_REL_RET = Family(
     usually_cut=False,
     value_range=None,  # whole numbers, summed over queries
     zero_when_missing=True,
+    offered=("NumRelRet",),
     order=140,
 )

@@ -74,5 +74,7 @@ PRECISION = Family(
     default=6,
     default_cutoff=10,
     pinned=4,
+    lists={"compared": 1, "compared_curves": 1, "swap_heatmap": 4},
+    offered=("P@5", "P@20"),
     order=10,
 )

@@ -66,5 +66,6 @@ R_PRECISION = Family(
     trec_eval="Rprec",
     ir_measures="Rprec",
     usually_cut=False,
+    offered=("Rprec",),
     order=170,
 )

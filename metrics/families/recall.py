@@ -70,5 +70,7 @@ RECALL = Family(
     default=4,
     default_cutoff=100,
     pinned=5,
+    lists={"compared": 2, "compared_curves": 2, "swap_heatmap": 5},
+    offered=("R@10", "R@1000"),
     order=20,
 )

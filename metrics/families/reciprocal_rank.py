@@ -92,5 +92,7 @@ RECIPROCAL_RANK = Family(
     default_cutoff=10,
     tab=3,
     pinned=3,
+    lists={"compared": 4, "swap_heatmap": 3},
+    offered=("RR",),
     order=60,
 )

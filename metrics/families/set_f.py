@@ -101,5 +101,6 @@ SET_F = Family(
     params=(Param("beta", 1.0, 0.0, 1000.0, "the weight of recall against precision (trec_eval's, unsquared)"),),
     trec_param="beta",
     usually_cut=False,
+    offered=("SetF",),
     order=230,
 )
