@@ -8,8 +8,8 @@ from metrics import registry
 from ui import charts, drilldown, narrative, presenter, sortable, state, teaching, widgets
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
-COMPARED = ("P", "R", "HitRate", "RR", "AP", "NDCG")
-CURVES = ("P", "R", "NDCG")
+COMPARED = registry.listed("compared")
+CURVES = registry.listed("compared_curves")
 
 for side in SIDES:
     sortable.consume(f"ab_list_{side}", lambda s=side: state.ab()[s], lambda new, s=side: state.apply_ab_edit(s, new))
@@ -48,7 +48,6 @@ for column, (side, colour) in zip(list_cols, SIDES.items(), strict=True):
             label=f"Retriever {side}, best first",
             shelve=False,
         )
-
 
 
 def side_by_side() -> None:

@@ -1,4 +1,4 @@
-"""Lesson: DCG, IDCG and NDCG with graded relevance. Renders metrics.families.dcg; computes nothing."""
+"""Lesson: DCG, IDCG and NDCG with graded relevance. Renders metrics.families.dcg, idcg and ndcg; computes nothing."""
 
 import dataclasses
 

@@ -1,17 +1,14 @@
 """Lesson: R-precision and the precision-recall curve (interpolated precision, the 11-point average).
-Renders metrics.families.interpolated and metrics.families.r_precision on the Playground's list; computes nothing."""
+Renders metrics.families.interpolated_precision, eleven_point_average and r_precision on the Playground's
+list; computes nothing."""
 
 import streamlit as st
 
-from metrics.families.interpolated import (
-    ELEVEN_LEVELS,
-    eleven_point_average,
-    interpolated_precision,
-    precision_recall_points,
-    relevant_needed,
-)
-from metrics.families.precision_recall import recall
+from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_points, relevant_needed
+from metrics.families.eleven_point_average import eleven_point_average
+from metrics.families.interpolated_precision import interpolated_precision
 from metrics.families.r_precision import r_precision
+from metrics.families.recall import recall
 from ui import charts, state, teaching
 
 PAGE = "lesson_pr_curve"

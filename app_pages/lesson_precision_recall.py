@@ -1,4 +1,5 @@
-"""Lesson: P@k, R@k, R_cap@k, HitRate@k and F1@k. Renders metrics.families.precision_recall; computes nothing."""
+"""Lesson: P@k, R@k, R_cap@k, HitRate@k and F1@k. Renders metrics.families.precision, recall,
+capped_recall, hit_rate and f1; computes nothing."""
 
 import streamlit as st
 

@@ -1,17 +1,14 @@
 """Lesson: unjudged is not non-relevant. Judged@k, bpref, infAP and condensed lists (trec_eval -J) on the
-Playground's list, where documents can be marked unjudged. Renders metrics.families.unjudged; computes nothing."""
+Playground's list, where documents can be marked unjudged. Renders metrics.families.bpref, infap, judged, unjudged
+and _judged_ranks; computes nothing."""
 
 import streamlit as st
 
 from metrics import parse_measure, registry
-from metrics.families.unjudged import (
-    bpref,
-    condensed,
-    in_pool_unjudged,
-    inferred_average_precision,
-    judged,
-    judged_ranks,
-)
+from metrics.families._judged_ranks import condensed, in_pool_unjudged, judged_ranks
+from metrics.families.bpref import bpref
+from metrics.families.infap import inferred_average_precision
+from metrics.families.judged import judged
 from metrics.types import Term
 from ui import state, teaching, widgets
 from ui.markdown import plain

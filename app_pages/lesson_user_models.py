@@ -1,17 +1,13 @@
 """Lesson: user models. RBP (a user who reads on with probability p; its residual) and ERR (a cascade that stops
-at a satisfying document) on the Playground's list. Renders metrics.families.user_models; computes nothing."""
+at a satisfying document) on the Playground's list. Renders metrics.families.rbp, rbp_resid and err; computes
+nothing."""
 
 import streamlit as st
 
 from metrics import registry
-from metrics.families.user_models import (
-    err_cascade,
-    expected_reciprocal_rank,
-    rank_biased_precision,
-    rbp_gains,
-    rbp_residual,
-    rbp_weights,
-)
+from metrics.families.err import err_cascade, expected_reciprocal_rank
+from metrics.families.rbp import rank_biased_precision, rbp_gains, rbp_weights
+from metrics.families.rbp_resid import rbp_residual
 from metrics.types import Term
 from ui import charts, state, teaching
 

@@ -6,21 +6,18 @@ Renders metrics.swaps.swap_deltas; clicking a cell (or the swap control) swaps t
 import pandas as pd
 import streamlit as st
 
+from metrics import registry
 from metrics.swaps import best_swap, swap_deltas, swapped
 from ui import charts, presenter, state, teaching, widgets
 from ui.markdown import plain
 from ui.widgets import fmt
 
 PAGE = "swap"
-METRICS = {  # picker label -> (family, cut at k?)
-    "NDCG@k": ("NDCG", True),
-    "AP": ("AP", False),
-    "AP@k": ("AP", True),
-    "RR": ("RR", False),
-    "RR@k": ("RR", True),
-    "P@k": ("P", True),
-    "R@k": ("R", True),
-    "DCG@k": ("DCG", True),
+METRICS = {  # picker label -> (family, cut at k?): the whole list too for the families whose card shows it (AP, RR)
+    label: (key, cut)
+    for key in registry.listed("swap_heatmap")
+    for label, cut in ((key, False), (f"{key}@k", True))
+    if cut or registry.family(key).uncut_card
 }
 
 

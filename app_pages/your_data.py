@@ -17,10 +17,7 @@ from ui.datasets import Loaded
 from ui.markdown import plain
 
 SOURCES = {"cli": "Files given on the command line", "sample": "Sample data", "upload": "Upload files"}
-MORE_MEASURES = (
-    "P@5", "P@20", "R@10", "R@1000", "RR", "AP@10", "NDCG@5", "NDCG@20", "NDCG_exp@10", "HitRate@10", "Rprec",
-    "IPrec@0.5", "IPrec11", "SetF", "GM_AP", "NumRelRet",
-)  # fmt: skip
+MORE_MEASURES = registry.offered_measures()
 MEASURE_HELP = (
     f"Any of {', '.join(registry.canonical_names())}; trec_eval's names (P_5, ndcg_cut_20, map, recip_rank, "
     "iprec_at_recall_0.50, set_F; a bare P is its cutoffs 5 ... 1000, and official or all_trec its sets) or "

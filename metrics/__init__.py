@@ -6,9 +6,16 @@ No Streamlit here: this package is a plain library.
 
 from metrics.aggregate import QuerySetResult, counted_queries, mean, mean_over_queries
 from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._dcg_sums import gain
 from metrics.families.average_precision import average_precision
-from metrics.families.dcg import dcg, gain, idcg, ideal_ranking, ndcg
-from metrics.families.precision_recall import capped_recall, f1, hit_rate, precision, recall
+from metrics.families.capped_recall import capped_recall
+from metrics.families.dcg import dcg
+from metrics.families.f1 import f1
+from metrics.families.hit_rate import hit_rate
+from metrics.families.idcg import idcg, ideal_ranking
+from metrics.families.ndcg import ndcg
+from metrics.families.precision import precision
+from metrics.families.recall import recall
 from metrics.families.reciprocal_rank import reciprocal_rank
 from metrics.measures import DEFAULT_MEASURES, FUNCTIONS, Measure, parse_measure
 from metrics.ranking import rank_by_score

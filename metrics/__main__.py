@@ -152,7 +152,10 @@ def _run(options: argparse.Namespace) -> int:
 def _with_collection(measure, documents: int):
     import dataclasses
 
-    if measure.family != "utility" or any(name == "collection" for name, _ in measure.params):
+    from metrics import registry
+
+    takes_collection = any(param.name == "collection" for param in registry.family(measure.family).params)
+    if not takes_collection or any(name == "collection" for name, _ in measure.params):
         return measure
     return dataclasses.replace(measure, params=(*measure.params, ("collection", float(documents))))
 

@@ -6,6 +6,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from metrics import registry
 from metrics._checks import count_relevant
 from metrics.conventions import TREC_EVAL
 from metrics.types import Breakdown, Judgments, Ranking
@@ -131,18 +132,16 @@ def _in_order(values: list[float]) -> float:
 
 
 # With -c, trec_eval scores a query missing from the run on a stand-in ranking of one unjudged document (trec_eval.c's
-# bogus_ranking; -J drops it), then sets these families to 0 ("clean up leftovers"), and utility when it is named
-# plain "utility" (a utility with parameters keeps the stand-in's -1). num_rel keeps the query's R, and its 'all'
-# line counts every qrels line with a grade above 0, whatever -l says (m_num_rel.c).
-ZERO_WHEN_MISSING = frozenset({"NumRet", "NumRelRet", "NumNonRelJudgedRet", "unj", "RBP_resid"})
+# bogus_ranking; -J drops it), then sets some measures to 0 ("clean up leftovers"): each family declares whether
+# (Family.zero_when_missing).
 STAND_IN_DOC = "ceci_nest_pas_un_docno"  # trec_eval's name for it
 
 
 def zero_when_missing(measure) -> bool:
     """Does trec_eval -c set this measure to 0 for a query missing from the run (else: its stand-in's value)?"""
-    if measure.family == "utility":
-        return all(name == "collection" for name, _ in measure.params)  # no parameters: trec_eval's "utility"
-    return measure.family in ZERO_WHEN_MISSING
+    rule = registry.family(measure.family).zero_when_missing
+    return rule(measure) if callable(rule) else rule
+
 
 GEOMETRIC_FLOOR = 0.00001  # trec_eval's MIN_GEO_MEAN: a query scoring 0 counts as 0.00001 in gm_map, gm_bpref
 

@@ -112,8 +112,8 @@ def evaluate(
             values = family.kernel(data, measure)
             if complete and zero_when_missing(measure):
                 values = np.where(data.in_run, values, 0.0)  # -c: trec_eval's values for a query missing from the run
-            elif complete and family.key == "utility" and not judged_only:  # the stand-in document, not relevant
-                values = np.where(data.in_run, values, values + measure.param("b") - measure.param("d"))
+            elif complete and family.stand_in is not None and not judged_only:  # -J drops the stand-in document
+                values = family.stand_in(values, data, measure)
             cache[key] = values
         per_query[name] = cache[key]
     texts = {name: tuple(values.tolist()) for name, values in per_query.items() if values.dtype == object}
@@ -150,7 +150,7 @@ def summaries(
     }
     if positive_judgments is not None:
         for name, measure in measures.items():
-            if measure.family == "NumRel":
+            if registry.family(measure.family).counts_positive_judgments:
                 means[name] = float(positive_judgments)
     return means
 

@@ -79,6 +79,22 @@ class Family:
     pinned: int | None = None  # position in the playground's summary line that a phone keeps in view
     default: int | None = None  # position in the default measure set (the CLI, the leaderboard, Compare runs)
     default_cutoff: int | None = None  # its cutoff there (NDCG@10); None: the whole list (AP)
+    # the app's other measure lists it belongs to, with its position in each (metrics.registry.listed): "compared"
+    # (A vs B's side-by-side table), "compared_curves" (A vs B's metric@k curves), "swap_heatmap" (the heatmap's picker)
+    lists: Mapping[str, int] = field(default_factory=dict)
+    offered: tuple[str, ...] = ()  # more of its spellings that Your data's measure picker offers beside the default set
+    # -- trec_eval -c: a query in the qrels but missing from the run is scored on a stand-in ranking of one unjudged
+    # document (trec_eval.c's bogus_ranking; -J drops it), after which trec_eval sets some measures to 0 --
+    zero_when_missing: bool | Callable[[Any], bool] = False  # set to 0; a function of the Measure when that depends
+    # on its parameters (utility)
+    stand_in: Callable[[Any, Any, Any], Any] | None = None  # (values, data, measure) -> the values with the stand-in
+    # document counted, where it changes them (utility: one more non-relevant document retrieved); None: it does not
+    counts_positive_judgments: bool = False  # its 'all' line is the number of qrels lines graded above 0, whatever
+    # -l says (num_rel: m_num_rel.c)
+    trec_cut: bool = False  # trec_eval's NAME.n sets its cutoff though it has no default cutoffs (relstring.20)
+    # its place in the registry (metrics.registry.FAMILIES: the CLI's help, the README's measure table, the pickers);
+    # required and unique, spaced by 10 so a new family slots in between without renumbering the others
+    order: int | None = None
 
     def param(self, name: str) -> Param:
         for declared in self.params:

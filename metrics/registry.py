@@ -4,8 +4,8 @@ ir_measures' measure definitions. Parsing, the CLI's help, the engine's dispatch
 cards, tabs, pickers, formulas and chart scales, and the README's measure table all read from here. Pure: no
 Streamlit, and no numpy at import (the kernels load numpy on first use: metrics.lazy_numpy).
 
-Adding a measure family: one module in metrics/families (see the README's recipe), its test file in
-tests/families, and its record listed in FAMILIES below.
+Adding a measure family: one module in metrics/families declaring its ``Family`` (see the README's recipe) and
+its test file in tests/families; the registry finds the module by itself.
 
 >>> spelled("ndcg_cut").key, family("NDCG").trec_eval, cards("set")
 ('NDCG', 'ndcg_cut', ('P', 'R', 'R_cap', 'F1', 'HitRate'))
@@ -13,23 +13,11 @@ tests/families, and its record listed in FAMILIES below.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable, Mapping
 
-from metrics.families import (
-    average_precision,
-    counts,
-    dcg,
-    gain_measures,
-    interpolated,
-    precision_recall,
-    r_precision,
-    reciprocal_rank,
-    relstring,
-    set_measures,
-    unjudged,
-    user_models,
-    utility,
-)
+from metrics import families as families_package
 
 # The records, re-exported: the registry's API (registry.Family, registry.Param, ...) predates metrics.family.
 from metrics.family import GAINS as GAINS
@@ -41,48 +29,28 @@ from metrics.family import Kind as Kind
 from metrics.family import Param as Param
 from metrics.family import Summary as Summary
 
-FAMILIES: tuple[Family, ...] = (
-    precision_recall.PRECISION,
-    precision_recall.RECALL,
-    precision_recall.CAPPED_RECALL,
-    precision_recall.HIT_RATE,
-    precision_recall.F1,
-    reciprocal_rank.RECIPROCAL_RANK,
-    average_precision.AVERAGE_PRECISION,
-    dcg.DCG,
-    dcg.IDCG,
-    dcg.NDCG,
-    # trec_eval's counts: summed over queries, not averaged
-    counts.NUM_Q,
-    counts.NUM_RET,
-    counts.NUM_REL,
-    counts.NUM_REL_RET,
-    counts.NUM_NONREL_JUDGED_RET,
-    average_precision.GEOMETRIC_MEAN_AP,
-    r_precision.R_PRECISION,
-    r_precision.R_PRECISION_MULTIPLE,
-    interpolated.INTERPOLATED_PRECISION,
-    interpolated.ELEVEN_POINT_AVERAGE,
-    set_measures.SET_PRECISION,
-    set_measures.SET_RECALL,
-    set_measures.SET_F,
-    set_measures.SET_AVERAGE_PRECISION,
-    # incomplete judgments, user models, gain walks, set utility, the relevance string
-    unjudged.BPREF,
-    unjudged.GM_BPREF,
-    unjudged.INFERRED_AP,
-    unjudged.JUDGED,
-    unjudged.UNJUDGED,
-    user_models.RANK_BIASED_PRECISION,
-    user_models.RBP_RESIDUAL,
-    user_models.EXPECTED_RECIPROCAL_RANK,
-    gain_measures.BINARY_G,
-    gain_measures.NORMALIZED_GAIN,
-    gain_measures.RNDCG,
-    gain_measures.NDCG_REL,
-    utility.UTILITY,
-    relstring.RELSTRING,
-)
+
+def _declared() -> tuple[Family, ...]:
+    """Every family declared in a module of metrics.families (the modules whose name starts with ``_`` hold code
+    several families share), in their declared ``order``."""
+    found: dict[str, Family] = {}
+    for module in pkgutil.iter_modules(families_package.__path__):
+        if module.name.startswith("_"):
+            continue
+        namespace = vars(importlib.import_module(f"{families_package.__name__}.{module.name}"))
+        for declared in namespace.values():
+            if isinstance(declared, Family) and found.setdefault(declared.key, declared) is not declared:
+                raise ValueError(f"two families are keyed {declared.key!r}")
+    unordered = [key for key, f in found.items() if f.order is None]
+    if unordered:
+        raise ValueError(f"families without an order: {', '.join(unordered)}")
+    orders = [f.order for f in found.values()]
+    if len(set(orders)) < len(orders):
+        raise ValueError("two families share an order")
+    return tuple(sorted(found.values(), key=lambda f: f.order or 0))
+
+
+FAMILIES: tuple[Family, ...] = _declared()
 
 _BY_KEY = {f.key: f for f in FAMILIES}
 _BY_SPELLING = {
@@ -195,6 +163,24 @@ def pinned_families() -> tuple[str, ...]:
 def curve_families() -> tuple[str, ...]:
     """The families drawn in the playground's metric@k curves, in drawing order."""
     return tuple(f.key for f in sorted((f for f in FAMILIES if f.curve is not None), key=lambda f: f.curve))
+
+
+def listed(name: str) -> tuple[str, ...]:
+    """The families of one of the app's measure lists (``Family.lists``: "compared", "compared_curves",
+    "swap_heatmap"), in their declared positions.
+
+    >>> listed("compared_curves")
+    ('P', 'R', 'NDCG')
+    """
+    placed = _placed(lambda f: f.lists.get(name))
+    if not placed:
+        raise ValueError(f"no family is in a list named {name!r}")
+    return placed
+
+
+def offered_measures() -> tuple[str, ...]:
+    """The measures Your data's picker offers beside the default set (``Family.offered``), in the registry's order."""
+    return tuple(name for f in FAMILIES for name in f.offered)
 
 
 def _card(f: Family) -> int:

@@ -35,7 +35,7 @@ def trec_name(measure: Measure) -> str:
             example = f"{family.trec_eval}_10"
             raise ValueError(f"{measure.name!r}: trec_eval's {family.trec_eval} needs a cutoff, e.g. {example}")
         return base
-    if not family.trec_defaults and family.key != "relstring":  # relstring.20: trec_eval's one cut parameter
+    if not family.trec_defaults and not family.trec_cut:
         raise ValueError(f"{measure.name!r}: trec_eval's {family.trec_eval} takes no cutoff")
     return f"{family.trec_eval}_{measure.k}"
 

@@ -191,8 +191,8 @@ def test_err_against_ir_measures_gdeval(data, k):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Arithmetic written out for RBP, rbp_resid, unj, relstring and ERR: tests/families/test_user_models.py,
-# test_unjudged.py, test_relstring.py
+# Arithmetic written out for RBP, rbp_resid, unj, relstring and ERR: tests/families/test_rbp.py, test_rbp_resid.py,
+# test_unjudged.py, test_relstring.py, test_err.py
 
 
 @pytest.mark.parametrize("pairs", ["1=0.5", "2=0.5", "1=1.5,2=1.2", "0=0.5,1=0.2", "2=0.4,1=0.9,3=0.1", "3=-0.5,1=0.4"])

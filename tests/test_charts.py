@@ -154,7 +154,8 @@ def test_normalised_contributions_keep_a_fixed_unit_axis_and_dcg_does_not():
 
 
 def test_rbp_weights_and_err_cascade_carry_the_library_numbers_and_escape_ids():
-    from metrics.families.user_models import err_cascade, rank_biased_precision, rbp_weights
+    from metrics.families.err import err_cascade
+    from metrics.families.rbp import rank_biased_precision, rbp_weights
 
     ranking, grades = [EVIL, "d2", "d3"], {EVIL: 3, "d3": 1}
     b = rank_biased_precision(ranking, grades, p=0.5)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from strategies import scored_qrels_sets, scored_runs
 
 from metrics import Conventions, parse_measure, rank_by_score
-from metrics.families.unjudged import condensed
+from metrics.families._judged_ranks import condensed
 
 TOL = 1e-9
 # pytrec_eval's name -> ours
@@ -65,7 +65,7 @@ def test_condensed_list_equals_trec_eval_judged_only(run, qrels, level):
 
 
 def test_judged_ranks_count_bprefs_judged_nonrelevant_documents_above():
-    from metrics.families.unjudged import judged_ranks
+    from metrics.families._judged_ranks import judged_ranks
 
     ranking, qrels = ["n1", "x", "r1", "u", "n2", "r2"], {"n1": 0, "r1": 2, "u": -1, "n2": 1, "r2": 3}
     rows = [(j.rank, j.doc_id, j.judgment, j.nonrelevant_above) for j in judged_ranks(ranking, qrels)]
@@ -83,7 +83,8 @@ def test_judged_ranks_count_bprefs_judged_nonrelevant_documents_above():
 
 
 def test_in_pool_unjudged_turns_missing_qrels_lines_into_grade_minus_one_and_infap_estimates_them():
-    from metrics.families.unjudged import in_pool_unjudged, inferred_average_precision
+    from metrics.families._judged_ranks import in_pool_unjudged
+    from metrics.families.infap import inferred_average_precision
 
     ranking, qrels = ["r1", "x", "r2"], {"r1": 1, "r2": 1, "n": 0}
     pooled = in_pool_unjudged(qrels, ["x"])

@@ -157,7 +157,7 @@ def test_the_short_list_note_agrees_in_number_and_sits_on_rows_of_its_own():
 
 
 def test_rbp_residual_worked_splits_the_tail_from_the_unjudged_documents():
-    from metrics.families.user_models import rbp_residual
+    from metrics.families.rbp_resid import rbp_residual
 
     b = rbp_residual(["r", "x", "n", "y", "r2"], {"r": 1, "n": 0, "r2": 1}, p=0.9)  # x, y unjudged
     tail, unjudged = 0.9**5, 0.1 * (0.9 + 0.9**3)  # 0.5905 and 0.1629

@@ -74,3 +74,17 @@ def test_readme_measure_table_is_the_registrys():
     assert synced(readme) == readme, "README.md's measure table or module map is stale: run scripts/sync_readme.py"
     table = registry.markdown_table()
     assert all(f"`{f.function.__name__}`" in table for f in registry.FAMILIES)
+
+
+def test_the_families_trec_eval_c_sets_to_zero_for_a_query_missing_from_the_run():
+    """trec_eval.c scores such a query on its stand-in ranking, then "cleans up leftovers": num_ret, num_rel_ret,
+    num_nonrel_judged_ret, unj, rbp_resid and a plain utility go to 0 (a utility with parameters keeps the stand-in's
+    value); num_rel's 'all' line counts the qrels lines graded above 0 (m_num_rel.c)."""
+    from metrics import parse_measure
+    from metrics.aggregate import zero_when_missing
+
+    zeroed = {f.key for f in registry.FAMILIES if f.zero_when_missing is True}
+    assert zeroed == {"NumRet", "NumRelRet", "NumNonRelJudgedRet", "unj", "RBP_resid"}
+    assert zero_when_missing(parse_measure("utility")) and not zero_when_missing(parse_measure("utility.2,-1,0,0"))
+    assert [f.key for f in registry.FAMILIES if f.stand_in is not None] == ["utility"]
+    assert [f.key for f in registry.FAMILIES if f.counts_positive_judgments] == ["NumRel"]

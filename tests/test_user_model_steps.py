@@ -6,7 +6,8 @@ from __future__ import annotations
 import ir_measures
 import pytest
 
-from metrics.families.user_models import err_cascade, expected_reciprocal_rank, rbp_weights
+from metrics.families.err import err_cascade, expected_reciprocal_rank
+from metrics.families.rbp import rbp_weights
 
 TOL = 1e-12
 

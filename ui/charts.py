@@ -18,7 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from metrics import registry
-from metrics.families.user_models import CascadeStep
+from metrics.families.err import CascadeStep
 from metrics.significance import TIE, Randomization, differences
 from metrics.types import Breakdown
 

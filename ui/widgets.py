@@ -14,7 +14,8 @@ import streamlit as st
 from metrics import Breakdown, parse_measure, registry
 from metrics.conventions import TREC_EVAL
 from metrics.examples import EXAMPLES
-from metrics.families.interpolated import ELEVEN_LEVELS, interpolated_precision, precision_recall_points
+from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_points
+from metrics.families.interpolated_precision import interpolated_precision
 from metrics.sweep import at_each_cutoff
 from ui import charts, state, words
 from ui.markdown import plain

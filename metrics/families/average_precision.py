@@ -1,9 +1,10 @@
-"""Average precision: precision at every relevant rank, summed and divided by R. MAP is its mean over queries."""
+"""Average precision (AP). Average precision: precision at each relevant rank, summed and divided by R.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
 
 from __future__ import annotations
-
-import dataclasses
-import math
 
 from metrics._checks import checked, count_relevant, judged
 from metrics.conventions import TREC_EVAL, Conventions
@@ -48,21 +49,6 @@ def average_precision(
     return Breakdown("AP", k, value, tuple(steps), terms, conventions)
 
 
-def geometric_mean_ap(
-    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
-) -> Breakdown:
-    r"""Average precision of one query, as trec_eval's ``gm_map`` takes it: the same AP, but the mean over queries
-    is geometric, exp(mean(log max(AP, 0.00001))), which rewards being consistent over topics.
-
-    >>> geometric_mean_ap(["a", "x"], {"a": 1}).value
-    1.0
-    """
-    return dataclasses.replace(average_precision(ranking, qrels, k, conventions=conventions), family="GM_AP")
-
-
-# --- definitions and worked formulas (LaTeX) ---
-
-
 def average_precision_definition(c: Conventions) -> str:
     denominator = "R" if c.ap_denominator == "all" else r"\mathrm{hits@}k"
     relevant_ranks = r"i \leq k,\ d_i \text{ relevant}"
@@ -97,22 +83,6 @@ def average_precision_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def geometric_mean_ap_definition(c: Conventions) -> str:
-    return r"\mathrm{gm\_map} = \exp\Bigl(\frac{1}{|Q|} \sum_{q} \log \max(\mathrm{AP}_q,\ 0.00001)\Bigr)"
-
-
-def geometric_mean_ap_worked(b: Breakdown) -> str:
-    return aligned_block(
-        [
-            rf"\mathrm{{AP}} &= {decimal(b.value)} \quad \text{{(this query)}}",
-            rf"\log \max(\mathrm{{AP}},\ 0.00001) &= {decimal(math.log(max(b.value, 0.00001)))}",
-        ]
-    )
-
-
-# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
-
-
 def average_precision_kernel(data, measure) -> np.ndarray:
     k = measure.k
     relevant = np.flatnonzero(data.relevant())
@@ -124,18 +94,16 @@ def average_precision_kernel(data, measure) -> np.ndarray:
     return ratio(precision_sum, denominator)
 
 
-# --- the families' declarations (metrics.registry collects them) ---
-
 AVERAGE_PRECISION = Family(
-    "AP",
-    "Average precision",
-    average_precision,
-    average_precision_kernel,
-    "order",
-    "Average precision: precision at each relevant rank, summed and divided by R.",
-    average_precision_definition,
-    average_precision_worked,
-    (Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
+    key="AP",
+    title="Average precision",
+    function=average_precision,
+    kernel=average_precision_kernel,
+    kind="order",
+    help="Average precision: precision at each relevant rank, summed and divided by R.",
+    definition=average_precision_definition,
+    worked=average_precision_worked,
+    terms=(Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
     spellings=("map", "map_cut"),
     trec_eval="map_cut",
     trec_eval_uncut="map",
@@ -148,21 +116,7 @@ AVERAGE_PRECISION = Family(
     default=2,
     tab=2,
     pinned=2,
-)
-
-GEOMETRIC_MEAN_AP = Family(
-    "GM_AP",
-    "Geometric mean average precision",
-    geometric_mean_ap,
-    average_precision_kernel,
-    "order",
-    "AP per query; over queries the geometric mean, which rewards consistency across topics.",
-    geometric_mean_ap_definition,
-    geometric_mean_ap_worked,
-    (Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
-    spellings=("gm_ap",),
-    trec_eval="gm_map",
-    summary="geometric",
-    per_query=False,
-    usually_cut=False,
+    lists={"compared": 5, "swap_heatmap": 2},
+    offered=("AP@10",),
+    order=70,
 )

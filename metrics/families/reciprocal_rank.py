@@ -38,9 +38,6 @@ def reciprocal_rank(
     return Breakdown("RR", k, value, tuple(steps), terms, conventions)
 
 
-# --- definitions and worked formulas (LaTeX) ---
-
-
 def reciprocal_rank_definition(c: Conventions) -> str:
     return (
         rf"{defined('RR')} = \frac{{1}}{{\mathrm{{rank}}_1}} \quad "
@@ -64,9 +61,6 @@ def reciprocal_rank_worked(b: Breakdown) -> str:
     )
 
 
-# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
-
-
 def reciprocal_rank_kernel(data, measure) -> np.ndarray:
     k = measure.k
     relevant = np.flatnonzero(data.relevant())
@@ -78,18 +72,16 @@ def reciprocal_rank_kernel(data, measure) -> np.ndarray:
     return values
 
 
-# --- the families' declarations (metrics.registry collects them) ---
-
 RECIPROCAL_RANK = Family(
-    "RR",
-    "Reciprocal rank",
-    reciprocal_rank,
-    reciprocal_rank_kernel,
-    "order",
-    "Reciprocal rank: 1 / rank of the first relevant doc; 0 if none was retrieved.",
-    reciprocal_rank_definition,
-    reciprocal_rank_worked,
-    (Term.FIRST_RELEVANT_RANK,),
+    key="RR",
+    title="Reciprocal rank",
+    function=reciprocal_rank,
+    kernel=reciprocal_rank_kernel,
+    kind="order",
+    help="Reciprocal rank: 1 / rank of the first relevant doc; 0 if none was retrieved.",
+    definition=reciprocal_rank_definition,
+    worked=reciprocal_rank_worked,
+    terms=(Term.FIRST_RELEVANT_RANK,),
     spellings=("mrr", "recip_rank"),
     trec_eval="recip_rank",
     ir_measures="RR",
@@ -100,4 +92,7 @@ RECIPROCAL_RANK = Family(
     default_cutoff=10,
     tab=3,
     pinned=3,
+    lists={"compared": 4, "swap_heatmap": 3},
+    offered=("RR",),
+    order=60,
 )

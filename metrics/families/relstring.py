@@ -44,9 +44,6 @@ def relstring(
     return Breakdown("relstring", k, 0.0, steps, {Term.CUTOFF: length}, conventions, text)
 
 
-# --- definitions and worked formulas (LaTeX) ---
-
-
 def relstring_definition(c: Conventions) -> str:
     return r"\mathrm{relstring} = \text{one character per rank: the grade, - not judged, . in the pool unjudged}"
 
@@ -65,9 +62,6 @@ _RELSTRING_SAFE = {
 }
 
 
-# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
-
-
 def relstring_kernel(data, measure) -> np.ndarray:
     """The strings themselves (an array of str), not numbers: see metrics.families.relstring."""
     length = DEFAULT_LENGTH if measure.k is None else measure.k
@@ -78,21 +72,21 @@ def relstring_kernel(data, measure) -> np.ndarray:
     return np.array(["".join(chars) for chars in strings], dtype=object)
 
 
-# --- the families' declarations (metrics.registry collects them) ---
-
 RELSTRING = Family(
-    "relstring",
-    "Relevance string",
-    relstring,
-    relstring_kernel,
-    "order",
-    "relstring: the judgments of the first k documents (10 by default) as characters; not a number.",
-    relstring_definition,
-    relstring_worked,
-    (Term.CUTOFF,),
+    key="relstring",
+    title="Relevance string",
+    function=relstring,
+    kernel=relstring_kernel,
+    kind="order",
+    help="relstring: the judgments of the first k documents (10 by default) as characters; not a number.",
+    definition=relstring_definition,
+    worked=relstring_worked,
+    terms=(Term.CUTOFF,),
     usually_cut=False,
     trec_eval="relstring",
     summary="none",
     text=True,
     value_range=None,  # a string, not a number
+    trec_cut=True,  # relstring.20: its length
+    order=380,
 )

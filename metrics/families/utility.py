@@ -56,9 +56,6 @@ def utility(
     return Breakdown("utility", k, value, tuple(steps), terms, conventions)
 
 
-# --- definitions and worked formulas (LaTeX) ---
-
-
 def utility_definition(c: Conventions) -> str:
     return r"\mathrm{U} = a \cdot r + b \cdot (n - r) + c \cdot (R - r) + d \cdot (N + r - n - R)"
 
@@ -75,9 +72,6 @@ def utility_worked(b: Breakdown) -> str:
     )
 
 
-# --- engine kernels: one value per evaluated query (metrics.prepared), equal to the readable functions ---
-
-
 def utility_kernel(data, measure) -> np.ndarray:
     a, b, c, d = (float(measure.param(name)) for name in "abcd")
     collection = float(measure.param("collection"))
@@ -87,18 +81,28 @@ def utility_kernel(data, measure) -> np.ndarray:
     return a * hits + b * (n - hits) + c * (R - hits) + d * (collection + hits - n - R)
 
 
-# --- the families' declarations (metrics.registry collects them) ---
+def plain_utility(measure) -> bool:
+    """Is this trec_eval's plain ``utility`` (no parameters but -N's collection)? trec_eval -c sets it to 0 for a
+    query missing from the run; a utility with parameters keeps the stand-in document's value."""
+    return all(name == "collection" for name, _ in measure.params)
+
+
+def utility_stand_in(values: np.ndarray, data, measure) -> np.ndarray:
+    """-c: a query missing from the run retrieved trec_eval's stand-in document, which is not relevant: one more
+    non-relevant document retrieved (b), one fewer not retrieved (d)."""
+    return np.where(data.in_run, values, values + measure.param("b") - measure.param("d"))
+
 
 UTILITY = Family(
-    "utility",
-    "Set utility",
-    utility,
-    utility_kernel,
-    "set",
-    "Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
-    utility_definition,
-    utility_worked,
-    (Term.HITS, Term.RETRIEVED, Term.R),
+    key="utility",
+    title="Set utility",
+    function=utility,
+    kernel=utility_kernel,
+    kind="set",
+    help="Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
+    definition=utility_definition,
+    worked=utility_worked,
+    terms=(Term.HITS, Term.RETRIEVED, Term.R),
     usually_cut=False,
     cutoff="none",
     trec_eval="utility",
@@ -111,4 +115,7 @@ UTILITY = Family(
         Param("collection", 0.0, 0.0, 1e12, "Documents in the collection (trec_eval -N).", integer=True),
     ),
     value_range=None,
+    zero_when_missing=plain_utility,
+    stand_in=utility_stand_in,
+    order=370,
 )

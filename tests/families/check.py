@@ -1,19 +1,25 @@
-"""The checks every family's test file runs (tests/families/test_<module>.py): the engine's kernel equals the
-readable function bit for bit on generated runs, and both equal trec_eval (pytrec_eval's extension, which takes
-trec_eval's own measure strings) where it has the measure."""
+"""The checks every family's test file runs (tests/families/test_<family>.py): the engine's kernel equals the
+readable function bit for bit on generated runs; both equal trec_eval 10.0's recorded outputs where it has the
+measure (equals_trec_eval10), and pytrec_eval (trec_eval 9.0.x, taking trec_eval's own measure strings) on
+generated runs as an extra check."""
 
 from __future__ import annotations
 
+import functools
+import gzip
+import json
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import pytest
 import pytrec_eval_ext
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from metrics import Conventions, parse_measure, registry
+from metrics import TREC_EVAL, Conventions, parse_measure, registry
 from metrics.engine import evaluate
+from metrics.io.readers import read_qrels, read_run
 from tests.strategies import runs
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -77,3 +83,68 @@ def equals_trec_eval(
             else:
                 assert value == pytest.approx(want, abs=TOL), (name, query, value, want)
                 assert readable == pytest.approx(want, abs=TOL), (name, query, readable, want)
+
+
+# --- trec_eval 10.0 itself: its recorded outputs (tests/data/trec_eval10/corpus.jsonl.gz, made by
+# scripts/make_trec_eval_corpus.py with the real binary), where it was asked for one measure alone with -q ---
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "trec_eval10" / "corpus.jsonl.gz"
+
+
+@functools.cache
+def _corpus() -> tuple[dict[str, dict], dict[str, list[tuple[str, str]]]]:
+    """The inputs by id, and for each measure asked alone with -q: (input id, the stdout we must match)."""
+    inputs, alone = {}, {}
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            if record["kind"] == "input":
+                inputs[record["id"]] = record
+            elif record["kind"] == "case" and len(record["args"]) == 3 and record["args"][:2] == ["-q", "-m"]:
+                answer = record.get("expected", record)  # a defect's row: trec_eval's answer on the repaired input
+                if answer["rc"] == 0:
+                    alone.setdefault(record["args"][2], []).append((record["input"], answer["stdout"]))
+    return inputs, alone
+
+
+def equals_trec_eval10(trec_measure: str) -> int:
+    """Every per-query value trec_eval 10.0 printed for ``-q -m trec_measure`` (alone) over the corpus's inputs ==
+    the readable function's and the kernel's, printed as trec_eval prints (4 decimals; counts whole; relstring as
+    text). Returns how many values were compared."""
+    inputs, alone = _corpus()
+    compared = 0
+    for input_id, stdout in alone[trec_measure]:
+        record = inputs[input_id]
+        run, qrels = read_run(record["run"].encode()), read_qrels(record["qrels"].encode())
+        rows = [line.split("\t") for line in stdout.splitlines()]
+        per_query = [(name.strip(), query, value) for name, query, value in rows if query != "all"]
+        names = sorted({name for name, _, _ in per_query})
+        rankings = {q: run.ranking_of(q) for q in {query for _, query, _ in per_query}}
+        judged = {q: qrels.grades_of(q) for q in rankings}
+        engine = evaluate(rankings, judged, names)
+        for name, query, printed in per_query:
+            measure = parse_measure(name)
+            readable = measure.compute(rankings[query], judged[query], TREC_EVAL)
+            kernel_index = engine.queries.index(query)
+            if registry.family(measure.family).text:  # printed between quotes
+                got = [f"'{readable.text}'", f"'{engine.texts[name][kernel_index]}'"]
+            elif "." in printed:
+                got = [f"{readable.value:.4f}", f"{engine.per_query[name][kernel_index]:.4f}"]
+            else:
+                got = [str(int(readable.value)), str(int(engine.per_query[name][kernel_index]))]
+            assert got == [printed, printed], (trec_measure, input_id, name, query, got, printed)
+            compared += 1
+        for name, query, printed in rows:  # the summary of a count (a sum) or a gm_ measure (a geometric mean)
+            measure = parse_measure(name.strip())
+            summary = registry.family(measure.family).summary
+            if query != "all" or summary not in ("sum", "geometric"):
+                continue
+            scored = [q for q in run.to_rankings() if qrels.grades_of(q)]  # trec_eval without -c
+            values = [measure.compute(run.ranking_of(q), qrels.grades_of(q)).value for q in scored]
+            if summary == "sum":
+                assert str(int(sum(values))) == printed, (trec_measure, input_id, name, values, printed)
+            else:  # trec_eval's gm_: exp(mean(log(max(value, 0.00001))))
+                mean = math.exp(sum(math.log(max(v, 0.00001)) for v in values) / len(values))
+                assert f"{mean:.4f}" == printed, (trec_measure, input_id, name, mean, printed)
+            compared += 1
+    return compared

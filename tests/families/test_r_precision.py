@@ -1,31 +1,43 @@
-"""Rprec and Rprec_mult (metrics.families.r_precision)."""
+"""Rprec (metrics.families.r_precision)."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import given
 
-from metrics import Conventions, parse_measure
+from metrics import Conventions
 from metrics.families.r_precision import r_precision
-from tests.families.check import RUNS, SETTINGS, THRESHOLDS, equals_trec_eval, kernel_equals_readable
+from tests.families.check import (
+    RUNS,
+    SETTINGS,
+    THRESHOLDS,
+    equals_trec_eval,
+    equals_trec_eval10,
+    kernel_equals_readable,
+)
+
+NAMES = ["Rprec", "Rprec@2"]
+PYTREC_EVAL = {"Rprec": "Rprec"}
 
 
 @SETTINGS
 @given(RUNS, THRESHOLDS)
 def test_kernel_equals_readable(data, threshold):
-    names = ["Rprec", "Rprec@2", "RprecMult@0.5", "RprecMult@2"]
-    kernel_equals_readable(names, *data, Conventions(threshold=threshold))
+    kernel_equals_readable(NAMES, *data, Conventions(threshold=threshold))
+
+
+def test_equals_trec_eval_10():
+    """trec_eval 10.0's own values: Rprec asked alone with -q, on every input of its recorded corpus."""
+    assert equals_trec_eval10("Rprec") > 0
 
 
 @SETTINGS
 @given(RUNS, THRESHOLDS)
-def test_both_equal_trec_eval(data, level):
-    names = {"Rprec": "Rprec", "Rprec_mult_0.5": "Rprec_mult_0.50", "Rprec_mult_2.0": "Rprec_mult_2.00"}
-    equals_trec_eval(names, *data, level, {"Rprec", "Rprec_mult.0.5,2.0"})
+def test_both_equal_pytrec_eval(data, level):
+    """An extra check on generated runs: pytrec_eval (trec_eval 9.0.x)."""
+    equals_trec_eval(PYTREC_EVAL, *data, level)
 
 
 def test_worked_example_by_hand():
     ranking, qrels = ["a", "x", "b", "u"], {"a": 2, "b": 0, "z": 1}  # R = 2 (a, z)
     assert r_precision(ranking, qrels).value == pytest.approx(1 / 2)  # 1 relevant in the top R = 2
-    # x = 0.5: the top (long)(0.5 * 2 + 0.9) = 1 document, a: 1 / 1
-    assert parse_measure("RprecMult@0.5").compute(ranking, qrels).value == 1.0

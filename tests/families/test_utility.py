@@ -1,25 +1,40 @@
-"""Set utility (metrics.families.utility): a * relevant retrieved + b * non-relevant retrieved + c * relevant missed
-+ d * the rest; not in [0, 1]."""
+"""Set utility (metrics.families.utility): a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d
+* non-relevant not retrieved."""
 
 from __future__ import annotations
 
 from hypothesis import given
 
 from metrics import Conventions, parse_measure
-from tests.families.check import RUNS, SETTINGS, THRESHOLDS, equals_trec_eval, kernel_equals_readable
+from tests.families.check import (
+    RUNS,
+    SETTINGS,
+    THRESHOLDS,
+    equals_trec_eval,
+    equals_trec_eval10,
+    kernel_equals_readable,
+)
+
+NAMES = ["utility", "utility(a=2,b=-0.5,c=-1,d=0.25,collection=100)", "utility.1,-1,-0.5,0.25"]
+PYTREC_EVAL = {"utility": "utility"}
 
 
 @SETTINGS
 @given(RUNS, THRESHOLDS)
 def test_kernel_equals_readable(data, threshold):
-    names = ["utility", "utility(a=2,b=-0.5,c=-1,d=0.25,collection=100)", "utility.1,-1,-0.5,0.25"]
-    kernel_equals_readable(names, *data, Conventions(threshold=threshold))
+    kernel_equals_readable(NAMES, *data, Conventions(threshold=threshold))
+
+
+def test_equals_trec_eval_10():
+    """trec_eval 10.0's own values: utility asked alone with -q, on every input of its recorded corpus."""
+    assert equals_trec_eval10("utility") > 0
 
 
 @SETTINGS
 @given(RUNS, THRESHOLDS)
-def test_both_equal_trec_eval(data, level):
-    equals_trec_eval({"utility": "utility"}, *data, level)
+def test_both_equal_pytrec_eval(data, level):
+    """An extra check on generated runs: pytrec_eval (trec_eval 9.0.x)."""
+    equals_trec_eval(PYTREC_EVAL, *data, level)
 
 
 def test_worked_example_by_hand():

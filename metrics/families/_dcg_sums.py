@@ -1,0 +1,63 @@
+"""The DCG sum that DCG, IDCG and NDCG share: each grade's gain (linear or exponential), discounted by
+log2(rank + 1), its vectorized form and its LaTeX terms.
+"""
+
+from __future__ import annotations
+
+from metrics.conventions import Conventions, Gain
+from metrics.latex import compact, elided_sum, measure_symbol
+from metrics.lazy_numpy import np
+from metrics.prepared import log2_discounts
+from metrics.types import Breakdown
+
+
+def gain(grade: int, kind: Gain = "linear") -> float:
+    """The gain of a grade: the grade itself (linear) or 2^grade - 1 (exp). Grades <= 0 gain nothing.
+
+    >>> gain(3), gain(3, "exp"), gain(-1, "exp")
+    (3.0, 7.0, 0.0)
+    """
+    if grade <= 0:
+        return 0.0
+    return float(grade) if kind == "linear" else float(2**grade - 1)
+
+
+def _defined(family: str, c: Conventions) -> str:
+    return _symbol(family, None, c.gain, symbolic=True)
+
+
+def _symbol(family: str, k: int | None, gain: str, *, symbolic: bool = False) -> str:
+    """``\\mathrm{NDCG@5}``, or ``\\mathrm{NDCG}_{\\exp}\\mathrm{@5}`` under exponential gain."""
+    return measure_symbol(family, k, symbolic=symbolic, subscript=r"{\exp}" if gain == "exp" else None)
+
+
+def gain_symbol(grade: str, c: Conventions) -> str:
+    return grade if c.gain == "linear" else rf"\left(2^{{{grade}}} - 1\right)"
+
+
+def _gain_term(grade: int, gain: str) -> str:
+    if gain == "exp":
+        return f"2^{{{grade}}} - 1" if grade > 0 else "0"
+    return str(max(grade, 0))
+
+
+def _dcg_terms(b: Breakdown) -> str:
+    if b.gains:  # a gain map (trec_eval ndcg.1=3,2=9): a level not listed gains its own number, unjudged 0
+        mapped = dict(b.gains)
+        numerators = [compact(mapped.get(s.grade, float(s.grade))) if s.contribution else "0" for s in b.steps]
+    else:
+        numerators = [_gain_term(s.grade, b.conventions.gain) for s in b.steps]
+    terms = [rf"\frac{{{g}}}{{\log_2 {s.rank + 1}}}" for g, s in zip(numerators, b.steps, strict=True)]
+    return elided_sum(terms, [s.contribution for s in b.steps])
+
+
+def _gains(grades: np.ndarray, kind: str) -> np.ndarray:
+    """``gain`` itself, applied to each distinct grade (2**g - 1 with Python ints for exp)."""
+    unique, inverse = np.unique(grades, return_inverse=True)
+    return np.array([gain(g, kind) for g in unique.tolist()], dtype=np.float64)[inverse]
+
+
+def _dcg(data, slot: np.ndarray, position: np.ndarray, grades: np.ndarray, k: int | None, kind: str):
+    keep = position <= k if k is not None else np.ones(len(position), dtype=bool)
+    terms = _gains(grades[keep], kind) / log2_discounts(position[keep])
+    return np.bincount(slot[keep], weights=terms, minlength=data.size)  # sequential, in rank order

@@ -1,0 +1,114 @@
+"""Binary preference (bpref). bpref: how few judged non-relevant documents each relevant one is ranked below; unjudged
+ones are skipped.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics._checks import checked, count_relevant
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.family import Family
+from metrics.judgments import level
+from metrics.latex import aligned_block, decimal, elided_sum, plain, whole
+from metrics.lazy_numpy import np
+from metrics.prepared import count_before, ratio
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+
+
+def _judged_nonrelevant(qrels: Judgments, threshold: int) -> int:
+    return sum(1 for grade in qrels.values() if 0 <= grade < threshold)
+
+
+def bpref(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Binary preference (trec_eval ``bpref``, ir_measures ``Bpref``): how many judged non-relevant documents
+    each retrieved relevant document is ranked below, ignoring unjudged documents.
+
+    .. math:: \mathrm{bpref} = \frac{1}{R} \sum_{d_i \text{ relevant}}
+        \left(1 - \frac{\min(n_i,\ R)}{\min(N,\ R)}\right)
+
+    where n_i counts the judged non-relevant documents ranked above d_i and N all judged non-relevant documents
+    (0 <= grade < threshold). Conventions (trec_eval ``m_bpref.c``): unjudged documents, negative grades included,
+    are skipped; a relevant document with no judged non-relevant one above it adds 1 (even when N = 0); R = 0
+    gives 0. k keeps only the top k (as ``-M k``). Buckley and Voorhees, SIGIR 2004.
+
+    >>> round(bpref(["r1", "n1", "x", "r2"], {"r1": 1, "r2": 1, "r3": 1, "n1": 0}).value, 4)
+    0.3333
+    """
+    top = checked(ranking, qrels, k)
+    R = count_relevant(qrels, conventions.threshold)
+    N = _judged_nonrelevant(qrels, conventions.threshold)
+    nonrelevant_above, preferences, steps = 0, 0.0, []
+    for rank, doc in enumerate(top, start=1):
+        value = level(qrels, doc)
+        relevant = value >= conventions.threshold
+        contribution = 0.0
+        if relevant:
+            share = 1.0 - min(nonrelevant_above, R) / min(N, R) if nonrelevant_above > 0 else 1.0
+            preferences += share
+            contribution = share / R
+        elif value >= 0:
+            nonrelevant_above += 1
+        running = (steps[-1].running if steps else 0.0) + contribution
+        steps.append(RankStep(rank, doc, int(qrels.get(doc, 0)), relevant, contribution, running))
+    value = preferences / R if R else 0.0
+    terms = {Term.PREFERENCE_SUM: preferences, Term.R: R, Term.NONRELEVANT: N}
+    return Breakdown("bpref", k, value, tuple(steps), terms, conventions)
+
+
+def bpref_definition(c: Conventions) -> str:
+    return (
+        r"\mathrm{bpref} = \frac{1}{R} \sum_{d_i \text{ relevant}} \left(1 - "
+        r"\frac{\min(n_i,\ R)}{\min(N,\ R)}\right)"
+    )
+
+
+def bpref_worked(b: Breakdown) -> str:
+    R, N = whole(b.terms[Term.R]), whole(b.terms[Term.NONRELEVANT])
+    s = plain("bpref")
+    share = r"\left(1 - \frac{\min(n_i,\ R)}{\min(N,\ R)}\right)"
+    lines = [rf"{s} &= \frac{{1}}{{R}} \sum_{{d_i \text{{ relevant}}}} {share}"]
+    if not b.terms[Term.R]:
+        lines.append(r"&= 0 \quad \text{(no judged relevant document: } R = 0\text{)}")
+        return aligned_block(lines)
+    shares = [s_.contribution * b.terms[Term.R] for s_ in b.steps if s_.relevant]
+    lines.append(rf"&\quad (R = {R},\ N = {N}\ \text{{judged non-relevant; unjudged documents skipped}})")
+    written = elided_sum([decimal(v) for v in shares], shares) if shares else "0"
+    lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {written} \Bigr) = {decimal(b.value)}")
+    if b.family == "gm_bpref":
+        lines.append(r"&\quad \text{(this query's bpref; the summary is the geometric mean over queries)}")
+    return aligned_block(lines)
+
+
+def bpref_kernel(data, measure) -> np.ndarray:
+    slot, _, grade = data.within(measure.k)
+    threshold = data.conventions.threshold
+    relevant = grade >= threshold
+    above = count_before(slot, (grade >= 0) & ~relevant)[relevant]
+    slot = slot[relevant]
+    R, N = data.R[slot], data.nonrel[slot]
+    share = np.ones(len(slot))
+    some = above > 0
+    share[some] = 1.0 - np.minimum(above[some], R[some]) / np.minimum(N[some], R[some])
+    return ratio(np.bincount(slot, weights=share, minlength=data.size), data.R)
+
+
+BPREF = Family(
+    key="bpref",
+    title="Binary preference",
+    function=bpref,
+    kernel=bpref_kernel,
+    kind="order",
+    help="bpref: how few judged non-relevant documents each relevant one is ranked below; unjudged ones are skipped.",
+    definition=bpref_definition,
+    worked=bpref_worked,
+    terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
+    usually_cut=False,
+    cutoff="none",
+    trec_eval="bpref",
+    ir_measures="Bpref",
+    order=250,
+)

@@ -1,0 +1,90 @@
+"""Capped recall (R_cap). Capped recall@k (BEIR): divides by min(R, k), so 1.0 is reachable when R > k.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics._checks import check_k, count_relevant
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._hits import _hits_breakdown
+from metrics.family import TREC_CUTOFFS, Family
+from metrics.latex import aligned_block, at_cut, decimal, defined, hits_line, measure_symbol, whole, zero_R_line
+from metrics.lazy_numpy import np
+from metrics.prepared import ratio
+from metrics.types import Breakdown, Judgments, Ranking, Term
+
+
+def capped_recall(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Capped recall at cutoff k (BEIR ``R_cap@k``): recall that can reach 1 even when R > k.
+
+    .. math:: R_{cap}@k = \frac{hits@k}{\min(R, k)}
+
+    Conventions: BEIR's definition (``beir/retrieval/custom_metrics.py::recall_cap``); R as in recall.
+    R = 0 gives 0.0 (BEIR itself raises ZeroDivisionError). k=None caps at the length of the list.
+    trec_eval and ranx have no such measure.
+
+    >>> capped_recall(["r1", "r2", "r3", "n1", "n2"], {f"r{i}": 1 for i in range(1, 8)}, k=5).value
+    0.6
+    """
+    check_k(k)  # k is used below before _hits_breakdown checks it
+    R = count_relevant(qrels, conventions.threshold)
+    cap = min(R, len(ranking) if k is None else k)
+    hits, steps = _hits_breakdown(ranking, qrels, k, cap, conventions)
+    value = hits / cap if cap else 0.0
+    return Breakdown("R_cap", k, value, tuple(steps), {Term.HITS: hits, Term.R: R, Term.CAP: cap}, conventions)
+
+
+_CAP = r"{\mathrm{cap}}"  # R_cap's subscript
+
+
+def capped_recall_definition(c: Conventions) -> str:
+    return rf"{defined('R', subscript=_CAP)} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}"
+
+
+def capped_recall_worked(b: Breakdown) -> str:
+    s, R, cap, hits = (
+        measure_symbol("R", b.k, subscript=_CAP),
+        whole(b.terms[Term.R]),
+        whole(b.terms[Term.CAP]),
+        whole(b.terms[Term.HITS]),
+    )
+    k_shown = str(b.k) if b.k is not None else str(len(b.steps))
+    if not b.terms[Term.R]:
+        last = zero_R_line(s)
+    else:
+        last = (
+            rf"{s} &= \frac{{{hits}}}{{\min({R},\ {k_shown})}} = \frac{{{hits}}}"
+            rf"{{{cap}}} = {decimal(b.value)}"
+        )
+    return aligned_block([rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{\min(R,\ k)}}", hits_line(b), last])
+
+
+def capped_recall_kernel(data, measure) -> np.ndarray:
+    return ratio(data.hits(measure.k), np.minimum(data.R, data.cutoff_divisor(measure.k)))
+
+
+CAPPED_RECALL = Family(
+    key="R_cap",
+    title="Capped recall",
+    function=capped_recall,
+    kernel=capped_recall_kernel,
+    kind="set",
+    help="Capped recall@k (BEIR): divides by min(R, k), so 1.0 is reachable when R > k.",
+    definition=capped_recall_definition,
+    worked=capped_recall_worked,
+    terms=(Term.HITS, Term.R, Term.CAP),
+    spellings=("rcap", "capped_recall", "relative_P", "set_relative_P"),
+    trec_eval="relative_P",  # m_rel_P.c: hits@k / min(k, R), the same number
+    trec_eval_uncut="set_relative_P",  # m_set_rel_P.c: relevant retrieved / min(retrieved, R)
+    tools={"BEIR": "R_cap@k"},
+    card=3,
+    curve=3,
+    trec_defaults=TREC_CUTOFFS,
+    default=5,
+    default_cutoff=100,
+    order=30,
+)

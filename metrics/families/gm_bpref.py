@@ -1,0 +1,49 @@
+"""Binary preference, geometric mean (gm_bpref). gm_bpref: bpref summarised by the geometric mean over queries (a query
+at 0 counts as 0.00001).
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families.bpref import bpref, bpref_kernel, bpref_worked
+from metrics.family import Family
+from metrics.types import Breakdown, Judgments, Ranking, Term
+
+
+def gm_bpref(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""bpref summarised by the geometric mean over queries (trec_eval ``gm_bpref``): this query's bpref, which
+    enters :math:`\exp(\frac{1}{Q}\sum_q \log \max(\mathrm{bpref}_q,\ 10^{-5}))`. trec_eval prints only the summary.
+
+    >>> gm_bpref(["r1"], {"r1": 1}).value
+    1.0
+    """
+    b = bpref(ranking, qrels, k, conventions=conventions)
+    return Breakdown("gm_bpref", k, b.value, b.steps, b.terms, conventions)
+
+
+def gm_bpref_definition(c: Conventions) -> str:
+    return r"\mathrm{gm\_bpref} = \exp\Bigl(\frac{1}{Q} \sum_q \log \max(\mathrm{bpref}_q,\ 10^{-5})\Bigr)"
+
+
+GM_BPREF = Family(
+    key="gm_bpref",
+    title="Binary preference, geometric mean",
+    function=gm_bpref,
+    kernel=bpref_kernel,
+    kind="order",
+    help="gm_bpref: bpref summarised by the geometric mean over queries (a query at 0 counts as 0.00001).",
+    definition=gm_bpref_definition,
+    worked=bpref_worked,
+    terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
+    usually_cut=False,
+    cutoff="none",
+    trec_eval="gm_bpref",
+    summary="geometric",
+    per_query=False,
+    order=260,
+)

@@ -1,0 +1,82 @@
+"""Hit rate (HitRate). HitRate@k (trec_eval success): 1 if any relevant doc is in the top k, else 0.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics._checks import checked, judged
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.family import Family
+from metrics.latex import aligned_block, at_cut, defined, measure_symbol, whole
+from metrics.lazy_numpy import np
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+
+
+def hit_rate(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Hit rate at cutoff k (trec_eval ``success_k``): 1 if any relevant doc is in the top k, else 0.
+
+    .. math:: HitRate@k = [\, hits@k \geq 1 \,]
+
+    Conventions (trec_eval): the first relevant rank <= k contributes the whole 1; R = 0 gives 0.
+    Naming: ir_measures calls it ``Success@k``, BEIR ``Accuracy@k``, some RAG tools "recall@k".
+
+    >>> hit_rate(["x", "y", "a"], {"a": 1}, k=2).value, hit_rate(["x", "y", "a"], {"a": 1}, k=3).value
+    (0.0, 1.0)
+    """
+    top = checked(ranking, qrels, k)
+    hit, steps = 0.0, []
+    for rank, doc, grade, relevant in judged(top, qrels, conventions.threshold):
+        contribution = 1.0 if relevant and not hit else 0.0
+        hit += contribution
+        steps.append(RankStep(rank, doc, grade, relevant, contribution, hit))
+    return Breakdown("HitRate", k, hit, tuple(steps), {Term.HITS: sum(s.relevant for s in steps)}, conventions)
+
+
+def hit_rate_definition(c: Conventions) -> str:
+    return (
+        rf"{defined('HitRate')} = \begin{{cases}} 1 & \text{{if }} \mathrm{{hits@}}k \geq 1 \\ 0 & "
+        r"\text{otherwise} \end{cases}"
+    )
+
+
+def hit_rate_worked(b: Breakdown) -> str:
+    s = measure_symbol("HitRate", b.k)
+    hits = whole(b.terms[Term.HITS])
+    first = next((st.rank for st in b.steps if st.relevant), None)
+    where = rf"\quad \text{{(first relevant at rank {first})}}" if first is not None else ""
+    return aligned_block(
+        [
+            rf"{s} &= [\,\mathrm{{hits{at_cut(b.k)}}} \geq 1\,]",
+            rf"&= [\,{hits} \geq 1\,] = {whole(b.value)}{where}",
+        ]
+    )
+
+
+def hit_rate_kernel(data, measure) -> np.ndarray:
+    return (data.hits(measure.k) > 0).astype(np.float64)
+
+
+HIT_RATE = Family(
+    key="HitRate",
+    title="Hit rate",
+    function=hit_rate,
+    kernel=hit_rate_kernel,
+    kind="set",
+    help="HitRate@k (trec_eval success): 1 if any relevant doc is in the top k, else 0.",
+    definition=hit_rate_definition,
+    worked=hit_rate_worked,
+    terms=(Term.HITS,),
+    spellings=("hit_rate", "success"),
+    trec_eval="success",
+    ir_measures="Success",
+    trec_defaults=(1, 5, 10),
+    tools={"ranx": "hit_rate@k", "BEIR": "Accuracy@k"},
+    card=5,
+    lists={"compared": 3},
+    offered=("HitRate@10",),
+    order=40,
+)

@@ -1,0 +1,80 @@
+"""Ideal DCG (IDCG). Ideal DCG: the DCG of the best possible ordering of the judged docs.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics._checks import checked
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._dcg_sums import _dcg, _defined, gain_symbol
+from metrics.families.dcg import dcg, dcg_worked
+from metrics.family import Family
+from metrics.lazy_numpy import np
+from metrics.prepared import position_within
+from metrics.types import Breakdown, Judgments, Ranking, Term
+
+
+def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Conventions = TREC_EVAL) -> list[str]:
+    """The best possible order: judged docs with a positive grade (or, with ``idcg="retrieved"``, the retrieved
+    docs), by grade descending; equal grades by doc id, so the order is reproducible.
+    """
+    pool = qrels.keys() if conventions.idcg == "all" else ranking
+    return sorted((d for d in pool if qrels.get(d, 0) > 0), key=lambda d: (-qrels[d], d))
+
+
+def idcg(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Ideal DCG at cutoff k: the DCG of the best possible ordering (trec_eval's ndcg denominator).
+
+    .. math:: IDCG@k = \sum_{i=1}^{k} \frac{g(d^*_i)}{\log_2(i + 1)}, \quad d^*\ \text{sorted by grade}
+
+    Conventions (trec_eval, ranx): the ideal list holds **every judged doc with grade > 0, retrieved or not**,
+    cut at k; k=None keeps all of them (trec_eval ``ndcg``). ``idcg="retrieved"`` sorts only the retrieved
+    list, as some tutorials do: it overrates a run that misses relevant docs.
+
+    >>> round(idcg(["a", "b", "c"], {"a": 1, "b": 2, "c": 0, "z": 1}, k=10).value, 4)
+    3.1309
+    """
+    checked(ranking, qrels, k)
+    ideal = ideal_ranking(ranking, qrels, conventions=conventions)
+    best = dcg(ideal if k is None else ideal[:k], qrels, conventions=conventions)
+    return Breakdown("IDCG", k, best.value, best.steps, {Term.IDCG: best.value}, conventions, graded=True)
+
+
+def idcg_definition(c: Conventions) -> str:
+    return rf"{_defined('IDCG', c)} = \sum_{{i=1}}^{{k}} \frac{{{gain_symbol('g^*_i', c)}}}{{\log_2(i+1)}}"
+
+
+def _idcg(data, k: int | None, kind: str) -> np.ndarray:
+    if data.conventions.idcg == "all":
+        slot, grades = data.ideal_slot, data.ideal_grade
+    else:
+        positive = data.grade > 0
+        slot, grades = data.slot[positive], data.grade[positive]
+    order = np.lexsort((-grades, slot))  # by query, grade descending: the ideal ranking
+    slot, grades = slot[order], grades[order]
+    return _dcg(data, slot, position_within(slot), grades, k, kind)
+
+
+def idcg_kernel(data, measure) -> np.ndarray:
+    return _idcg(data, measure.k, measure.gain_under(data.conventions))
+
+
+IDCG = Family(
+    key="IDCG",
+    title="Ideal DCG",
+    function=idcg,
+    kernel=idcg_kernel,
+    kind="order",
+    help="Ideal DCG: the DCG of the best possible ordering of the judged docs.",
+    definition=idcg_definition,
+    worked=dcg_worked,
+    terms=(Term.IDCG,),
+    graded=True,
+    card=5,
+    value_range=None,
+    order=90,
+)

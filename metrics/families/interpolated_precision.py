@@ -1,0 +1,109 @@
+"""Interpolated precision at a recall level (IPrec). Interpolated precision: the best precision at or after the rank
+where recall reaches the level.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics._checks import checked, count_relevant, judged
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._interpolation import (
+    ELEVEN_LEVELS,
+    _interpolated,
+    _interpolated_rows,
+    precision_at_hits,
+    relevant_needed,
+)
+from metrics.family import Family, Param
+from metrics.latex import aligned_block, decimal, whole
+from metrics.lazy_numpy import np
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+
+
+def interpolated_precision(
+    ranking: Ranking,
+    qrels: Judgments,
+    k: int | None = None,
+    *,
+    conventions: Conventions = TREC_EVAL,
+    level: float = 0.0,
+) -> Breakdown:
+    r"""Interpolated precision at a recall level (trec_eval ``iprec_at_recall_ℓ``; ir_measures ``IPrec@ℓ``).
+
+    .. math:: \mathrm{iP}(\ell) = \max_{i:\ \mathrm{R@}i \geq \ell} \mathrm{P@}i
+
+    Conventions (trec_eval ``m_iprec_at_recall.c``): the level asks for ℓ·R relevant documents, rounded
+    (conventions.recall_rounding); if fewer were retrieved the value is 0; level 0 takes the best precision anywhere
+    in the list. The steps mark the relevant ranks; the one whose precision is the answer contributes the whole
+    value.
+
+    >>> interpolated_precision(["a", "x", "b", "y", "c"], {"a": 1, "b": 1, "c": 1}, level=0.5).value  # 2 of 3
+    0.6666666666666666
+    """
+    R = count_relevant(qrels, conventions.threshold)
+    needed = relevant_needed(level, R, conventions.recall_rounding)
+    corners = precision_at_hits(ranking, qrels, k, conventions)
+    value = _interpolated(corners, needed)
+    winner = (
+        None
+        if needed > len(corners) or not corners
+        else max(range(max(needed, 1) - 1, len(corners)), key=lambda i: (corners[i], -i))
+    )
+    steps, running, hit = [], 0.0, -1
+    for rank, doc, grade, relevant in judged(checked(ranking, qrels, k), qrels, conventions.threshold):
+        hit += relevant
+        contribution = value if relevant and hit == winner else 0.0
+        running += contribution
+        steps.append(RankStep(rank, doc, grade, relevant, contribution, running))
+    terms = {Term.R: R, Term.RECALL_LEVEL: level, Term.RELEVANT_NEEDED: needed, Term.HITS: len(corners)}
+    return Breakdown("IPrec", k, value, tuple(steps), terms, conventions)
+
+
+def interpolated_precision_definition(c: Conventions) -> str:
+    return r"\mathrm{iP}(\ell) = \max_{i:\ \mathrm{R@}i\ \geq\ \ell} \mathrm{P@}i"
+
+
+def interpolated_precision_worked(b: Breakdown) -> str:
+    level, needed, hits = b.terms[Term.RECALL_LEVEL], whole(b.terms[Term.RELEVANT_NEEDED]), whole(b.terms[Term.HITS])
+    s = rf"\mathrm{{iP}}({level:.2f})"
+    product = rf"{level:.2f} \cdot {whole(b.terms[Term.R])}"
+    nine = b.conventions.recall_rounding == "plus_0.9"  # trec_eval 9's rounding
+    rounded = rf"\lfloor {product} + 0.9 \rfloor" if nine else rf"\mathrm{{round}}({product})"
+    lines = [
+        rf"{s} &= \max_{{i:\ \mathrm{{R@}}i\ \geq\ {level:.2f}}} \mathrm{{P@}}i"
+        rf" \quad (\text{{needs }} {rounded} = {needed}"
+        r"\text{ relevant})"
+    ]
+    if b.terms[Term.RELEVANT_NEEDED] > b.terms[Term.HITS]:
+        lines.append(rf"&= 0 \quad \text{{(only {hits} relevant retrieved)}}")
+        return aligned_block(lines)
+    winner = next((st for st in b.steps if st.contribution), None)
+    where = rf" \quad \text{{(}}\mathrm{{P@}}{winner.rank}\text{{)}}" if winner else ""
+    lines.append(rf"&= {decimal(b.value)}{where}")
+    return aligned_block(lines)
+
+
+def interpolated_precision_kernel(data, measure) -> np.ndarray:
+    return _interpolated_rows(data, measure.param("level"), measure.k)
+
+
+INTERPOLATED_PRECISION = Family(
+    key="IPrec",
+    title="Interpolated precision at a recall level",
+    function=interpolated_precision,
+    kernel=interpolated_precision_kernel,
+    kind="curve",
+    help="Interpolated precision: the best precision at or after the rank where recall reaches the level.",
+    definition=interpolated_precision_definition,
+    worked=interpolated_precision_worked,
+    terms=(Term.R, Term.RECALL_LEVEL, Term.RELEVANT_NEEDED, Term.HITS),
+    trec_eval="iprec_at_recall",
+    ir_measures="IPrec",
+    params=(Param("level", 0.0, 0.0, 1.0, "the recall level, 0 to 1"),),
+    at_param="level",
+    trec_defaults=ELEVEN_LEVELS,
+    offered=("IPrec@0.5",),
+    order=190,
+)

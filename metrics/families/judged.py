@@ -1,0 +1,73 @@
+"""Judgment rate (Judged). Judged@k: the share of the top k that has a judgment (any qrels line); a short list divides
+by its length.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics._checks import checked
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._judged_ranks import _share_steps
+from metrics.family import Family
+from metrics.latex import aligned_block, plain, share_line, whole
+from metrics.lazy_numpy import np
+from metrics.prepared import ratio
+from metrics.types import Breakdown, Judgments, Ranking, Term
+
+
+def judged(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Judgment rate at k (ir_measures ``Judged@k``): the share of the top k that has a qrels line.
+
+    .. math:: \mathrm{Judged@}k = \frac{\#\{i \leq k : d_i \text{ in the qrels}\}}{\min(k,\ n)}
+
+    Conventions (ir_measures' judged provider): any qrels line counts as judged, a negative grade too; the divisor
+    is the number of documents shown, min(k, n), so a short list is not penalised; an empty list gives 0. k=None
+    looks at the whole list. trec_eval's ``unj_k`` counts negative grades as unjudged and divides by k.
+
+    >>> judged(["a", "x", "b"], {"a": 1, "b": 0}, k=10).value == 2 / 3
+    True
+    """
+    top = checked(ranking, qrels, k)
+    divisor = len(top)
+    count, steps = _share_steps(top, qrels, lambda doc: doc in qrels, divisor, conventions)
+    value = count / divisor if divisor else 0.0
+    return Breakdown("Judged", k, value, tuple(steps), {Term.JUDGED: count, Term.DENOMINATOR: divisor}, conventions)
+
+
+def judged_definition(c: Conventions) -> str:
+    return r"\mathrm{Judged@}k = \frac{\#\{i \leq k : d_i \text{ judged}\}}{\min(k,\ n)}"
+
+
+def judged_worked(b: Breakdown) -> str:
+    s, count, divisor = plain("Judged", b.k), whole(b.terms[Term.JUDGED]), whole(b.terms[Term.DENOMINATOR])
+    zero = "nothing retrieved" if not b.terms[Term.DENOMINATOR] else None
+    return aligned_block(
+        [
+            rf"{s} &= \frac{{\#\,\text{{judged in the top {'k' if b.k else 'n'}}}}}{{\min(k,\ n)}}",
+            share_line(s, count, divisor, b.value, zero),
+        ]
+    )
+
+
+def judged_kernel(data, measure) -> np.ndarray:
+    slot, _, _ = data.within(measure.k)
+    return ratio(np.bincount(slot, minlength=data.size), data.retrieved(measure.k))
+
+
+JUDGED = Family(
+    key="Judged",
+    title="Judgment rate",
+    function=judged,
+    kernel=judged_kernel,
+    kind="set",
+    help="Judged@k: the share of the top k that has a judgment (any qrels line); a short list divides by its length.",
+    definition=judged_definition,
+    worked=judged_worked,
+    terms=(Term.JUDGED, Term.DENOMINATOR),
+    ir_measures="Judged",
+    order=280,
+)

@@ -1,0 +1,174 @@
+"""Normalised discounted cumulative gain (NDCG). Normalised DCG: DCG / IDCG, 1.0 for the ideal ordering.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._dcg_sums import _dcg_terms, _defined, _symbol
+from metrics.families._gain_walks import Walk, ideal_rows, row_gains, walk_breakdown, walk_values
+from metrics.families.dcg import dcg, dcg_kernel
+from metrics.families.idcg import idcg, idcg_kernel
+from metrics.family import GAINS, TREC_CUTOFFS, Family
+from metrics.judgments import Gains, LevelGain, gain_of, ideal_gains, level_counts, level_gains
+from metrics.latex import aligned_block, compact, decimal
+from metrics.lazy_numpy import np
+from metrics.prepared import log2_discounts, position_within, ratio
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+
+
+def ndcg(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
+) -> Breakdown:
+    r"""Normalised DCG at cutoff k (trec_eval ``ndcg_cut_k``; ``ndcg`` if k is None; ranx ``ndcg_burges@k``
+    with ``gain="exp"``).
+
+    .. math:: NDCG@k = \frac{DCG@k}{IDCG@k}
+
+    Conventions (trec_eval): IDCG from all judged grades (see :func:`idcg`); gain linear; the relevance threshold
+    is **ignored** (every positive grade is a gain); IDCG = 0 gives 0.0, not NaN. A list shorter than k is
+    padded with non-relevant docs. Each rank's contribution is its DCG term divided by IDCG.
+
+    >>> grades = {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1, "d6": 3}  # d6 was never retrieved
+    >>> round(ndcg(["d1", "d2", "d3", "d4", "d5"], grades, k=5).value, 4)
+    0.8047
+
+    ``gains`` maps levels to gains as trec_eval's ``ndcg.1=3,2=9,4=4.5`` does: see
+    :func:`ndcg_with_gains`, which computes the value then.
+    """
+    if gains:
+        return ndcg_with_gains(ranking, qrels, k, conventions=conventions, gains=gains)
+    actual = dcg(ranking, qrels, k, conventions=conventions)
+    best = idcg(ranking, qrels, k, conventions=conventions).value
+    steps = tuple(
+        RankStep(
+            s.rank,
+            s.doc_id,
+            s.grade,
+            s.relevant,
+            s.contribution / best if best else 0.0,
+            s.running / best if best else 0.0,
+        )
+        for s in actual.steps
+    )
+    value = actual.value / best if best else 0.0
+    return Breakdown("NDCG", k, value, steps, {Term.DCG: actual.value, Term.IDCG: best}, conventions, graded=True)
+
+
+def ndcg_walk(values: Sequence[int], levels: Sequence[LevelGain], k: int | None) -> Walk:
+    """NDCG with the levels' gains (``m_ndcg.c``): DCG of the ranking / DCG of the ideal ranking, both cut at k."""
+    ideal = list(ideal_gains(levels))
+    ideal = ideal if k is None else ideal[:k]
+    best = 0.0
+    for i, gain in enumerate(ideal):
+        best += gain / math.log2(i + 2)
+    total, terms = 0.0, []
+    for i, value in enumerate(values):
+        gain = gain_of(value, levels)
+        term = gain / math.log2(i + 2) if gain != 0 else 0.0
+        if gain != 0:
+            total += term
+        terms.append(term / best if best > 0 else 0.0)
+    value = total / best if best > 0.0 else 0.0
+    return Walk(value, tuple(terms), {Term.DCG: total, Term.IDCG: best})
+
+
+def ndcg_with_gains(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
+) -> Breakdown:
+    r"""NDCG with a gain per relevance level (trec_eval ``ndcg.1=3,2=9,4=4.5``; ir_measures ``nDCG(gains=...)``).
+
+    .. math:: \mathrm{NDCG} = \frac{\sum_i g(\ell_i) / \log_2(i+1)}{\sum_i g(\ell^*_i) / \log_2(i+1)}
+
+    Conventions (trec_eval ``m_ndcg.c``, ``gain_init.c``): a level not in the map gains its own number; gains may be
+    0 or negative, level 0 may gain; unjudged documents gain 0. The ideal ranking takes the levels by decreasing
+    gain and stops at the first gain <= 0 (trec_eval orders gains less than 1 apart as equal: see
+    metrics.judgments). k cuts both rankings (trec_eval's ``ndcg`` has no cutoff). IDCG = 0 gives 0.
+
+    >>> b = ndcg_with_gains(["a", "b"], {"a": 1, "b": 2}, gains=((1, 3.0), (2, 9.0)))
+    >>> b.value == (3 + 9 / math.log2(3)) / (9 + 3 / math.log2(3))
+    True
+    """
+    top, values = walk_values(ranking, qrels, k)
+    walk = ndcg_walk(values, level_gains(level_counts(qrels), gains), k)
+    breakdown = walk_breakdown("NDCG", top, qrels, k, walk, conventions)
+    return dataclasses.replace(breakdown, gains=tuple(gains), graded=True)
+
+
+def ndcg_definition(c: Conventions) -> str:
+    return rf"{_defined('NDCG', c)} = \frac{{{_defined('DCG', c)}}}{{{_defined('IDCG', c)}}}"
+
+
+def ndcg_worked(b: Breakdown) -> str:
+    gain = b.conventions.gain
+    s = _symbol("NDCG", b.k, gain)
+    dcg_s, idcg_s = _symbol("DCG", b.k, gain), _symbol("IDCG", b.k, gain)
+    dcg_v, idcg_v = b.terms[Term.DCG], b.terms[Term.IDCG]
+    lines = [rf"{s} &= \frac{{{dcg_s}}}{{{idcg_s}}}"]
+    if b.gains:
+        listed = r",\ ".join(rf"g({level}) = {compact(gain)}" for level, gain in b.gains)
+        lines[0] += rf" \quad \text{{(gain map: }} {listed} \text{{; other levels gain their number)}}"
+    if b.steps:
+        lines.append(rf"{dcg_s} &= {_dcg_terms(b)} = {decimal(dcg_v)}")
+    if not idcg_v:
+        lines.append(rf"{s} &= 0 \quad \text{{(}}{idcg_s} = 0\text{{: no judged document has a positive grade)}}")
+    else:
+        lines.append(rf"{s} &= \frac{{{decimal(dcg_v)}}}{{{decimal(idcg_v)}}} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def ndcg_kernel(data, measure) -> np.ndarray:
+    if measure.param("gains"):  # trec_eval's ndcg.1=3,2=9: the gain-map walk below
+        return ndcg_with_gains_kernel(data, measure)
+    return ratio(dcg_kernel(data, measure), idcg_kernel(data, measure))
+
+
+def ndcg_with_gains_kernel(data, measure) -> np.ndarray:
+    gains = measure.param("gains")
+    slot, rank, grade = data.within(measure.k)
+    gain = row_gains(grade, gains)
+    nonzero = gain != 0
+    dcg = np.bincount(slot[nonzero], weights=gain[nonzero] / log2_discounts(rank[nonzero]), minlength=data.size)
+    ideal_slot, ideal_gain = ideal_rows(data, gains)
+    position = position_within(ideal_slot)
+    if measure.k is not None:
+        keep = position <= measure.k
+        ideal_slot, ideal_gain, position = ideal_slot[keep], ideal_gain[keep], position[keep]
+    best = np.bincount(ideal_slot, weights=ideal_gain / log2_discounts(position), minlength=data.size)
+    return ratio(dcg, np.where(best > 0, best, 0.0))
+
+
+NDCG = Family(
+    key="NDCG",
+    title="Normalised discounted cumulative gain",
+    function=ndcg,
+    kernel=ndcg_kernel,
+    kind="order",
+    help="Normalised DCG: DCG / IDCG, 1.0 for the ideal ordering.",
+    definition=ndcg_definition,
+    worked=ndcg_worked,
+    terms=(Term.DCG, Term.IDCG),
+    graded=True,
+    spellings=("ndcg_cut",),
+    params=(GAINS,),
+    trec_eval="ndcg_cut",
+    trec_eval_uncut="ndcg",
+    ir_measures="nDCG",
+    trec_defaults=TREC_CUTOFFS,
+    tools={"ranx": "ndcg@k", "BEIR": "NDCG@k"},
+    card=1,
+    curve=4,
+    default=1,
+    default_cutoff=10,
+    tab=1,
+    pinned=1,
+    lists={"compared": 6, "compared_curves": 3, "swap_heatmap": 1},
+    offered=("NDCG@5", "NDCG@20", "NDCG_exp@10"),
+    order=100,
+)

@@ -1,0 +1,60 @@
+"""Judged non-relevant documents retrieved (NumNonRelJudgedRet). Retrieved documents judged below the relevance
+threshold (0 or more).
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._counting import _counted, count_definition, count_worked
+from metrics.family import Family
+from metrics.lazy_numpy import np
+from metrics.types import Breakdown, Judgments, Ranking, Term
+
+
+def num_nonrel_judged_ret(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    """Judged non-relevant documents retrieved (trec_eval ``num_nonrel_judged_ret``): grade 0 up to the threshold.
+
+    An unjudged document, or one with a negative grade (in the pool, not judged), does not count.
+
+    >>> num_nonrel_judged_ret(["a", "b", "c", "d"], {"a": 1, "b": 0, "d": -1}).value
+    1.0
+    """
+    steps = _counted(
+        ranking, qrels, k, conventions, lambda doc, grade, relevant: doc in qrels and 0 <= grade < conventions.threshold
+    )
+    judged_nonrelevant = int(sum(s.contribution for s in steps))
+    terms = {Term.JUDGED_NONRELEVANT: judged_nonrelevant}
+    return Breakdown("NumNonRelJudgedRet", k, float(judged_nonrelevant), tuple(steps), terms, conventions)
+
+
+def num_nonrel_judged_ret_kernel(data, measure) -> np.ndarray:
+    nonrelevant = (data.grade >= 0) & ~data.relevant() & data.in_top(measure.k)
+    return np.bincount(data.slot[nonrelevant], minlength=data.size).astype(np.float64)
+
+
+NUM_NONREL_JUDGED_RET = Family(
+    key="NumNonRelJudgedRet",
+    title="Judged non-relevant documents retrieved",
+    function=num_nonrel_judged_ret,
+    kernel=num_nonrel_judged_ret_kernel,
+    kind="count",
+    help="Retrieved documents judged below the relevance threshold (0 or more).",
+    definition=count_definition("NumNonRelJudgedRet"),
+    worked=count_worked,
+    terms=(Term.JUDGED_NONRELEVANT,),
+    cutoff="optional",
+    trec_eval="num_nonrel_judged_ret",
+    ir_measures=None,
+    summary="sum",
+    count=True,
+    per_query=True,
+    usually_cut=False,
+    value_range=None,  # whole numbers, summed over queries
+    zero_when_missing=True,
+    order=150,
+)

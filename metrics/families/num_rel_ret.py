@@ -1,0 +1,54 @@
+"""Relevant documents retrieved (NumRelRet). How many relevant documents the run retrieved.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._counting import _counted, count_definition, count_worked
+from metrics.family import Family
+from metrics.lazy_numpy import np
+from metrics.types import Breakdown, Judgments, Ranking, Term
+
+
+def num_rel_ret(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    """Relevant documents retrieved (trec_eval ``num_rel_ret``; ir_measures ``NumRelRet``): hits over the list.
+
+    >>> num_rel_ret(["a", "b", "c"], {"a": 1, "c": 2, "z": 1}).value
+    2.0
+    """
+    steps = _counted(ranking, qrels, k, conventions, lambda doc, grade, relevant: relevant)
+    hits = int(sum(s.contribution for s in steps))
+    return Breakdown("NumRelRet", k, float(hits), tuple(steps), {Term.HITS: hits}, conventions)
+
+
+def num_rel_ret_kernel(data, measure) -> np.ndarray:
+    return data.hits(measure.k).astype(np.float64)
+
+
+NUM_REL_RET = Family(
+    key="NumRelRet",
+    title="Relevant documents retrieved",
+    function=num_rel_ret,
+    kernel=num_rel_ret_kernel,
+    kind="count",
+    help="How many relevant documents the run retrieved.",
+    definition=count_definition("NumRelRet"),
+    worked=count_worked,
+    terms=(Term.HITS,),
+    cutoff="optional",
+    trec_eval="num_rel_ret",
+    ir_measures="NumRelRet",
+    summary="sum",
+    count=True,
+    per_query=True,
+    usually_cut=False,
+    value_range=None,  # whole numbers, summed over queries
+    zero_when_missing=True,
+    offered=("NumRelRet",),
+    order=140,
+)

@@ -1,0 +1,52 @@
+"""Documents retrieved (NumRet). How many documents the run retrieved.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._counting import _counted, count_definition, count_worked
+from metrics.family import Family
+from metrics.lazy_numpy import np
+from metrics.types import Breakdown, Judgments, Ranking, Term
+
+
+def num_ret(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    """Documents retrieved (trec_eval ``num_ret``; ir_measures ``NumRet``): the length of the list (or of its top k).
+
+    >>> num_ret(["a", "b", "c"], {"a": 1}).value
+    3.0
+    """
+    steps = _counted(ranking, qrels, k, conventions, lambda doc, grade, relevant: True)
+    return Breakdown("NumRet", k, float(len(steps)), tuple(steps), {Term.RETRIEVED: len(steps)}, conventions)
+
+
+def num_ret_kernel(data, measure) -> np.ndarray:
+    return data.retrieved(measure.k).astype(np.float64)
+
+
+NUM_RET = Family(
+    key="NumRet",
+    title="Documents retrieved",
+    function=num_ret,
+    kernel=num_ret_kernel,
+    kind="count",
+    help="How many documents the run retrieved.",
+    definition=count_definition("NumRet"),
+    worked=count_worked,
+    terms=(Term.RETRIEVED,),
+    cutoff="optional",
+    trec_eval="num_ret",
+    ir_measures="NumRet",
+    summary="sum",
+    count=True,
+    per_query=True,
+    usually_cut=False,
+    value_range=None,  # whole numbers, summed over queries
+    zero_when_missing=True,
+    order=120,
+)

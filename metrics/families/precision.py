@@ -1,0 +1,80 @@
+"""Precision (P). Precision@k: the share of the top k that is relevant (divides by k even if fewer were retrieved).
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._hits import _hits_breakdown
+from metrics.family import TREC_CUTOFFS, Family
+from metrics.latex import aligned_block, at_cut, decimal, defined, hits_line, measure_symbol, whole
+from metrics.lazy_numpy import np
+from metrics.prepared import ratio
+from metrics.types import Breakdown, Judgments, Ranking, Term
+
+
+def precision(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Precision at cutoff k (trec_eval ``P_k``): the share of the top k that is relevant.
+
+    .. math:: P@k = \frac{hits@k}{k}
+
+    Conventions (trec_eval): relevant means grade >= threshold; unjudged docs are non-relevant. **The divisor is
+    always k**, even when fewer than k docs were retrieved ("nonrelevant docs fill in the rest", ``m_P.c``).
+    k=None divides by the length of the list (ranx ``precision``); an empty list gives 0.0.
+
+    >>> precision(["d1", "d2", "d3"], {"d1": 1, "d3": 2}, k=10).value
+    0.2
+    """
+    divisor = len(ranking) if k is None else k
+    hits, steps = _hits_breakdown(ranking, qrels, k, divisor, conventions)
+    value = hits / divisor if divisor else 0.0
+    return Breakdown("P", k, value, tuple(steps), {Term.HITS: hits, Term.CUTOFF: divisor}, conventions)
+
+
+def precision_definition(c: Conventions) -> str:
+    return rf"{defined('P')} = \frac{{\mathrm{{hits@}}k}}{{k}}"
+
+
+def precision_worked(b: Breakdown) -> str:
+    s, divisor = measure_symbol("P", b.k), whole(b.terms[Term.CUTOFF])
+    return aligned_block(
+        [
+            rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{{'k' if b.k is not None else 'n'}}}",
+            hits_line(b),
+            rf"{s} &= \frac{{{whole(b.terms[Term.HITS])}}}{{{divisor}}} = {decimal(b.value)}",
+        ]
+    )
+
+
+def precision_kernel(data, measure) -> np.ndarray:
+    return ratio(data.hits(measure.k), data.cutoff_divisor(measure.k))
+
+
+PRECISION = Family(
+    key="P",
+    title="Precision",
+    function=precision,
+    kernel=precision_kernel,
+    kind="set",
+    help="Precision@k: the share of the top k that is relevant (divides by k even if fewer were retrieved).",
+    definition=precision_definition,
+    worked=precision_worked,
+    terms=(Term.HITS, Term.CUTOFF),
+    spellings=("precision",),
+    trec_eval="P",
+    ir_measures="P",
+    trec_defaults=TREC_CUTOFFS,
+    tools={"ranx": "precision@k", "BEIR": "P@k"},
+    card=1,
+    curve=1,
+    default=6,
+    default_cutoff=10,
+    pinned=4,
+    lists={"compared": 1, "compared_curves": 1, "swap_heatmap": 4},
+    offered=("P@5", "P@20"),
+    order=10,
+)

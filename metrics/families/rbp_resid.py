@@ -1,0 +1,106 @@
+"""Rank-biased precision residual (RBP_resid). RBP residual: how much RBP could still rise if the unjudged documents and
+the rest of the list were relevant.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics._checks import checked
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._rbp_powers import _powers
+from metrics.family import PATIENCE, Family
+from metrics.judgments import level
+from metrics.latex import aligned_block, compact, decimal
+from metrics.lazy_numpy import np
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+
+
+def rbp_residual(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, p: float = 0.9
+) -> Breakdown:
+    r"""The residual of RBP (trec_eval ``rbp_resid``): how much RBP could still rise if every unjudged retrieved
+    document, and everything below the list, had the highest gain.
+
+    .. math:: \mathrm{RBP_{resid}} = p^{\,n} + (1 - p) \sum_{i \leq n,\ d_i \text{ unjudged}} p^{\,i-1}
+
+    Conventions (trec_eval ``m_rbp_resid.c``): unjudged means no qrels line or a negative grade; **a list with no
+    unjudged document gives 0**, although the tail p^n beyond the list is still unknown (trec_eval computes the
+    residual only when it saw an unjudged document). RBP lies in [RBP, RBP + residual]. k keeps the top k.
+
+    >>> rbp_residual(["r", "x"], {"r": 1}, p=0.5).value  # 0.5**2 + 0.5 * 0.5
+    0.5
+    """
+    top = checked(ranking, qrels, k)
+    weight, unjudged_weight, count, steps = 1.0, 0.0, 0, []
+    for rank, doc in enumerate(top, start=1):
+        is_unjudged = level(qrels, doc) < 0
+        contribution = 0.0
+        if is_unjudged:
+            count += 1
+            unjudged_weight += weight
+            contribution = (1.0 - p) * weight
+        weight = weight * p
+        running = (steps[-1].running if steps else 0.0) + contribution
+        grade = int(qrels.get(doc, 0))
+        steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, contribution, running))
+    value = weight + (1 - p) * unjudged_weight if count else 0.0
+    if count:  # the tail beyond the list has no rank: the last rank carries it, so the contributions sum to the value
+        last = steps[-1]
+        steps[-1] = RankStep(last.rank, last.doc_id, last.grade, last.relevant, last.contribution + weight, value)
+    terms = {Term.PATIENCE: p, Term.UNJUDGED: count, Term.TAIL: weight if count else 0.0}
+    return Breakdown("RBP_resid", k, value, tuple(steps), terms, conventions)
+
+
+def rbp_resid_definition(c: Conventions) -> str:
+    return r"\mathrm{RBP_{resid}} = p^{\,n} + (1 - p) \sum_{i \leq n,\ d_i \text{ unjudged}} p^{\,i-1}"
+
+
+def rbp_resid_worked(b: Breakdown) -> str:
+    p = b.terms[Term.PATIENCE]
+    unjudged_sum = r"\sum_{d_i \text{ unjudged}} p^{\,i-1}"
+    lines = [rf"\mathrm{{RBP_{{resid}}}} &= p^{{\,n}} + (1 - p) {unjudged_sum} \quad (p = {compact(p)})"]
+    if not b.terms[Term.UNJUDGED]:
+        lines.append(r"&= 0 \quad \text{(no unjudged document in the list: trec\_eval reports 0)}")
+        return aligned_block(lines)
+    unjudged = sum(st.contribution for st in b.steps) - b.terms[Term.TAIL]  # the last rank's step carries the tail
+    lines.append(rf"&= {decimal(b.terms[Term.TAIL])} + {decimal(unjudged)} = {decimal(b.value)}")
+    return aligned_block(lines)
+
+
+def rbp_residual_kernel(data, measure) -> np.ndarray:
+    p = float(measure.param("p"))
+    n = data.retrieved(measure.k)
+    slot, rank, grade = data.within(measure.k)
+    # every rank of every list, unjudged unless a row with a grade >= 0 sits there
+    all_slots = np.repeat(np.arange(data.size), n)
+    starts = np.cumsum(n) - n
+    all_ranks = np.arange(len(all_slots)) - np.repeat(starts, n) + 1
+    unjudged = np.ones(len(all_slots), dtype=bool)
+    judged_rows = grade >= 0
+    unjudged[starts[slot[judged_rows]] + rank[judged_rows] - 1] = False
+    weights = _powers(p, int(n.max()) if data.size else 0)
+    unjudged_weight = np.bincount(all_slots[unjudged], weights=weights[all_ranks[unjudged] - 1], minlength=data.size)
+    count = np.bincount(all_slots[unjudged], minlength=data.size)
+    return np.where(count > 0, weights[n] + (1 - p) * unjudged_weight, 0.0)
+
+
+RBP_RESIDUAL = Family(
+    key="RBP_resid",
+    title="Rank-biased precision residual",
+    function=rbp_residual,
+    kernel=rbp_residual_kernel,
+    kind="order",
+    help=(
+        "RBP residual: how much RBP could still rise if the unjudged documents and the rest of the list were relevant."
+    ),
+    definition=rbp_resid_definition,
+    worked=rbp_resid_worked,
+    terms=(Term.PATIENCE, Term.UNJUDGED, Term.TAIL),
+    usually_cut=False,
+    trec_eval="rbp_resid",
+    params=(PATIENCE,),
+    zero_when_missing=True,
+    order=310,
+)

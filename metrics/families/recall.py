@@ -1,0 +1,76 @@
+"""Recall (R). Recall@k: the share of all relevant docs (retrieved or not) found in the top k.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics._checks import count_relevant
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._hits import _hits_breakdown
+from metrics.family import TREC_CUTOFFS, Family
+from metrics.latex import aligned_block, at_cut, decimal, defined, hits_line, measure_symbol, whole, zero_R_line
+from metrics.lazy_numpy import np
+from metrics.prepared import ratio
+from metrics.types import Breakdown, Judgments, Ranking, Term
+
+
+def recall(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Recall at cutoff k (trec_eval ``recall_k``): the share of all relevant docs found in the top k.
+
+    .. math:: R@k = \frac{hits@k}{R}
+
+    Conventions (trec_eval): R counts every judged doc with grade >= threshold, **retrieved or not**.
+    R = 0 gives 0.0, not NaN (``m_recall.c``).
+    Naming: some people say "recall@k" for "any relevant doc in the top k"; that is HitRate@k here.
+
+    >>> round(recall(["a", "b", "c"], {"a": 1, "b": 2, "c": 0, "z": 1}, k=10).value, 4)
+    0.6667
+    """
+    R = count_relevant(qrels, conventions.threshold)
+    hits, steps = _hits_breakdown(ranking, qrels, k, R, conventions)
+    value = hits / R if R else 0.0
+    return Breakdown("R", k, value, tuple(steps), {Term.HITS: hits, Term.R: R}, conventions)
+
+
+def recall_definition(c: Conventions) -> str:
+    return rf"{defined('R')} = \frac{{\mathrm{{hits@}}k}}{{R}}"
+
+
+def recall_worked(b: Breakdown) -> str:
+    s, R, hits = measure_symbol("R", b.k), whole(b.terms[Term.R]), whole(b.terms[Term.HITS])
+    last = zero_R_line(s) if not b.terms[Term.R] else rf"{s} &= \frac{{{hits}}}{{{R}}} = {decimal(b.value)}"
+    return aligned_block([rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{R}}", hits_line(b), last])
+
+
+def recall_kernel(data, measure) -> np.ndarray:
+    return ratio(data.hits(measure.k), data.R)
+
+
+RECALL = Family(
+    key="R",
+    title="Recall",
+    function=recall,
+    kernel=recall_kernel,
+    kind="set",
+    help="Recall@k: the share of all relevant docs (retrieved or not) found in the top k.",
+    definition=recall_definition,
+    worked=recall_worked,
+    terms=(Term.HITS, Term.R),
+    spellings=("recall",),
+    trec_eval="recall",
+    ir_measures="R",
+    trec_defaults=TREC_CUTOFFS,
+    tools={"ranx": "recall@k", "BEIR": "Recall@k"},
+    card=2,
+    curve=2,
+    default=4,
+    default_cutoff=100,
+    pinned=5,
+    lists={"compared": 2, "compared_curves": 2, "swap_heatmap": 5},
+    offered=("R@10", "R@1000"),
+    order=20,
+)

@@ -1,0 +1,68 @@
+"""Set average precision (SetAP). Set precision times set recall.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._set_counts import _SET_P, _SET_RECALL, _set_counts, _steps
+from metrics.family import Family
+from metrics.latex import aligned_block, decimal
+from metrics.lazy_numpy import np
+from metrics.prepared import ratio
+from metrics.types import Breakdown, Judgments, Ranking, Term
+
+
+def set_average_precision(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Set precision times set recall (trec_eval ``set_map``), the area of the one-point precision-recall "curve".
+
+    .. math:: \mathrm{set\_map} = \mathrm{set\_P} \cdot \mathrm{set\_recall}
+
+    >>> round(set_average_precision(["a", "x", "b", "y"], {"a": 1, "b": 1, "c": 1}).value, 4)
+    0.3333
+    """
+    rows, retrieved, R, hits = _set_counts(ranking, qrels, k, conventions)
+    p = hits / retrieved if retrieved else 0.0
+    r = hits / R if R else 0.0
+    share = 1 / retrieved * r if retrieved else 0.0  # each hit adds 1/retrieved to set_P, times set_recall
+    terms = {Term.HITS: hits, Term.RETRIEVED: retrieved, Term.R: R, Term.SET_PRECISION: p, Term.SET_RECALL: r}
+    return Breakdown("SetAP", k, p * r, _steps(rows, share), terms, conventions)
+
+
+_SET_MAP = r"\mathrm{set\_map}"
+
+
+def set_average_precision_definition(c: Conventions) -> str:
+    return rf"{_SET_MAP} = \mathrm{{set\_P}} \cdot \mathrm{{set\_recall}}"
+
+
+def set_average_precision_worked(b: Breakdown) -> str:
+    s, p, r = _SET_MAP, b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
+    return aligned_block(
+        [rf"{s} &= {_SET_P} \cdot {_SET_RECALL} = {decimal(p)} \cdot {decimal(r)} = {decimal(b.value)}"]
+    )
+
+
+def set_average_precision_kernel(data, measure) -> np.ndarray:
+    hits = data.hits(measure.k)
+    return ratio(hits, data.retrieved(measure.k)) * ratio(hits, data.R)
+
+
+SET_AVERAGE_PRECISION = Family(
+    key="SetAP",
+    title="Set average precision",
+    function=set_average_precision,
+    kernel=set_average_precision_kernel,
+    kind="set",
+    help="Set precision times set recall.",
+    definition=set_average_precision_definition,
+    worked=set_average_precision_worked,
+    terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL),
+    trec_eval="set_map",
+    usually_cut=False,
+    order=240,
+)

@@ -1,0 +1,106 @@
+"""Set F (SetF). Weighted harmonic mean of set precision and set recall (trec_eval's beta enters unsquared).
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._set_counts import _set_counts
+from metrics.family import Family, Param
+from metrics.latex import aligned_block, decimal
+from metrics.lazy_numpy import np
+from metrics.prepared import ratio
+from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+
+
+def set_f(
+    ranking: Ranking,
+    qrels: Judgments,
+    k: int | None = None,
+    *,
+    conventions: Conventions = TREC_EVAL,
+    beta: float = 1.0,
+) -> Breakdown:
+    r"""Weighted harmonic mean of set precision and set recall (trec_eval ``set_F``; ir_measures ``SetF``).
+
+    .. math:: \mathrm{set\_F} = \frac{(\beta + 1)\, P\, R}{\beta P + R}
+
+    Conventions (trec_eval ``m_set_F.c``): ``beta`` is the weight of recall against precision and enters as is,
+    not squared as in the textbook F_beta (so trec_eval's set_F.0.25 is the textbook F at beta = 0.5). 0.0 when
+    nothing relevant was retrieved, or nothing was retrieved, or R = 0. A rank's step is how much set_F rises when
+    the list is extended to that rank.
+
+    >>> round(set_f(["a", "x"], {"a": 1, "b": 1, "c": 1, "d": 1}, beta=0.5).value, 4)
+    0.375
+    """
+    rows, retrieved, R, hits = _set_counts(ranking, qrels, k, conventions)
+    steps, previous, so_far = [], 0.0, 0
+    for index, (rank, doc, grade, relevant) in enumerate(rows, start=1):
+        so_far += relevant
+        running = _f(so_far, index, R, beta)
+        steps.append(RankStep(rank, doc, grade, relevant, running - previous, running))
+        previous = running
+    p = hits / retrieved if retrieved else 0.0
+    r = hits / R if R else 0.0
+    terms = {Term.HITS: hits, Term.RETRIEVED: retrieved, Term.R: R, Term.SET_PRECISION: p, Term.SET_RECALL: r}
+    terms[Term.BETA] = beta
+    return Breakdown("SetF", k, _f(hits, retrieved, R, beta), tuple(steps), terms, conventions)
+
+
+def _f(hits: int, retrieved: int, R: int, beta: float) -> float:
+    if not (hits and retrieved and R):
+        return 0.0
+    p, r = hits / retrieved, hits / R
+    return (beta + 1.0) * p * r / (beta * p + r)
+
+
+_SET_F = r"\mathrm{set\_F}"
+
+
+def set_f_definition(c: Conventions) -> str:
+    return rf"{_SET_F} = \frac{{(\beta + 1)\, P\, R}}{{\beta P + R}}"
+
+
+def set_f_worked(b: Breakdown) -> str:
+    s = _SET_F
+    beta, p, r = b.terms[Term.BETA], b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
+    lines = [rf"{s} &= \frac{{(\beta + 1)\, P\, R}}{{\beta P + R}} \quad (\beta = {beta:g})"]
+    if not b.value:
+        lines.append(r"&= 0 \quad \text{(nothing relevant retrieved)}")
+    else:
+        lines.append(
+            rf"&= \frac{{{beta + 1:g} \cdot {decimal(p)} \cdot {decimal(r)}}}"
+            rf"{{{beta:g} \cdot {decimal(p)} + {decimal(r)}}} = {decimal(b.value)}"
+        )
+    return aligned_block(lines)
+
+
+def set_f_kernel(data, measure) -> np.ndarray:
+    hits, beta = data.hits(measure.k), measure.param("beta")
+    p, r = ratio(hits, data.retrieved(measure.k)), ratio(hits, data.R)
+    scored = (hits > 0) & (data.retrieved(measure.k) > 0) & (data.R > 0)
+    values = np.zeros(data.size)
+    values[scored] = (beta + 1.0) * p[scored] * r[scored] / (beta * p[scored] + r[scored])
+    return values
+
+
+SET_F = Family(
+    key="SetF",
+    title="Set F",
+    function=set_f,
+    kernel=set_f_kernel,
+    kind="set",
+    help="Weighted harmonic mean of set precision and set recall (trec_eval's beta enters unsquared).",
+    definition=set_f_definition,
+    worked=set_f_worked,
+    terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL, Term.BETA),
+    trec_eval="set_F",
+    ir_measures="SetF",
+    params=(Param("beta", 1.0, 0.0, 1000.0, "the weight of recall against precision (trec_eval's, unsquared)"),),
+    trec_param="beta",
+    usually_cut=False,
+    offered=("SetF",),
+    order=230,
+)

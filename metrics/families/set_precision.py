@@ -1,0 +1,66 @@
+"""Set precision (SetP). Precision of the whole retrieved list: relevant retrieved / retrieved.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics.conventions import TREC_EVAL, Conventions
+from metrics.families._set_counts import _SET_P, _set_counts, _steps
+from metrics.family import Family
+from metrics.latex import aligned_block, decimal, whole
+from metrics.lazy_numpy import np
+from metrics.prepared import ratio
+from metrics.types import Breakdown, Judgments, Ranking, Term
+
+
+def set_precision(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Precision of the whole retrieved set (trec_eval ``set_P``; ir_measures ``SetP``): hits / retrieved.
+
+    .. math:: \mathrm{set\_P} = \frac{\mathrm{hits}}{\mathrm{retrieved}}
+
+    An empty list gives 0.0.
+
+    >>> set_precision(["a", "x", "b", "y"], {"a": 1, "b": 1, "c": 1}).value
+    0.5
+    """
+    rows, retrieved, _, hits = _set_counts(ranking, qrels, k, conventions)
+    value = hits / retrieved if retrieved else 0.0
+    terms = {Term.HITS: hits, Term.RETRIEVED: retrieved}
+    return Breakdown("SetP", k, value, _steps(rows, 1 / retrieved if retrieved else 0.0), terms, conventions)
+
+
+def set_precision_definition(c: Conventions) -> str:
+    return rf"{_SET_P} = \frac{{\mathrm{{hits}}}}{{\mathrm{{retrieved}}}}"
+
+
+def set_precision_worked(b: Breakdown) -> str:
+    s, hits, retrieved = _SET_P, whole(b.terms[Term.HITS]), whole(b.terms[Term.RETRIEVED])
+    if not b.terms[Term.RETRIEVED]:
+        return aligned_block([rf"{s} &= 0 \quad \text{{(nothing retrieved)}}"])
+    fraction = r"\frac{\mathrm{hits}}{\mathrm{retrieved}}"
+    return aligned_block([rf"{s} &= {fraction} = \frac{{{hits}}}{{{retrieved}}} = {decimal(b.value)}"])
+
+
+def set_precision_kernel(data, measure) -> np.ndarray:
+    return ratio(data.hits(measure.k), data.retrieved(measure.k))
+
+
+SET_PRECISION = Family(
+    key="SetP",
+    title="Set precision",
+    function=set_precision,
+    kernel=set_precision_kernel,
+    kind="set",
+    help="Precision of the whole retrieved list: relevant retrieved / retrieved.",
+    definition=set_precision_definition,
+    worked=set_precision_worked,
+    terms=(Term.HITS, Term.RETRIEVED),
+    trec_eval="set_P",
+    ir_measures="SetP",
+    usually_cut=False,
+    order=210,
+)
