@@ -198,6 +198,12 @@ def write_parquet(run, directory: str, piece_bytes: int = PIECE_BYTES) -> list[s
     os.makedirs(directory, exist_ok=True)
     written: list[str] = []
     seen: set[str] = set()
+
+    def write(table) -> None:
+        written.append(os.path.join(directory, PART_NAME.format(len(written))))
+        write_block(table, written[-1])
+
+    held = None  # a block is written when the next one comes: the run's last query, a block of its own, joins it
     try:
         for rows in whole_queries(source.pieces()):
             table, queries = grouped_by_query(run_table(rows))
@@ -205,8 +211,14 @@ def write_parquet(run, directory: str, piece_bytes: int = PIECE_BYTES) -> list[s
             if not seen.isdisjoint(ids):
                 raise NotContiguous
             seen.update(ids)
-            written.append(os.path.join(directory, PART_NAME.format(len(written))))
-            write_block(table, written[-1])
+            if held is not None and len(table) < len(held) // 4:
+                held = pa.concat_tables([held, table])
+                continue
+            if held is not None:
+                write(held)
+            held = table
+        if held is not None:
+            write(held)
         return written
     except NotContiguous:
         for path in written:
