@@ -29,7 +29,6 @@ from collections.abc import Callable, Iterable, Sequence
 
 import pyarrow.compute as pc
 
-from metrics.combine import combine
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.engine import Evaluation, evaluate
 from metrics.io import read_qrels
@@ -40,7 +39,7 @@ from metrics.streaming import (
     PARTITION_BYTES,
     NotContiguous,
     QrelsByQuery,
-    evaluate_missing,
+    finish,
     open_run,
     parse_measures,
     size_of,
@@ -101,22 +100,13 @@ def evaluate_runs_dask(
 
 
 def _summarized(parts: list[Evaluation], index: QrelsByQuery, measures, options, complete: bool) -> Evaluation:
-    """One run's parts joined and summarized as on one machine (-c: the judged queries no part had, evaluated)."""
+    """One run's parts joined and summarized as on one machine (metrics.streaming.finish; -c: the judged queries no
+    part had, evaluated)."""
     index.reset()
     for part in parts:
         index.mark_seen_ids(part.queries)
         index.mark_seen_ids(part.only_in_run)
-    missing = index.unseen()
-    if complete and len(missing):
-        parts = [*parts, evaluate_missing(index, missing, measures, options)]
-    return combine(
-        parts,
-        measures,
-        only_in_qrels=missing.to_pylist(),
-        conventions=options["conventions"],
-        complete=complete,
-        qrels=index.qrels,
-    )
+    return finish(parts, index, measures, complete=complete, **options)
 
 
 class _Dispatch:
