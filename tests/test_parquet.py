@@ -130,6 +130,9 @@ def test_to_parquet_of_a_grouped_run_writes_a_file_per_block_in_the_run_order(tm
     whole = evaluate(run, qrels, MEASURES)
     assert_same(whole, evaluate(tmp_path / "dataset", qrels, MEASURES))
     assert_same(whole, evaluate_stream(tmp_path / "dataset", qrels, MEASURES, piece_bytes=400))
+    # The run's last query comes as a block of its own (the pieces end in it): it joins the file before it.
+    last = pq.read_table(write_parquet(run, tmp_path / "larger", piece_bytes=20_000)[-1]).column("query")
+    assert len(set(last.to_pylist())) > 1
 
 
 def _error(tmp_path, table, kind="run", name="bad.parquet") -> str:
