@@ -12,6 +12,7 @@ Where the rows come from:
   does) and sends each block to a worker; at most two blocks per worker are in flight, so memory stays bounded.
   A run whose queries are not contiguous is regrouped here first (hash partitions, as streaming does), and each
   partition goes to a worker.
+Several runs (the leaderboard, ``ir-metrics-compare --dask``) go to the cluster together: runs x partitions tasks.
 
 Dask and distributed are an optional extra: ``pip install 'ir-metrics-lab[dask]'``.
 """
@@ -22,12 +23,12 @@ import contextlib
 import os
 import shutil
 import tempfile
+import uuid
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import pyarrow.compute as pc
 
-from metrics.combine import combine
 from metrics.conventions import TREC_EVAL, Conventions
 from metrics.engine import Evaluation, evaluate
 from metrics.io import read_qrels
@@ -38,7 +39,7 @@ from metrics.streaming import (
     PARTITION_BYTES,
     NotContiguous,
     QrelsByQuery,
-    evaluate_missing,
+    finish,
     open_run,
     parse_measures,
     size_of,
@@ -67,74 +68,147 @@ def evaluate_dask(
 ) -> Evaluation:
     """:func:`metrics.engine.evaluate` on a Dask cluster: ``address`` is ``local[:N]``, ``tcp://HOST:PORT`` or a
     ``distributed.Client``. The same Evaluation as on one machine."""
+    settings = {"conventions": conventions, "max_docs": max_docs, "judged_only": judged_only}
+    (evaluation,) = evaluate_runs_dask(
+        address, [run], qrels, measures, complete=complete, piece_bytes=piece_bytes, **settings
+    )
+    return evaluation
+
+
+def evaluate_runs_dask(
+    address,
+    runs: Sequence,
+    qrels,
+    measures: Iterable[str | Measure] = DEFAULT_MEASURES,
+    *,
+    conventions: Conventions = TREC_EVAL,
+    complete: bool = False,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    piece_bytes: int = PIECE_BYTES,
+    progress: Callable[[int], None] | None = None,
+) -> list[Evaluation]:
+    """The Evaluation of each run against the same qrels, all runs on one cluster at once: runs x partitions tasks,
+    the partitions of the next run queued while the last ones of this run are still being evaluated. Each is the
+    Evaluation one process would give. ``progress(i)``: run i (0-based) is being read or handed out."""
     measures = parse_measures(measures)
     options = {"conventions": conventions, "max_docs": max_docs, "judged_only": judged_only}
     index = QrelsByQuery(read_qrels(qrels))
     with connect(address) as client:
-        parts = evaluate_parts(client, run, index, measures, options, piece_bytes)
+        parts = _Dispatch(client, index, measures, options, piece_bytes, progress).run(list(runs))
+    return [_summarized(run_parts, index, measures, options, complete) for run_parts in parts]
+
+
+def _summarized(parts: list[Evaluation], index: QrelsByQuery, measures, options, complete: bool) -> Evaluation:
+    """One run's parts joined and summarized as on one machine (metrics.streaming.finish; -c: the judged queries no
+    part had, evaluated)."""
+    index.reset()
     for part in parts:
         index.mark_seen_ids(part.queries)
         index.mark_seen_ids(part.only_in_run)
-    missing = index.unseen()
-    if complete and len(missing):
-        parts.append(evaluate_missing(index, missing, measures, options))
-    return combine(
-        parts,
-        measures,
-        only_in_qrels=missing.to_pylist(),
-        conventions=conventions,
-        complete=complete,
-        qrels=index.qrels,
-    )
+    return finish(parts, index, measures, complete=complete, **options)
 
 
-def evaluate_parts(client, run, index: QrelsByQuery, measures, options, piece_bytes=PIECE_BYTES) -> list[Evaluation]:
-    """The Evaluations of the run's partitions (disjoint queries), computed on the cluster."""
-    shared = client.scatter(index, broadcast=True, hash=False)  # a fresh key: never one being released
-    files = _dataset_files(run)
-    if files:
-        root = os.path.abspath(os.fspath(run))
-        futures = client.map(
-            _evaluate_file, files, root=root, index=shared, measures=measures, options=options, pure=False, retries=2
-        )
-        parts = [part for part in client.gather(futures) if part is not None]
-        if _disjoint(parts):
-            return parts
-    source = open_run(run, piece_bytes=piece_bytes)
-    window = IN_FLIGHT_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
-    try:
-        return _send_blocks(client, source, whole_queries(source.pieces()), shared, measures, options, window)
-    except NotContiguous:  # regrouped here first, as streaming does; then each partition is a task
-        directory = tempfile.mkdtemp(prefix="ir-metrics-spill-")
+class _Dispatch:
+    """The tasks of several runs on one cluster: a Parquet dataset's files are mapped at once (read by the
+    workers); any other run is read here in blocks of whole queries, sent with at most ``window`` blocks in flight
+    over all runs (bounded memory here), so one run's blocks follow the last run's without waiting for them."""
+
+    def __init__(self, client, index: QrelsByQuery, measures, options, piece_bytes: int, progress=None):
+        self.client = client
+        self.shared = client.scatter(index, broadcast=True, hash=False)  # a fresh key: never one being released
+        self.measures, self.options, self.piece_bytes = measures, options, piece_bytes
+        self.progress = progress or (lambda index: None)
+        self.window = IN_FLIGHT_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
+        self.pending: deque = deque()  # (run number, future) in submission order
+        self.parts: list[list[Evaluation]] = []
+
+    def run(self, runs: list) -> list[list[Evaluation]]:
+        self.parts = [[] for _ in runs]
+        mapped = {}
+        for number, run in enumerate(runs):
+            files = _dataset_files(run)
+            if files:
+                self.progress(number)
+                root = os.path.abspath(os.fspath(run))
+                mapped[number] = self.client.map(
+                    _evaluate_file,
+                    files,
+                    key=[_key(number, f"file-{i}") for i in range(len(files))],
+                    root=root,
+                    index=self.shared,
+                    measures=self.measures,
+                    options=self.options,
+                    pure=False,
+                    retries=2,
+                )
+        for number, run in enumerate(runs):
+            if number not in mapped:
+                self.progress(number)
+                self._send_run(number, run)
+        for number, futures in mapped.items():
+            parts = [part for part in self.client.gather(futures) if part is not None]
+            if _disjoint(parts):  # else a query spans two files: read the dataset here, as blocks
+                self.parts[number] = parts
+            else:
+                self._send_run(number, runs[number])
+        while self.pending:
+            self._collect_oldest()
+        return self.parts
+
+    def _send_run(self, number: int, run) -> None:
+        source = open_run(run, piece_bytes=self.piece_bytes)
         try:
-            paths = spill(source.pieces(), directory, partitions_for(size_of(run), PARTITION_BYTES))
-            return _send_blocks(client, source, spilled_blocks(paths), shared, measures, options, window)
-        finally:
-            shutil.rmtree(directory, ignore_errors=True)
+            self._send_blocks(number, source, whole_queries(source.pieces()))
+        except NotContiguous:  # regrouped here first, as streaming does; then each partition is a task
+            dropped = [future for n, future in self.pending if n == number]
+            self.client.cancel(dropped)
+            self.pending = deque((n, future) for n, future in self.pending if n != number)
+            self.parts[number] = []
+            directory = tempfile.mkdtemp(prefix="ir-metrics-spill-")
+            try:
+                paths = spill(source.pieces(), directory, partitions_for(size_of(run), PARTITION_BYTES))
+                self._send_blocks(number, source, spilled_blocks(paths), check=False)
+            finally:
+                shutil.rmtree(directory, ignore_errors=True)
+
+    def _send_blocks(self, number: int, source, blocks, check: bool = True) -> None:
+        """Each block of whole queries to a worker; NotContiguous when a query comes back in a later block (its
+        rows are in two places of the file)."""
+        seen: set[str] = set()
+        for block, rows in enumerate(blocks):
+            if check:
+                ids = pc.unique(rows.columns["query"]).to_pylist()  # the worker groups the rows and checks them
+                if not seen.isdisjoint(ids):
+                    raise NotContiguous
+                seen.update(ids)
+            future = self.client.submit(
+                _evaluate_rows,
+                source.name,
+                rows,
+                self.shared,
+                self.measures,
+                self.options,
+                key=_key(number, f"block-{block}"),
+                pure=False,
+                retries=2,
+            )
+            self.pending.append((number, future))
+            while len(self.pending) >= self.window:
+                self._collect_oldest()
+
+    def _collect_oldest(self) -> None:
+        from distributed import wait
+
+        number, future = self.pending[0]
+        wait([future])
+        self.pending.popleft()
+        self.parts[number].append(future.result())
 
 
-def _send_blocks(client, source, blocks, shared, measures, options, window: int) -> list[Evaluation]:
-    """Each block of whole queries to a worker, at most ``window`` in flight; NotContiguous when a query comes
-    back in a later block (its rows are in two places of the file)."""
-    from distributed import wait
-
-    pending: deque = deque()
-    parts: list[Evaluation] = []
-    seen: set[str] = set()
-    for rows in blocks:
-        ids = pc.unique(rows.columns["query"]).to_pylist()  # the worker groups the rows and checks them
-        if not seen.isdisjoint(ids):
-            client.cancel(list(pending))
-            raise NotContiguous
-        seen.update(ids)
-        pending.append(
-            client.submit(_evaluate_rows, source.name, rows, shared, measures, options, pure=False, retries=2)
-        )
-        if len(pending) >= window:
-            wait([pending[0]])
-            parts.append(pending.popleft().result())
-    parts.extend(client.gather(list(pending)))
-    return parts
+def _key(run_number: int, part: str) -> str:
+    """A task's key: which run and which part (as the dashboard shows it), unique."""
+    return f"ir-metrics-run{run_number}-{part}-{uuid.uuid4().hex}"
 
 
 def _evaluate_rows(name: str, rows: Rows, index: QrelsByQuery, measures, options) -> Evaluation:

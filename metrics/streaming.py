@@ -25,11 +25,15 @@ from metrics.io import Qrels, read_qrels
 from metrics.io.arrays import arrow_int64, bool_numpy, chunked, int_numpy, take
 from metrics.io.model import Run
 from metrics.io.parquet import (
+    PART_NAME,
     ParquetInput,
+    grouped_by_query,
     is_parquet,
     partitions_for,
+    run_table,
     spill,
     spilled_blocks,
+    write_block,
     write_partitioned,
 )
 from metrics.io.rules import InputError
@@ -186,8 +190,39 @@ class QrelsByQuery:
 
 
 def write_parquet(run, directory: str, piece_bytes: int = PIECE_BYTES) -> list[str]:
-    """The run as Parquet files partitioned by query (metrics.io.parquet.write_partitioned), in bounded memory."""
+    """The run as ``directory``/part-NNNNN.parquet, every query's rows in one file and together (the layout
+    metrics.distributed reads a file per task), in bounded memory. A run whose queries are contiguous (the usual
+    case) is written in one pass, in its order, a file per block of whole queries (about ``piece_bytes`` of text);
+    any other is hash-partitioned by query first, each file sorted by query (metrics.io.parquet.write_partitioned)."""
     source = open_run(run, piece_bytes=piece_bytes)
+    os.makedirs(directory, exist_ok=True)
+    written: list[str] = []
+    seen: set[str] = set()
+
+    def write(table) -> None:
+        written.append(os.path.join(directory, PART_NAME.format(len(written))))
+        write_block(table, written[-1])
+
+    held = None  # a block is written when the next one comes: the run's last query, a block of its own, joins it
+    try:
+        for rows in whole_queries(source.pieces()):
+            table, queries = grouped_by_query(run_table(rows))
+            ids = queries.to_pylist()
+            if not seen.isdisjoint(ids):
+                raise NotContiguous
+            seen.update(ids)
+            if held is not None and len(table) < len(held) // 4:
+                held = pa.concat_tables([held, table])
+                continue
+            if held is not None:
+                write(held)
+            held = table
+        if held is not None:
+            write(held)
+        return written
+    except NotContiguous:
+        for path in written:
+            os.remove(path)
     return write_partitioned(source.pieces(), directory, partitions_for(size_of(run), PARTITION_BYTES))
 
 

@@ -4,23 +4,30 @@ killed mid-run is replaced and its tasks retried, with the same result; without 
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
+import random
+import re
 import signal
 import sys
 import threading
 import time
+from collections import Counter
 
 import pyarrow.dataset as ds
 import pytest
-from distributed import Client, LocalCluster
+from distributed import Client, LocalCluster, get_task_stream
 from pyarrow.parquet import read_table
 
 from metrics.__main__ import main
 from metrics.distributed import evaluate_dask
 from metrics.engine import evaluate
-from metrics.leaderboard import evaluate_runs
+from metrics.leaderboard import evaluate_runs, from_evaluations
+from metrics.leaderboard.__main__ import main as leaderboard_cli
 from metrics.streaming import write_parquet
-from tests.test_streaming import MEASURES, _large_run, assert_same
+from tests.test_streaming import MEASURES, _large_run, _write_qrels, _write_trec, assert_same
 
 
 @pytest.fixture(scope="module")
@@ -79,15 +86,54 @@ def test_worker_killed_mid_run_is_replaced_and_the_result_is_the_same(tmp_path, 
     assert killed[0] not in client.run(os.getpid).values()
 
 
-def test_leaderboard_on_dask_equals_one_process(tmp_path, client):
-    run, qrels = _large_run(tmp_path, queries=20, docs=20)
-    (tmp_path / "b").mkdir()
-    other, _ = _large_run(tmp_path / "b", queries=20, docs=20, seed=9)
-    runs = [("a", run), ("b", other)]
-    local = evaluate_runs(runs, qrels, ["AP", "NDCG@10", "num_rel_ret"])
-    on_dask = evaluate_runs(runs, qrels, ["AP", "NDCG@10", "num_rel_ret"], dask=client)
-    for name in ("a", "b"):
+def _runs_of_one_pool(tmp_path, runs: int, queries: int = 24, pool: int = 30):
+    """Qrels of ``pool`` docs per query and ``runs`` runs ranking random subsets of them (ties included), so every
+    measure has values to differ on."""
+    rng = random.Random(11)
+    qrels = {f"q{q}": {f"d{d}": rng.randrange(-1, 4) for d in rng.sample(range(pool), 12)} for q in range(queries)}
+    _write_qrels(tmp_path / "qrels.txt", qrels)
+    paths = []
+    for number in range(runs):
+        ranking = {
+            f"q{q}": {f"d{d}": rng.choice([1.0, 0.5, round(rng.random(), 3)]) for d in rng.sample(range(pool), 20)}
+            for q in range(2, queries + 3)  # q0, q1 missing from the runs (-c), q{queries} not judged
+        }
+        paths.append(tmp_path / f"run{number}.txt")
+        _write_trec(paths[-1], ranking, random.Random(number) if number == 1 else None)  # run1: not contiguous
+    return paths, tmp_path / "qrels.txt"
+
+
+def test_leaderboard_on_dask_is_the_one_process_leaderboard(tmp_path, client):
+    """ir-metrics-compare --dask: every run's partitions on the cluster at once (runs x partitions tasks), and the
+    same leaderboard as one process, for every measure family: from text runs (one not contiguous: regrouped) and
+    a Parquet dataset read by the workers."""
+    paths, qrels = _runs_of_one_pool(tmp_path, runs=3)
+    write_parquet(paths[2], tmp_path / "run2.d", piece_bytes=900)
+    runs = [("a", paths[0]), ("b", paths[1]), ("c", tmp_path / "run2.d")]
+    local = evaluate_runs(runs, qrels, MEASURES, complete=True)
+    with get_task_stream(client) as tasks:
+        on_dask = evaluate_runs(runs, qrels, MEASURES, complete=True, dask=client, piece_bytes=900)
+    for name, _ in runs:
         assert_same(local[name], on_dask[name])
+    assert from_evaluations(on_dask).to_json() == from_evaluations(local).to_json()
+    run_of = {task["key"]: re.match(r"ir-metrics-run(\d+)-", task["key"]).group(1) for task in tasks.data}
+    per_run = Counter(run_of.values())
+    assert sorted(per_run) == ["0", "1", "2"] and per_run["0"] > 1, per_run  # run 0: a task per block
+    times = {n: [t for task in tasks.data if run_of[task["key"]] == n for t in task["startstops"]] for n in per_run}
+    assert min(t["start"] for t in times["2"]) < max(t["stop"] for t in times["0"])  # not one run after another
+
+    some = [argument for name in ("AP", "NDCG@10", "P(rel=2)@5", "gm_map", "num_rel_ret") for argument in ("-m", name)]
+    arguments = [qrels, *paths, "-c", *some, "--format", "json", "--quiet", "--block-bytes", "700"]
+    one_process = _cli(leaderboard_cli, arguments)
+    assert one_process[0] == 0 and len(json.loads(one_process[1])["measures"]) == 5, one_process[2]
+    assert _cli(leaderboard_cli, [*arguments, "--dask", client.scheduler.address]) == one_process
+
+
+def _cli(main, argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main([str(a) for a in argv])
+    return status, out.getvalue(), err.getvalue()
 
 
 def test_dask_missing_says_how_to_install(tmp_path, capsys, monkeypatch):

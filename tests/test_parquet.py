@@ -11,7 +11,7 @@ import pytest
 from metrics.__main__ import main
 from metrics.engine import evaluate
 from metrics.io import InputError, read_qrels, read_run
-from metrics.streaming import evaluate_stream
+from metrics.streaming import evaluate_stream, write_parquet
 from tests.test_streaming import MEASURES, _large_run, assert_same
 
 
@@ -100,6 +100,39 @@ def test_to_parquet_writes_whole_queries_per_file_and_reads_back_the_same(tmp_pa
         assert queries == sorted(queries)  # grouped by query
         assert not seen & set(queries)  # each query in one file only
         seen |= set(queries)
+
+
+def test_to_parquet_of_a_grouped_run_writes_a_file_per_block_in_the_run_order(tmp_path):
+    """A run grouped by query is written in one pass, a file per block of whole queries (so the distributed path
+    has a task per block, not one for the whole run), rows in the run's order; a query in two stretches of one block
+    is brought together."""
+    run, qrels = _large_run(tmp_path, queries=40, docs=30)
+    lines = run.read_text().splitlines(keepends=True)
+    lines[3:6], lines[30:33] = lines[30:33], lines[3:6]  # q0 and q1 swap three rows: two stretches each
+    run.write_text("".join(lines))
+    written = write_parquet(run, tmp_path / "dataset", piece_bytes=4000)
+    assert len(written) > 5 and [p.rsplit("/", 1)[-1] for p in written] == [
+        f"part-{n:05d}.parquet" for n in range(len(written))
+    ]
+    seen: set[str] = set()
+    rows = []
+    for path in written:
+        table = pq.read_table(path)
+        queries = table.column("query").to_pylist()
+        stretches = [q for i, q in enumerate(queries) if i == 0 or queries[i - 1] != q]
+        assert len(stretches) == len(set(stretches))  # each query's rows together
+        assert not seen & set(stretches)  # and in one file only
+        seen |= set(stretches)
+        rows += zip(queries, table.column("doc").to_pylist(), strict=True)
+    text_rows = [(line.split()[0], line.split()[2]) for line in lines]
+    assert rows[60:] == text_rows[60:] and sorted(rows[:60]) == sorted(text_rows[:60])
+    assert [q for q, _ in rows[:60]] == ["q0"] * 30 + ["q1"] * 30
+    whole = evaluate(run, qrels, MEASURES)
+    assert_same(whole, evaluate(tmp_path / "dataset", qrels, MEASURES))
+    assert_same(whole, evaluate_stream(tmp_path / "dataset", qrels, MEASURES, piece_bytes=400))
+    # The run's last query comes as a block of its own (the pieces end in it): it joins the file before it.
+    last = pq.read_table(write_parquet(run, tmp_path / "larger", piece_bytes=20_000)[-1]).column("query")
+    assert len(set(last.to_pylist())) > 1
 
 
 def _error(tmp_path, table, kind="run", name="bad.parquet") -> str:

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.io.arrays import arrow_int64, chunked, int_numpy
+from metrics.io.arrays import arrow_int64, bool_numpy, chunked, int_numpy, take
 from metrics.io.frames import choose_columns, parse_frame
 from metrics.io.hashing import fingerprint
 from metrics.io.rules import InputError
@@ -27,6 +27,10 @@ from metrics.io.stream import Rows
 
 BATCH_ROWS = 1 << 20  # rows read at a time from a Parquet file
 PART_NAME = "part-{:05d}.parquet"
+# Dictionary-encode the query column only: doc ids and scores are nearly all distinct, and trying a dictionary on
+# them first cost 5x the CPU of the whole write (1.26 s against 0.23 s for 1.9M rows), for a file 4% larger.
+WRITE_OPTIONS = {"compression": "zstd", "use_dictionary": ["query"]}
+SPILL_OPTIONS = {"compression": "lz4", "use_dictionary": ["query"]}  # temporary files: the fastest to write
 
 
 def is_parquet(source) -> bool:
@@ -171,7 +175,7 @@ def spill(pieces: Iterator[Rows], directory: str, partitions: int) -> list[str]:
 
     paths = [os.path.join(directory, PART_NAME.format(p)) for p in range(partitions)]
     schema = pa.schema([("query", pa.string()), ("doc", pa.string()), ("score", pa.float64()), ("row", pa.int64())])
-    writers = [pq.ParquetWriter(path, schema, compression="lz4") for path in paths]
+    writers = [pq.ParquetWriter(path, schema, **SPILL_OPTIONS) for path in paths]
     try:
         for piece in pieces:
             query = chunked(piece.columns["query"])
@@ -219,9 +223,49 @@ def partitions_for(size_bytes: int, partition_bytes: int) -> int:
     return max(1, -(-size_bytes // max(1, partition_bytes)))
 
 
+def run_table(rows: Rows) -> pa.Table:
+    """A block's rows as the table --to-parquet writes: query, doc (text), score (float64)."""
+    score = rows.columns["score"]
+    score = pa.chunked_array([pa.array(score)]) if isinstance(score, np.ndarray) else chunked(score)
+    return pa.table(
+        {
+            "query": pc.cast(chunked(rows.columns["query"]), pa.string()),
+            "doc": pc.cast(chunked(rows.columns["doc"]), pa.string()),
+            "score": pc.cast(score, pa.float64()),
+        }
+    )
+
+
+def grouped_by_query(table: pa.Table) -> tuple[pa.Table, pa.Array]:
+    """The rows with each query's rows together, and the distinct queries. A block whose queries each come in one
+    stretch (a run grouped by query, the usual case) is kept as it is: no copy. Otherwise the stretches are
+    ordered by query id (byte order), each query's rows keeping their order."""
+    query = table.column("query")
+    if len(query) == 0:
+        return table, pa.array([], pa.string())
+    changes = np.flatnonzero(bool_numpy(pc.not_equal(query.slice(1), query.slice(0, len(query) - 1)))) + 1
+    starts = np.concatenate([[0], changes]).astype(np.int64)
+    heads = take(query, starts)
+    distinct = pc.unique(heads)
+    if len(distinct) == len(heads):
+        return table, heads
+    lengths = np.diff(np.append(starts, len(query)))
+    order = int_numpy(pc.sort_indices(heads))  # stable: a query's stretches keep their order
+    lengths = lengths[order]
+    first = starts[order] - (np.cumsum(lengths) - lengths)
+    return table.take(arrow_int64(np.repeat(first, lengths) + np.arange(len(query)))), distinct
+
+
+def write_block(table: pa.Table, path: str) -> None:
+    import pyarrow.parquet as pq
+
+    pq.write_table(table, path, **WRITE_OPTIONS)
+
+
 def write_partitioned(pieces: Iterator[Rows], directory: str, partitions: int) -> list[str]:
-    """A run as ``directory``/part-NNNNN.parquet: every query's rows in one file, grouped by query (the layout the
-    distributed path reads a partition at a time). Columns query, doc, score."""
+    """A run in any order as ``directory``/part-NNNNN.parquet: rows hash-partitioned by query into ``partitions``
+    temporary files, each then sorted by query and rewritten, so every query's rows are in one file, grouped (the
+    layout the distributed path reads a partition at a time). Columns query, doc, score."""
     import pyarrow.parquet as pq
 
     os.makedirs(directory, exist_ok=True)
@@ -236,7 +280,7 @@ def write_partitioned(pieces: Iterator[Rows], directory: str, partitions: int) -
                 continue
             table = table.take(pc.sort_indices(table, sort_keys=[("query", "ascending"), ("row", "ascending")]))
             out = os.path.join(directory, PART_NAME.format(number))
-            pq.write_table(table.drop_columns(["row"]), out, compression="zstd")
+            write_block(table.drop_columns(["row"]), out)
             written.append(out)
         return written
     finally:

@@ -11,7 +11,6 @@ Evaluation), so the peak memory is about one run's. Pure: no Streamlit; the CLI 
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import math
@@ -72,6 +71,7 @@ def evaluate_runs(
     progress: Callable[[int, int, str], None] | None = None,
     stream: bool | None = None,
     dask=None,
+    piece_bytes: int | None = None,
 ) -> dict[str, object]:
     """{name: metrics.engine.Evaluation} of each (name, run source) against the same qrels.
 
@@ -80,8 +80,9 @@ def evaluate_runs(
     A run source is anything metrics.io.read_run accepts (a path, bytes, a Run).
 
     ``stream``: read each run file in blocks of whole queries (metrics.streaming; None: only a file over 1 GiB).
-    ``dask``: evaluate every run on one Dask cluster (``local[:N]``, ``tcp://HOST:PORT`` or a Client; see
-    metrics.distributed). The numbers are the same either way.
+    ``dask``: evaluate the runs on one Dask cluster (``local[:N]``, ``tcp://HOST:PORT`` or a Client; see
+    metrics.distributed), all at once: runs x partitions tasks. The numbers are the same either way.
+    ``piece_bytes``: bytes of run text read at a time when streaming or sending blocks to Dask.
     """
     from metrics.engine import evaluate
     from metrics.io import read_qrels, read_run
@@ -89,20 +90,24 @@ def evaluate_runs(
 
     qrels = read_qrels(qrels)
     settings = {"conventions": conventions, "complete": complete}
-    evaluations: dict[str, object] = {}
-    with contextlib.ExitStack() as stack:
-        client = None
-        if dask is not None:
-            from metrics.distributed import connect, evaluate_dask
+    block = {"piece_bytes": piece_bytes} if piece_bytes else {}
+    if dask is not None:  # every run's partitions on the cluster at once (runs x partitions tasks)
+        from metrics.distributed import evaluate_runs_dask
 
-            client = stack.enter_context(connect(dask))
+        def started(index: int) -> None:
+            if progress:
+                progress(index, len(runs), runs[index][0])
+
+        sources = [source for _, source in runs]
+        evaluated = evaluate_runs_dask(dask, sources, qrels, measures, progress=started, **settings, **block)
+        evaluations = {name: evaluation for (name, _), evaluation in zip(runs, evaluated, strict=True)}
+    else:
+        evaluations = {}
         for index, (name, source) in enumerate(runs):
             if progress:
                 progress(index, len(runs), name)
-            if client is not None:
-                evaluations[name] = evaluate_dask(client, source, qrels, measures, **settings)
-            elif stream or (stream is None and too_large_to_read_whole(source)):
-                evaluations[name] = evaluate_stream(source, qrels, measures, **settings)
+            if stream or (stream is None and too_large_to_read_whole(source)):
+                evaluations[name] = evaluate_stream(source, qrels, measures, **settings, **block)
             else:
                 run = read_run(source)  # errors name the file, not the run
                 evaluations[name] = evaluate(run, qrels, measures, **settings)

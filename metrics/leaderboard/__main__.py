@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from metrics._cli import OneLineParser, run
 
 EPILOG = """\
-Each run is read and evaluated in turn, keeping only its per-query values, so memory stays near one run's.
+Each run is read and evaluated in turn, keeping only its per-query values, so memory stays near one run's (with
+--dask, every run's partitions go to the cluster at once: runs x partitions tasks).
 Progress goes to stderr. Means are over the queries every run was evaluated on (trec_eval's query set per run;
 with -c every judged query). Every pair of runs is tested per measure and the pairs' p-values corrected together;
 a superscript letter beside a value names a run it beats (higher mean, corrected p <= alpha), as ranx does.
@@ -63,8 +64,11 @@ def _parser() -> argparse.ArgumentParser:
         "memory; the default for a run file over 1 GiB)"
     )
     streaming.add_argument("--no-stream", dest="stream", action="store_false", help="read each run whole")
+    large.add_argument("--block-bytes", type=int, metavar="N", help="bytes of run text read at a time when streaming")
     large.add_argument(
-        "--dask", metavar="ADDRESS", help="evaluate the runs on Dask: local[:N] (N worker processes) or tcp://HOST:PORT"
+        "--dask",
+        metavar="ADDRESS",
+        help="evaluate the runs on Dask, all at once: local[:N] (N worker processes) or tcp://HOST:PORT",
     )
     return parser
 
@@ -89,6 +93,8 @@ def _run(options: argparse.Namespace) -> int:
         raise ValueError(f"--name was given {len(options.name)} times for {len(options.runs)} runs")
     if not 0 <= options.digits <= 17:
         raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
+    if options.block_bytes is not None and options.block_bytes < 1:
+        raise ValueError(f"--block-bytes must be a positive number of bytes, got {options.block_bytes}")
     if options.permutations < 1:
         raise ValueError(f"--permutations must be at least 1, got {options.permutations}")
     measures = measure_names(options.measure)  # none given: the registry's default measure set
@@ -114,6 +120,7 @@ def _run(options: argparse.Namespace) -> int:
         progress=progress,
         stream=options.stream,
         dask=options.dask,
+        piece_bytes=options.block_bytes,
     )
     board = from_evaluations(
         evaluations,
