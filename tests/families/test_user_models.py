@@ -4,10 +4,13 @@ tests/test_catalog_reference.py)."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 from hypothesis import given
 
 from metrics import Conventions, parse_measure
+from metrics.families import user_models
 from tests.families.check import RUNS, SETTINGS, THRESHOLDS, kernel_equals_readable
 
 TOL = 1e-9
@@ -18,6 +21,14 @@ NAMES = ["RBP", "RBP(p=0.5)@4", "rbp_resid", "RBP_resid(p=0.8)@3", "ERR", "ERR@3
 @given(RUNS, THRESHOLDS)
 def test_kernel_equals_readable(data, threshold):
     kernel_equals_readable(NAMES, *data, Conventions(threshold=threshold))
+
+
+@SETTINGS
+@given(RUNS, THRESHOLDS)
+def test_kernel_equals_readable_on_lists_of_very_different_lengths(data, threshold):
+    """rbp_resid's kernel expands every rank when a few lists are much longer than the rest (its other path)."""
+    with mock.patch.object(user_models, "_RANK_STEPS_PER_RANK", 0):
+        kernel_equals_readable(NAMES, *data, Conventions(threshold=threshold))
 
 
 def test_rbp_binary_by_hand():
