@@ -136,10 +136,8 @@ def _run(options: argparse.Namespace) -> int:
     tag = _run_tag(options.run) if runid else None
     out = sys.stdout
     if options.format == "trec_eval":
-        printed = trec_format.lines(
-            result, tag if runid else None, per_query=options.per_query, summary=not options.no_summary
-        )
-        out.write("".join(line + "\n" for line in printed))
+        summary = not options.no_summary
+        out.write(trec_format.text(result, tag if runid else None, per_query=options.per_query, summary=summary))
     elif options.format == "json":
         out.write(_json(result, options.per_query) + "\n")
     elif options.format == "csv":
