@@ -69,6 +69,12 @@ def lines(result, runid: str | None, *, per_query: bool, summary: bool = True) -
 
 def text(result, runid: str | None, *, per_query: bool, summary: bool = True) -> str:
     """trec_eval's output for an engine Evaluation, every line ending in a line break (:func:`lines`, joined)."""
+    return "".join(pieces(result, runid, per_query=per_query, summary=summary))
+
+
+def pieces(result, runid: str | None, *, per_query: bool, summary: bool = True) -> list[str]:
+    """:func:`text` in pieces (a query's lines, a summary line), to be written one after the other: the output of
+    a large run is never held whole, twice (as text, then encoded)."""
     ordered = sorted(result.measures, key=_order)
     names = [trec_name(m) for m in ordered]
     families = [registry.family(m.family) for m in ordered]
@@ -81,7 +87,7 @@ def text(result, runid: str | None, *, per_query: bool, summary: bool = True) ->
         for measure, name, family in zip(ordered, names, families, strict=True):
             if family.summary != "none":
                 out.append(_line(name, "all", result.means[measure.name], family.count) + "\n")
-    return "".join(out)
+    return out
 
 
 def _query_blocks(result, ordered, names, families) -> list[str]:
