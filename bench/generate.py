@@ -4,8 +4,10 @@
     python bench/generate.py --only scale --scale-queries 10,100
     python bench/generate.py --msmarco-queries 500 --out /tmp/data   # smaller variants
 
-(--only variants: msmarco-v1..v4.run, the same queries, docs and qrels as msmarco-like, reordered with more and more
-noise: the leaderboard bench compares them with msmarco.run.)
+(--only judged: judged.run/.qrels, the shape of issue 21's all_trec goal: 2,000 queries x 1,000 docs with ~150 graded
+judgments each, about 300k qrels lines, built as dl-like is. --only variants: msmarco-v1..v4.run, the same queries,
+docs and qrels as msmarco-like, reordered with more and more noise: the leaderboard bench compares them with
+msmarco.run.)
 
 msmarco-like: N queries x 1,000 docs, ~1.1 relevant (grade 1) per query, placed often in the top 10, sometimes deeper,
 sometimes not retrieved. dl-like: 200 queries x 1,000 docs, ~200 graded judgments (0-3) per query, most on
@@ -188,12 +190,14 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=DATA)
     ap.add_argument("--seed", type=int, default=20261122)
-    ap.add_argument("--only", default="msmarco,dl,scale", help="comma list of msmarco, dl, scale, variants")
+    ap.add_argument("--only", default="msmarco,dl,scale,judged", help="msmarco, dl, scale, variants, judged")
     ap.add_argument("--variants", type=int, default=4, help="msmarco-like variant runs for the leaderboard bench")
     ap.add_argument("--depth", type=int, default=1000, help="docs per query")
     ap.add_argument("--msmarco-queries", type=int, default=6980)
     ap.add_argument("--dl-queries", type=int, default=200)
     ap.add_argument("--dl-judged", type=int, default=200, help="judgments per query, on average")
+    ap.add_argument("--judged-queries", type=int, default=2000, help="queries of judged.run (many judgments each)")
+    ap.add_argument("--judged-per-query", type=int, default=150, help="judgments per query of judged.qrels, on average")
     ap.add_argument("--scale-queries", default=",".join(map(str, SCALE_QUERIES)))
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -212,6 +216,15 @@ def main(argv: list[str] | None = None) -> None:
         )
     if "dl" in only:
         jobs.append(("dl", lambda: dl_like(args.out, "dl", args.dl_queries, args.depth, args.dl_judged, args.seed + 1)))
+    if "judged" in only:  # many judgments per query: trec_eval's all_trec costs most here (bench/all_trec.py)
+        jobs.append(
+            (
+                "judged",
+                lambda: dl_like(
+                    args.out, "judged", args.judged_queries, args.depth, args.judged_per_query, args.seed + 2
+                ),
+            )
+        )
     if "scale" in only:
         for nq in map(int, args.scale_queries.split(",")):
             rows = nq * args.depth

@@ -132,14 +132,14 @@ def _run(options: argparse.Namespace) -> int:
         "judged_only": options.judged_only,
     }
     result, run_name, qrels_name = _evaluate(options, measures, settings)
+    _return_freed_memory()
     _note_query_sets(result, run_name, qrels_name)
     tag = _run_tag(options.run) if runid else None
     out = sys.stdout
     if options.format == "trec_eval":
-        printed = trec_format.lines(
-            result, tag if runid else None, per_query=options.per_query, summary=not options.no_summary
-        )
-        out.write("".join(line + "\n" for line in printed))
+        summary = not options.no_summary
+        for piece in trec_format.pieces(result, tag if runid else None, per_query=options.per_query, summary=summary):
+            out.write(piece)
     elif options.format == "json":
         out.write(_json(result, options.per_query) + "\n")
     elif options.format == "csv":
@@ -185,8 +185,18 @@ def _evaluate(options: argparse.Namespace, measures, settings: dict):
     if stream or options.to_parquet:
         return evaluate_stream(run_source, options.qrels, measures, **settings, **block), *names
     qrels = read_qrels(options.qrels)
+    _return_freed_memory()
     run = read_run(run_source)
+    _return_freed_memory()
     return evaluate(run, qrels, measures, **settings), run.name, qrels.name
+
+
+def _return_freed_memory() -> None:
+    """Hand the pages Arrow's allocator holds free back to the system (it keeps them for reuse, but the Python
+    objects and numpy arrays of the next step cannot reuse them): after each file is read (the parser's leftovers)
+    and after the evaluation (the run and qrels), so that the process's peak is what it holds, not what it held."""
+    if "pyarrow" in sys.modules:
+        sys.modules["pyarrow"].default_memory_pool().release_unused()
 
 
 def _run_tag(path: str) -> str:

@@ -40,6 +40,14 @@ class Prepared:
     ideal_grade: np.ndarray
     judged_only: bool  # trec_eval -J: unjudged documents left the rankings (a ranking may be empty)
 
+    def shared(self, key: tuple, compute):
+        """``compute()``, once per prepared run and key: the arrays several measures of one family share (its
+        cutoffs, its recall levels) are built for the first and reused by the others."""
+        cache = self.__dict__.setdefault("_shared", {})
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
+
     def in_top(self, k: int | None) -> np.ndarray:
         """Which rows lie in the top k (every row when k is None)."""
         return np.ones(len(self.rank), dtype=bool) if k is None else self.rank <= k
@@ -108,5 +116,19 @@ def suffix_max(slot: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
 
 def log2_discounts(positions: np.ndarray) -> np.ndarray:
     """log2(position + 1) with math.log2, as the readable code computes it (np.log2 differs in the last bit)."""
+    if len(positions) == 0:
+        return np.zeros(0, dtype=np.float64)
+    top = int(positions.max())
+    if top <= max(_LOG2_TABLE_MIN, 4 * len(positions)):
+        # One table of math.log2 values for positions 1..top, grown as needed and shared by every kernel: a gather,
+        # where np.unique would sort the positions at each call (a dozen NDCG cutoffs, each on 200k+ rows).
+        if len(_log2_table[0]) <= top:
+            size = max(top + 1, 2 * len(_log2_table[0]))
+            _log2_table[0] = np.array([math.log2(p + 1) for p in range(size)], dtype=np.float64)
+        return _log2_table[0][positions]
     unique, inverse = np.unique(positions, return_inverse=True)  # (plain np.unique imports numpy.ma: 6 ms)
     return np.array([math.log2(p + 1) for p in unique.tolist()], dtype=np.float64)[inverse]
+
+
+_LOG2_TABLE_MIN = 1 << 12
+_log2_table: list = [()]  # [math.log2(p + 1) for p = 0, 1, ...] as numpy, built on first use (numpy loads lazily)

@@ -64,25 +64,78 @@ def _order(measure: Measure) -> tuple:
 
 def lines(result, runid: str | None, *, per_query: bool, summary: bool = True) -> list[str]:
     """trec_eval's output lines for an engine Evaluation. ``runid`` is printed first in the summary when given."""
+    return text(result, runid, per_query=per_query, summary=summary).split("\n")[:-1]
+
+
+def text(result, runid: str | None, *, per_query: bool, summary: bool = True) -> str:
+    """trec_eval's output for an engine Evaluation, every line ending in a line break (:func:`lines`, joined)."""
+    return "".join(pieces(result, runid, per_query=per_query, summary=summary))
+
+
+def pieces(result, runid: str | None, *, per_query: bool, summary: bool = True) -> list[str]:
+    """:func:`text` in pieces (a query's lines, a summary line), to be written one after the other: the output of
+    a large run is never held whole, twice (as text, then encoded)."""
     ordered = sorted(result.measures, key=_order)
     names = [trec_name(m) for m in ordered]
     families = [registry.family(m.family) for m in ordered]
     out: list[str] = []
     if per_query:
-        columns = [result.per_query[m.name].tolist() for m in ordered]
-        for index, query in enumerate(result.queries):  # with -c, queries missing from the run too
-            for measure, name, family, column in zip(ordered, names, families, columns, strict=True):
-                if measure.name in result.texts:  # relstring: a string per query, in quotes (m_relstring.c)
-                    out.append(STRING_LINE % (name, query, f"'{result.texts[measure.name][index]}'"))
-                elif family.per_query:
-                    out.append(_line(name, query, column[index], family.count))
+        out += _query_blocks(result, ordered, names, families)
     if summary:
         if runid is not None:
-            out.append(STRING_LINE % (RUNID, "all", runid))
+            out.append(STRING_LINE % (RUNID, "all", runid) + "\n")
         for measure, name, family in zip(ordered, names, families, strict=True):
             if family.summary != "none":
-                out.append(_line(name, "all", result.means[measure.name], family.count))
+                out.append(_line(name, "all", result.means[measure.name], family.count) + "\n")
     return out
+
+
+def _query_blocks(result, ordered, names, families) -> list[str]:
+    """Each query's lines (with -c, queries missing from the run too) as one string, formatted by one printf-style
+    template per run holding every line of a query: 2,000 formattings of ~95 values each instead of 190,000 of one
+    (at 2,000 queries and -m all_trec, 0.15 s -> 0.04 s). A query with a NaN value (printed -nan) takes _line."""
+    measures = zip(ordered, names, families, strict=True)
+    shown = [(m, n, f) for m, n, f in measures if m.name in result.texts or f.per_query]
+    if not shown or not result.queries:
+        return []
+    template = "".join(
+        # the line's format with the measure's name already in place (its % doubled): "P_10   ...\t%s\t%6.4f\n"
+        (STRING_LINE if m.name in result.texts else COUNT_LINE if f.count else VALUE_LINE).replace(
+            "%-22s", f"{n:<22}".replace("%", "%%"), 1
+        )
+        + "\n"
+        for m, n, f in shown
+    )
+    import numpy as np
+
+    columns, nan = [], np.zeros(len(result.queries), dtype=bool)
+    for measure, _, _ in shown:
+        if measure.name in result.texts:  # relstring: a string per query, in quotes (m_relstring.c)
+            columns.append([f"'{t}'" for t in result.texts[measure.name]])
+        else:
+            values = result.per_query[measure.name]
+            nan |= np.isnan(values)
+            columns.append(values.tolist())
+    blocks = []
+    for index, query in enumerate(result.queries):
+        if nan[index]:
+            blocks.append(_query_lines(query, index, shown, columns))
+        else:
+            args = []
+            for column in columns:
+                args += (query, column[index])
+            blocks.append(template % tuple(args))
+    return blocks
+
+
+def _query_lines(query: str, index: int, shown, columns) -> str:
+    """One query's lines, line by line (the way for a query with a NaN value)."""
+    out = []
+    for (_, name, family), column in zip(shown, columns, strict=True):
+        value = column[index]
+        text = isinstance(value, str)  # relstring
+        out.append(STRING_LINE % (name, query, value) if text else _line(name, query, value, family.count))
+    return "".join(line + "\n" for line in out)
 
 
 def _line(name: str, query: str, value: float, count: bool) -> str:

@@ -8,6 +8,7 @@ import itertools
 import random
 from unittest import mock
 
+import numpy as np
 import pytest
 import pytrec_eval
 from golden import TIES, TREC_PUBLIC, expectations
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from missing_queries import num_rel_all, with_trec_eval_missing
 from strategies import binary_scored_qrels_sets, every_conventions, scored_qrels_sets, scored_runs
 
+import metrics.engine
 import metrics.io.order
 import metrics.io.parallel
 from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score, registry
@@ -158,6 +160,31 @@ def _check_any_line_order(run, qrels, rnd):
     assert from_files.queries == from_dicts.queries
     for name in ALL_MEASURES:
         assert from_files.per_query[name].tolist() == from_dicts.per_query[name].tolist(), name
+
+
+@contextlib.contextmanager
+def colliding_join_keys():
+    """Every doc id the same fingerprint: every (query, doc) key of the engine's join collides; and every run row
+    a candidate of the join (not only those whose doc's hash a judged doc shares)."""
+    with (
+        mock.patch.object(metrics.engine, "fingerprint", lambda docs: np.zeros(len(docs), dtype=np.uint64)),
+        mock.patch.object(metrics.engine, "_candidates", lambda run, judged_docs: np.arange(run.num_rows)),
+    ):
+        yield
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs, qrels_sets, conventions, st.booleans())
+def test_join_keys_that_collide_fall_back_to_the_strings(run, qrels, conv, complete):
+    with colliding_join_keys():
+        _assert_exactly_equal(run, qrels, conv, complete)
+
+
+def test_a_row_whose_key_collides_with_another_docs_judgment_is_not_matched():
+    # One judgment per query, so no two qrels keys collide: only the check on the strings sees that 'b' is not 'a'.
+    run, qrels = {"q1": {"b": 2.0, "a": 1.0}, "q2": {"c": 1.0}}, {"q1": {"a": 1}, "q2": {"d": 1}}
+    with colliding_join_keys():
+        _assert_exactly_equal(run, qrels, Conventions(), False, ["RR", "P@1", "AP"])
 
 
 def test_long_rankings_with_many_ties_and_deep_relevant_docs():

@@ -7,7 +7,7 @@ from __future__ import annotations
 from metrics.conventions import Conventions, Gain
 from metrics.latex import compact, elided_sum, measure_symbol
 from metrics.lazy_numpy import np
-from metrics.prepared import log2_discounts
+from metrics.prepared import log2_discounts, position_within
 from metrics.types import Breakdown
 
 
@@ -57,7 +57,29 @@ def _gains(grades: np.ndarray, kind: str) -> np.ndarray:
     return np.array([gain(g, kind) for g in unique.tolist()], dtype=np.float64)[inverse]
 
 
-def _dcg(data, slot: np.ndarray, position: np.ndarray, grades: np.ndarray, k: int | None, kind: str):
+def _within(data, slot: np.ndarray, position: np.ndarray, terms: np.ndarray, k: int | None) -> np.ndarray:
     keep = position <= k if k is not None else np.ones(len(position), dtype=bool)
-    terms = _gains(grades[keep], kind) / log2_discounts(position[keep])
-    return np.bincount(slot[keep], weights=terms, minlength=data.size)  # sequential, in rank order
+    return np.bincount(slot[keep], weights=terms[keep], minlength=data.size)  # sequential, in rank order
+
+
+def _row_dcg_terms(data, kind: str) -> np.ndarray:
+    """Each judged retrieved row's gain / log2(rank + 1): the same at every cutoff, so built once per run (a dozen
+    cutoffs under all_trec) and cut by _within."""
+    return data.shared(("DCG terms", kind), lambda: _gains(data.grade, kind) / log2_discounts(data.rank))
+
+
+def _ideal_terms(data, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(slot, position, gain / log2(position + 1)) of every query's ideal ranking, built once per run."""
+
+    def build():
+        if data.conventions.idcg == "all":
+            slot, grades = data.ideal_slot, data.ideal_grade
+        else:
+            positive = data.grade > 0
+            slot, grades = data.slot[positive], data.grade[positive]
+        order = np.lexsort((-grades, slot))  # by query, grade descending: the ideal ranking
+        slot, grades = slot[order], grades[order]
+        position = position_within(slot)
+        return slot, position, _gains(grades, kind) / log2_discounts(position)
+
+    return data.shared(("IDCG terms", kind), build)

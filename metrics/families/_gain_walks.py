@@ -165,8 +165,12 @@ def _running(slot: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
     out = np.empty(len(slot))
     totals = np.zeros(size)
     position = position_within(slot)
-    for nth in range(1, int(position.max()) + 1 if len(position) else 1):
-        rows = position == nth
+    # The rows grouped by position once (a stable sort), rather than every row compared with each position in
+    # turn (1,000 positions x 200k rows under all_trec); each slot still adds its rows in position order.
+    by_position = np.argsort(position, kind="stable")
+    bounds = np.searchsorted(position[by_position], np.arange(1, int(position.max(initial=0)) + 2))
+    for first, stop in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        rows = by_position[first:stop]
         totals[slot[rows]] += weights[rows]
         out[rows] = totals[slot[rows]]
     return out

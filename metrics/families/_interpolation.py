@@ -70,12 +70,8 @@ def precision_recall_points(
 
 def _interpolated_rows(data, level: float, k: int | None) -> np.ndarray:
     """Interpolated precision at one recall level, per query (metrics.families.interpolated_precision, vectorized)."""
-    relevant = np.flatnonzero(data.relevant() & data.in_top(k))
-    slot, rank = data.slot[relevant], data.rank[relevant]
-    corners = position_within(slot) / rank
-    best_after = suffix_max(slot, corners, data.size)
-    hits = np.bincount(slot, minlength=data.size)
-    first_row = np.concatenate([[0], np.cumsum(hits)[:-1]])
+    # The same for every level: built once per cutoff (all_trec asks for 11 levels, and 11pt_avg for 11 more)
+    hits, first_row, best_after = data.shared(("IPrec", k), lambda: _best_precision_after(data, k))
     needed = _relevant_needed_per_query(level, data.R, data.conventions.recall_rounding)
     answered = (needed <= hits) & (hits > 0)
     values = np.zeros(data.size)
@@ -86,6 +82,18 @@ def _interpolated_rows(data, level: float, k: int | None) -> np.ndarray:
     if data.judged_only:
         values[(data.n == 0) & (needed == 0)] = np.nan
     return values
+
+
+def _best_precision_after(data, k: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(relevant retrieved per query, each query's first relevant row, the best precision at or after each
+    relevant row of its query)."""
+    relevant = np.flatnonzero(data.relevant() & data.in_top(k))
+    slot, rank = data.slot[relevant], data.rank[relevant]
+    corners = position_within(slot) / rank
+    best_after = suffix_max(slot, corners, data.size)
+    hits = np.bincount(slot, minlength=data.size)
+    first_row = np.concatenate([[0], np.cumsum(hits)[:-1]])
+    return hits, first_row, best_after
 
 
 def _relevant_needed_per_query(level: float, R: np.ndarray, rounding: RecallRounding) -> np.ndarray:

@@ -10,7 +10,7 @@ from math import log2
 
 from metrics._checks import checked, judged
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.families._dcg_sums import _dcg, _dcg_terms, _defined, _symbol, gain, gain_symbol
+from metrics.families._dcg_sums import _dcg_terms, _defined, _row_dcg_terms, _symbol, _within, gain, gain_symbol
 from metrics.family import Family
 from metrics.latex import aligned_block, decimal
 from metrics.lazy_numpy import np
@@ -59,7 +59,8 @@ def dcg_worked(b: Breakdown) -> str:
 
 
 def dcg_kernel(data, measure) -> np.ndarray:
-    return _dcg(data, data.slot, data.rank, data.grade, measure.k, measure.gain_under(data.conventions))
+    kind = measure.gain_under(data.conventions)
+    return _within(data, data.slot, data.rank, _row_dcg_terms(data, kind), measure.k)
 
 
 DCG = Family(

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from metrics._checks import checked
 from metrics.conventions import TREC_EVAL, Conventions
-from metrics.families._dcg_sums import _dcg, _defined, gain_symbol
+from metrics.families._dcg_sums import _defined, _ideal_terms, _within, gain_symbol
 from metrics.families.dcg import dcg, dcg_worked
 from metrics.family import Family
 from metrics.lazy_numpy import np
-from metrics.prepared import position_within
 from metrics.types import Breakdown, Judgments, Ranking, Term
 
 
@@ -49,14 +48,8 @@ def idcg_definition(c: Conventions) -> str:
 
 
 def _idcg(data, k: int | None, kind: str) -> np.ndarray:
-    if data.conventions.idcg == "all":
-        slot, grades = data.ideal_slot, data.ideal_grade
-    else:
-        positive = data.grade > 0
-        slot, grades = data.slot[positive], data.grade[positive]
-    order = np.lexsort((-grades, slot))  # by query, grade descending: the ideal ranking
-    slot, grades = slot[order], grades[order]
-    return _dcg(data, slot, position_within(slot), grades, k, kind)
+    slot, position, terms = _ideal_terms(data, kind)
+    return _within(data, slot, position, terms, k)
 
 
 def idcg_kernel(data, measure) -> np.ndarray:

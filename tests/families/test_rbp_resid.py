@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 from hypothesis import given
 
 from metrics import Conventions, parse_measure
+from metrics.families import rbp_resid
 from tests.families.check import RUNS, SETTINGS, THRESHOLDS, equals_trec_eval10, kernel_equals_readable
 
 TOL = 1e-9
@@ -16,6 +19,14 @@ NAMES = ["rbp_resid", "RBP_resid(p=0.8)@3"]
 @given(RUNS, THRESHOLDS)
 def test_kernel_equals_readable(data, threshold):
     kernel_equals_readable(NAMES, *data, Conventions(threshold=threshold))
+
+
+@SETTINGS
+@given(RUNS, THRESHOLDS)
+def test_kernel_equals_readable_on_lists_of_very_different_lengths(data, threshold):
+    """The kernel expands every rank when a few lists are much longer than the rest (its other path)."""
+    with mock.patch.object(rbp_resid, "_RANK_STEPS_PER_RANK", 0):
+        kernel_equals_readable(NAMES, *data, Conventions(threshold=threshold))
 
 
 def test_equals_trec_eval_10():
