@@ -30,7 +30,10 @@ def set_average_precision(
     r = hits / R if R else 0.0
     share = 1 / retrieved * r if retrieved else 0.0  # each hit adds 1/retrieved to set_P, times set_recall
     terms = {Term.HITS: hits, Term.RETRIEVED: retrieved, Term.R: R, Term.SET_PRECISION: p, Term.SET_RECALL: r}
-    return Breakdown("SetAP", k, p * r, _steps(rows, share), terms, conventions)
+    # num_rel_ret² / (num_ret · num_rel), in this order, as m_set_map.c computes it: p · r can differ in the last
+    # bit, and then in the 4th decimal at a rounding boundary
+    value = hits * hits / (retrieved * R) if retrieved and R else 0.0
+    return Breakdown("SetAP", k, value, _steps(rows, share), terms, conventions)
 
 
 _SET_MAP = r"\mathrm{set\_map}"
@@ -48,8 +51,8 @@ def set_average_precision_worked(b: Breakdown) -> str:
 
 
 def set_average_precision_kernel(data, measure) -> np.ndarray:
-    hits = data.hits(measure.k)
-    return ratio(hits, data.retrieved(measure.k)) * ratio(hits, data.R)
+    hits = data.hits(measure.k).astype(np.float64)
+    return ratio(hits * hits, data.retrieved(measure.k) * data.R.astype(np.float64))  # as the readable function
 
 
 SET_AVERAGE_PRECISION = Family(

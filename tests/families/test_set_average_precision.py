@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 
 from metrics import Conventions
+from metrics.engine import evaluate
 from metrics.families.set_average_precision import set_average_precision
 from tests.families.check import (
     RUNS,
@@ -41,3 +42,14 @@ def test_both_equal_pytrec_eval(data, level):
 def test_worked_example_by_hand():
     ranking, qrels = ["a", "x", "b", "u"], {"a": 2, "b": 0, "z": 1}  # 1 relevant of 4 retrieved; R = 2
     assert set_average_precision(ranking, qrels).value == pytest.approx((1 / 4) * (1 / 2))  # set_P * set_recall
+
+
+def test_computed_as_trec_eval_computes_it_to_the_last_bit():
+    """m_set_map.c: num_rel_ret² / (num_ret · num_rel). With 1 relevant of 15 retrieved and R = 3 that is 1 / 45, where
+    set_P · set_recall = (1 / 15) · (1 / 3) is one bit off; such a bit turned a printed 0.0563 into 0.0562 on a
+    trec_eval 10.0 run (the live differential, -c -l2 -m all_trec)."""
+    assert (1 / 15) * (1 / 3) != 1 / 45  # the trap, in double precision
+    ranking = ["r1", *(f"n{i}" for i in range(14))]
+    qrels = {"r1": 1, "r2": 1, "r3": 1}
+    assert set_average_precision(ranking, qrels).value == 1 * 1 / (15 * 3)
+    assert evaluate({"q": ranking}, {"q": qrels}, NAMES).per_query["set_map"][0] == 1 * 1 / (15 * 3)
