@@ -100,3 +100,16 @@ def formula_room(latex: str, where: object = st) -> None:
     first-paint placeholder, as the charts' boxes are)."""
     height = formula_height(latex, presenter_on=presenter.is_on())
     where.html(f'<div class="formula_first_paint" style="height: {height}px"></div>')
+
+
+PRELOAD_KEY = "formulas_first_paint_preload"
+
+
+def preload() -> None:
+    """Call once per run in app.py, after the page: on a new visitor's first run, one hidden formula at the end, so
+    the browser fetches KaTeX's code while the numbers are already on screen. Without it the second run's formulas
+    waited for that code in boxes shorter than the formulas, and the page jumped up (about 150 px on the DCG & NDCG
+    lesson), then down."""
+    if not charts_now():
+        with st.container(key=PRELOAD_KEY):  # hidden by ui.layout's CSS
+            st.latex(r"\mathrm{NDCG}")
