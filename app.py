@@ -98,3 +98,4 @@ with st.sidebar:
     first_paint.watch()  # charts after the first screen has painted (ui/first_paint.py)
 presenter.sidebar_toggle()
 page.run()
+first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (ui/first_paint.py)

@@ -62,10 +62,20 @@ def _choices() -> tuple[str, str, str] | None:
     first_default = "trec_eval" if "trec_eval" in usable else usable[0]
     preferred = [k for k in ("sklearn", "lightgbm", "ranx") if k in usable and k != first_default]
     second_default = preferred[0] if preferred else usable[-1]
-    for key, default in ((f"{PAGE}_first", first_default), (f"{PAGE}_second", second_default)):
-        state.keep_choice(key, usable, default)
-    first = first_col.selectbox("From (the first tool)", usable, format_func=titles.get, key=f"{PAGE}_first")
-    second = second_col.selectbox("To (the second tool)", usable, format_func=titles.get, key=f"{PAGE}_second")
+    first = first_col.selectbox(
+        "From (the first tool)",
+        usable,
+        index=state.choice_index(f"{PAGE}_first", usable, first_default),
+        format_func=titles.get,
+        key=f"{PAGE}_first",
+    )
+    second = second_col.selectbox(
+        "To (the second tool)",
+        usable,
+        index=state.choice_index(f"{PAGE}_second", usable, second_default),
+        format_func=titles.get,
+        key=f"{PAGE}_second",
+    )
     if excluded:
         family = parse_measure(measure).family
         with st.expander(f"Tools that have {family} but cannot be reproduced here", icon=":material/block:"):

@@ -4,38 +4,56 @@ A new browser loads each kind of element's code on first use. Plotly's chunk is 
 fetches, parses and runs it, the page's main thread is busy and the metric cards and the ranked list wait with it
 (measured by bench/first_visit.py: a few times slower than a bare ``st.metric`` page); the code block's highlighter
 (1.6 MB), the data grid (1.2 MB) and KaTeX (0.5 MB) weigh too. So a session's first run draws each chart as an
-empty box of the chart's height (nothing moves when it arrives), pages leave their heavy parts below the numbers
-(closed expanders, the formulas' tabs) for later (``charts_now()``), and a tiny script waits
-until the page has painted with no placeholder left (or 4 s), then reruns the app: the second run draws the charts.
-Every later run draws them at once.
+empty box of the chart's height (nothing moves when it arrives), and each formula (st.latex) as an empty box of
+its estimated height (``formula_height``: KaTeX's chunk and typesetting held a lesson's first number back by
+seconds); pages leave their heavy parts below the numbers (closed expanders, the formulas' tabs) for later
+(``charts_now()``). A tiny script waits until the run has ended and the page has painted with no placeholder left
+(or 4 s), then reruns the app: the second run draws the charts and the formulas. Every later run draws them at
+once.
 
 Only a browser can say it has painted: a session with no HTTP headers (AppTest) gets its charts on the first run.
 """
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
-from ui import state
+from ui import presenter, state
 
 _JS = """
 export default function (component) {
   const { setTriggerValue } = component;
   let done = false;
-  const painted = () => !document.querySelector('[data-testid="stSkeleton"]');
+  let idleSince = null;
+  // Wait for the end of the run: a rerun asked for while the first run is still drawing interrupts it, and the
+  // numbers would then come with the charts (a new server's first run, or a busy machine, takes seconds).
+  const check = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app || app.getAttribute("data-test-script-state") !== "notRunning") {
+      idleSince = null;
+      return;
+    }
+    if (idleSince === null) idleSince = performance.now();
+    // Painted: no placeholder skeleton left (or 4 s after the run ended, if one never goes).
+    if (!document.querySelector('[data-testid="stSkeleton"]') || performance.now() - idleSince > 4000) fire();
+  };
   const fire = () => {
     if (done) return;
     done = true;
     observer.disconnect();
-    clearTimeout(timer);
+    clearInterval(timer);
     // two frames: the numbers on screen, then ask for the charts
     requestAnimationFrame(() => requestAnimationFrame(() => setTriggerValue("painted", true)));
   };
-  const observer = new MutationObserver(() => { if (painted()) fire(); });
-  observer.observe(document.body, { childList: true, subtree: true });
-  const timer = setTimeout(fire, 4000);
-  if (painted()) fire();
-  return () => { observer.disconnect(); clearTimeout(timer); };
+  const observer = new MutationObserver(check);
+  observer.observe(document.body, {
+    childList: true, subtree: true, attributes: true, attributeFilter: ["data-test-script-state"],
+  });
+  const timer = setInterval(check, 250);
+  check();
+  return () => { observer.disconnect(); clearInterval(timer); };
 }
 """
 _COMPONENT = st.components.v2.component("irlab_first_paint", js=_JS)
@@ -52,3 +70,46 @@ def watch() -> None:
     """Call once per run in app.py (in the sidebar): until the first paint, the script that reports it."""
     if not charts_now():
         _COMPONENT(key=KEY, on_painted_change=state.set_first_paint_done)
+
+
+# A display formula's height in px at the normal type, by its lines (rows of an aligned block): a line, a line with
+# a fraction, a line with a big operator's limits (sum, max, prod under it), a cases block. Fitted to the app's 42
+# formulas as Chromium drew them (the lessons and the playground, 1440 and 390 px wide: a formula scrolls sideways,
+# so its height does not depend on the width); within 14 px of each. Presenter mode draws them 1.4 times as tall.
+_FORMULA_PX = {"base": 20.5, "line": 32.7, "fraction": 12.6, "limits": 15.4, "cases": 27.3}
+_PRESENTER_FORMULA_SCALE = 1.4
+_LIMITS = re.compile(r"\\(?:sum|max|prod)_")
+
+
+def formula_height(latex: str, *, presenter_on: bool = False) -> int:
+    """The estimated height (px) of ``latex`` drawn by st.latex, its element's margins included."""
+    aligned = re.search(r"\\begin\{aligned\}(.*)\\end\{aligned\}", latex, re.S)
+    lines = aligned.group(1).split("\\\\") if aligned else [latex]
+    px = _FORMULA_PX["base"] + sum(
+        _FORMULA_PX["line"]
+        + _FORMULA_PX["fraction"] * ("\\frac" in line)
+        + _FORMULA_PX["limits"] * bool(_LIMITS.search(line))
+        + _FORMULA_PX["cases"] * ("\\begin{cases}" in line)
+        for line in lines
+    )
+    return round(px * (_PRESENTER_FORMULA_SCALE if presenter_on else 1))
+
+
+def formula_room(latex: str, where: object = st) -> None:
+    """The first run's stand-in for a formula: an empty box of its estimated height (the class name marks it as a
+    first-paint placeholder, as the charts' boxes are)."""
+    height = formula_height(latex, presenter_on=presenter.is_on())
+    where.html(f'<div class="formula_first_paint" style="height: {height}px"></div>')
+
+
+PRELOAD_KEY = "formulas_first_paint_preload"
+
+
+def preload() -> None:
+    """Call once per run in app.py, after the page: on a new visitor's first run, one hidden formula at the end, so
+    the browser fetches KaTeX's code while the numbers are already on screen. Without it the second run's formulas
+    waited for that code in boxes shorter than the formulas, and the page jumped up (about 150 px on the DCG & NDCG
+    lesson), then down."""
+    if not charts_now():
+        with st.container(key=PRELOAD_KEY):  # hidden by ui.layout's CSS
+            st.latex(r"\mathrm{NDCG}")

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.first_paint import PRELOAD_KEY
 from ui.widgets import SUMMARY_KEY
 
 PHONE_MAX_PX = 640
 
 CSS = f"""<style>
+.st-key-{PRELOAD_KEY} {{ display: none; }}  /* ui.first_paint.preload: a formula only to fetch KaTeX's code */
 .st-key-{SUMMARY_KEY}, :has(> .st-key-{SUMMARY_KEY}) {{ display: none; }}
 @media (max-width: {PHONE_MAX_PX}px) {{
   /* Sticky on the summary's own wrapper: a sticky box only moves within its parent. */

@@ -318,10 +318,23 @@ def widget_value(widget_key: str, default: object = None) -> object:
     return st.session_state.get(widget_key, default)
 
 
-def keep_choice(widget_key: str, allowed: Sequence[object], default: object) -> None:
-    """Put a choice widget back on ``default`` when what it holds is no longer among its options."""
-    if st.session_state.get(widget_key) not in allowed:
-        st.session_state[widget_key] = default
+def choice_index(widget_key: str, allowed: Sequence[object], default: object) -> int:
+    """The ``index`` to give the choice widget ``widget_key`` (one of ``allowed``, ``default`` at first).
+
+    The index is what the browser shows until it has applied a value sent with the element, and a browser that
+    mounts the widget late (a new visitor's first run is followed by a second: ui.first_paint) can miss that value:
+    so a widget that holds nothing yet gets its value from the index alone, and one that holds an allowed value gets
+    that value's index. Only a value no longer allowed (another measure) is replaced through session_state, which
+    reaches the widget on screen by then; the index is then 0, as Streamlit warns (with a stack trace in the log)
+    when a run gives a widget both a session_state value and another index."""
+    allowed = list(allowed)
+    if widget_key not in st.session_state:
+        return allowed.index(default)
+    current = st.session_state[widget_key]
+    if current in allowed:
+        return allowed.index(current)
+    st.session_state[widget_key] = default
+    return 0
 
 
 def clear_widgets(*widget_keys: str) -> None:

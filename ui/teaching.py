@@ -24,9 +24,11 @@ def fmt(x: float) -> str:
 
 
 def show_source(fn: Callable, label: str | None = None) -> None:
-    """An expander with the source of the function that computed the numbers above: the code that ran."""
+    """An expander with the source of the function that computed the numbers above: the code that ran. Closed, so a
+    new visitor's first run leaves its code box (the highlighter's 1.6 MB chunk) for the next run (ui.first_paint)."""
     with st.expander(label or f"Show the code that computed this: `{fn.__name__}`", icon=":material/code:"):
-        st.code(inspect.getsource(fn), language="python", line_numbers=True)
+        if first_paint.charts_now():
+            st.code(inspect.getsource(fn), language="python", line_numbers=True)
 
 
 @contextmanager
@@ -39,13 +41,23 @@ def step(number: int, title: str, caption: str = "") -> Iterator[None]:
         yield
 
 
+def formula(latex: str, where: object = st) -> None:
+    """A display formula in ``where`` (st, a column). A new visitor's first run reserves its estimated height
+    instead: KaTeX's chunk and typesetting held the first number of a lesson back by seconds (bench/first_visit.py),
+    so the formula follows with the charts (ui.first_paint)."""
+    if not first_paint.charts_now():
+        first_paint.formula_room(latex, where)
+        return
+    where.latex(latex)
+
+
 def worked(b: Breakdown) -> None:
     """The worked formula of a Breakdown, numbers substituted."""
-    st.latex(formulas.latex(b))
+    formula(formulas.latex(b))
 
 
 def definition(family: str, b: Breakdown) -> None:
-    st.latex(formulas.definition(family, b.conventions))
+    formula(formulas.definition(family, b.conventions))
 
 
 def metric_row(items: Sequence[tuple[str, Breakdown]], *, help_texts: Sequence[str] | None = None) -> None:

@@ -41,3 +41,49 @@ def test_a_new_visitor_gets_numbers_and_list_first_and_charts_after_without_movi
         assert abs(top_now - seen["metricTop"]) <= 1, (top_now, seen)  # the charts below moved nothing above
     finally:
         context.close()
+
+
+LESSON_WATCH = """
+(() => {
+  const seen = (window.__lesson = { metric: null, latexAtMetric: null, codeAtMetric: null, roomsAtMetric: null,
+    topBeforeFormulas: null });
+  // Formulas on the page (not ui.first_paint.preload's hidden one, which only fetches KaTeX's code).
+  const formulas = () => [...document.querySelectorAll(".katex")].filter((el) => el.checkVisibility()).length;
+  new MutationObserver(() => {
+    const metric = document.querySelector('[data-testid="stMetricValue"]');
+    if (!metric || !metric.textContent.trim()) return;
+    if (seen.metric === null) {
+      seen.metric = performance.now();
+      seen.latexAtMetric = formulas();
+      seen.codeAtMetric = document.querySelectorAll('[data-testid="stCode"]').length;
+      seen.roomsAtMetric = document.querySelectorAll(".formula_first_paint").length;
+    }
+    // Where the first run left the first number, up to the moment the formulas arrive.
+    if (!formulas()) seen.topBeforeFormulas = metric.getBoundingClientRect().top + window.scrollY;
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+})();
+"""
+
+
+def test_a_new_visitor_gets_a_lessons_numbers_before_its_formulas_and_code_in_their_room(browser, app_server):
+    """A lesson's first run draws no KaTeX and no code box (their chunks held the first number back): each formula
+    is an empty box of its estimated height, and the formulas that arrive next move the numbers by a few px at most
+    (ui.first_paint.formula_height is within 14 px of each formula, and errors partly cancel)."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    try:
+        context.add_init_script(LESSON_WATCH)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(app_server + "/ndcg")
+        wait_idle(page, 90_000)  # the second run included
+        page.locator(".katex >> visible=true").first.wait_for(timeout=90_000)
+        seen = page.evaluate("window.__lesson")
+        assert seen["metric"] is not None, seen
+        assert seen["latexAtMetric"] == 0 and seen["codeAtMetric"] == 0, seen
+        assert seen["roomsAtMetric"] >= 3, seen  # step 1's three definitions, at least
+        assert page.locator(".formula_first_paint").count() == 0
+        metric = page.locator('[data-testid="stMetricValue"]').first
+        top_now = metric.evaluate("(el) => el.getBoundingClientRect().top + window.scrollY")
+        assert abs(top_now - seen["topBeforeFormulas"]) <= 6, (top_now, seen)
+    finally:
+        context.close()
