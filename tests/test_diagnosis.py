@@ -103,6 +103,6 @@ def test_which_of_several_lists_is_best_under_each_mistake():
     # Exponential gain: 7 + 0 = 7 > 3 + 3/log2(3) = 4.89; cut at 1: 3 > 2: both make the first the best.
     # IDCG from the retrieved list: both 1.0, a tie at the top, which explains no answer.
     qrels = {"h": 3, "a": 2, "b": 2, "n": 0}
-    assert 3 < 2 + 2 / log2(3) and 7 > 3 + 3 / log2(3)
+    assert 2 + 2 / log2(3) > 3 and 3 + 3 / log2(3) < 7
     explained = diagnosis.best_option_variants("NDCG", [["h", "n"], ["a", "b"], ["n", "h"]], qrels, 2)
     assert explained == {0: ["exponential gain 2^g − 1 instead of the grade", "cut at 1 instead of 2 (off by one)"]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from math import log2
 
 import pytest
@@ -157,7 +158,7 @@ def test_moves_that_tie_for_the_best_are_named_and_never_two_options():
     }  # fmt: skip
     assert question["also_best"] == [{"doc": "d3", "from": 3, "to": 1}]
     values = sorted(v for _, v in questions.option_values(question))
-    assert all(b - a >= 0.005 for a, b in zip(values, values[1:], strict=False))
+    assert all(b - a >= 0.005 for a, b in itertools.pairwise(values))
     assert values[-1] == pytest.approx(1.0)
 
 
@@ -179,6 +180,6 @@ def test_quiz_exercises_become_questions_about_their_own_list():
     reorder = quiz.Reorder(("d1", "d2", "d3"), {"d1": 0, "d2": 2, "d3": 1, "d4": 3}, ("d2", "d3", "d1"), k=3)
     move = questions.from_quiz(reorder)
     assert move["kind"] == "move" and move["k"] == 3
-    assert [(o["doc"], o["from"], o["to"]) for o in move["options"]][0] == ("d1", 1, 3)  # as on SCN above
+    assert next((o["doc"], o["from"], o["to"]) for o in move["options"]) == ("d1", 1, 3)  # as on SCN above
     with pytest.raises(ValueError, match="several queries"):
         questions.from_quiz(quiz.generate(1)[4])
