@@ -85,13 +85,13 @@ if poll is None:
         st.subheader(questions.prompt(from_quiz), anchor=False)
         live.question_lists(from_quiz)
         st.caption(live.conventions_note(from_quiz))
-        open_col, drop_col, _ = st.columns([1, 1, 2])
+        open_col, drop_col, _ = st.columns(3)
         open_col.button(
             "Open the poll", type="primary", icon=":material/campaign:", on_click=open_poll, args=(from_quiz,),
             width="stretch",
         )  # fmt: skip
         drop_col.button(
-            "Ask about the Playground instead", icon=":material/close:", on_click=state.set_live_from_quiz,
+            "Use the Playground's list", icon=":material/close:", on_click=state.set_live_from_quiz,
             args=(None,), key="live_drop_quiz", width="stretch",
         )  # fmt: skip
         st.stop()
