@@ -128,8 +128,8 @@ def run(backend: str, count: int, window_s: float, seed: int) -> dict[str, objec
     from playwright.sync_api import expect, sync_playwright
 
     with database(backend) as (url, env), sync_playwright() as playwright:
+        browser = browser_helpers.launch_browser(playwright)  # first: a browser that fails to start leaks no server
         proc, base = browser_helpers.start_server(env={**os.environ, **env})
-        browser = browser_helpers.launch_browser(playwright)
         try:
             page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
             page.set_default_timeout(60_000)
