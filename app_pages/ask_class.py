@@ -18,6 +18,7 @@ NAMES_SHOWN = 30  # nicknames of right answers on the projector; only those who 
 KINDS = {
     "predict": "Predict a value (a number)",
     "choice": "Which scores higher: the list, or the list with one document moved?",
+    "move": "Which move of one document raises the measure most? (four candidate moves)",
     "ab": "Which scores higher: retriever A or B (the A vs B page's lists)?",
 }
 
@@ -53,6 +54,7 @@ def act(action, *args) -> None:
 
 def open_poll(question: dict) -> None:
     created = live.store().create_poll(question)
+    state.set_live_from_quiz(None)
     state.set_live_teacher(created.poll.code, created.teacher_token)
 
 
@@ -61,6 +63,8 @@ def build_question(kind: str, measure: str, doc: str | None, rank: int | None) -
     if kind == "ab":
         return {**questions.compare(state.ab()["A"], state.ab()["B"], measure), "source": "ab"}
     scn = state.scenario()
+    if kind == "move":
+        return questions.best_move(scn, measure)
     return questions.predict(scn, measure) if kind == "predict" else questions.pick_better(scn, doc, rank, measure)
 
 
@@ -73,6 +77,24 @@ if poll is None:
     if teaching_poll:
         st.info("Your last poll has expired or was closed. Open a new one.", icon=":material/timer_off:")
         state.set_live_teacher(None)
+    if from_quiz := state.live_from_quiz():
+        st.caption(
+            "A question from the **Quiz** (the exercise's own list). Open the poll, or ask about the Playground's "
+            "list instead."
+        )
+        st.subheader(questions.prompt(from_quiz), anchor=False)
+        live.question_lists(from_quiz)
+        st.caption(live.conventions_note(from_quiz))
+        open_col, drop_col, _ = st.columns(3)
+        open_col.button(
+            "Open the poll", type="primary", icon=":material/campaign:", on_click=open_poll, args=(from_quiz,),
+            width="stretch",
+        )  # fmt: skip
+        drop_col.button(
+            "Use the Playground's list", icon=":material/close:", on_click=state.set_live_from_quiz,
+            args=(None,), key="live_drop_quiz", width="stretch",
+        )  # fmt: skip
+        st.stop()
     scn = state.scenario()
     st.caption(
         "The class is asked about the **Playground**'s current list, grades and conventions (change them there), or "
@@ -119,17 +141,24 @@ with list_col:
     live.question_lists(question)
     st.caption(live.conventions_note(question))
     if revealed:  # the worked formula under the list: both in the projector's first screen
-        for side in ("A",) if question["kind"] == "predict" else ("A", "B"):
+        for side in questions.worked_sides(question):
             b = questions.breakdown(question, side)
             if question["kind"] == "choice":
                 st.markdown(f"**List {side}**: {questions.label(question)} = {widgets.fmt(b.value)}")
+            elif question["kind"] == "move":
+                best = questions.choice_label(question, side)
+                st.markdown(f"**The best move, {best}**: {questions.label(question)} = {widgets.fmt(b.value)}")
             st.latex(formulas.latex(b))
 with side_col:
     if revealed:
-        right = outcome.right if question["kind"] == "predict" else questions.CHOICE_LABELS[outcome.right]
+        right = outcome.right if question["kind"] == "predict" else questions.choice_label(question, outcome.right)
         st.subheader(f"The answer: {right} · {outcome.correct} of {outcome.total} right", anchor=False)
         teaching.chart(live.distribution(question, outcome), "live_distribution")
         st.caption(f"Join code {shown_code(poll.code)} · green: right, orange: a diagnosed mistake, grey: other.")
+        if question["kind"] == "move":
+            st.markdown(live.options_table(question, outcome.counts))
+            if ties := question["also_best"]:
+                st.caption("These moves reach the best value too: " + "; ".join(map(questions.move_text, ties)) + ".")
         if named := questions.right_nicknames(question, answers):
             more = f" and {len(named) - NAMES_SHOWN} more" if len(named) > NAMES_SHOWN else ""
             st.markdown("**Right:** " + plain(", ".join(named[:NAMES_SHOWN]), one_line=True) + more)
@@ -180,16 +209,22 @@ controls[1].button(
     key="live_reset", help="Delete this round's answers and open it again.",
 )  # fmt: skip
 try:
-    reask = build_question(
-        "ab" if question.get("source") == "ab" else question["kind"],
-        question["measure"],
-        question.get("moved", {}).get("doc"),
-        question.get("moved", {}).get("to"),
+    reask = (
+        question
+        if question.get("source") == "quiz"
+        else build_question(
+            "ab" if question.get("source") == "ab" else question["kind"],
+            question["measure"],
+            question.get("moved", {}).get("doc"),
+            question.get("moved", {}).get("to"),
+        )
     )
 except ValueError:
     reask = None
 controls[2].button(
-    "Re-ask with the lists as they are now" if question.get("source") == "ab" else "Re-ask with the Playground's list",
+    {"ab": "Re-ask with the lists as they are now", "quiz": "Ask again (a new round)"}.get(
+        question.get("source"), "Re-ask with the Playground's list"
+    ),
     icon=":material/replay:",
     width="stretch",
     disabled=reask is None,

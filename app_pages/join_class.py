@@ -38,7 +38,7 @@ if poll is None:
 
 question = poll.question
 st.subheader(questions.prompt(question), anchor=False)
-live.question_lists(question)
+live.question_lists(question, options=False)
 st.caption(live.conventions_note(question))
 mine = live.store().my_answer(poll.code, poll.round, student)
 
@@ -76,10 +76,10 @@ if poll.state == "open":
                     send(typed)
                 st.rerun()
     else:
-        for choice in questions.CHOICES:
+        for choice in questions.choices(question):
             chosen = mine is not None and mine.value == choice
             st.button(
-                questions.CHOICE_LABELS[choice] + (" ✓" if chosen else ""),
+                questions.choice_label(question, choice) + (" ✓" if chosen else ""),
                 key=f"live_choice_{choice}",
                 type="primary" if chosen else "secondary",
                 width="stretch",
@@ -93,22 +93,29 @@ if poll.state == "open":
         st.success(f"Your answer: {plain(shown)}. You can change it until the teacher reveals.")
 elif poll.state == "revealed":
     right = questions.right_answer(question)
-    shown_right = right if question["kind"] == "predict" else questions.CHOICE_LABELS[right]
+    shown_right = right if question["kind"] == "predict" else questions.choice_label(question, right)
     st.markdown(f"### The answer: {shown_right}")
     if mine is None:
         st.info("You did not answer this round.")
     else:
         outcome = questions.result(question, [mine.value])
-        yours = questions.shown(question, mine.value)
+        yours = (  # Markdown, user text escaped
+            questions.choice_label(question, mine.value)
+            if question["kind"] == "move"
+            else plain(questions.shown(question, mine.value))
+        )
         if outcome.correct:
-            st.success(f"Your answer {plain(yours)} is right.", icon=":material/check_circle:")
+            st.success(f"Your answer {yours} is right.", icon=":material/check_circle:")
         elif outcome.mistakes:
-            st.warning(f"Your answer {plain(yours)} is what you get with {outcome.mistakes[0].mistake}.")
+            st.warning(f"Your answer {yours} is what you get with {outcome.mistakes[0].mistake}.")
         else:
-            st.error(f"Your answer {plain(yours)} is not it.", icon=":material/cancel:")
-    for side in ("A",) if question["kind"] == "predict" else ("A", "B"):
+            st.error(f"Your answer {yours} is not it.", icon=":material/cancel:")
+    if question["kind"] == "move":
+        st.markdown(live.options_table(question))
+    for side in questions.worked_sides(question):
         st.latex(formulas.latex(questions.breakdown(question, side)))
-    st.caption(f"Right within ±{diagnosis.tolerance(question['decimals'])} (the rounding of the answer).")
+    if question["kind"] == "predict":
+        st.caption(f"Right within ±{diagnosis.tolerance(question['decimals'])} (the rounding of the answer).")
 else:
     st.info("The teacher has closed this poll.")
 

@@ -5,13 +5,17 @@ Exercises come from ui.quiz (pure, deterministic from the seed) and are checked 
 
 import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
+from live_class import questions
 from metrics import formulas
 from ui import quiz, sortable, state
+from ui.paths import PAGES_DIR
 from ui.scenario import Scenario
 from ui.widgets import fmt
 
 PAGE = "quiz"
+ASK_PAGE = PAGES_DIR / "ask_class.py"  # absolute: works whatever the entrypoint
 DEFAULT_SEED = 1
 
 
@@ -197,10 +201,30 @@ def mrr_pair(index: int, ex: quiz.MrrPair) -> None:
 RENDER = {"predict": predict, "reorder": reorder, "mrr": mrr_pair}
 TITLES = {"AP": "Predict AP", "RR": "Predict RR", "NDCG": "Predict NDCG@3"}
 
+
+def ask_the_class(ex: quiz.Exercise) -> None:
+    """Hand the exercise's list to Ask the class as a poll question (ui.state), and go there."""
+    state.set_live_from_quiz(questions.from_quiz(ex))
+    try:
+        st.switch_page(ASK_PAGE)
+    except StreamlitAPIException:  # the page runs on its own, without the app's navigation
+        st.success("The question is ready on the Ask the class page: open it to start the poll.")
+
+
 for index, ex in enumerate(exercises):
     title = (
         TITLES[ex.family] if ex.kind == "predict" else {"reorder": "Reorder", "mrr": "Which MRR is higher?"}[ex.kind]
     )
-    st.subheader(f"{index + 1}. {title}", anchor=False)
+    title_col, ask_col = st.columns([4, 1], vertical_alignment="bottom")
+    title_col.subheader(f"{index + 1}. {title}", anchor=False)
+    if ex.kind != "mrr" and ask_col.button(  # MRR is over three queries: a poll asks about one list
+        "Ask the class",
+        key=key(index, "ask"),
+        icon=":material/campaign:",
+        width="stretch",
+        help="Open a live poll on this exercise's list"
+        + (": which move raises NDCG most." if ex.kind == "reorder" else ", answered on phones."),
+    ):
+        ask_the_class(ex)
     with st.container(border=True):
         RENDER[ex.kind](index, ex)

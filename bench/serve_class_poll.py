@@ -12,7 +12,10 @@ the same clock as the threads' time.time()).
 
 Printed per back end: answers sent (distinct students), answers received (in the database, and on the projector),
 the projector's update latency (from the commit of the n-th answer to the count showing n: median, 95th percentile,
-max), and the server's memory (RSS of its process tree) before the poll and after the round.
+max), the server's CPU while the projector waits for answers (its live count reruns twice a second; ms of CPU per
+second over 5 s, before the students start), and the server's memory (RSS of its process tree) before the poll and
+after the round. Streamlit's settings come from the environment as usual, e.g.
+``STREAMLIT_RUNNER_POST_SCRIPT_GC=true`` to compare with its default full garbage collection after every run.
 
 Run from the repository root:  .venv/bin/python bench/serve_class_poll.py [--students 60] [--window 10]
 """
@@ -42,6 +45,7 @@ from live_class import store as store_module  # noqa: E402
 from live_class.store import Store  # noqa: E402
 
 MAX_STUDENTS, MAX_WINDOW_S = 200, 60
+IDLE_S = 5.0  # how long the server's CPU is sampled while the projector waits
 COUNT = '.st-key-live_count [data-testid="stMetricValue"]'
 OBSERVE_JS = """(selector) => {
   window.__counts = [];
@@ -74,6 +78,12 @@ def database(backend: str) -> Iterator[tuple[str, dict[str, str]]]:
     else:
         with temporary_postgres() as url:
             yield url, {"IR_METRICS_LAB_DATABASE_URL": url}
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (/proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def students(url: str, code: str, count: int, window_s: float, seed: int) -> tuple[list[float], int, list[str]]:
@@ -118,8 +128,8 @@ def run(backend: str, count: int, window_s: float, seed: int) -> dict[str, objec
     from playwright.sync_api import expect, sync_playwright
 
     with database(backend) as (url, env), sync_playwright() as playwright:
+        browser = browser_helpers.launch_browser(playwright)  # first: a browser that fails to start leaks no server
         proc, base = browser_helpers.start_server(env={**os.environ, **env})
-        browser = browser_helpers.launch_browser(playwright)
         try:
             page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
             page.set_default_timeout(60_000)
@@ -129,6 +139,9 @@ def run(backend: str, count: int, window_s: float, seed: int) -> dict[str, objec
             expect(page.locator(COUNT)).to_have_text("0", timeout=60_000)
             code = page.locator(".st-key-live_join_code").inner_text().strip().replace("-", "")
             rss_before = tree_rss_mib(proc.pid)
+            cpu_before = cpu_seconds(proc.pid)
+            page.wait_for_timeout(IDLE_S * 1000)  # the projector's count reruns; nobody answers yet
+            idle_cpu_ms = (cpu_seconds(proc.pid) - cpu_before) / IDLE_S * 1000
             page.evaluate(OBSERVE_JS, COUNT)
             began = time.monotonic()
             commits, sent_total, errors = students(url, code, count, window_s, seed)
@@ -160,6 +173,7 @@ def run(backend: str, count: int, window_s: float, seed: int) -> dict[str, objec
         "answered_in_s": answered_in,
         "latencies": latencies,
         "rss_before": rss_before,
+        "idle_cpu_ms": idle_cpu_ms,
         "rss_after": rss_after,
     }
 
@@ -175,9 +189,9 @@ def main() -> int:
         parser.error(f"--students 1..{MAX_STUDENTS}, --window 1..{MAX_WINDOW_S} s")
     print(
         "| back end | sent | received (database / projector) | answered within | projector latency median / p95 / "
-        "max | server RSS before → after |"
+        "max | server CPU, projector waiting | server RSS before → after |"
     )
-    print("|---|---:|---|---:|---|---|")
+    print("|---|---:|---|---:|---|---:|---|")
     failed = False
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start", flush=True)
     for backend in args.backends.split(","):
@@ -187,7 +201,8 @@ def main() -> int:
         print(
             f"| {r['backend']} | {r['sent']} ({r['sent_with_changes']} with changes) | {r['received']} / "
             f"{r['projector']} | {r['answered_in_s']:.1f} s | {statistics.median(lat):.2f} / {p95:.2f} / "
-            f"{max(lat):.2f} s ({len(lat)} updates) | {r['rss_before']:.0f} → {r['rss_after']:.0f} MiB |",
+            f"{max(lat):.2f} s ({len(lat)} updates) | {r['idle_cpu_ms']:.0f} ms/s | {r['rss_before']:.0f} → "
+            f"{r['rss_after']:.0f} MiB |",
             flush=True,
         )
         print(f"  load average after: {os.getloadavg()[0]:.1f}", flush=True)

@@ -1,13 +1,16 @@
 """Live-class questions: built from a playground Scenario, stored as JSON (live_class.store), scored by ``metrics``.
 Pure (no Streamlit).
 
-Two kinds:
+Three kinds:
 
 - ``predict``: "What is NDCG@5 of this list?", a number given to ``decimals`` places; right within half a unit of
   the last place. Wrong numbers are diagnosed by metrics.diagnosis (the value under another convention or cutoff).
 - ``choice``: "Which list has the higher AP?", answers "A", "B" or "tie"; list B is list A with one document moved
   (:func:`pick_better`), or the other retriever of the A vs B page (:func:`compare`).
   A wrong choice is diagnosed by the conventions and cutoffs under which it would be right.
+- ``move``: "Which move raises NDCG@5 most?", answers the keys "1" to "4" of candidate moves (document X from rank i
+  to rank j) picked by live_class.moves, whose values never tie (exactly one is right). A wrong option is diagnosed
+  by the conventions and cutoffs under which it would be the best.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from live_class import moves
 from metrics import diagnosis, formulas, registry
 from metrics.conventions import Conventions
 from metrics.types import Breakdown
@@ -126,6 +130,78 @@ def compare(scn_a: Scenario, scn_b: Scenario, measure: str) -> dict[str, Any]:
     }
 
 
+def best_move(scn: Scenario, measure: str) -> dict[str, Any]:
+    """Which of a few candidate moves of one document (live_class.moves.options) raises ``measure`` most?"""
+    question = predict(scn, measure, moves.DECIMALS)
+    picked, also_best = moves.options(scn, measure, question["k"])
+    return {
+        **question,
+        "kind": "move",
+        "options": [
+            {"key": str(n), "doc": m.doc, "from": m.from_rank, "to": m.to_rank} for n, m in enumerate(picked, 1)
+        ],
+        "also_best": [{"doc": m.doc, "from": m.from_rank, "to": m.to_rank} for m in also_best],
+    }
+
+
+def from_quiz(exercise: Any) -> dict[str, Any]:
+    """A quiz exercise (ui.quiz) as a question about the exercise's own list: a predict exercise asks the same
+    measure; a reorder exercise asks which move raises its NDCG@k most. Raises ValueError for the MRR exercise,
+    which is about three queries, not one list."""
+    if exercise.kind not in ("predict", "reorder"):
+        raise ValueError("this exercise is about several queries: a poll asks about one list")
+    missed = tuple(d for d, g in exercise.qrels.items() if d not in exercise.ranking and g > 0)
+    scn = Scenario(
+        ranking=tuple(exercise.ranking),
+        shelf=missed,
+        grades={d: g for d, g in exercise.qrels.items() if d in exercise.ranking or d in missed},
+        k=exercise.k or len(exercise.ranking),  # AP and RR are asked uncut (measure_k), as the quiz asks them
+        scale=max(max(exercise.qrels.values(), default=1), 1),
+    )
+    question = predict(scn, exercise.family) if exercise.kind == "predict" else best_move(scn, "NDCG")
+    return {**question, "source": "quiz"}
+
+
+def choices(question: Mapping[str, Any]) -> tuple[str, ...]:
+    """The answer keys of a choice or move question."""
+    if question["kind"] == "move":
+        return tuple(option["key"] for option in question["options"])
+    return CHOICES
+
+
+def move_text(move: Mapping[str, Any]) -> str:
+    """``d3: rank 4 → 1``, the id shown literally (ui.markdown.plain)."""
+    return f"{plain(move['doc'], one_line=True)}: rank {move['from']} → {move['to']}"
+
+
+def choice_label(question: Mapping[str, Any], key: str) -> str:
+    """How an answer key is shown: "List A", or "2 · d3: rank 4 → 1" (Markdown: the id escaped)."""
+    if question["kind"] == "move":
+        option = next(o for o in question["options"] if o["key"] == key)
+        return f"{key} · {move_text(option)}"
+    return CHOICE_LABELS[key]
+
+
+def side_scenario(question: Mapping[str, Any], side: str = "A") -> Scenario:
+    """The list a side of the question is about: "A" the asked list, "B" list B, or a move's option key."""
+    if side == "A":
+        return scenario(question)
+    if question["kind"] == "move":
+        option = next(o for o in question["options"] if o["key"] == side)
+        return scenario(question).moved(option["doc"], option["to"])
+    return scenario_b(question)
+
+
+def worked_sides(question: Mapping[str, Any]) -> tuple[str, ...]:
+    """The lists whose worked formula the reveal shows: the list; lists A and B; the best move's list."""
+    return {"predict": ("A",), "choice": ("A", "B"), "move": (right_answer(question),)}[question["kind"]]
+
+
+def option_values(question: Mapping[str, Any]) -> list[tuple[str, float]]:
+    """(key, the measure after the move) for each option of a move question."""
+    return [(key, breakdown(question, key).value) for key in choices(question)]
+
+
 def label(question: Mapping[str, Any]) -> str:
     """The measure as the cards write it, e.g. ``NDCG@5`` or ``AP``."""
     return f"{question['measure']}@{question['k']}" if question["k"] is not None else question["measure"]
@@ -135,11 +211,13 @@ def prompt(question: Mapping[str, Any]) -> str:
     """The question in words (no user text in it)."""
     if question["kind"] == "predict":
         return f"What is {label(question)} of this list? Answer to {question['decimals']} decimal places."
+    if question["kind"] == "move":
+        return f"Which move raises {label(question)} most?"
     return f"Which list has the higher {label(question)}?"
 
 
 def breakdown(question: Mapping[str, Any], side: str = "A") -> Breakdown:
-    scn = scenario(question) if side == "A" else scenario_b(question)
+    scn = side_scenario(question, side)
     function = registry.family(question["measure"]).function
     return function(list(scn.full_ranking), scn.qrels, question["k"], conventions=scn.conventions)
 
@@ -148,15 +226,17 @@ def right_answer(question: Mapping[str, Any]) -> str:
     """The right answer as an answer is stored: the value to the asked places, or "A", "B" or "tie"."""
     if question["kind"] == "predict":
         return f"{breakdown(question).value:.{question['decimals']}f}"
+    if question["kind"] == "move":  # the options never tie (live_class.moves)
+        return max(option_values(question), key=lambda option: option[1])[0]
     return diagnosis.better_choice(breakdown(question, "A").value, breakdown(question, "B").value)
 
 
 def parse_answer(question: Mapping[str, Any], raw: object) -> str:
     """An answer as stored (the number as typed, normalized; or a choice key). Raises ValueError with a message fit
     for the page. A decimal comma is read as a point (phones in many languages type one)."""
-    if question["kind"] == "choice":
-        if raw not in CHOICES:
-            raise ValueError(f"the answer must be one of {', '.join(CHOICES)}")
+    if question["kind"] != "predict":
+        if raw not in choices(question):
+            raise ValueError(f"the answer must be one of {', '.join(choices(question))}")
         return str(raw)
     text = str(raw).strip().replace(",", ".")
     try:
@@ -208,10 +288,7 @@ def result(question: Mapping[str, Any], values: Sequence[str]) -> Result:
             else:
                 unexplained += 1
     else:
-        a, b = scenario(question), scenario_b(question)
-        explained = diagnosis.choice_variants(
-            question["measure"], a.full_ranking, b.full_ranking, a.qrels, question["k"], a.conventions
-        )
+        explained = _explained(question)
         correct = counts.get(right, 0)
         diagnosed = Counter()
         unexplained = 0
@@ -224,6 +301,21 @@ def result(question: Mapping[str, Any], values: Sequence[str]) -> Result:
                 unexplained += n
     mistakes = tuple(Mistake(a, m, n) for (a, m), n in sorted(diagnosed.items(), key=lambda item: -item[1]))
     return Result(right, len(values), correct, dict(counts), mistakes, unexplained)
+
+
+def _explained(question: Mapping[str, Any]) -> dict[str, list[str]]:
+    """For a choice or move question: each wrong answer that another convention or cutoff makes right, with those
+    mistakes (metrics.diagnosis)."""
+    scn = scenario(question)
+    if question["kind"] == "move":
+        keys = choices(question)
+        lists = [side_scenario(question, key).full_ranking for key in keys]
+        found = diagnosis.best_option_variants(question["measure"], lists, scn.qrels, question["k"], scn.conventions)
+        return {keys[i]: mistakes for i, mistakes in found.items()}
+    return diagnosis.choice_variants(
+        question["measure"], scn.full_ranking, scenario_b(question).full_ranking, scn.qrels, question["k"],
+        scn.conventions,
+    )  # fmt: skip
 
 
 def right_nicknames(question: Mapping[str, Any], answers: Sequence[Any]) -> list[str]:
@@ -259,10 +351,7 @@ def csv(question: Mapping[str, Any], round_: int, answers: Sequence[tuple[str, i
         found = diagnosis.variants(question["measure"], scn.full_ranking, scn.qrels, question["k"], scn.conventions)
         asked = breakdown(question).value
     else:
-        explained = diagnosis.choice_variants(
-            question["measure"], scn.full_ranking, scenario_b(question).full_ranking, scn.qrels, question["k"],
-            scn.conventions,
-        )  # fmt: skip
+        explained = _explained(question)
     for value, answered_ms in answers:
         if question["kind"] == "predict":
             is_right = abs(float(value) - asked) <= diagnosis.tolerance(question["decimals"])
@@ -288,7 +377,15 @@ def markdown(question: Mapping[str, Any], round_: int, outcome: Result) -> str:
     with its worked formula, and the diagnosed mistakes. No nicknames. Ids and titles go through ui.markdown.plain."""
     scn = scenario(question)
     lines = [f"# Live class, round {round_}: {label(question)}", "", f"**Question.** {prompt(question)}", ""]
-    if question["kind"] == "choice":
+    if question["kind"] == "move":
+        lines += ["**The list**", "", *_list_table(scn, scn.ranking), "", f"| option | move | {label(question)} |"]
+        lines += ["|---|---|---:|"]
+        lines += [
+            f"| {key} | {move_text(o)} | {v:.{question['decimals']}f} |"
+            for o, (key, v) in zip(question["options"], option_values(question), strict=True)
+        ]
+        lines.append("")
+    elif question["kind"] == "choice":
         lines += ["**List A**", "", *_list_table(scn, scn.ranking), ""]
         if moved := question.get("moved"):
             doc = plain(moved["doc"], one_line=True)
@@ -302,7 +399,7 @@ def markdown(question: Mapping[str, Any], round_: int, outcome: Result) -> str:
     if scn.shelf:
         missed = ", ".join(f"{plain(d, one_line=True)} (grade {scn.grades.get(d, 0)})" for d in scn.shelf)
         lines += [f"Judged but not retrieved: {missed}.", ""]
-    right = outcome.right if question["kind"] == "predict" else CHOICE_LABELS[outcome.right]
+    right = outcome.right if question["kind"] == "predict" else choice_label(question, outcome.right)
     lines += [
         f"**Answers**: {outcome.total}; right: {outcome.correct} ({right}).",
         "",
@@ -313,8 +410,7 @@ def markdown(question: Mapping[str, Any], round_: int, outcome: Result) -> str:
         "**Worked formula**",
         "",
     ]
-    sides = ("A",) if question["kind"] == "predict" else ("A", "B")
-    for side in sides:
+    for side in worked_sides(question):
         lines += [f"$$\n{formulas.latex(breakdown(question, side))}\n$$", ""]
     if outcome.mistakes:
         lines += ["**Common mistakes**", "", "| answer | mistake | students |", "|---|---|---:|"]

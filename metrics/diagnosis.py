@@ -101,11 +101,8 @@ def variants(
     kept; variants giving the same value are merged (their mistakes joined with "or"), the simplest first."""
     function = registry_family(measure).function
     asked = function(list(ranking), qrels, k, conventions=conventions).value
-    top_grade = max((g for g in qrels.values()), default=0)
-    candidates = [(m, k, c) for m, c in _convention_changes(conventions, top_grade)]
-    candidates += [(m, other, conventions) for m, other in _cutoff_changes(k, len(ranking))]
     found: list[Variant] = []
-    for mistake, cut, changed in candidates:
+    for mistake, cut, changed in _changes(conventions, qrels, k, len(ranking)):
         value = function(list(ranking), qrels, cut, conventions=changed).value
         if abs(value - asked) <= SAME:
             continue
@@ -134,6 +131,21 @@ def better_choice(a: float, b: float) -> str:
     return "tie" if abs(a - b) <= SAME else "A" if a > b else "B"
 
 
+def _changes(
+    conventions: Conventions, qrels: Mapping[str, int], k: int | None, length: int
+) -> list[tuple[str, int | None, Conventions]]:
+    """(mistake, cutoff, conventions) for every other convention choice and nearby cutoff."""
+    top_grade = max((g for g in qrels.values()), default=0)
+    candidates = [(m, k, c) for m, c in _convention_changes(conventions, top_grade)]
+    return candidates + [(m, other, conventions) for m, other in _cutoff_changes(k, length)]
+
+
+def _simplest(explained: dict) -> dict:
+    """Per answer, only its single-switch mistakes when it has any: a combination adds a switch that changes nothing
+    (AP's denominator, asked about NDCG)."""
+    return {answer: [m for m in mistakes if " and " not in m] or mistakes for answer, mistakes in explained.items()}
+
+
 def choice_variants(
     measure: str,
     ranking_a: Sequence[str],
@@ -143,7 +155,7 @@ def choice_variants(
     conventions: Conventions = conv.TREC_EVAL,
 ) -> dict[str, list[str]]:
     """For "which ranking scores higher?": each answer ("A", "B", "tie") that some other convention or cutoff makes
-    right, with those mistakes. The asked answer is not a key."""
+    right, with those mistakes (only the single-switch ones when there are any). The asked answer is not a key."""
     function = registry_family(measure).function
 
     def winner(cut: int | None, changed: Conventions) -> str:
@@ -153,13 +165,36 @@ def choice_variants(
         )
 
     right = winner(k, conventions)
-    top_grade = max((g for g in qrels.values()), default=0)
-    candidates = [(m, k, c) for m, c in _convention_changes(conventions, top_grade)]
-    length = max(len(ranking_a), len(ranking_b))
-    candidates += [(m, other, conventions) for m, other in _cutoff_changes(k, length)]
     explained: dict[str, list[str]] = {}
-    for mistake, cut, changed in candidates:
+    for mistake, cut, changed in _changes(conventions, qrels, k, max(len(ranking_a), len(ranking_b))):
         choice = winner(cut, changed)
         if choice != right:
             explained.setdefault(choice, []).append(mistake)
-    return explained
+    return _simplest(explained)
+
+
+def best_option_variants(
+    measure: str,
+    rankings: Sequence[Sequence[str]],
+    qrels: Mapping[str, int],
+    k: int | None,
+    conventions: Conventions = conv.TREC_EVAL,
+) -> dict[int, list[str]]:
+    """For "which of these lists scores highest?": each list (by index) that some other convention or cutoff makes
+    the single best one, with those mistakes (only the single-switch ones when there are any). The asked best is not
+    a key; a convention under which two lists tie for the top explains neither."""
+    function = registry_family(measure).function
+
+    def best(cut: int | None, changed: Conventions) -> int | None:
+        values = [function(list(r), qrels, cut, conventions=changed).value for r in rankings]
+        top = max(values)
+        winners = [i for i, v in enumerate(values) if abs(v - top) <= SAME]
+        return winners[0] if len(winners) == 1 else None
+
+    right = best(k, conventions)
+    explained: dict[int, list[str]] = {}
+    for mistake, cut, changed in _changes(conventions, qrels, k, max(map(len, rankings), default=0)):
+        choice = best(cut, changed)
+        if choice is not None and choice != right:
+            explained.setdefault(choice, []).append(mistake)
+    return _simplest(explained)

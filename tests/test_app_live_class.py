@@ -118,3 +118,56 @@ def test_a_vs_b_question():
     phone.button(key="live_choice_B").click().run()
     at.button(key="live_reveal").click().run()
     assert at.subheader[-1].value == "The answer: List B · 1 of 1 right"
+
+
+def test_which_move_raises_ndcg_most():
+    # The default list, grades 3, 2, 3, 0, 1 at k = 5: the best move is d2 (grade 2) down to rank 3, the same list as
+    # d3 up to rank 2: 3 + 3/log2(3) + 2/2 + 0 + 1/log2(6) over IDCG; d3 to rank 1 ties with it and is named.
+    best = (3 + 3 / log2(3) + 2 / 2 + 1 / log2(6)) / IDCG
+    at = teacher()
+    at.radio(key="live_kind").set_value("move").run()
+    assert at.subheader[0].value == "Which move raises NDCG@5 most?"
+    at.button[0].click().run()
+    code, _ = at.session_state["live_teacher"]
+    question = live_class.store().poll(code).question
+    options = {o["key"]: (o["doc"], o["from"], o["to"]) for o in question["options"]}
+    right = next(key for key, move in options.items() if move == ("d2", 2, 3))
+    # d4 (grade 0) down to rank 5 lets d5 (grade 1) into the top 4: at k = 4 it is the best move, DCG@4
+    # 3 + 2/log2(3) + 3/2 + 1/log2(5) = 6.19 against 3 + 3/log2(3) + 2/2 + 0 = 5.89: the off-by-one cut
+    wrong = next(key for key, move in options.items() if move == ("d4", 4, 5))
+    assert 3 + 2 / log2(3) + 3 / 2 + 1 / log2(5) > 3 + 3 / log2(3) + 2 / 2
+    phones = [student(code, f"student-{n:04d}") for n in range(3)]
+    assert [b.label for b in phones[0].button] == [f"{k} · {d}: rank {f} → {t}" for k, (d, f, t) in options.items()]
+    phones[0].button(key=f"live_choice_{right}").click().run()
+    phones[1].button(key=f"live_choice_{wrong}").click().run()
+    phones[2].button(key=f"live_choice_{right}").click().run()
+    assert phones[0].button(key=f"live_choice_{right}").label.endswith("✓")
+    at.button(key="live_reveal").click().run()
+    assert at.subheader[-1].value == f"The answer: {right} · d2: rank 2 → 3 · 2 of 3 right"
+    table = next(m.value for m in at.markdown if m.value.startswith("| option |"))
+    assert f"| **{right}** ✓ | d2: rank 2 → 3 | {best:.3f} | {best - DCG / IDCG:+.3f} | 2 |" in table
+    assert "These moves reach the best value too: d3: rank 3 → 1." in [c.value for c in at.caption]
+    phones[1].run()
+    assert phones[1].warning[0].value == (
+        f"Your answer {wrong} · d4: rank 4 → 5 is what you get with cut at 4 instead of 5 (off by one)."
+    )
+    assert any(f"| **{right}** ✓ |" in m.value for m in phones[1].markdown)
+
+
+def test_the_quiz_hands_an_exercise_to_ask_the_class():
+    quiz_page = AppTest.from_file(str(PAGES / "quiz.py"), default_timeout=30).run()
+    quiz_page.button(key="quiz_s1_0_ask").click().run()
+    assert not quiz_page.exception
+    handed = quiz_page.session_state["live_from_quiz"]
+    assert handed["source"] == "quiz" and handed["kind"] == "predict" and handed["measure"] == "AP"
+    assert not [b for b in quiz_page.button if b.key == "quiz_s1_4_ask"]  # the MRR exercise: three queries
+
+    at = AppTest.from_file(str(PAGES / "ask_class.py"), default_timeout=30)
+    at.session_state["live_from_quiz"] = handed
+    at.run()
+    assert at.subheader[0].value == "What is AP of this list? Answer to 2 decimal places."
+    at.button[0].click().run()  # Open the poll
+    code, _ = at.session_state["live_teacher"]
+    assert live_class.store().poll(code).question == handed
+    assert at.session_state["live_from_quiz"] is None
+    assert at.button(key="live_reask").label == "Ask again (a new round)"

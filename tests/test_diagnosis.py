@@ -95,3 +95,14 @@ def test_which_ranking_wins_under_each_mistake():
     explained = diagnosis.choice_variants("NDCG", RANKING, ["d3", "d1", "d2"], QRELS, 3)
     assert explained == {"A": ["cut at 2 instead of 3 (off by one)"]}
     assert diagnosis.better_choice(0.5, 0.5) == "tie" and diagnosis.better_choice(0.1, 0.2) == "B"
+
+
+def test_which_of_several_lists_is_best_under_each_mistake():
+    # k = 2, grades h 3, a 2, b 2, n 0 (every judged document in both lists' IDCG, so it orders them as DCG does).
+    # Linear gain: [h, n] 3 + 0 = 3 < [a, b] 2 + 2/log2(3) = 3.26: the second is right.
+    # Exponential gain: 7 + 0 = 7 > 3 + 3/log2(3) = 4.89; cut at 1: 3 > 2: both make the first the best.
+    # IDCG from the retrieved list: both 1.0, a tie at the top, which explains no answer.
+    qrels = {"h": 3, "a": 2, "b": 2, "n": 0}
+    assert 2 + 2 / log2(3) > 3 and 3 + 3 / log2(3) < 7
+    explained = diagnosis.best_option_variants("NDCG", [["h", "n"], ["a", "b"], ["n", "h"]], qrels, 2)
+    assert explained == {0: ["exponential gain 2^g − 1 instead of the grade", "cut at 1 instead of 2 (off by one)"]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from math import log2
 
 import pytest
@@ -97,3 +98,88 @@ def test_a_vs_b_lists_are_compared_with_their_own_orders():
     assert "**List B**" in questions.markdown(question, 1, questions.result(question, ["B"]))
     with pytest.raises(ValueError, match="same order"):
         questions.compare(a, a, "AP")
+
+
+# "Which move raises NDCG@3 most?" on SCN: d1 (0), d2 (2), d3 (1), d4 (grade 3) missed. IDCG@3 = 3 + 2/log2(3) + 1/2.
+# The six moves, DCG@3 by hand (linear gain, discount log2(rank + 1)):
+IDCG3 = 3 + 2 / log2(3) + 1 / 2
+MOVED = {
+    ("d1", 1, 2): 2 + 0 + 1 / 2,  # d2 d1 d3: 2.5, the same list as d2 to rank 1
+    ("d1", 1, 3): 2 + 1 / log2(3) + 0,  # d2 d3 d1: 2.63, the best
+    ("d2", 2, 1): 2 + 0 + 1 / 2,  # d2 d1 d3
+    ("d2", 2, 3): 0 + 1 / log2(3) + 2 / 2,  # d1 d3 d2: 1.63, a relevant document moved down
+    ("d3", 3, 1): 1 + 0 + 2 / 2,  # d3 d1 d2: 2.0
+    ("d3", 3, 2): 0 + 1 / log2(3) + 2 / 2,  # d1 d3 d2
+}
+
+
+def test_which_move_raises_ndcg_most_offers_the_best_move_and_distractors_that_do_not_tie():
+    question = questions.best_move(SCN, "NDCG")
+    assert questions.prompt(question) == "Which move raises NDCG@3 most?"
+    # best: d1 to 3; tempting: the top grade below rank 1 (d2) to rank 1; a relevant document down one: d2 to 3;
+    # the best left: d1 to 2 equals d2 to 1 (a tie, left out), then d3 to 1. Listed by the rank they move from.
+    moves = [(o["doc"], o["from"], o["to"]) for o in question["options"]]
+    assert moves == [("d1", 1, 3), ("d2", 2, 1), ("d2", 2, 3), ("d3", 3, 1)]
+    assert [o["key"] for o in question["options"]] == ["1", "2", "3", "4"]
+    values = dict(questions.option_values(question))
+    assert values == pytest.approx({str(n): MOVED[m] / IDCG3 for n, m in enumerate(moves, 1)})
+    assert f"{values['1']:.3f}" == "0.553" and question["also_best"] == []
+    assert questions.right_answer(question) == "1"
+    assert questions.choice_label(question, "3") == "3 · d2: rank 2 → 3"
+    assert questions.worked_sides(question) == ("1",)
+    assert questions.breakdown(question, "1").value == pytest.approx(MOVED[("d1", 1, 3)] / IDCG3)
+
+
+def test_a_move_round_is_scored_and_exported():
+    question = questions.best_move(SCN, "NDCG")
+    outcome = questions.result(question, ["1", "1", "2", "4"])
+    assert (outcome.right, outcome.total, outcome.correct) == ("1", 4, 2)
+    # no other convention or cutoff makes another option the best here: at k = 2 option 1 still wins
+    # (2 + 1/log2(3) = 2.63 against 2, 1/log2(3) and 1), and every option has the same IDCG
+    assert (outcome.mistakes, outcome.unexplained) == ((), 2)
+    with pytest.raises(ValueError, match="one of 1, 2, 3, 4"):
+        questions.parse_answer(question, "5")
+    assert questions.parse_answer(question, "4") == "4"
+    rows = list(csv.DictReader(io.StringIO(questions.csv(question, 1, [("2", 10)]))))
+    assert [(r["answer"], r["right_answer"], r["correct"]) for r in rows] == [("2", "1", "0")]
+    summary = questions.markdown(question, 1, outcome)
+    assert "| 1 | d1: rank 1 → 3 | 0.553 |" in summary and "| 2 | d2: rank 2 → 1 | 0.525 |" in summary
+
+
+def test_moves_that_tie_for_the_best_are_named_and_never_two_options():
+    # d1 (3), d2 (2), d3 (3): d3 to rank 1 (d3 d1 d2) and d2 to rank 3 (d1 d3 d2, the same list as d3 to rank 2)
+    # both give 3 + 3/log2(3) + 2/2, the ideal; d2 to rank 3 is a shortest move (one rank) and nearer the top, so it
+    # is the option; d3 to rank 1 is named as tying with it (d3 to rank 2, its same list, is not).
+    scn = Scenario(("d1", "d2", "d3"), grades={"d1": 3, "d2": 2, "d3": 3}, k=3)
+    question = questions.best_move(scn, "NDCG")
+    best = questions.right_answer(question)
+    assert next(o for o in question["options"] if o["key"] == best) | {"key": None} == {
+        "key": None, "doc": "d2", "from": 2, "to": 3,
+    }  # fmt: skip
+    assert question["also_best"] == [{"doc": "d3", "from": 3, "to": 1}]
+    values = sorted(v for _, v in questions.option_values(question))
+    assert all(b - a >= 0.005 for a, b in itertools.pairwise(values))
+    assert values[-1] == pytest.approx(1.0)
+
+
+def test_a_list_no_move_can_improve_is_refused():
+    ideal = Scenario(("d1", "d2", "d3"), grades={"d1": 3, "d2": 2, "d3": 1}, k=3)
+    with pytest.raises(ValueError, match="no single move raises NDCG"):
+        questions.best_move(ideal, "NDCG")
+    with pytest.raises(ValueError, match="at least two documents"):
+        questions.best_move(Scenario(("d1",), grades={"d1": 1}), "NDCG")
+
+
+def test_quiz_exercises_become_questions_about_their_own_list():
+    from ui import quiz
+
+    # AP of a (0), b (1), c (0), with z (grade 1) missed: (1/2) / 2 relevant = 0.25
+    ap = questions.from_quiz(quiz.Predict("AP", None, ("a", "b", "c"), {"a": 0, "b": 1, "c": 0, "z": 1}))
+    assert (ap["kind"], ap["source"], ap["k"], questions.right_answer(ap)) == ("predict", "quiz", None, "0.25")
+    assert questions.scenario(ap).shelf == ("z",)
+    reorder = quiz.Reorder(("d1", "d2", "d3"), {"d1": 0, "d2": 2, "d3": 1, "d4": 3}, ("d2", "d3", "d1"), k=3)
+    move = questions.from_quiz(reorder)
+    assert move["kind"] == "move" and move["k"] == 3
+    assert next((o["doc"], o["from"], o["to"]) for o in move["options"]) == ("d1", 1, 3)  # as on SCN above
+    with pytest.raises(ValueError, match="several queries"):
+        questions.from_quiz(quiz.generate(1)[4])

@@ -132,11 +132,17 @@ def list_table(scn: Scenario, ranking: Sequence[str]) -> None:
     st.caption(f"Grades from 0 to {scn.scale}; relevant from grade {scn.conventions.threshold}{hidden}.")
 
 
-def question_lists(question: Mapping[str, Any]) -> None:
-    """The list (or lists A and B) a question is about."""
+def question_lists(question: Mapping[str, Any], *, options: bool = True) -> None:
+    """The list (or lists A and B) a question is about; a move question's options too, unless ``options`` is False
+    (the phones show them as their answer buttons)."""
     scn = questions.scenario(question)
-    if question["kind"] == "predict":
+    if question["kind"] in ("predict", "move"):
         list_table(scn, scn.ranking)
+        if question["kind"] == "move" and options:
+            st.markdown(
+                "**The moves**\n\n"
+                + "\n".join(f"- {questions.choice_label(question, key)}" for key in questions.choices(question))
+            )
         return
     st.markdown("**List A**")
     list_table(scn, scn.ranking)
@@ -158,6 +164,22 @@ def conventions_note(question: Mapping[str, Any]) -> str:
 
 
 # --- reveal ----------------------------------------------------------------------------------------------------
+
+
+def options_table(question: Mapping[str, Any], counts: Mapping[str, int] | None = None) -> str:
+    """A move question's options after the reveal, as Markdown: each move, the measure after it, the change, and (with
+    ``counts``) how many chose it; the right one marked. Ids shown literally (questions.move_text)."""
+    now = questions.breakdown(question).value
+    places, right = question["decimals"], questions.right_answer(question)
+    name = questions.label(question)
+    head = f"| option | move | {name} | change |" + (" answers |" if counts is not None else "")
+    rows = [head, "|---|---|---:|---:|" + ("---:|" if counts is not None else "")]
+    for option, (key, value) in zip(question["options"], questions.option_values(question), strict=True):
+        mark = " ✓" if key == right else ""
+        row = f"| **{key}**{mark} | {questions.move_text(option)} | {value:.{places}f} | {value - now:+.{places}f} |"
+        rows.append(row + (f" {counts.get(key, 0)} |" if counts is not None else ""))
+    return "\n".join(rows)
+
 
 RIGHT, DIAGNOSED, OTHER = charts.COLORS["green"], charts.COLORS["orange"], charts.COLORS["grey"]
 
@@ -187,11 +209,14 @@ def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.F
         pad = max((high - low) * 0.15, 0.05)
         fig.update_xaxes(range=[low - pad, high + pad], title_text=questions.label(question))
     else:
+        keys = questions.choices(question)
+        # option numbers, not the moves' text: a document id is user text, and Plotly reads HTML in labels
+        names = [f"Option {c}" if question["kind"] == "move" else questions.CHOICE_LABELS[c] for c in keys]
         fig.add_bar(
-            x=[questions.CHOICE_LABELS[c] for c in questions.CHOICES],
-            y=[outcome.counts.get(c, 0) for c in questions.CHOICES],
-            marker_color=[colour.get(c, OTHER) for c in questions.CHOICES],
-            text=[str(outcome.counts.get(c, 0)) for c in questions.CHOICES],
+            x=names,
+            y=[outcome.counts.get(c, 0) for c in keys],
+            marker_color=[colour.get(c, OTHER) for c in keys],
+            text=[str(outcome.counts.get(c, 0)) for c in keys],
             textposition="outside",
             hovertemplate="%{x}: %{y} answers<extra></extra>",
         )

@@ -505,6 +505,7 @@ def set_first_paint_done() -> None:
 _LIVE_TEACHER = "live_teacher"  # (join code, teacher token) of the poll this session runs
 _LIVE_STUDENT = "live_student"  # this session's student id; also in its address bar (?s=), so a reload keeps it
 _LIVE_MESSAGE = "live_message"  # what the last live-class action said (an error, a confirmation), shown once
+_LIVE_FROM_QUIZ = "live_from_quiz"  # a question handed over by the quiz's "Ask the class", until asked or discarded
 
 
 def live_teacher() -> tuple[str, str] | None:
@@ -531,3 +532,12 @@ def pop_live_message(*, keep: bool = False) -> tuple[str, str] | None:
     """The last live-class message, taken (shown once), or with ``keep`` left for the next run: a new visitor's
     first run is followed by a second one (ui.first_paint), which must show it too."""
     return st.session_state.get(_LIVE_MESSAGE) if keep else st.session_state.pop(_LIVE_MESSAGE, None)
+
+
+def live_from_quiz() -> dict | None:
+    """The question a quiz exercise handed to Ask the class (live_class.questions JSON), if any."""
+    return st.session_state.get(_LIVE_FROM_QUIZ)
+
+
+def set_live_from_quiz(question: dict | None) -> None:
+    st.session_state[_LIVE_FROM_QUIZ] = question

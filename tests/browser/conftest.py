@@ -86,10 +86,11 @@ def start_server(
     command: Callable[[int], list[str]] = streamlit_run,
     cwd: Path = REPO,
     env: dict[str, str] | None = None,
+    port: int | None = None,
 ) -> tuple[subprocess.Popen, str]:
-    """Start the app (``command(port)``, by default ``streamlit run app.py`` from the repo root) on a free port;
-    return the process and its base URL once the server answers its health check."""
-    port = free_port()
+    """Start the app (``command(port)``, by default ``streamlit run app.py`` from the repo root) on ``port`` (a free
+    one if none); return the process and its base URL once the server answers its health check."""
+    port = port or free_port()
     cmd = command(port)
     log = open(log_path, "w") if log_path else subprocess.DEVNULL  # noqa: SIM115 - closed with the process
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)

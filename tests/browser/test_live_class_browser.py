@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import tempfile
 import time
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
+from live_class.store import Store, default_sqlite_url, dispose_engine
 from tests.browser.conftest import ARTIFACTS, App, _app, start_server, stop_server, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -168,3 +170,71 @@ def test_a_live_class(browser, live_server):
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_killed_server_keeps_the_poll_its_answers_and_its_links(browser, tmp_path):
+    """The server is SIGKILLed mid-round and started again on the same port and data folder: the poll, its three
+    acknowledged answers (one from a phone, two through the store as another replica writes them), the teacher's
+    link and the phone's link all work; the teacher reveals. The question is "which move raises NDCG@5 most" on the
+    default list, whose best move (hand arithmetic in tests/test_app_live_class.py) is d2 down to rank 3."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "IR_METRICS_LAB_DATA_DIR": str(tmp_path)}
+    log = ARTIFACTS / "live-class-restart-server.log"
+    proc, base = start_server(log, env=env)
+    contexts = []
+    try:
+        projector = open_context(browser, base, PROJECTOR)
+        contexts.append(projector.page.context)
+        visit(projector, "/ask-the-class?presenter=1")
+        projector.page.get_by_text("Which move of one document raises the measure most?").click()
+        expect(projector.page.get_by_text("Which move raises NDCG@5 most?")).to_be_visible(timeout=WAIT_MS)
+        projector.wait_idle(WAIT_MS * 2)
+        projector.screenshot("live-class-move-setup-1920x1080")
+        projector.page.get_by_role("button", name="Open the poll").click()
+        expect(projector.page.locator(COUNT)).to_have_text("0", timeout=WAIT_MS * 2)
+        code = projector.page.locator(".st-key-live_join_code").inner_text().strip().replace("-", "")
+        projector.page.get_by_text("Your teacher link (keep it private)").click()
+        teacher_link = projector.page.locator('[data-testid="stCode"]').inner_text(timeout=WAIT_MS).strip()
+        assert f"poll={code}" in teacher_link and "teacher=" in teacher_link
+
+        phone = open_context(browser, base, PHONE, phone=True)
+        contexts.append(phone.page.context)
+        visit(phone, f"/join?code={code}")
+        phone.page.get_by_role("button", name="2 · d2: rank 2 → 3").tap()
+        expect(phone.page.get_by_text("Answer sent")).to_be_visible(timeout=WAIT_MS)
+        phone.wait_idle(WAIT_MS * 2)
+        phone.page.screenshot(path=str(ARTIFACTS / "live-class-move-phone-390x844.png"))
+        replica = Store(default_sqlite_url(tmp_path))
+        for n, option in enumerate(("4", "1")):
+            replica.answer(code, 1, f"replica-student-{n}", option)
+        dispose_engine(replica.url)
+        expect(projector.page.locator(COUNT)).to_have_text("3", timeout=WAIT_MS)
+
+        os.killpg(proc.pid, signal.SIGKILL)  # no shutdown, no flush: only what was committed survives
+        proc.wait(timeout=10)
+        port = int(base.rsplit(":", 1)[1])
+        proc, restarted = start_server(log.with_suffix(".restarted.log"), env=env, port=port)
+        assert restarted == base
+
+        # the teacher's session died with the server: the teacher link reopens the poll (on the projector)
+        visit(projector, teacher_link.removeprefix(base) + "&presenter=1")
+        expect(projector.page.locator(COUNT)).to_have_text("3", timeout=WAIT_MS * 2)
+        assert "teacher=" not in projector.page.url
+        phone.page.reload()  # the phone's link (code and student id): the same student, the same answer
+        phone.wait_idle(WAIT_MS * 2)
+        expect(phone.page.get_by_role("button", name="2 · d2: rank 2 → 3 ✓")).to_be_visible(timeout=WAIT_MS)
+
+        projector.page.get_by_role("button", name="Reveal").click()
+        expect(projector.page.get_by_text("The answer: 2 · d2: rank 2 → 3 · 1 of 3 right")).to_be_visible(
+            timeout=WAIT_MS * 2
+        )
+        expect(projector.page.locator('[data-testid="stPlotlyChart"]')).to_be_visible(timeout=WAIT_MS * 4)
+        projector.wait_rendered(WAIT_MS * 4)
+        projector.screenshot("live-class-move-reveal-1920x1080")
+        expect(phone.page.get_by_text("Your answer 2 · d2: rank 2 → 3 is right.")).to_be_visible(timeout=WAIT_MS)
+        for app in (projector, phone):
+            assert app.errors == []
+    finally:
+        for context in contexts:
+            context.close()
+        stop_server(proc)
