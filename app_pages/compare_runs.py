@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import streamlit as st
 
-from metrics import registry
+from metrics import measure_lists, registry
 from metrics.engine import Evaluation
 from metrics.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
 from metrics.pairing import LeftOut, align
@@ -451,7 +451,7 @@ def render() -> None:
     names, errors = datasets.parse_measures(measures, "")  # trec_eval's bare names expand as in the CLI
     for error in errors:
         st.error(plain(error), icon=":material/error:")
-    names, strings = datasets.without_text_measures(names)
+    names, strings = measure_lists.without_text_measures(names)
     if strings:
         st.caption(plain(f"Left out: {', '.join(strings)} (a string per query, no number to compare)."))
     if not names:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from metrics import registry
-from metrics.measures import DEFAULT_MEASURES
+from metrics.measures import DEFAULT_MEASURES, parse_measure
 
 _NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
 _PREVIOUS = re.compile(rf"^(?P<stem>.*?[_.@])(?P<number>{_NUMBER}(?:,{_NUMBER})*)$")  # P.5 -> P. and 5
@@ -123,3 +123,14 @@ def _trec_origin(name: str) -> tuple[str, bool] | None:
     if underscore and _trec_family(base) is not None and _defaults(base):
         return base.lower(), False
     return None
+
+
+def without_text_measures(names: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the names of measures valued by numbers, those valued by a string per query: relstring), for what ranks or
+    compares runs. The names parse.
+
+    >>> without_text_measures(["map", "relstring", "P_5"])
+    (['map', 'P_5'], ['relstring'])
+    """
+    numbers = [name for name in names if not registry.family(parse_measure(name).family).text]
+    return numbers, [name for name in names if name not in numbers]

@@ -293,3 +293,17 @@ def test_only_queries_in_every_run_are_compared():
     board = from_evaluations({"both": both, "one": one})
     assert board.queries == ("q1",) and board.left_out == 1
     assert board.means["AP"] == {"both": 1.0, "one": 1.0}
+
+
+def test_all_trec_ranks_every_measure_with_a_number():
+    """`-m all_trec` is trec_eval's list: runid (the run's tag) and relstring (a string per query) have nothing to
+    rank, so they are left out, with a note; the other 130-odd columns come as the single-run CLI spells them."""
+    argv = [QRELS, RUNS["dense"], RUNS["bm25"], "-m", "all_trec", "--format", "json"]
+    status, out, err = run_cli(leaderboard_cli, argv)
+    assert status == 0, err
+    assert "left out (a string per query, nothing to rank): relstring" in err
+    means = json.loads(out)["runs"][0]["means"]
+    assert "map" in means and "ndcg_cut_10" in means and "iprec_at_recall_0.50" in means
+    assert "runid" not in means and "relstring" not in means
+    status, _, err = run_cli(leaderboard_cli, [QRELS, RUNS["dense"], RUNS["bm25"], "-m", "relstring", "--quiet"])
+    assert status == 2 and "no measure with a number to compare" in err

@@ -238,12 +238,6 @@ def parse_measures(chosen: Sequence[str], extra: str) -> tuple[list[str], list[s
     return names, errors
 
 
-def without_text_measures(names: Sequence[str]) -> tuple[list[str], list[str]]:
-    """(the names of measures valued by numbers, those valued by a string per query: relstring). The names parse."""
-    numbers = [name for name in names if not registry.family(parse_measure(name).family).text]
-    return numbers, [name for name in names if name not in numbers]
-
-
 def numeric_names(evaluation: Evaluation) -> list[str]:
     """The evaluated measures (as spelled) whose values are numbers: all but those with a string per query
     (relstring), which have nothing to chart, average or compare."""

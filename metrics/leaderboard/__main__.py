@@ -83,7 +83,9 @@ def _run(options: argparse.Namespace) -> int:
     from metrics.__main__ import measure_names
     from metrics.conventions import Conventions
     from metrics.leaderboard import MAX_RUNS, evaluate_runs, from_evaluations, run_name, unique_names
+    from metrics.measure_lists import without_text_measures
     from metrics.measures import parse_measure
+    from metrics.trec_format import RUNID
 
     if len(options.runs) < 2:
         raise ValueError(f"give at least two runs to compare (got {len(options.runs)}); one run: python -m metrics")
@@ -97,9 +99,15 @@ def _run(options: argparse.Namespace) -> int:
         raise ValueError(f"--block-bytes must be a positive number of bytes, got {options.block_bytes}")
     if options.permutations < 1:
         raise ValueError(f"--permutations must be at least 1, got {options.permutations}")
-    measures = measure_names(options.measure)  # none given: the registry's default measure set
+    # none given: the registry's default measure set; trec_eval's runid is the run's tag, not a measure
+    measures = [name for name in measure_names(options.measure) if name.strip().lower() != RUNID]
     for name in measures:
         parse_measure(name)  # a bad name fails before any file is read
+    measures, strings = without_text_measures(measures)
+    if strings:
+        print(f"left out (a string per query, nothing to rank): {', '.join(strings)}", file=sys.stderr)
+    if not measures:
+        raise ValueError("no measure with a number to compare: give one with -m (e.g. -m map)")
     names = unique_names(options.name or [run_name(path) for path in options.runs])
     started = time.perf_counter()
 
