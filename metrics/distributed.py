@@ -34,14 +34,13 @@ from metrics.engine import Evaluation, evaluate
 from metrics.io import read_qrels
 from metrics.io.parquet import ParquetInput, is_parquet, partitions_for, spill, spilled_blocks
 from metrics.io.stream import PIECE_BYTES, Rows, block_run, whole_queries
-from metrics.measures import DEFAULT_MEASURES, Measure
+from metrics.measures import DEFAULT_MEASURES, Measure, parse_measures
 from metrics.streaming import (
     PARTITION_BYTES,
     NotContiguous,
     QrelsByQuery,
     finish,
     open_run,
-    parse_measures,
     size_of,
 )
 

@@ -23,7 +23,7 @@ from metrics.conventions import TREC_EVAL, Conventions
 from metrics.io import Qrels, Run, doc_hash, fingerprint, read_qrels, read_run
 from metrics.io.arrays import bool_numpy, int_numpy, take
 from metrics.io.parallel import by_halves
-from metrics.measures import DEFAULT_MEASURES, Measure, parse_measure
+from metrics.measures import DEFAULT_MEASURES, Measure, parse_measures
 from metrics.prepared import Prepared, position_within
 
 
@@ -91,10 +91,7 @@ def evaluate(
     """
     run = read_run(run)
     qrels = read_qrels(qrels)
-    parsed: dict[str, Measure] = {}
-    for measure in measures:
-        measure = measure if isinstance(measure, Measure) else parse_measure(measure)
-        parsed.setdefault(measure.name, measure)
+    parsed = {measure.name: measure for measure in parse_measures(measures)}
     if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1):
         raise ValueError(f"the largest number of documents per query must be a positive integer, got {max_docs!r}")
     prepared: dict[int, _Prepared] = {}  # one per relevance threshold (a measure may bring its own, P(rel=2)@5)

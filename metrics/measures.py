@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from metrics import registry
@@ -258,3 +258,16 @@ def parse_measure(text: str) -> Measure:
     ):
         raise ValueError(f"measure {_quoted(spelled)} needs a cutoff, e.g. {name}_10")
     return Measure(spelled, declared.key, k, gain, tuple(params), rel)
+
+
+def parse_measures(measures: Iterable[str | Measure]) -> list[Measure]:
+    """Each name parsed (a Measure passes as it is), in order, the first of any measure named twice.
+
+    >>> [m.name for m in parse_measures(["AP", "P@5", "AP"])]
+    ['AP', 'P@5']
+    """
+    parsed: dict[str, Measure] = {}
+    for measure in measures:
+        measure = measure if isinstance(measure, Measure) else parse_measure(measure)
+        parsed.setdefault(measure.name, measure)
+    return list(parsed.values())

@@ -38,7 +38,7 @@ from metrics.io.parquet import (
 )
 from metrics.io.rules import InputError
 from metrics.io.stream import PIECE_BYTES, Rows, TextRun, block_run, whole_queries
-from metrics.measures import DEFAULT_MEASURES, Measure, parse_measure
+from metrics.measures import DEFAULT_MEASURES, Measure, parse_measures
 
 STREAM_BYTES = 1 << 30  # the CLI streams a run file larger than this (smaller: read whole, a little faster)
 PARTITION_BYTES = 256 << 20  # input bytes per partition when a non-contiguous run is regrouped
@@ -53,14 +53,6 @@ def open_run(source, name: str | None = None, piece_bytes: int = PIECE_BYTES):
     if is_parquet(source):
         return ParquetInput(source, "run", name, batch_rows=max(1, piece_bytes // 40))
     return TextRun(source, name, piece_bytes)
-
-
-def parse_measures(measures: Iterable[str | Measure]) -> list[Measure]:
-    parsed: dict[str, Measure] = {}
-    for measure in measures:
-        measure = measure if isinstance(measure, Measure) else parse_measure(measure)
-        parsed.setdefault(measure.name, measure)
-    return list(parsed.values())
 
 
 def evaluate_stream(
