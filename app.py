@@ -96,6 +96,6 @@ with st.sidebar:
     st.caption("Rank documents, grade them, and see how every retrieval metric responds.")
     st.divider()
     first_paint.watch()  # charts after the first screen has painted (ui/first_paint.py)
-presenter.sidebar_toggle()
+first_paint.later("presenter_toggle", presenter.sidebar_toggle)  # last in the sidebar but the settings (also later)
 page.run()
 first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (ui/first_paint.py)

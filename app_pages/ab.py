@@ -1,15 +1,18 @@
 """Retriever A vs B: the same documents in two orders. Precision and recall tie; RR, AP and NDCG do not.
 Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrative, charts from ui.charts."""
 
-import pandas as pd
 import streamlit as st
 
 from metrics import registry
-from ui import charts, drilldown, narrative, presenter, sortable, state, teaching, widgets
+from ui import charts, drilldown, first_paint, narrative, presenter, sortable, state, teaching, widgets
+from ui.markdown import plain
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
 COMPARED = registry.listed("compared")
 CURVES = registry.listed("compared_curves")
+# The heights of the parts a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
+CONTROLS_ROOM = first_paint.Room(wide=68, phone=140, presenter=89)
+CHART_PICKER_ROOM = first_paint.Room(wide=60, phone=60, presenter=79)
 
 for side in SIDES:
     sortable.consume(f"ab_list_{side}", lambda s=side: state.ab()[s], lambda new, s=side: state.apply_ab_edit(s, new))
@@ -26,10 +29,15 @@ now = {side: widgets.breakdowns(scn) for side, scn in scenarios.items()}  # RR a
 verdict = narrative.headline(scenarios["A"], scenarios["B"])
 (st.success if verdict.startswith("Retriever") else st.info)(f"**{verdict}**", icon=":material/gavel:")
 
-k_col, _, reset_col = st.columns([2, 5, 1], vertical_alignment="bottom")
-with k_col:
-    widgets.k_control("ab", lambda: state.ab()["A"], lambda new: state.set_ab_k(new.k))
-reset_col.button("Reset", key="ab_reset", on_click=state.reset_ab, icon=":material/restart_alt:", width="stretch")
+
+def controls() -> None:
+    k_col, _, reset_col = st.columns([2, 5, 1], vertical_alignment="bottom")
+    with k_col:
+        widgets.k_control("ab", lambda: state.ab()["A"], lambda new: state.set_ab_k(new.k))
+    reset_col.button("Reset", key="ab_reset", on_click=state.reset_ab, icon=":material/restart_alt:", width="stretch")
+
+
+first_paint.later("ab_controls", controls, CONTROLS_ROOM)  # the lists and the numbers paint first (ui.first_paint)
 
 presenting = presenter.is_on()
 if presenting:  # a projector: the verdict, both lists and the numbers in the first screen (1920x1080)
@@ -51,23 +59,21 @@ for column, (side, colour) in zip(list_cols, SIDES.items(), strict=True):
 
 
 def side_by_side() -> None:
+    """The numbers as a Markdown table: text in rem, so it scales with a projector's type, and a new visitor's
+    browser draws it at once (st.table and st.dataframe wait for about 1 MB of Arrow and grid code: ui.first_paint)."""
     st.subheader("Side by side", anchor=False)
-    rows = []
+    rows = ["| metric | A | B | verdict |", "|:--|--:|--:|:--|"]
     for family in COMPARED:
         a, b = now["A"][family], now["B"][family]
-        same = widgets.fmt(a.value) == widgets.fmt(b.value)
-        verdict = "equal" if same else ("B higher" if b.value > a.value else "A higher")
-        rows.append({"metric": a.metric, "A": widgets.fmt(a.value), "B": widgets.fmt(b.value), "verdict": verdict})
-    table = pd.DataFrame(rows)
-    shade = {"equal": "background-color: #EEF1F4", "differ": "background-color: #E3F0FA"}
-    styled = table.style.apply(
-        lambda row: [shade["equal" if row["verdict"] == "equal" else "differ"]] * len(row), axis=1
-    )
-    if presenting:  # HTML, in rem: its text scales with the projector's type (a dataframe's canvas does not)
-        st.table(styled, hide_index=True, width="stretch")
-    else:
-        st.dataframe(styled, hide_index=True, width="stretch", key="ab_table")
-    st.caption("Grey rows: the metric cannot tell A from B. Blue rows: the order matters.")
+        if widgets.fmt(a.value) == widgets.fmt(b.value):
+            verdict = ":gray[equal]"
+        else:
+            verdict = f":blue[**{'B' if b.value > a.value else 'A'} higher**]"
+        rows.append(
+            f"| {plain(a.metric, one_line=True)} | {widgets.fmt(a.value)} | {widgets.fmt(b.value)} | {verdict} |"
+        )
+    st.markdown("\n".join(rows))
+    st.caption("Grey: the metric cannot tell A from B. Blue: the order matters.")
 
 
 def story() -> None:
@@ -87,15 +93,17 @@ else:
         story()
 
 TABBED = registry.playground_tabs()  # the families the playground gives a tab of their own
-chart_family = st.segmented_control(
-    "Per-rank contributions of",
-    list(TABBED),
-    default=TABBED[0],
-    key="ab_chart_metric",
-    required=True,
-)
+
+
+def chart_picker() -> None:
+    st.segmented_control(
+        "Per-rank contributions of", list(TABBED), default=TABBED[0], key="ab_chart_metric", required=True
+    )
+
+
+first_paint.later("ab_chart_picker", chart_picker, CHART_PICKER_ROOM)
 chart_cols = st.columns(2, gap="large")
-shown_family = chart_family or TABBED[0]
+shown_family = state.widget_value("ab_chart_metric") or TABBED[0]
 bars = {side: charts.contributions(now[side][shown_family], titles=scenarios[side].titles) for side in SIDES}
 charts.share_y_range(*bars.values())  # same scale: A's short bars must not look as tall as B's
 for column, (side, colour) in zip(chart_cols, SIDES.items(), strict=True):

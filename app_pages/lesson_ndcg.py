@@ -6,7 +6,7 @@ import streamlit as st
 
 from metrics import Conventions, dcg, idcg, ndcg, precision
 from metrics.examples import GRADES_32301
-from ui import charts, state, teaching
+from ui import charts, first_paint, state, teaching
 
 PAGE = "lesson_ndcg"
 SEED = GRADES_32301.first  # the list of RAG Pipelines, Part 3: grades [3, 2, 3, 0, 1]
@@ -45,71 +45,80 @@ with teaching.step(2, "Your list", "Your order against the ideal order, rank by 
     teaching.worked(normalised)
     teaching.chart(charts.ideal_vs_actual(actual, ideal), key=f"{PAGE}_ideal")
 
-with teaching.step(
-    3,
-    "Linear or exponential gain",
-    "*RAG Pipelines, Part 3* uses the grade itself; *IR Metrics 102* and the *Recall@K/MRR/nDCG FAQ* use "
-    "2^grade − 1, which makes a grade-3 document worth 7 "
-    "grade-1 documents instead of 3. Same list, two numbers: always say which gain you use.",
-):
-    gain = st.radio("Gain", list(GAINS), format_func=GAINS.get, horizontal=True, key=f"{PAGE}_gain")
-    chosen = dataclasses.replace(conventions, gain=gain)
-    teaching.worked(ndcg(ranking, qrels, k, conventions=chosen))
-    other = dataclasses.replace(conventions, gain="exp" if gain == "linear" else "linear")
-    other_b = ndcg(ranking, qrels, k, conventions=other)
-    st.caption(f"With the other gain, {other_b.metric} = {teaching.fmt(other_b.value)}.")
 
-with teaching.step(
-    4,
-    "IDCG comes from every judgment, not just the retrieved list",
-    "The list [3, 2, 3, 0, 1] from *RAG Pipelines, Part 3* at k = 5. Judge one more grade-3 document that the "
-    "retriever missed.",
-):
-    left, right = st.columns(2)
-    missed = left.toggle("Judge a missed grade-3 document", value=True, key=f"{PAGE}_missed")
-    source = right.radio("Ideal order built from", list(IDCG_SOURCES), format_func=IDCG_SOURCES.get, key=f"{PAGE}_idcg")
-    seed_qrels = dict(SEED.qrels) | ({"d6": 3} if missed else {})
-    seed_b = ndcg(list(SEED.ranking), seed_qrels, 5, conventions=Conventions(idcg=source))
-    st.metric(seed_b.metric, teaching.fmt(seed_b.value), border=True)
-    teaching.worked(idcg(list(SEED.ranking), seed_qrels, 5, conventions=Conventions(idcg=source)))
-    teaching.worked(seed_b)
-    st.caption(
-        "trec_eval gives 0.8047 once the missed document is judged; the post's retrieved-only IDCG still says "
-        "0.9724, so a retriever that misses the best document is never penalised for it."
-    )
+def later_steps() -> None:
+    """Steps 3 to 5, the traps and the code: below the first screen, at the page's end, so a new visitor's first run
+    leaves them for the next (ui.first_paint.later) and nothing moves when they arrive."""
+    with teaching.step(
+        3,
+        "Linear or exponential gain",
+        "*RAG Pipelines, Part 3* uses the grade itself; *IR Metrics 102* and the *Recall@K/MRR/nDCG FAQ* use "
+        "2^grade − 1, which makes a grade-3 document worth 7 "
+        "grade-1 documents instead of 3. Same list, two numbers: always say which gain you use.",
+    ):
+        gain = st.radio("Gain", list(GAINS), format_func=GAINS.get, horizontal=True, key=f"{PAGE}_gain")
+        chosen = dataclasses.replace(conventions, gain=gain)
+        teaching.worked(ndcg(ranking, qrels, k, conventions=chosen))
+        other = dataclasses.replace(conventions, gain="exp" if gain == "linear" else "linear")
+        other_b = ndcg(ranking, qrels, k, conventions=other)
+        st.caption(f"With the other gain, {other_b.metric} = {teaching.fmt(other_b.value)}.")
 
-with teaching.step(
-    5, "NDCG ignores the relevance threshold", "Raise the threshold: P@k changes, trec_eval's NDCG does not."
-):
-    threshold = st.slider("Relevant means grade ≥", 1, 3, 1, key=f"{PAGE}_threshold")
-    strict = Conventions(threshold=threshold, gain=conventions.gain, idcg=conventions.idcg)
-    teaching.metric_row(
+    with teaching.step(
+        4,
+        "IDCG comes from every judgment, not just the retrieved list",
+        "The list [3, 2, 3, 0, 1] from *RAG Pipelines, Part 3* at k = 5. Judge one more grade-3 document that the "
+        "retriever missed.",
+    ):
+        left, right = st.columns(2)
+        missed = left.toggle("Judge a missed grade-3 document", value=True, key=f"{PAGE}_missed")
+        source = right.radio(
+            "Ideal order built from", list(IDCG_SOURCES), format_func=IDCG_SOURCES.get, key=f"{PAGE}_idcg"
+        )
+        seed_qrels = dict(SEED.qrels) | ({"d6": 3} if missed else {})
+        seed_b = ndcg(list(SEED.ranking), seed_qrels, 5, conventions=Conventions(idcg=source))
+        st.metric(seed_b.metric, teaching.fmt(seed_b.value), border=True)
+        teaching.worked(idcg(list(SEED.ranking), seed_qrels, 5, conventions=Conventions(idcg=source)))
+        teaching.worked(seed_b)
+        st.caption(
+            "trec_eval gives 0.8047 once the missed document is judged; the post's retrieved-only IDCG still says "
+            "0.9724, so a retriever that misses the best document is never penalised for it."
+        )
+
+    with teaching.step(
+        5, "NDCG ignores the relevance threshold", "Raise the threshold: P@k changes, trec_eval's NDCG does not."
+    ):
+        threshold = st.slider("Relevant means grade ≥", 1, 3, 1, key=f"{PAGE}_threshold")
+        strict = Conventions(threshold=threshold, gain=conventions.gain, idcg=conventions.idcg)
+        teaching.metric_row(
+            [
+                (f"P@{k} (threshold {threshold})", precision(ranking, qrels, k, conventions=strict)),
+                (f"NDCG@{k} (threshold {threshold})", ndcg(ranking, qrels, k, conventions=strict)),
+            ]
+        )
+
+    teaching.traps(
         [
-            (f"P@{k} (threshold {threshold})", precision(ranking, qrels, k, conventions=strict)),
-            (f"NDCG@{k} (threshold {threshold})", ndcg(ranking, qrels, k, conventions=strict)),
+            "**IDCG from the retrieved list only** (*IR Metrics 102*; *RAG Pipelines, Part 3*) overrates a "
+            "retriever that misses relevant "
+            "documents: 0.9724 instead of trec_eval's 0.8047 in step 4.",
+            "**Linear vs exponential gain** rank systems differently: [3, 2, 3, 0, 1] gives NDCG@5 = 0.9724 (linear) "
+            "and 0.9575 (exponential); Better Auth's A, B, C gives 0.8175 vs 0.7364.",
+            '**"DCG@4 = 28.19"** (*RAG Pipelines, Part 3*) cannot come from [3, 2, 3, 0, 1]: DCG@4 is 5.7619 '
+            "(linear) or 12.3928 "
+            "(exponential).",
+            "**The discount is log₂(rank + 1).** *IR Metrics 102*'s prose uses the natural log, which scales DCG by "
+            "1.4427 (it cancels in NDCG). trec_eval before 9.0.4 used log₂(rank) with rank 1 undiscounted.",
+            "**Negative grades gain 0.** *IR Metrics 102*'s 2^g − 1 gives a grade of −1 a gain of −0.5.",
+            "**NDCG = 1 does not mean the documents are good,** only that no better order of the judged documents "
+            'exists: a list of grade-1 documents is "perfect" if nothing better was judged.',
         ]
     )
+    teaching.naming(
+        "Naming: trec_eval's `ndcg_cut_k` is NDCG@k with linear gain; ranx `ndcg_burges@k` and many blog posts use "
+        "exponential gain under the same name. ir_measures writes `nDCG@k`."
+    )
+    teaching.show_source(dcg)
+    teaching.show_source(ndcg)
 
-teaching.traps(
-    [
-        "**IDCG from the retrieved list only** (*IR Metrics 102*; *RAG Pipelines, Part 3*) overrates a "
-        "retriever that misses relevant "
-        "documents: 0.9724 instead of trec_eval's 0.8047 in step 4.",
-        "**Linear vs exponential gain** rank systems differently: [3, 2, 3, 0, 1] gives NDCG@5 = 0.9724 (linear) "
-        "and 0.9575 (exponential); Better Auth's A, B, C gives 0.8175 vs 0.7364.",
-        '**"DCG@4 = 28.19"** (*RAG Pipelines, Part 3*) cannot come from [3, 2, 3, 0, 1]: DCG@4 is 5.7619 '
-        '(linear) or 12.3928 '
-        "(exponential).",
-        "**The discount is log₂(rank + 1).** *IR Metrics 102*'s prose uses the natural log, which scales DCG by 1.4427 "
-        "(it cancels in NDCG). trec_eval before 9.0.4 used log₂(rank) with rank 1 undiscounted.",
-        "**Negative grades gain 0.** *IR Metrics 102*'s 2^g − 1 gives a grade of −1 a gain of −0.5.",
-        "**NDCG = 1 does not mean the documents are good,** only that no better order of the judged documents "
-        'exists: a list of grade-1 documents is "perfect" if nothing better was judged.',
-    ]
-)
-teaching.naming(
-    "Naming: trec_eval's `ndcg_cut_k` is NDCG@k with linear gain; ranx `ndcg_burges@k` and many blog posts use "
-    "exponential gain under the same name. ir_measures writes `nDCG@k`."
-)
-teaching.show_source(dcg)
-teaching.show_source(ndcg)
+
+first_paint.later(f"{PAGE}_later_steps", later_steps)

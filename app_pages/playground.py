@@ -13,10 +13,15 @@ FORMULAS_ROOM = 760  # px: the open NDCG tab (two formulas, two charts) at 1440 
 
 sortable.consume(LIST_KEY, state.scenario, state.update)  # a drop is applied before anything is drawn
 
-with st.sidebar:
+
+def settings() -> None:
     st.subheader("Settings")
     widgets.k_control("pg", state.scenario, state.update)
     widgets.convention_controls("pg", state.scenario, state.update)
+
+
+with st.sidebar:  # the end of the sidebar: nothing moves when the settings arrive (ui.first_paint.later)
+    first_paint.later("pg_settings", settings)
 
 st.title("Playground")
 st.caption(
@@ -111,8 +116,7 @@ def ranked_list() -> None:
             f"Unjudged, no qrels line (shown as grade 0): {plain(', '.join(unjudged))}. Mark or unmark documents, "
             "and see what it changes, in the *Unjudged documents* lesson."
         )
-    widgets.move_control("pg", state.scenario, state.update)
-    widgets.history_buttons("pg", state.reset)
+    widgets.list_controls("pg", state.scenario, state.update, state.reset)
 
 
 def judged_not_retrieved() -> None:
@@ -159,6 +163,7 @@ def worked_formulas() -> None:
     """The tabs of formulas and charts (a new visitor's first run reserves their room: ui.first_paint)."""
     if not heavy_now:
         st.container(height=FORMULAS_ROOM, border=False, key="pg_formulas_first_paint")
+        first_paint.formulas_follow()
         return
     own_tabs = registry.playground_tabs()  # NDCG, AP, RR: a tab each
     *family_tabs, pr_tab, curves_tab, any_tab = st.tabs(

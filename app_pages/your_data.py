@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from metrics import DEFAULT_MEASURES, registry
-from ui import cli_args, datasets, state, teaching, words
+from ui import cli_args, datasets, first_paint, state, teaching, words
 from ui.datasets import Loaded
 from ui.markdown import plain
 
@@ -24,6 +24,9 @@ MEASURE_HELP = (
     "ir_measures' (nDCG@10, P(rel=2)@5), separated by commas or spaces."
 )
 HAS_DRILLDOWN = importlib.util.find_spec("ui.drilldown") is not None
+# The height of the measure pickers with the default measures, which a new visitor's first run leaves for the next
+# (ui.first_paint.later), measured in Chromium.
+MEASURE_PICKERS_ROOM = first_paint.Room(wide=68, phone=168, presenter=89)
 
 
 def _persisted(name: str, default: object, key: str) -> Callable[[], None]:
@@ -95,11 +98,11 @@ def _command_line_files(cli: cli_args.CliFiles) -> tuple[Loaded | None, Loaded |
     return run, qrels
 
 
-def _choose_measures() -> list[str] | None:
+def _measure_pickers() -> None:
     pick_col, more_col = st.columns([3, 2], gap="medium")
     with pick_col:
         save = _persisted("measures", list(DEFAULT_MEASURES), "yd_measures")
-        chosen = st.multiselect(
+        st.multiselect(
             "Common measures",
             [*DEFAULT_MEASURES, *MORE_MEASURES],
             key="yd_measures",
@@ -108,13 +111,20 @@ def _choose_measures() -> list[str] | None:
         )
     with more_col:
         save = _persisted("more_measures", "", "yd_more_measures")
-        extra = st.text_input(
+        st.text_input(
             "More measures (type them)",
             key="yd_more_measures",
             on_change=save,
             placeholder="e.g. P@5, nDCG@20",
             help=MEASURE_HELP,
         )
+
+
+def _choose_measures() -> list[str] | None:
+    first_paint.later("yd_measure_pickers", _measure_pickers, MEASURE_PICKERS_ROOM)
+    # The pickers' values, or before they are drawn (ui.first_paint) the saved ones they will show.
+    chosen = state.widget_value("yd_measures", state.dataset_setting("measures", list(DEFAULT_MEASURES)))
+    extra = state.widget_value("yd_more_measures", state.dataset_setting("more_measures", ""))
     names, errors = datasets.parse_measures(chosen, extra)
     for error in errors:
         st.error(plain(error[:1].upper() + error[1:]), icon=":material/error:")
@@ -172,13 +182,17 @@ def _counts(evaluation, run: Loaded, qrels: Loaded) -> None:
     )
     _judged(datasets.coverage(run, qrels))
     if evaluation.only_in_run or evaluation.only_in_qrels:
-        with st.expander("Which queries were left out", icon=":material/help:"):
-            left = {
-                "left-out query": [*evaluation.only_in_run, *evaluation.only_in_qrels],
-                "found only in": [run.name] * len(evaluation.only_in_run)
-                + [qrels.name] * len(evaluation.only_in_qrels),
-            }
-            st.dataframe(pd.DataFrame(left), hide_index=True, height=min(300, 38 + 35 * len(left["left-out query"])))
+        left = {
+            "left-out query": [*evaluation.only_in_run, *evaluation.only_in_qrels],
+            "found only in": [run.name] * len(evaluation.only_in_run) + [qrels.name] * len(evaluation.only_in_qrels),
+        }
+        with st.expander("Which queries were left out", icon=":material/help:"):  # closed: its grid can come later
+            first_paint.later(
+                "yd_left_out",
+                lambda: st.dataframe(
+                    pd.DataFrame(left), hide_index=True, height=min(300, 38 + 35 * len(left["left-out query"]))
+                ),
+            )
 
 
 def _summary_and_distributions(evaluation) -> None:
@@ -297,8 +311,12 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
     if evaluation.counts.evaluated == 0:
         st.warning("No query can be evaluated with these files.")
         return
-    _summary_and_distributions(evaluation)
-    _per_query(evaluation, run, qrels)
+
+    def tables() -> None:  # the page's end: nothing moves when they arrive (ui.first_paint.later)
+        _summary_and_distributions(evaluation)
+        _per_query(evaluation, run, qrels)
+
+    first_paint.later("yd_tables", tables)
 
 
 st.title("Evaluate a run")

@@ -4,7 +4,7 @@ warm server, beside a bare one-``st.metric`` page (bench/bare_metric_page.py, it
 
 Timed in the page's own clock (``performance.now()``, from the start of navigation) by a MutationObserver
 installed before any script of the page: the first animation frame after the first number is in the DOM and
-visible (an ``st.metric`` value; on A vs B, whose numbers are a table, the side-by-side table), the first frame
+visible (an ``st.metric`` value; on A vs B, whose numbers are a table, the side-by-side table's cells), the first frame
 with a drawn Plotly chart, and the layout shift accumulated until the run is over and every chart drawn
 (``layout-shift`` entries), in all and after the first number (0 means nothing moved when the charts and the
 formulas arrived; before the first number, the sidebar's navigation filling in moves the page, as on any
@@ -32,7 +32,7 @@ FIRST_NUMBER = '[data-testid="stMetricValue"]'
 PAGES = {  # name: (path, what counts as the first number)
     "bare st.metric page": ("/", FIRST_NUMBER),
     "Playground": ("/", FIRST_NUMBER),
-    "Retriever A vs B": ("/a-vs-b", '[data-testid="stDataFrame"] canvas, [data-testid="stTable"] td'),
+    "Retriever A vs B": ("/a-vs-b", '[data-testid="stMarkdownContainer"] table td'),
     "Lesson: DCG & NDCG": ("/ndcg", FIRST_NUMBER),
     "Evaluate a run": ("/your-data", FIRST_NUMBER),
 }

@@ -31,3 +31,23 @@ def shown(markdown: str, allowed: tuple[str, ...] = ()) -> str:
     assert tags <= {"p", "br", *allowed}, f"{markdown!r} made elements {sorted(tags)}: {rendered!r}"
     text = rendered.replace("<br />\n", "\n").replace("</p>\n<p>", "\n\n")
     return html.unescape(_TAG.sub("", text)).rstrip("\n").replace(AUTOLINK_BREAK, "")  # invisible
+
+
+def table_rows(markdown: str) -> list[list[str]]:
+    """The cells of a GFM table as a reader sees them, header row first (Streamlit's colour directives, such as
+    ``:blue[...]``, shown as their text)."""
+    text = re.sub(r"(?<!\\):[a-z]+(?:-[a-z]+)?\[(.*?)\]", r"\1", markdown)
+    rows = re.findall(r"<tr>(.*?)</tr>", _RENDER.render(text), re.S)
+    return [
+        [html.unescape(_TAG.sub("", cell)).strip() for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
+        for row in rows
+    ]
+
+
+def markdown_table(elements, first_header: str) -> dict[str, list[str]]:
+    """{first cell: the other cells} of the first Markdown element whose table starts with ``first_header``."""
+    for element in elements:
+        rows = table_rows(element.value)
+        if rows and rows[0][0] == first_header:
+            return {row[0]: row[1:] for row in rows[1:]}
+    raise AssertionError(f"no Markdown table headed {first_header!r}")

@@ -11,14 +11,16 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.markdown_text import markdown_table
+
 ROOT = Path(__file__).parents[1]
 APP = str(ROOT / "app.py")
 AB = "app_pages/ab.py"
 
 
 def table(at: AppTest) -> dict[str, tuple[str, str, str]]:
-    frame = at.dataframe[0].value
-    return {row["metric"]: (row["A"], row["B"], row["verdict"]) for _, row in frame.iterrows()}
+    """The side-by-side table (Markdown): {metric: (A, B, verdict)}."""
+    return {metric: tuple(cells) for metric, cells in markdown_table(at.markdown, "metric").items()}
 
 
 def order(at: AppTest, side: str) -> list[str]:

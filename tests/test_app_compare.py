@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from metrics import registry
 from metrics.engine import evaluate
 from metrics.io import read_qrels, read_run
-from tests.markdown_text import shown
+from tests.markdown_text import markdown_table, shown
 
 ROOT = Path(__file__).parents[1]
 PAGE = str(ROOT / "app_pages" / "compare_runs.py")
@@ -310,12 +310,12 @@ def test_open_a_query_on_a_vs_b_with_both_real_rankings(engine):
     assert list(scenarios["A"].full_ranking) == bm25.ranking_of(query_id)  # the whole real ranking, top 10 shown
     assert list(scenarios["B"].full_ranking) == dense.ranking_of(query_id)
     assert len(scenarios["A"].ranking) == 10
-    table = at.dataframe[0].value.set_index("metric")
+    table = markdown_table(at.markdown, "metric")  # {metric: [A, B, verdict]}
     row_a, row_b = a.queries.index(query_id), b.queries.index(query_id)
-    assert table.loc["AP", "A"] == f"{a.per_query['AP'][row_a]:.4f}"
-    assert table.loc["AP", "B"] == f"{b.per_query['AP'][row_b]:.4f}"
-    assert table.loc["NDCG@10", "A"] == f"{a.per_query['NDCG@10'][row_a]:.4f}"
-    assert table.loc["NDCG@10", "B"] == f"{b.per_query['NDCG@10'][row_b]:.4f}"
+    assert table["AP"][0] == f"{a.per_query['AP'][row_a]:.4f}"
+    assert table["AP"][1] == f"{b.per_query['AP'][row_b]:.4f}"
+    assert table["NDCG@10"][0] == f"{a.per_query['NDCG@10'][row_a]:.4f}"
+    assert table["NDCG@10"][1] == f"{b.per_query['NDCG@10'][row_b]:.4f}"
     captions = "\n".join(c.value for c in at.caption)
     assert f"Query **{query_id}** of your runs: A = **bm25**, B = **dense**" in captions
     assert "Two retrievers return the same five documents" not in captions  # the preset's intro is not claimed
@@ -359,8 +359,8 @@ def test_runs_given_on_the_command_line_are_read_one_at_a_time(monkeypatch, thre
     assert not at.exception and at.title[0].value == "Retriever A vs B"
     a, _ = engine
     query_id = at.session_state["ab_origin"][0]
-    table = at.dataframe[0].value.set_index("metric")
-    assert table.loc["AP", "A"] == f"{a.per_query['AP'][a.queries.index(query_id)]:.4f}"
+    table = markdown_table(at.markdown, "metric")
+    assert table["AP"][0] == f"{a.per_query['AP'][a.queries.index(query_id)]:.4f}"
 
 
 def test_trec_evals_bare_names_expand_and_a_string_measure_is_left_out():

@@ -7,7 +7,9 @@ fetches, parses and runs it, the page's main thread is busy and the metric cards
 empty box of the chart's height (nothing moves when it arrives), and each formula (st.latex) as an empty box of
 its estimated height (``formula_height``: KaTeX's chunk and typesetting held a lesson's first number back by
 seconds); pages leave their heavy parts below the numbers (closed expanders, the formulas' tabs) for later
-(``charts_now()``). A tiny script waits until the run has ended and the page has painted with no placeholder left
+(``charts_now()``); and the widgets that are not the numbers or the list (settings, pickers, buttons: each kind of
+widget is one more chunk to fetch and run before the numbers can show) wait in an empty room of their height
+(``later``). A tiny script waits until the run has ended and the page has painted with no placeholder left
 (or 4 s), then reruns the app: the second run draws the charts and the formulas. Every later run draws them at
 once.
 
@@ -17,6 +19,8 @@ Only a browser can say it has painted: a session with no HTTP headers (AppTest) 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -66,8 +70,43 @@ def charts_now() -> bool:
     return state.first_paint_done() or not st.context.headers
 
 
+# Streamlit stacks columns on screens up to this width (px): a phone's layout.
+PHONE_MAX_PX = 640
+
+
+@dataclass(frozen=True)
+class Room:
+    """The height (px) of a part drawn ``later``, once drawn: on a wide screen, on a phone (its columns stacked) and
+    in presenter mode (larger type). Measured in Chromium at 1440x900, 390x844 and 1920x1080; a browser test
+    (tests/browser/test_first_visit_browser.py) holds each room to its part's height."""
+
+    wide: int
+    phone: int
+    presenter: int
+
+
+def later(key: str, draw: Callable[[], None], room: Room | None = None) -> None:
+    """Draw a part that is not the numbers or the list (settings, a picker, buttons) once the first screen has
+    painted. On a new visitor's first run its place is an empty box of ``room``'s height, so nothing moves when it
+    arrives; no room for a part with nothing after it (the end of the sidebar)."""
+    if charts_now():
+        with st.container(key=key):  # one box, whose height its room matches (a browser test measures both)
+            draw()
+        return
+    if room is None:
+        return
+    height = room.presenter if presenter.is_on() else room.wide
+    box = f"{key}_first_paint"
+    st.html(
+        f'<div class="{box}" style="height: {height}px"></div>'
+        f"<style>@media (max-width: {PHONE_MAX_PX}px) {{ .{box} {{ height: {room.phone}px !important; }} }}</style>"
+    )
+
+
 def watch() -> None:
-    """Call once per run in app.py (in the sidebar): until the first paint, the script that reports it."""
+    """Call once per run in app.py (in the sidebar), before the page: until the first paint, the script that
+    reports it."""
+    state.set_formulas_later(False)
     if not charts_now():
         _COMPONENT(key=KEY, on_painted_change=state.set_first_paint_done)
 
@@ -100,6 +139,13 @@ def formula_room(latex: str, where: object = st) -> None:
     first-paint placeholder, as the charts' boxes are)."""
     height = formula_height(latex, presenter_on=presenter.is_on())
     where.html(f'<div class="formula_first_paint" style="height: {height}px"></div>')
+    formulas_follow()
+
+
+def formulas_follow() -> None:
+    """Say that this run leaves formulas for the next (a formula's room, or a room that holds formulas): ``preload``
+    then fetches KaTeX's code."""
+    state.set_formulas_later(True)
 
 
 PRELOAD_KEY = "formulas_first_paint_preload"
@@ -109,7 +155,8 @@ def preload() -> None:
     """Call once per run in app.py, after the page: on a new visitor's first run, one hidden formula at the end, so
     the browser fetches KaTeX's code while the numbers are already on screen. Without it the second run's formulas
     waited for that code in boxes shorter than the formulas, and the page jumped up (about 150 px on the DCG & NDCG
-    lesson), then down."""
-    if not charts_now():
+    lesson), then down. A page with no formula to come (A vs B, Evaluate) fetches nothing: KaTeX's 265 kB would
+    only compete with its numbers."""
+    if not charts_now() and state.formulas_later():
         with st.container(key=PRELOAD_KEY):  # hidden by ui.layout's CSS
             st.latex(r"\mathrm{NDCG}")

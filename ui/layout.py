@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.first_paint import PRELOAD_KEY
+from ui.first_paint import PHONE_MAX_PX, PRELOAD_KEY
 from ui.widgets import SUMMARY_KEY
-
-PHONE_MAX_PX = 640
 
 CSS = f"""<style>
 .st-key-{PRELOAD_KEY} {{ display: none; }}  /* ui.first_paint.preload: a formula only to fetch KaTeX's code */

@@ -500,6 +500,17 @@ def set_first_paint_done() -> None:
     st.session_state[_FIRST_PAINT] = True
 
 
+_FORMULAS_LATER = "first_paint_formulas_later"  # ui.first_paint: this run left formulas for the next one
+
+
+def formulas_later() -> bool:
+    return bool(st.session_state.get(_FORMULAS_LATER, False))
+
+
+def set_formulas_later(later: bool) -> None:
+    st.session_state[_FORMULAS_LATER] = later
+
+
 # --- live class (ui.live_class draws it; the polls themselves live in the database, live_class.store) ---
 
 _LIVE_TEACHER = "live_teacher"  # (join code, teacher token) of the poll this session runs

@@ -17,7 +17,7 @@ from metrics.examples import EXAMPLES
 from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_points
 from metrics.families.interpolated_precision import interpolated_precision
 from metrics.sweep import at_each_cutoff
-from ui import charts, state, words
+from ui import charts, first_paint, state, words
 from ui.markdown import plain
 from ui.scenario import MAX_DOCS, SCALES, Scenario
 
@@ -31,6 +31,9 @@ ORDER_AWARE = registry.cards("order")
 SET_BASED = registry.cards("set")
 CURVE_FAMILIES = registry.curve_families()
 HELP = {f.key: f.help for f in registry.FAMILIES}
+# The heights of the parts a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
+EXAMPLE_PICKER_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
+LIST_CONTROLS_ROOM = first_paint.Room(wide=124, phone=376, presenter=163)
 
 
 def fmt(x: float) -> str:
@@ -246,9 +249,9 @@ def convention_controls(prefix: str, current: Current, apply: Apply) -> None:
         ["linear", "exp"],
         value=conv.gain,
         label="Gain",
-        format_func=lambda g: _default("Linear: gain = g", g == TREC_EVAL.gain)
-        if g == "linear"
-        else "Exponential: 2^g − 1",
+        format_func=lambda g: (
+            _default("Linear: gain = g", g == TREC_EVAL.gain) if g == "linear" else "Exponential: 2^g − 1"
+        ),
         captions=_tools("gain", ["linear", "exp"]),
     )
     widget(
@@ -257,9 +260,9 @@ def convention_controls(prefix: str, current: Current, apply: Apply) -> None:
         ["all", "retrieved"],
         value=conv.idcg,
         label="Ideal ordering (IDCG) from",
-        format_func=lambda s: _default("All judged docs", s == TREC_EVAL.idcg)
-        if s == "all"
-        else "The retrieved list only",
+        format_func=lambda s: (
+            _default("All judged docs", s == TREC_EVAL.idcg) if s == "all" else "The retrieved list only"
+        ),
         captions=["Missed relevant docs lower NDCG", "Blog shortcut: ignores what was missed"],
     )
     widget(
@@ -268,9 +271,11 @@ def convention_controls(prefix: str, current: Current, apply: Apply) -> None:
         ["all", "retrieved"],
         value=conv.ap_denominator,
         label="AP divides by",
-        format_func=lambda s: _default("All relevant docs (R)", s == TREC_EVAL.ap_denominator)
-        if s == "all"
-        else "Relevant docs retrieved",
+        format_func=lambda s: (
+            _default("All relevant docs (R)", s == TREC_EVAL.ap_denominator)
+            if s == "all"
+            else "Relevant docs retrieved"
+        ),
         captions=_tools("ap_denominator", ["all", "retrieved"]),
     )
     if conv != TREC_EVAL:
@@ -329,14 +334,33 @@ def move_control(prefix: str, current: Current, apply: Apply) -> None:
     show_message(area)
 
 
+def list_controls(prefix: str, current: Current, apply: Apply, reset: Callable[[], None]) -> None:
+    """Under a ranked list: the move control, then undo, redo and reset (on a new visitor's first run, their room:
+    ui.first_paint.later)."""
+
+    def draw() -> None:
+        move_control(prefix, current, apply)
+        history_buttons(prefix, reset)
+
+    first_paint.later(f"{prefix}_list_controls", draw, LIST_CONTROLS_ROOM)
+
+
 def history_buttons(prefix: str, reset: Callable[[], None]) -> None:
     undo_col, redo_col, reset_col = st.columns(3)
     undo_col.button(
-        "Undo", key=f"{prefix}_undo", on_click=state.undo, disabled=not state.can_undo(), icon=":material/undo:",
+        "Undo",
+        key=f"{prefix}_undo",
+        on_click=state.undo,
+        disabled=not state.can_undo(),
+        icon=":material/undo:",
         width="stretch",
     )
     redo_col.button(
-        "Redo", key=f"{prefix}_redo", on_click=state.redo, disabled=not state.can_redo(), icon=":material/redo:",
+        "Redo",
+        key=f"{prefix}_redo",
+        on_click=state.redo,
+        disabled=not state.can_redo(),
+        icon=":material/redo:",
         width="stretch",
     )
     reset_col.button("Reset", key=f"{prefix}_reset", on_click=reset, icon=":material/restart_alt:", width="stretch")
@@ -463,16 +487,21 @@ def preset_picker(prefix: str) -> None:
             state.load_example(state.widget_value(key))
 
     picker_col, lesson_col = st.columns([2, 3], vertical_alignment="bottom")
-    picker_col.selectbox(
-        "Example",
-        list(EXAMPLES),
-        key=key,
-        index=None,
-        placeholder=origin or f"{example.title} (edited)",
-        format_func=lambda e: EXAMPLES[e].title,
-        on_change=load,
-        help="Loading an example replaces the list; Undo brings yours back.",
-    )
+    with picker_col:
+        first_paint.later(
+            f"{prefix}_example_picker",
+            lambda: st.selectbox(
+                "Example",
+                list(EXAMPLES),
+                key=key,
+                index=None,
+                placeholder=origin or f"{example.title} (edited)",
+                format_func=lambda e: EXAMPLES[e].title,
+                on_change=load,
+                help="Loading an example replaces the list; Undo brings yours back.",
+            ),
+            EXAMPLE_PICKER_ROOM,
+        )
     if origin:
         lesson_col.caption(
             f"{plain(origin)}: not one of the examples. Pick an example to replace it (Undo brings this list back)."

@@ -5,6 +5,7 @@ reach; the metric cards sit above it. The timings themselves are bench/first_vis
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError
 
 from tests.browser.conftest import wait_idle
 
@@ -87,3 +88,56 @@ def test_a_new_visitor_gets_a_lessons_numbers_before_its_formulas_and_code_in_th
         assert abs(top_now - seen["topBeforeFormulas"]) <= 6, (top_now, seen)
     finally:
         context.close()
+
+
+ROOMS_WATCH = """
+(() => {
+  // Each part a new visitor's first run leaves for the next (ui.first_paint.later) is an empty box, <key>_first_paint:
+  // its height as drawn, by key.
+  const rooms = (window.__rooms = {});
+  new MutationObserver(() => {
+    for (const box of document.querySelectorAll('div[class$="_first_paint"]')) {
+      const key = box.className.replace(/_first_paint$/, "");
+      if (key === "formula") continue;  // a formula's room is an estimate (formula_height), tested above
+      const height = box.closest('[data-testid="stElementContainer"]').getBoundingClientRect().height;
+      if (height) rooms[key] = height;
+    }
+  }).observe(document, { childList: true, subtree: true });
+})();
+"""
+ROOM_VIEWS = {  # the layouts whose rooms differ: a laptop, a phone (columns stacked), a projector (larger type)
+    "wide": ({"viewport": {"width": 1440, "height": 900}}, ""),
+    "phone": ({"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}, ""),
+    "presenter": ({"viewport": {"width": 1920, "height": 1080}}, "?presenter=1"),
+}
+ROOM_PAGES = {"/": {"pg_example_picker", "pg_list_controls"}, "/a-vs-b": {"ab_controls", "ab_chart_picker"},
+              "/your-data": {"yd_measure_pickers"}}  # fmt: skip
+
+
+@pytest.mark.parametrize("view", ROOM_VIEWS)
+def test_a_part_left_for_the_second_run_arrives_in_a_room_of_its_own_height(browser, app_server, view):
+    """The settings, pickers and buttons a new visitor's first run leaves out (their code held the numbers back) wait
+    in empty boxes of their height (ui.first_paint.Room): when they arrive, nothing around them moves."""
+    options, query = ROOM_VIEWS[view]
+    for path, keys in ROOM_PAGES.items():
+        context = browser.new_context(**options)
+        try:
+            context.add_init_script(ROOMS_WATCH)
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            page.goto(app_server + path + query)
+            wait_idle(page, 90_000)  # the second run included
+            rooms = page.evaluate("window.__rooms")
+            assert set(rooms) >= keys, (path, rooms)
+            for key in keys:  # once mounted (a widget's code may still be arriving), the part fills its room
+                matches = f"""() => {{
+                    const part = document.querySelector(".st-key-{key}");
+                    return part && Math.abs(part.getBoundingClientRect().height - {rooms[key]}) <= 2;
+                }}"""
+                try:
+                    page.wait_for_function(matches, timeout=10_000)
+                except TimeoutError:
+                    drawn = page.locator(f".st-key-{key}").bounding_box()
+                    raise AssertionError((view, path, key, rooms[key], drawn)) from None
+        finally:
+            context.close()

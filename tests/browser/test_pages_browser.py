@@ -132,12 +132,14 @@ def test_the_playground_list_follows_the_user_to_a_lesson_and_back(warm_app):
     expect(app.metric("NDCG@5").locator('[data-testid="stMetricValue"]')).to_have_text(expected, timeout=WAIT_MS)
 
 
+AB_TABLE = '[data-testid="stMarkdownContainer"] table'
+
+
 def table_rows(app) -> dict[str, list[str]]:
-    """The A-vs-B comparison table (a canvas grid) read through its accessible DOM: {metric: [A, B, verdict]}."""
-    rows = app.page.locator('[data-testid="stDataFrame"] [role="row"]')
+    """The A-vs-B comparison table (Markdown, drawn as an HTML table): {metric: [A, B, verdict]}."""
     out: dict[str, list[str]] = {}
-    for row in rows.all():
-        cells = [c.strip() for c in row.locator('[role="gridcell"]').all_inner_texts()]
+    for row in app.page.locator(AB_TABLE + " tbody tr").all():
+        cells = [c.strip() for c in row.locator("td").all_inner_texts()]
         if len(cells) >= 4:
             out[cells[0]] = cells[1:]
     return out
@@ -159,7 +161,7 @@ def test_a_vs_b_deep_link_ties_on_precision_but_not_on_rr_and_ap(warm_app):
         cards = app.page.locator(f'ul[data-testid="ranked-list"][data-list="ab_list_{side}"] li[data-doc-id]')
         assert [c.get_attribute("data-doc-id") for c in cards.all()] == ids
 
-    expect(app.page.locator('[data-testid="stDataFrame"] [role="gridcell"]').first).to_be_attached(timeout=WAIT_MS)
+    expect(app.page.locator(AB_TABLE + " td").first).to_be_attached(timeout=WAIT_MS)
     rows = table_rows(app)
     for metric, (a, b) in expected.items():
         assert rows[metric][:2] == [f"{a:.4f}", f"{b:.4f}"], (metric, rows[metric])

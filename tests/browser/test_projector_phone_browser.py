@@ -238,6 +238,6 @@ def test_presenter_a_vs_b_fits_the_verdict_both_lists_and_the_numbers_in_the_fir
     wait_idle(page)
     lists = page.locator('ul[data-testid="ranked-list"]')
     expect(lists).to_have_count(2)
-    numbers = page.locator('[data-testid="stTable"]').filter(has_text="NDCG@5")
+    numbers = page.locator('[data-testid="stMarkdownContainer"] table').filter(has_text="NDCG@5")
     shown = [page.get_by_text("Retriever B is better"), lists.nth(0), lists.nth(1), numbers]
     assert all(in_first_screen(page, item) for item in shown), [item.bounding_box() for item in shown]
