@@ -89,7 +89,6 @@ PAGES = {
 
 st.logo(":material/leaderboard:", size="large")
 page = st.navigation(PAGES, expanded=True)  # every page visible: no "View more" fold
-layout.apply()
 presenter.apply()  # before the page, so its exit button sits at the top
 with st.sidebar:
     st.markdown("**IR Metrics Lab**")
@@ -99,3 +98,7 @@ with st.sidebar:
 first_paint.later("presenter_toggle", presenter.sidebar_toggle)  # last in the sidebar but the settings (also later)
 page.run()
 first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (ui/first_paint.py)
+# The CSS last: its element is a line tall until its style applies (a few hundred ms into a new visitor's first
+# paint), and at the top it would move the page when it went.
+layout.apply()
+presenter.style()

@@ -7,6 +7,7 @@ Expected numbers come from the golden file (trec_eval, tests/data/golden_public.
 from __future__ import annotations
 
 import json
+import re
 from math import log2
 from pathlib import Path
 
@@ -234,21 +235,27 @@ def test_presenter_mode_toggles():
     assert at.session_state["presenter_mode"] is False
 
 
+def styles(at: AppTest) -> list[str]:
+    """The CSS the page sends (ui.css: a style block in a Markdown element)."""
+    return [m.group(1) for md in at.markdown if (m := re.match(r"<style>(.*)\n[^\n]*</style>", md.value, re.S))]
+
+
 def _presenter_frame() -> None:
-    """What app.py does on every page (the lead wires it): the sidebar toggle and apply()."""
+    """What app.py does on every page (the lead wires it): the sidebar toggle, apply() and, after the page, style()."""
     from ui import presenter
 
     presenter.sidebar_toggle()
     presenter.apply()
+    presenter.style()
 
 
 def test_presenter_apply_injects_css_and_an_exit_button():
     at = AppTest.from_function(_presenter_frame, default_timeout=30).run()
-    assert not at.exception and not at.get("html") and not at.button
+    assert not at.exception and not styles(at) and not at.button
     at.sidebar.toggle(key=presenter.SIDEBAR_KEY).set_value(True).run()
-    assert [h.proto.body for h in at.get("html")] == [presenter.CSS]
+    assert styles(at) == [presenter.CSS]
     at.button(key=presenter.EXIT_KEY).click().run()
-    assert not at.exception and not at.get("html") and not at.button
+    assert not at.exception and not styles(at) and not at.button
     assert at.sidebar.toggle(key=presenter.SIDEBAR_KEY).value is False
 
 

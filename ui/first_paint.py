@@ -84,29 +84,43 @@ class Room:
     phone: int
     presenter: int
 
+    def here(self) -> int:
+        """The height on this session's screen. A phone is told by its browser's User-Agent: CSS would know the
+        width, but a style reaches a new visitor's page a few hundred ms after its first paint."""
+        if presenter.is_on():
+            return self.presenter
+        return self.phone if "Mobile" in st.context.headers.get("User-Agent", "") else self.wide
+
 
 def later(key: str, draw: Callable[[], None], room: Room | None = None) -> None:
     """Draw a part that is not the numbers or the list (settings, a picker, buttons) once the first screen has
     painted. On a new visitor's first run its place is an empty box of ``room``'s height, so nothing moves when it
-    arrives; no room for a part with nothing after it (the end of the sidebar)."""
+    arrives; no room for a part with nothing after it (the end of the sidebar). Both runs draw one container here,
+    so the elements after it keep their places while the second run replaces the first's."""
     if charts_now():
         with st.container(key=key):  # one box, whose height its room matches (a browser test measures both)
             draw()
         return
-    if room is None:
-        return
-    height = room.presenter if presenter.is_on() else room.wide
     box = f"{key}_first_paint"
-    st.html(
-        f'<div class="{box}" style="height: {height}px"></div>'
-        f"<style>@media (max-width: {PHONE_MAX_PX}px) {{ .{box} {{ height: {room.phone}px !important; }} }}</style>"
-    )
+    if room is None:
+        st.container(key=box)
+    else:
+        st.container(height=room.here(), border=False, key=box)
+
+
+def box(key: str, room: Room):
+    """A container for an element whose code the browser fetches on a new visitor's first run (the ranked list):
+    on that run it is ``room`` px tall (a few px more, so a list a little taller than measured needs no scrollbar),
+    so what follows does not move when the element is drawn; afterwards as tall as its content."""
+    if charts_now():
+        return st.container(key=key)
+    return st.container(height=room.here() + 4, border=False, key=key)
 
 
 def watch() -> None:
     """Call once per run in app.py (in the sidebar), before the page: until the first paint, the script that
     reports it."""
-    state.set_formulas_later(False)
+    state.set_formulas_later(False)  # (and the formula rooms are counted from 0)
     if not charts_now():
         _COMPONENT(key=KEY, on_painted_change=state.set_first_paint_done)
 
@@ -135,10 +149,10 @@ def formula_height(latex: str, *, presenter_on: bool = False) -> int:
 
 
 def formula_room(latex: str, where: object = st) -> None:
-    """The first run's stand-in for a formula: an empty box of its estimated height (the class name marks it as a
+    """The first run's stand-in for a formula: an empty box of its estimated height (its key marks it as a
     first-paint placeholder, as the charts' boxes are)."""
     height = formula_height(latex, presenter_on=presenter.is_on())
-    where.html(f'<div class="formula_first_paint" style="height: {height}px"></div>')
+    where.container(height=height, border=False, key=f"formula_first_paint_{state.next_formula_room()}")
     formulas_follow()
 
 

@@ -1,5 +1,5 @@
-"""Layout rules every page shares, for small screens: static CSS sent once per run from app.py (style-only
-``st.html`` takes no space). Nothing in it comes from the user.
+"""Layout rules every page shares, for small screens: static CSS sent once per run from app.py (ui.css, which takes
+no space and applies from the first paint). Nothing in it comes from the user.
 
 - The playground's compact summary (``widgets.sticky_summary``) is hidden on wide screens and sticks to the top of
   the screen on phones, so the key numbers stay in view while the list is edited.
@@ -9,12 +9,11 @@
 
 from __future__ import annotations
 
-import streamlit as st
-
+from ui import css
 from ui.first_paint import PHONE_MAX_PX, PRELOAD_KEY
 from ui.widgets import SUMMARY_KEY
 
-CSS = f"""<style>
+CSS = f"""
 .st-key-{PRELOAD_KEY} {{ display: none; }}  /* ui.first_paint.preload: a formula only to fetch KaTeX's code */
 .st-key-{SUMMARY_KEY}, :has(> .st-key-{SUMMARY_KEY}) {{ display: none; }}
 @media (max-width: {PHONE_MAX_PX}px) {{
@@ -40,9 +39,9 @@ CSS = f"""<style>
   background-repeat: no-repeat;
   background-attachment: local, local, scroll, scroll;
 }}
-</style>"""
+"""
 
 
 def apply() -> None:
     """Call once per run, in app.py."""
-    st.html(CSS)
+    css.apply(CSS)

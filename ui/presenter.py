@@ -1,19 +1,19 @@
 """Presenter mode: large type, large metric values and charts, and no sidebar, for a projector.
 
 It is one plain session-state flag (``ui.state.presenter_on``), so it survives page switches. The look is a static
-``<style>`` block sent with ``st.html`` (style-only HTML takes no space on the page). Nothing in it comes from the
-user. Streamlit 1.67 has no per-session option for this: ``theme.baseFontSize`` in config.toml applies to every
-session of the server.
+style block sent with ui.css (it takes no space on the page). Nothing in it comes from the user. Streamlit 1.67 has
+no per-session option for this: ``theme.baseFontSize`` in config.toml applies to every session of the server.
 
-Wiring (app.py, every page): ``presenter.apply()`` before ``page.run()``, and ``presenter.sidebar_toggle()`` in the
-shared sidebar. With the sidebar hidden, ``apply()`` draws an "Exit presenter mode" button at the top of the page.
+Wiring (app.py, every page): ``presenter.apply()`` before ``page.run()``, ``presenter.style()`` after it, and
+``presenter.sidebar_toggle()`` in the shared sidebar. With the sidebar hidden, ``apply()`` draws an "Exit presenter
+mode" button at the top of the page.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from ui import state
+from ui import css, state
 
 SIDEBAR_KEY = "presenter_sidebar_toggle"
 EXIT_KEY = "presenter_exit"
@@ -24,7 +24,7 @@ EXIT_KEY = "presenter_exit"
 # five metric cards to a row keep the playground's list and cards in the first screen at 1920x1080. Tables a class
 # reads are st.table (HTML, in rem) there: st.dataframe draws on a canvas in fixed pixels. The ranked list's badges
 # read --rk-badge-size (ui/components/sortable.css).
-CSS = """<style>
+CSS = """
 html { font-size: 21px; --rk-badge-size: 0.9rem; }
 [data-testid="stSidebar"], [data-testid="stExpandSidebarButton"] { display: none !important; }
 [data-testid="stMainBlockContainer"] {
@@ -37,7 +37,7 @@ h1 { font-size: 2.3rem !important; padding-top: 0 !important; }
 [data-testid="stMetricValue"] { font-size: 2.2rem; }
 [data-testid="stMetricLabel"] p { font-size: 1.05rem; font-weight: 600; }
 .katex { font-size: 1.3em; }
-</style>"""
+"""
 
 
 FONT_SCALE = 1.5  # chart text grows with the page's type (21 px root instead of 14-16 px)
@@ -103,16 +103,22 @@ def from_link(params: dict[str, str]) -> bool | None:
     return {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}.get(value)
 
 
+def style() -> None:
+    """Call once per page run (app.py, after the page and ui.layout's CSS, which it overrides): in presenter mode,
+    the CSS."""
+    if state.presenter_on():
+        css.apply(CSS)
+
+
 def apply() -> None:
     """Call once per page run (app.py, before ``page.run()``): the session's first run reads ``?presenter=1``;
-    in presenter mode, inject the CSS and show an Exit button, since the sidebar (and its toggle) is hidden."""
+    in presenter mode, show an Exit button, since the sidebar (and its toggle) is hidden."""
     if state.first_look_at_presenter_link():
         wanted = from_link(st.query_params.to_dict())
         if wanted is not None:
             state.set_presenter(wanted)
     if not state.presenter_on():
         return
-    st.html(CSS)
     st.button(
         "Exit presenter mode",
         key=EXIT_KEY,

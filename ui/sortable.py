@@ -17,7 +17,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import state
+from ui import first_paint, state
 from ui.scenario import Scenario
 
 _ASSETS = Path(__file__).parent / "components"
@@ -26,6 +26,16 @@ _COMPONENT = st.components.v2.component(
     js=(_ASSETS / "sortable.js").read_text(encoding="utf-8"),
     css=(_ASSETS / "sortable.css").read_text(encoding="utf-8"),
 )
+
+
+# A list's height in Chromium, label and border included: (px, px per card) on a wide screen, a phone (coarse
+# pointer: larger chips, a card on two lines) and a projector; linear in the cards (measured at 3, 5 and 10).
+_HEIGHT = {"wide": (50.4, 70.6), "phone": (70.4, 116.6), "presenter": (63.2, 87.1)}
+
+
+def _room(cards: int) -> first_paint.Room:
+    """The height of a list of ``cards`` (ui.first_paint.box)."""
+    return first_paint.Room(**{view: round(base + per_card * cards) for view, (base, per_card) in _HEIGHT.items()})
 
 
 def apply_edit(scn: Scenario, edit: Mapping) -> tuple[Scenario, str]:
@@ -116,9 +126,13 @@ def ranked_list(
         "gradeEdit": grade_edit,
         "announce": state.pop_announcement(key),
     }
-    _COMPONENT(
-        key=key,
-        data=data,
-        default={"edit": None},
-        on_edit_change=lambda: consume(key, current, apply),
-    )
+    # A box drawn at once, where the list's own element waits for its code (measured with grade chips, cards).
+    measured = grade_edit and scn.ranking
+    box = first_paint.box(f"{key}_box", _room(len(scn.ranking))) if measured else st.container(key=f"{key}_box")
+    with box:
+        _COMPONENT(
+            key=key,
+            data=data,
+            default={"edit": None},
+            on_edit_change=lambda: consume(key, current, apply),
+        )

@@ -509,6 +509,18 @@ def formulas_later() -> bool:
 
 def set_formulas_later(later: bool) -> None:
     st.session_state[_FORMULAS_LATER] = later
+    if not later:
+        st.session_state[_FORMULA_ROOMS] = 0
+
+
+_FORMULA_ROOMS = "first_paint_formula_rooms"  # ui.first_paint: formula rooms drawn in this run (their keys)
+
+
+def next_formula_room() -> int:
+    """A number for this run's next formula room, 0 first (the count restarts with every run)."""
+    number = st.session_state.get(_FORMULA_ROOMS, 0)
+    st.session_state[_FORMULA_ROOMS] = number + 1
+    return number
 
 
 # --- live class (ui.live_class draws it; the polls themselves live in the database, live_class.store) ---

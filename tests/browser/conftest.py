@@ -63,6 +63,16 @@ CONTENT_HEIGHT_JS = """() => {
 # --- server -----------------------------------------------------------------------------------------------------
 
 
+# A phone's context: touch, and a phone browser's User-Agent (ui.first_paint.Room.here tells a phone by it;
+# playwright's is_mobile does not change it).
+PHONE = {
+    "is_mobile": True,
+    "has_touch": True,
+    "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/130.0.0.0 Mobile Safari/537.36",
+}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

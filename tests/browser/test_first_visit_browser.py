@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError
 
-from tests.browser.conftest import wait_idle
+from tests.browser.conftest import PHONE, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -57,7 +57,7 @@ LESSON_WATCH = """
       seen.metric = performance.now();
       seen.latexAtMetric = formulas();
       seen.codeAtMetric = document.querySelectorAll('[data-testid="stCode"]').length;
-      seen.roomsAtMetric = document.querySelectorAll(".formula_first_paint").length;
+      seen.roomsAtMetric = document.querySelectorAll('[class*="st-key-formula_first_paint"]').length;
     }
     // Where the first run left the first number, up to the moment the formulas arrive.
     if (!formulas()) seen.topBeforeFormulas = metric.getBoundingClientRect().top + window.scrollY;
@@ -82,7 +82,7 @@ def test_a_new_visitor_gets_a_lessons_numbers_before_its_formulas_and_code_in_th
         assert seen["metric"] is not None, seen
         assert seen["latexAtMetric"] == 0 and seen["codeAtMetric"] == 0, seen
         assert seen["roomsAtMetric"] >= 3, seen  # step 1's three definitions, at least
-        assert page.locator(".formula_first_paint").count() == 0
+        assert page.locator('[class*="st-key-formula_first_paint"]').count() == 0
         metric = page.locator('[data-testid="stMetricValue"]').first
         top_now = metric.evaluate("(el) => el.getBoundingClientRect().top + window.scrollY")
         assert abs(top_now - seen["topBeforeFormulas"]) <= 6, (top_now, seen)
@@ -92,22 +92,21 @@ def test_a_new_visitor_gets_a_lessons_numbers_before_its_formulas_and_code_in_th
 
 ROOMS_WATCH = """
 (() => {
-  // Each part a new visitor's first run leaves for the next (ui.first_paint.later) is an empty box, <key>_first_paint:
-  // its height as drawn, by key.
+  // Each part a new visitor's first run leaves for the next (ui.first_paint.later) is an empty box keyed
+  // <key>_first_paint: its height as drawn, by key.
   const rooms = (window.__rooms = {});
   new MutationObserver(() => {
-    for (const box of document.querySelectorAll('div[class$="_first_paint"]')) {
-      const key = box.className.replace(/_first_paint$/, "");
-      if (key === "formula") continue;  // a formula's room is an estimate (formula_height), tested above
-      const height = box.closest('[data-testid="stElementContainer"]').getBoundingClientRect().height;
-      if (height) rooms[key] = height;
+    for (const box of document.querySelectorAll('[class*="_first_paint"]')) {
+      const key = (box.className.match(/st-key-(\\S+)_first_paint/) || [])[1];
+      const height = box.getBoundingClientRect().height;
+      if (key && height) rooms[key] = height;
     }
   }).observe(document, { childList: true, subtree: true });
 })();
 """
 ROOM_VIEWS = {  # the layouts whose rooms differ: a laptop, a phone (columns stacked), a projector (larger type)
     "wide": ({"viewport": {"width": 1440, "height": 900}}, ""),
-    "phone": ({"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}, ""),
+    "phone": ({"viewport": {"width": 390, "height": 844}, **PHONE}, ""),
     "presenter": ({"viewport": {"width": 1920, "height": 1080}}, "?presenter=1"),
 }
 ROOM_PAGES = {"/": {"pg_example_picker", "pg_list_controls"}, "/a-vs-b": {"ab_controls", "ab_chart_picker"},

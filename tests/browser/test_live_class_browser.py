@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from live_class.store import Store, default_sqlite_url, dispose_engine
 from tests.browser.conftest import ARTIFACTS, App, _app, start_server, stop_server, wait_idle
+from tests.browser.conftest import PHONE as PHONE_CONTEXT
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +44,7 @@ def live_server() -> Iterator[str]:
 
 
 def open_context(browser, base: str, viewport: dict, *, phone: bool = False) -> App:
-    options = {"is_mobile": True, "has_touch": True, "device_scale_factor": 2} if phone else {}
+    options = {**PHONE_CONTEXT, "device_scale_factor": 2} if phone else {}
     context = browser.new_context(viewport=viewport, **options)
     page = context.new_page()
     page.set_default_timeout(60_000)  # a loaded 2-core box

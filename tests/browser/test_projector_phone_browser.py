@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE as PHONE_CONTEXT
 from tests.browser.conftest import RENDERED_JS, download, metric_value, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -25,7 +26,7 @@ PROJECTOR = {"width": 1920, "height": 1080}
 
 @pytest.fixture
 def phone(browser, app_server) -> Iterator:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    context = browser.new_context(viewport=PHONE, **PHONE_CONTEXT, device_scale_factor=2)
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(app_server + "/")
@@ -199,7 +200,7 @@ def overlaps(a: dict | None, b: dict | None) -> bool:
 
 
 def test_on_a_phone_the_compare_charts_legend_leaves_its_title_readable(browser, app_server):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    context = browser.new_context(viewport=PHONE, **PHONE_CONTEXT, device_scale_factor=2)
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)

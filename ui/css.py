@@ -1,0 +1,16 @@
+"""Static CSS for the page, sent as Markdown HTML. Markdown is drawn by Streamlit's core code, so the style applies
+from a new visitor's first paint; ``st.html`` waits for its own chunk (and the page moved when it arrived: the
+phone summary's hiding rule, the rooms of ui.first_paint). The element hides itself, so it takes no space. Only the
+app's own CSS goes through here, never user text."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+_MARK = "irlab-css"  # the element that carries a style block: its container is hidden (a style applies anyway)
+
+
+def apply(css: str, where: object = st) -> None:
+    """Send ``css`` (rules, without a <style> tag) in ``where`` (st, the sidebar, a container)."""
+    hide = f".stElementContainer:has(.{_MARK}) {{ display: none; }}"
+    where.markdown(f'<style>{css}\n{hide}</style><span class="{_MARK}"></span>', unsafe_allow_html=True)
