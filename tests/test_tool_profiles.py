@@ -22,7 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics import registry
-from metrics.tool_profiles import TOOLS, profile, tool
+from metrics.measures import parse_measure
+from metrics.tool_profiles import MEASURES, TOOLS, profile, tool, usable_tools
 from metrics.tool_settings import score
 
 TOLERANCE = 1e-9
@@ -188,3 +189,11 @@ def test_unknown_tool_and_missing_measure_are_clear_errors():
     with pytest.raises(ValueError, match="scikit-learn has no RR measure here"):
         profile("sklearn", "RR")
     assert tool("scikit-learn").key == "sklearn" and tool(" LGBM ").key == "lightgbm"
+
+
+def test_why_tools_differ_offers_every_profiled_family_each_by_two_tools_or_more():
+    """MEASURES (the page's picker) covers each family some profile has, and no measure of it has fewer than two
+    tools to compare."""
+    assert {parse_measure(m).family for m in MEASURES} == {p.measure for t in TOOLS for p in t.profiles}
+    assert {m: usable_tools(m)[0] for m in MEASURES if len(usable_tools(m)[0]) < 2} == {}
+    assert len(set(MEASURES)) == len(MEASURES)
