@@ -32,7 +32,7 @@ STUDENT_REFRESH_S = 2.0
 _STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 
 CHOICE_CSS = """<style>
-[class*="st-key-live_choice_"] button { min-height: 4.2rem; font-size: 1.35rem; }
+[class*="st-key-live_choice_"] button { min-height: 3rem; font-size: 1.35rem; }
 [class*="st-key-live_choice_"] button p { font-size: 1.35rem; font-weight: 600; }
 .st-key-live_join_code p { font-size: 2.6rem; font-weight: 700; letter-spacing: 0.12em; margin: 0; }
 .st-key-live_count [data-testid="stMetricValue"] { font-size: 3.2rem; }
