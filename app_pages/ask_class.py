@@ -106,7 +106,7 @@ if poll is None:
     measure = measure_col.selectbox(
         "Measure",
         questions.MEASURES,
-        index=questions.MEASURES.index("NDCG"),
+        index=questions.MEASURES.index(questions.FIRST_MEASURE),
         key="live_measure",
         format_func=lambda m: questions.label({"measure": m, "k": questions.measure_k(m, scn.k)}),
         help="At the Playground's k; AP and RR over the whole list, as their cards (and trec_eval's map) do.",

@@ -39,7 +39,8 @@ if poll is None:
 question = poll.question
 st.subheader(questions.prompt(question), anchor=False)
 live.question_lists(question, options=False)
-st.caption(live.conventions_note(question))
+if poll.state != "open":  # while it is open the answers come first, so a phone shows them on its first screen
+    st.caption(live.conventions_note(question))
 mine = live.store().my_answer(poll.code, poll.round, student)
 
 
@@ -91,6 +92,7 @@ if poll.state == "open":
     elif mine:
         shown = questions.shown(question, mine.value)
         st.success(f"Your answer: {plain(shown)}. You can change it until the teacher reveals.")
+    st.caption(live.conventions_note(question))
 elif poll.state == "revealed":
     right = questions.right_answer(question)
     shown_right = right if question["kind"] == "predict" else questions.choice_label(question, right)

@@ -84,13 +84,12 @@ def list_table(ranking, qrels) -> pd.DataFrame:
 
 
 def predict(index: int, ex: quiz.Predict) -> None:
-    what = {"AP": "average precision (AP)", "RR": "reciprocal rank (RR)", "NDCG": f"NDCG@{ex.k}"}[ex.family]
-    st.markdown(f"Predict the **{what}** of this list (trec_eval's conventions, 4 decimals, ±{quiz.TOLERANCE}).")
+    st.markdown(f"Predict the **{ex.named}** of this list (trec_eval's conventions, 4 decimals, ±{quiz.TOLERANCE}).")
     st.table(list_table(ex.ranking, ex.qrels), hide_index=True, width="content")  # HTML: scales in presenter mode
     if ex.missed:
         missed = ", ".join(f"{d} (grade {ex.qrels[d]})" for d in ex.missed)
         st.caption(f"Judged relevant but **not retrieved**: {missed}.")
-    elif ex.family != "NDCG":
+    elif not ex.ideal_first:  # the ideal ranking of the worked solution lists every judged document
         st.caption("Every relevant document is in the list.")
     st.number_input(
         f"Your {ex.label}",
@@ -111,7 +110,7 @@ def predict(index: int, ex: quiz.Predict) -> None:
     show_feedback(index)
     if (seed, index) in attempts:  # the solution only after a real answer
         with st.expander("Worked solution", expanded=True, icon=":material/school:"):
-            if ex.family == "NDCG":
+            if ex.ideal_first:
                 ideal = ", ".join(
                     f"{doc} (grade {grade}{', not retrieved' if doc in ex.missed else ''})"
                     for doc, grade in ex.ideal_order
@@ -199,7 +198,6 @@ def mrr_pair(index: int, ex: quiz.MrrPair) -> None:
 
 
 RENDER = {"predict": predict, "reorder": reorder, "mrr": mrr_pair}
-TITLES = {"AP": "Predict AP", "RR": "Predict RR", "NDCG": "Predict NDCG@3"}
 
 
 def ask_the_class(ex: quiz.Exercise) -> None:
@@ -212,11 +210,8 @@ def ask_the_class(ex: quiz.Exercise) -> None:
 
 
 for index, ex in enumerate(exercises):
-    title = (
-        TITLES[ex.family] if ex.kind == "predict" else {"reorder": "Reorder", "mrr": "Which MRR is higher?"}[ex.kind]
-    )
     title_col, ask_col = st.columns([4, 1], vertical_alignment="bottom")
-    title_col.subheader(f"{index + 1}. {title}", anchor=False)
+    title_col.subheader(f"{index + 1}. {ex.title}", anchor=False)
     if ex.kind != "mrr" and ask_col.button(  # MRR is over three queries: a poll asks about one list
         "Ask the class",
         key=key(index, "ask"),

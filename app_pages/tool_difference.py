@@ -9,7 +9,7 @@ import streamlit as st
 
 from metrics.explain import Explanation, explain
 from metrics.measures import parse_measure
-from metrics.tool_profiles import TIES_WORDS, TOOLS, usable_tools
+from metrics.tool_profiles import MEASURES, TIES_WORDS, TOOLS, usable_tools
 from metrics.tool_settings import TITLES, described
 from ui import datasets, state, teaching, tool_difference, words
 from ui.datasets import Loaded
@@ -17,7 +17,6 @@ from ui.markdown import plain
 
 PAGE = "td"
 URL_PATH = "why-tools-differ"
-MEASURES = ("NDCG@10", "NDCG@5", "NDCG@20", "AP", "AP@10", "P@10", "R@100", "RR", "RR@10", "DCG@10")
 SOURCES = {"sample": "Sample data", "upload": "Upload files"}
 
 

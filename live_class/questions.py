@@ -27,6 +27,7 @@ from typing import Any
 from live_class import moves
 from metrics import diagnosis, formulas, registry
 from metrics.conventions import Conventions
+from metrics.measures import parse_measure
 from metrics.types import Breakdown
 from ui.markdown import plain
 from ui.scenario import Scenario
@@ -34,8 +35,11 @@ from ui.scenario import Scenario
 DECIMALS = 2
 CHOICES = ("A", "B", "tie")
 CHOICE_LABELS = {"A": "List A", "B": "List B", "tie": "They tie"}
-# The measures a class is asked about: the playground's cards (registry order), cut or uncut as the cards show them.
-MEASURES = tuple(f.key for f in registry.FAMILIES if f.card is not None and f.key != "IDCG")
+# The measures a class is asked about: the playground's cards (registry order) that score the list (not IDCG, a step
+# of NDCG), cut or uncut as the cards show them.
+MEASURES = tuple(f.key for f in registry.FAMILIES if f.card is not None and f.scores_the_list)
+# The one a teacher starts with: the family of the default measure set's first measure (NDCG@10's).
+FIRST_MEASURE = next(m.family for m in map(parse_measure, registry.default_measures()) if m.family in MEASURES)
 ANSWER_LIMIT = 1e6  # a predicted value beyond this is a typo, not an answer
 
 
@@ -158,7 +162,7 @@ def from_quiz(exercise: Any) -> dict[str, Any]:
         k=exercise.k or len(exercise.ranking),  # AP and RR are asked uncut (measure_k), as the quiz asks them
         scale=max(max(exercise.qrels.values(), default=1), 1),
     )
-    question = predict(scn, exercise.family) if exercise.kind == "predict" else best_move(scn, "NDCG")
+    question = predict(scn, exercise.family) if exercise.kind == "predict" else best_move(scn, exercise.family)
     return {**question, "source": "quiz"}
 
 

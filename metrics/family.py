@@ -92,6 +92,14 @@ class Family:
     counts_positive_judgments: bool = False  # its 'all' line is the number of qrels lines graded above 0, whatever
     # -l says (num_rel: m_num_rel.c)
     trec_cut: bool = False  # trec_eval's NAME.n sets its cutoff though it has no default cutoffs (relstring.20)
+    # -- what other tools do with it --
+    # (k, conventions) -> the measure whose value is its denominator (NDCG@k: IDCG@k; AP: NumRel, or NumRelRet@k
+    # when AP divides by the relevant documents retrieved): where that is 0 the value is undefined, and a tool's
+    # Setting(no_relevant=...) says what it scores (metrics.tool_settings); None: no such denominator
+    normaliser: Callable[[int | None, Conventions], str] | None = None
+    # False: a step of another measure rather than a score of the list (IDCG, the ideal ranking's DCG: under
+    # trec_eval's conventions no change to the list changes it), so a live class is never asked about it
+    scores_the_list: bool = True
     # its place in the registry (metrics.registry.FAMILIES: the CLI's help, the README's measure table, the pickers);
     # required and unique, spaced by 10 so a new family slots in between without renumbering the others
     order: int | None = None

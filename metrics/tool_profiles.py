@@ -323,6 +323,10 @@ TOOLS: tuple[Tool, ...] = (
     ),
 )
 
+# The measures Why tools differ offers, the first one opened: every family a profile covers, at the cutoffs its
+# explanations use (tests/test_tool_profiles.py checks that two tools or more can give each, and no family is left out).
+MEASURES = ("NDCG@10", "NDCG@5", "NDCG@20", "AP", "AP@10", "P@10", "R@100", "RR", "RR@10", "DCG@10")
+
 _BY_KEY = {tool.key: tool for tool in TOOLS}
 ALIASES = {"scikit-learn": "sklearn", "trec_eval_10": "trec_eval", "pytrec-eval": "pytrec_eval",
            "ir-measures": "ir_measures", "lgbm": "lightgbm"}  # fmt: skip

@@ -24,6 +24,7 @@ from typing import Literal
 
 import numpy as np
 
+from metrics import registry
 from metrics.conventions import ApDenominator, Conventions, Gain, IdcgSource
 from metrics.engine import evaluate
 from metrics.io import read_qrels, read_run
@@ -125,16 +126,13 @@ class Scored:
         return math.fsum(self.values[self.counted].tolist()) / n if n else 0.0
 
 
-_NORMALISED = ("NDCG", "AP", "R")  # the families whose value is a ratio that can have a zero denominator
-
-
 def _normaliser(measure: Measure, setting: Setting) -> Measure:
-    at = "" if measure.k is None else f"@{measure.k}"
-    if measure.family == "NDCG":
-        return parse_measure(f"IDCG{at}")
-    if measure.family == "AP" and setting.ap_denominator == "retrieved":
-        return parse_measure(f"NumRelRet{at}")
-    return parse_measure("NumRel")
+    """The measure whose value is ``measure``'s denominator under ``setting`` (Family.normaliser)."""
+    normaliser = registry.family(measure.family).normaliser
+    if normaliser is None:
+        normalised = ", ".join(f.key for f in registry.FAMILIES if f.normaliser is not None)
+        raise ValueError(f"no_relevant='one' is defined for {normalised}, not {measure.family}")
+    return parse_measure(normaliser(measure.k, setting.conventions))
 
 
 def values_under(run, qrels, measure: str | Measure, setting: Setting) -> tuple[tuple[str, ...], np.ndarray]:
@@ -142,8 +140,6 @@ def values_under(run, qrels, measure: str | Measure, setting: Setting) -> tuple[
     run, qrels = read_run(run), read_qrels(qrels)
     measure = measure if isinstance(measure, Measure) else parse_measure(measure)
     one = setting.no_relevant == "one"
-    if one and measure.family not in _NORMALISED:
-        raise ValueError(f"no_relevant='one' is defined for {', '.join(_NORMALISED)}, not {measure.family}")
     wanted = [measure, _normaliser(measure, setting)] if one else [measure]
     evaluation = evaluate(run, qrels, wanted, conventions=setting.conventions, complete=True)
     judged = evaluation.queries

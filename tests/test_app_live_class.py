@@ -171,3 +171,18 @@ def test_the_quiz_hands_an_exercise_to_ask_the_class():
     assert live_class.store().poll(code).question == handed
     assert at.session_state["live_from_quiz"] is None
     assert at.button(key="live_reask").label == "Ask again (a new round)"
+
+
+def test_the_list_has_a_title_column_only_when_a_document_has_a_title():
+    from ui.live_class import list_markdown
+    from ui.scenario import Scenario
+
+    untitled = Scenario(("d3", "d1"), grades={"d3": 1})
+    assert list_markdown(untitled, untitled.ranking).splitlines()[0] == "| # | document | grade |"
+    titled = Scenario(("d3", "d1"), grades={"d3": 1}, titles={"d1": "*Cats*"})
+    assert list_markdown(titled, titled.ranking).splitlines() == [
+        "| # | document | title | grade |",
+        "|---:|---|---|---:|",
+        "| 1 | d3 | – | **1** |",
+        "| 2 | d1 | \\*Cats\\* | **0** |",
+    ]

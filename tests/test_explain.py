@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from metrics.explain import explain, main, shapley
 from metrics.tool_profiles import TOOLS, profile
-from metrics.tool_settings import score
+from metrics.tool_settings import Setting, score
 from tests.strategies import runs
 
 FAMILIES = {"NDCG": ("NDCG@3", "NDCG@10"), "AP": ("AP",), "P": ("P@5",), "R": ("R@5",), "RR": ("RR",)}
@@ -151,3 +151,34 @@ def test_cli_bad_file_names_file_and_line(tmp_path):
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         status = main([str(tmp_path / "bad.txt"), str(tmp_path / "run.txt"), "--tools", "trec_eval,sklearn"])
     assert status == 2 and "bad.txt" in err.getvalue() and "line 1" in err.getvalue()
+
+
+# Worked by hand: q1 retrieves a, b with b relevant (R = 1); q2's only judgment is grade 0 (R = 0); q3's relevant
+# document z is never retrieved (R = 1, none retrieved). A query whose denominator (Family.normaliser) is 0 scores
+# 1 under no_relevant="one".
+_RUN = {"q1": ["a", "b"], "q2": ["c"], "q3": ["d", "e"]}
+_QRELS = {"q1": {"b": 1}, "q2": {"c": 0}, "q3": {"z": 1}}
+_LOG2_3 = 1 / math.log2(3)
+
+
+@pytest.mark.parametrize(
+    ("measure", "ap_denominator", "expected"),
+    [
+        ("NDCG@10", "all", [_LOG2_3, 1.0, 0.0]),  # IDCG@10: q2's is 0
+        ("AP", "all", [0.5, 1.0, 0.0]),  # R: q2's is 0
+        ("AP", "retrieved", [0.5, 1.0, 1.0]),  # relevant retrieved: q2's and q3's are 0
+        ("AP@1", "retrieved", [1.0, 1.0, 1.0]),  # relevant retrieved in the top 1: none anywhere
+        ("AP@1", "all", [0.0, 1.0, 0.0]),
+        ("R@1", "all", [0.0, 1.0, 0.0]),
+    ],
+)
+def test_no_relevant_one_scores_1_where_the_familys_denominator_is_0(measure, ap_denominator, expected):
+    setting = Setting(ap_denominator=ap_denominator, queries="run", no_relevant="one")
+    scored = score(_RUN, _QRELS, measure, setting)
+    assert scored.queries == ("q1", "q2", "q3")
+    assert scored.values.tolist() == pytest.approx(expected, abs=1e-12)
+
+
+def test_no_relevant_one_is_refused_for_a_family_without_a_denominator():
+    with pytest.raises(ValueError, match=r"no_relevant='one' is defined for R, AP, NDCG, not P"):
+        score(_RUN, _QRELS, "P@1", Setting(no_relevant="one"))

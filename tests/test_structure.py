@@ -260,30 +260,117 @@ def _measure_name(text: str) -> bool:
     return True
 
 
-# Module-level measure lists allowed in pages: the quiz's exercises are written for AP, RR and NDCG (ui.quiz builds
-# one kind of exercise per family: a lesson about a family may name it). Why tools differ offers the measures its
-# tool profiles cover, at the cutoffs its explanations use: not yet a registry fact (to do).
-LESSON_LISTS = {("app_pages/quiz.py", "TITLES"), ("app_pages/tool_difference.py", "MEASURES")}
+def _hard_coded_lists(source: str) -> list[str]:
+    """The module-level tuples, lists, sets and dicts of ``source`` that spell out two or more measures (a family
+    key or a measure name such as "NDCG@10"), by the names they are assigned to."""
+    found = []
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        value = node.value
+        if not isinstance(value, ast.Tuple | ast.List | ast.Set | ast.Dict):
+            continue
+        items = value.keys if isinstance(value, ast.Dict) else value.elts
+        spelled = [item.value for item in items if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+        if sum(_measure_name(text) for text in spelled) >= 2:
+            found.append(", ".join(getattr(target, "id", "?") for target in targets))
+    return found
 
 
 def test_pages_and_ui_take_their_measure_lists_from_the_registry():
-    """No module-level tuple, list, set or dict in app_pages/ or ui/ spells out two or more measures (a family key or
-    a measure name such as "NDCG@10"): such lists come from metrics.registry (Family.lists, offered, card, curve,
-    default), so a new family reaches every page by its declaration."""
+    """No module-level tuple, list, set or dict in app_pages/ or ui/ spells out two or more measures: such lists
+    come from metrics.registry (Family.lists, offered, card, curve, default) or another module of metrics/ that
+    holds the fact (metrics.tool_profiles.MEASURES), so a new family reaches every page by its declaration."""
     assert _measure_name("NDCG@10") and _measure_name("HitRate") and not _measure_name("sample")  # the check works
-    hard_coded = []
-    for path in _python_files("app_pages", "ui"):
-        name = str(path.relative_to(REPO))
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
-                continue
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            label = ", ".join(getattr(target, "id", "?") for target in targets)
-            value = node.value
-            items = value.keys if isinstance(value, ast.Dict) else getattr(value, "elts", [])
-            if not isinstance(value, ast.Tuple | ast.List | ast.Set | ast.Dict):
-                continue
-            spelled = [item.value for item in items if isinstance(item, ast.Constant) and isinstance(item.value, str)]
-            if sum(_measure_name(text) for text in spelled) >= 2 and (name, label) not in LESSON_LISTS:
-                hard_coded.append((name, label))
+    sample = 'A = ("AP", "sample")\nMEASURES = ("NDCG@10", "AP")\nT: dict = {"AP": 1, "RR@5": 2}'
+    assert _hard_coded_lists(sample) == ["MEASURES", "T"]  # and finds the lists
+    hard_coded = [
+        (str(path.relative_to(REPO)), label)
+        for path in _python_files("app_pages", "ui")
+        for label in _hard_coded_lists(path.read_text(encoding="utf-8"))
+    ]
     assert hard_coded == []
+
+
+def _family_checks(source: str) -> list[int]:
+    """The lines of ``source`` that compare something with a family key (``x == "NDCG"``, ``f.key != "IDCG"``,
+    ``family in ("AP", "RR")``): a branch on a family's name, where a family fact belongs."""
+    from metrics import registry
+
+    keys = {f.key for f in registry.FAMILIES}
+
+    def named(node: ast.expr) -> bool:
+        elements = node.elts if isinstance(node, ast.Tuple | ast.List | ast.Set) else [node]
+        return any(isinstance(e, ast.Constant) and e.value in keys for e in elements)
+
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Compare) and any(named(side) for side in (node.left, *node.comparators))
+    ]
+
+
+def test_no_branch_on_a_family_name_outside_the_families_and_the_lessons():
+    """A family's behaviour is declared in its module (metrics/families/, e.g. Family.normaliser, scores_the_list);
+    code elsewhere reads the fact instead of testing the name. A lesson page about a family may name it
+    (app_pages/lesson_*.py: "bpref skips unjudged documents")."""
+    assert _family_checks('if f.key != "IDCG" or m in ("P", "x"):\n    pass\nok = name == "gain"') == [1, 1]
+    checked = [
+        path
+        for path in _python_files("ui", "live_class", "metrics", "app_pages")
+        if "families" not in path.relative_to(REPO).parts[:2] and not path.name.startswith("lesson_")
+    ]
+    assert len(checked) > 50  # the folders were found
+    branches = {
+        str(path.relative_to(REPO)): lines
+        for path in checked
+        if (lines := _family_checks(path.read_text(encoding="utf-8")))
+    }
+    assert branches == {}
+
+
+def _module_path(module: str) -> Path | None:
+    path = REPO / (module.replace(".", "/") + ".py")
+    package = REPO / module.replace(".", "/") / "__init__.py"
+    return path if path.is_file() else package if package.is_file() else None
+
+
+def _project_imports(path: Path) -> set[str]:
+    """The modules ``path`` imports, with ``from package import module`` read as the module."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names if _module_path(f"{node.module}.{a.name}"))
+    return found
+
+
+def _loads_streamlit(module: str, seen: set[str] | None = None) -> bool:
+    """Whether importing ``module`` (one of the project's, dotted) imports Streamlit, through the project's own
+    modules it imports at any depth (function-level imports count too)."""
+    seen = set() if seen is None else seen
+    path = _module_path(module)
+    if module in seen or path is None:
+        return False
+    seen.add(module)
+    imported = _project_imports(path)
+    if any(name.split(".")[0] == "streamlit" for name in imported):
+        return True
+    return any(_loads_streamlit(name, seen) for name in imported if name != module)
+
+
+def test_live_class_uses_only_the_pure_modules_of_ui():
+    """live_class (questions, moves, the store) sits below the pages and ui.live_class: it may use ui's pure modules
+    (ui.scenario, the playground's list; ui.markdown, THE literal-text helper) but nothing that loads Streamlit, so
+    it runs and is tested without a server."""
+    assert _loads_streamlit("ui.state") and not _loads_streamlit("ui.markdown")  # the check tells them apart
+    assert {"ui.quiz", "ui.state"} <= _project_imports(REPO / "app_pages" / "quiz.py")  # ``from ui import state``
+    used = {
+        name for path in _python_files("live_class") for name in _project_imports(path) if name.split(".")[0] == "ui"
+    }
+    assert used, "live_class imports nothing from ui: this test would check nothing"
+    assert sorted(name for name in used if _loads_streamlit(name)) == []
+    assert not any(_loads_streamlit(_module_name(path)) for path in _python_files("live_class"))

@@ -10,20 +10,30 @@ and only in the qrels occur, and so do queries with no relevant document.
 from __future__ import annotations
 
 import math
+import os
 import warnings
 
 import ir_measures  # the test extra installs the four tools: a missing one is an error, never a skip
+import numba
 import numpy as np
 import pytest
 import pytrec_eval
-import ranx
 import sklearn.metrics as sklearn_metrics
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics import registry
-from metrics.tool_profiles import TOOLS, profile, tool
+from metrics.measures import parse_measure
+from metrics.tool_profiles import MEASURES, TOOLS, profile, tool, usable_tools
 from metrics.tool_settings import score
+
+# ranx is numba code: on a fresh venv its parallel kernels take about a minute of CPU to compile, for runs of a few
+# queries. numba runs the same Python source uncompiled when told so before ranx decorates its functions: the same
+# rules, the same numbers, no compile. This module is collected before any test runs, so ranx's Fisher test
+# (tests/test_leaderboard.py) runs uncompiled too: 15 s, against 14 s to compile it. NUMBA_DISABLE_JIT=0 in the
+# environment checks against the compiled kernels instead.
+numba.config.DISABLE_JIT = os.environ.get("NUMBA_DISABLE_JIT", "1") != "0"
+import ranx  # noqa: E402 - after the setting above
 
 TOLERANCE = 1e-9
 CUTOFFS = (1, 3, 5, 10)
@@ -188,3 +198,11 @@ def test_unknown_tool_and_missing_measure_are_clear_errors():
     with pytest.raises(ValueError, match="scikit-learn has no RR measure here"):
         profile("sklearn", "RR")
     assert tool("scikit-learn").key == "sklearn" and tool(" LGBM ").key == "lightgbm"
+
+
+def test_why_tools_differ_offers_every_profiled_family_each_by_two_tools_or_more():
+    """MEASURES (the page's picker) covers each family some profile has, and no measure of it has fewer than two
+    tools to compare."""
+    assert {parse_measure(m).family for m in MEASURES} == {p.measure for t in TOOLS for p in t.profiles}
+    assert {m: usable_tools(m)[0] for m in MEASURES if len(usable_tools(m)[0]) < 2} == {}
+    assert len(set(MEASURES)) == len(MEASURES)

@@ -139,13 +139,13 @@ def ideal_vs_actual(dcg_b: Breakdown, idcg_b: Breakdown) -> go.Figure:
             hovertemplate=f"{name}<br>rank %{{x}} · doc %{{customdata[0]}}<br>grade %{{customdata[1]}}"
             "<br>discounted gain %{y:.4f}<extra></extra>",
         )
-    for b, name, color in ((dcg_b, "DCG", COLORS["blue"]), (idcg_b, "IDCG", COLORS["green"])):
+    for b, name, color, dash in ((dcg_b, "DCG", COLORS["blue"], "solid"), (idcg_b, "IDCG", COLORS["green"], "dot")):
         fig.add_scatter(
             x=[s.rank for s in b.steps],
             y=[s.running for s in b.steps],
             name=f"{name} so far",
             mode="lines+markers",
-            line={"color": color, "width": 2, "dash": "solid" if name == "DCG" else "dot"},
+            line={"color": color, "width": 2, "dash": dash},
             hovertemplate=f"{name} up to rank %{{x}}: %{{y:.4f}}<extra></extra>",
         )
     _layout(fig, x_title="rank", y_title="discounted gain")

@@ -32,7 +32,7 @@ STUDENT_REFRESH_S = 2.0
 _STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 
 CHOICE_CSS = """<style>
-[class*="st-key-live_choice_"] button { min-height: 4.2rem; font-size: 1.35rem; }
+[class*="st-key-live_choice_"] button { min-height: 3rem; font-size: 1.35rem; }
 [class*="st-key-live_choice_"] button p { font-size: 1.35rem; font-weight: 600; }
 .st-key-live_join_code p { font-size: 2.6rem; font-weight: 700; letter-spacing: 0.12em; margin: 0; }
 .st-key-live_count [data-testid="stMetricValue"] { font-size: 3.2rem; }
@@ -118,13 +118,28 @@ def typed_code(raw: str) -> str:
 # --- the list ------------------------------------------------------------------------------------------------
 
 
-def list_table(scn: Scenario, ranking: Sequence[str]) -> None:
-    """The ranked list, read-only: rank, document, title, grade (every id and title shown literally)."""
-    rows = ["| # | document | title | grade |", "|---:|---|---|---:|"]
+def list_markdown(scn: Scenario, ranking: Sequence[str]) -> str:
+    """The ranked list as a Markdown table: rank, document, title, grade (every id and title shown literally). No
+    title column when no document has a title (a quiz's list, an uploaded run's query).
+
+    >>> print(list_markdown(Scenario(("a", "b"), grades={"a": 2}), ("a", "b")))
+    | # | document | grade |
+    |---:|---|---:|
+    | 1 | a | **2** |
+    | 2 | b | **0** |
+    """
+    titled = any(scn.title(doc) for doc in ranking)
+    rows = ["| # | document |" + (" title |" if titled else "") + " grade |"]
+    rows.append("|---:|---|" + ("---|" if titled else "") + "---:|")
     for rank, doc in enumerate(ranking, 1):
-        title = plain(scn.title(doc), one_line=True) or "–"
-        rows.append(f"| {rank} | {plain(doc, one_line=True)} | {title} | **{scn.grades.get(doc, 0)}** |")
-    st.markdown("\n".join(rows))
+        title = f" {plain(scn.title(doc), one_line=True) or '–'} |" if titled else ""
+        rows.append(f"| {rank} | {plain(doc, one_line=True)} |{title} **{scn.grades.get(doc, 0)}** |")
+    return "\n".join(rows)
+
+
+def list_table(scn: Scenario, ranking: Sequence[str]) -> None:
+    """The ranked list, read-only (list_markdown), then what is judged but not retrieved and the grade scale."""
+    st.markdown(list_markdown(scn, ranking))
     if scn.shelf:
         missed = ", ".join(f"{plain(d, one_line=True)} (grade {scn.grades.get(d, 0)})" for d in scn.shelf)
         st.caption(f"Judged but not retrieved: {missed}. They count in R and in the ideal ranking.")

@@ -37,7 +37,17 @@ class Predict:
     k: int | None
     ranking: tuple[str, ...]
     qrels: Mapping[str, int]  # every judgment, including relevant docs never retrieved
+    ideal_first: bool = False  # the worked solution builds the ideal ranking first (NDCG: IDCG, then DCG / IDCG)
     kind: str = "predict"
+
+    @property
+    def title(self) -> str:
+        return f"Predict {self.label}"
+
+    @property
+    def named(self) -> str:
+        """The measure in words: "average precision (AP)"; a cut one by its label alone ("NDCG@3")."""
+        return self.label if self.k is not None else f"{registry.family(self.family).title.lower()} ({self.label})"
 
     @property
     def missed(self) -> tuple[str, ...]:
@@ -78,6 +88,8 @@ class Reorder:
     p_at: int = REORDER_P_AT
     target: float = REORDER_TARGET
     kind: str = "reorder"
+    family: str = "NDCG"  # the measure the reorder raises (a live class asks which move raises it most)
+    title: str = "Reorder"
 
     def ndcg(self, order: Sequence[str]) -> Breakdown:
         return ndcg(list(order), self.qrels, self.k)
@@ -100,6 +112,7 @@ class MrrPair:
     qrels: Mapping[str, Mapping[str, int]]  # query -> judgments, shared by A and B
     runs: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)  # "A"/"B" -> query -> ranking
     kind: str = "mrr"
+    title: str = "Which MRR is higher?"
 
     def per_query(self, side: str) -> dict[str, Breakdown]:
         return {q: reciprocal_rank(list(ranking), self.qrels[q]) for q, ranking in self.runs[side].items()}
@@ -149,7 +162,7 @@ def _predict_ndcg(rng: random.Random) -> Predict:
         qrels = {doc: rng.choice((0, 0, 1, 2, 3)) for doc in ranking}
         if rng.random() < 0.4:
             qrels["d30"] = rng.randint(1, 3)
-        exercise = Predict("NDCG", 3, tuple(ranking), qrels)
+        exercise = Predict("NDCG", 3, tuple(ranking), qrels, ideal_first=True)
         if 0.05 < exercise.answer < 0.999:  # neither trivial 0 nor already ideal
             return exercise
     raise RuntimeError("could not generate an NDCG exercise")  # pragma: no cover - never reached in practice

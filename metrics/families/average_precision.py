@@ -94,6 +94,13 @@ def average_precision_kernel(data, measure) -> np.ndarray:
     return ratio(precision_sum, denominator)
 
 
+def _denominator(k: int | None, conventions: Conventions) -> str:
+    """AP's denominator as a measure: R (NumRel), or the relevant documents retrieved in the top k (NumRelRet@k)."""
+    if conventions.ap_denominator == "retrieved":
+        return "NumRelRet" if k is None else f"NumRelRet@{k}"
+    return "NumRel"
+
+
 AVERAGE_PRECISION = Family(
     key="AP",
     title="Average precision",
@@ -118,5 +125,6 @@ AVERAGE_PRECISION = Family(
     pinned=2,
     lists={"compared": 5, "swap_heatmap": 2},
     offered=("AP@10",),
+    normaliser=_denominator,
     order=70,
 )

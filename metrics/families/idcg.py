@@ -69,5 +69,6 @@ IDCG = Family(
     graded=True,
     card=5,
     value_range=None,
+    scores_the_list=False,
     order=90,
 )

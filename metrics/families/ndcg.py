@@ -170,5 +170,6 @@ NDCG = Family(
     pinned=1,
     lists={"compared": 6, "compared_curves": 3, "swap_heatmap": 1},
     offered=("NDCG@5", "NDCG@20", "NDCG_exp@10"),
+    normaliser=lambda k, conventions: "IDCG" if k is None else f"IDCG@{k}",
     order=100,
 )

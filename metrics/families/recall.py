@@ -72,5 +72,6 @@ RECALL = Family(
     pinned=5,
     lists={"compared": 2, "compared_curves": 2, "swap_heatmap": 5},
     offered=("R@10", "R@1000"),
+    normaliser=lambda k, conventions: "NumRel",
     order=20,
 )

@@ -24,28 +24,47 @@ PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1920, "height": 1080}
 
 
-@pytest.fixture
-def phone(browser, app_server) -> Iterator:
+@pytest.fixture(scope="module")
+def phone_context(browser) -> Iterator:
+    """One phone for the module: its HTTP cache keeps the frontend's bundles between tests (each a new tab)."""
     context = browser.new_context(viewport=PHONE, **PHONE_CONTEXT, device_scale_factor=2)
-    page = context.new_page()
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def phone(phone_context, app_server) -> Iterator:
+    """A new tab on the phone: a new Streamlit session on the playground."""
+    page = phone_context.new_page()
     page.set_default_timeout(15_000)
     page.goto(app_server + "/")
     wait_idle(page)
     try:
         yield page
     finally:
+        page.close()
+
+
+@pytest.fixture(scope="module")
+def projector_context(browser) -> Iterator:
+    """One projector's browser for the module (its cache warm after the first test); each test a new tab."""
+    context = browser.new_context(viewport=PROJECTOR)
+    try:
+        yield context
+    finally:
         context.close()
 
 
 @pytest.fixture
-def projector(browser, app_server) -> Iterator:
-    context = browser.new_context(viewport=PROJECTOR)
-    page = context.new_page()
+def projector(projector_context, app_server) -> Iterator:
+    page = projector_context.new_page()
     page.set_default_timeout(15_000)
     try:
         yield page, app_server
     finally:
-        context.close()
+        page.close()
 
 
 def order(page) -> list[str]:
@@ -199,10 +218,9 @@ def overlaps(a: dict | None, b: dict | None) -> bool:
     )  # fmt: skip
 
 
-def test_on_a_phone_the_compare_charts_legend_leaves_its_title_readable(browser, app_server):
-    context = browser.new_context(viewport=PHONE, **PHONE_CONTEXT, device_scale_factor=2)
+def test_on_a_phone_the_compare_charts_legend_leaves_its_title_readable(phone_context, app_server):
+    page = phone_context.new_page()
     try:
-        page = context.new_page()
         page.set_default_timeout(15_000)
         page.goto(app_server + "/compare")
         wait_idle(page, 60_000)
@@ -212,7 +230,7 @@ def test_on_a_phone_the_compare_charts_legend_leaves_its_title_readable(browser,
         title, legend = chart.locator(".gtitle").first.bounding_box(), chart.locator(".legend").first.bounding_box()
         assert title and legend and not overlaps(title, legend), (title, legend)
     finally:
-        context.close()
+        page.close()
 
 
 def font_px(locator) -> float:
