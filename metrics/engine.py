@@ -218,23 +218,33 @@ class _Prepared(Prepared):
 def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, lines: np.ndarray, line_slot):
     """(slot, rank, grade) of every retrieved doc with one of the qrels lines ``lines``, sorted by (slot, rank).
 
-    The join: a cheap filter finds the candidate rows (_candidates), which are matched exactly on (query, doc).
+    The join: a cheap filter finds the candidate rows (_candidates), which are matched exactly on (query, doc),
+    _JOIN_ROWS candidates at a time: a dozen arrays per candidate, which whole would hold ~20 MB more at 300k
+    candidates (the many-judgments shape), for the same work.
     """
     empty = np.zeros(0, dtype=np.int64)
     if len(lines) == 0 or run.num_rows == 0:
         return empty, empty, empty
     judged_docs = qrels.doc if len(lines) == len(qrels.grade) else take(qrels.doc, lines)
+    judged_slot = line_slot[lines]
     candidates = _candidates(run, judged_docs)
-    ranking, rank = run.ranks(candidates)
-    slot = ranking_slot[ranking]
-    counted = slot >= 0
-    candidates, slot, rank = candidates[counted], slot[counted], rank[counted]
-    candidate_docs = take(run.doc, candidates)
-    matched = _match(candidate_docs, slot, judged_docs, line_slot[lines])
-    if matched is None:  # two (query, doc) keys collided: the exact match on the strings themselves
-        matched = _match_strings(candidate_docs, slot, judged_docs, line_slot[lines])
-    rows, line = matched
-    slot, rank, grade = slot[rows], rank[rows], qrels.grade[lines[line]]
+    keys = _line_keys(judged_docs, judged_slot)
+    found = [(empty, empty, empty)]
+    for top in range(0, len(candidates), _JOIN_ROWS):
+        block = candidates[top : top + _JOIN_ROWS]
+        ranking, rank = run.ranks(block)
+        slot = ranking_slot[ranking]
+        counted = slot >= 0
+        block, slot, rank = block[counted], slot[counted], rank[counted]
+        candidate_docs = take(run.doc, block)
+        matched = None if keys is None else _match(candidate_docs, slot, judged_docs, keys)
+        if matched is None:  # two (query, doc) keys collided: the exact match on the strings themselves
+            matched = _match_strings(candidate_docs, slot, judged_docs, judged_slot)
+        rows, line = matched
+        found.append((slot[rows], rank[rows], line))
+    del candidates, keys
+    slot, rank, line = (np.concatenate(part) for part in zip(*found, strict=True))
+    grade = qrels.grade[lines[line]]
     # The candidates come in run order: usually already by (slot, rank), unless the run's queries are not in
     # trec_eval's (strcmp) order or tied rows moved; then one sort of a combined integer key.
     key = slot * (int(rank.max(initial=0)) + 1) + rank
@@ -270,19 +280,26 @@ def _candidates(run: Run, judged_docs) -> np.ndarray:
     return np.concatenate(by_halves(candidates_among, run.num_rows, run.num_rows))
 
 
-def _match(row_docs: pa.Array, row_slot: np.ndarray, line_docs, line_slot: np.ndarray):
-    """(rows, lines): the candidate rows that have a qrels line for their (slot, doc), and that line's index, by
-    64-bit keys (slot, the doc's fingerprint) searched in the sorted line keys (pyarrow's index_in on the strings
-    costs ~3x as much). Every match is then confirmed on the strings: None when keys collide (~2^-40 per pair), as
-    a row then finds another doc's line (two lines with one key: a row finds the first of them)."""
+def _line_keys(line_docs, line_slot: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The qrels lines' join keys (slot, the doc's fingerprint), sorted, and the line of each; None when a slot
+    does not fit in the key (then _match_strings matches)."""
     if len(line_slot) and int(line_slot.max()) >= 1 << _SLOT_BITS:
         return None
     line_keys = _join_keys(line_docs, line_slot)
     order = np.argsort(line_keys)
-    line_keys = line_keys[order]
+    return line_keys[order], order
+
+
+def _match(row_docs: pa.Array, row_slot: np.ndarray, line_docs, line_keys: tuple[np.ndarray, np.ndarray]):
+    """(rows, lines): the candidate rows that have a qrels line for their (slot, doc), and that line's index, by
+    64-bit keys (slot, the doc's fingerprint) searched in the sorted line keys (_line_keys; pyarrow's index_in on
+    the strings costs ~3x as much). Every match is then confirmed on the strings: None when keys collide (~2^-40
+    per pair), as a row then finds another doc's line (two lines with one key: a row finds the first of them)."""
+    sorted_keys, order = line_keys
     row_keys = _join_keys(row_docs, row_slot)
-    at = np.minimum(np.searchsorted(line_keys, row_keys), len(line_keys) - 1)
-    rows = np.flatnonzero(line_keys[at] == row_keys)
+    at = np.searchsorted(sorted_keys, row_keys)
+    np.minimum(at, len(sorted_keys) - 1, out=at)
+    rows = np.flatnonzero(sorted_keys[at] == row_keys)
     lines = order[at[rows]]
     if not pc.all(pc.equal(take(row_docs, rows), take(line_docs, lines))).as_py():
         return None
@@ -294,7 +311,9 @@ def _join_keys(docs, slot: np.ndarray) -> np.ndarray:
     searches of a query's rows, which come together, touch the same few cache lines (random 64-bit keys: 2x slower)."""
     key = fingerprint(docs)
     np.right_shift(key, np.uint64(_SLOT_BITS), out=key)
-    return np.bitwise_or(key, slot.astype(np.uint64) << np.uint64(64 - _SLOT_BITS), out=key)
+    high = slot.astype(np.uint64)
+    np.left_shift(high, np.uint64(64 - _SLOT_BITS), out=high)
+    return np.bitwise_or(key, high, out=key)
 
 
 _SLOT_BITS = 24  # up to 16M evaluated queries (more: the exact string match); 40 bits of fingerprint per doc
@@ -334,6 +353,7 @@ def _groups(query: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
 
 
 _BLOCK_ROWS = 1 << 16
+_JOIN_ROWS = 1 << 16
 _TABLE_BITS = 23
 
 
