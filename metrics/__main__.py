@@ -167,7 +167,7 @@ def _with_collection(measure, documents: int):
 def _evaluate(options: argparse.Namespace, measures, settings: dict):
     """The Evaluation, and the names of the run and qrels: read whole, streamed, or on Dask (metrics.streaming,
     metrics.distributed: the same numbers)."""
-    from metrics.engine import evaluate
+    from metrics.engine import join, score
     from metrics.io import read_qrels, read_run
     from metrics.streaming import evaluate_stream, too_large_to_read_whole
 
@@ -192,7 +192,11 @@ def _evaluate(options: argparse.Namespace, measures, settings: dict):
     _return_freed_memory()
     run = read_run(run_source)
     _return_freed_memory()
-    return evaluate(run, qrels, measures, **settings), run.name, qrels.name
+    names = run.name, qrels.name
+    joined = join(run, qrels, measures, **settings)
+    del run, qrels  # scoring reads only the join: the run's doc ids go before the measures' arrays come
+    _return_freed_memory()
+    return score(joined), *names
 
 
 def _return_freed_memory() -> None:

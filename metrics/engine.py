@@ -89,22 +89,57 @@ def evaluate(
     >>> result.per_query["RR"].tolist(), result.means["RR"]
     ([0.5, 0.0], 0.25)
     """
-    run = read_run(run)
-    qrels = read_qrels(qrels)
+    settings = {"conventions": conventions, "complete": complete, "max_docs": max_docs, "judged_only": judged_only}
+    return score(join(read_run(run), read_qrels(qrels), measures, **settings))
+
+
+@dataclass(frozen=True, eq=False)
+class Joined:
+    """A run joined with its qrels for the given measures: all that scoring reads, so that the Run and Qrels (a
+    large run's doc ids above all) can be freed before it (the CLI does)."""
+
+    measures: dict[str, Measure]  # name as spelled -> Measure
+    prepared: dict[int, _Prepared]  # one per relevance threshold (a measure may bring its own, P(rel=2)@5)
+    conventions: Conventions
+    complete: bool
+    judged_only: bool
+    positive_judgments: int | None  # with complete: the qrels lines with a grade above 0 (num_rel's 'all')
+
+
+def join(
+    run: Run,
+    qrels: Qrels,
+    measures: Iterable[str | Measure] = DEFAULT_MEASURES,
+    *,
+    conventions: Conventions = TREC_EVAL,
+    complete: bool = False,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+) -> Joined:
+    """The first half of :func:`evaluate`: the run joined with its qrels at every threshold the measures use."""
     parsed = {measure.name: measure for measure in parse_measures(measures)}
     if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1):
         raise ValueError(f"the largest number of documents per query must be a positive integer, got {max_docs!r}")
-    prepared: dict[int, _Prepared] = {}  # one per relevance threshold (a measure may bring its own, P(rel=2)@5)
+    thresholds = [measure.conventions_under(conventions).threshold for measure in parsed.values()]
+    prepared: dict[int, _Prepared] = {}
+    for threshold in thresholds or [conventions.threshold]:
+        if threshold not in prepared:
+            at_threshold = dataclasses.replace(conventions, threshold=threshold)
+            prepared[threshold] = _Prepared(run, qrels, at_threshold, complete, max_docs, judged_only)
+    positive = int(np.count_nonzero(qrels.grade > 0)) if complete else None
+    return Joined(parsed, prepared, conventions, complete, judged_only, positive)
+
+
+def score(joined: Joined) -> Evaluation:
+    """The second half of :func:`evaluate`: every measure's per-query values and summaries."""
+    conventions, complete, judged_only = joined.conventions, joined.complete, joined.judged_only
     cache: dict[tuple, np.ndarray] = {}
     per_query = {}
-    for name, measure in parsed.items():
+    for name, measure in joined.measures.items():
         under = measure.conventions_under(conventions)
         key = (measure.family, measure.k, measure.params, under)
         if key not in cache:
-            if under.threshold not in prepared:
-                at_threshold = dataclasses.replace(conventions, threshold=under.threshold)
-                prepared[under.threshold] = _Prepared(run, qrels, at_threshold, complete, max_docs, judged_only)
-            data = prepared[under.threshold]
+            data = joined.prepared[under.threshold]
             family = registry.family(measure.family)
             values = family.kernel(data, measure)
             if complete and zero_when_missing(measure):
@@ -115,14 +150,11 @@ def evaluate(
         per_query[name] = cache[key]
     texts = {name: tuple(values.tolist()) for name, values in per_query.items() if values.dtype == object}
     per_query.update((name, np.zeros(len(values))) for name, values in per_query.items() if name in texts)
-    data = prepared.get(conventions.threshold) or next(iter(prepared.values()), None)
-    if data is None:
-        data = _Prepared(run, qrels, conventions, complete, max_docs, judged_only)
-    positive = int(np.count_nonzero(qrels.grade > 0)) if complete else None
-    means = summaries(per_query, parsed, positive_judgments=positive)
+    data = joined.prepared.get(conventions.threshold) or next(iter(joined.prepared.values()))
+    means = summaries(per_query, joined.measures, positive_judgments=joined.positive_judgments)
     return Evaluation(
         data.queries,
-        tuple(parsed.values()),
+        tuple(joined.measures.values()),
         per_query,
         means,
         data.counts,
