@@ -231,9 +231,9 @@ class _Prepared(Prepared):
         # Ideal gains from the qrels: every judged doc with a positive grade (trec_eval's IDCG).
         positive = np.flatnonzero(evaluated & (grade > 0))
         self.ideal_slot, self.ideal_grade = line_slot[positive], grade[positive]
-        self.slot, self.rank, self.grade = _judged_retrieved(
-            run, ranking_slot, qrels, np.flatnonzero(evaluated), line_slot
-        )
+        lines = np.flatnonzero(evaluated)
+        del positive, evaluated, judged_nonrelevant  # the join is the peak of a large evaluation: free what we can
+        self.slot, self.rank, self.grade = _judged_retrieved(run, ranking_slot, qrels, lines, line_slot)
         if max_docs is not None:  # trec_eval -M: the top max_docs after sorting, before -J
             np.minimum(self.n, max_docs, out=self.n)
             self._keep(self.rank <= max_docs)
@@ -263,20 +263,15 @@ def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, lines: np.ndarray, l
     keys = _line_keys(judged_docs, judged_slot)
     found = [(empty, empty, empty)]
     for top in range(0, len(candidates), _JOIN_ROWS):
-        block = candidates[top : top + _JOIN_ROWS]
-        ranking, rank = run.ranks(block)
-        slot = ranking_slot[ranking]
-        counted = slot >= 0
-        block, slot, rank = block[counted], slot[counted], rank[counted]
-        candidate_docs = take(run.doc, block)
-        matched = None if keys is None else _match(candidate_docs, slot, judged_docs, keys)
-        if matched is None:  # two (query, doc) keys collided: the exact match on the strings themselves
-            matched = _match_strings(candidate_docs, slot, judged_docs, judged_slot)
-        rows, line = matched
-        found.append((slot[rows], rank[rows], line))
-    del candidates, keys
-    slot, rank, line = (np.concatenate(part) for part in zip(*found, strict=True))
+        found.append(_join_block(run, candidates[top : top + _JOIN_ROWS], ranking_slot, judged_docs, judged_slot, keys))
+    del candidates, keys, judged_slot
+    parts = [list(part) for part in zip(*found, strict=True)]
+    del found
+    line = np.concatenate(parts.pop())  # one column at a time, each list freed once joined
     grade = qrels.grade[lines[line]]
+    del line
+    rank = np.concatenate(parts.pop())
+    slot = np.concatenate(parts.pop())
     # The candidates come in run order: usually already by (slot, rank), unless the run's queries are not in
     # trec_eval's (strcmp) order or tied rows moved; then one sort of a combined integer key.
     key = slot * (int(rank.max(initial=0)) + 1) + rank
@@ -284,6 +279,20 @@ def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, lines: np.ndarray, l
         order = np.argsort(key, kind="stable")
         slot, rank, grade = slot[order], rank[order], grade[order]
     return slot, rank, grade
+
+
+def _join_block(run: Run, block: np.ndarray, ranking_slot, judged_docs, judged_slot, keys):
+    """(slot, rank, line) of the candidate rows ``block`` that have a qrels line (an index into judged_docs)."""
+    ranking, rank = run.ranks(block)
+    slot = ranking_slot[ranking]
+    counted = slot >= 0
+    block, slot, rank = block[counted], slot[counted], rank[counted]
+    candidate_docs = take(run.doc, block)
+    matched = None if keys is None else _match(candidate_docs, slot, judged_docs, keys)
+    if matched is None:  # two (query, doc) keys collided: the exact match on the strings themselves
+        matched = _match_strings(candidate_docs, slot, judged_docs, judged_slot)
+    rows, line = matched
+    return slot[rows], rank[rows], line
 
 
 def _candidates(run: Run, judged_docs) -> np.ndarray:
