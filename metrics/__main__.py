@@ -105,9 +105,12 @@ def _run(options: argparse.Namespace) -> int:
     # The engine does no linear algebra: spare the process OpenBLAS's thread start-up (about 0.1 s of CPU).
     # Set before numpy's first import, which the next lines trigger.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    # Arrow's allocator (mimalloc) keeps freed pages for a while before handing them back; the parser frees a
-    # block's text as soon as it is parsed, so the kept pages added up to ~20 MB of the peak (many-judgments
-    # shape: 2M rows). 0: hand them back at once (read when pyarrow loads, which the next lines trigger).
+    # Arrow's allocator (mimalloc) keeps the pages the CSV parser frees (each block's text, parsed fields) a while
+    # before handing them back: ~40 MB of the peak at 2M rows (bench/data/judged: ~200 MB -> ~161 MB with 0, as
+    # with 1000, pyarrow 26's default). 0 hands them back at once, so the parser's next blocks fault fresh pages in:
+    # ~10% more CPU at 2M rows, ~20% at 7M (README, "Against trec_eval 10.0 itself"); MIMALLOC_PURGE_DELAY=1000
+    # set by the caller keeps the speed and the memory of before.
+    # Read when pyarrow loads, which the next lines trigger.
     os.environ.setdefault("MIMALLOC_PURGE_DELAY", "0")
     from metrics import trec_format
     from metrics.conventions import Conventions
