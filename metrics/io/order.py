@@ -117,7 +117,8 @@ def _id_changes(query: pa.ChunkedArray, first: int, last: int) -> np.ndarray:
             found.append(np.flatnonzero(bool_numpy(chunk)) + at)
             at += len(chunk)
         return np.concatenate(found)
-    # Codes: within a chunk, equal ids have equal codes (a chunk's dictionary holds each id once); across two
+    # Codes: within a chunk, equal codes are equal ids (pyarrow's CSV dictionaries hold each id once; one that held
+    # an id twice would only add changes, which _group_starts' check then sends to the full sort); across two
     # chunks, the ids themselves are compared.
     before = None  # the last id of the chunk before
     at = first
