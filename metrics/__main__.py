@@ -105,13 +105,13 @@ def _run(options: argparse.Namespace) -> int:
     # The engine does no linear algebra: spare the process OpenBLAS's thread start-up (about 0.1 s of CPU).
     # Set before numpy's first import, which the next lines trigger.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    # Arrow's allocator (mimalloc) keeps the pages the CSV parser frees (each block's text, parsed fields) a while
-    # before handing them back: ~40 MB of the peak at 2M rows (bench/data/judged: ~200 MB -> ~161 MB with 0, as
-    # with 1000, pyarrow 26's default). 0 hands them back at once, so the parser's next blocks fault fresh pages in:
-    # ~10% more CPU at 2M rows, ~20% at 7M (README, "Against trec_eval 10.0 itself"); MIMALLOC_PURGE_DELAY=1000
-    # set by the caller keeps the speed and the memory of before.
-    # Read when pyarrow loads, which the next lines trigger.
-    os.environ.setdefault("MIMALLOC_PURGE_DELAY", "0")
+    # Arrow's allocator (mimalloc) keeps the pages the CSV parser frees (each block's text, parsed fields) about a
+    # second before handing them back: ~30 MB of the peak at 2M rows (bench/data/judged: 192-199 MiB with pyarrow
+    # 26's default, 166-168 MiB with 10 ms). Each page handed back is faulted in again for a later block: 10 ms
+    # costs ~8% more CPU at 7M rows, 0 ms (157 MiB at 2M rows) ~25% (bench/README.md, "Memory"). A caller's own
+    # MIMALLOC_PURGE_DELAY / MIMALLOC_ARENA_PURGE_MULT win. Read when pyarrow loads, which the next lines trigger.
+    os.environ.setdefault("MIMALLOC_PURGE_DELAY", "10")
+    os.environ.setdefault("MIMALLOC_ARENA_PURGE_MULT", "1")  # arenas too (their delay is the page delay times this)
     from metrics import trec_format
     from metrics.conventions import Conventions
     from metrics.measures import parse_measure
