@@ -105,6 +105,13 @@ def _run(options: argparse.Namespace) -> int:
     # The engine does no linear algebra: spare the process OpenBLAS's thread start-up (about 0.1 s of CPU).
     # Set before numpy's first import, which the next lines trigger.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # Arrow's allocator (mimalloc) keeps the pages the CSV parser frees (each block's text, parsed fields) about a
+    # second before handing them back: ~30 MB of the peak at 2M rows (bench/data/judged: 192-199 MiB with pyarrow
+    # 26's default, 166-168 MiB with 10 ms). Each page handed back is faulted in again for a later block: 10 ms
+    # costs ~8% more CPU at 7M rows, 0 ms (157 MiB at 2M rows) ~25% (bench/README.md, "Memory"). A caller's own
+    # MIMALLOC_PURGE_DELAY / MIMALLOC_ARENA_PURGE_MULT win. Read when pyarrow loads, which the next lines trigger.
+    os.environ.setdefault("MIMALLOC_PURGE_DELAY", "10")
+    os.environ.setdefault("MIMALLOC_ARENA_PURGE_MULT", "1")  # arenas too (their delay is the page delay times this)
     from metrics import trec_format
     from metrics.conventions import Conventions
     from metrics.measures import parse_measure
@@ -163,7 +170,7 @@ def _with_collection(measure, documents: int):
 def _evaluate(options: argparse.Namespace, measures, settings: dict):
     """The Evaluation, and the names of the run and qrels: read whole, streamed, or on Dask (metrics.streaming,
     metrics.distributed: the same numbers)."""
-    from metrics.engine import evaluate
+    from metrics.engine import join, score
     from metrics.io import read_qrels, read_run
     from metrics.streaming import evaluate_stream, too_large_to_read_whole
 
@@ -188,7 +195,11 @@ def _evaluate(options: argparse.Namespace, measures, settings: dict):
     _return_freed_memory()
     run = read_run(run_source)
     _return_freed_memory()
-    return evaluate(run, qrels, measures, **settings), run.name, qrels.name
+    names = run.name, qrels.name
+    joined = join(run, qrels, measures, **settings)
+    del run, qrels  # scoring reads only the join: the run's doc ids go before the measures' arrays come
+    _return_freed_memory()
+    return score(joined), *names
 
 
 def _return_freed_memory() -> None:
@@ -197,6 +208,20 @@ def _return_freed_memory() -> None:
     and after the evaluation (the run and qrels), so that the process's peak is what it holds, not what it held."""
     if "pyarrow" in sys.modules:
         sys.modules["pyarrow"].default_memory_pool().release_unused()
+    _trim_c_heap()
+
+
+def _trim_c_heap() -> None:
+    """numpy's arrays come from the C library's malloc, which keeps freed memory at the top of its heaps (up to
+    tens of MB once large arrays have come and gone); glibc's malloc_trim hands it back."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim): nothing to do
+        pass
 
 
 def _run_tag(path: str) -> str:

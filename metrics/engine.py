@@ -89,22 +89,57 @@ def evaluate(
     >>> result.per_query["RR"].tolist(), result.means["RR"]
     ([0.5, 0.0], 0.25)
     """
-    run = read_run(run)
-    qrels = read_qrels(qrels)
+    settings = {"conventions": conventions, "complete": complete, "max_docs": max_docs, "judged_only": judged_only}
+    return score(join(read_run(run), read_qrels(qrels), measures, **settings))
+
+
+@dataclass(frozen=True, eq=False)
+class Joined:
+    """A run joined with its qrels for the given measures: all that scoring reads, so that the Run and Qrels (a
+    large run's doc ids above all) can be freed before it (the CLI does)."""
+
+    measures: dict[str, Measure]  # name as spelled -> Measure
+    prepared: dict[int, _Prepared]  # one per relevance threshold (a measure may bring its own, P(rel=2)@5)
+    conventions: Conventions
+    complete: bool
+    judged_only: bool
+    positive_judgments: int | None  # with complete: the qrels lines with a grade above 0 (num_rel's 'all')
+
+
+def join(
+    run: Run,
+    qrels: Qrels,
+    measures: Iterable[str | Measure] = DEFAULT_MEASURES,
+    *,
+    conventions: Conventions = TREC_EVAL,
+    complete: bool = False,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+) -> Joined:
+    """The first half of :func:`evaluate`: the run joined with its qrels at every threshold the measures use."""
     parsed = {measure.name: measure for measure in parse_measures(measures)}
     if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1):
         raise ValueError(f"the largest number of documents per query must be a positive integer, got {max_docs!r}")
-    prepared: dict[int, _Prepared] = {}  # one per relevance threshold (a measure may bring its own, P(rel=2)@5)
+    thresholds = [measure.conventions_under(conventions).threshold for measure in parsed.values()]
+    prepared: dict[int, _Prepared] = {}
+    for threshold in thresholds or [conventions.threshold]:
+        if threshold not in prepared:
+            at_threshold = dataclasses.replace(conventions, threshold=threshold)
+            prepared[threshold] = _Prepared(run, qrels, at_threshold, complete, max_docs, judged_only)
+    positive = int(np.count_nonzero(qrels.grade > 0)) if complete else None
+    return Joined(parsed, prepared, conventions, complete, judged_only, positive)
+
+
+def score(joined: Joined) -> Evaluation:
+    """The second half of :func:`evaluate`: every measure's per-query values and summaries."""
+    conventions, complete, judged_only = joined.conventions, joined.complete, joined.judged_only
     cache: dict[tuple, np.ndarray] = {}
     per_query = {}
-    for name, measure in parsed.items():
+    for name, measure in joined.measures.items():
         under = measure.conventions_under(conventions)
         key = (measure.family, measure.k, measure.params, under)
         if key not in cache:
-            if under.threshold not in prepared:
-                at_threshold = dataclasses.replace(conventions, threshold=under.threshold)
-                prepared[under.threshold] = _Prepared(run, qrels, at_threshold, complete, max_docs, judged_only)
-            data = prepared[under.threshold]
+            data = joined.prepared[under.threshold]
             family = registry.family(measure.family)
             values = family.kernel(data, measure)
             if complete and zero_when_missing(measure):
@@ -115,14 +150,11 @@ def evaluate(
         per_query[name] = cache[key]
     texts = {name: tuple(values.tolist()) for name, values in per_query.items() if values.dtype == object}
     per_query.update((name, np.zeros(len(values))) for name, values in per_query.items() if name in texts)
-    data = prepared.get(conventions.threshold) or next(iter(prepared.values()), None)
-    if data is None:
-        data = _Prepared(run, qrels, conventions, complete, max_docs, judged_only)
-    positive = int(np.count_nonzero(qrels.grade > 0)) if complete else None
-    means = summaries(per_query, parsed, positive_judgments=positive)
+    data = joined.prepared.get(conventions.threshold) or next(iter(joined.prepared.values()))
+    means = summaries(per_query, joined.measures, positive_judgments=joined.positive_judgments)
     return Evaluation(
         data.queries,
-        tuple(parsed.values()),
+        tuple(joined.measures.values()),
         per_query,
         means,
         data.counts,
@@ -199,9 +231,9 @@ class _Prepared(Prepared):
         # Ideal gains from the qrels: every judged doc with a positive grade (trec_eval's IDCG).
         positive = np.flatnonzero(evaluated & (grade > 0))
         self.ideal_slot, self.ideal_grade = line_slot[positive], grade[positive]
-        self.slot, self.rank, self.grade = _judged_retrieved(
-            run, ranking_slot, qrels, np.flatnonzero(evaluated), line_slot
-        )
+        lines = np.flatnonzero(evaluated)
+        del positive, evaluated, judged_nonrelevant  # the join is the peak of a large evaluation: free what we can
+        self.slot, self.rank, self.grade = _judged_retrieved(run, ranking_slot, qrels, lines, line_slot)
         if max_docs is not None:  # trec_eval -M: the top max_docs after sorting, before -J
             np.minimum(self.n, max_docs, out=self.n)
             self._keep(self.rank <= max_docs)
@@ -218,23 +250,28 @@ class _Prepared(Prepared):
 def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, lines: np.ndarray, line_slot):
     """(slot, rank, grade) of every retrieved doc with one of the qrels lines ``lines``, sorted by (slot, rank).
 
-    The join: a cheap filter finds the candidate rows (_candidates), which are matched exactly on (query, doc).
+    The join: a cheap filter finds the candidate rows (_candidates), which are matched exactly on (query, doc),
+    _JOIN_ROWS candidates at a time: a dozen arrays per candidate, which whole would hold ~20 MB more at 300k
+    candidates (the many-judgments shape), for the same work.
     """
     empty = np.zeros(0, dtype=np.int64)
     if len(lines) == 0 or run.num_rows == 0:
         return empty, empty, empty
     judged_docs = qrels.doc if len(lines) == len(qrels.grade) else take(qrels.doc, lines)
+    judged_slot = line_slot[lines]
     candidates = _candidates(run, judged_docs)
-    ranking, rank = run.ranks(candidates)
-    slot = ranking_slot[ranking]
-    counted = slot >= 0
-    candidates, slot, rank = candidates[counted], slot[counted], rank[counted]
-    candidate_docs = take(run.doc, candidates)
-    matched = _match(candidate_docs, slot, judged_docs, line_slot[lines])
-    if matched is None:  # two (query, doc) keys collided: the exact match on the strings themselves
-        matched = _match_strings(candidate_docs, slot, judged_docs, line_slot[lines])
-    rows, line = matched
-    slot, rank, grade = slot[rows], rank[rows], qrels.grade[lines[line]]
+    keys = _line_keys(judged_docs, judged_slot)
+    found = [(empty, empty, empty)]
+    for top in range(0, len(candidates), _JOIN_ROWS):
+        found.append(_join_block(run, candidates[top : top + _JOIN_ROWS], ranking_slot, judged_docs, judged_slot, keys))
+    del candidates, keys, judged_slot
+    parts = [list(part) for part in zip(*found, strict=True)]
+    del found
+    line = np.concatenate(parts.pop())  # one column at a time, each list freed once joined
+    grade = qrels.grade[lines[line]]
+    del line
+    rank = np.concatenate(parts.pop())
+    slot = np.concatenate(parts.pop())
     # The candidates come in run order: usually already by (slot, rank), unless the run's queries are not in
     # trec_eval's (strcmp) order or tied rows moved; then one sort of a combined integer key.
     key = slot * (int(rank.max(initial=0)) + 1) + rank
@@ -242,6 +279,20 @@ def _judged_retrieved(run: Run, ranking_slot, qrels: Qrels, lines: np.ndarray, l
         order = np.argsort(key, kind="stable")
         slot, rank, grade = slot[order], rank[order], grade[order]
     return slot, rank, grade
+
+
+def _join_block(run: Run, block: np.ndarray, ranking_slot, judged_docs, judged_slot, keys):
+    """(slot, rank, line) of the candidate rows ``block`` that have a qrels line (an index into judged_docs)."""
+    ranking, rank = run.ranks(block)
+    slot = ranking_slot[ranking]
+    counted = slot >= 0
+    block, slot, rank = block[counted], slot[counted], rank[counted]
+    candidate_docs = take(run.doc, block)
+    matched = None if keys is None else _match(candidate_docs, slot, judged_docs, keys)
+    if matched is None:  # two (query, doc) keys collided: the exact match on the strings themselves
+        matched = _match_strings(candidate_docs, slot, judged_docs, judged_slot)
+    rows, line = matched
+    return slot[rows], rank[rows], line
 
 
 def _candidates(run: Run, judged_docs) -> np.ndarray:
@@ -270,19 +321,26 @@ def _candidates(run: Run, judged_docs) -> np.ndarray:
     return np.concatenate(by_halves(candidates_among, run.num_rows, run.num_rows))
 
 
-def _match(row_docs: pa.Array, row_slot: np.ndarray, line_docs, line_slot: np.ndarray):
-    """(rows, lines): the candidate rows that have a qrels line for their (slot, doc), and that line's index, by
-    64-bit keys (slot, the doc's fingerprint) searched in the sorted line keys (pyarrow's index_in on the strings
-    costs ~3x as much). Every match is then confirmed on the strings: None when keys collide (~2^-40 per pair), as
-    a row then finds another doc's line (two lines with one key: a row finds the first of them)."""
+def _line_keys(line_docs, line_slot: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The qrels lines' join keys (slot, the doc's fingerprint), sorted, and the line of each; None when a slot
+    does not fit in the key (then _match_strings matches)."""
     if len(line_slot) and int(line_slot.max()) >= 1 << _SLOT_BITS:
         return None
     line_keys = _join_keys(line_docs, line_slot)
     order = np.argsort(line_keys)
-    line_keys = line_keys[order]
+    return line_keys[order], order
+
+
+def _match(row_docs: pa.Array, row_slot: np.ndarray, line_docs, line_keys: tuple[np.ndarray, np.ndarray]):
+    """(rows, lines): the candidate rows that have a qrels line for their (slot, doc), and that line's index, by
+    64-bit keys (slot, the doc's fingerprint) searched in the sorted line keys (_line_keys; pyarrow's index_in on
+    the strings costs ~3x as much). Every match is then confirmed on the strings: None when keys collide (~2^-40
+    per pair), as a row then finds another doc's line (two lines with one key: a row finds the first of them)."""
+    sorted_keys, order = line_keys
     row_keys = _join_keys(row_docs, row_slot)
-    at = np.minimum(np.searchsorted(line_keys, row_keys), len(line_keys) - 1)
-    rows = np.flatnonzero(line_keys[at] == row_keys)
+    at = np.searchsorted(sorted_keys, row_keys)
+    np.minimum(at, len(sorted_keys) - 1, out=at)
+    rows = np.flatnonzero(sorted_keys[at] == row_keys)
     lines = order[at[rows]]
     if not pc.all(pc.equal(take(row_docs, rows), take(line_docs, lines))).as_py():
         return None
@@ -294,7 +352,9 @@ def _join_keys(docs, slot: np.ndarray) -> np.ndarray:
     searches of a query's rows, which come together, touch the same few cache lines (random 64-bit keys: 2x slower)."""
     key = fingerprint(docs)
     np.right_shift(key, np.uint64(_SLOT_BITS), out=key)
-    return np.bitwise_or(key, slot.astype(np.uint64) << np.uint64(64 - _SLOT_BITS), out=key)
+    high = slot.astype(np.uint64)
+    np.left_shift(high, np.uint64(64 - _SLOT_BITS), out=high)
+    return np.bitwise_or(key, high, out=key)
 
 
 _SLOT_BITS = 24  # up to 16M evaluated queries (more: the exact string match); 40 bits of fingerprint per doc
@@ -334,6 +394,7 @@ def _groups(query: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
 
 
 _BLOCK_ROWS = 1 << 16
+_JOIN_ROWS = 1 << 16
 _TABLE_BITS = 23
 
 

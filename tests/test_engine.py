@@ -116,11 +116,12 @@ def test_engine_equals_readable_functions_exactly_binary(run, qrels, complete):
 
 @contextlib.contextmanager
 def in_halves():
-    """Every input of 2 rows or more split in two halves, one per thread, with scores compared 3 at a time: the
-    paths that only runs of a million rows take otherwise."""
+    """Every input of 2 rows or more split in two halves, one per thread, with scores compared 3 at a time, and the
+    join's candidates matched 2 at a time: the paths that only runs of a million rows take otherwise."""
     with (
         mock.patch.object(metrics.io.parallel, "PARALLEL_ROWS", 2),
         mock.patch.object(metrics.io.order, "_PIECE_ROWS", 3),
+        mock.patch.object(metrics.engine, "_JOIN_ROWS", 2),
     ):
         yield
 
@@ -177,6 +178,13 @@ def colliding_join_keys():
 @given(runs, qrels_sets, conventions, st.booleans())
 def test_join_keys_that_collide_fall_back_to_the_strings(run, qrels, conv, complete):
     with colliding_join_keys():
+        _assert_exactly_equal(run, qrels, conv, complete)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs, qrels_sets, conventions, st.booleans())
+def test_join_keys_that_collide_fall_back_to_the_strings_block_by_block(run, qrels, conv, complete):
+    with colliding_join_keys(), in_halves():
         _assert_exactly_equal(run, qrels, conv, complete)
 
 

@@ -210,12 +210,15 @@ def test_dicts():
 # Ranking rule: score descending, ties by doc id descending (byte order); the rank column is ignored
 
 
-@pytest.fixture(params=["whole", "in halves"])
+@pytest.fixture(params=["whole", "in halves", "in small blocks"])
 def row_split(request, monkeypatch):
     """Read as small inputs are (one pass), or as runs of a million rows are: in two halves, one per thread,
     scores compared 3 at a time, duplicates looked for a few rankings at a time (so ties and duplicates fall across
-    the halves, pieces and blocks)."""
-    if request.param == "in halves":
+    the halves, pieces and blocks); or also parsed 64 bytes at a time (a run's query ids then come in many chunks,
+    each with its own dictionary of ids, and a query's rows cross chunks)."""
+    if request.param == "in small blocks":
+        monkeypatch.setattr(metrics.io.fast, "BLOCK_BYTES", 64)
+    if request.param != "whole":
         monkeypatch.setattr(metrics.io.parallel, "PARALLEL_ROWS", 2)
         monkeypatch.setattr(metrics.io.order, "_PIECE_ROWS", 3)
         monkeypatch.setattr(metrics.io.duplicates, "_GRID_CELLS", 100)
@@ -252,6 +255,27 @@ def test_interleaved_queries_and_shuffled_lines(row_split):
     random.Random(3).shuffle(lines)
     run = read_run("\n".join(lines).encode())
     assert {q: run.to_rankings()[q] for q in RANKINGS} == RANKINGS
+
+
+def test_query_changes_are_found_across_chunks_of_dictionary_codes():
+    # Each chunk has its own dictionary (as pyarrow's CSV reader makes them): code 0 is "b" in one chunk and "c" in
+    # the next, so only the ids tell whether a query goes on across a chunk boundary.
+    pieces = [["a", "a", "b"], ["b", "c"], ["c"], ["d", "d"], ["e"]]
+    column = pa.chunked_array([pa.array(piece).dictionary_encode() for piece in pieces])
+    ids = [i for piece in pieces for i in piece]
+    expected = [row for row in range(1, len(ids)) if ids[row] != ids[row - 1]]  # 2, 4, 6, 8
+    assert metrics.io.order._id_changes(column, 0, len(ids) - 1).tolist() == expected
+    assert metrics.io.order._id_changes(column, 3, 7).tolist() == [4, 6]  # rows 4..7 against the row before
+
+
+def test_a_run_read_in_small_blocks_ranks_as_a_run_read_whole(monkeypatch):
+    lines = RUN.splitlines()
+    whole = read_run(RUN.encode())
+    monkeypatch.setattr(metrics.io.fast, "BLOCK_BYTES", 64)
+    for text in (RUN, "\n".join(sorted(lines, key=lambda line: line.split()[2]))):  # grouped, then interleaved
+        small = read_run(text.encode())
+        assert small.query_ids.type == pa.string()
+        assert small.to_rankings() == whole.to_rankings()
 
 
 def test_fingerprints_do_not_depend_on_chunking_or_slicing():

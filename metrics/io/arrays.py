@@ -88,6 +88,56 @@ def take(column, rows: np.ndarray) -> pa.Array:
     return pa.concat_arrays(pieces)
 
 
+def is_dictionary(column) -> bool:
+    return pa.types.is_dictionary(column.type)
+
+
+def decoded(column) -> pa.ChunkedArray:
+    """A column of dictionary-encoded strings as plain strings (each chunk has its own dictionary)."""
+    column = chunked(column)
+    if not is_dictionary(column):
+        return column
+    return pa.chunked_array([chunk.dictionary_decode() for chunk in column.chunks], column.type.value_type)
+
+
+def distinct_values(column) -> pa.ChunkedArray:
+    """Every string a column holds, each at least once: a dictionary-encoded column's dictionaries (each value of
+    which some row holds), or the column itself. For checks that look at values, not rows."""
+    column = chunked(column)
+    if not is_dictionary(column):
+        return column
+    return pa.chunked_array([chunk.dictionary for chunk in column.chunks], column.type.value_type)
+
+
+def take_strings(column, rows: np.ndarray) -> pa.Array:
+    """take(), with dictionary-encoded strings decoded: only the rows taken, chunk by chunk."""
+    column = chunked(column)
+    if not is_dictionary(column):
+        return take(column, rows)
+    rows = np.asarray(rows, dtype=np.int64)
+    bounds = np.cumsum([0] + [len(c) for c in column.chunks])
+    which = np.searchsorted(bounds, rows, side="right") - 1
+    order = np.argsort(which, kind="stable")
+    cuts = np.searchsorted(which[order], np.arange(column.num_chunks + 1))
+    pieces = [
+        column.chunk(i).take(arrow_int64(rows[order[cuts[i] : cuts[i + 1]]] - bounds[i])).dictionary_decode()
+        for i in range(column.num_chunks)
+        if cuts[i + 1] > cuts[i]
+    ]
+    values = pa.concat_arrays(pieces) if pieces else pa.array([], column.type.value_type)
+    if (np.diff(order) > 0).all():
+        return values
+    back = np.empty_like(order)
+    back[order] = np.arange(len(order))
+    return values.take(arrow_int64(back))
+
+
+def dictionary_codes(chunk: pa.Array) -> np.ndarray:
+    """A dictionary chunk's int32 indices as a numpy view."""
+    indices = chunk.indices
+    return np.frombuffer(indices.buffers()[1], np.int32)[indices.offset : indices.offset + len(indices)]
+
+
 def string_views(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """A string or binary chunk as numpy views, no copy: its len + 1 offsets (int32, or int64 for the large types;
     not rebased) and its bytes from the first string's start to the last one's end."""

@@ -14,11 +14,15 @@ from metrics.io.arrays import (
     arrow_int64,
     bool_numpy,
     chunked,
+    decoded,
+    dictionary_codes,
     float64_parts,
     float_numpy,
     int_numpy,
+    is_dictionary,
     pool_array,
     take,
+    take_strings,
 )
 from metrics.io.duplicates import refuse_duplicate_docs, refuse_duplicates
 from metrics.io.hashing import doc_hash, pair_key
@@ -30,6 +34,7 @@ def prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
     """Group by query and rank by (score desc, doc id desc), sorting only what is out of that order.
 
     ``columns`` (query, doc, score) is emptied: each parsed column is freed as soon as it is no longer needed.
+    The query ids may be dictionary-encoded (each chunk its own dictionary: parse_text's codes).
     """
     query = chunked(columns.pop("query"))
     doc = chunked(columns.pop("doc"))
@@ -48,6 +53,7 @@ def prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
     else:
         # A full sort by query, score descending, doc id descending (byte order). Queries are sorted by an
         # integer code (their block, or their first appearance), which is much faster than comparing strings.
+        query = decoded(query)
         if grouped:
             code = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
         else:
@@ -66,7 +72,7 @@ def prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
         query, doc, hashed = query.take(indices), doc.take(indices), hashed[file_row]
         starts, _ = _group_starts(query)
     del score
-    query_ids = take(query, starts[:-1])
+    query_ids = take_strings(query, starts[:-1])
     del query
 
     def query_of(rows: np.ndarray) -> list[str]:
@@ -96,15 +102,36 @@ def _row_pass(query: pa.ChunkedArray, doc: pa.ChunkedArray, score) -> tuple[np.n
         last = min(stop, n - 1)  # rows first..last - 1, each compared with the row after it
         if last <= first:
             return empty, empty
-        differs = pc.not_equal(query.slice(first + 1, last - first), query.slice(first, last - first))
-        new_query, at = [empty], first + 1
-        for chunk in differs.chunks:  # chunk by chunk: no full-length boolean temporary
-            new_query.append(np.flatnonzero(bool_numpy(chunk)) + at)
-            at += len(chunk)
-        return np.concatenate(new_query), _rising_rows(score, first, last + 1)
+        return _id_changes(query, first, last), _rising_rows(score, first, last + 1)
 
     halves = by_halves(work, n, n)
     return hashed, np.concatenate([h[0] for h in halves]), np.concatenate([h[1] for h in halves])
+
+
+def _id_changes(query: pa.ChunkedArray, first: int, last: int) -> np.ndarray:
+    """The rows first + 1..last whose query id differs from the row before's (int64, ascending)."""
+    found, at = [np.zeros(0, dtype=np.int64)], first + 1
+    if not is_dictionary(query):
+        differs = pc.not_equal(query.slice(first + 1, last - first), query.slice(first, last - first))
+        for chunk in differs.chunks:  # chunk by chunk: no full-length boolean temporary
+            found.append(np.flatnonzero(bool_numpy(chunk)) + at)
+            at += len(chunk)
+        return np.concatenate(found)
+    # Codes: within a chunk, equal codes are equal ids (pyarrow's CSV dictionaries hold each id once; one that held
+    # an id twice would only add changes, which _group_starts' check then sends to the full sort); across two
+    # chunks, the ids themselves are compared.
+    before = None  # the last id of the chunk before
+    at = first
+    for chunk in query.slice(first, last + 1 - first).chunks:
+        if not len(chunk):
+            continue
+        codes = dictionary_codes(chunk)
+        if before is not None and chunk.dictionary[int(codes[0])].as_py() != before:
+            found.append(np.array([at], dtype=np.int64))
+        found.append(np.flatnonzero(codes[1:] != codes[:-1]) + (at + 1))
+        before = chunk.dictionary[int(codes[-1])].as_py()
+        at += len(chunk)
+    return np.concatenate(found)
 
 
 _PIECE_ROWS = 1 << 16  # comparisons of this many scores at a time: small, cache-friendly temporaries
@@ -161,7 +188,7 @@ def _group_starts(query: pa.ChunkedArray, new_query: np.ndarray | None = None) -
     if new_query is None:
         new_query = np.flatnonzero(bool_numpy(pc.not_equal(query.slice(1), query.slice(0, n - 1)))) + 1
     starts = np.concatenate([[0], new_query, [n]]).astype(np.int64)
-    grouped = pc.count_distinct(take(query, starts[:-1])).as_py() == len(starts) - 1
+    grouped = pc.count_distinct(take_strings(query, starts[:-1])).as_py() == len(starts) - 1
     return starts, grouped
 
 
