@@ -1,5 +1,5 @@
-"""Layout rules every page shares, for small screens: static CSS sent once per run from app.py (ui.css, which takes
-no space and applies from the first paint). Nothing in it comes from the user.
+"""Layout rules every page shares, for small screens: static CSS sent once per run from app.py, after the page
+(ui.css: it takes no space). Nothing in it comes from the user.
 
 - The playground's compact summary (``widgets.sticky_summary``) is hidden on wide screens and sticks to the top of
   the screen on phones, so the key numbers stay in view while the list is edited.
