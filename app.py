@@ -102,3 +102,4 @@ first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (u
 # paint), and at the top it would move the page when it went.
 layout.apply()
 presenter.style()
+first_paint.end_run()

@@ -98,7 +98,10 @@ def later(key: str, draw: Callable[[], None], room: Room | None = None) -> None:
     arrives; no room for a part with nothing after it (the end of the sidebar). Both runs draw one container here,
     so the elements after it keep their places while the second run replaces the first's."""
     if charts_now():
-        with st.container(key=key):  # one box, whose height its room matches (a browser test measures both)
+        # One box, whose height its room matches (a browser test measures both). The run after the first paint keeps
+        # the room's height: a widget's label is drawn a moment after the widget, and the box would be shorter.
+        height = room.here() if room is not None and state.second_run() else "content"
+        with st.container(key=key, height=height, border=False):
             draw()
         return
     box = f"{key}_first_paint"
@@ -115,6 +118,11 @@ def box(key: str, room: Room):
     if charts_now():
         return st.container(key=key)
     return st.container(height=room.here() + 4, border=False, key=key)
+
+
+def end_run() -> None:
+    """Call once per run, at the end of app.py: the run after the first paint is over."""
+    state.end_second_run()
 
 
 def watch() -> None:

@@ -498,6 +498,18 @@ def first_paint_done() -> bool:
 
 def set_first_paint_done() -> None:
     st.session_state[_FIRST_PAINT] = True
+    st.session_state[_SECOND_RUN] = True
+
+
+_SECOND_RUN = "first_paint_second_run"  # ui.first_paint: this run follows the first paint (app.py ends it)
+
+
+def second_run() -> bool:
+    return bool(st.session_state.get(_SECOND_RUN, False))
+
+
+def end_second_run() -> None:
+    st.session_state.pop(_SECOND_RUN, None)
 
 
 _FORMULAS_LATER = "first_paint_formulas_later"  # ui.first_paint: this run left formulas for the next one
