@@ -85,11 +85,17 @@ class Room:
     presenter: int
 
     def here(self) -> int:
-        """The height on this session's screen. A phone is told by its browser's User-Agent: CSS would know the
-        width, but a style reaches a new visitor's page a few hundred ms after its first paint."""
+        """The height on this session's screen. A phone is told by its browser's User-Agent (``on_phone``): CSS
+        would know the width, but a style reaches a new visitor's page a few hundred ms after its first paint."""
         if presenter.is_on():
             return self.presenter
-        return self.phone if "Mobile" in st.context.headers.get("User-Agent", "") else self.wide
+        return self.phone if on_phone() else self.wide
+
+
+def on_phone() -> bool:
+    """Whether this session's browser is a phone's (its User-Agent says "Mobile"), for what a new visitor's first
+    paint must size or show before the page's CSS has arrived."""
+    return "Mobile" in st.context.headers.get("User-Agent", "")
 
 
 def later(key: str, draw: Callable[[], None], room: Room | None = None) -> None:

@@ -128,6 +128,9 @@ SUMMARY_KEY = "pg_summary"
 def sticky_summary(now: dict[str, Breakdown]) -> None:
     """One compact line of the key numbers. Shown on narrow screens only, where it sticks to the top of the screen
     while the list below is edited (ui/layout.py's CSS); wide screens have the cards beside the list."""
+    if not first_paint.charts_now() and not first_paint.on_phone():
+        st.empty()  # a wide screen hides it (ui/layout.py), but its CSS comes after a new visitor's first paint
+        return
     with st.container(key=SUMMARY_KEY):
         st.markdown(" · ".join(f"**{now[f].metric}**\u00a0{fmt(now[f].value)}" for f in SUMMARY))  # no break inside
 
