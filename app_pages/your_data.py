@@ -27,6 +27,11 @@ HAS_DRILLDOWN = importlib.util.find_spec("ui.drilldown") is not None
 # The height of the measure pickers with the default measures, which a new visitor's first run leaves for the next
 # (ui.first_paint.later), measured in Chromium.
 MEASURE_PICKERS_ROOM = first_paint.Room(wide=68, phone=168, presenter=89)
+ROOMS = {  # the other choices above the numbers, likewise
+    "source": first_paint.Room(wide=68, phone=68, presenter=89),
+    "sample": first_paint.Room(wide=68, phone=89, presenter=89),
+    "complete": first_paint.Room(wide=24, phone=42, presenter=32),
+}
 
 
 def _persisted(name: str, default: object, key: str) -> Callable[[], None]:
@@ -45,20 +50,30 @@ def _choose_source(cli: cli_args.CliFiles) -> str:
     default = "cli" if cli.given else "sample"
     if state.dataset_setting("source", default) not in options:
         state.set_dataset_setting("source", default)
-    save = _persisted("source", default, "yd_source")
-    return st.radio("Data", options, format_func=SOURCES.get, horizontal=True, key="yd_source", on_change=save)
+
+    def picker() -> None:
+        save = _persisted("source", default, "yd_source")
+        st.radio("Data", options, format_func=SOURCES.get, horizontal=True, key="yd_source", on_change=save)
+
+    first_paint.later("yd_source_picker", picker, ROOMS["source"])
+    return state.widget_value("yd_source", state.dataset_setting("source", default))
 
 
 def _sample_files() -> tuple[Loaded, Loaded]:
-    save = _persisted("sample_system", "dense", "yd_sample_system")
-    system = st.radio(
-        "Sample system",
-        list(datasets.SAMPLE_RUNS),
-        format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES[s]})",
-        horizontal=True,
-        key="yd_sample_system",
-        on_change=save,
-    )
+
+    def picker() -> None:
+        save = _persisted("sample_system", "dense", "yd_sample_system")
+        st.radio(
+            "Sample system",
+            list(datasets.SAMPLE_RUNS),
+            format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES[s]})",
+            horizontal=True,
+            key="yd_sample_system",
+            on_change=save,
+        )
+
+    first_paint.later("yd_sample_picker", picker, ROOMS["sample"])
+    system = state.widget_value("yd_sample_system", state.dataset_setting("sample_system", "dense"))
     st.caption(datasets.SAMPLE_DESCRIPTION)
     return datasets.load_path("run", datasets.SAMPLE_RUNS[system]), datasets.load_path("qrels", datasets.SAMPLE_QRELS)
 
@@ -292,10 +307,13 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
         "judged query the run does not answer is skipped, unless `-c` counts it as 0 (fairer when systems answer "
         "different queries)."
     )
-    save = _persisted("complete", False, "yd_complete")
-    complete = st.toggle(
-        "Count judged queries missing from the run as 0 (trec_eval -c)", key="yd_complete", on_change=save
-    )
+
+    def switch() -> None:
+        save = _persisted("complete", False, "yd_complete")
+        st.toggle("Count judged queries missing from the run as 0 (trec_eval -c)", key="yd_complete", on_change=save)
+
+    first_paint.later("yd_complete_switch", switch, ROOMS["complete"])
+    complete = bool(state.widget_value("yd_complete", state.dataset_setting("complete", False)))
     try:
         with st.spinner("Evaluating…", show_time=True):
             evaluation = datasets.evaluate_loaded(run, qrels, names, complete)
