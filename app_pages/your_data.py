@@ -45,6 +45,11 @@ def _persisted(name: str, default: object, key: str) -> Callable[[], None]:
     return save
 
 
+def _chosen(name: str, default: object, key: str) -> object:
+    """Widget ``key``'s value, or before it is drawn (ui.first_paint.later) the saved setting it will show."""
+    return state.widget_value(key, state.dataset_setting(name, default))
+
+
 def _choose_source(cli: cli_args.CliFiles) -> str:
     options = [s for s in SOURCES if s != "cli" or cli.given]
     default = "cli" if cli.given else "sample"
@@ -56,7 +61,7 @@ def _choose_source(cli: cli_args.CliFiles) -> str:
         st.radio("Data", options, format_func=SOURCES.get, horizontal=True, key="yd_source", on_change=save)
 
     first_paint.later("yd_source_picker", picker, ROOMS["source"])
-    return state.widget_value("yd_source", state.dataset_setting("source", default))
+    return _chosen("source", default, "yd_source")
 
 
 def _sample_files() -> tuple[Loaded, Loaded]:
@@ -73,7 +78,7 @@ def _sample_files() -> tuple[Loaded, Loaded]:
         )
 
     first_paint.later("yd_sample_picker", picker, ROOMS["sample"])
-    system = state.widget_value("yd_sample_system", state.dataset_setting("sample_system", "dense"))
+    system = _chosen("sample_system", "dense", "yd_sample_system")
     st.caption(datasets.SAMPLE_DESCRIPTION)
     return datasets.load_path("run", datasets.SAMPLE_RUNS[system]), datasets.load_path("qrels", datasets.SAMPLE_QRELS)
 
@@ -138,8 +143,8 @@ def _measure_pickers() -> None:
 def _choose_measures() -> list[str] | None:
     first_paint.later("yd_measure_pickers", _measure_pickers, MEASURE_PICKERS_ROOM)
     # The pickers' values, or before they are drawn (ui.first_paint) the saved ones they will show.
-    chosen = state.widget_value("yd_measures", state.dataset_setting("measures", list(DEFAULT_MEASURES)))
-    extra = state.widget_value("yd_more_measures", state.dataset_setting("more_measures", ""))
+    chosen = _chosen("measures", list(DEFAULT_MEASURES), "yd_measures")
+    extra = _chosen("more_measures", "", "yd_more_measures")
     names, errors = datasets.parse_measures(chosen, extra)
     for error in errors:
         st.error(plain(error[:1].upper() + error[1:]), icon=":material/error:")
@@ -313,7 +318,7 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
         st.toggle("Count judged queries missing from the run as 0 (trec_eval -c)", key="yd_complete", on_change=save)
 
     first_paint.later("yd_complete_switch", switch, ROOMS["complete"])
-    complete = bool(state.widget_value("yd_complete", state.dataset_setting("complete", False)))
+    complete = bool(_chosen("complete", False, "yd_complete"))
     try:
         with st.spinner("Evaluating…", show_time=True):
             evaluation = datasets.evaluate_loaded(run, qrels, names, complete)

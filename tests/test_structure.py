@@ -31,12 +31,14 @@ def _page_scripts() -> list[Path]:
 
 
 def _imported_modules(path: Path) -> set[str]:
+    """The modules ``path`` imports, with ``from package import module`` read as the module too."""
     modules = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             modules.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             modules.add(node.module)
+            modules.update(f"{node.module}.{a.name}" for a in node.names if _module_path(f"{node.module}.{a.name}"))
     return modules
 
 
@@ -336,18 +338,6 @@ def _module_path(module: str) -> Path | None:
     return path if path.is_file() else package if package.is_file() else None
 
 
-def _project_imports(path: Path) -> set[str]:
-    """The modules ``path`` imports, with ``from package import module`` read as the module."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module)
-            found.update(f"{node.module}.{a.name}" for a in node.names if _module_path(f"{node.module}.{a.name}"))
-    return found
-
-
 def _loads_streamlit(module: str, seen: set[str] | None = None) -> bool:
     """Whether importing ``module`` (one of the project's, dotted) imports Streamlit, through the project's own
     modules it imports at any depth (function-level imports count too)."""
@@ -356,7 +346,7 @@ def _loads_streamlit(module: str, seen: set[str] | None = None) -> bool:
     if module in seen or path is None:
         return False
     seen.add(module)
-    imported = _project_imports(path)
+    imported = _imported_modules(path)
     if any(name.split(".")[0] == "streamlit" for name in imported):
         return True
     return any(_loads_streamlit(name, seen) for name in imported if name != module)
@@ -367,9 +357,9 @@ def test_live_class_uses_only_the_pure_modules_of_ui():
     (ui.scenario, the playground's list; ui.markdown, THE literal-text helper) but nothing that loads Streamlit, so
     it runs and is tested without a server."""
     assert _loads_streamlit("ui.state") and not _loads_streamlit("ui.markdown")  # the check tells them apart
-    assert {"ui.quiz", "ui.state"} <= _project_imports(REPO / "app_pages" / "quiz.py")  # ``from ui import state``
+    assert {"ui.quiz", "ui.state"} <= _imported_modules(REPO / "app_pages" / "quiz.py")  # ``from ui import state``
     used = {
-        name for path in _python_files("live_class") for name in _project_imports(path) if name.split(".")[0] == "ui"
+        name for path in _python_files("live_class") for name in _imported_modules(path) if name.split(".")[0] == "ui"
     }
     assert used, "live_class imports nothing from ui: this test would check nothing"
     assert sorted(name for name in used if _loads_streamlit(name)) == []

@@ -1,7 +1,8 @@
-"""Static CSS for the page, sent as Markdown HTML. Markdown is drawn by Streamlit's core code, so the style applies
-from a new visitor's first paint; ``st.html`` waits for its own chunk (and the page moved when it arrived: the
-phone summary's hiding rule, the rooms of ui.first_paint). The element hides itself, so it takes no space. Only the
-app's own CSS goes through here, never user text."""
+"""Static CSS for the page, sent as Markdown HTML: Markdown is drawn by Streamlit's core code, where ``st.html``
+draws a skeleton until its own chunk arrives. The style still applies a few hundred ms into a new visitor's first
+paint (its element is a line of text until then), so app.py sends it after the page, and nothing a new visitor sees
+first depends on it (ui.first_paint sizes its rooms without it). The element hides itself, so it takes no space.
+Only the app's own CSS goes through here, never user text."""
 
 from __future__ import annotations
 

@@ -70,10 +70,6 @@ def charts_now() -> bool:
     return state.first_paint_done() or not st.context.headers
 
 
-# Streamlit stacks columns on screens up to this width (px): a phone's layout.
-PHONE_MAX_PX = 640
-
-
 @dataclass(frozen=True)
 class Room:
     """The height (px) of a part drawn ``later``, once drawn: on a wide screen, on a phone (its columns stacked) and
@@ -134,7 +130,7 @@ def end_run() -> None:
 def watch() -> None:
     """Call once per run in app.py (in the sidebar), before the page: until the first paint, the script that
     reports it."""
-    state.set_formulas_later(False)  # (and the formula rooms are counted from 0)
+    state.reset_formula_rooms()
     if not charts_now():
         _COMPONENT(key=KEY, on_painted_change=state.set_first_paint_done)
 
@@ -166,14 +162,13 @@ def formula_room(latex: str, where: object = st) -> None:
     """The first run's stand-in for a formula: an empty box of its estimated height (its key marks it as a
     first-paint placeholder, as the charts' boxes are)."""
     height = formula_height(latex, presenter_on=presenter.is_on())
-    where.container(height=height, border=False, key=f"formula_first_paint_{state.next_formula_room()}")
-    formulas_follow()
+    where.container(height=height, border=False, key=f"formula_first_paint_{state.count_formula_room()}")
 
 
 def formulas_follow() -> None:
-    """Say that this run leaves formulas for the next (a formula's room, or a room that holds formulas): ``preload``
-    then fetches KaTeX's code."""
-    state.set_formulas_later(True)
+    """Say that this run leaves formulas for the next in a room of its own (the playground's tabs): ``preload`` then
+    fetches KaTeX's code, as for a formula's room."""
+    state.count_formula_room()
 
 
 PRELOAD_KEY = "formulas_first_paint_preload"
@@ -185,6 +180,6 @@ def preload() -> None:
     waited for that code in boxes shorter than the formulas, and the page jumped up (about 150 px on the DCG & NDCG
     lesson), then down. A page with no formula to come (A vs B, Evaluate) fetches nothing: KaTeX's 265 kB would
     only compete with its numbers."""
-    if not charts_now() and state.formulas_later():
+    if not charts_now() and state.formula_rooms():
         with st.container(key=PRELOAD_KEY):  # hidden by ui.layout's CSS
             st.latex(r"\mathrm{NDCG}")

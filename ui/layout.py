@@ -10,8 +10,10 @@
 from __future__ import annotations
 
 from ui import css
-from ui.first_paint import PHONE_MAX_PX, PRELOAD_KEY
+from ui.first_paint import PRELOAD_KEY
 from ui.widgets import SUMMARY_KEY
+
+PHONE_MAX_PX = 640  # Streamlit stacks columns on screens up to this width
 
 CSS = f"""
 .st-key-{PRELOAD_KEY} {{ display: none; }}  /* ui.first_paint.preload: a formula only to fetch KaTeX's code */

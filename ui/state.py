@@ -512,27 +512,22 @@ def end_second_run() -> None:
     st.session_state.pop(_SECOND_RUN, None)
 
 
-_FORMULAS_LATER = "first_paint_formulas_later"  # ui.first_paint: this run left formulas for the next one
+_FORMULA_ROOMS = "first_paint_formula_rooms"  # ui.first_paint: the rooms this run left formulas in
 
 
-def formulas_later() -> bool:
-    return bool(st.session_state.get(_FORMULAS_LATER, False))
+def formula_rooms() -> int:
+    return st.session_state.get(_FORMULA_ROOMS, 0)
 
 
-def set_formulas_later(later: bool) -> None:
-    st.session_state[_FORMULAS_LATER] = later
-    if not later:
-        st.session_state[_FORMULA_ROOMS] = 0
-
-
-_FORMULA_ROOMS = "first_paint_formula_rooms"  # ui.first_paint: formula rooms drawn in this run (their keys)
-
-
-def next_formula_room() -> int:
-    """A number for this run's next formula room, 0 first (the count restarts with every run)."""
-    number = st.session_state.get(_FORMULA_ROOMS, 0)
+def count_formula_room() -> int:
+    """Count one more formula room in this run; its number, 0 first (a key)."""
+    number = formula_rooms()
     st.session_state[_FORMULA_ROOMS] = number + 1
     return number
+
+
+def reset_formula_rooms() -> None:
+    st.session_state[_FORMULA_ROOMS] = 0
 
 
 # --- live class (ui.live_class draws it; the polls themselves live in the database, live_class.store) ---
