@@ -225,6 +225,11 @@ def test_help_documents_the_formats(capsys):
             "error: bad.txt, line 2: score 'abc' is not a number",
         ),
         ("swapped", lambda d: [d / "run.txt", d / "qrels.txt"], "error: run.txt, line 1: has 6 columns"),
+        (
+            "both files bad: the qrels' error, as trec_eval reads them first",
+            lambda d: [d / "bad_qrels.txt", d / "bad.txt"],
+            "error: bad_qrels.txt, line 1: grade 'x' is not an integer",
+        ),
         ("duplicate", lambda d: [d / "qrels.txt", d / "dup.txt"], "error: dup.txt, line 3: doc 'a' appears twice"),
         ("bad format", lambda d: [d / "qrels.txt", d / "run.txt", "--format", "xml"], "error: argument --format"),
         ("missing argument", lambda d: [d / "qrels.txt"], "error: the following arguments are required: run"),
@@ -237,6 +242,7 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, label, setup, expecte
     (tmp_path / "qrels.txt").write_text(QRELS)
     (tmp_path / "bad.txt").write_text("q1 Q0 a 1 1 t\nq1 Q0 b 2 abc t\n")
     (tmp_path / "dup.txt").write_text("q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\nq1 Q0 a 3 0 t\n")
+    (tmp_path / "bad_qrels.txt").write_text("q1 0 a x\n")
     status, out, err = run_cli(capsys, *setup(tmp_path))
     assert status == 2, label
     assert out == ""
