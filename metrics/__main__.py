@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -105,13 +106,13 @@ def _run(options: argparse.Namespace) -> int:
     # The engine does no linear algebra: spare the process OpenBLAS's thread start-up (about 0.1 s of CPU).
     # Set before numpy's first import, which the next lines trigger.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    # Arrow's allocator (mimalloc) keeps the pages the CSV parser frees (each block's text, parsed fields) about a
-    # second before handing them back: ~30 MB of the peak at 2M rows (bench/data/judged: 192-199 MiB with pyarrow
-    # 26's default, 166-168 MiB with 10 ms). Each page handed back is faulted in again for a later block: 10 ms
-    # costs ~8% more CPU at 7M rows, 0 ms (157 MiB at 2M rows) ~25% (bench/README.md, "Memory"). A caller's own
-    # MIMALLOC_PURGE_DELAY / MIMALLOC_ARENA_PURGE_MULT win. Read when pyarrow loads, which the next lines trigger.
-    os.environ.setdefault("MIMALLOC_PURGE_DELAY", "10")
-    os.environ.setdefault("MIMALLOC_ARENA_PURGE_MULT", "1")  # arenas too (their delay is the page delay times this)
+    # Arrow's allocator (mimalloc) keeps the pages the CSV parser frees (each block's text, parsed fields) a second
+    # before handing them back, and the parser frees a block every few ms. At 2M rows (bench/data/judged, the run
+    # read first) the peak is 179-197 MiB with that default, 160-168 MiB with 10 ms, 161-174 MiB with 20 ms. Each
+    # page handed back is faulted in again for a later block: at 7M rows 10 ms costs ~6-8% more CPU than the default,
+    # 20 ms ~4-6%, 0 ms ~25% (bench/README.md, "Memory"). A caller's own MIMALLOC_PURGE_DELAY wins. Read when pyarrow
+    # loads, which the next lines trigger.
+    os.environ.setdefault("MIMALLOC_PURGE_DELAY", "20")
     from metrics import trec_format
     from metrics.conventions import Conventions
     from metrics.measures import parse_measure
@@ -332,6 +333,9 @@ def _json(result, per_query: bool) -> str:
 
 def cli() -> None:
     """The ``python -m metrics`` and ``ir-metrics`` entry point: main(), then exit at once with its status."""
+    # A one-shot process whose large data are arrays, not reference cycles: the cycle collector's passes over the
+    # import-time objects buy nothing (6-8 ms at 7M rows). Here, not in main(), which tests call in-process.
+    gc.disable()
     status = main()
     try:
         sys.stdout.flush()
