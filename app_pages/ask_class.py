@@ -73,7 +73,8 @@ def end_poll() -> None:
     state.set_live_teacher(None)
 
 
-if poll is None:
+def choose_question(teaching_poll) -> None:
+    """No poll running: the question to ask, about the Playground's list (or a quiz exercise), and its button."""
     if teaching_poll:
         st.info("Your last poll has expired or was closed. Open a new one.", icon=":material/timer_off:")
         state.set_live_teacher(None)
@@ -94,7 +95,7 @@ if poll is None:
             "Use the Playground's list", icon=":material/close:", on_click=state.set_live_from_quiz,
             args=(None,), key="live_drop_quiz", width="stretch",
         )  # fmt: skip
-        st.stop()
+        return
     scn = state.scenario()
     st.caption(
         "The class is asked about the **Playground**'s current list, grades and conventions (change them there), or "
@@ -127,140 +128,150 @@ if poll is None:
         live.question_lists(question)
         st.caption(live.conventions_note(question))
         st.button("Open the poll", type="primary", icon=":material/campaign:", on_click=open_poll, args=(question,))
-    st.stop()
 
-question = poll.question
-join = live.join_link(base, poll.code)
-revealed = poll.state == "revealed"
-if revealed:
-    answers = live.store().answers(poll.code, poll.round)
-    outcome = questions.result(question, [a.value for a in answers])
-st.subheader(f"Round {poll.round}: {questions.prompt(question)}", anchor=False)
-list_col, side_col = st.columns([3, 2], gap="large")
-with list_col:
-    live.question_lists(question)
-    st.caption(live.conventions_note(question))
-    if revealed:  # the worked formula under the list: both in the projector's first screen
-        for side in questions.worked_sides(question):
-            b = questions.breakdown(question, side)
-            if question["kind"] == "choice":
-                st.markdown(f"**List {side}**: {questions.label(question)} = {widgets.fmt(b.value)}")
-            elif question["kind"] == "move":
-                best = questions.choice_label(question, side)
-                st.markdown(f"**The best move, {best}**: {questions.label(question)} = {widgets.fmt(b.value)}")
-            st.latex(formulas.latex(b))
-with side_col:
+
+def run_poll(poll) -> None:
+    """A poll running: the join code and live count, then the reveal, and the teacher's controls."""
+    question = poll.question
+    join = live.join_link(base, poll.code)
+    revealed = poll.state == "revealed"
     if revealed:
-        right = outcome.right if question["kind"] == "predict" else questions.choice_label(question, outcome.right)
-        st.subheader(f"The answer: {right} · {outcome.correct} of {outcome.total} right", anchor=False)
-        teaching.chart(live.distribution(question, outcome), "live_distribution")
-        st.caption(f"Join code {shown_code(poll.code)} · green: right, orange: a diagnosed mistake, grey: other.")
-        if question["kind"] == "move":
-            st.markdown(live.options_table(question, outcome.counts))
-            if ties := question["also_best"]:
-                st.caption("These moves reach the best value too: " + "; ".join(map(questions.move_text, ties)) + ".")
-        if named := questions.right_nicknames(question, answers):
-            more = f" and {len(named) - NAMES_SHOWN} more" if len(named) > NAMES_SHOWN else ""
-            st.markdown("**Right:** " + plain(", ".join(named[:NAMES_SHOWN]), one_line=True) + more)
-    else:
-        st.markdown(f"Join at **{plain(base + '/' + live.JOIN_PATH)}** with the code")
-        with st.container(key="live_join_code"):
-            st.markdown(shown_code(poll.code))
-        st.image(live.qr_png(join), width=260 if presenter.is_on() else 200, caption="Scan to join")
-        if live.loopback(base):
-            lan = live.lan_address()
-            port = (urlsplit(base).port or 8501) if base else 8501
-            st.warning(
-                "This address only works on this computer. Phones need the server's network address"
-                + (f", e.g. http://{lan}:{port}" if lan else "")
-                + ": start the app with `--server.address 0.0.0.0` and open this page through that address.",
-                icon=":material/wifi_off:",
+        answers = live.store().answers(poll.code, poll.round)
+        outcome = questions.result(question, [a.value for a in answers])
+    st.subheader(f"Round {poll.round}: {questions.prompt(question)}", anchor=False)
+    list_col, side_col = st.columns([3, 2], gap="large")
+    with list_col:
+        live.question_lists(question)
+        st.caption(live.conventions_note(question))
+        if revealed:  # the worked formula under the list: both in the projector's first screen
+            for side in questions.worked_sides(question):
+                b = questions.breakdown(question, side)
+                if question["kind"] == "choice":
+                    st.markdown(f"**List {side}**: {questions.label(question)} = {widgets.fmt(b.value)}")
+                elif question["kind"] == "move":
+                    best = questions.choice_label(question, side)
+                    st.markdown(f"**The best move, {best}**: {questions.label(question)} = {widgets.fmt(b.value)}")
+                st.latex(formulas.latex(b))
+    with side_col:
+        if revealed:
+            right = outcome.right if question["kind"] == "predict" else questions.choice_label(question, outcome.right)
+            st.subheader(f"The answer: {right} · {outcome.correct} of {outcome.total} right", anchor=False)
+            teaching.chart(live.distribution(question, outcome), "live_distribution")
+            st.caption(f"Join code {shown_code(poll.code)} · green: right, orange: a diagnosed mistake, grey: other.")
+            if question["kind"] == "move":
+                st.markdown(live.options_table(question, outcome.counts))
+                if ties := question["also_best"]:
+                    st.caption(
+                        "These moves reach the best value too: " + "; ".join(map(questions.move_text, ties)) + "."
+                    )
+            if named := questions.right_nicknames(question, answers):
+                more = f" and {len(named) - NAMES_SHOWN} more" if len(named) > NAMES_SHOWN else ""
+                st.markdown("**Right:** " + plain(", ".join(named[:NAMES_SHOWN]), one_line=True) + more)
+        else:
+            st.markdown(f"Join at **{plain(base + '/' + live.JOIN_PATH)}** with the code")
+            with st.container(key="live_join_code"):
+                st.markdown(shown_code(poll.code))
+            st.image(live.qr_png(join), width=260 if presenter.is_on() else 200, caption="Scan to join")
+            if live.loopback(base):
+                lan = live.lan_address()
+                port = (urlsplit(base).port or 8501) if base else 8501
+                st.warning(
+                    "This address only works on this computer. Phones need the server's network address"
+                    + (f", e.g. http://{lan}:{port}" if lan else "")
+                    + ": start the app with `--server.address 0.0.0.0` and open this page through that address.",
+                    icon=":material/wifi_off:",
+                )
+
+            @st.fragment(run_every=live.REFRESH_S)
+            def answer_count(code: str, round_: int) -> None:
+                """The count updates by itself (a fragment rerun every REFRESH_S), without reloading the page."""
+                with st.container(key="live_count"):
+                    st.metric("Answers", live.store().count(code, round_))
+
+            answer_count(poll.code, poll.round)
+            st.caption("Students can change their answer until you reveal.")
+
+    if revealed:
+        if outcome.mistakes:
+            st.markdown("**What the wrong answers did**")
+            st.table(
+                {
+                    "answer": [m.answer for m in outcome.mistakes],
+                    "mistake": [m.mistake for m in outcome.mistakes],
+                    "students": [m.count for m in outcome.mistakes],
+                }
             )
+        if outcome.unexplained:
+            st.caption(f"{outcome.unexplained} wrong answer(s) match no other convention or cutoff.")
 
-        @st.fragment(run_every=live.REFRESH_S)
-        def answer_count(code: str, round_: int) -> None:
-            """The count updates by itself (a fragment rerun every REFRESH_S), without reloading the page."""
-            with st.container(key="live_count"):
-                st.metric("Answers", live.store().count(code, round_))
-
-        answer_count(poll.code, poll.round)
-        st.caption("Students can change their answer until you reveal.")
-
-if revealed:
-    if outcome.mistakes:
-        st.markdown("**What the wrong answers did**")
-        st.table(
-            {
-                "answer": [m.answer for m in outcome.mistakes],
-                "mistake": [m.mistake for m in outcome.mistakes],
-                "students": [m.count for m in outcome.mistakes],
-            }
+    controls = st.columns(4)
+    controls[0].button(
+        "Revealed" if revealed else "Reveal", type="primary", icon=":material/visibility:", width="stretch",
+        on_click=act, args=(live.store().reveal,), key="live_reveal", disabled=poll.state != "open",
+    )  # fmt: skip
+    controls[1].button(
+        "Reset answers", icon=":material/restart_alt:", width="stretch", on_click=act, args=(live.store().reset,),
+        key="live_reset", help="Delete this round's answers and open it again.",
+    )  # fmt: skip
+    try:
+        reask = (
+            question
+            if question.get("source") == "quiz"
+            else build_question(
+                "ab" if question.get("source") == "ab" else question["kind"],
+                question["measure"],
+                question.get("moved", {}).get("doc"),
+                question.get("moved", {}).get("to"),
+            )
         )
-    if outcome.unexplained:
-        st.caption(f"{outcome.unexplained} wrong answer(s) match no other convention or cutoff.")
+    except ValueError:
+        reask = None
+    controls[2].button(
+        {"ab": "Re-ask with the lists as they are now", "quiz": "Ask again (a new round)"}.get(
+            question.get("source"), "Re-ask with the Playground's list"
+        ),
+        icon=":material/replay:",
+        width="stretch",
+        disabled=reask is None,
+        on_click=act,
+        args=(live.store().reask, reask),
+        key="live_reask",
+        help="A new round: the same question about the list as it is now (move a document there first).",
+    )
+    controls[3].button("Close the poll", icon=":material/close:", width="stretch", on_click=end_poll, key="live_close")
 
-controls = st.columns(4)
-controls[0].button(
-    "Revealed" if revealed else "Reveal", type="primary", icon=":material/visibility:", width="stretch",
-    on_click=act, args=(live.store().reveal,), key="live_reveal", disabled=poll.state != "open",
-)  # fmt: skip
-controls[1].button(
-    "Reset answers", icon=":material/restart_alt:", width="stretch", on_click=act, args=(live.store().reset,),
-    key="live_reset", help="Delete this round's answers and open it again.",
-)  # fmt: skip
-try:
-    reask = (
-        question
-        if question.get("source") == "quiz"
-        else build_question(
-            "ab" if question.get("source") == "ab" else question["kind"],
-            question["measure"],
-            question.get("moved", {}).get("doc"),
-            question.get("moved", {}).get("to"),
+    if revealed:
+        if table := questions.variants_table(question):
+            with st.expander("What each common mistake would answer"):
+                st.table({"answer": [v for v, _ in table], "mistake": [m for _, m in table]})
+        csv_col, md_col, _ = st.columns([1, 1, 2])
+        csv_col.download_button(
+            "Answers (.csv)",
+            questions.csv(question, poll.round, [(a.value, a.answered_ms) for a in answers]),
+            file_name=f"live-class-round-{poll.round}.csv",
+            mime="text/csv",
+            icon=":material/table:",
+            on_click="ignore",
+            key="live_export_csv",
+            help="One row per answer: no nicknames, no student ids.",
         )
-    )
-except ValueError:
-    reask = None
-controls[2].button(
-    {"ab": "Re-ask with the lists as they are now", "quiz": "Ask again (a new round)"}.get(
-        question.get("source"), "Re-ask with the Playground's list"
-    ),
-    icon=":material/replay:",
-    width="stretch",
-    disabled=reask is None,
-    on_click=act,
-    args=(live.store().reask, reask),
-    key="live_reask",
-    help="A new round: the same question about the list as it is now (move a document there first).",
-)
-controls[3].button("Close the poll", icon=":material/close:", width="stretch", on_click=end_poll, key="live_close")
+        md_col.download_button(
+            "Summary (.md)",
+            questions.markdown(question, poll.round, outcome),
+            file_name=f"live-class-round-{poll.round}.md",
+            mime="text/markdown",
+            icon=":material/description:",
+            on_click="ignore",
+            key="live_export_md",
+        )
+    with st.expander("Your teacher link (keep it private)", icon=":material/key:"):
+        st.caption(
+            "It runs this poll from any browser (another window, a restarted laptop). The join link never contains it."
+        )
+        st.code(live.teacher_link(base, poll.code, state.live_teacher()[1]), language=None, wrap_lines=True)
 
-if revealed:
-    if table := questions.variants_table(question):
-        with st.expander("What each common mistake would answer"):
-            st.table({"answer": [v for v, _ in table], "mistake": [m for _, m in table]})
-    csv_col, md_col, _ = st.columns([1, 1, 2])
-    csv_col.download_button(
-        "Answers (.csv)",
-        questions.csv(question, poll.round, [(a.value, a.answered_ms) for a in answers]),
-        file_name=f"live-class-round-{poll.round}.csv",
-        mime="text/csv",
-        icon=":material/table:",
-        on_click="ignore",
-        key="live_export_csv",
-        help="One row per answer: no nicknames, no student ids.",
-    )
-    md_col.download_button(
-        "Summary (.md)",
-        questions.markdown(question, poll.round, outcome),
-        file_name=f"live-class-round-{poll.round}.md",
-        mime="text/markdown",
-        icon=":material/description:",
-        on_click="ignore",
-        key="live_export_md",
-    )
-with st.expander("Your teacher link (keep it private)", icon=":material/key:"):
-    st.caption(
-        "It runs this poll from any browser (another window, a restarted laptop). The join link never contains it."
-    )
-    st.code(live.teacher_link(base, poll.code, state.live_teacher()[1]), language=None, wrap_lines=True)
+
+if poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page
+    choose_question(teaching_poll)
+else:
+    run_poll(poll)

@@ -53,68 +53,75 @@ message = state.pop_message(PAGE)
 if message:
     (st.success if message[0] == "success" else st.warning)(plain(message[1]))
 
-if len(ranking) < 2:
+
+def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now, delta) -> None:
+    """The heatmap, the best swap and the swap controls (a list of two documents or more)."""
+    deltas = swap_deltas(ranking, scn.qrels, family, k, scn.conventions, tail=scn.tail)
+    best = best_swap(deltas)
+
+    summary, advice = st.columns([1, 3], vertical_alignment="center")
+    summary.metric(now.metric, fmt(now.value), delta=delta, border=True, help="Change since the last edit.")
+    if best is None:
+        advice.success(f"No single swap raises {now.metric}: this order is already the best you can reach by one swap.")
+    else:
+        i, j, gain = best
+        advice.info(
+            f"The best single swap is rank {i} ↔ rank {j}: {now.metric} {gain:+.4f}.", icon=":material/lightbulb:"
+        )
+
+    chart_col, list_col = st.columns([3, 2], gap="large")
+    with chart_col:
+        chart_key = f"{PAGE}_chart_{'|'.join(ranking)}_{choice}"  # a new key after a swap clears the old selection
+
+        def on_click() -> None:
+            points = state.widget_value(chart_key)["selection"]["points"]
+            if points:
+                do_swap(int(points[0]["y"]), int(points[0]["x"]))
+
+        st.plotly_chart(  # not teaching.chart: this one takes clicks (on_select)
+            presenter.scaled(charts.swap_heatmap(deltas, scn.ranking, now.metric)),
+            theme=None,
+            key=chart_key,
+            on_select=on_click,
+            selection_mode="points",
+            config={"displayModeBar": False},
+        )
+        st.caption(
+            "The matrix is symmetric (swapping i with j is swapping j with i) and its diagonal is 0. With a cutoff, "
+            "swaps between two documents both below k change nothing; so do swaps of two equally graded documents."
+        )
+
+    with list_col:
+        st.markdown("**The Playground list**")
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "rank": range(1, len(ranking) + 1),
+                    "doc": ranking,
+                    "grade": [scn.grades.get(d, 0) for d in ranking],
+                    "title": [scn.title(d) for d in ranking],
+                }
+            ),
+            hide_index=True,
+            width="stretch",
+            height="content" if len(ranking) <= 12 else 420,
+        )
+        st.markdown("**Or swap by rank**")
+        left, right, go_col = st.columns([2, 2, 3], vertical_alignment="bottom")
+        n = len(ranking)
+        left.number_input("Rank i", 1, n, 1, step=1, key=f"{PAGE}_i")
+        right.number_input("Rank j", 1, n, 2, step=1, key=f"{PAGE}_j")
+
+        def swap_from_inputs() -> None:  # read the inputs at click time, not at render time
+            do_swap(int(state.widget_value(f"{PAGE}_i")), int(state.widget_value(f"{PAGE}_j")))
+
+        go_col.button("Swap", key=f"{PAGE}_do", icon=":material/swap_vert:", on_click=swap_from_inputs, width="stretch")
+
+
+if len(ranking) < 2:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page
     st.metric(now.metric, fmt(now.value), border=True)
     st.info("The Playground list needs at least two documents to swap.")
-    st.stop()
-
-deltas = swap_deltas(ranking, scn.qrels, family, k, scn.conventions, tail=scn.tail)
-best = best_swap(deltas)
-
-summary, advice = st.columns([1, 3], vertical_alignment="center")
-summary.metric(now.metric, fmt(now.value), delta=delta, border=True, help="Change since the last edit.")
-if best is None:
-    advice.success(f"No single swap raises {now.metric}: this order is already the best you can reach by one swap.")
 else:
-    i, j, gain = best
-    advice.info(f"The best single swap is rank {i} ↔ rank {j}: {now.metric} {gain:+.4f}.", icon=":material/lightbulb:")
-
-chart_col, list_col = st.columns([3, 2], gap="large")
-with chart_col:
-    chart_key = f"{PAGE}_chart_{'|'.join(ranking)}_{choice}"  # a new key after a swap clears the old selection
-
-    def on_click() -> None:
-        points = state.widget_value(chart_key)["selection"]["points"]
-        if points:
-            do_swap(int(points[0]["y"]), int(points[0]["x"]))
-
-    st.plotly_chart(  # not teaching.chart: this one takes clicks (on_select)
-        presenter.scaled(charts.swap_heatmap(deltas, scn.ranking, now.metric)),
-        theme=None,
-        key=chart_key,
-        on_select=on_click,
-        selection_mode="points",
-        config={"displayModeBar": False},
-    )
-    st.caption(
-        "The matrix is symmetric (swapping i with j is swapping j with i) and its diagonal is 0. With a cutoff, "
-        "swaps between two documents both below k change nothing; so do swaps of two equally graded documents."
-    )
-
-with list_col:
-    st.markdown("**The Playground list**")
-    st.dataframe(
-        pd.DataFrame(
-            {
-                "rank": range(1, len(ranking) + 1),
-                "doc": ranking,
-                "grade": [scn.grades.get(d, 0) for d in ranking],
-                "title": [scn.title(d) for d in ranking],
-            }
-        ),
-        hide_index=True,
-        width="stretch",
-        height="content" if len(ranking) <= 12 else 420,
-    )
-    st.markdown("**Or swap by rank**")
-    left, right, go_col = st.columns([2, 2, 3], vertical_alignment="bottom")
-    n = len(ranking)
-    left.number_input("Rank i", 1, n, 1, step=1, key=f"{PAGE}_i")
-    right.number_input("Rank j", 1, n, 2, step=1, key=f"{PAGE}_j")
-
-    def swap_from_inputs() -> None:  # read the inputs at click time, not at render time
-        do_swap(int(state.widget_value(f"{PAGE}_i")), int(state.widget_value(f"{PAGE}_j")))
-
-    go_col.button("Swap", key=f"{PAGE}_do", icon=":material/swap_vert:", on_click=swap_from_inputs, width="stretch")
+    swaps(scn, ranking, choice, family, k, now, delta)
 
 teaching.show_source(swap_deltas)

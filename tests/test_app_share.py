@@ -16,7 +16,8 @@ from streamlit.testing.v1 import AppTest
 
 from tests.golden import PUBLIC
 from tests.markdown_text import shown
-from ui import presenter
+from tests.page_scripts import REPO, page_scripts
+from ui import layout, presenter
 
 APP = str(Path(__file__).parents[1] / "app.py")
 GOLDEN = {case["id"]: case["expected"] for case in PUBLIC}
@@ -268,3 +269,20 @@ def test_settings_only_link_applies_to_the_default_list():
     idcg = 7 / log2(2) + 7 / log2(3) + 3 / log2(4)
     assert metric_values(at)["NDCG_exp@3"] == f"{dcg / idcg:.4f}" == golden("pub-seed001-rel-32301", "NDCG_exp@3")
     assert url_params(at)["docs"] == "d1,d2,d3,d4,d5" and url_params(at)["gain"] == "exp"
+
+
+def _page_paths() -> list[str]:
+    """Every page script app.py's navigation runs, as AppTest's switch_page takes it."""
+    return [str(path.relative_to(REPO)) for path in page_scripts()]
+
+
+@pytest.mark.parametrize("page", _page_paths())
+def test_every_page_gets_the_app_css_and_the_presenter_css(page):
+    """app.py sends the CSS after the page (ui.css): a page that cut its run short (st.stop) left the projector
+    unstyled and a phone without its layout rules."""
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state["presenter_mode"] = True
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception
+    assert layout.CSS in styles(at) and presenter.CSS in styles(at)

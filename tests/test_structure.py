@@ -7,27 +7,13 @@ import re
 import subprocess
 from pathlib import Path
 
+from tests.page_scripts import page_scripts
+
 REPO = Path(__file__).resolve().parents[1]
 
 
 def _python_files(*folders: str) -> list[Path]:
     return sorted(path for folder in folders for path in (REPO / folder).rglob("*.py"))
-
-
-def _page_scripts() -> list[Path]:
-    """The scripts app.py's navigation runs (``st.Page("pages/<page>.py", ...)``), read from its source: the pages,
-    wherever they live."""
-    tree = ast.parse((REPO / "app.py").read_text(encoding="utf-8"))
-    scripts = [
-        REPO / node.args[0].value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and getattr(node.func, "attr", None) == "Page"
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-    ]
-    assert len(scripts) >= 15 and all(path.is_file() for path in scripts)  # the parse found every page
-    return scripts
 
 
 def _imported_modules(path: Path) -> set[str]:
@@ -47,7 +33,7 @@ def test_the_app_and_its_libraries_never_import_the_launcher_package():
     nothing below the launcher reaches back into it."""
     offenders = {
         str(path.relative_to(REPO)): sorted(m for m in _imported_modules(path) if m.split(".")[0] == "ir_metrics_lab")
-        for path in {*_python_files("ui", "metrics"), *_page_scripts(), REPO / "app.py"}
+        for path in {*_python_files("ui", "metrics"), *page_scripts(), REPO / "app.py"}
     }
     assert {path: modules for path, modules in offenders.items() if modules} == {}
 
@@ -57,13 +43,39 @@ def test_pages_reach_session_state_only_through_ui_state():
     ``st.session_state`` itself, so what the app keeps and how it survives page switches is read in one module."""
     touches = [
         f"{path.relative_to(REPO)}:{node.lineno}"
-        for path in [*_page_scripts(), REPO / "app.py"]
+        for path in [*page_scripts(), REPO / "app.py"]
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if (isinstance(node, ast.Attribute) and node.attr == "session_state")
         or (isinstance(node, ast.Name) and node.id == "session_state")
         or (isinstance(node, ast.alias) and node.name == "session_state")
     ]
     assert touches == []
+
+
+def _stops(source: str) -> list[int]:
+    """The lines of ``source`` that call ``st.stop()``."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "stop"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "st"
+    ]
+
+
+def test_no_page_cuts_its_run_short_with_st_stop():
+    """app.py sends the app's CSS (ui.css) and ends ui.first_paint's run after page.run(): a page that called
+    st.stop() left the projector unstyled in presenter mode and a phone without its layout rules (Ask the class,
+    Join a class). Pages return early instead (compare_runs.render says what else st.stop() skips)."""
+    assert _stops("import streamlit as st\nif x:\n    st.stop()\nstop()\nself.st.stop") == [3]  # the check works
+    stops = {
+        str(path.relative_to(REPO)): lines
+        for path in [*page_scripts(), *_python_files("ui")]
+        if (lines := _stops(path.read_text(encoding="utf-8")))
+    }
+    assert stops == {}
 
 
 # --- citations: every file the code, the tests and the docs name is in a clone ---
