@@ -109,9 +109,9 @@ def _run(options: argparse.Namespace) -> int:
     # Arrow's allocator (mimalloc) keeps the pages the CSV parser frees (each block's text, parsed fields) a second
     # before handing them back, and the parser frees a block every few ms. At 2M rows (bench/data/judged, the run
     # read first) the peak is 179-197 MiB with that default, 160-168 MiB with 10 ms, 161-174 MiB with 20 ms. Each
-    # page handed back is faulted in again for a later block: at 7M rows 10 ms costs ~6-8% more CPU than the default,
-    # 20 ms ~4-6%, 0 ms ~25% (bench/README.md, "Memory"). A caller's own MIMALLOC_PURGE_DELAY wins. Read when pyarrow
-    # loads, which the next lines trigger.
+    # page handed back is faulted in again for a later block: at 7M rows 10 ms costs 5-8% more CPU than the default,
+    # 20 ms about 6%, 0 ms ~25% (bench/README.md, "Memory"). A caller's own MIMALLOC_PURGE_DELAY wins. Read when
+    # pyarrow loads, which the next lines trigger.
     os.environ.setdefault("MIMALLOC_PURGE_DELAY", "20")
     from metrics import trec_format
     from metrics.conventions import Conventions
