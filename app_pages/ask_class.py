@@ -9,7 +9,7 @@ import streamlit as st
 from live_class import questions
 from live_class.store import PollError, shown_code
 from metrics import formulas
-from ui import first_paint, presenter, state, teaching, widgets
+from ui import css, first_paint, presenter, state, teaching, widgets
 from ui import live_class as live
 from ui.markdown import plain
 
@@ -33,7 +33,6 @@ if link_code:
     for key in ("poll", "teacher"):
         st.query_params.pop(key, None)
 
-st.html(live.CHOICE_CSS)
 st.title("Ask the class")
 if message := state.pop_live_message(keep=not first_paint.charts_now()):
     getattr(st, message[0])(plain(message[1]))
@@ -275,3 +274,4 @@ if poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come
     choose_question(teaching_poll)
 else:
     run_poll(poll)
+css.apply(live.CHOICE_CSS)  # last, as app.py sends its CSS (ui.css)

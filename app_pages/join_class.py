@@ -7,11 +7,10 @@ import streamlit as st
 from live_class import questions
 from live_class.store import NICKNAME_MAX, PollError, shown_code
 from metrics import diagnosis, formulas
+from ui import css, state
 from ui import live_class as live
-from ui import state
 from ui.markdown import plain
 
-st.html(live.CHOICE_CSS)
 student = live.student_id()
 code = live.typed_code(st.query_params.get("code", ""))
 
@@ -140,3 +139,4 @@ if poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come
     join_form(code)
 else:
     answer_page(poll)
+css.apply(live.CHOICE_CSS)  # last, as app.py sends its CSS (ui.css)

@@ -24,10 +24,10 @@ MEASURE_HELP = (
     "ir_measures' (nDCG@10, P(rel=2)@5), separated by commas or spaces."
 )
 HAS_DRILLDOWN = importlib.util.find_spec("ui.drilldown") is not None
-# The height of the measure pickers with the default measures, which a new visitor's first run leaves for the next
-# (ui.first_paint.later), measured in Chromium.
-MEASURE_PICKERS_ROOM = first_paint.Room(wide=68, phone=168, presenter=89)
-ROOMS = {  # the other choices above the numbers, likewise
+# The heights of the choices above the numbers (the measure pickers with the default measures), which a new
+# visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
+ROOMS = {
+    "measures": first_paint.Room(wide=68, phone=168, presenter=89),
     "source": first_paint.Room(wide=68, phone=68, presenter=89),
     "sample": first_paint.Room(wide=68, phone=89, presenter=89),
     "complete": first_paint.Room(wide=24, phone=42, presenter=32),
@@ -141,7 +141,7 @@ def _measure_pickers() -> None:
 
 
 def _choose_measures() -> list[str] | None:
-    first_paint.later("yd_measure_pickers", _measure_pickers, MEASURE_PICKERS_ROOM)
+    first_paint.later("yd_measure_pickers", _measure_pickers, ROOMS["measures"])
     # The pickers' values, or before they are drawn (ui.first_paint) the saved ones they will show.
     chosen = _chosen("measures", list(DEFAULT_MEASURES), "yd_measures")
     extra = _chosen("more_measures", "", "yd_more_measures")

@@ -220,13 +220,19 @@ def _return_freed_memory() -> None:
 def _trim_c_heap() -> None:
     """numpy's arrays come from the C library's malloc, which keeps freed memory at the top of its heaps (up to
     tens of MB once large arrays have come and gone); glibc's malloc_trim hands it back."""
+    _call_libc("malloc_trim", 0)
+
+
+def _call_libc(function: str, *args: int) -> None:
+    """Call the C library's ``function`` on Linux; where it or the library is missing (musl has no malloc_trim,
+    an old kernel's prctl refuses the option), there is nothing to do."""
     if not sys.platform.startswith("linux"):
         return
     try:
         import ctypes
 
-        ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim): nothing to do
+        getattr(ctypes.CDLL(None), function)(*args)
+    except (OSError, AttributeError):
         pass
 
 
@@ -247,14 +253,7 @@ def _no_huge_pages() -> None:
     after another process had freed about 1 GB: 0.51-0.79 s per run with huge pages, a steady 0.47 s without;
     with no such neighbour, huge pages gained about 0.02 s. We choose steady.
     """
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(41, 1, 0, 0, 0)  # 41 = PR_SET_THP_DISABLE (Linux 3.15+)
-    except (OSError, AttributeError):  # no prctl: nothing to do
-        pass
+    _call_libc("prctl", 41, 1, 0, 0, 0)  # 41 = PR_SET_THP_DISABLE (Linux 3.15+)
 
 
 def _note_query_sets(result, run_name: str, qrels_name: str) -> None:

@@ -31,12 +31,12 @@ REFRESH_S = 0.5  # the projector's answer count: an answer shows well within the
 STUDENT_REFRESH_S = 2.0
 _STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 
-CHOICE_CSS = """<style>
+CHOICE_CSS = """
 [class*="st-key-live_choice_"] button { min-height: 3rem; font-size: 1.35rem; }
 [class*="st-key-live_choice_"] button p { font-size: 1.35rem; font-weight: 600; }
 .st-key-live_join_code p { font-size: 2.6rem; font-weight: 700; letter-spacing: 0.12em; margin: 0; }
 .st-key-live_count [data-testid="stMetricValue"] { font-size: 3.2rem; }
-</style>"""  # static: nothing from the user
+"""  # static, sent with ui.css: nothing from the user
 
 
 @st.cache_resource
