@@ -275,15 +275,19 @@ def _text(result, per_query: bool, digits: int, *, summary: bool = True, runid: 
     from metrics import registry
 
     lines = []
-    if per_query:
-        line = f"%s\t%s\t%.{digits}f"  # printf-style: a third faster than an f-string per line (35k lines at 7M rows)
-        shown = [m for m in result.measures if registry.family(m.family).per_query]
+    shown = [m for m in result.measures if registry.family(m.family).per_query] if per_query else []
+    if shown:
+        # One printf-style template per query, its measures' lines in a row: a third faster than a format per line
+        # (35k lines at 7M rows). relstring's values are text.
+        template = "\n".join(
+            f"{m.name.replace('%', '%%')}\t%s\t" + ("%s" if m.name in result.texts else f"%.{digits}f") for m in shown
+        )
         columns = [result.texts.get(m.name) or result.per_query[m.name].tolist() for m in shown]
-        for index, query in enumerate(result.queries):
-            for measure, values in zip(shown, columns, strict=True):
-                value = values[index]
-                text = isinstance(value, str)  # relstring
-                lines.append(f"{measure.name}\t{query}\t{value}" if text else line % (measure.name, query, value))
+        arguments = [None] * (2 * len(shown))  # (query, value) for each measure
+        for query, *values in zip(result.queries, *columns, strict=True):
+            arguments[0::2] = [query] * len(shown)
+            arguments[1::2] = values
+            lines.append(template % tuple(arguments))
     if summary:
         if runid is not None:
             lines.append(f"runid\tall\t{runid}")
