@@ -10,6 +10,8 @@ from collections.abc import Sequence
 
 from metrics._cli import OneLineParser, run
 
+KEEP_FREED_PAGES_FROM_BYTES = 128 << 20  # a run file this large keeps the parser's freed pages (_run)
+
 EPILOG = """\
 measures (case-insensitive; -m may be repeated or hold a comma-separated list):
   {names}
@@ -109,10 +111,12 @@ def _run(options: argparse.Namespace) -> int:
     # Arrow's allocator (mimalloc) keeps the pages the CSV parser frees (each block's text, parsed fields) a second
     # before handing them back, and the parser frees a block every few ms. At 2M rows (bench/data/judged, the run
     # read first) the peak is 179-197 MiB with that default, 160-168 MiB with 10 ms, 161-174 MiB with 20 ms. Each
-    # page handed back is faulted in again for a later block: at 7M rows 10 ms costs 5-8% more CPU than the default,
-    # 20 ms about 6%, 0 ms ~25% (bench/README.md, "Memory"). A caller's own MIMALLOC_PURGE_DELAY wins. Read when
-    # pyarrow loads, which the next lines trigger.
-    os.environ.setdefault("MIMALLOC_PURGE_DELAY", "20")
+    # page handed back is faulted in again for a later block: at 7M rows 20 ms costs about 6% more time than the
+    # default (35k more page faults) for ~60 MiB less. So a small run's pages go back after 20 ms, and a large run,
+    # where those MiB are a small share of the peak, keeps the default (bench/README.md, "Memory"). A caller's own
+    # MIMALLOC_PURGE_DELAY wins. Read when pyarrow loads, which the next lines trigger.
+    if _file_bytes(options.run) < KEEP_FREED_PAGES_FROM_BYTES:
+        os.environ.setdefault("MIMALLOC_PURGE_DELAY", "20")
     from metrics import trec_format
     from metrics.conventions import Conventions
     from metrics.measures import parse_measure
@@ -234,6 +238,15 @@ def _call_libc(function: str, *args: int) -> None:
         getattr(ctypes.CDLL(None), function)(*args)
     except (OSError, AttributeError):
         pass
+
+
+def _file_bytes(path: str) -> int:
+    """The size of a file on disk (0 for a directory, a Parquet dataset, or a path that is not there yet: the
+    reader reports that)."""
+    try:
+        return os.path.getsize(path) if os.path.isfile(path) else 0
+    except OSError:
+        return 0
 
 
 def _run_tag(path: str) -> str:

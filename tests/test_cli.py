@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -279,6 +280,23 @@ def test_real_process_bad_input(tmp_path):
     )
     assert done.returncode == 2
     assert done.stderr == "error: missing_qrels.txt: no such file\n"
+
+
+@pytest.mark.parametrize(("run_bytes", "expected"), [(len(RUN) + 1, "20"), (len(RUN), None)])
+def test_a_large_run_keeps_the_parsers_freed_pages(tmp_path, capsys, monkeypatch, run_bytes, expected):
+    """A run below the threshold has Arrow's allocator hand freed pages back after 20 ms; one at or above it
+    keeps mimalloc's default (the variable unset). A caller's own setting is never overridden."""
+    import metrics.__main__ as cli
+
+    (tmp_path / "run.txt").write_text(RUN)
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    monkeypatch.setattr(cli, "KEEP_FREED_PAGES_FROM_BYTES", run_bytes)
+    monkeypatch.delenv("MIMALLOC_PURGE_DELAY", raising=False)
+    assert run_cli(capsys, tmp_path / "qrels.txt", tmp_path / "run.txt", "-m", "map")[:2] == (0, "map\tall\t0.5417\n")
+    assert os.environ.get("MIMALLOC_PURGE_DELAY") == expected
+    monkeypatch.setenv("MIMALLOC_PURGE_DELAY", "5")
+    run_cli(capsys, tmp_path / "qrels.txt", tmp_path / "run.txt", "-m", "map")
+    assert os.environ["MIMALLOC_PURGE_DELAY"] == "5"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="transparent huge pages are a Linux feature")
