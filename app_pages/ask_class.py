@@ -123,10 +123,16 @@ def choose_question(teaching_poll) -> None:
         st.warning(plain(str(error)[:1].upper() + str(error)[1:] + "."), icon=":material/block:")
         question = None
     if question:
-        st.subheader(questions.prompt(question), anchor=False)
+        # The button beside the question, above its lists: on a projector the lists of a two-list question
+        # would push it below the screen.
+        prompt_col, open_col = st.columns([4, 1], vertical_alignment="center")
+        prompt_col.subheader(questions.prompt(question), anchor=False)
+        open_col.button(
+            "Open the poll", type="primary", icon=":material/campaign:", width="stretch", on_click=open_poll,
+            args=(question,),
+        )  # fmt: skip
         live.question_lists(question)
         st.caption(live.conventions_note(question))
-        st.button("Open the poll", type="primary", icon=":material/campaign:", on_click=open_poll, args=(question,))
 
 
 def run_poll(poll) -> None:

@@ -180,6 +180,12 @@ def download(page, button):
     return info.value
 
 
+def in_first_screen(locator, viewport_height: int = 1080) -> bool:
+    """Whether the element is wholly on the first screen (a projector's 1080 px unless told), without scrolling."""
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= viewport_height
+
+
 def metric_locator(page, label: str):
     """The st.metric whose label is exactly ``label``."""
     exact = re.compile(rf"^\s*{re.escape(label)}\s*$")

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from live_class.store import Store, default_sqlite_url, dispose_engine
-from tests.browser.conftest import ARTIFACTS, App, _app, start_server, stop_server, wait_idle
+from tests.browser.conftest import ARTIFACTS, App, _app, in_first_screen, start_server, stop_server, wait_idle
 from tests.browser.conftest import PHONE as PHONE_CONTEXT
 
 pytestmark = pytest.mark.browser
@@ -171,6 +171,19 @@ def test_a_live_class(browser, live_server):
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_projector_shows_open_the_poll_on_its_first_screen_for_a_two_list_question(browser, live_server):
+    """A vs B's question shows two lists: the button that opens the poll sits beside the question, not below them."""
+    projector = open_context(browser, live_server, PROJECTOR)
+    try:
+        visit(projector, "/ask-the-class?presenter=1")
+        projector.page.get_by_text("Which scores higher: retriever A or B", exact=False).click()
+        projector.wait_idle(WAIT_MS * 2)
+        expect(projector.page.get_by_text("List B", exact=True)).to_be_visible(timeout=WAIT_MS)
+        assert in_first_screen(projector.page.get_by_role("button", name="Open the poll"), PROJECTOR["height"])
+    finally:
+        projector.page.context.close()
 
 
 def test_a_killed_server_keeps_the_poll_its_answers_and_its_links(browser, tmp_path):

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE as PHONE_CONTEXT
-from tests.browser.conftest import RENDERED_JS, download, metric_value, wait_idle
+from tests.browser.conftest import RENDERED_JS, download, in_first_screen, metric_value, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -166,11 +166,6 @@ def test_no_plotly_toolbar_over_the_legends_on_a_phone(phone):
 # --- projector ----------------------------------------------------------------------------------------------------
 
 
-def in_first_screen(page, locator) -> bool:
-    box = locator.bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"]
-
-
 def test_a_link_with_presenter_and_a_scenario_opens_presenter_mode_with_list_and_cards_side_by_side(projector):
     page, base = projector
     page.goto(base + "/?presenter=1&docs=a,b,c&grades=0,3,1&k=3")
@@ -182,7 +177,7 @@ def test_a_link_with_presenter_and_a_scenario_opens_presenter_mode_with_list_and
     assert metric_value(page, "NDCG@3") == f"{ndcg:.4f}"
     ranked = page.locator(LIST)
     last_card = page.locator('[data-testid="stMetric"]').filter(has_text="HitRate@3")
-    assert in_first_screen(page, ranked) and in_first_screen(page, last_card)
+    assert in_first_screen(ranked) and in_first_screen(last_card)
     assert ranked.bounding_box()["x"] + ranked.bounding_box()["width"] <= last_card.bounding_box()["x"] + 1
 
 
@@ -191,7 +186,7 @@ def test_presenter_mode_on_another_page_shows_the_verdict_first_and_scales_chart
     page.goto(base + "/a-vs-b?presenter=1")
     wait_idle(page)
     verdict = page.get_by_text("Retriever B is better")
-    assert in_first_screen(page, verdict)
+    assert in_first_screen(verdict)
     page.wait_for_function(RENDERED_JS)
     # a new visitor's charts come in a second run (ui.first_paint): wait for the chart itself, not only the page
     page.wait_for_selector('[data-testid="stPlotlyChart"] .xtick text', timeout=30_000)
@@ -259,4 +254,4 @@ def test_presenter_a_vs_b_fits_the_verdict_both_lists_and_the_numbers_in_the_fir
     expect(lists).to_have_count(2)
     numbers = page.locator('[data-testid="stMarkdownContainer"] table').filter(has_text="NDCG@5")
     shown = [page.get_by_text("Retriever B is better"), lists.nth(0), lists.nth(1), numbers]
-    assert all(in_first_screen(page, item) for item in shown), [item.bounding_box() for item in shown]
+    assert all(in_first_screen(item) for item in shown), [item.bounding_box() for item in shown]
