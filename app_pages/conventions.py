@@ -33,13 +33,13 @@ def overview(rows: list[Split]) -> pd.DataFrame:
             "metric": [s.ways[0].metric for s in rows],
             "one way": [f"{fmt(s.ways[0].value)}  ({s.ways[0].label})" for s in rows],
             "the other way": [f"{fmt(s.ways[1].value)}  ({s.ways[1].label})" for s in rows],
-            "differs on your list": ["yes" if s.differs else "no, same" for s in rows],
+            "differs?": ["yes" if s.differs else "no" for s in rows],  # one word: the narrow column does not wrap
         }
     )
 
 
 # A static table: its cells wrap, where a dataframe's fixed columns cut the split names and labels off.
-st.table(overview(splits).rename(columns={"differs on your list": "differs?"}).set_index("split"))
+st.table(overview(splits).set_index("split"))
 
 
 def apply_fix(fix: conventions_table.Fix) -> None:

@@ -103,3 +103,4 @@ def test_the_conventions_overview_wraps_its_text_instead_of_cutting_it():
     assert not at.exception and not at.dataframe  # a static table, whose cells wrap
     table = at.table[0].value
     assert "IDCG from all judgments or from the retrieved list" in list(table.index)
+    assert set(table["differs?"]) <= {"yes", "no"}  # one word each: the narrow column's cells do not wrap
