@@ -96,8 +96,9 @@ with teaching.step(
     )
     right.metric(f"MAP@{cutoff} (mean of AP@{cutoff})", teaching.fmt(map_k.mean), border=True)
     right.metric(f"mean P@{cutoff} (not MAP)", teaching.fmt(mean_p.mean), border=True)
-    st.caption("At k = 2 both happen to be 0.6667 (the *Metrics for IR* post printed 0.5 for either). Move k: "
-        "they part ways.")
+    st.caption(
+        "At k = 2 both happen to be 0.6667 (the *Metrics for IR* post printed 0.5 for either). Move k: they part ways."
+    )
 
 teaching.traps(
     [

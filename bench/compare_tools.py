@@ -147,8 +147,9 @@ def parse_per_query(path: Path) -> dict[tuple[str, str], float]:
     if text.lstrip().startswith("{"):  # our --format json: {"all": {m: v}, "queries": {q: {m: v}}}
         doc = json.loads(text)
         rows = {**doc.get("queries", {}), "all": doc.get("all", {})}
-        return {(_ALIASES[m.lower()], q): float(v) for q, vs in rows.items() for m, v in vs.items()
-                if m.lower() in _ALIASES}
+        return {
+            (_ALIASES[m.lower()], q): float(v) for q, vs in rows.items() for m, v in vs.items() if m.lower() in _ALIASES
+        }
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
     if not lines:
         return {}
@@ -251,8 +252,10 @@ def bench(name: str, stem: str, tools: list[str], reps: int) -> Result:
             argv, stdout = command(tool, qrels, run, outs[tool])
             s = measure(argv, stdout)
             result.samples[tool].append(s)
-            print(f"  {name} rep {rep + 1}/{reps} {tool:12s} {s.wall:7.3f} s {s.peak_mib:7.0f} MiB  cpu {s.cpu:6.2f} s",
-                  file=sys.stderr)
+            print(
+                f"  {name} rep {rep + 1}/{reps} {tool:12s} {s.wall:7.3f} s {s.peak_mib:7.0f} MiB  cpu {s.cpu:6.2f} s",
+                file=sys.stderr,
+            )
         if rep == 0 and "pytrec_eval" in tools:
             for other in tools:
                 if other == "ours":  # text prints 4 decimals; check the full-precision json of the same run
@@ -336,8 +339,10 @@ def scaling_table(points: list[Result], floor: Result | None) -> str:
         else:  # cost of the extra rows since the previous size: flat when cost is linear
             marginal = f"{(wall - prev[1]) / (p.rows - prev[0]) * 1e9:.0f}"
             marginal_cpu = f"{(cpu - prev[2]) / (p.rows - prev[0]) * 1e9:.0f}"
-        rows.append(f"| {p.dataset} (n={len(s)}) | {p.rows:,} | {wall:.3f} | {peak:.0f} | {cpu:.2f} | "
-                    f"{wall / p.rows * 1e9:,.0f} | {marginal} | {marginal_cpu} |")
+        rows.append(
+            f"| {p.dataset} (n={len(s)}) | {p.rows:,} | {wall:.3f} | {peak:.0f} | {cpu:.2f} | "
+            f"{wall / p.rows * 1e9:,.0f} | {marginal} | {marginal_cpu} |"
+        )
         prev = (p.rows, wall, cpu)
     return "\n".join(rows)
 
@@ -355,8 +360,11 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--datasets", default="msmarco,dl,scale", help="comma list of msmarco, dl, scale")
     ap.add_argument("--reps", type=int, help="repetitions per tool (default: 5 small, 3 at ~7M rows)")
-    ap.add_argument("--tools", default="ours,pytrec_eval,ranx,read-floor",
-                    help="read-floor: a process that only parses the run with pyarrow.csv (the floor for ours)")
+    ap.add_argument(
+        "--tools",
+        default="ours,pytrec_eval,ranx,read-floor",
+        help="read-floor: a process that only parses the run with pyarrow.csv (the floor for ours)",
+    )
     ap.add_argument("--quick", action="store_true", help="smoke run: dl-like + the 10k/100k scale points, 2 reps")
     ap.add_argument("--trec-eval-src", type=Path, help="trec_eval 10.0's src/: built here with -O2 (tool trec_eval)")
     args = ap.parse_args(argv)
@@ -397,9 +405,11 @@ def main(argv: list[str] | None = None) -> None:
             print(f"scale {label} ({stem}.run)", file=sys.stderr)
             points.append(bench(label, stem, ["ours"], reps or default_reps))
 
-    print(f"\nMachine: {os.cpu_count()} CPUs; Python {sys.version.split()[0]}; "
-          f"peak memory from {'/usr/bin/time %M' if TIME else 'getrusage(RUSAGE_CHILDREN)'}; "
-          f"ratios = median of interleaved per-repetition pairs.\n")
+    print(
+        f"\nMachine: {os.cpu_count()} CPUs; Python {sys.version.split()[0]}; "
+        f"peak memory from {'/usr/bin/time %M' if TIME else 'getrusage(RUSAGE_CHILDREN)'}; "
+        f"ratios = median of interleaved per-repetition pairs.\n"
+    )
     if results:
         print(tools_table(results))
         print("\nAgreement with pytrec_eval (per query and means, measures both compute):\n")
@@ -408,8 +418,10 @@ def main(argv: list[str] | None = None) -> None:
         print("\nScaling (ours):\n")
         print(scaling_table(points, floor))
     dump = {
-        "results": [r.__dict__ | {"samples": {t: [s.__dict__ for s in v] for t, v in r.samples.items()}}
-                    for r in [*results, *points, *([floor] if floor else [])]],
+        "results": [
+            r.__dict__ | {"samples": {t: [s.__dict__ for s in v] for t, v in r.samples.items()}}
+            for r in [*results, *points, *([floor] if floor else [])]
+        ],
     }
     (OUT / "results.json").write_text(json.dumps(dump, indent=1, default=str))
 

@@ -133,8 +133,10 @@ def main() -> None:
     load = os.getloadavg()
     print(f"\n{args.rounds} rounds, {os.cpu_count()} CPUs, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
     bare_median = statistics.median(r["number"] for r in results["bare st.metric page"])
-    print("\n| page | first number, median (ms) | p90 (ms) | ratio to bare | first chart, median (ms) "
-          "| skeletons at first number | layout shift, max | after the first number, max |")
+    print(
+        "\n| page | first number, median (ms) | p90 (ms) | ratio to bare | first chart, median (ms) "
+        "| skeletons at first number | layout shift, max | after the first number, max |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for name, rows in results.items():
         numbers = sorted(r["number"] for r in rows)

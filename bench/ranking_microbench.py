@@ -75,8 +75,10 @@ def main(argv: list[str] | None = None) -> None:
         print(f"| {name}@{k} | {cpu:.1f} | {wall:.1f} |")
     print(f"| **all {len(fns)} (one timed call)** | **{total[0]:.1f}** | **{total[1]:.1f}** |")
     verdict = "OK" if max(total) < 1000 else "MISSED"
-    print(f"\nFull set: {total[0]:.1f} us CPU, {total[1]:.1f} us wall (target < 1 ms: {verdict}); "
-          f"sum of the parts {parts:.1f} us CPU.")
+    print(
+        f"\nFull set: {total[0]:.1f} us CPU, {total[1]:.1f} us wall (target < 1 ms: {verdict}); "
+        f"sum of the parts {parts:.1f} us CPU."
+    )
     try:
         import pytrec_eval
     except ImportError:
@@ -85,8 +87,10 @@ def main(argv: list[str] | None = None) -> None:
     run = {"q": {doc: float(len(ranking) - i) for i, doc in enumerate(ranking)}}
     qrel = {"q": qrels}
     cpu, wall = per_call_us(lambda: pytrec_eval.RelevanceEvaluator(qrel, measures).evaluate(run))
-    print(f"Context: pytrec_eval on the same ranking (values only, evaluator built per call): {cpu:.1f} us CPU, "
-          f"{wall:.1f} us wall.")
+    print(
+        f"Context: pytrec_eval on the same ranking (values only, evaluator built per call): {cpu:.1f} us CPU, "
+        f"{wall:.1f} us wall."
+    )
 
 
 if __name__ == "__main__":

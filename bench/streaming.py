@@ -100,8 +100,12 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
     parser.add_argument("--whole", action="store_true", help="also time the whole-file path (no --stream)")
     parser.add_argument("--dask", help="also time --dask ADDRESS (e.g. local:2)")
-    parser.add_argument("--parquet", action="store_true", help="also write the run with --to-parquet and time that "
-                        "dataset (streamed, and with --dask if given: the workers read the files themselves)")
+    parser.add_argument(
+        "--parquet",
+        action="store_true",
+        help="also write the run with --to-parquet and time that "
+        "dataset (streamed, and with --dask if given: the workers read the files themselves)",
+    )
     parser.add_argument("--json", help="write the figures to this JSON file")
     options = parser.parse_args()
     directory = options.dir or tempfile.mkdtemp(prefix="ir-metrics-bench-")
@@ -112,8 +116,10 @@ def main() -> None:
             started = time.perf_counter()
             qrels, run = generate(directory, rows)
             size = os.path.getsize(run)
-            print(f"{rows:>12,} rows  {size / 2**30:6.2f} GiB  generated in {time.perf_counter() - started:.0f} s",
-                  flush=True)
+            print(
+                f"{rows:>12,} rows  {size / 2**30:6.2f} GiB  generated in {time.perf_counter() - started:.0f} s",
+                flush=True,
+            )
             modes = [("stream", ["--stream"])]
             if options.whole:
                 modes.append(("whole", ["--no-stream"]))
@@ -130,10 +136,14 @@ def main() -> None:
                 command = [sys.executable, "-m", "metrics", qrels, source, *flags]
                 elapsed, peak, status = measure(command)
                 rate = rows / elapsed
-                print(f"{'':>12}  {mode:<14} {elapsed:8.2f} s  {rate / 1e6:6.2f} M rows/s  peak RSS {peak:7.0f} MiB"
-                      f"  (exit {status})", flush=True)
-                results.append({"rows": rows, "bytes": size, "mode": mode, "seconds": elapsed, "peak_mib": peak,
-                                "status": status})
+                print(
+                    f"{'':>12}  {mode:<14} {elapsed:8.2f} s  {rate / 1e6:6.2f} M rows/s  peak RSS {peak:7.0f} MiB"
+                    f"  (exit {status})",
+                    flush=True,
+                )
+                results.append(
+                    {"rows": rows, "bytes": size, "mode": mode, "seconds": elapsed, "peak_mib": peak, "status": status}
+                )
             if not options.keep:
                 os.remove(run)
                 os.remove(qrels)

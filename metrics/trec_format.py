@@ -57,9 +57,11 @@ def _order(measure: Measure) -> tuple:
     family = registry.family(measure.family)
     base = family.trec_eval_uncut if measure.k is None and family.trec_eval_uncut else family.trec_eval
     at = measure.param(family.at_param) if family.at_param else 0.0
-    return registry.TREC_EVAL_ORDER.index(base) if base in registry.TREC_EVAL_ORDER else len(
-        registry.TREC_EVAL_ORDER
-    ), measure.k or 0, at
+    return (
+        registry.TREC_EVAL_ORDER.index(base) if base in registry.TREC_EVAL_ORDER else len(registry.TREC_EVAL_ORDER),
+        measure.k or 0,
+        at,
+    )
 
 
 def lines(result, runid: str | None, *, per_query: bool, summary: bool = True) -> list[str]:

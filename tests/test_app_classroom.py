@@ -218,13 +218,21 @@ def test_the_sources_page_names_each_post_says_what_it_teaches_and_what_the_erra
 
 def test_the_sources_page_is_in_the_reference_section():
     app = (PAGES.parent / "app.py").read_text(encoding="utf-8")
-    reference = app[app.index('"Reference": ['):]
+    reference = app[app.index('"Reference": [') :]
     assert "app_pages/sources.py" in reference
 
 
 @pytest.mark.parametrize(
-    "page", ["lesson_ap.py", "lesson_rr.py", "lesson_ndcg.py", "lesson_precision_recall.py", "multi_query.py",
-             "errata.py", "playground.py"]
+    "page",
+    [
+        "lesson_ap.py",
+        "lesson_rr.py",
+        "lesson_ndcg.py",
+        "lesson_precision_recall.py",
+        "multi_query.py",
+        "errata.py",
+        "playground.py",
+    ],
 )
 def test_no_page_names_a_post_by_an_internal_seed_number(page):
     at = run(page)

@@ -85,8 +85,6 @@ def run_trec_format(capsys, qrels_path, run_path, *options):
     return out
 
 
-
-
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )

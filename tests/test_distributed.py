@@ -48,8 +48,9 @@ def test_dask_equals_one_process_for_every_family(tmp_path, client):
     write_parquet(run, tmp_path / "dataset", piece_bytes=700)
     assert_same(whole, evaluate_dask(client, tmp_path / "dataset", qrels, MEASURES, complete=True))
     hive = tmp_path / "hive"  # one directory per query: the query id is in the path, not in the files
-    ds.write_dataset(read_table(tmp_path / "dataset"), hive, format="parquet", partitioning=["query"],
-                     partitioning_flavor="hive")
+    ds.write_dataset(
+        read_table(tmp_path / "dataset"), hive, format="parquet", partitioning=["query"], partitioning_flavor="hive"
+    )
     assert_same(whole, evaluate_dask(client, hive, qrels, MEASURES, complete=True))
 
 

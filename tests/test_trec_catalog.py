@@ -121,7 +121,9 @@ def test_engine_equals_readable_functions_exactly(run, qrels, conventions, compl
     for name in CATALOG:
         measure = parse_measure(name)
         readable = mean_over_queries(
-            lambda ranking, judged, m=measure: m.compute(ranking, judged, conventions), rankings, qrels,
+            lambda ranking, judged, m=measure: m.compute(ranking, judged, conventions),
+            rankings,
+            qrels,
             complete=complete,
         )
         expected = dict(readable.per_query)

@@ -197,8 +197,11 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
     raw_grades = _split(get["grades"]) if "grades" in get else None
     if raw_grades is not None and len(raw_grades) != len(raw_docs):
         fix = "the missing grades are 0" if len(raw_grades) < len(raw_docs) else "the extra grades are ignored"
-        _warn(warnings, "grades", f"{words.count(len(raw_grades), 'grade')} for "
-            f"{words.count(len(raw_docs), 'document')} in 'docs'; {fix}.")
+        _warn(
+            warnings,
+            "grades",
+            f"{words.count(len(raw_grades), 'grade')} for {words.count(len(raw_docs), 'document')} in 'docs'; {fix}.",
+        )
     if len(raw_docs) > MAX_DOCS:
         _warn(
             warnings,

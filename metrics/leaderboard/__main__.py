@@ -29,8 +29,6 @@ Bad input exits with status 2 and one line on stderr naming the file, the line a
 """
 
 
-
-
 def _parser() -> argparse.ArgumentParser:
     from metrics.leaderboard import ALPHA, CORRECTIONS, TESTS
     from metrics.significance import N_PERMUTATIONS, SEED
@@ -60,8 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     large = parser.add_argument_group("large runs (see the README's 'Large runs')")
     streaming = large.add_mutually_exclusive_group()
     streaming.add_argument(
-        "--stream", action="store_true", default=None, help="read each run in blocks of whole queries (bounded "
-        "memory; the default for a run file over 1 GiB)"
+        "--stream",
+        action="store_true",
+        default=None,
+        help="read each run in blocks of whole queries (bounded memory; the default for a run file over 1 GiB)",
     )
     streaming.add_argument("--no-stream", dest="stream", action="store_false", help="read each run whole")
     large.add_argument("--block-bytes", type=int, metavar="N", help="bytes of run text read at a time when streaming")

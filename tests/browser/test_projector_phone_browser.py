@@ -107,7 +107,7 @@ def test_a_finger_drags_a_card_by_its_handle(phone):
     wait_idle(phone)
     dcg = 2 + 3 / log2(3) + 3 / log2(4) + 0 + 1 / log2(6)  # grades 2, 3, 3, 0, 1
     idcg = 3 + 3 / log2(3) + 2 / log2(4) + 1 / log2(5)
-    expect(phone.locator('.st-key-pg_summary')).to_contain_text(f"NDCG@5 {dcg / idcg:.4f}")
+    expect(phone.locator(".st-key-pg_summary")).to_contain_text(f"NDCG@5 {dcg / idcg:.4f}")
 
 
 def test_the_key_numbers_stay_in_view_while_the_list_is_edited(phone):
@@ -117,9 +117,7 @@ def test_the_key_numbers_stay_in_view_while_the_list_is_edited(phone):
     box = summary.bounding_box()
     assert box is not None and 0 <= box["y"] <= 120, box  # stuck at the top of the screen
     x, y = centre(box)
-    on_top = phone.evaluate(
-        "([x, y]) => !!document.elementFromPoint(x, y).closest('.st-key-pg_summary')", [x, y]
-    )
+    on_top = phone.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('.st-key-pg_summary')", [x, y])
     assert on_top  # seen, not hidden under Streamlit's top bar
     list_box = phone.locator(LIST).bounding_box()
     assert list_box["y"] < PHONE["height"] and list_box["y"] + list_box["height"] > 0  # the list is on screen too
@@ -156,9 +154,15 @@ def test_no_plotly_toolbar_over_the_legends_on_a_phone(phone):
     assert legend.count() >= 1
     for i in range(modebars.count()):
         bar, leg = modebars.nth(i).bounding_box(), legend.first.bounding_box()
-        overlap = bar and leg and not (
-            bar["x"] + bar["width"] <= leg["x"] or leg["x"] + leg["width"] <= bar["x"]
-            or bar["y"] + bar["height"] <= leg["y"] or leg["y"] + leg["height"] <= bar["y"]
+        overlap = (
+            bar
+            and leg
+            and not (
+                bar["x"] + bar["width"] <= leg["x"]
+                or leg["x"] + leg["width"] <= bar["x"]
+                or bar["y"] + bar["height"] <= leg["y"]
+                or leg["y"] + leg["height"] <= bar["y"]
+            )
         )
         assert not (overlap and modebars.nth(i).is_visible()), (bar, leg)
 
