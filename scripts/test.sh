@@ -22,5 +22,6 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[test]"
 .venv/bin/python -m ruff check .
+.venv/bin/python -m ruff format --check --quiet .
 # One worker per core, at most 4: each browser-testing worker starts its own app server and Chromium.
 exec .venv/bin/python -m pytest --numprocesses=auto --maxprocesses=4 "$@"
