@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from metrics.leaderboard.__main__ import main as leaderboard_cli
-from tests.browser.conftest import download
+from tests.browser.conftest import IDLE_TIMEOUT_MS, download
 
 pytestmark = pytest.mark.browser
 
@@ -29,11 +29,15 @@ RUNS = [SAMPLES / f"{name}.run.gz" for name in ("bm25", "dense", "rrf")]
 QRELS = SAMPLES / "qrels.txt.gz"
 UPLOADER = '[data-testid="stFileUploader"]'
 MULTISELECT = '[data-testid="stMultiSelect"]'
+FILE_CHIP = '[data-testid="stFileChip"]'  # one per uploaded file
 
 
 def upload(app, label: str, *paths: Path) -> None:
     box = app.page.locator(UPLOADER).filter(has=app.page.get_by_text(label, exact=True))
     box.locator('input[type="file"]').set_input_files(list(paths))
+    # The app is still idle for a moment after the files are handed over (the upload, then its rerun): wait until
+    # the uploader lists them, then for the rerun.
+    expect(box.locator(FILE_CHIP)).to_have_count(len(paths), timeout=IDLE_TIMEOUT_MS)
     app.wait_idle()
 
 
@@ -81,7 +85,7 @@ def test_three_uploaded_runs_make_a_leaderboard_and_export_it(warm_app):
     open_with_uploads(app)
     expected = cli_json()
     board = page.locator('[data-testid="stTable"]').first
-    expect(board.locator("tbody tr")).to_have_count(3)
+    expect(board.locator("tbody tr")).to_have_count(3, timeout=IDLE_TIMEOUT_MS)  # a loaded box: seconds per rerun
     for row in expected["runs"]:
         expect(board.locator("td", has_text=f"{row['letter']} · {row['run']}")).to_have_count(1)
         mean = f"{row['means']['NDCG@10']:.4f}"
