@@ -168,6 +168,22 @@ def wait_idle(page, timeout_ms: int = IDLE_TIMEOUT_MS) -> None:
     expect(page.locator(APP_IDLE)).to_have_count(1, timeout=timeout_ms)
 
 
+UPLOADER = '[data-testid="stFileUploader"]'
+FILE_CHIP = '[data-testid="stFileChip"]'  # one per file an uploader holds
+
+
+def upload(app, label: str, *files) -> None:
+    """Give the uploader labelled ``label`` these files (paths, or Playwright's name/mimeType/buffer dicts) and wait
+    for the run they cause. Right after the files are handed over the app is still idle for a moment (the upload,
+    then its rerun): wait until the uploader lists them first, or wait_idle can return before the rerun began."""
+    box = app.page.locator(UPLOADER).filter(has=app.page.get_by_text(label, exact=True))
+    box.locator('input[type="file"]').set_input_files(list(files))
+    from playwright.sync_api import expect
+
+    expect(box.locator(FILE_CHIP)).to_have_count(len(files), timeout=IDLE_TIMEOUT_MS)
+    app.wait_idle()
+
+
 def download(page, button):
     """Click a download ``button`` (a locator) and return the Download. Waits for the app to be idle and the button
     enabled first: a click during a rerun can land on a button that is being replaced, and be lost."""

@@ -20,25 +20,14 @@ import pytest
 from playwright.sync_api import expect
 
 from metrics.leaderboard.__main__ import main as leaderboard_cli
-from tests.browser.conftest import IDLE_TIMEOUT_MS, download
+from tests.browser.conftest import IDLE_TIMEOUT_MS, download, upload
 
 pytestmark = pytest.mark.browser
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 RUNS = [SAMPLES / f"{name}.run.gz" for name in ("bm25", "dense", "rrf")]
 QRELS = SAMPLES / "qrels.txt.gz"
-UPLOADER = '[data-testid="stFileUploader"]'
 MULTISELECT = '[data-testid="stMultiSelect"]'
-FILE_CHIP = '[data-testid="stFileChip"]'  # one per uploaded file
-
-
-def upload(app, label: str, *paths: Path) -> None:
-    box = app.page.locator(UPLOADER).filter(has=app.page.get_by_text(label, exact=True))
-    box.locator('input[type="file"]').set_input_files(list(paths))
-    # The app is still idle for a moment after the files are handed over (the upload, then its rerun): wait until
-    # the uploader lists them, then for the rerun.
-    expect(box.locator(FILE_CHIP)).to_have_count(len(paths), timeout=IDLE_TIMEOUT_MS)
-    app.wait_idle()
 
 
 def metrics_box(app):

@@ -14,13 +14,13 @@ import pytest
 from playwright.sync_api import expect
 
 from metrics.__main__ import main as cli_main
+from tests.browser.conftest import UPLOADER, upload
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "data" / "samples"
 QRELS, DENSE = SAMPLES / "qrels.txt.gz", SAMPLES / "dense.run.gz"
-UPLOADER = '[data-testid="stFileUploader"]'
 ALERT = '[data-testid="stAlertContentError"]'
 
 
@@ -29,11 +29,6 @@ def cli_means(qrels: Path, run: Path) -> dict[str, float]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
         assert cli_main([str(qrels), str(run), "--format", "json"]) == 0
     return json.loads(out.getvalue())["all"]
-
-
-def uploader_input(app, label: str):
-    box = app.page.locator(UPLOADER).filter(has=app.page.get_by_text(label, exact=True))
-    return box.locator('input[type="file"]')
 
 
 def open_upload(app) -> None:
@@ -45,9 +40,8 @@ def open_upload(app) -> None:
 
 def test_upload_sample_files_shows_the_summary(warm_app):
     open_upload(warm_app)
-    uploader_input(warm_app, "Run file").set_input_files(DENSE)
-    warm_app.wait_idle()
-    uploader_input(warm_app, "Qrels file").set_input_files(QRELS)
+    upload(warm_app, "Run file", DENSE)
+    upload(warm_app, "Qrels file", QRELS)
     warm_app.wait_rendered()
     page = warm_app.page
     expect(page.locator(ALERT)).to_have_count(0)
@@ -68,11 +62,9 @@ def test_upload_sample_files_shows_the_summary(warm_app):
 
 def test_bad_run_shows_its_line_and_keeps_the_qrels(warm_app):
     open_upload(warm_app)
-    uploader_input(warm_app, "Qrels file").set_input_files(QRELS)
-    warm_app.wait_idle()
+    upload(warm_app, "Qrels file", QRELS)
     bad = {"name": "bad.run", "mimeType": "text/plain", "buffer": b"1001 Q0 D1 1 2.5 x\n1001 Q0 D2 2 high x\n"}
-    uploader_input(warm_app, "Run file").set_input_files(bad)
-    warm_app.wait_idle()
+    upload(warm_app, "Run file", bad)
     page = warm_app.page
     expect(page.locator(ALERT)).to_have_count(1)
     expect(page.locator(ALERT)).to_contain_text("bad.run, line 2: score 'high' is not a number")
