@@ -3,7 +3,7 @@ Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrativ
 
 import streamlit as st
 
-from metrics import registry
+from metrics.catalog import registry
 from ui import charts, drilldown, first_paint, narrative, presenter, sortable, state, teaching, widgets
 from ui.markdown import plain
 

@@ -8,7 +8,7 @@ import streamlit as st
 
 from live_class import questions
 from live_class.store import PollError, shown_code
-from metrics import formulas
+from metrics.teaching import formulas
 from ui import css, first_paint, presenter, state, teaching, widgets
 from ui import live_class as live
 from ui.markdown import plain

@@ -1,8 +1,9 @@
 """Compare runs: a leaderboard of two or more runs on one qrels (means, the best per column, ranx-style letters for
 significant wins under the chosen test and correction), where the runs differ query by query, and the pair view of
 any two runs (per-query waterfall, wins/ties/losses, bootstrap CI, paired tests), from which a query opens on
-Retriever A vs B with both real rankings, or in the playground. Numbers come from metrics.engine,
-metrics.leaderboard and metrics.significance (through ui.datasets and ui.leaderboard); this page renders.
+Retriever A vs B with both real rankings, or in the playground. Numbers come from metrics.evaluation.engine,
+metrics.compare.leaderboard and metrics.compare.significance (through ui.datasets and ui.leaderboard); this page
+renders.
 """
 
 from __future__ import annotations
@@ -12,11 +13,10 @@ import sys
 import numpy as np
 import streamlit as st
 
-from metrics import measure_lists, registry
-from metrics.engine import Evaluation
-from metrics.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
-from metrics.pairing import LeftOut, align
-from metrics.significance import (
+from metrics.catalog import measure_lists, registry
+from metrics.compare.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
+from metrics.compare.pairing import LeftOut, align
+from metrics.compare.significance import (
     N_PERMUTATIONS,
     N_RESAMPLES,
     SEED,
@@ -25,6 +25,7 @@ from metrics.significance import (
     differences,
     holm_across_metrics,
 )
+from metrics.evaluation.engine import Evaluation
 from ui import charts, cli_args, datasets, drilldown, leaderboard, state, teaching
 from ui.markdown import plain
 
@@ -121,7 +122,7 @@ def _show_bad(qrels: datasets.Loaded | None) -> None:
 
 
 def left_out_notes(left_out: LeftOut) -> list[str]:
-    """Why queries are not in the pair's common set (metrics.pairing counts them), one phrase per reason."""
+    """Why queries are not in the pair's common set (metrics.compare.pairing counts them), one phrase per reason."""
     reasons = (
         (left_out.only_a, "with qrels that only run A retrieved documents for"),
         (left_out.only_b, "with qrels that only run B retrieved documents for"),

@@ -8,7 +8,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from metrics.sources import SOURCES
+from metrics.teaching.blog_posts import SOURCES
 from ui import state
 from ui.conventions_table import Erratum, errata
 

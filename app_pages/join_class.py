@@ -6,7 +6,7 @@ import streamlit as st
 
 from live_class import questions
 from live_class.store import NICKNAME_MAX, PollError, shown_code
-from metrics import diagnosis, formulas
+from metrics.teaching import diagnosis, formulas
 from ui import css, state
 from ui import live_class as live
 from ui.markdown import plain

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from metrics import Conventions, average_precision, mean_over_queries, precision
-from metrics.examples import CAT_DOG_PARROT
+from metrics.teaching.examples import CAT_DOG_PARROT
 from ui import charts, state, teaching, widgets
 
 PAGE = "lesson_ap"

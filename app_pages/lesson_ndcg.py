@@ -5,7 +5,7 @@ import dataclasses
 import streamlit as st
 
 from metrics import Conventions, dcg, idcg, ndcg, precision
-from metrics.examples import GRADES_32301
+from metrics.teaching.examples import GRADES_32301
 from ui import charts, first_paint, state, teaching
 
 PAGE = "lesson_ndcg"

@@ -3,8 +3,9 @@ capped_recall, hit_rate and f1; computes nothing."""
 
 import streamlit as st
 
-from metrics import capped_recall, precision, recall, registry
-from metrics.sweep import at_each_cutoff
+from metrics import capped_recall, precision, recall
+from metrics.catalog import registry
+from metrics.teaching.sweep import at_each_cutoff
 from ui import charts, state, teaching
 
 PAGE = "lesson_pr"

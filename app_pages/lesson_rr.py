@@ -6,7 +6,7 @@ from functools import partial
 import streamlit as st
 
 from metrics import mean_over_queries, reciprocal_rank
-from metrics.examples import CAT_DOG_PARROT
+from metrics.teaching.examples import CAT_DOG_PARROT
 from ui import charts, drilldown, state, teaching, widgets
 
 PAGE = "lesson_rr"

@@ -4,12 +4,13 @@ and _judged_ranks; computes nothing."""
 
 import streamlit as st
 
-from metrics import parse_measure, registry
+from metrics import parse_measure
+from metrics.catalog import registry
+from metrics.core.types import Term
 from metrics.families._judged_ranks import condensed, in_pool_unjudged, judged_ranks
 from metrics.families.bpref import bpref
 from metrics.families.infap import inferred_average_precision
 from metrics.families.judged import judged
-from metrics.types import Term
 from ui import state, teaching, widgets
 from ui.markdown import plain
 

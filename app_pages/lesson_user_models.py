@@ -4,11 +4,11 @@ nothing."""
 
 import streamlit as st
 
-from metrics import registry
+from metrics.catalog import registry
+from metrics.core.types import Term
 from metrics.families.err import err_cascade, expected_reciprocal_rank
 from metrics.families.rbp import rank_biased_precision, rbp_gains, rbp_weights
 from metrics.families.rbp_resid import rbp_residual
-from metrics.types import Term
 from ui import charts, state, teaching
 
 PAGE = "lesson_user_models"

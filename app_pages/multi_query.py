@@ -2,7 +2,7 @@
 
 Canonical queries live in ui.state (queries(), set_query()); the demo queries that show trec_eval's counting rule
 are page-local widget toggles. Every number comes from metrics (mean_over_queries), and which queries count and why
-from metrics.aggregate.query_statuses.
+from metrics.evaluation.aggregate.query_statuses.
 """
 
 import hashlib
@@ -12,8 +12,8 @@ import pandas as pd
 import streamlit as st
 
 from metrics import average_precision, mean_over_queries, ndcg, precision, reciprocal_rank
-from metrics.aggregate import query_statuses
-from metrics.examples import CAT_DOG_PARROT
+from metrics.evaluation.aggregate import query_statuses
+from metrics.teaching.examples import CAT_DOG_PARROT
 from ui import charts, state, teaching, words
 from ui.scenario import Scenario
 
@@ -31,7 +31,7 @@ DEMOS = {
     "zeros": ("Q-zeros", list(DOCS), dict.fromkeys(DOCS, 0), "a query whose judgments are all grade 0"),
     "missed": ("Q-missed", None, {"D2": 1}, "a judged query the run has no results for"),
 }
-WHY = {  # metrics.aggregate.QUERY_RULES in words
+WHY = {  # metrics.evaluation.aggregate.QUERY_RULES in words
     "no judgments": "skipped: no judgments, so trec_eval does not know it",
     "not in run": "skipped: not in the run (-c would count it as 0)",
     "missing counts 0": "counts as 0 (-c): judged, but the run has no results",

@@ -1,10 +1,11 @@
 """Playground: drag documents, grade them, and watch every metric, formula and chart follow. Renders only: the
-numbers come from metrics/ (via ui.widgets.breakdowns), the formulas from metrics.formulas, the charts from
+numbers come from metrics/ (via ui.widgets.breakdowns), the formulas from metrics.teaching.formulas, the charts from
 ui.charts."""
 
 import streamlit as st
 
-from metrics import formulas, registry
+from metrics.catalog import registry
+from metrics.teaching import formulas
 from ui import charts, drilldown, export, first_paint, presenter, sortable, state, teaching, url, widgets, words
 from ui.markdown import plain
 

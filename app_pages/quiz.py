@@ -8,7 +8,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from live_class import questions
-from metrics import formulas
+from metrics.teaching import formulas
 from ui import quiz, sortable, state
 from ui.paths import PAGES_DIR
 from ui.scenario import Scenario

@@ -1,13 +1,13 @@
 """Sources: the blog posts the examples and errata come from, by name; what each teaches, and where the errata page
-corrects it. Renders metrics.sources and ui.conventions_table.errata(); computes nothing itself."""
+corrects it. Renders metrics.teaching.blog_posts and ui.conventions_table.errata(); computes nothing itself."""
 
 from pathlib import Path
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from metrics.examples import EXAMPLES
-from metrics.sources import SOURCES
+from metrics.teaching.blog_posts import SOURCES
+from metrics.teaching.examples import EXAMPLES
 from ui.conventions_table import errata
 
 ERRATA = Path(__file__).with_name("errata.py")  # absolute: works whatever the entrypoint's folder

@@ -1,13 +1,14 @@
 """Swap heatmap: how much each pairwise swap of the Playground list would change a metric (LambdaRank's |ΔNDCG|).
 
-Renders metrics.swaps.swap_deltas; clicking a cell (or the swap control) swaps the two docs on the Playground list.
+Renders metrics.teaching.swaps.swap_deltas; clicking a cell (or the swap control) swaps the two docs on the Playground
+list.
 """
 
 import pandas as pd
 import streamlit as st
 
-from metrics import registry
-from metrics.swaps import best_swap, swap_deltas, swapped
+from metrics.catalog import registry
+from metrics.teaching.swaps import best_swap, swap_deltas, swapped
 from ui import charts, presenter, state, teaching, widgets
 from ui.markdown import plain
 from ui.widgets import fmt

@@ -1,16 +1,16 @@
 """Why tools differ: two tools' numbers for one measure on a run (sample or uploaded), the difference attributed to
-each convention (metrics.explain, exact Shapley values), the queries that move the most, and each query as a
+each convention (metrics.tools.explain, exact Shapley values), the queries that move the most, and each query as a
 Playground link with either tool's conventions. Renders only: the numbers come from metrics.explain, the figure and
 table from ui.tool_difference. User text (file names, query ids) is shown literally."""
 
 from __future__ import annotations
 
 import streamlit as st
-
 from metrics.explain import Explanation, explain
-from metrics.measures import parse_measure
-from metrics.tool_profiles import MEASURES, TIES_WORDS, TOOLS, usable_tools
-from metrics.tool_settings import TITLES, described
+
+from metrics.catalog.measures import parse_measure
+from metrics.tools.profiles import MEASURES, TIES_WORDS, TOOLS, usable_tools
+from metrics.tools.settings import TITLES, described
 from ui import datasets, state, teaching, tool_difference, words
 from ui.datasets import Loaded
 from ui.markdown import plain

@@ -1,6 +1,6 @@
 """Your data: score a run against its qrels (uploaded, the bundled samples, or paths given on the command line) with
 trec_eval's numbers, the same as ``python -m metrics QRELS RUN -q``. Loading and caching live in ui.datasets; the
-numbers come from metrics.engine. User text (file names, ids, error lines) is shown only as plain text."""
+numbers come from metrics.evaluation.engine. User text (file names, ids, error lines) is shown only as plain text."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from metrics import DEFAULT_MEASURES, registry
+from metrics import DEFAULT_MEASURES
+from metrics.catalog import registry
 from ui import cli_args, datasets, first_paint, state, teaching, words
 from ui.datasets import Loaded
 from ui.markdown import plain

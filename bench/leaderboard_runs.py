@@ -49,7 +49,7 @@ def main() -> None:
     configs = {"1 run (python -m metrics)": [python, "-m", "metrics", str(qrels), str(runs[0]), "-m", MEASURES]}
     for n in counts:
         configs[f"{n} runs (python -m metrics.leaderboard)"] = [
-            python, "-m", "metrics.leaderboard", str(qrels), *map(str, runs[:n]), "-m", MEASURES, "--quiet",
+            python, "-m", "metrics.compare.leaderboard", str(qrels), *map(str, runs[:n]), "-m", MEASURES, "--quiet",
         ]  # fmt: skip
     samples: dict[str, list[tuple[float, float]]] = {name: [] for name in configs}
     for _ in range(options.reps):

@@ -29,7 +29,7 @@ import json, os, resource, sys, time
 load = os.getloadavg()[0]
 started = time.perf_counter()
 step, run, qrels, dataset = sys.argv[1:5]
-from metrics.streaming import evaluate_stream, open_run, write_parquet
+from metrics.evaluation.streaming import evaluate_stream, open_run, write_parquet
 if step == "write":
     write_parquet(run, dataset)
 elif step.startswith("read"):

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from metrics import registry
-from metrics.diagnosis import SAME
+from metrics.catalog import registry
+from metrics.teaching.diagnosis import SAME
 from ui.scenario import Scenario
 
 OPTIONS = 4

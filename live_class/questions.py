@@ -4,7 +4,8 @@ Pure (no Streamlit).
 Three kinds:
 
 - ``predict``: "What is NDCG@5 of this list?", a number given to ``decimals`` places; right within half a unit of
-  the last place. Wrong numbers are diagnosed by metrics.diagnosis (the value under another convention or cutoff).
+  the last place. Wrong numbers are diagnosed by metrics.teaching.diagnosis (the value under another convention or
+  cutoff).
 - ``choice``: "Which list has the higher AP?", answers "A", "B" or "tie"; list B is list A with one document moved
   (:func:`pick_better`), or the other retriever of the A vs B page (:func:`compare`).
   A wrong choice is diagnosed by the conventions and cutoffs under which it would be right.
@@ -25,10 +26,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from live_class import moves
-from metrics import diagnosis, formulas, registry
-from metrics.conventions import Conventions
-from metrics.measures import parse_measure
-from metrics.types import Breakdown
+from metrics.catalog import registry
+from metrics.catalog.measures import parse_measure
+from metrics.core.conventions import Conventions
+from metrics.core.types import Breakdown
+from metrics.teaching import diagnosis, formulas
 from ui.markdown import plain
 from ui.scenario import Scenario
 
@@ -309,7 +311,7 @@ def result(question: Mapping[str, Any], values: Sequence[str]) -> Result:
 
 def _explained(question: Mapping[str, Any]) -> dict[str, list[str]]:
     """For a choice or move question: each wrong answer that another convention or cutoff makes right, with those
-    mistakes (metrics.diagnosis)."""
+    mistakes (metrics.teaching.diagnosis)."""
     scn = scenario(question)
     if question["kind"] == "move":
         keys = choices(question)

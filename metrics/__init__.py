@@ -4,8 +4,12 @@ vectorized engine for whole run files that agrees with them exactly. Conventions
 No Streamlit here: this package is a plain library.
 """
 
-from metrics.aggregate import QuerySetResult, counted_queries, mean, mean_over_queries
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics import _moved
+from metrics.catalog.measures import DEFAULT_MEASURES, FUNCTIONS, Measure, parse_measure
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.ranking import rank_by_score
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep
+from metrics.evaluation.aggregate import QuerySetResult, counted_queries, mean, mean_over_queries
 from metrics.families._dcg_sums import gain
 from metrics.families.average_precision import average_precision
 from metrics.families.capped_recall import capped_recall
@@ -17,9 +21,8 @@ from metrics.families.ndcg import ndcg
 from metrics.families.precision import precision
 from metrics.families.recall import recall
 from metrics.families.reciprocal_rank import reciprocal_rank
-from metrics.measures import DEFAULT_MEASURES, FUNCTIONS, Measure, parse_measure
-from metrics.ranking import rank_by_score
-from metrics.types import Breakdown, Judgments, Ranking, RankStep
+
+_moved.install()  # the old import paths (metrics.engine, ...), for one release
 
 __all__ = [
     "DEFAULT_MEASURES",

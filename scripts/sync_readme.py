@@ -1,5 +1,5 @@
-"""Rewrite the README's generated blocks: the measure table from the registry (metrics.registry.markdown_table) and
-the module map from the file tree and each module's docstring (module_map).
+"""Rewrite the README's generated blocks: the measure table from the registry (metrics.catalog.registry.markdown_table)
+and the module map from the file tree and each module's docstring (module_map).
 
 Run after adding or changing a measure family or a module: ``.venv/bin/python scripts/sync_readme.py``.
 tests/test_registry.py and tests/test_readme.py fail while the README and the code disagree.
@@ -22,7 +22,7 @@ _SHORT = 40  # a first sentence shorter than this ("Lesson: user models.") is a 
 
 
 def _measure_table() -> str:
-    from metrics.registry import markdown_table  # imported on use: the module map needs no registry
+    from metrics.catalog.registry import markdown_table  # imported on use: the module map needs no registry
 
     return markdown_table()
 

@@ -3,7 +3,7 @@ functions score such a query on an empty ranking; trec_eval on its one-document 
 
 from __future__ import annotations
 
-from metrics.aggregate import STAND_IN_DOC, zero_when_missing
+from metrics.evaluation.aggregate import STAND_IN_DOC, zero_when_missing
 
 
 def with_trec_eval_missing(measure, per_query, run, qrels, conventions, judged_only=False) -> dict[str, float]:

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from metrics import registry
-from metrics.engine import evaluate
+from metrics.catalog import registry
+from metrics.evaluation.engine import evaluate
 from metrics.io import read_qrels, read_run
 from tests.markdown_text import markdown_table, shown
 

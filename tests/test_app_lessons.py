@@ -88,7 +88,7 @@ def test_ndcg_ignores_the_threshold():
 
 def test_lessons_follow_the_playground_scenario():
     at = AppTest.from_file(str(PAGES / "lesson_rr.py"), default_timeout=30)
-    from metrics.examples import RETRIEVER_A
+    from metrics.teaching.examples import RETRIEVER_A
     from ui.scenario import Scenario
 
     at.session_state["scenario"] = Scenario.from_example(RETRIEVER_A)  # relevant at ranks 3 and 4

@@ -156,7 +156,7 @@ def test_undo_redo_reset(at):
 
 def test_conventions_change_the_numbers(at):
     at.radio(key="pg_gain").set_value("exp").run()
-    assert metric_values(at)["NDCG_exp@5"] == "0.9575"  # golden value in metrics/examples.py
+    assert metric_values(at)["NDCG_exp@5"] == "0.9575"  # golden value in metrics/teaching/examples.py
     at.radio(key="pg_gain").set_value("linear").run()
     assert metric_values(at)["NDCG@5"] == "0.9724"
 
@@ -167,7 +167,7 @@ def test_unretrieved_relevant_doc_lowers_ndcg(at):
     at.checkbox(key="pg_add_shelf").check()
     at.button(key="pg_add").click().run()
     assert not at.exception
-    assert metric_values(at)["NDCG@5"] == "0.8047"  # trec_eval, golden value in metrics/examples.py
+    assert metric_values(at)["NDCG@5"] == "0.8047"  # trec_eval, golden value in metrics/teaching/examples.py
     assert shown_order(at) == ["d1", "d2", "d3", "d4", "d5"]
     assert at.text_input(key="pg_add_id").value == ""  # emptied for the next document
 
@@ -185,7 +185,7 @@ def test_two_documents_in_a_row_need_no_retyping_of_cleared_fields(at):
 def test_preset_picker_loads_an_example(at):
     at.selectbox(key="pg_preset").set_value("better-auth").run()
     values = metric_values(at)
-    assert values["NDCG@3"] == "0.8175"  # golden value in metrics/examples.py
+    assert values["NDCG@3"] == "0.8175"  # golden value in metrics/teaching/examples.py
     assert shown_order(at) == ["A", "B", "C"]
     assert "0.7364" in texts(at)  # the lesson text is shown
 

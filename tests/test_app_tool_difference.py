@@ -1,6 +1,7 @@
-"""The "Why tools differ" page (AppTest): the sample data's explanation as metrics.explain gives it, the waterfall's
-bars, the per-query table by |difference|, the Playground share link of a query with a tool's conventions (whose
-Playground number is the table's), uploads with hostile ids and names shown literally, and bad input as a message.
+"""The "Why tools differ" page (AppTest): the sample data's explanation as metrics.tools.explain gives it, the
+waterfall's bars, the per-query table by |difference|, the Playground share link of a query with a tool's conventions
+(whose Playground number is the table's), uploads with hostile ids and names shown literally, and bad input as a
+message.
 
 The numbers themselves are checked against the tools in tests/test_tool_profiles.py and by hand in
 tests/test_explain.py; here the page must show them truthfully."""
@@ -14,10 +15,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 import streamlit as st
+from metrics.explain import explain
 from streamlit.testing.v1 import AppTest
 
 from metrics import parse_measure
-from metrics.explain import explain
 from tests.markdown_text import shown
 from ui import datasets, url
 from ui.markdown import plain

@@ -4,7 +4,7 @@ them, and every bad input shown as a one-line message (file, line, problem) with
 Uploads: Streamlit 1.67's AppTest drives ``st.file_uploader`` (``at.file_uploader(key=...).set_value((name, bytes,
 mime))``, which also fires its on_change), so the page's real upload path is tested here; ui.datasets.load_bytes,
 which the uploader calls with (name, bytes), is also tested directly. Expected numbers come from the CLI
-(``metrics.__main__.main``, run in-process on the same files, JSON output at full precision).
+(``metrics.cli.ir_metrics.main``, run in-process on the same files, JSON output at full precision).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from streamlit import config
 from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec
 from streamlit.testing.v1 import AppTest
 
-from metrics.__main__ import main as cli_main
+from metrics.cli.ir_metrics import main as cli_main
 from metrics.io import Run
 from tests.markdown_text import shown
 from ui import datasets

@@ -9,9 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from missing_queries import num_rel_all, with_trec_eval_missing
 
-from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score, registry
-from metrics.aggregate import summarize
-from metrics.engine import evaluate
+from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score
+from metrics.catalog import registry
+from metrics.evaluation.aggregate import summarize
+from metrics.evaluation.engine import evaluate
 
 DOCS = [f"d{i}" for i in range(10)] + ["D1", "doc10", "doc9", "a", "é"]
 QUERIES = ["q1", "q2", "q3", "q10"]
@@ -127,7 +128,7 @@ def test_long_rankings_with_ties_and_deep_judgments():
 def test_every_catalog_choice_computes_renders_and_summarises():
     """The playground's picker and the Evaluate page's summary column take every family, relstring's missing
     summary included."""
-    from metrics.formulas import latex
+    from metrics.teaching.formulas import latex
     from ui import datasets, widgets
 
     ranking, qrels = ["a", "x", "b", "u"], {"a": 2, "b": 0, "u": -1, "z": 1}

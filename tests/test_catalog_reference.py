@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from strategies import runs
 
 from metrics import Conventions, parse_measure
-from metrics.aggregate import GEOMETRIC_FLOOR
-from metrics.engine import evaluate
+from metrics.evaluation.aggregate import GEOMETRIC_FLOOR
+from metrics.evaluation.engine import evaluate
 
 TOL = 1e-9
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

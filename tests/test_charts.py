@@ -112,7 +112,7 @@ def test_waterfall_escapes_query_ids_and_run_names():
 
 
 def test_null_histogram_marks_the_observed_difference_both_ways():
-    from metrics.significance import randomization_test
+    from metrics.compare.significance import randomization_test
 
     r = randomization_test([0.0, 0.0, 0.0], [0.5, 0.25, 0.0])  # d = 0.5, 0.25, 0: 2^3 patterns, exact
     fig = charts.null_histogram(r, "AP")

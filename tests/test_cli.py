@@ -15,7 +15,7 @@ import pytrec_eval
 from golden import TIES, TREC_PUBLIC
 
 from metrics import DEFAULT_MEASURES
-from metrics.__main__ import main, measure_names
+from metrics.cli.ir_metrics import main, measure_names
 
 TOL = 1e-9
 ROOT = Path(__file__).resolve().parent.parent
@@ -255,7 +255,7 @@ def test_real_process_is_lean_and_prints_trec_eval_lines(tmp_path):
     (tmp_path / "run.txt").write_text(RUN)
     (tmp_path / "qrels.txt").write_text(QRELS)
     probe = (
-        "import sys; from metrics.__main__ import main; status = main(sys.argv[1:]); "
+        "import sys; from metrics.cli.ir_metrics import main; status = main(sys.argv[1:]); "
         "print('pandas' in sys.modules, file=sys.stderr); sys.exit(status)"
     )
     done = subprocess.run(
@@ -286,7 +286,7 @@ def test_real_process_bad_input(tmp_path):
 def test_a_large_run_keeps_the_parsers_freed_pages(tmp_path, capsys, monkeypatch, run_bytes, expected):
     """A run below the threshold has Arrow's allocator hand freed pages back after 20 ms; one at or above it
     keeps mimalloc's default (the variable unset). A caller's own setting is never overridden."""
-    import metrics.__main__ as cli
+    import metrics.cli.ir_metrics as cli
 
     (tmp_path / "run.txt").write_text(RUN)
     (tmp_path / "qrels.txt").write_text(QRELS)
@@ -304,7 +304,7 @@ def test_real_process_turns_transparent_huge_pages_off(tmp_path):
     (tmp_path / "run.txt").write_text(RUN)
     (tmp_path / "qrels.txt").write_text(QRELS)
     probe = (
-        "import ctypes, sys; from metrics.__main__ import main; status = main(sys.argv[1:]);"
+        "import ctypes, sys; from metrics.cli.ir_metrics import main; status = main(sys.argv[1:]);"
         "print(ctypes.CDLL(None).prctl(42, 0, 0, 0, 0), file=sys.stderr); sys.exit(status)"  # 42 = PR_GET_THP_DISABLE
     )
     argv = [sys.executable, "-c", probe, str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt"), "-m", "map"]

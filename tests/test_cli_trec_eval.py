@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from strategies import scored_qrels_sets, scored_runs
 
 from metrics import rank_by_score
-from metrics.__main__ import main
+from metrics.cli.ir_metrics import main
 
 # trec_eval's measure table order (measures.c), for the measures checked here
 ORDER = [

@@ -8,7 +8,7 @@ from math import log2
 import pytest
 from golden import PUBLIC, TIES
 
-from metrics.conventions import Conventions
+from metrics.core.conventions import Conventions
 from ui import conventions_table as ct
 from ui.scenario import Scenario
 

@@ -6,7 +6,7 @@ from math import log2
 
 import pytest
 
-from metrics import diagnosis
+from metrics.teaching import diagnosis
 
 # NDCG@3 of d1 (grade 0), d2 (2), d3 (1); d4 (grade 3) was judged but not retrieved.
 RANKING = ["d1", "d2", "d3"]

@@ -1,5 +1,6 @@
-"""The Dask path (metrics.distributed) on a LocalCluster of 2 worker processes: the same Evaluation as one process,
-for every measure family, from a text run (blocks sent) and a Parquet dataset (files read by the workers); a worker
+"""The Dask path (metrics.evaluation.distributed) on a LocalCluster of 2 worker processes: the same Evaluation as one
+process, for every measure family, from a text run (blocks sent) and a Parquet dataset (files read by the workers); a
+worker
 killed mid-run is replaced and its tasks retried, with the same result; without Dask, --dask says how to install it."""
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ import pytest
 from distributed import Client, LocalCluster, get_task_stream
 from pyarrow.parquet import read_table
 
-from metrics.__main__ import main
-from metrics.distributed import evaluate_dask
-from metrics.engine import evaluate
-from metrics.leaderboard import evaluate_runs, from_evaluations
-from metrics.leaderboard.__main__ import main as leaderboard_cli
-from metrics.streaming import write_parquet
+from metrics.cli.ir_metrics import main
+from metrics.cli.ir_metrics_compare import main as leaderboard_cli
+from metrics.compare.leaderboard import evaluate_runs, from_evaluations
+from metrics.evaluation.distributed import evaluate_dask
+from metrics.evaluation.engine import evaluate
+from metrics.evaluation.streaming import write_parquet
 from tests.test_streaming import MEASURES, _large_run, _write_qrels, _write_trec, assert_same
 
 

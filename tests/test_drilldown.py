@@ -1,4 +1,4 @@
-"""A query opened in the playground scores exactly (==) as metrics.engine scores it in the run: for every
+"""A query opened in the playground scores exactly (==) as metrics.evaluation.engine scores it in the run: for every
 measure at k <= N and for uncut AP and RR, whose relevant docs may lie beyond the displayed top N (the hidden tail).
 """
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from metrics import parse_measure
-from metrics.engine import evaluate
+from metrics.evaluation.engine import evaluate
 from metrics.io import read_qrels, read_run
 from ui import url
 from ui.drilldown import grade_mapping, mapping_note, scenario_for_query, tail_note

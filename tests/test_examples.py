@@ -1,4 +1,4 @@
-"""The teaching presets in metrics/examples.py: their data are the golden cases, and every number their lesson
+"""The teaching presets in metrics/teaching/examples.py: their data are the golden cases, and every number their lesson
 quotes is trec_eval's golden value (tests/data/golden_public.json)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from golden import PUBLIC
 
 from metrics import mean_over_queries, parse_measure
-from metrics.examples import EXAMPLES
+from metrics.teaching.examples import EXAMPLES
 
 GOLDEN = {case["id"]: case for case in PUBLIC}
 CASE_OF = {

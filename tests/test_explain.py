@@ -1,4 +1,4 @@
-"""The explanation of two tools' difference (metrics.explain): Shapley parts that sum to the difference, per query
+"""The explanation of two tools' difference (metrics.tools.explain): Shapley parts that sum to the difference, per query
 too, whatever the run; the means equal each profile's own number; the CLI's text and JSON, and its bad input.
 
 Expected numbers in the worked example are arithmetic written out by hand (also in the README, as a doctest)."""
@@ -14,10 +14,10 @@ from itertools import permutations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from metrics.explain import explain, main, shapley
-from metrics.tool_profiles import TOOLS, profile
-from metrics.tool_settings import Setting, score
+
+from metrics.tools.profiles import TOOLS, profile
+from metrics.tools.settings import Setting, score
 from tests.strategies import runs
 
 FAMILIES = {"NDCG": ("NDCG@3", "NDCG@10"), "AP": ("AP",), "P": ("P@5",), "R": ("R@5",), "RR": ("RR",)}

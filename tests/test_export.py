@@ -10,9 +10,9 @@ from math import log2
 
 import pytest
 
-from metrics.conventions import Conventions
-from metrics.examples import EXAMPLES
-from metrics.measures import FUNCTIONS
+from metrics.catalog.measures import FUNCTIONS
+from metrics.core.conventions import Conventions
+from metrics.teaching.examples import EXAMPLES
 from tests.golden import PUBLIC
 from ui import export
 from ui.markdown import plain

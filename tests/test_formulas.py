@@ -22,7 +22,7 @@ from metrics import (
     recall,
     reciprocal_rank,
 )
-from metrics.formulas import MAX_TERMS, definition, latex
+from metrics.teaching.formulas import MAX_TERMS, definition, latex
 
 RANKING = ["d1", "d2", "d3", "d4", "d5"]
 GRADES = {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1}

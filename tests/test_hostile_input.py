@@ -14,7 +14,7 @@ import pytest
 import pytrec_eval
 from streamlit.testing.v1 import AppTest
 
-from metrics.__main__ import main
+from metrics.cli.ir_metrics import main
 from tests import uploads
 from tests.markdown_text import shown
 from ui import url

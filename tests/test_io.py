@@ -15,7 +15,7 @@ import metrics.io.duplicates
 import metrics.io.fast
 import metrics.io.order
 import metrics.io.parallel
-from metrics.engine import evaluate
+from metrics.evaluation.engine import evaluate
 from metrics.io import InputError, doc_hash, fingerprint, read_qrels, read_run
 from metrics.io.parallel import PARALLEL_ROWS, by_halves
 

@@ -1,4 +1,4 @@
-"""The N-run leaderboard (metrics.leaderboard) and its CLI (python -m metrics.leaderboard).
+"""The N-run leaderboard (metrics.compare.leaderboard) and its CLI (python -m metrics.leaderboard).
 
 Expected values: the single-run CLI's means (trec_eval-checked elsewhere), scipy's ttest_rel, ranx's Fisher
 randomization test and scipy's permutation_test on the same data, and p-value corrections written out by hand.
@@ -16,10 +16,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from metrics.__main__ import main as single_run_cli
-from metrics.engine import evaluate
-from metrics.io import read_qrels
-from metrics.leaderboard import (
+from metrics.cli.ir_metrics import main as single_run_cli
+from metrics.cli.ir_metrics_compare import main as leaderboard_cli
+from metrics.compare.leaderboard import (
     Leaderboard,
     correct,
     evaluate_runs,
@@ -31,7 +30,8 @@ from metrics.leaderboard import (
     unique_names,
     win_tie_loss,
 )
-from metrics.leaderboard.__main__ import main as leaderboard_cli
+from metrics.evaluation.engine import evaluate
+from metrics.io import read_qrels
 
 SAMPLES = Path(__file__).parents[1] / "data" / "samples"
 QRELS = SAMPLES / "qrels.txt.gz"

@@ -84,7 +84,7 @@ def test_the_csv_has_no_nicknames_and_the_markdown_shows_titles_literally():
 
 
 def test_a_vs_b_lists_are_compared_with_their_own_orders():
-    from metrics.examples import RETRIEVER_A, RETRIEVER_B
+    from metrics.teaching.examples import RETRIEVER_A, RETRIEVER_B
 
     a, b = Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B)
     # A: r1, r2 at ranks 3 and 4, AP = (1/3 + 2/4) / 2; B: ranks 1 and 2, AP = 1. P@5: 2/5 for both, a tie.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics.examples import RETRIEVER_A, RETRIEVER_B
+from metrics.teaching.examples import RETRIEVER_A, RETRIEVER_B
 from ui.narrative import explain_ab, lost_in_the_middle_note
 from ui.scenario import Scenario
 

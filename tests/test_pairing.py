@@ -1,12 +1,12 @@
-"""metrics.pairing: two runs' evaluations aligned query by query, the left-out queries counted by reason.
+"""metrics.compare.pairing: two runs' evaluations aligned query by query, the left-out queries counted by reason.
 Expected values are written out by hand from the runs and qrels below."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from metrics.engine import evaluate
-from metrics.pairing import LeftOut, align
+from metrics.compare.pairing import LeftOut, align
+from metrics.evaluation.engine import evaluate
 
 QRELS = {
     "q1": {"a": 1},

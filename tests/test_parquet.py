@@ -8,10 +8,10 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
-from metrics.__main__ import main
-from metrics.engine import evaluate
+from metrics.cli.ir_metrics import main
+from metrics.evaluation.engine import evaluate
+from metrics.evaluation.streaming import evaluate_stream, write_parquet
 from metrics.io import InputError, read_qrels, read_run
-from metrics.streaming import evaluate_stream, write_parquet
 from tests.test_streaming import MEASURES, _large_run, assert_same
 
 

@@ -1,13 +1,13 @@
-"""metrics.aggregate.query_statuses: which queries count in a mean, and why, against trec_eval itself (pytrec_eval,
-which embeds its C code): the queries trec_eval scores are those marked as counting, and the ones scored with no
-relevant document have num_rel 0."""
+"""metrics.evaluation.aggregate.query_statuses: which queries count in a mean, and why, against trec_eval itself
+(pytrec_eval, which embeds its C code): the queries trec_eval scores are those marked as counting, and the ones scored
+with no relevant document have num_rel 0."""
 
 from __future__ import annotations
 
 import pytest
 import pytrec_eval
 
-from metrics.aggregate import query_statuses
+from metrics.evaluation.aggregate import query_statuses
 
 RUN = {
     "judged": ["a", "b"],  # counts

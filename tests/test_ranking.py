@@ -7,7 +7,7 @@ import pytest
 import pytrec_eval
 
 from metrics import parse_measure, rank_by_score
-from metrics.engine import evaluate
+from metrics.evaluation.engine import evaluate
 
 # Pairs of scores that differ as doubles but are equal as 32-bit floats: trec_eval 9 (pytrec_eval) stored C floats
 # and broke the tie by doc id; trec_eval 10.0 stores doubles, so the higher score ranks first (the corpus of

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from metrics import Breakdown, Conventions, parse_measure, registry
-from metrics.engine import evaluate
-from metrics.measures import FUNCTIONS
+from metrics import Breakdown, Conventions, parse_measure
+from metrics.catalog import registry
+from metrics.catalog.measures import FUNCTIONS
+from metrics.evaluation.engine import evaluate
 from scripts.sync_readme import synced
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -81,7 +82,7 @@ def test_the_families_trec_eval_c_sets_to_zero_for_a_query_missing_from_the_run(
     num_nonrel_judged_ret, unj, rbp_resid and a plain utility go to 0 (a utility with parameters keeps the stand-in's
     value); num_rel's 'all' line counts the qrels lines graded above 0 (m_num_rel.c)."""
     from metrics import parse_measure
-    from metrics.aggregate import zero_when_missing
+    from metrics.evaluation.aggregate import zero_when_missing
 
     zeroed = {f.key for f in registry.FAMILIES if f.zero_when_missing is True}
     assert zeroed == {"NumRet", "NumRelRet", "NumNonRelJudgedRet", "unj", "RBP_resid"}

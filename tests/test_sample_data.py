@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import pytrec_eval
 
-from metrics.engine import evaluate
+from metrics.evaluation.engine import evaluate
 
 ROOT = Path(__file__).parents[1]
 SAMPLES = ROOT / "data" / "samples"

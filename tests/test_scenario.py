@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.examples import CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.teaching.examples import CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A
 from ui.scenario import MAX_DOCS, Scenario
 from ui.sortable import apply_edit
 

@@ -1,4 +1,4 @@
-"""metrics.significance against independent references: scipy (live) and closed forms for the t-test and the
+"""metrics.compare.significance against independent references: scipy (live) and closed forms for the t-test and the
 incomplete beta, brute-force enumeration of all 2^n sign flips for the randomization test, hand arithmetic for Holm."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from metrics.significance import (
+from metrics.compare.significance import (
     bootstrap_ci,
     compare_paired,
     holm,
@@ -232,7 +232,7 @@ def test_holm_across_metrics_matches_statsmodels():
     t-test p's and, separately, on the randomization p's gives the same adjusted values."""
     from statsmodels.stats.multitest import multipletests
 
-    from metrics.significance import holm_across_metrics
+    from metrics.compare.significance import holm_across_metrics
 
     results = {
         name: compare_paired(*paired_samples(12, seed, shift), n_permutations=500, n_resamples=200)
@@ -251,7 +251,7 @@ def test_holm_across_metrics_by_hand():
     p 0.5, 0.6, 0.2: 0.2 x 3 = 0.6, 0.5 x 2 = 1.0, 0.6 x 1 -> kept at 1.0."""
     from types import SimpleNamespace
 
-    from metrics.significance import holm_across_metrics
+    from metrics.compare.significance import holm_across_metrics
 
     def result(p_t: float, p_r: float) -> SimpleNamespace:
         return SimpleNamespace(t_test=SimpleNamespace(p_value=p_t), randomization=SimpleNamespace(p_value=p_r))

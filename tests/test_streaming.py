@@ -1,4 +1,4 @@
-"""Streaming (metrics.streaming) equals the whole-file path value for value and byte for byte: on random runs
+"""Streaming (metrics.evaluation.streaming) equals the whole-file path value for value and byte for byte: on random runs
 written as TREC files and read in tiny pieces (queries split across pieces), with queries not contiguous in the file
 (the hash-partition pass), under -c, -M, -J, and for every measure family and summary kind (mean, sum, geometric)."""
 
@@ -12,13 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics import registry, trec_format
-from metrics.__main__ import main
-from metrics.engine import evaluate
+from metrics.catalog import registry, trec_format
+from metrics.catalog.measures import parse_measure
+from metrics.cli.ir_metrics import main
+from metrics.evaluation.engine import evaluate
+from metrics.evaluation.streaming import evaluate_stream
 from metrics.io import InputError, read_run
 from metrics.io.stream import TextRun
-from metrics.measures import parse_measure
-from metrics.streaming import evaluate_stream
 from tests.strategies import scored_qrels_sets, scored_runs
 
 # One measure of every family (cutoffs and parameters filled in), and the catalog's parameterized spellings.

@@ -232,8 +232,8 @@ def test_metrics_has_no_import_cycle():
 def test_every_family_has_one_module_and_one_test_file():
     """metrics/families/<name>.py declares exactly one family (modules named _* hold shared code and declare none),
     and tests/families/test_<name>.py tests it: the README's recipe for adding a measure."""
-    from metrics import registry
-    from metrics.family import Family
+    from metrics.catalog import registry
+    from metrics.catalog.family import Family
 
     declared = {}
     for path in _python_files("metrics/families"):
@@ -262,7 +262,8 @@ def test_every_family_has_one_module_and_one_test_file():
 def _measure_name(text: str) -> bool:
     """A family key or a measure in our spelling ("NDCG@10", "NDCG_exp@10", "P(rel=2)@5"), case as the registry
     writes it (so "gain" or "idcg", convention names, are not)."""
-    from metrics import parse_measure, registry
+    from metrics import parse_measure
+    from metrics.catalog import registry
 
     keys = {f.key for f in registry.FAMILIES} | {f"{f.key}_exp" for f in registry.FAMILIES if f.graded}
     if text.split("@")[0].split("(")[0] not in keys:
@@ -294,8 +295,8 @@ def _hard_coded_lists(source: str) -> list[str]:
 
 def test_pages_and_ui_take_their_measure_lists_from_the_registry():
     """No module-level tuple, list, set or dict in app_pages/ or ui/ spells out two or more measures: such lists
-    come from metrics.registry (Family.lists, offered, card, curve, default) or another module of metrics/ that
-    holds the fact (metrics.tool_profiles.MEASURES), so a new family reaches every page by its declaration."""
+    come from metrics.catalog.registry (Family.lists, offered, card, curve, default) or another module of metrics/ that
+    holds the fact (metrics.tools.profiles.MEASURES), so a new family reaches every page by its declaration."""
     assert _measure_name("NDCG@10") and _measure_name("HitRate") and not _measure_name("sample")  # the check works
     sample = 'A = ("AP", "sample")\nMEASURES = ("NDCG@10", "AP")\nT: dict = {"AP": 1, "RR@5": 2}'
     assert _hard_coded_lists(sample) == ["MEASURES", "T"]  # and finds the lists
@@ -310,7 +311,7 @@ def test_pages_and_ui_take_their_measure_lists_from_the_registry():
 def _family_checks(source: str) -> list[int]:
     """The lines of ``source`` that compare something with a family key (``x == "NDCG"``, ``f.key != "IDCG"``,
     ``family in ("AP", "RR")``): a branch on a family's name, where a family fact belongs."""
-    from metrics import registry
+    from metrics.catalog import registry
 
     keys = {f.key for f in registry.FAMILIES}
 
@@ -376,3 +377,15 @@ def test_live_class_uses_only_the_pure_modules_of_ui():
     assert used, "live_class imports nothing from ui: this test would check nothing"
     assert sorted(name for name in used if _loads_streamlit(name)) == []
     assert not any(_loads_streamlit(_module_name(path)) for path in _python_files("live_class"))
+
+
+def test_no_two_modules_of_metrics_share_a_name():
+    """A module's name says which one it is (``metrics.teaching.blog_posts``, not a second ``sources``), so a search
+    for a name finds one file. ``__init__`` and ``__main__`` are a package's own; the families' shared helpers
+    (``_hits``) are named for what they share."""
+    names: dict[str, list[str]] = {}
+    for path in _python_files("metrics"):
+        if path.stem not in {"__init__", "__main__"}:
+            names.setdefault(path.stem, []).append(str(path.relative_to(REPO)))
+    assert len(names) > 80  # the modules were found
+    assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}

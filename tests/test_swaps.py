@@ -1,5 +1,5 @@
-"""metrics.swaps: every cell is (metric of the swapped list) − (metric of the list), checked against pytrec_eval and
-hand arithmetic; the diagonal is 0 and Δ(i, j) == Δ(j, i)."""
+"""metrics.teaching.swaps: every cell is (metric of the swapped list) − (metric of the list), checked against
+pytrec_eval and hand arithmetic; the diagonal is 0 and Δ(i, j) == Δ(j, i)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from math import log2
 import pytest
 import pytrec_eval
 
-from metrics.swaps import best_swap, swap_deltas, swapped
+from metrics.teaching.swaps import best_swap, swap_deltas, swapped
 
 TOL = 1e-9
 

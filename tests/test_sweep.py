@@ -8,7 +8,7 @@ import pytest
 from golden import TREC_PUBLIC
 
 from metrics import Conventions, parse_measure
-from metrics.sweep import at_each_cutoff
+from metrics.teaching.sweep import at_each_cutoff
 
 
 def _rows():

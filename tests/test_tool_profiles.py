@@ -22,10 +22,10 @@ import sklearn.metrics as sklearn_metrics
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics import registry
-from metrics.measures import parse_measure
-from metrics.tool_profiles import MEASURES, TOOLS, profile, tool, usable_tools
-from metrics.tool_settings import score
+from metrics.catalog import registry
+from metrics.catalog.measures import parse_measure
+from metrics.tools.profiles import MEASURES, TOOLS, profile, tool, usable_tools
+from metrics.tools.settings import score
 
 # ranx is numba code: on a fresh venv its parallel kernels take about a minute of CPU to compile, for runs of a few
 # queries. numba runs the same Python source uncompiled when told so before ranx decorates its functions: the same

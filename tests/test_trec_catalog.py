@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from missing_queries import num_rel_all, with_trec_eval_missing
 from strategies import every_conventions, scored_qrels_sets, scored_runs
 
-from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score, registry
-from metrics.aggregate import summarize
-from metrics.engine import evaluate
+from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score
+from metrics.catalog import registry
+from metrics.evaluation.aggregate import summarize
+from metrics.evaluation.engine import evaluate
 
 TOL = 1e-9
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -3,8 +3,8 @@
 tests/data/trec_eval10/corpus.jsonl.gz holds what the binary printed (scripts/make_trec_eval_corpus.py made it; run
 it again with a binary's path to regenerate). Every case runs in this process through the CLI's main, whose stdout
 must equal trec_eval's byte for byte and whose exit status must be 0 where trec_eval's is; the printed values are
-also checked through the Python API (metrics.engine.evaluate). Where trec_eval 10.0 is wrong on valid input, the
-case names its row of tests/data/trec_eval10/defects.json (the one list of them, with reasons) and carries the
+also checked through the Python API (metrics.evaluation.engine.evaluate). Where trec_eval 10.0 is wrong on valid input,
+the case names its row of tests/data/trec_eval10/defects.json (the one list of them, with reasons) and carries the
 answer trec_eval gives on the repaired input, which is what we must print instead.
 
 trec_eval's own `make quicktest` (its nine outputs that need no -R or -Z) is replayed the same way.
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.__main__ import main
+from metrics.cli.ir_metrics import main
 
 DATA = Path(__file__).parent / "data" / "trec_eval10"
 DEFECTS: dict[str, str] = json.loads((DATA / "defects.json").read_text())
@@ -103,10 +103,11 @@ API_CASES = {
     "case", [c for c in CASES if tuple(c["args"]) in API_CASES and c.get("expected", c)["rc"] == 0], ids=_case_id
 )
 def test_corpus_values_through_the_api(case, input_files):
-    """metrics.engine.evaluate's per-query values round to what trec_eval printed (%6.4f, %ld, -nan)."""
-    from metrics import Conventions, parse_measure, trec_format
-    from metrics.engine import evaluate
-    from metrics.measure_lists import measure_names
+    """metrics.evaluation.engine.evaluate's per-query values round to what trec_eval printed (%6.4f, %ld, -nan)."""
+    from metrics import Conventions, parse_measure
+    from metrics.catalog import trec_format
+    from metrics.catalog.measure_lists import measure_names
+    from metrics.evaluation.engine import evaluate
 
     options, nickname, level = API_CASES[tuple(case["args"])]
     names = [n for n in measure_names(nickname) if n != "runid"]

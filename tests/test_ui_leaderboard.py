@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from metrics.leaderboard import from_values
+from metrics.compare.leaderboard import from_values
 from tests.markdown_text import shown
 from ui import charts, leaderboard
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.examples import EXAMPLES
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.teaching.examples import EXAMPLES
 from ui import url
 from ui.scenario import MAX_DOCS, SCALES, Scenario
 

@@ -17,10 +17,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from metrics import registry
+from metrics.catalog import registry
+from metrics.compare.significance import TIE, Randomization, differences
+from metrics.core.types import Breakdown
 from metrics.families.err import CascadeStep
-from metrics.significance import TIE, Randomization, differences
-from metrics.types import Breakdown
 
 COLORS = {
     "blue": "#0072B2",
@@ -385,8 +385,8 @@ TEXT_IN_CELLS = 10  # print Δ in the cells up to this many docs; beyond, hover 
 
 
 def swap_heatmap(deltas: Sequence[Sequence[float]], docs: Sequence[str], label: str) -> go.Figure:
-    """metrics.swaps.swap_deltas as a heatmap: rows and columns are ranks, blue helps, vermillion hurts, the colour
-    scale centred at 0 (symmetric: equal gains and losses get equally strong colours). An invisible scatter of
+    """metrics.teaching.swaps.swap_deltas as a heatmap: rows and columns are ranks, blue helps, vermillion hurts, the
+    colour scale centred at 0 (symmetric: equal gains and losses get equally strong colours). An invisible scatter of
     cell centres carries the hover text and the clicks. Doc ids are escaped."""
     n = len(docs)
     ranks = list(range(1, n + 1))

@@ -28,9 +28,9 @@ from metrics import (
     reciprocal_rank,
     registry,
 )
-from metrics.conventions import Conventions
-from metrics.examples import BETTER_AUTH, CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A
-from metrics.sources import SOURCES
+from metrics.core.conventions import Conventions
+from metrics.teaching.blog_posts import SOURCES
+from metrics.teaching.examples import BETTER_AUTH, CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A
 from ui.scenario import MAX_DOCS, Scenario
 
 SAME = 5e-5  # values that agree to 4 decimals are "the same" on the page
@@ -518,7 +518,7 @@ def splits(scn: Scenario) -> list[Split]:
 @dataclass(frozen=True, slots=True)
 class Erratum:
     key: str
-    seed: str  # the post it corrects: a key of metrics.sources.SOURCES
+    seed: str  # the post it corrects: a key of metrics.teaching.blog_posts.SOURCES
     claim: str  # what the post says or printed
     printed: str
     correct: str  # computed by metrics, 4 decimals

@@ -33,13 +33,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
-from metrics import leaderboard, registry
-from metrics.engine import Evaluation, evaluate
+from metrics.catalog import registry
+from metrics.catalog.measure_lists import measure_names
+from metrics.catalog.measures import parse_measure
+from metrics.compare import leaderboard
+from metrics.compare.leaderboard import Leaderboard
+from metrics.evaluation.engine import Evaluation, evaluate
+from metrics.evaluation.judged_coverage import JudgedCoverage, judged_coverage
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
-from metrics.judged_coverage import JudgedCoverage, judged_coverage
-from metrics.leaderboard import Leaderboard
-from metrics.measure_lists import measure_names
-from metrics.measures import parse_measure
 from ui import state, upload_copy, words
 from ui.charts import COLORS
 from ui.markdown import plain
@@ -266,7 +267,7 @@ def _coverage_cached(run_key: tuple, qrels_key: tuple, _run, _qrels) -> JudgedCo
 
 
 def coverage(run: Loaded, qrels: Loaded) -> JudgedCoverage:
-    """How many retrieved documents of the shared queries are judged (metrics.judged_coverage), cached."""
+    """How many retrieved documents of the shared queries are judged (metrics.evaluation.judged_coverage), cached."""
     return _coverage_cached(run.key, qrels.key, run.value, qrels.value)
 
 

@@ -1,8 +1,8 @@
 """Open one query of a real run in the playground: its top N on the list, the rest kept as a hidden tail (so every
 metric, uncut AP and RR included, equals the run's per-query row), its judged-but-not-retrieved docs on the shelf.
 
-``scenario_for_query`` is pure (tested against metrics.engine); ``open_in_playground`` and ``compare_picker`` are
-the Streamlit side, used by app_pages/compare_runs.py and app_pages/your_data.py.
+``scenario_for_query`` is pure (tested against metrics.evaluation.engine); ``open_in_playground`` and ``compare_picker``
+are the Streamlit side, used by app_pages/compare_runs.py and app_pages/your_data.py.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.measures import parse_measure
+from metrics.catalog.measures import parse_measure
+from metrics.core.conventions import TREC_EVAL, Conventions
 from ui import state
 from ui.markdown import plain
 from ui.paths import PAGES_DIR

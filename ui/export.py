@@ -1,7 +1,7 @@
 """The current scenario's worked solution as Markdown (with LaTeX) or as CSV numbers. Pure (no Streamlit).
 
 Every number comes from the Breakdowns the page already computed (``ui.widgets.breakdowns``); the LaTeX is
-``metrics.formulas.latex``, which never contains user text. Doc ids and titles go into the
+``metrics.teaching.formulas.latex``, which never contains user text. Doc ids and titles go into the
 Markdown table through ui.markdown.plain, one line each.
 """
 
@@ -11,9 +11,10 @@ import csv as _csv
 import io
 from collections.abc import Mapping
 
-from metrics import formulas, registry
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.types import Breakdown
+from metrics.catalog import registry
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.types import Breakdown
+from metrics.teaching import formulas
 from ui import url, words
 from ui.markdown import plain
 from ui.scenario import SCALES, Scenario

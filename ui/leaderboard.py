@@ -1,6 +1,6 @@
 """The compare page's leaderboard, as tables for st.dataframe: one row per run (its letter and name), one column per
-measure whose cell is the mean with its superscript letters (metrics.leaderboard computes them), the best per column
-shaded; and the runs x runs win/tie/loss matrix. Pure (pandas, no Streamlit)."""
+measure whose cell is the mean with its superscript letters (metrics.compare.leaderboard computes them), the best per
+column shaded; and the runs x runs win/tie/loss matrix. Pure (pandas, no Streamlit)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from metrics import registry
-from metrics.leaderboard import Leaderboard, win_tie_loss
-from metrics.measures import parse_measure
+from metrics.catalog import registry
+from metrics.catalog.measures import parse_measure
+from metrics.compare.leaderboard import Leaderboard, win_tie_loss
 from ui.markdown import plain
 
 BEST_STYLE = "background-color: #D6EAF8"

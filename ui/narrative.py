@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from metrics import average_precision, ndcg, precision, recall, reciprocal_rank
-from metrics.types import Breakdown
+from metrics.core.types import Breakdown
 from ui.scenario import Scenario
 
 
@@ -64,7 +64,7 @@ def _documents(n: int) -> str:
 def explain_ab(a: Scenario, b: Scenario) -> list[str]:
     """Sentences comparing retriever A and retriever B, each at its own k and conventions.
 
-    >>> from metrics.examples import RETRIEVER_A, RETRIEVER_B
+    >>> from metrics.teaching.examples import RETRIEVER_A, RETRIEVER_B
     >>> explain_ab(Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B))[0]  # doctest: +ELLIPSIS
     'Both return 2 of 2 relevant documents in the top 5 (P@5 = 0.4000, R@5 = 1.0000 for both), but B shows ...'
     """
@@ -96,7 +96,7 @@ def headline(a: Scenario, b: Scenario) -> str:
     """The verdict in one plain sentence for a reader with 30 seconds: which retriever is better and why, in words
     (no metric names or symbols). The numbers follow it on the page.
 
-    >>> from metrics.examples import RETRIEVER_A, RETRIEVER_B
+    >>> from metrics.teaching.examples import RETRIEVER_A, RETRIEVER_B
     >>> headline(Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B))
     'Retriever B is better: it shows its first relevant document at rank 1, A only at rank 3. Both find the same \
 relevant documents, so only the order tells them apart.'

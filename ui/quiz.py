@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from metrics import Breakdown, idcg, mean_over_queries, ndcg, precision, reciprocal_rank, registry
+from metrics import Breakdown, idcg, mean_over_queries, ndcg, precision, reciprocal_rank
+from metrics.catalog import registry
 
 TOLERANCE = 0.005  # a predicted value within ±0.005 counts as right
 REORDER_K, REORDER_P_AT, REORDER_TARGET = 3, 5, 0.9

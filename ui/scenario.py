@@ -9,8 +9,8 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.examples import Example
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.teaching.examples import Example
 
 SCALES = {1: "binary (0-1)", 3: "graded (0-3)", 4: "graded (0-4)"}
 MAX_DOCS = 100  # more than a person can drag meaningfully; keeps every rerun fast

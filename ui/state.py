@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 import streamlit as st
 
-from metrics.examples import CAT_DOG_PARROT, EXAMPLES, RETRIEVER_A, RETRIEVER_B
+from metrics.teaching.examples import CAT_DOG_PARROT, EXAMPLES, RETRIEVER_A, RETRIEVER_B
 from ui import quiz, url
 from ui.scenario import Scenario
 

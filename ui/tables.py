@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from metrics.types import Breakdown
+from metrics.core.types import Breakdown
 
 COLUMNS = ["rank", "doc", "grade", "relevant", "contribution", "running"]
 

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 import plotly.graph_objects as go
 import streamlit as st
 
-from metrics import formulas
-from metrics.types import Breakdown
+from metrics.core.types import Breakdown
+from metrics.teaching import formulas
 from ui import first_paint, presenter, tables
 from ui.scenario import Scenario
 

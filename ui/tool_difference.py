@@ -1,5 +1,5 @@
-"""The "Why tools differ" page's pieces, from a metrics.explain.Explanation: the waterfall from one tool's mean to the
-other's, the per-query table, and a query as a Playground share link with one tool's conventions (ui.url's schema).
+"""The "Why tools differ" page's pieces, from a metrics.tools.explain.Explanation: the waterfall from one tool's mean to
+the other's, the per-query table, and a query as a Playground share link with one tool's conventions (ui.url's schema).
 Pure (no Streamlit); the numbers all come from metrics.explain.
 """
 
@@ -9,10 +9,10 @@ import html
 
 import pandas as pd
 import plotly.graph_objects as go
-
 from metrics.explain import Explanation
-from metrics.measures import parse_measure
-from metrics.tool_settings import TITLES
+
+from metrics.catalog.measures import parse_measure
+from metrics.tools.settings import TITLES
 from ui import url
 from ui.charts import COLORS
 from ui.drilldown import DEFAULT_K, scenario_for_query

@@ -38,7 +38,7 @@ import dataclasses
 from collections.abc import Mapping
 from urllib.parse import quote, unquote, urlencode
 
-from metrics.conventions import TREC_EVAL
+from metrics.core.conventions import TREC_EVAL
 from ui import words
 from ui.scenario import MAX_DOCS, SCALES, Scenario
 

@@ -11,12 +11,13 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from metrics import Breakdown, parse_measure, registry
-from metrics.conventions import TREC_EVAL
-from metrics.examples import EXAMPLES
+from metrics import Breakdown, parse_measure
+from metrics.catalog import registry
+from metrics.core.conventions import TREC_EVAL
 from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_points
 from metrics.families.interpolated_precision import interpolated_precision
-from metrics.sweep import at_each_cutoff
+from metrics.teaching.examples import EXAMPLES
+from metrics.teaching.sweep import at_each_cutoff
 from ui import charts, first_paint, state, words
 from ui.markdown import plain
 from ui.scenario import MAX_DOCS, SCALES, Scenario

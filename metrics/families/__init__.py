@@ -1,3 +1,3 @@
 """One module per measure family (related families share one when they share code): the readable function with
-its per-rank breakdown, the engine kernel (on metrics.prepared), the LaTeX definition and worked formula, and the
-``Family`` record with its display facts. metrics.registry collects them; nothing here imports the registry."""
+its per-rank breakdown, the engine kernel (on metrics.core.prepared), the LaTeX definition and worked formula, and the
+``Family`` record with its display facts. metrics.catalog.registry collects them; nothing here imports the registry."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from metrics._checks import checked, judged
-from metrics.conventions import Conventions
-from metrics.latex import MAX_TERMS, aligned_block, whole
-from metrics.types import Breakdown, Judgments, Ranking, RankStep
+from metrics.core.checks import checked, judged
+from metrics.core.conventions import Conventions
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep
+from metrics.teaching.latex import MAX_TERMS, aligned_block, whole
 
 
 def _counted(ranking: Ranking, qrels: Judgments, k: int | None, conventions: Conventions, counts) -> list[RankStep]:

@@ -4,11 +4,11 @@ log2(rank + 1), its vectorized form and its LaTeX terms.
 
 from __future__ import annotations
 
-from metrics.conventions import Conventions, Gain
-from metrics.latex import compact, elided_sum, measure_symbol
-from metrics.lazy_numpy import np
-from metrics.prepared import log2_discounts, position_within
-from metrics.types import Breakdown
+from metrics.core.conventions import Conventions, Gain
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import log2_discounts, position_within
+from metrics.core.types import Breakdown
+from metrics.teaching.latex import compact, elided_sum, measure_symbol
 
 
 def gain(grade: int, kind: Gain = "linear") -> float:

@@ -2,7 +2,7 @@
 (``ndcg.1=3,2=9,4=4.5``): a walk down the ranking beside the ideal ranking.
 
 Each measure is such a walk, written once here as a function of trec_eval's relevance values
-(``metrics.judgments``: the grade, or -1 / -2 for unjudged documents) so that the engine's kernels walk exactly the
+(``metrics.core.judgments``: the grade, or -1 / -2 for unjudged documents) so that the engine's kernels walk exactly the
 same steps. The experimental ones (G, Rndcg, ndcg_rel) follow ``m_G.c``, ``m_Rndcg.c`` and ``m_ndcg_rel.c`` step for
 step, including what happens at the edges.
 
@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from metrics._checks import checked
-from metrics.conventions import Conventions
-from metrics.judgments import NOT_IN_POOL, POOL_UNJUDGED, LevelGain, level, level_gains
-from metrics.latex import aligned_block, decimal, whole
-from metrics.lazy_numpy import np
-from metrics.prepared import log2_discounts, position_within
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.core.checks import checked
+from metrics.core.conventions import Conventions
+from metrics.core.judgments import NOT_IN_POOL, POOL_UNJUDGED, LevelGain, level, level_gains
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import log2_discounts, position_within
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, decimal, whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +105,8 @@ def _gains_of(measure) -> tuple[tuple[int, float], ...]:
 
 
 def ideal_rows(data, gains) -> tuple[np.ndarray, np.ndarray]:
-    """(slot, gain) of every query's ideal ranking, best first, as metrics.judgments.ideal_gains walks it: levels in
-    trec_eval's order (which depends only on how many levels the query has), from the top down, stopping at the
+    """(slot, gain) of every query's ideal ranking, best first, as metrics.core.judgments.ideal_gains walks it: levels
+    in trec_eval's order (which depends only on how many levels the query has), from the top down, stopping at the
     first level with documents whose gain is not positive."""
     counts = _level_matrix(data)
     present = _levels_present(counts)

@@ -4,9 +4,9 @@ divides it by something different.
 
 from __future__ import annotations
 
-from metrics._checks import checked, judged
-from metrics.conventions import Conventions
-from metrics.types import Judgments, Ranking, RankStep
+from metrics.core.checks import checked, judged
+from metrics.core.conventions import Conventions
+from metrics.core.types import Judgments, Ranking, RankStep
 
 
 def _hits_breakdown(

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from metrics._checks import checked, count_relevant, judged
-from metrics.conventions import TREC_EVAL, Conventions, RecallRounding
-from metrics.lazy_numpy import np
-from metrics.prepared import position_within, suffix_max
-from metrics.types import Judgments, Ranking
+from metrics.core.checks import checked, count_relevant, judged
+from metrics.core.conventions import TREC_EVAL, Conventions, RecallRounding
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import position_within, suffix_max
+from metrics.core.types import Judgments, Ranking
 
 ELEVEN_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval's default recall levels
 

@@ -1,7 +1,7 @@
 """Which retrieved documents are judged, rank by rank: trec_eval -J's condensed list, each rank's judgment (what
 bpref counts above it), the pool's unjudged documents, and the share steps of Judged@k and unj@k.
 
-trec_eval's view of a retrieved document (``metrics.judgments``): judged relevant (grade >= threshold), judged
+trec_eval's view of a retrieved document (``metrics.core.judgments``): judged relevant (grade >= threshold), judged
 non-relevant (0 <= grade < threshold), in the pool but not judged (a negative grade) or not in the pool (no qrels
 line). P@k and AP count both kinds of unjudged document as non-relevant; bpref and infAP do not.
 """
@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.judgments import level
-from metrics.types import Judgments, Ranking, RankStep
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.judgments import level
+from metrics.core.types import Judgments, Ranking, RankStep
 
 
 def condensed(ranking: Ranking, qrels: Judgments) -> list[str]:

@@ -6,11 +6,11 @@ At rank R, precision equals recall (both are hits / R): R-precision is the point
 
 from __future__ import annotations
 
-from metrics._checks import checked, judged
-from metrics.conventions import Conventions
-from metrics.lazy_numpy import np
-from metrics.prepared import ratio
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.core.checks import checked, judged
+from metrics.core.conventions import Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 
 
 def _precision_at(

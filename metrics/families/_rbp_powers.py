@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics.lazy_numpy import np
+from metrics.core.lazy_numpy import np
 
 
 def _powers(p: float, length: int) -> np.ndarray:

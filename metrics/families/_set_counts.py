@@ -7,9 +7,9 @@ They equal P, R and F1 at k = the list length. trec_eval computes them from thre
 
 from __future__ import annotations
 
-from metrics._checks import checked, count_relevant, judged
-from metrics.conventions import Conventions
-from metrics.types import Judgments, Ranking, RankStep
+from metrics.core.checks import checked, count_relevant, judged
+from metrics.core.conventions import Conventions
+from metrics.core.types import Judgments, Ranking, RankStep
 
 
 def _set_counts(ranking: Ranking, qrels: Judgments, k: int | None, conventions: Conventions):

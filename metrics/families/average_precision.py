@@ -1,18 +1,18 @@
 """Average precision (AP). Average precision: precision at each relevant rank, summed and divided by R.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import checked, count_relevant, judged
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.family import TREC_CUTOFFS, Family
-from metrics.latex import aligned_block, at_cut, decimal, defined, elided_sum, measure_symbol, whole
-from metrics.lazy_numpy import np
-from metrics.prepared import position_within, ratio
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.catalog.family import TREC_CUTOFFS, Family
+from metrics.core.checks import checked, count_relevant, judged
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import position_within, ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, at_cut, decimal, defined, elided_sum, measure_symbol, whole
 
 
 def average_precision(

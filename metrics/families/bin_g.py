@@ -2,7 +2,7 @@
 by R.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from metrics._checks import count_relevant
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family
+from metrics.core.checks import count_relevant
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import position_within, ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._gain_walks import Walk, walk_breakdown, walk_values
-from metrics.family import Family
-from metrics.latex import aligned_block, decimal, elided_sum, whole
-from metrics.lazy_numpy import np
-from metrics.prepared import position_within, ratio
-from metrics.types import Breakdown, Judgments, Ranking, Term
+from metrics.teaching.latex import aligned_block, decimal, elided_sum, whole
 
 
 def binary_g_walk(values: Sequence[int], threshold: int, R: int) -> Walk:

@@ -2,19 +2,19 @@
 ones are skipped.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import checked, count_relevant
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.family import Family
-from metrics.judgments import level
-from metrics.latex import aligned_block, decimal, elided_sum, plain, whole
-from metrics.lazy_numpy import np
-from metrics.prepared import count_before, ratio
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.catalog.family import Family
+from metrics.core.checks import checked, count_relevant
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.judgments import level
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import count_before, ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, decimal, elided_sum, plain, whole
 
 
 def _judged_nonrelevant(qrels: Judgments, threshold: int) -> int:

@@ -1,19 +1,28 @@
 """Capped recall (R_cap). Capped recall@k (BEIR): divides by min(R, k), so 1.0 is reachable when R > k.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import check_k, count_relevant
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import TREC_CUTOFFS, Family
+from metrics.core.checks import check_k, count_relevant
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._hits import _hits_breakdown
-from metrics.family import TREC_CUTOFFS, Family
-from metrics.latex import aligned_block, at_cut, decimal, defined, hits_line, measure_symbol, whole, zero_R_line
-from metrics.lazy_numpy import np
-from metrics.prepared import ratio
-from metrics.types import Breakdown, Judgments, Ranking, Term
+from metrics.teaching.latex import (
+    aligned_block,
+    at_cut,
+    decimal,
+    defined,
+    hits_line,
+    measure_symbol,
+    whole,
+    zero_R_line,
+)
 
 
 def capped_recall(

@@ -1,20 +1,20 @@
 """Discounted cumulative gain (DCG). Discounted cumulative gain: each grade's gain divided by log2(rank + 1).
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
 from math import log2
 
-from metrics._checks import checked, judged
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family
+from metrics.core.checks import checked, judged
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._dcg_sums import _dcg_terms, _defined, _row_dcg_terms, _symbol, _within, gain, gain_symbol
-from metrics.family import Family
-from metrics.latex import aligned_block, decimal
-from metrics.lazy_numpy import np
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, decimal
 
 
 def dcg(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:

@@ -2,20 +2,20 @@
 1) / 16 at each rank.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics._checks import checked
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.family import Family
-from metrics.latex import aligned_block, decimal, elided_sum, plain
-from metrics.lazy_numpy import np
-from metrics.prepared import position_within
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.catalog.family import Family
+from metrics.core.checks import checked
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import position_within
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, decimal, elided_sum, plain
 
 ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: a grade-4 document satisfies the user with probability 15/16
 

@@ -1,18 +1,18 @@
 """F1 (F1). F1@k: the harmonic mean of P@k and R@k.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import checked, count_relevant, judged
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.family import Family
-from metrics.latex import aligned_block, at_cut, decimal, defined, measure_symbol
-from metrics.lazy_numpy import np
-from metrics.prepared import ratio
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.catalog.family import Family
+from metrics.core.checks import checked, count_relevant, judged
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, at_cut, decimal, defined, measure_symbol
 
 
 def f1(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:

@@ -2,7 +2,7 @@
 ideal one.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
@@ -10,7 +10,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import GAINS, Family
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.judgments import Gains, LevelGain, gain_of, ideal_gains, ieee_divide, level_counts, level_gains
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import position_within, ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._gain_walks import (
     Walk,
     _gains_of,
@@ -21,12 +26,7 @@ from metrics.families._gain_walks import (
     walk_breakdown,
     walk_values,
 )
-from metrics.family import GAINS, Family
-from metrics.judgments import Gains, LevelGain, gain_of, ideal_gains, ieee_divide, level_counts, level_gains
-from metrics.latex import aligned_block, decimal
-from metrics.lazy_numpy import np
-from metrics.prepared import position_within, ratio
-from metrics.types import Breakdown, Judgments, Ranking, Term
+from metrics.teaching.latex import aligned_block, decimal
 
 
 def _log2(x: float) -> float:

@@ -2,15 +2,15 @@
 at 0 counts as 0.00001).
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families.bpref import bpref, bpref_kernel, bpref_worked
-from metrics.family import Family
-from metrics.types import Breakdown, Judgments, Ranking, Term
 
 
 def gm_bpref(

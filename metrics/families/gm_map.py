@@ -2,7 +2,7 @@
 across topics.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families.average_precision import average_precision, average_precision_kernel
-from metrics.family import Family
-from metrics.latex import aligned_block, decimal
-from metrics.types import Breakdown, Judgments, Ranking, Term
+from metrics.teaching.latex import aligned_block, decimal
 
 
 def geometric_mean_ap(

@@ -1,17 +1,17 @@
 """Hit rate (HitRate). HitRate@k (trec_eval success): 1 if any relevant doc is in the top k, else 0.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import checked, judged
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.family import Family
-from metrics.latex import aligned_block, at_cut, defined, measure_symbol, whole
-from metrics.lazy_numpy import np
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.catalog.family import Family
+from metrics.core.checks import checked, judged
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, at_cut, defined, measure_symbol, whole
 
 
 def hit_rate(

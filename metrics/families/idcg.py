@@ -1,18 +1,18 @@
 """Ideal DCG (IDCG). Ideal DCG: the DCG of the best possible ordering of the judged docs.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import checked
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family
+from metrics.core.checks import checked
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._dcg_sums import _defined, _ideal_terms, _within, gain_symbol
 from metrics.families.dcg import dcg, dcg_worked
-from metrics.family import Family
-from metrics.lazy_numpy import np
-from metrics.types import Breakdown, Judgments, Ranking, Term
 
 
 def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Conventions = TREC_EVAL) -> list[str]:

@@ -2,13 +2,16 @@
 where recall reaches the level.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import checked, count_relevant, judged
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family, Param
+from metrics.core.checks import checked, count_relevant, judged
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._interpolation import (
     ELEVEN_LEVELS,
     _interpolated,
@@ -16,10 +19,7 @@ from metrics.families._interpolation import (
     precision_at_hits,
     relevant_needed,
 )
-from metrics.family import Family, Param
-from metrics.latex import aligned_block, decimal, whole
-from metrics.lazy_numpy import np
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, decimal, whole
 
 
 def interpolated_precision(

@@ -2,19 +2,19 @@
 by its length.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import checked
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family
+from metrics.core.checks import checked
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._judged_ranks import _share_steps
-from metrics.family import Family
-from metrics.latex import aligned_block, plain, share_line, whole
-from metrics.lazy_numpy import np
-from metrics.prepared import ratio
-from metrics.types import Breakdown, Judgments, Ranking, Term
+from metrics.teaching.latex import aligned_block, plain, share_line, whole
 
 
 def judged(

@@ -1,7 +1,7 @@
 """Normalised discounted cumulative gain (NDCG). Normalised DCG: DCG / IDCG, 1.0 for the ideal ordering.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ import dataclasses
 import math
 from collections.abc import Sequence
 
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import GAINS, TREC_CUTOFFS, Family
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.judgments import Gains, LevelGain, gain_of, ideal_gains, level_counts, level_gains
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import log2_discounts, position_within, ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._dcg_sums import _dcg_terms, _defined, _symbol
 from metrics.families._gain_walks import Walk, ideal_rows, row_gains, walk_breakdown, walk_values
 from metrics.families.dcg import dcg, dcg_kernel
 from metrics.families.idcg import idcg, idcg_kernel
-from metrics.family import GAINS, TREC_CUTOFFS, Family
-from metrics.judgments import Gains, LevelGain, gain_of, ideal_gains, level_counts, level_gains
-from metrics.latex import aligned_block, compact, decimal
-from metrics.lazy_numpy import np
-from metrics.prepared import log2_discounts, position_within, ratio
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, compact, decimal
 
 
 def ndcg(
@@ -89,7 +89,7 @@ def ndcg_with_gains(
     Conventions (trec_eval ``m_ndcg.c``, ``gain_init.c``): a level not in the map gains its own number; gains may be
     0 or negative, level 0 may gain; unjudged documents gain 0. The ideal ranking takes the levels by decreasing
     gain and stops at the first gain <= 0 (trec_eval orders gains less than 1 apart as equal: see
-    metrics.judgments). k cuts both rankings (trec_eval's ``ndcg`` has no cutoff). IDCG = 0 gives 0.
+    metrics.core.judgments). k cuts both rankings (trec_eval's ``ndcg`` has no cutoff). IDCG = 0 gives 0.
 
     >>> b = ndcg_with_gains(["a", "b"], {"a": 1, "b": 2}, gains=((1, 3.0), (2, 9.0)))
     >>> b.value == (3 + 9 / math.log2(3)) / (9 + 3 / math.log2(3))

@@ -1,17 +1,17 @@
 """Queries evaluated (NumQ). 1 per evaluated query; summed: how many were evaluated.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import checked
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family
+from metrics.core.checks import checked
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.types import Breakdown, Judgments, Ranking
 from metrics.families._counting import count_definition, count_worked
-from metrics.family import Family
-from metrics.lazy_numpy import np
-from metrics.types import Breakdown, Judgments, Ranking
 
 
 def num_q(

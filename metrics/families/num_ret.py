@@ -1,16 +1,16 @@
 """Documents retrieved (NumRet). How many documents the run retrieved.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._counting import _counted, count_definition, count_worked
-from metrics.family import Family
-from metrics.lazy_numpy import np
-from metrics.types import Breakdown, Judgments, Ranking, Term
 
 
 def num_ret(

@@ -1,18 +1,18 @@
 """Precision (P). Precision@k: the share of the top k that is relevant (divides by k even if fewer were retrieved).
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import TREC_CUTOFFS, Family
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._hits import _hits_breakdown
-from metrics.family import TREC_CUTOFFS, Family
-from metrics.latex import aligned_block, at_cut, decimal, defined, hits_line, measure_symbol, whole
-from metrics.lazy_numpy import np
-from metrics.prepared import ratio
-from metrics.types import Breakdown, Judgments, Ranking, Term
+from metrics.teaching.latex import aligned_block, at_cut, decimal, defined, hits_line, measure_symbol, whole
 
 
 def precision(

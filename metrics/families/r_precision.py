@@ -1,18 +1,18 @@
 """R-precision (Rprec). R-precision: precision at rank R (where precision equals recall).
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import count_relevant
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family
+from metrics.core.checks import count_relevant
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._precision_at_r import _precision_at, _precision_at_rank
-from metrics.family import Family
-from metrics.latex import aligned_block, decimal, whole, zero_R_line
-from metrics.lazy_numpy import np
-from metrics.types import Breakdown, Judgments, Ranking, Term
+from metrics.teaching.latex import aligned_block, decimal, whole, zero_R_line
 
 
 def r_precision(

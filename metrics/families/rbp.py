@@ -2,19 +2,19 @@
 (trec_eval rbp, p = 0.9).
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import checked
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import PATIENCE, Family
+from metrics.core.checks import checked
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.judgments import level, level_counts, level_gains
+from metrics.core.lazy_numpy import np
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._rbp_powers import _powers
-from metrics.family import PATIENCE, Family
-from metrics.judgments import level, level_counts, level_gains
-from metrics.latex import aligned_block, compact, decimal, elided_sum
-from metrics.lazy_numpy import np
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, compact, decimal, elided_sum
 
 
 def rbp_gains(qrels: Judgments) -> dict[int, float]:

@@ -2,19 +2,19 @@
 the rest of the list were relevant.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics._checks import checked
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import PATIENCE, Family
+from metrics.core.checks import checked
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.judgments import level
+from metrics.core.lazy_numpy import np
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._rbp_powers import _powers
-from metrics.family import PATIENCE, Family
-from metrics.judgments import level
-from metrics.latex import aligned_block, compact, decimal
-from metrics.lazy_numpy import np
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, compact, decimal
 
 
 def rbp_residual(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from metrics._checks import checked
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.family import Family
-from metrics.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
-from metrics.latex import aligned_block
-from metrics.lazy_numpy import np
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.catalog.family import Family
+from metrics.core.checks import checked
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
+from metrics.core.lazy_numpy import np
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block
 
 DEFAULT_LENGTH = 10  # trec_eval's relstring.10
 

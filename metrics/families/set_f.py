@@ -1,18 +1,18 @@
 """Set F (SetF). Weighted harmonic mean of set precision and set recall (trec_eval's beta enters unsquared).
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family, Param
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._set_counts import _set_counts
-from metrics.family import Family, Param
-from metrics.latex import aligned_block, decimal
-from metrics.lazy_numpy import np
-from metrics.prepared import ratio
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, decimal
 
 
 def set_f(

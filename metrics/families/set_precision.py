@@ -1,18 +1,18 @@
 """Set precision (SetP). Precision of the whole retrieved list: relevant retrieved / retrieved.
 
 Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.registry collects it).
+(metrics.catalog.registry collects it).
 """
 
 from __future__ import annotations
 
-from metrics.conventions import TREC_EVAL, Conventions
+from metrics.catalog.family import Family
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.prepared import ratio
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._set_counts import _SET_P, _set_counts, _steps
-from metrics.family import Family
-from metrics.latex import aligned_block, decimal, whole
-from metrics.lazy_numpy import np
-from metrics.prepared import ratio
-from metrics.types import Breakdown, Judgments, Ranking, Term
+from metrics.teaching.latex import aligned_block, decimal, whole
 
 
 def set_precision(

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from metrics._checks import checked, count_relevant, judged
-from metrics.conventions import TREC_EVAL, Conventions
-from metrics.family import Family, Param
-from metrics.latex import aligned_block, decimal, whole
-from metrics.lazy_numpy import np
-from metrics.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.catalog.family import Family, Param
+from metrics.core.checks import checked, count_relevant, judged
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.lazy_numpy import np
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.teaching.latex import aligned_block, decimal, whole
 
 
 def utility(

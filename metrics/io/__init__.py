@@ -16,11 +16,11 @@ fast.py         the pyarrow fast path (and whitespace squeezing)
 scan.py         the line-by-line scanner that describes the first bad line
 frames.py       DataFrame and dict input
 parquet.py      Parquet files and datasets in (pyarrow.dataset), a run written partitioned by query, hash spills
-stream.py       a run read a piece at a time, regrouped into blocks of whole queries (metrics.streaming)
+stream.py       a run read a piece at a time, regrouped into blocks of whole queries (metrics.evaluation.streaming)
 order.py        trec_eval's order: grouping, score ties (as doubles), doc ids descending
 duplicates.py   a doc given twice for a query, a judgment given twice
 parallel.py     the threading helper (two halves on two cores)
-arrays.py       Arrow <-> numpy helpers (metrics.engine uses them too)
+arrays.py       Arrow <-> numpy helpers (metrics.evaluation.engine uses them too)
 hashing.py      string fingerprints and doc hashes with numpy
 =============== ================================================================================================
 """

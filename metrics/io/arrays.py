@@ -1,5 +1,5 @@
 """Arrow <-> numpy without pandas (pyarrow's to_numpy and pa.array import pandas when it is installed). Public
-within the package: the readers and metrics.engine use them."""
+within the package: the readers and metrics.evaluation.engine use them."""
 
 from __future__ import annotations
 

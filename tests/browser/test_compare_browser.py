@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from metrics.leaderboard.__main__ import main as leaderboard_cli
+from metrics.cli.ir_metrics_compare import main as leaderboard_cli
 from tests.browser.conftest import IDLE_TIMEOUT_MS, download, upload
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from metrics.__main__ import main as cli_main
+from metrics.cli.ir_metrics import main as cli_main
 from tests.browser.conftest import UPLOADER, upload
 
 pytestmark = pytest.mark.browser

@@ -17,8 +17,9 @@ import pytrec_eval_ext
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from metrics import TREC_EVAL, Conventions, parse_measure, registry
-from metrics.engine import evaluate
+from metrics import TREC_EVAL, Conventions, parse_measure
+from metrics.catalog import registry
+from metrics.evaluation.engine import evaluate
 from metrics.io.readers import read_qrels, read_run
 from tests.strategies import runs
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 
 from metrics import Conventions
-from metrics.engine import evaluate
+from metrics.evaluation.engine import evaluate
 from tests.families.check import RUNS, SETTINGS, THRESHOLDS, equals_trec_eval10, kernel_equals_readable
 
 NAMES = ["gm_bpref"]

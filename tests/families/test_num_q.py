@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 
 from metrics import Conventions
-from metrics.engine import evaluate
+from metrics.evaluation.engine import evaluate
 from metrics.families.num_q import num_q
 from tests.families.check import RUNS, SETTINGS, THRESHOLDS, equals_trec_eval10, kernel_equals_readable
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 
 from metrics import Conventions
-from metrics.engine import evaluate
+from metrics.evaluation.engine import evaluate
 from metrics.families.num_ret import num_ret
 from tests.families.check import (
     RUNS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 
 from metrics import Conventions, parse_measure
-from metrics.engine import evaluate
+from metrics.evaluation.engine import evaluate
 from tests.families.check import RUNS, SETTINGS, THRESHOLDS, equals_trec_eval10, kernel_equals_readable
 
 NAMES = ["relstring", "relstring@3", "relstring_12"]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 
 from metrics import Conventions
-from metrics.engine import evaluate
+from metrics.evaluation.engine import evaluate
 from metrics.families.set_average_precision import set_average_precision
 from tests.families.check import (
     RUNS,

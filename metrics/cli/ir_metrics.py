@@ -1,0 +1,367 @@
+"""``python -m metrics QRELS RUN``: trec_eval-style scores of a whole run file (also the ``ir-metrics`` script)."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+from collections.abc import Sequence
+
+from metrics.cli.common import OneLineParser, run
+
+KEEP_FREED_PAGES_FROM_BYTES = 128 << 20  # a run file this large keeps the parser's freed pages (_run)
+
+EPILOG = """\
+measures (case-insensitive; -m may be repeated or hold a comma-separated list):
+  {names}
+  trec_eval's names: P_10 recall_100 map map_cut_10 recip_rank ndcg ndcg_cut_10 success_10 Rprec num_ret set_F ...
+  and its syntax: -m P (its default cutoffs 5 ... 1000), -mP.5,10, -m iprec_at_recall..10,.20,
+  -m 11pt_avg..25,.5,.75, -m set_F.0.5, and its nicknames -m official, -m all_trec, -m set.
+  ir_measures' syntax: nDCG@10 P(rel=2)@5 AP(rel=2) IPrec@0.5 SetF(beta=0.5) NumRet Rprec.
+  A bare number repeats the previous measure at another cutoff, as in trec_eval: -m P.5,10 = P.5 and P.10.
+  Default: NDCG@10 AP RR@10 R@100 R_cap@100 P@10 (with --format trec_eval: trec_eval's default, official).
+
+query set (trec_eval's): queries in both the run and the qrels; -c also counts qrels queries missing
+from the run, as 0. Counts of queries only in one file are noted on stderr.
+
+formats:
+  text       trec_eval's lines: MEASURE<TAB>QUERY<TAB>VALUE; with -q, every query's lines, then the 'all' lines
+             (the means). MEASURE is spelled as you gave it.
+  trec_eval  byte for byte what trec_eval prints for the same options: its names, its order, %-22s, %6.4f.
+  csv        a header 'query,<measure>,...', one row per query with -q, then the row 'all' (the means).
+  json       {"measures": [...], "all": {measure: mean}, "queries": {query: {measure: value}} (with -q),
+              "counts": {"evaluated", "only_in_run", "only_in_qrels", "no_relevant"}}; full precision, --digits ignored.
+
+Sums and geometric means: num_* are summed over queries and gm_map is a geometric mean, as in trec_eval.
+Bad input exits with status 2 and one line on stderr naming the file, the line and the problem.
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    from metrics.catalog.registry import canonical_names  # pure Python: no numpy before the process opts out of THP
+
+    parser = OneLineParser(
+        prog="python -m metrics",
+        description="Score a TREC run against qrels, with trec_eval's numbers (ties, query set, conventions).",
+        epilog=EPILOG.replace("{names}", " ".join(canonical_names())),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("qrels", help="qrels file: 'qid iter docid grade' (or CSV/TSV with a header; .gz ok)")
+    parser.add_argument("run", help="run file: 'qid Q0 docid rank score tag' (or CSV/TSV with a header; .gz ok)")
+    parser.add_argument("-m", "--measure", action="append", metavar="MEASURE", help="a measure, or a comma list")
+    parser.add_argument("-q", "--per-query", action="store_true", help="also print every query's values")
+    parser.add_argument("-c", "--complete", action="store_true", help="count qrels queries missing from the run, as 0")
+    parser.add_argument("-l", "--level", type=int, default=1, metavar="LEVEL", help="relevance threshold (default 1)")
+    parser.add_argument(
+        "-M", "--max-docs", type=int, metavar="N", help="evaluate only each query's top N documents (trec_eval -M)"
+    )
+    parser.add_argument(
+        "-J", "--judged-only", action="store_true", help="drop unjudged documents from every ranking (trec_eval -J)"
+    )
+    parser.add_argument("-n", "--no-summary", action="store_true", help="print no 'all' lines (trec_eval -n)")
+    parser.add_argument(
+        "-N", "--num-docs", type=int, metavar="N", help="documents in the collection (trec_eval -N: utility's N)"
+    )
+    parser.add_argument(
+        "--recall-rounding",
+        choices=("nearest", "plus_0.9"),
+        default="nearest",
+        help="documents recall level l asks for (iprec_at_recall, 11pt_avg): l*R rounded, as trec_eval 10.0 "
+        "(default), or floor(l*R + 0.9), as trec_eval 9 inside pytrec_eval and ir_measures",
+    )
+    parser.add_argument("--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format")
+    parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals in text and csv (default 4)")
+    large = parser.add_argument_group("large runs (see the README's 'Large runs')")
+    streaming = large.add_mutually_exclusive_group()
+    streaming.add_argument(
+        "--stream",
+        action="store_true",
+        default=None,
+        help="read the run in blocks of whole queries (bounded memory; the default for a run file over 1 GiB)",
+    )
+    streaming.add_argument("--no-stream", dest="stream", action="store_false", help="read the run whole")
+    large.add_argument("--block-bytes", type=int, metavar="N", help="bytes of run text read at a time when streaming")
+    large.add_argument(
+        "--to-parquet", metavar="DIR", help="also write the run to DIR as Parquet files partitioned by query"
+    )
+    large.add_argument(
+        "--dask", metavar="ADDRESS", help="evaluate on Dask: local[:N] (N worker processes here) or tcp://HOST:PORT"
+    )
+    return parser
+
+
+def measure_names(options: Sequence[str] | None) -> list[str]:
+    """The -m options as one name per measure (metrics.catalog.measure_lists.measure_names)."""
+    from metrics.catalog.measure_lists import measure_names as expand
+
+    return expand(options)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0, or 2 for bad input)."""
+    return run(_parser, _run, argv, "python -m metrics")
+
+
+def _run(options: argparse.Namespace) -> int:
+    _no_huge_pages()  # before the first large allocation
+    # The engine does no linear algebra: spare the process OpenBLAS's thread start-up (about 0.1 s of CPU).
+    # Set before numpy's first import, which the next lines trigger.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # Arrow's allocator (mimalloc) keeps the pages the CSV parser frees (each block's text, parsed fields) a second
+    # before handing them back, and the parser frees a block every few ms. At 2M rows (bench/data/judged, the run
+    # read first) the peak is 179-197 MiB with that default, 160-168 MiB with 10 ms, 161-174 MiB with 20 ms. Each
+    # page handed back is faulted in again for a later block: at 7M rows 20 ms costs about 6% more time than the
+    # default (35k more page faults) for ~60 MiB less. So a small run's pages go back after 20 ms, and a large run,
+    # where those MiB are a small share of the peak, keeps the default (bench/README.md, "Memory"). A caller's own
+    # MIMALLOC_PURGE_DELAY wins. Read when pyarrow loads, which the next lines trigger.
+    if _file_bytes(options.run) < KEEP_FREED_PAGES_FROM_BYTES:
+        os.environ.setdefault("MIMALLOC_PURGE_DELAY", "20")
+    from metrics.catalog import trec_format
+    from metrics.catalog.measures import parse_measure
+    from metrics.core.conventions import Conventions
+
+    if options.digits < 0 or options.digits > 17:
+        raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
+    if options.max_docs is not None and options.max_docs < 1:
+        raise ValueError(f"-M must be a positive number of documents, got {options.max_docs}")
+    requested = options.measure or (["official"] if options.format == "trec_eval" else None)
+    names = measure_names(requested)
+    runid = trec_format.runid_requested(names)
+    measures = [parse_measure(name) for name in names if name.strip().lower() != trec_format.RUNID]
+    if options.num_docs is not None:  # trec_eval's -N is the collection size N of utility's fourth term
+        measures = [_with_collection(measure, options.num_docs) for measure in measures]
+    if options.format == "trec_eval":
+        for measure in measures:
+            trec_format.trec_name(measure)  # refuse a measure trec_eval has no name for before reading the files
+    if options.level < 0:
+        raise ValueError(f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)")
+    conventions = Conventions(threshold=options.level, recall_rounding=options.recall_rounding)
+    settings = {
+        "conventions": conventions,
+        "complete": options.complete,
+        "max_docs": options.max_docs,
+        "judged_only": options.judged_only,
+    }
+    result, run_name, qrels_name = _evaluate(options, measures, settings)
+    _return_freed_memory()
+    _note_query_sets(result, run_name, qrels_name)
+    tag = _run_tag(options.run) if runid else None
+    out = sys.stdout
+    if options.format == "trec_eval":
+        summary = not options.no_summary
+        for piece in trec_format.pieces(result, tag if runid else None, per_query=options.per_query, summary=summary):
+            out.write(piece)
+    elif options.format == "json":
+        out.write(_json(result, options.per_query) + "\n")
+    elif options.format == "csv":
+        out.write(_csv(result, options.per_query, options.digits))
+    else:
+        out.write(_text(result, options.per_query, options.digits, summary=not options.no_summary, runid=tag))
+    return 0
+
+
+def _with_collection(measure, documents: int):
+    import dataclasses
+
+    from metrics.catalog import registry
+
+    takes_collection = any(param.name == "collection" for param in registry.family(measure.family).params)
+    if not takes_collection or any(name == "collection" for name, _ in measure.params):
+        return measure
+    return dataclasses.replace(measure, params=(*measure.params, ("collection", float(documents))))
+
+
+def _evaluate(options: argparse.Namespace, measures, settings: dict):
+    """The Evaluation, and the names of the run and qrels: read whole, streamed, or on Dask
+    (metrics.evaluation.streaming, metrics.evaluation.distributed: the same numbers)."""
+    from metrics.evaluation.engine import join, score
+    from metrics.evaluation.streaming import evaluate_stream, too_large_to_read_whole
+    from metrics.io import read_qrels, read_run
+
+    if options.block_bytes is not None and options.block_bytes < 1:
+        raise ValueError(f"--block-bytes must be a positive number of bytes, got {options.block_bytes}")
+    block = {"piece_bytes": options.block_bytes} if options.block_bytes else {}
+    run_source = options.run
+    if options.to_parquet:
+        from metrics.evaluation.streaming import write_parquet
+
+        write_parquet(options.run, options.to_parquet, **block)
+        run_source = options.to_parquet  # grouped by query now: read back, a partition at a time
+    names = os.path.basename(os.path.normpath(options.run)), os.path.basename(options.qrels)
+    if options.dask:
+        from metrics.evaluation.distributed import evaluate_dask
+
+        return evaluate_dask(options.dask, run_source, options.qrels, measures, **settings, **block), *names
+    stream = options.stream if options.stream is not None else too_large_to_read_whole(run_source)
+    if stream or options.to_parquet:
+        return evaluate_stream(run_source, options.qrels, measures, **settings, **block), *names
+    # The run first: its parse is the peak, and the qrels' arrays are not yet held then (9 MiB less at 2M rows).
+    try:
+        run = read_run(run_source)
+    except (ValueError, OSError):
+        read_qrels(options.qrels)  # trec_eval reads the qrels first: a qrels error is the one reported
+        raise
+    _return_freed_memory()
+    qrels = read_qrels(options.qrels)
+    _return_freed_memory()
+    names = run.name, qrels.name
+    joined = join(run, qrels, measures, **settings)
+    del run, qrels  # scoring reads only the join: the run's doc ids go before the measures' arrays come
+    _return_freed_memory()
+    return score(joined), *names
+
+
+def _return_freed_memory() -> None:
+    """Hand the pages Arrow's allocator holds free back to the system (it keeps them for reuse, but the Python
+    objects and numpy arrays of the next step cannot reuse them): after each file is read (the parser's leftovers)
+    and after the evaluation (the run and qrels), so that the process's peak is what it holds, not what it held."""
+    if "pyarrow" in sys.modules:
+        sys.modules["pyarrow"].default_memory_pool().release_unused()
+    _trim_c_heap()
+
+
+def _trim_c_heap() -> None:
+    """numpy's arrays come from the C library's malloc, which keeps freed memory at the top of its heaps (up to
+    tens of MB once large arrays have come and gone); glibc's malloc_trim hands it back."""
+    _call_libc("malloc_trim", 0)
+
+
+def _call_libc(function: str, *args: int) -> None:
+    """Call the C library's ``function`` on Linux; where it or the library is missing (musl has no malloc_trim,
+    an old kernel's prctl refuses the option), there is nothing to do."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        getattr(ctypes.CDLL(None), function)(*args)
+    except (OSError, AttributeError):
+        pass
+
+
+def _file_bytes(path: str) -> int:
+    """The size of a file on disk (0 for a directory, a Parquet dataset, or a path that is not there yet: the
+    reader reports that)."""
+    try:
+        return os.path.getsize(path) if os.path.isfile(path) else 0
+    except OSError:
+        return 0
+
+
+def _run_tag(path: str) -> str:
+    """trec_eval's runid: the run file's tag, or its file name when it has none (a CSV run)."""
+    from metrics.io.parquet import is_parquet
+    from metrics.io.run_tag import run_tag
+
+    if is_parquet(path):  # no tag column: the file or directory name
+        return os.path.basename(os.path.normpath(path))
+    return run_tag(path) or os.path.basename(path)
+
+
+def _no_huge_pages() -> None:
+    """Ask Linux to back this one-shot process with ordinary pages only (prctl PR_SET_THP_DISABLE).
+
+    Arrow's allocator and numpy ask for transparent huge pages. Measured at 7M rows on the reference VM, right
+    after another process had freed about 1 GB: 0.51-0.79 s per run with huge pages, a steady 0.47 s without;
+    with no such neighbour, huge pages gained about 0.02 s. We choose steady.
+    """
+    _call_libc("prctl", 41, 1, 0, 0, 0)  # 41 = PR_SET_THP_DISABLE (Linux 3.15+)
+
+
+def _note_query_sets(result, run_name: str, qrels_name: str) -> None:
+    counts = result.counts
+    notes = []
+    if counts.only_in_run:
+        notes.append(
+            f"{counts.only_in_run} quer{'y' if counts.only_in_run == 1 else 'ies'} only in {run_name} (ignored)"
+        )
+    if counts.only_in_qrels:
+        treated = "scored 0 (-c)" if result.complete else "ignored; -c scores them 0"
+        plural = "y" if counts.only_in_qrels == 1 else "ies"
+        notes.append(f"{counts.only_in_qrels} quer{plural} only in {qrels_name} ({treated})")
+    if notes:
+        print(f"note: {'; '.join(notes)}; {counts.evaluated} evaluated", file=sys.stderr)
+
+
+def _text(result, per_query: bool, digits: int, *, summary: bool = True, runid: str | None = None) -> str:
+    from metrics.catalog import registry
+
+    lines = []
+    shown = [m for m in result.measures if registry.family(m.family).per_query] if per_query else []
+    if shown:
+        # One printf-style template per query, its measures' lines in a row: a third faster than a format per line
+        # (35k lines at 7M rows). relstring's values are text.
+        template = "\n".join(
+            f"{m.name.replace('%', '%%')}\t%s\t" + ("%s" if m.name in result.texts else f"%.{digits}f") for m in shown
+        )
+        columns = [result.texts.get(m.name) or result.per_query[m.name].tolist() for m in shown]
+        arguments = [None] * (2 * len(shown))  # (query, value) for each measure
+        for query, *values in zip(result.queries, *columns, strict=True):
+            arguments[0::2] = [query] * len(shown)
+            arguments[1::2] = values
+            lines.append(template % tuple(arguments))
+    if summary:
+        if runid is not None:
+            lines.append(f"runid\tall\t{runid}")
+        for measure in result.measures:
+            if registry.family(measure.family).summary != "none":  # relstring has no 'all' value
+                lines.append(f"{measure.name}\tall\t{result.means[measure.name]:.{digits}f}")
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def _csv(result, per_query: bool, digits: int) -> str:
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["query", *result.per_query])
+    if per_query:
+        columns = [values.tolist() for values in result.per_query.values()]
+        for index, query in enumerate(result.queries):
+            writer.writerow([query, *(f"{column[index]:.{digits}f}" for column in columns)])
+    writer.writerow(["all", *(f"{value:.{digits}f}" for value in result.means.values())])
+    return buffer.getvalue()
+
+
+def _json(result, per_query: bool) -> str:
+    import json
+
+    document = {
+        "measures": list(result.per_query),
+        "all": dict(result.means),
+        "counts": {
+            "evaluated": result.counts.evaluated,
+            "only_in_run": result.counts.only_in_run,
+            "only_in_qrels": result.counts.only_in_qrels,
+            "no_relevant": result.counts.no_relevant,
+        },
+    }
+    if per_query:
+        columns = {name: values.tolist() for name, values in result.per_query.items()}
+        document["queries"] = {
+            query: {name: column[index] for name, column in columns.items()}
+            for index, query in enumerate(result.queries)
+        }
+    return json.dumps(document, ensure_ascii=False)
+
+
+def cli() -> None:
+    """The ``python -m metrics`` and ``ir-metrics`` entry point: main(), then exit at once with its status."""
+    # A one-shot process whose large data are arrays, not reference cycles: the cycle collector's passes over the
+    # import-time objects buy nothing (6-8 ms at 7M rows). Here, not in main(), which tests call in-process.
+    gc.disable()
+    status = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader left early (| head): nothing more to say
+        pass
+    # Everything is written: skip the interpreter's teardown, which would free every array of a large run one by
+    # one (about 0.03 s at 7M rows) for an operating system that reclaims the memory anyway.
+    os._exit(status)
+
+
+if __name__ == "__main__":
+    cli()

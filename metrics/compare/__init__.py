@@ -1,0 +1,1 @@
+"""Two or more runs side by side: queries paired, significance tests, and the leaderboard."""
