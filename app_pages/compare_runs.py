@@ -26,12 +26,12 @@ from metrics.compare.significance import (
     holm_across_metrics,
 )
 from metrics.evaluation.engine import Evaluation
-from ui import charts, cli_args, datasets, drilldown, leaderboard, state, teaching
+from ui import charts, cli_args, datasets, drilldown, family_display, leaderboard, state, teaching
 from ui.markdown import plain
 
 PAGE = "cmp"
 DEFAULT_MEASURES = list(registry.default_measures())
-CHOICES = list(registry.suggested_measures())
+CHOICES = list(family_display.suggested_measures())
 SOURCES = {"sample": "Sample data", "upload": "Upload files", "cli": "Files given on the command line"}
 SAMPLE_ORDER = ["bm25", "dense", "rrf"]  # the baseline first, as a paper's table lists it
 ALPHA = 0.05

@@ -6,10 +6,10 @@ import streamlit as st
 from metrics import capped_recall, precision, recall
 from metrics.catalog import registry
 from metrics.teaching.sweep import at_each_cutoff
-from ui import charts, state, teaching
+from ui import charts, family_display, state, teaching
 
 PAGE = "lesson_pr"
-FAMILIES = {key: registry.family(key).function for key in registry.cards("set")}
+FAMILIES = {key: registry.family(key).function for key in family_display.cards("set")}
 # The capped-recall example of Metrics for IR: ten results, relevant at ranks 1, 2, 3, 6, 7, 8 and 10.
 RCAP_RANKING = ["r1", "r2", "r3", "n1", "n2", "r4", "r5", "r6", "n3", "r7"]
 

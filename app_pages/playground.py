@@ -6,7 +6,20 @@ import streamlit as st
 
 from metrics.catalog import registry
 from metrics.teaching import formulas
-from ui import charts, drilldown, export, first_paint, presenter, sortable, state, teaching, url, widgets, words
+from ui import (
+    charts,
+    drilldown,
+    export,
+    family_display,
+    first_paint,
+    presenter,
+    sortable,
+    state,
+    teaching,
+    url,
+    widgets,
+    words,
+)
 from ui.markdown import plain
 
 LIST_KEY = "pg_list"
@@ -166,7 +179,7 @@ def worked_formulas() -> None:
         st.container(height=FORMULAS_ROOM, border=False, key="pg_formulas_first_paint")
         first_paint.formulas_follow()
         return
-    own_tabs = registry.playground_tabs()  # NDCG, AP, RR: a tab each
+    own_tabs = family_display.playground_tabs()  # NDCG, AP, RR: a tab each
     *family_tabs, pr_tab, curves_tab, any_tab = st.tabs(
         [*own_tabs, "Precision & recall", "Metric@k curves", "Any measure"], key="pg_tab", on_change="rerun"
     )

@@ -7,18 +7,17 @@ list.
 import pandas as pd
 import streamlit as st
 
-from metrics.catalog import registry
 from metrics.teaching.swaps import best_swap, swap_deltas, swapped
-from ui import charts, presenter, state, teaching, widgets
+from ui import charts, family_display, presenter, state, teaching, widgets
 from ui.markdown import plain
 from ui.widgets import fmt
 
 PAGE = "swap"
 METRICS = {  # picker label -> (family, cut at k?): the whole list too for the families whose card shows it (AP, RR)
     label: (key, cut)
-    for key in registry.listed("swap_heatmap")
+    for key in family_display.listed("swap_heatmap")
     for label, cut in ((key, False), (f"{key}@k", True))
-    if cut or registry.family(key).uncut_card
+    if cut or family_display.display(key).uncut_card
 }
 
 

@@ -31,6 +31,7 @@ from metrics.catalog.measures import parse_measure
 from metrics.core.conventions import Conventions
 from metrics.core.types import Breakdown
 from metrics.teaching import diagnosis, formulas
+from ui import family_display
 from ui.markdown import plain
 from ui.scenario import Scenario
 
@@ -39,7 +40,7 @@ CHOICES = ("A", "B", "tie")
 CHOICE_LABELS = {"A": "List A", "B": "List B", "tie": "They tie"}
 # The measures a class is asked about: the playground's cards (registry order) that score the list (not IDCG, a step
 # of NDCG), cut or uncut as the cards show them.
-MEASURES = tuple(f.key for f in registry.FAMILIES if f.card is not None and f.scores_the_list)
+MEASURES = tuple(f.key for f in family_display.carded() if f.scores_the_list)
 # The one a teacher starts with: the family of the default measure set's first measure (NDCG@10's).
 FIRST_MEASURE = next(m.family for m in map(parse_measure, registry.default_measures()) if m.family in MEASURES)
 ANSWER_LIMIT = 1e6  # a predicted value beyond this is a typo, not an answer
@@ -48,7 +49,7 @@ ANSWER_LIMIT = 1e6  # a predicted value beyond this is a typo, not an answer
 def measure_k(measure: str, k: int) -> int | None:
     """The cutoff a question uses: the scenario's k, or none for the measures whose cards show the whole list (AP,
     RR: as trec_eval's map and recip_rank)."""
-    return None if registry.family(measure).uncut_card else k
+    return family_display.card_k(measure, k)
 
 
 def _scenario_json(scn: Scenario) -> dict[str, Any]:

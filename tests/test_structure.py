@@ -295,8 +295,9 @@ def _hard_coded_lists(source: str) -> list[str]:
 
 def test_pages_and_ui_take_their_measure_lists_from_the_registry():
     """No module-level tuple, list, set or dict in app_pages/ or ui/ spells out two or more measures: such lists
-    come from metrics.catalog.registry (Family.lists, offered, card, curve, default) or another module of metrics/ that
-    holds the fact (metrics.tools.profiles.MEASURES), so a new family reaches every page by its declaration."""
+    come from ui.family_display (each family's Display: lists, offered, card, curve), metrics.catalog.registry (the
+    default set) or another module of metrics/ that holds the fact (metrics.tools.profiles.MEASURES), so a new family
+    reaches every page by its declarations."""
     assert _measure_name("NDCG@10") and _measure_name("HitRate") and not _measure_name("sample")  # the check works
     sample = 'A = ("AP", "sample")\nMEASURES = ("NDCG@10", "AP")\nT: dict = {"AP": 1, "RR@5": 2}'
     assert _hard_coded_lists(sample) == ["MEASURES", "T"]  # and finds the lists

@@ -20,6 +20,9 @@ TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default c
 Cutoff = Literal["optional", "required", "none"]
 # over queries: trec_eval's mean, num_*'s sum, gm_*'s exp(mean(log)); "none": no summary (relstring, a string)
 Summary = Literal["mean", "sum", "geometric", "none"]
+# how our names write it: "cut", P@10; "whole", no cutoff in its usual name (Rprec, set_P, num_ret); "both", AP and
+# AP@10, RR and RR@10 (trec_eval's map and recip_rank score the whole list; the cut forms are as common)
+Written = Literal["cut", "whole", "both"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +42,8 @@ class Param:
 
 @dataclass(frozen=True, slots=True)
 class Family:
-    """One measure family: everything the library, the CLI and the app know about it."""
+    """One measure family: what the measure is, everything the library and the CLI know about it (where the app shows
+    it is ui's: ui/family_display.py, keyed by ``key``)."""
 
     key: str  # our canonical name, e.g. "NDCG"; Breakdown.family
     title: str  # e.g. "Normalised discounted cumulative gain"
@@ -57,10 +61,7 @@ class Family:
     trec_eval_uncut: str | None = None  # trec_eval's name without a cutoff, where it differs (map vs map_cut)
     ir_measures: str | None = None
     tools: Mapping[str, str] = field(default_factory=dict)  # other tools (ranx, BEIR) -> their name; ``k`` = cutoff
-    card: int | None = None  # position among the playground's cards of its kind; None: no card
-    uncut_card: bool = False  # the card shows the whole list (as trec_eval's recip_rank, map), not @k
-    curve: int | None = None  # position in the playground's metric@k curves; None: not drawn
-    usually_cut: bool = True  # written with a cutoff (P@10); False for whole-list measures (Rprec, set_P, num_ret)
+    written: Written = "cut"  # with a cutoff, without, or both (Written)
     params: tuple[Param, ...] = ()
     at_param: str | None = None  # ``@x`` sets this parameter instead of a cutoff (IPrec@0.5: the recall level)
     trec_param: str | None = None  # what trec_eval's NAME.x sets when it is not a cutoff (set_F.0.5: beta);
@@ -76,15 +77,8 @@ class Family:
     # every value lies in this range, so charts fix their axis and colour scale to it; None: not bounded (DCG, the
     # counts, utility), the scale follows the values shown
     value_range: tuple[float, float] | None = (0.0, 1.0)
-    tab: int | None = None  # position of its own tab in the playground's "How each number is computed"
-    pinned: int | None = None  # position in the playground's summary line that a phone keeps in view
     default: int | None = None  # position in the default measure set (the CLI, the leaderboard, Compare runs)
     default_cutoff: int | None = None  # its cutoff there (NDCG@10); None: the whole list (AP)
-    # the app's other measure lists it belongs to, with its position in each (metrics.catalog.registry.listed):
-    # "compared" (A vs B's side-by-side table), "compared_curves" (A vs B's metric@k curves), "swap_heatmap" (the
-    # heatmap's picker)
-    lists: Mapping[str, int] = field(default_factory=dict)
-    offered: tuple[str, ...] = ()  # more of its spellings that Your data's measure picker offers beside the default set
     # -- trec_eval -c: a query in the qrels but missing from the run is scored on a stand-in ranking of one unjudged
     # document (trec_eval.c's bogus_ranking; -J drops it), after which trec_eval sets some measures to 0 --
     zero_when_missing: bool | Callable[[Any], bool] = False  # set to 0; a function of the Measure when that depends

@@ -75,8 +75,6 @@ DCG = Family(
     terms=(Term.DCG,),
     graded=True,
     tools={"ranx": "dcg@k"},
-    card=4,
     value_range=None,
-    lists={"swap_heatmap": 6},
     order=80,
 )

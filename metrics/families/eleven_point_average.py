@@ -102,7 +102,6 @@ ELEVEN_POINT_AVERAGE = Family(
     trec_eval="11pt_avg",
     params=(Param("levels", ELEVEN_LEVELS, 0.0, 1.0, "the recall levels averaged"),),
     trec_param="levels",
-    usually_cut=False,
-    offered=("IPrec11",),
+    written="whole",
     order=200,
 )

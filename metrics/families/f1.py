@@ -86,6 +86,5 @@ F1 = Family(
     worked=f1_worked,
     terms=(Term.HITS, Term.PRECISION, Term.RECALL, Term.R),
     tools={"ranx": "f1@k"},
-    card=4,
     order=50,
 )

@@ -56,7 +56,6 @@ GEOMETRIC_MEAN_AP = Family(
     trec_eval="gm_map",
     summary="geometric",
     per_query=False,
-    usually_cut=False,
-    offered=("GM_AP",),
+    written="whole",
     order=160,
 )

@@ -75,8 +75,5 @@ HIT_RATE = Family(
     ir_measures="Success",
     trec_defaults=(1, 5, 10),
     tools={"ranx": "hit_rate@k", "BEIR": "Accuracy@k"},
-    card=5,
-    lists={"compared": 3},
-    offered=("HitRate@10",),
     order=40,
 )

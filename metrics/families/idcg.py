@@ -67,7 +67,6 @@ IDCG = Family(
     worked=dcg_worked,
     terms=(Term.IDCG,),
     graded=True,
-    card=5,
     value_range=None,
     scores_the_list=False,
     order=90,

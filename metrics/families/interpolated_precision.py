@@ -104,6 +104,5 @@ INTERPOLATED_PRECISION = Family(
     params=(Param("level", 0.0, 0.0, 1.0, "the recall level, 0 to 1"),),
     at_param="level",
     trec_defaults=ELEVEN_LEVELS,
-    offered=("IPrec@0.5",),
     order=190,
 )

@@ -46,7 +46,7 @@ NUM_Q = Family(
     summary="sum",
     count=True,
     per_query=False,
-    usually_cut=False,
+    written="whole",
     value_range=None,  # whole numbers, summed over queries
     order=110,
 )

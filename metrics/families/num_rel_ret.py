@@ -46,9 +46,8 @@ NUM_REL_RET = Family(
     summary="sum",
     count=True,
     per_query=True,
-    usually_cut=False,
+    written="whole",
     value_range=None,  # whole numbers, summed over queries
     zero_when_missing=True,
-    offered=("NumRelRet",),
     order=140,
 )

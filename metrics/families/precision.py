@@ -69,12 +69,7 @@ PRECISION = Family(
     ir_measures="P",
     trec_defaults=TREC_CUTOFFS,
     tools={"ranx": "precision@k", "BEIR": "P@k"},
-    card=1,
-    curve=1,
     default=6,
     default_cutoff=10,
-    pinned=4,
-    lists={"compared": 1, "compared_curves": 1, "swap_heatmap": 4},
-    offered=("P@5", "P@20"),
     order=10,
 )

@@ -65,7 +65,6 @@ R_PRECISION = Family(
     spellings=("r_prec", "r-prec"),
     trec_eval="Rprec",
     ir_measures="Rprec",
-    usually_cut=False,
-    offered=("Rprec",),
+    written="whole",
     order=170,
 )

@@ -74,13 +74,8 @@ RECALL = Family(
     ir_measures="R",
     trec_defaults=TREC_CUTOFFS,
     tools={"ranx": "recall@k", "BEIR": "Recall@k"},
-    card=2,
-    curve=2,
     default=4,
     default_cutoff=100,
-    pinned=5,
-    lists={"compared": 2, "compared_curves": 2, "swap_heatmap": 5},
-    offered=("R@10", "R@1000"),
     normaliser=lambda k, conventions: "NumRel",
     order=20,
 )

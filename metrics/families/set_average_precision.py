@@ -66,6 +66,6 @@ SET_AVERAGE_PRECISION = Family(
     worked=set_average_precision_worked,
     terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL),
     trec_eval="set_map",
-    usually_cut=False,
+    written="whole",
     order=240,
 )

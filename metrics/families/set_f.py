@@ -100,7 +100,6 @@ SET_F = Family(
     ir_measures="SetF",
     params=(Param("beta", 1.0, 0.0, 1000.0, "the weight of recall against precision (trec_eval's, unsquared)"),),
     trec_param="beta",
-    usually_cut=False,
-    offered=("SetF",),
+    written="whole",
     order=230,
 )

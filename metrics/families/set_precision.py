@@ -61,6 +61,6 @@ SET_PRECISION = Family(
     terms=(Term.HITS, Term.RETRIEVED),
     trec_eval="set_P",
     ir_measures="SetP",
-    usually_cut=False,
+    written="whole",
     order=210,
 )

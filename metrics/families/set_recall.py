@@ -60,6 +60,6 @@ SET_RECALL = Family(
     terms=(Term.HITS, Term.R),
     trec_eval="set_recall",
     ir_measures="SetR",
-    usually_cut=False,
+    written="whole",
     order=220,
 )

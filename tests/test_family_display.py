@@ -1,0 +1,32 @@
+"""ui.family_display: where the app shows each family, keyed by the registry's family keys."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from metrics.catalog import registry
+from ui import family_display
+from ui.family_display import Display
+
+
+def test_the_examples_in_its_docstrings_hold():
+    """ui's doctests are not collected by the suite (its testpaths are tests/, metrics/ and the README): run these."""
+    result = doctest.testmod(family_display)
+    assert result.attempted >= 6 and result.failed == 0
+
+
+def test_every_display_names_a_declared_family_once():
+    assert {d.family for d in family_display.DISPLAYS} <= {f.key for f in registry.FAMILIES}
+    assert len({d.family for d in family_display.DISPLAYS}) == len(family_display.DISPLAYS)
+    with pytest.raises(ValueError, match="undeclared family: 'nDCG'"):
+        family_display._by_family([Display("nDCG")])
+    with pytest.raises(ValueError, match="two displays of 'AP'"):
+        family_display._by_family([Display("AP", card=1), Display("AP")])
+
+
+def test_a_family_without_a_display_has_no_card_tab_curve_or_list():
+    shown = family_display.display("bpref")
+    assert shown == Display("bpref") and "bpref" not in family_display.cards("order")
+    assert family_display.card_k("bpref", 5) == 5 and family_display.card_k("AP", 5) is None
