@@ -255,10 +255,10 @@ teaching.traps(
     ]
 )
 teaching.naming(
-    f"Naming: trec_eval prints `{registry.family('bpref').trec_eval}` and `{registry.family('infAP').trec_eval}`, "
-    "and `-J` scores judged documents only; ir_measures writes "
-    f"`{registry.family('bpref').ir_measures}`, `{registry.family('infAP').ir_measures}` and "
-    f"`{registry.family('Judged').ir_measures}@10`. Here: bpref, infAP and Judged@k, and any of them in the "
+    f"Naming: trec_eval prints `{registry.family('bpref').trec_eval.name}` and "
+    f"`{registry.family('infAP').trec_eval.name}`, and `-J` scores judged documents only; ir_measures writes "
+    f"`{registry.family('bpref').names.ir_measures}`, `{registry.family('infAP').names.ir_measures}` and "
+    f"`{registry.family('Judged').names.ir_measures}@10`. Here: bpref, infAP and Judged@k, and any of them in the "
     "Playground's measure picker."
 )
 teaching.show_source(bpref)

@@ -138,10 +138,10 @@ teaching.traps(
     ]
 )
 teaching.naming(
-    f"Naming: trec_eval prints `{registry.family('RBP').trec_eval}` and "
-    f"`{registry.family('RBP_resid').trec_eval}` (p = 0.9); ir_measures writes "
-    f"`{registry.family('RBP').ir_measures}(p=0.8)` and `{registry.family('ERR').ir_measures}@10` (computed by "
-    "gdeval). Here: RBP, RBP_resid and ERR@k, and any of them in the Playground's measure picker."
+    f"Naming: trec_eval prints `{registry.family('RBP').trec_eval.name}` and "
+    f"`{registry.family('RBP_resid').trec_eval.name}` (p = 0.9); ir_measures writes "
+    f"`{registry.family('RBP').names.ir_measures}(p=0.8)` and `{registry.family('ERR').names.ir_measures}@10` "
+    "(computed by gdeval). Here: RBP, RBP_resid and ERR@k, and any of them in the Playground's measure picker."
 )
 teaching.show_source(rank_biased_precision)
 teaching.show_source(rbp_residual)

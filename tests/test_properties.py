@@ -59,7 +59,7 @@ def test_values_lie_in_the_declared_range_and_unbounded_ones_are_non_negative(qu
     for family, metric in FUNCTIONS.items():
         value = metric(ranking, qrels, k, conventions=conv).value
         assert not math.isnan(value), family
-        declared = registry.family(family).value_range
+        declared = registry.family(family).values.range
         if declared is not None:
             assert declared[0] <= value <= declared[1] + 1e-12, family
         elif family not in SIGNED:

@@ -41,16 +41,16 @@ def test_readable_function_returns_the_declared_family_and_terms(declared, conve
         assert isinstance(b, Breakdown)
         assert b.family == declared.key
         assert b.graded == declared.graded  # Breakdown.metric's _exp suffix
-        assert set(b.terms) <= set(declared.terms)
+        assert set(b.terms) <= set(declared.teaching.terms)
         if declared.key != "RR":  # RR names its first relevant rank only when there is one
-            assert set(b.terms) == set(declared.terms)
+            assert set(b.terms) == set(declared.teaching.terms)
 
 
 @pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
 @pytest.mark.parametrize("conventions", CONVENTIONS, ids=repr)
 def test_every_family_renders_its_definition_and_worked_formula(declared, conventions):
-    assert declared.definition(conventions).startswith(r"\mathrm")
-    worked = declared.worked(declared.function(RANKING, QRELS, 3, conventions=conventions))
+    assert declared.teaching.definition(conventions).startswith(r"\mathrm")
+    worked = declared.teaching.worked(declared.function(RANKING, QRELS, 3, conventions=conventions))
     assert worked.startswith(r"\begin{aligned}") and worked.endswith(r"\end{aligned}")
 
 
@@ -59,8 +59,8 @@ def test_every_canonical_name_and_spelling_parses_to_its_family():
         example = re.sub(r"@(multiple|level)$", "@0.5", name.replace("@k", "@5"))
         assert parse_measure(example).canonical == example
     for declared in registry.FAMILIES:
-        for spelling in (declared.key, *declared.spellings):
-            needs_cut = spelling == declared.trec_eval and declared.trec_eval_uncut
+        for spelling in (declared.key, *declared.names.spellings):
+            needs_cut = spelling == declared.trec_eval.name and declared.trec_eval.uncut
             assert parse_measure(spelling + ("_5" if needs_cut else "")).family == declared.key
 
 
@@ -85,8 +85,8 @@ def test_the_families_trec_eval_c_sets_to_zero_for_a_query_missing_from_the_run(
     from metrics import parse_measure
     from metrics.evaluation.aggregate import zero_when_missing
 
-    zeroed = {f.key for f in registry.FAMILIES if f.zero_when_missing is True}
+    zeroed = {f.key for f in registry.FAMILIES if f.trec_eval.zero_when_missing is True}
     assert zeroed == {"NumRet", "NumRelRet", "NumNonRelJudgedRet", "unj", "RBP_resid"}
     assert zero_when_missing(parse_measure("utility")) and not zero_when_missing(parse_measure("utility.2,-1,0,0"))
-    assert [f.key for f in registry.FAMILIES if f.stand_in is not None] == ["utility"]
-    assert [f.key for f in registry.FAMILIES if f.counts_positive_judgments] == ["NumRel"]
+    assert [f.key for f in registry.FAMILIES if f.trec_eval.stand_in is not None] == ["utility"]
+    assert [f.key for f in registry.FAMILIES if f.trec_eval.counts_positive_judgments] == ["NumRel"]

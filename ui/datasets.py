@@ -242,13 +242,13 @@ def parse_measures(chosen: Sequence[str], extra: str) -> tuple[list[str], list[s
 def numeric_names(evaluation: Evaluation) -> list[str]:
     """The evaluated measures (as spelled) whose values are numbers: all but those with a string per query
     (relstring), which have nothing to chart, average or compare."""
-    return [m.name for m in evaluation.measures if not registry.family(m.family).text]
+    return [m.name for m in evaluation.measures if not registry.family(m.family).values.text]
 
 
 def summary_labels(evaluation: Evaluation) -> list[str]:
     """How each measure's 'all' value is formed, as trec_eval forms it: mean, sum, geometric mean or none."""
     words = {"mean": "mean", "sum": "sum", "geometric": "geometric mean", "none": "none (per query only)"}
-    return [words[registry.family(m.family).summary] for m in evaluation.measures]
+    return [words[registry.family(m.family).values.summary] for m in evaluation.measures]
 
 
 @st.cache_data(max_entries=32, ttl=3600, show_spinner=False)

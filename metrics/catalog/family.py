@@ -1,5 +1,7 @@
-"""The record each measure family declares (``Family``) and its parameters (``Param``). The family modules build
-these; metrics.catalog.registry collects them. Nothing here imports a family, so every family module can import it."""
+"""The record each measure family declares (``Family``), with its parameters (``Param``) and the small records that
+group its facts: how it is taught (``Teaching``), its other names (``Names``), trec_eval's name and rules for it
+(``TrecEval``), its values (``Values``) and its place in the default set (``Default``). The family modules build these;
+metrics.catalog.registry collects them. Nothing here imports a family, so every family module can import it."""
 
 from __future__ import annotations
 
@@ -41,54 +43,89 @@ class Param:
 
 
 @dataclass(frozen=True, slots=True)
-class Family:
-    """One measure family: what the measure is, everything the library and the CLI know about it (where the app shows
-    it is ui's: ui/family_display.py, keyed by ``key``)."""
+class Teaching:
+    """How its formula is taught (LaTeX built with metrics.teaching.latex; metrics.teaching.formulas shows it)."""
 
-    key: str  # our canonical name, e.g. "NDCG"; Breakdown.family
-    title: str  # e.g. "Normalised discounted cumulative gain"
-    function: Callable[..., Breakdown]  # the readable spec: (ranking, qrels, k, *, conventions) -> Breakdown
-    kernel: Kernel  # the engine's vectorized form, on the prepared run (metrics.core.prepared)
-    kind: Kind  # order-aware, set-based (order inside the top k does not matter), count, curve
-    help: str  # one line for a metric card's tooltip
-    definition: Callable[[Conventions], str]  # LaTeX, symbolic
-    worked: Callable[[Breakdown], str]  # LaTeX, the user's numbers substituted
+    definition: Callable[[Conventions], str]  # symbolic
+    worked: Callable[[Breakdown], str]  # the user's numbers substituted
     terms: tuple[Term, ...]  # the named terms every Breakdown of this family carries (RR's only when it hits)
-    cutoff: Cutoff = "optional"
-    graded: bool = False  # grades matter beyond relevant / not (the gain): an ``_exp`` spelling exists
-    spellings: tuple[str, ...] = ()  # more names, case-insensitive (ours and trec_eval's); the key is always one
-    trec_eval: str | None = None  # trec_eval's measure with a cutoff (P -> P_10) or the uncut one (map)
-    trec_eval_uncut: str | None = None  # trec_eval's name without a cutoff, where it differs (map vs map_cut)
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """Its names besides the key and trec_eval's (TrecEval): all parse to it, case-insensitive."""
+
+    spellings: tuple[str, ...] = ()  # more names, ours and trec_eval's other ones
     ir_measures: str | None = None
     tools: Mapping[str, str] = field(default_factory=dict)  # other tools (ranx, BEIR) -> their name; ``k`` = cutoff
-    written: Written = "cut"  # with a cutoff, without, or both (Written)
-    params: tuple[Param, ...] = ()
-    at_param: str | None = None  # ``@x`` sets this parameter instead of a cutoff (IPrec@0.5: the recall level)
-    trec_param: str | None = None  # what trec_eval's NAME.x sets when it is not a cutoff (set_F.0.5: beta);
-    # at_param when None
-    trec_params: tuple[str, ...] = ()  # trec_eval's NAME.x,y,... sets these in order (utility.1,-1,0,0: a..d)
-    summary: Summary = "mean"
-    count: bool = False  # a whole number per query (trec_eval prints it with %ld)
-    text: bool = False  # its value is a string per query (relstring): no number to chart, average or compare
-    per_query: bool = True  # trec_eval -q prints it per query (gm_map: only the summary)
-    trec_defaults: tuple[float, ...] = ()  # what trec_eval's bare name expands to: cutoffs (P: P_5 ... P_1000), or
-    # values of at_param (iprec_at_recall: 0.00 ... 1.00)
-    # -- display facts --
-    # every value lies in this range, so charts fix their axis and colour scale to it; None: not bounded (DCG, the
-    # counts, utility), the scale follows the values shown
-    value_range: tuple[float, float] | None = (0.0, 1.0)
-    default: int | None = None  # position in the default measure set (the CLI, the leaderboard, Compare runs)
-    default_cutoff: int | None = None  # its cutoff there (NDCG@10); None: the whole list (AP)
-    # -- trec_eval -c: a query in the qrels but missing from the run is scored on a stand-in ranking of one unjudged
-    # document (trec_eval.c's bogus_ranking; -J drops it), after which trec_eval sets some measures to 0 --
+
+
+@dataclass(frozen=True, slots=True)
+class TrecEval:
+    """What trec_eval 10.0 calls it and does with it; the default (no name) for a measure trec_eval lacks, which the
+    engine still scores under trec_eval's rules."""
+
+    name: str | None = None  # its measure with a cutoff (P -> P_10) or the uncut one (map)
+    uncut: str | None = None  # its name without a cutoff, where it differs (map vs map_cut)
+    # what its bare name expands to: cutoffs (P: P_5 ... P_1000), or values of Family.at_param (iprec_at_recall:
+    # 0.00 ... 1.00)
+    defaults: tuple[float, ...] = ()
+    param: str | None = None  # what NAME.x sets when it is not a cutoff (set_F.0.5: beta); Family.at_param when None
+    params: tuple[str, ...] = ()  # NAME.x,y,... sets these in order (utility.1,-1,0,0: a..d)
+    cut: bool = False  # NAME.n sets its cutoff though it has no default cutoffs (relstring.20)
+    per_query: bool = True  # -q prints it per query (gm_map: only the summary)
+    # -- -c: a query in the qrels but missing from the run is scored on a stand-in ranking of one unjudged document
+    # (trec_eval.c's bogus_ranking; -J drops it), after which trec_eval sets some measures to 0 --
     zero_when_missing: bool | Callable[[Any], bool] = False  # set to 0; a function of the Measure when that depends
     # on its parameters (utility)
     stand_in: Callable[[Any, Any, Any], Any] | None = None  # (values, data, measure) -> the values with the stand-in
     # document counted, where it changes them (utility: one more non-relevant document retrieved); None: it does not
     counts_positive_judgments: bool = False  # its 'all' line is the number of qrels lines graded above 0, whatever
     # -l says (num_rel: m_num_rel.c)
-    trec_cut: bool = False  # trec_eval's NAME.n sets its cutoff though it has no default cutoffs (relstring.20)
-    # -- what other tools do with it --
+
+
+@dataclass(frozen=True, slots=True)
+class Values:
+    """What its values are, per query and over queries."""
+
+    # every value lies in this range, so charts fix their axis and colour scale to it; None: not bounded (DCG, the
+    # counts, utility), the scale follows the values shown
+    range: tuple[float, float] | None = (0.0, 1.0)
+    summary: Summary = "mean"
+    count: bool = False  # a whole number per query (trec_eval prints it with %ld)
+    text: bool = False  # a string per query (relstring): no number to chart, average or compare
+
+
+@dataclass(frozen=True, slots=True)
+class Default:
+    """Its place in the default measure set: what the CLI, the leaderboard and Compare runs show unless told
+    otherwise."""
+
+    position: int
+    cutoff: int | None = None  # NDCG@10; None: the whole list (AP)
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """One measure family: what the measure is, everything the library and the CLI know about it (where the app shows
+    it is ui's: ui/family_display.py, keyed by ``key``)."""
+
+    key: str  # our canonical name, e.g. "NDCG"; Breakdown.family
+    title: str  # e.g. "Normalised discounted cumulative gain"
+    help: str  # one line: a metric card's tooltip, the README's measure table
+    function: Callable[..., Breakdown]  # the readable spec: (ranking, qrels, k, *, conventions) -> Breakdown
+    kernel: Kernel  # the engine's vectorized form, on the prepared run (metrics.core.prepared)
+    kind: Kind  # order-aware, set-based (order inside the top k does not matter), count, curve
+    teaching: Teaching
+    cutoff: Cutoff = "optional"
+    written: Written = "cut"  # with a cutoff, without, or both (Written)
+    graded: bool = False  # grades matter beyond relevant / not (the gain): an ``_exp`` spelling exists
+    params: tuple[Param, ...] = ()
+    at_param: str | None = None  # ``@x`` sets this parameter instead of a cutoff (IPrec@0.5: the recall level)
+    names: Names = Names()
+    trec_eval: TrecEval = TrecEval()
+    values: Values = Values()
+    default: Default | None = None  # None: not in the default measure set
     # (k, conventions) -> the measure whose value is its denominator (NDCG@k: IDCG@k; AP: NumRel, or NumRelRet@k
     # when AP divides by the relevant documents retrieved): where that is 0 the value is undefined, and a tool's
     # Setting(no_relevant=...) says what it scores (metrics.tools.settings); None: no such denominator

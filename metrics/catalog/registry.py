@@ -8,7 +8,7 @@ and no numpy at import (the kernels load numpy on first use: metrics.core.lazy_n
 Adding a measure family: one module in metrics/families declaring its ``Family`` (see the README's recipe) and
 its test file in tests/families; the registry finds the module by itself.
 
->>> spelled("ndcg_cut").key, family("NDCG").trec_eval
+>>> spelled("ndcg_cut").key, family("NDCG").trec_eval.name
 ('NDCG', 'ndcg_cut')
 """
 
@@ -57,7 +57,7 @@ _BY_KEY = {f.key: f for f in FAMILIES}
 _BY_SPELLING = {
     name.lower(): f
     for f in FAMILIES
-    for name in (f.key, *f.spellings, f.trec_eval, f.trec_eval_uncut, f.ir_measures)
+    for name in (f.key, *f.names.spellings, f.trec_eval.name, f.trec_eval.uncut, f.names.ir_measures)
     if name is not None
 }
 
@@ -111,13 +111,13 @@ def default_measures() -> tuple[str, ...]:
     >>> default_measures()
     ('NDCG@10', 'AP', 'RR@10', 'R@100', 'R_cap@100', 'P@10')
     """
-    chosen = sorted((f for f in FAMILIES if f.default is not None), key=lambda f: f.default or 0)
-    return tuple(f.key if f.default_cutoff is None else f"{f.key}@{f.default_cutoff}" for f in chosen)
+    placed = sorted((f.default.position, f.key, f.default.cutoff) for f in FAMILIES if f.default is not None)
+    return tuple(key if cutoff is None else f"{key}@{cutoff}" for _, key, cutoff in placed)
 
 
 def value_range(measure_family: str) -> tuple[float, float] | None:
     """The range every value of this family lies in (a chart's fixed scale), or None when it is not bounded."""
-    return family(measure_family).value_range
+    return family(measure_family).values.range
 
 
 def canonical_names() -> tuple[str, ...]:
@@ -148,11 +148,13 @@ def markdown_table() -> str:
             for name in canonical_names()
             if name.split("@")[0] in (f.key, f"{f.key}_exp")
         )
-        cut = "_x" if f.at_param else "_k" if f.trec_defaults else ""
-        trec = ", ".join(code(n) for n in (f.trec_eval and f.trec_eval + cut, f.trec_eval_uncut) if n) or "none"
+        cut = "_x" if f.at_param else "_k" if f.trec_eval.defaults else ""
+        trec = (
+            ", ".join(code(n) for n in (f.trec_eval.name and f.trec_eval.name + cut, f.trec_eval.uncut) if n) or "none"
+        )
         at = "@ℓ" if f.at_param == "level" else "@x" if f.at_param else "@k" if f.written != "whole" else ""
-        ir = code(f.ir_measures and f.ir_measures + at)
-        others = ", ".join(f"{tool} `{name}`" for tool, name in f.tools.items())
+        ir = code(f.names.ir_measures and f.names.ir_measures + at)
+        others = ", ".join(f"{tool} `{name}`" for tool, name in f.names.tools.items())
         rows.append(f"| {ours} | `{f.function.__name__}` | {trec} | {ir} | {others or '—'} | {f.help} |")
     return "\n".join(rows) + "\n"
 

@@ -288,7 +288,7 @@ def _text(result, per_query: bool, digits: int, *, summary: bool = True, runid: 
     from metrics.catalog import registry
 
     lines = []
-    shown = [m for m in result.measures if registry.family(m.family).per_query] if per_query else []
+    shown = [m for m in result.measures if registry.family(m.family).trec_eval.per_query] if per_query else []
     if shown:
         # One printf-style template per query, its measures' lines in a row: a third faster than a format per line
         # (35k lines at 7M rows). relstring's values are text.
@@ -305,7 +305,7 @@ def _text(result, per_query: bool, digits: int, *, summary: bool = True, runid: 
         if runid is not None:
             lines.append(f"runid\tall\t{runid}")
         for measure in result.measures:
-            if registry.family(measure.family).summary != "none":  # relstring has no 'all' value
+            if registry.family(measure.family).values.summary != "none":  # relstring has no 'all' value
                 lines.append(f"{measure.name}\tall\t{result.means[measure.name]:.{digits}f}")
     return "\n".join(lines) + "\n" if lines else ""
 

@@ -144,8 +144,8 @@ def score(joined: Joined) -> Evaluation:
             values = family.kernel(data, measure)
             if complete and zero_when_missing(measure):
                 values = np.where(data.in_run, values, 0.0)  # -c: trec_eval's values for a query missing from the run
-            elif complete and family.stand_in is not None and not judged_only:  # -J drops the stand-in document
-                values = family.stand_in(values, data, measure)
+            elif complete and (stand_in := family.trec_eval.stand_in) and not judged_only:  # -J drops the stand-in
+                values = stand_in(values, data, measure)
             cache[key] = values
         per_query[name] = cache[key]
     texts = {name: tuple(values.tolist()) for name, values in per_query.items() if values.dtype == object}
@@ -174,12 +174,12 @@ def summaries(
     distributed). ``positive_judgments`` (-c only): the qrels lines with a grade above 0, which trec_eval -c prints as
     num_rel's 'all', whatever -l says (m_num_rel.c)."""
     means = {
-        name: summarize(values.tolist(), registry.family(measures[name].family).summary)
+        name: summarize(values.tolist(), registry.family(measures[name].family).values.summary)
         for name, values in per_query.items()
     }
     if positive_judgments is not None:
         for name, measure in measures.items():
-            if registry.family(measure.family).counts_positive_judgments:
+            if registry.family(measure.family).trec_eval.counts_positive_judgments:
                 means[name] = float(positive_judgments)
     return means
 

@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import TREC_CUTOFFS, Family
+from metrics.catalog.family import TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -104,21 +104,19 @@ def _denominator(k: int | None, conventions: Conventions) -> str:
 AVERAGE_PRECISION = Family(
     key="AP",
     title="Average precision",
+    help="Average precision: precision at each relevant rank, summed and divided by R.",
     function=average_precision,
     kernel=average_precision_kernel,
     kind="order",
+    teaching=Teaching(
+        average_precision_definition,
+        average_precision_worked,
+        terms=(Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
+    ),
     written="both",
-    help="Average precision: precision at each relevant rank, summed and divided by R.",
-    definition=average_precision_definition,
-    worked=average_precision_worked,
-    terms=(Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
-    spellings=("map", "map_cut"),
-    trec_eval="map_cut",
-    trec_eval_uncut="map",
-    ir_measures="AP",
-    trec_defaults=TREC_CUTOFFS,
-    tools={"ranx": "map@k", "BEIR": "MAP@k"},
-    default=2,
+    names=Names(spellings=("map", "map_cut"), ir_measures="AP", tools={"ranx": "map@k", "BEIR": "MAP@k"}),
+    trec_eval=TrecEval("map_cut", uncut="map", defaults=TREC_CUTOFFS),
+    default=Default(2),
     normaliser=_denominator,
     order=70,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.checks import count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -86,15 +86,13 @@ def binary_g_kernel(data, measure) -> np.ndarray:
 BINARY_G = Family(
     key="binG",
     title="Binary G",
+    help="binG (experimental): each relevant document counts 1 / log2(2 + non-relevant ones above it), divided by R.",
     function=binary_g,
     kernel=binary_g_kernel,
     kind="order",
-    help="binG (experimental): each relevant document counts 1 / log2(2 + non-relevant ones above it), divided by R.",
-    definition=bing_definition,
-    worked=bing_worked,
-    terms=(Term.SUM, Term.R, Term.HITS),
-    written="whole",
+    teaching=Teaching(bing_definition, bing_worked, terms=(Term.SUM, Term.R, Term.HITS)),
     cutoff="none",
-    trec_eval="binG",
+    written="whole",
+    trec_eval=TrecEval("binG"),
     order=330,
 )

@@ -7,7 +7,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import level
@@ -99,16 +99,14 @@ def bpref_kernel(data, measure) -> np.ndarray:
 BPREF = Family(
     key="bpref",
     title="Binary preference",
+    help="bpref: how few judged non-relevant documents each relevant one is ranked below; unjudged ones are skipped.",
     function=bpref,
     kernel=bpref_kernel,
     kind="order",
-    help="bpref: how few judged non-relevant documents each relevant one is ranked below; unjudged ones are skipped.",
-    definition=bpref_definition,
-    worked=bpref_worked,
-    terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
-    written="whole",
+    teaching=Teaching(bpref_definition, bpref_worked, terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
     cutoff="none",
-    trec_eval="bpref",
-    ir_measures="Bpref",
+    written="whole",
+    names=Names(ir_measures="Bpref"),
+    trec_eval=TrecEval("bpref"),
     order=250,
 )

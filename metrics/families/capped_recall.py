@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import TREC_CUTOFFS, Family
+from metrics.catalog.family import TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.checks import check_k, count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -79,19 +79,17 @@ def capped_recall_kernel(data, measure) -> np.ndarray:
 CAPPED_RECALL = Family(
     key="R_cap",
     title="Capped recall",
+    help="Capped recall@k (BEIR): divides by min(R, k), so 1.0 is reachable when R > k.",
     function=capped_recall,
     kernel=capped_recall_kernel,
     kind="set",
-    help="Capped recall@k (BEIR): divides by min(R, k), so 1.0 is reachable when R > k.",
-    definition=capped_recall_definition,
-    worked=capped_recall_worked,
-    terms=(Term.HITS, Term.R, Term.CAP),
-    spellings=("rcap", "capped_recall", "relative_P", "set_relative_P"),
-    trec_eval="relative_P",  # m_rel_P.c: hits@k / min(k, R), the same number
-    trec_eval_uncut="set_relative_P",  # m_set_rel_P.c: relevant retrieved / min(retrieved, R)
-    tools={"BEIR": "R_cap@k"},
-    trec_defaults=TREC_CUTOFFS,
-    default=5,
-    default_cutoff=100,
+    teaching=Teaching(capped_recall_definition, capped_recall_worked, terms=(Term.HITS, Term.R, Term.CAP)),
+    names=Names(spellings=("rcap", "capped_recall", "relative_P", "set_relative_P"), tools={"BEIR": "R_cap@k"}),
+    trec_eval=TrecEval(
+        name="relative_P",  # m_rel_P.c: hits@k / min(k, R), the same number
+        uncut="set_relative_P",  # m_set_rel_P.c: relevant retrieved / min(retrieved, R)
+        defaults=TREC_CUTOFFS,
+    ),
+    default=Default(5, cutoff=100),
     order=30,
 )

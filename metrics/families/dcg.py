@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from math import log2
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, Values
 from metrics.core.checks import checked, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -66,15 +66,13 @@ def dcg_kernel(data, measure) -> np.ndarray:
 DCG = Family(
     key="DCG",
     title="Discounted cumulative gain",
+    help="Discounted cumulative gain: each grade's gain divided by log2(rank + 1).",
     function=dcg,
     kernel=dcg_kernel,
     kind="order",
-    help="Discounted cumulative gain: each grade's gain divided by log2(rank + 1).",
-    definition=dcg_definition,
-    worked=dcg_worked,
-    terms=(Term.DCG,),
+    teaching=Teaching(dcg_definition, dcg_worked, terms=(Term.DCG,)),
     graded=True,
-    tools={"ranx": "dcg@k"},
-    value_range=None,
+    names=Names(tools={"ranx": "dcg@k"}),
+    values=Values(range=None),
     order=80,
 )

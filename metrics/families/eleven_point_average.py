@@ -7,7 +7,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Param
+from metrics.catalog.family import Family, Names, Param, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -91,17 +91,16 @@ def eleven_point_average_kernel(data, measure) -> np.ndarray:
 ELEVEN_POINT_AVERAGE = Family(
     key="IPrec11",
     title="11-point interpolated average precision",
+    help="The mean interpolated precision at recall 0, 0.1, ..., 1 (an old estimate of the area under the curve).",
     function=eleven_point_average,
     kernel=eleven_point_average_kernel,
     kind="curve",
-    help="The mean interpolated precision at recall 0, 0.1, ..., 1 (an old estimate of the area under the curve).",
-    definition=eleven_point_average_definition,
-    worked=eleven_point_average_worked,
-    terms=(Term.R, Term.HITS, Term.RECALL_LEVEL),
-    spellings=("11pt", "11-pt_avg"),
-    trec_eval="11pt_avg",
-    params=(Param("levels", ELEVEN_LEVELS, 0.0, 1.0, "the recall levels averaged"),),
-    trec_param="levels",
+    teaching=Teaching(
+        eleven_point_average_definition, eleven_point_average_worked, terms=(Term.R, Term.HITS, Term.RECALL_LEVEL)
+    ),
     written="whole",
+    params=(Param("levels", ELEVEN_LEVELS, 0.0, 1.0, "the recall levels averaged"),),
+    names=Names(spellings=("11pt", "11-pt_avg")),
+    trec_eval=TrecEval("11pt_avg", param="levels"),
     order=200,
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -108,13 +108,11 @@ def expected_reciprocal_rank_kernel(data, measure) -> np.ndarray:
 EXPECTED_RECIPROCAL_RANK = Family(
     key="ERR",
     title="Expected reciprocal rank",
+    help="ERR@k: the expected 1/rank where a user stops, satisfied with probability (2^grade - 1) / 16 at each rank.",
     function=expected_reciprocal_rank,
     kernel=expected_reciprocal_rank_kernel,
     kind="order",
-    help="ERR@k: the expected 1/rank where a user stops, satisfied with probability (2^grade - 1) / 16 at each rank.",
-    definition=err_definition,
-    worked=err_worked,
-    terms=(Term.STILL_READING,),
-    ir_measures="ERR",
+    teaching=Teaching(err_definition, err_worked, terms=(Term.STILL_READING,)),
+    names=Names(ir_measures="ERR"),
     order=320,
 )

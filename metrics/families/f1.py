@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -78,13 +78,11 @@ def f1_kernel(data, measure) -> np.ndarray:
 F1 = Family(
     key="F1",
     title="F1",
+    help="F1@k: the harmonic mean of P@k and R@k.",
     function=f1,
     kernel=f1_kernel,
     kind="set",
-    help="F1@k: the harmonic mean of P@k and R@k.",
-    definition=f1_definition,
-    worked=f1_worked,
-    terms=(Term.HITS, Term.PRECISION, Term.RECALL, Term.R),
-    tools={"ranx": "f1@k"},
+    teaching=Teaching(f1_definition, f1_worked, terms=(Term.HITS, Term.PRECISION, Term.RECALL, Term.R)),
+    names=Names(tools={"ranx": "f1@k"}),
     order=50,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from metrics.catalog.family import GAINS, Family
+from metrics.catalog.family import GAINS, Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains, LevelGain, gain_of, ideal_gains, ieee_divide, level_counts, level_gains
 from metrics.core.lazy_numpy import np
@@ -123,16 +123,14 @@ def normalized_gain_kernel(data, measure) -> np.ndarray:
 NORMALIZED_GAIN = Family(
     key="G",
     title="Normalised gain G",
+    help="G (experimental): each gain discounted by how far the ranking's total gain lags behind the ideal one.",
     function=normalized_gain,
     kernel=normalized_gain_kernel,
     kind="order",
-    help="G (experimental): each gain discounted by how far the ranking's total gain lags behind the ideal one.",
-    definition=g_definition,
-    worked=g_worked,
-    terms=(Term.SUM, Term.IDEAL_GAIN),
-    written="whole",
+    teaching=Teaching(g_definition, g_worked, terms=(Term.SUM, Term.IDEAL_GAIN)),
     cutoff="none",
-    trec_eval="G",
+    written="whole",
     params=(GAINS,),
+    trec_eval=TrecEval("G"),
     order=340,
 )

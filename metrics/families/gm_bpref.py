@@ -7,7 +7,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Teaching, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families.bpref import bpref, bpref_kernel, bpref_worked
@@ -33,17 +33,14 @@ def gm_bpref_definition(c: Conventions) -> str:
 GM_BPREF = Family(
     key="gm_bpref",
     title="Binary preference, geometric mean",
+    help="gm_bpref: bpref summarised by the geometric mean over queries (a query at 0 counts as 0.00001).",
     function=gm_bpref,
     kernel=bpref_kernel,
     kind="order",
-    help="gm_bpref: bpref summarised by the geometric mean over queries (a query at 0 counts as 0.00001).",
-    definition=gm_bpref_definition,
-    worked=bpref_worked,
-    terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
-    written="whole",
+    teaching=Teaching(gm_bpref_definition, bpref_worked, terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
     cutoff="none",
-    trec_eval="gm_bpref",
-    summary="geometric",
-    per_query=False,
+    written="whole",
+    trec_eval=TrecEval("gm_bpref", per_query=False),
+    values=Values(summary="geometric"),
     order=260,
 )

@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Teaching, Values
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -59,15 +59,13 @@ def idcg_kernel(data, measure) -> np.ndarray:
 IDCG = Family(
     key="IDCG",
     title="Ideal DCG",
+    help="Ideal DCG: the DCG of the best possible ordering of the judged docs.",
     function=idcg,
     kernel=idcg_kernel,
     kind="order",
-    help="Ideal DCG: the DCG of the best possible ordering of the judged docs.",
-    definition=idcg_definition,
-    worked=dcg_worked,
-    terms=(Term.IDCG,),
+    teaching=Teaching(idcg_definition, dcg_worked, terms=(Term.IDCG,)),
     graded=True,
-    value_range=None,
+    values=Values(range=None),
     scores_the_list=False,
     order=90,
 )

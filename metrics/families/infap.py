@@ -7,7 +7,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import POOL_UNJUDGED, level
@@ -108,17 +108,14 @@ def inferred_average_precision_kernel(data, measure) -> np.ndarray:
 INFERRED_AP = Family(
     key="infAP",
     title="Inferred average precision",
+    help="infAP: AP estimated from a sampled pool; documents graded below 0 are in the pool but not judged.",
     function=inferred_average_precision,
     kernel=inferred_average_precision_kernel,
     kind="order",
-    help="infAP: AP estimated from a sampled pool; documents graded below 0 are in the pool but not judged.",
-    definition=infap_definition,
-    worked=infap_worked,
-    terms=(Term.ESTIMATE_SUM, Term.R),
-    written="whole",
+    teaching=Teaching(infap_definition, infap_worked, terms=(Term.ESTIMATE_SUM, Term.R)),
     cutoff="none",
-    spellings=("infap",),
-    trec_eval="infAP",
-    ir_measures="infAP",
+    written="whole",
+    names=Names(spellings=("infap",), ir_measures="infAP"),
+    trec_eval=TrecEval("infAP"),
     order=270,
 )

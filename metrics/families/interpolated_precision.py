@@ -7,7 +7,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Param
+from metrics.catalog.family import Family, Names, Param, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -92,17 +92,18 @@ def interpolated_precision_kernel(data, measure) -> np.ndarray:
 INTERPOLATED_PRECISION = Family(
     key="IPrec",
     title="Interpolated precision at a recall level",
+    help="Interpolated precision: the best precision at or after the rank where recall reaches the level.",
     function=interpolated_precision,
     kernel=interpolated_precision_kernel,
     kind="curve",
-    help="Interpolated precision: the best precision at or after the rank where recall reaches the level.",
-    definition=interpolated_precision_definition,
-    worked=interpolated_precision_worked,
-    terms=(Term.R, Term.RECALL_LEVEL, Term.RELEVANT_NEEDED, Term.HITS),
-    trec_eval="iprec_at_recall",
-    ir_measures="IPrec",
+    teaching=Teaching(
+        interpolated_precision_definition,
+        interpolated_precision_worked,
+        terms=(Term.R, Term.RECALL_LEVEL, Term.RELEVANT_NEEDED, Term.HITS),
+    ),
     params=(Param("level", 0.0, 0.0, 1.0, "the recall level, 0 to 1"),),
     at_param="level",
-    trec_defaults=ELEVEN_LEVELS,
+    names=Names(ir_measures="IPrec"),
+    trec_eval=TrecEval("iprec_at_recall", defaults=ELEVEN_LEVELS),
     order=190,
 )

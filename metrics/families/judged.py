@@ -7,7 +7,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -61,13 +61,11 @@ def judged_kernel(data, measure) -> np.ndarray:
 JUDGED = Family(
     key="Judged",
     title="Judgment rate",
+    help="Judged@k: the share of the top k that has a judgment (any qrels line); a short list divides by its length.",
     function=judged,
     kernel=judged_kernel,
     kind="set",
-    help="Judged@k: the share of the top k that has a judgment (any qrels line); a short list divides by its length.",
-    definition=judged_definition,
-    worked=judged_worked,
-    terms=(Term.JUDGED, Term.DENOMINATOR),
-    ir_measures="Judged",
+    teaching=Teaching(judged_definition, judged_worked, terms=(Term.JUDGED, Term.DENOMINATOR)),
+    names=Names(ir_measures="Judged"),
     order=280,
 )

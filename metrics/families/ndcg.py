@@ -10,7 +10,7 @@ import dataclasses
 import math
 from collections.abc import Sequence
 
-from metrics.catalog.family import GAINS, TREC_CUTOFFS, Family
+from metrics.catalog.family import GAINS, TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains, LevelGain, gain_of, ideal_gains, level_counts, level_gains
 from metrics.core.lazy_numpy import np
@@ -147,23 +147,16 @@ def ndcg_with_gains_kernel(data, measure) -> np.ndarray:
 NDCG = Family(
     key="NDCG",
     title="Normalised discounted cumulative gain",
+    help="Normalised DCG: DCG / IDCG, 1.0 for the ideal ordering.",
     function=ndcg,
     kernel=ndcg_kernel,
     kind="order",
-    help="Normalised DCG: DCG / IDCG, 1.0 for the ideal ordering.",
-    definition=ndcg_definition,
-    worked=ndcg_worked,
-    terms=(Term.DCG, Term.IDCG),
+    teaching=Teaching(ndcg_definition, ndcg_worked, terms=(Term.DCG, Term.IDCG)),
     graded=True,
-    spellings=("ndcg_cut",),
     params=(GAINS,),
-    trec_eval="ndcg_cut",
-    trec_eval_uncut="ndcg",
-    ir_measures="nDCG",
-    trec_defaults=TREC_CUTOFFS,
-    tools={"ranx": "ndcg@k", "BEIR": "NDCG@k"},
-    default=1,
-    default_cutoff=10,
+    names=Names(spellings=("ndcg_cut",), ir_measures="nDCG", tools={"ranx": "ndcg@k", "BEIR": "NDCG@k"}),
+    trec_eval=TrecEval("ndcg_cut", uncut="ndcg", defaults=TREC_CUTOFFS),
+    default=Default(1, cutoff=10),
     normaliser=lambda k, conventions: "IDCG" if k is None else f"IDCG@{k}",
     order=100,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from metrics.catalog.family import GAINS, Family
+from metrics.catalog.family import GAINS, Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains, LevelGain, gain_of, ieee_divide, level_counts, level_gains
 from metrics.core.lazy_numpy import np
@@ -120,16 +120,14 @@ def ndcg_rel_kernel(data, measure) -> np.ndarray:
 NDCG_REL = Family(
     key="ndcg_rel",
     title="NDCG averaged over relevant documents",
+    help="ndcg_rel (experimental): NDCG at each document with a positive gain (missed ones at the end), averaged.",
     function=ndcg_rel,
     kernel=ndcg_rel_kernel,
     kind="order",
-    help="ndcg_rel (experimental): NDCG at each document with a positive gain (missed ones at the end), averaged.",
-    definition=ndcg_rel_definition,
-    worked=ndcg_rel_worked,
-    terms=(Term.SUM, Term.POINTS),
-    written="whole",
+    teaching=Teaching(ndcg_rel_definition, ndcg_rel_worked, terms=(Term.SUM, Term.POINTS)),
     cutoff="none",
-    trec_eval="ndcg_rel",
+    written="whole",
     params=(GAINS,),
+    trec_eval=TrecEval("ndcg_rel"),
     order=360,
 )

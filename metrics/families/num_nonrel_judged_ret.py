@@ -7,7 +7,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
@@ -40,21 +40,19 @@ def num_nonrel_judged_ret_kernel(data, measure) -> np.ndarray:
 NUM_NONREL_JUDGED_RET = Family(
     key="NumNonRelJudgedRet",
     title="Judged non-relevant documents retrieved",
+    help="Retrieved documents judged below the relevance threshold (0 or more).",
     function=num_nonrel_judged_ret,
     kernel=num_nonrel_judged_ret_kernel,
     kind="count",
-    help="Retrieved documents judged below the relevance threshold (0 or more).",
-    definition=count_definition("NumNonRelJudgedRet"),
-    worked=count_worked,
-    terms=(Term.JUDGED_NONRELEVANT,),
+    teaching=Teaching(count_definition("NumNonRelJudgedRet"), count_worked, terms=(Term.JUDGED_NONRELEVANT,)),
     cutoff="optional",
-    trec_eval="num_nonrel_judged_ret",
-    ir_measures=None,
-    summary="sum",
-    count=True,
-    per_query=True,
     written="whole",
-    value_range=None,  # whole numbers, summed over queries
-    zero_when_missing=True,
+    names=Names(ir_measures=None),
+    trec_eval=TrecEval("num_nonrel_judged_ret", per_query=True, zero_when_missing=True),
+    values=Values(
+        range=None,  # whole numbers, summed over queries
+        summary="sum",
+        count=True,
+    ),
     order=150,
 )

@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, TrecEval, Values
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -33,20 +33,19 @@ def num_q_kernel(data, measure) -> np.ndarray:
 NUM_Q = Family(
     key="NumQ",
     title="Queries evaluated",
+    help="1 per evaluated query; summed: how many were evaluated.",
     function=num_q,
     kernel=num_q_kernel,
     kind="count",
-    help="1 per evaluated query; summed: how many were evaluated.",
-    definition=count_definition("NumQ"),
-    worked=count_worked,
-    terms=(),
+    teaching=Teaching(count_definition("NumQ"), count_worked, terms=()),
     cutoff="none",
-    trec_eval="num_q",
-    ir_measures="NumQ",
-    summary="sum",
-    count=True,
-    per_query=False,
     written="whole",
-    value_range=None,  # whole numbers, summed over queries
+    names=Names(ir_measures="NumQ"),
+    trec_eval=TrecEval("num_q", per_query=False),
+    values=Values(
+        range=None,  # whole numbers, summed over queries
+        summary="sum",
+        count=True,
+    ),
     order=110,
 )

@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, TrecEval, Values
 from metrics.core.checks import check_qrels
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -37,21 +37,19 @@ def num_rel_kernel(data, measure) -> np.ndarray:
 NUM_REL = Family(
     key="NumRel",
     title="Relevant documents",
+    help="R: judged relevant documents, retrieved or not.",
     function=num_rel,
     kernel=num_rel_kernel,
     kind="count",
-    help="R: judged relevant documents, retrieved or not.",
-    definition=count_definition("NumRel"),
-    worked=count_worked,
-    terms=(Term.R,),
+    teaching=Teaching(count_definition("NumRel"), count_worked, terms=(Term.R,)),
     cutoff="optional",
-    trec_eval="num_rel",
-    ir_measures="NumRel",
-    summary="sum",
-    count=True,
-    per_query=True,
     written="whole",
-    value_range=None,  # whole numbers, summed over queries
-    counts_positive_judgments=True,
+    names=Names(ir_measures="NumRel"),
+    trec_eval=TrecEval("num_rel", per_query=True, counts_positive_judgments=True),
+    values=Values(
+        range=None,  # whole numbers, summed over queries
+        summary="sum",
+        count=True,
+    ),
     order=130,
 )

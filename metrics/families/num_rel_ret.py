@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
@@ -33,21 +33,19 @@ def num_rel_ret_kernel(data, measure) -> np.ndarray:
 NUM_REL_RET = Family(
     key="NumRelRet",
     title="Relevant documents retrieved",
+    help="How many relevant documents the run retrieved.",
     function=num_rel_ret,
     kernel=num_rel_ret_kernel,
     kind="count",
-    help="How many relevant documents the run retrieved.",
-    definition=count_definition("NumRelRet"),
-    worked=count_worked,
-    terms=(Term.HITS,),
+    teaching=Teaching(count_definition("NumRelRet"), count_worked, terms=(Term.HITS,)),
     cutoff="optional",
-    trec_eval="num_rel_ret",
-    ir_measures="NumRelRet",
-    summary="sum",
-    count=True,
-    per_query=True,
     written="whole",
-    value_range=None,  # whole numbers, summed over queries
-    zero_when_missing=True,
+    names=Names(ir_measures="NumRelRet"),
+    trec_eval=TrecEval("num_rel_ret", per_query=True, zero_when_missing=True),
+    values=Values(
+        range=None,  # whole numbers, summed over queries
+        summary="sum",
+        count=True,
+    ),
     order=140,
 )

@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
@@ -32,21 +32,19 @@ def num_ret_kernel(data, measure) -> np.ndarray:
 NUM_RET = Family(
     key="NumRet",
     title="Documents retrieved",
+    help="How many documents the run retrieved.",
     function=num_ret,
     kernel=num_ret_kernel,
     kind="count",
-    help="How many documents the run retrieved.",
-    definition=count_definition("NumRet"),
-    worked=count_worked,
-    terms=(Term.RETRIEVED,),
+    teaching=Teaching(count_definition("NumRet"), count_worked, terms=(Term.RETRIEVED,)),
     cutoff="optional",
-    trec_eval="num_ret",
-    ir_measures="NumRet",
-    summary="sum",
-    count=True,
-    per_query=True,
     written="whole",
-    value_range=None,  # whole numbers, summed over queries
-    zero_when_missing=True,
+    names=Names(ir_measures="NumRet"),
+    trec_eval=TrecEval("num_ret", per_query=True, zero_when_missing=True),
+    values=Values(
+        range=None,  # whole numbers, summed over queries
+        summary="sum",
+        count=True,
+    ),
     order=120,
 )

@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import TREC_CUTOFFS, Family
+from metrics.catalog.family import TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import ratio
@@ -57,19 +57,13 @@ def precision_kernel(data, measure) -> np.ndarray:
 PRECISION = Family(
     key="P",
     title="Precision",
+    help="Precision@k: the share of the top k that is relevant (divides by k even if fewer were retrieved).",
     function=precision,
     kernel=precision_kernel,
     kind="set",
-    help="Precision@k: the share of the top k that is relevant (divides by k even if fewer were retrieved).",
-    definition=precision_definition,
-    worked=precision_worked,
-    terms=(Term.HITS, Term.CUTOFF),
-    spellings=("precision",),
-    trec_eval="P",
-    ir_measures="P",
-    trec_defaults=TREC_CUTOFFS,
-    tools={"ranx": "precision@k", "BEIR": "P@k"},
-    default=6,
-    default_cutoff=10,
+    teaching=Teaching(precision_definition, precision_worked, terms=(Term.HITS, Term.CUTOFF)),
+    names=Names(spellings=("precision",), ir_measures="P", tools={"ranx": "precision@k", "BEIR": "P@k"}),
+    trec_eval=TrecEval("P", defaults=TREC_CUTOFFS),
+    default=Default(6, cutoff=10),
     order=10,
 )

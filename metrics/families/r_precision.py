@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.checks import count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -55,16 +55,13 @@ def r_precision_kernel(data, measure) -> np.ndarray:
 R_PRECISION = Family(
     key="Rprec",
     title="R-precision",
+    help="R-precision: precision at rank R (where precision equals recall).",
     function=r_precision,
     kernel=r_precision_kernel,
     kind="order",
-    help="R-precision: precision at rank R (where precision equals recall).",
-    definition=r_precision_definition,
-    worked=r_precision_worked,
-    terms=(Term.R, Term.HITS, Term.RANK_CUTOFF),
-    spellings=("r_prec", "r-prec"),
-    trec_eval="Rprec",
-    ir_measures="Rprec",
+    teaching=Teaching(r_precision_definition, r_precision_worked, terms=(Term.R, Term.HITS, Term.RANK_CUTOFF)),
     written="whole",
+    names=Names(spellings=("r_prec", "r-prec"), ir_measures="Rprec"),
+    trec_eval=TrecEval("Rprec"),
     order=170,
 )

@@ -7,7 +7,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import PATIENCE, Family
+from metrics.catalog.family import PATIENCE, Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import level, level_counts, level_gains
@@ -112,16 +112,14 @@ def rank_biased_precision_kernel(data, measure) -> np.ndarray:
 RANK_BIASED_PRECISION = Family(
     key="RBP",
     title="Rank-biased precision",
+    help="RBP: expected gain per document read by a user who reads on with probability p (trec_eval rbp, p = 0.9).",
     function=rank_biased_precision,
     kernel=rank_biased_precision_kernel,
     kind="order",
-    help="RBP: expected gain per document read by a user who reads on with probability p (trec_eval rbp, p = 0.9).",
-    definition=rbp_definition,
-    worked=rbp_worked,
-    terms=(Term.PATIENCE, Term.DISCOUNTED_SUM),
+    teaching=Teaching(rbp_definition, rbp_worked, terms=(Term.PATIENCE, Term.DISCOUNTED_SUM)),
     written="whole",
-    trec_eval="rbp",
-    ir_measures="RBP",
     params=(PATIENCE,),
+    names=Names(ir_measures="RBP"),
+    trec_eval=TrecEval("rbp"),
     order=300,
 )

@@ -7,7 +7,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import PATIENCE, Family
+from metrics.catalog.family import PATIENCE, Family, Teaching, TrecEval
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import level
@@ -115,18 +115,15 @@ def _unjudged_weight_expanded(size, n, slot, rank, weights) -> np.ndarray:
 RBP_RESIDUAL = Family(
     key="RBP_resid",
     title="Rank-biased precision residual",
-    function=rbp_residual,
-    kernel=rbp_residual_kernel,
-    kind="order",
     help=(
         "RBP residual: how much RBP could still rise if the unjudged documents and the rest of the list were relevant."
     ),
-    definition=rbp_resid_definition,
-    worked=rbp_resid_worked,
-    terms=(Term.PATIENCE, Term.UNJUDGED, Term.TAIL),
+    function=rbp_residual,
+    kernel=rbp_residual_kernel,
+    kind="order",
+    teaching=Teaching(rbp_resid_definition, rbp_resid_worked, terms=(Term.PATIENCE, Term.UNJUDGED, Term.TAIL)),
     written="whole",
-    trec_eval="rbp_resid",
     params=(PATIENCE,),
-    zero_when_missing=True,
+    trec_eval=TrecEval("rbp_resid", zero_when_missing=True),
     order=310,
 )

@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import TREC_CUTOFFS, Family
+from metrics.catalog.family import TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.checks import count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -62,20 +62,14 @@ def recall_kernel(data, measure) -> np.ndarray:
 RECALL = Family(
     key="R",
     title="Recall",
+    help="Recall@k: the share of all relevant docs (retrieved or not) found in the top k.",
     function=recall,
     kernel=recall_kernel,
     kind="set",
-    help="Recall@k: the share of all relevant docs (retrieved or not) found in the top k.",
-    definition=recall_definition,
-    worked=recall_worked,
-    terms=(Term.HITS, Term.R),
-    spellings=("recall",),
-    trec_eval="recall",
-    ir_measures="R",
-    trec_defaults=TREC_CUTOFFS,
-    tools={"ranx": "recall@k", "BEIR": "Recall@k"},
-    default=4,
-    default_cutoff=100,
+    teaching=Teaching(recall_definition, recall_worked, terms=(Term.HITS, Term.R)),
+    names=Names(spellings=("recall",), ir_measures="R", tools={"ranx": "recall@k", "BEIR": "Recall@k"}),
+    trec_eval=TrecEval("recall", defaults=TREC_CUTOFFS),
+    default=Default(4, cutoff=100),
     normaliser=lambda k, conventions: "NumRel",
     order=20,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Default, Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -75,19 +75,14 @@ def reciprocal_rank_kernel(data, measure) -> np.ndarray:
 RECIPROCAL_RANK = Family(
     key="RR",
     title="Reciprocal rank",
+    help="Reciprocal rank: 1 / rank of the first relevant doc; 0 if none was retrieved.",
     function=reciprocal_rank,
     kernel=reciprocal_rank_kernel,
     kind="order",
+    teaching=Teaching(reciprocal_rank_definition, reciprocal_rank_worked, terms=(Term.FIRST_RELEVANT_RANK,)),
     written="both",
-    help="Reciprocal rank: 1 / rank of the first relevant doc; 0 if none was retrieved.",
-    definition=reciprocal_rank_definition,
-    worked=reciprocal_rank_worked,
-    terms=(Term.FIRST_RELEVANT_RANK,),
-    spellings=("mrr", "recip_rank"),
-    trec_eval="recip_rank",
-    ir_measures="RR",
-    tools={"ranx": "mrr@k", "BEIR": "MRR@k"},
-    default=3,
-    default_cutoff=10,
+    names=Names(spellings=("mrr", "recip_rank"), ir_measures="RR", tools={"ranx": "mrr@k", "BEIR": "MRR@k"}),
+    trec_eval=TrecEval("recip_rank"),
+    default=Default(3, cutoff=10),
     order=60,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Teaching, TrecEval, Values
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
@@ -75,18 +75,20 @@ def relstring_kernel(data, measure) -> np.ndarray:
 RELSTRING = Family(
     key="relstring",
     title="Relevance string",
+    help="relstring: the judgments of the first k documents (10 by default) as characters; not a number.",
     function=relstring,
     kernel=relstring_kernel,
     kind="order",
-    help="relstring: the judgments of the first k documents (10 by default) as characters; not a number.",
-    definition=relstring_definition,
-    worked=relstring_worked,
-    terms=(Term.CUTOFF,),
+    teaching=Teaching(relstring_definition, relstring_worked, terms=(Term.CUTOFF,)),
     written="whole",
-    trec_eval="relstring",
-    summary="none",
-    text=True,
-    value_range=None,  # a string, not a number
-    trec_cut=True,  # relstring.20: its length
+    trec_eval=TrecEval(
+        "relstring",
+        cut=True,  # relstring.20: its length
+    ),
+    values=Values(
+        range=None,  # a string, not a number
+        summary="none",
+        text=True,
+    ),
     order=380,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from metrics.catalog.family import GAINS, Family
+from metrics.catalog.family import GAINS, Family, Teaching, TrecEval
 from metrics.core.checks import count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains, LevelGain, gain_of, level_counts, level_gains
@@ -148,16 +148,14 @@ def rndcg_kernel(data, measure) -> np.ndarray:
 RNDCG = Family(
     key="Rndcg",
     title="NDCG averaged at the R levels",
+    help="Rndcg (experimental): NDCG taken wherever the ideal gain drops a level, and at the list's end, averaged.",
     function=rndcg,
     kernel=rndcg_kernel,
     kind="order",
-    help="Rndcg (experimental): NDCG taken wherever the ideal gain drops a level, and at the list's end, averaged.",
-    definition=rndcg_definition,
-    worked=rndcg_worked,
-    terms=(Term.SUM, Term.POINTS),
-    written="whole",
+    teaching=Teaching(rndcg_definition, rndcg_worked, terms=(Term.SUM, Term.POINTS)),
     cutoff="none",
-    trec_eval="Rndcg",
+    written="whole",
     params=(GAINS,),
+    trec_eval=TrecEval("Rndcg"),
     order=350,
 )

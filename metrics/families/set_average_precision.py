@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import ratio
@@ -58,14 +58,16 @@ def set_average_precision_kernel(data, measure) -> np.ndarray:
 SET_AVERAGE_PRECISION = Family(
     key="SetAP",
     title="Set average precision",
+    help="Set precision times set recall.",
     function=set_average_precision,
     kernel=set_average_precision_kernel,
     kind="set",
-    help="Set precision times set recall.",
-    definition=set_average_precision_definition,
-    worked=set_average_precision_worked,
-    terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL),
-    trec_eval="set_map",
+    teaching=Teaching(
+        set_average_precision_definition,
+        set_average_precision_worked,
+        terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL),
+    ),
     written="whole",
+    trec_eval=TrecEval("set_map"),
     order=240,
 )

@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Param
+from metrics.catalog.family import Family, Names, Param, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import ratio
@@ -89,17 +89,18 @@ def set_f_kernel(data, measure) -> np.ndarray:
 SET_F = Family(
     key="SetF",
     title="Set F",
+    help="Weighted harmonic mean of set precision and set recall (trec_eval's beta enters unsquared).",
     function=set_f,
     kernel=set_f_kernel,
     kind="set",
-    help="Weighted harmonic mean of set precision and set recall (trec_eval's beta enters unsquared).",
-    definition=set_f_definition,
-    worked=set_f_worked,
-    terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL, Term.BETA),
-    trec_eval="set_F",
-    ir_measures="SetF",
-    params=(Param("beta", 1.0, 0.0, 1000.0, "the weight of recall against precision (trec_eval's, unsquared)"),),
-    trec_param="beta",
+    teaching=Teaching(
+        set_f_definition,
+        set_f_worked,
+        terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL, Term.BETA),
+    ),
     written="whole",
+    params=(Param("beta", 1.0, 0.0, 1000.0, "the weight of recall against precision (trec_eval's, unsquared)"),),
+    names=Names(ir_measures="SetF"),
+    trec_eval=TrecEval("set_F", param="beta"),
     order=230,
 )

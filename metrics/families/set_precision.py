@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import ratio
@@ -52,15 +52,13 @@ def set_precision_kernel(data, measure) -> np.ndarray:
 SET_PRECISION = Family(
     key="SetP",
     title="Set precision",
+    help="Precision of the whole retrieved list: relevant retrieved / retrieved.",
     function=set_precision,
     kernel=set_precision_kernel,
     kind="set",
-    help="Precision of the whole retrieved list: relevant retrieved / retrieved.",
-    definition=set_precision_definition,
-    worked=set_precision_worked,
-    terms=(Term.HITS, Term.RETRIEVED),
-    trec_eval="set_P",
-    ir_measures="SetP",
+    teaching=Teaching(set_precision_definition, set_precision_worked, terms=(Term.HITS, Term.RETRIEVED)),
     written="whole",
+    names=Names(ir_measures="SetP"),
+    trec_eval=TrecEval("set_P"),
     order=210,
 )

@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import ratio
@@ -51,15 +51,13 @@ def set_recall_kernel(data, measure) -> np.ndarray:
 SET_RECALL = Family(
     key="SetR",
     title="Set recall",
+    help="Recall of the whole retrieved list: relevant retrieved / R.",
     function=set_recall,
     kernel=set_recall_kernel,
     kind="set",
-    help="Recall of the whole retrieved list: relevant retrieved / R.",
-    definition=set_recall_definition,
-    worked=set_recall_worked,
-    terms=(Term.HITS, Term.R),
-    trec_eval="set_recall",
-    ir_measures="SetR",
+    teaching=Teaching(set_recall_definition, set_recall_worked, terms=(Term.HITS, Term.R)),
     written="whole",
+    names=Names(ir_measures="SetR"),
+    trec_eval=TrecEval("set_recall"),
     order=220,
 )

@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
@@ -65,15 +65,11 @@ def unjudged_kernel(data, measure) -> np.ndarray:
 UNJUDGED = Family(
     key="unj",
     title="Unjudged at k",
+    help="unj@k: the share of the top k with no judgment (no qrels line or a grade below 0), divided by k.",
     function=unjudged,
     kernel=unjudged_kernel,
     kind="set",
-    help="unj@k: the share of the top k with no judgment (no qrels line or a grade below 0), divided by k.",
-    definition=unjudged_definition,
-    worked=unjudged_worked,
-    terms=(Term.UNJUDGED, Term.CUTOFF),
-    trec_eval="unj",
-    trec_defaults=(5, 10, 20),
-    zero_when_missing=True,
+    teaching=Teaching(unjudged_definition, unjudged_worked, terms=(Term.UNJUDGED, Term.CUTOFF)),
+    trec_eval=TrecEval("unj", defaults=(5, 10, 20), zero_when_missing=True),
     order=290,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Param
+from metrics.catalog.family import Family, Param, Teaching, TrecEval, Values
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
@@ -96,17 +96,13 @@ def utility_stand_in(values: np.ndarray, data, measure) -> np.ndarray:
 UTILITY = Family(
     key="utility",
     title="Set utility",
+    help="Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
     function=utility,
     kernel=utility_kernel,
     kind="set",
-    help="Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
-    definition=utility_definition,
-    worked=utility_worked,
-    terms=(Term.HITS, Term.RETRIEVED, Term.R),
-    written="whole",
+    teaching=Teaching(utility_definition, utility_worked, terms=(Term.HITS, Term.RETRIEVED, Term.R)),
     cutoff="none",
-    trec_eval="utility",
-    trec_params=("a", "b", "c", "d"),
+    written="whole",
     params=(
         Param("a", 1.0, -1e6, 1e6, "Worth of a relevant retrieved document."),
         Param("b", -1.0, -1e6, 1e6, "Worth of a non-relevant retrieved document."),
@@ -114,8 +110,9 @@ UTILITY = Family(
         Param("d", 0.0, -1e6, 1e6, "Worth of a non-relevant document not retrieved."),
         Param("collection", 0.0, 0.0, 1e12, "Documents in the collection (trec_eval -N).", integer=True),
     ),
-    value_range=None,
-    zero_when_missing=plain_utility,
-    stand_in=utility_stand_in,
+    trec_eval=TrecEval(
+        "utility", params=("a", "b", "c", "d"), zero_when_missing=plain_utility, stand_in=utility_stand_in
+    ),
+    values=Values(range=None),
     order=370,
 )
