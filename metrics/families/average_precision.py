@@ -12,6 +12,8 @@ from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import position_within, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.families.num_rel import NUM_REL
+from metrics.families.num_rel_ret import NUM_REL_RET
 from metrics.teaching.latex import aligned_block, at_cut, decimal, defined, elided_sum, measure_symbol, whole
 
 
@@ -50,7 +52,7 @@ def average_precision(
 
 
 def average_precision_definition(c: Conventions) -> str:
-    denominator = "R" if c.ap_denominator == "all" else r"\mathrm{hits@}k"
+    denominator = Term.R if c.ap_denominator == "all" else r"\mathrm{hits@}k"
     relevant_ranks = r"i \leq k,\ d_i \text{ relevant}"
     return rf"{defined('AP')} = \frac{{1}}{{{denominator}}} \sum_{{{relevant_ranks}}} \mathrm{{P@}}i"
 
@@ -58,7 +60,7 @@ def average_precision_definition(c: Conventions) -> str:
 def average_precision_worked(b: Breakdown) -> str:
     s = measure_symbol("AP", b.k)
     by_R = b.conventions.ap_denominator == "all"
-    denominator_symbol = "R" if by_R else rf"\mathrm{{hits{at_cut(b.k)}}}"
+    denominator_symbol = Term.R if by_R else rf"\mathrm{{hits{at_cut(b.k)}}}"
     lines = [rf"{s} &= \frac{{1}}{{{denominator_symbol}}} \sum_{{d_i \text{{ relevant}}}} \mathrm{{P@}}i"]
     fractions, values, hits = [], [], 0
     for step in b.steps:
@@ -97,8 +99,8 @@ def average_precision_kernel(data, measure) -> np.ndarray:
 def _denominator(k: int | None, conventions: Conventions) -> str:
     """AP's denominator as a measure: R (NumRel), or the relevant documents retrieved in the top k (NumRelRet@k)."""
     if conventions.ap_denominator == "retrieved":
-        return "NumRelRet" if k is None else f"NumRelRet@{k}"
-    return "NumRel"
+        return NUM_REL_RET.key if k is None else f"{NUM_REL_RET.key}@{k}"
+    return NUM_REL.key
 
 
 AVERAGE_PRECISION = Family(

@@ -66,7 +66,9 @@ def bpref_definition(c: Conventions) -> str:
     )
 
 
-def bpref_worked(b: Breakdown) -> str:
+def bpref_worked(b: Breakdown, note: str | None = None) -> str:
+    """bpref's worked formula; ``note``, a LaTeX line closing it, says what else is done with the value (say, a
+    geometric mean over queries)."""
     R, N = whole(b.terms[Term.R]), whole(b.terms[Term.NONRELEVANT])
     s = plain("bpref")
     share = r"\left(1 - \frac{\min(n_i,\ R)}{\min(N,\ R)}\right)"
@@ -78,8 +80,8 @@ def bpref_worked(b: Breakdown) -> str:
     lines.append(rf"&\quad (R = {R},\ N = {N}\ \text{{judged non-relevant; unjudged documents skipped}})")
     written = elided_sum([decimal(v) for v in shares], shares) if shares else "0"
     lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {written} \Bigr) = {decimal(b.value)}")
-    if b.family == "gm_bpref":
-        lines.append(r"&\quad \text{(this query's bpref; the summary is the geometric mean over queries)}")
+    if note is not None:
+        lines.append(note)
     return aligned_block(lines)
 
 

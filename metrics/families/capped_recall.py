@@ -13,6 +13,7 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._hits import _hits_breakdown
+from metrics.families.recall import RECALL
 from metrics.teaching.latex import (
     aligned_block,
     at_cut,
@@ -47,16 +48,16 @@ def capped_recall(
     return Breakdown("R_cap", k, value, tuple(steps), {Term.HITS: hits, Term.R: R, Term.CAP: cap}, conventions)
 
 
-_CAP = r"{\mathrm{cap}}"  # R_cap's subscript
+_CAP = r"{\mathrm{cap}}"  # R_cap is recall's symbol with this subscript
 
 
 def capped_recall_definition(c: Conventions) -> str:
-    return rf"{defined('R', subscript=_CAP)} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}"
+    return rf"{defined(RECALL.key, subscript=_CAP)} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}"
 
 
 def capped_recall_worked(b: Breakdown) -> str:
     s, R, cap, hits = (
-        measure_symbol("R", b.k, subscript=_CAP),
+        measure_symbol(RECALL.key, b.k, subscript=_CAP),
         whole(b.terms[Term.R]),
         whole(b.terms[Term.CAP]),
         whole(b.terms[Term.HITS]),

@@ -13,8 +13,7 @@ from metrics.core.checks import checked, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
-from metrics.families._dcg_sums import _dcg_terms, _defined, _row_dcg_terms, _symbol, _within, gain, gain_symbol
-from metrics.teaching.latex import aligned_block, decimal
+from metrics.families._dcg_sums import _defined, _row_dcg_terms, _within, dcg_sum_worked, gain, gain_symbol
 
 
 def dcg(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
@@ -42,20 +41,7 @@ def dcg_definition(c: Conventions) -> str:
 
 
 def dcg_worked(b: Breakdown) -> str:
-    s = _symbol(b.family, b.k, b.conventions.gain)
-    upper = b.k if b.k is not None else "n"
-    g = "g^*_i" if b.family == "IDCG" else "g_i"
-    gain = g if b.conventions.gain == "linear" else rf"\left(2^{{{g}}} - 1\right)"
-    lines = [rf"{s} &= \sum_{{i=1}}^{{{upper}}} \frac{{{gain}}}{{\log_2(i+1)}}"]
-    if b.family == "IDCG":
-        source = "all judged grades" if b.conventions.idcg == "all" else "retrieved grades only"
-        lines[0] += rf" \quad (g^* = \text{{{source}, best first}})"
-    if b.steps:
-        lines.append(rf"&= {_dcg_terms(b)}")
-    else:
-        lines.append(r"&= 0 \quad \text{(nothing to sum)}")
-    lines.append(rf"&= {decimal(b.value)}")
-    return aligned_block(lines)
+    return dcg_sum_worked(b, "g_i")
 
 
 def dcg_kernel(data, measure) -> np.ndarray:

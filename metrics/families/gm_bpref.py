@@ -30,6 +30,10 @@ def gm_bpref_definition(c: Conventions) -> str:
     return r"\mathrm{gm\_bpref} = \exp\Bigl(\frac{1}{Q} \sum_q \log \max(\mathrm{bpref}_q,\ 10^{-5})\Bigr)"
 
 
+def gm_bpref_worked(b: Breakdown) -> str:
+    return bpref_worked(b, r"&\quad \text{(this query's bpref; the summary is the geometric mean over queries)}")
+
+
 GM_BPREF = Family(
     key="gm_bpref",
     title="Binary preference, geometric mean",
@@ -37,7 +41,7 @@ GM_BPREF = Family(
     function=gm_bpref,
     kernel=bpref_kernel,
     kind="order",
-    teaching=Teaching(gm_bpref_definition, bpref_worked, terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
+    teaching=Teaching(gm_bpref_definition, gm_bpref_worked, terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
     cutoff="none",
     written="whole",
     trec_eval=TrecEval("gm_bpref", per_query=False),

@@ -11,8 +11,8 @@ from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
-from metrics.families._dcg_sums import _defined, _ideal_terms, _within, gain_symbol
-from metrics.families.dcg import dcg, dcg_worked
+from metrics.families._dcg_sums import _defined, _ideal_terms, _within, dcg_sum_worked, gain_symbol
+from metrics.families.dcg import dcg
 
 
 def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Conventions = TREC_EVAL) -> list[str]:
@@ -47,6 +47,11 @@ def idcg_definition(c: Conventions) -> str:
     return rf"{_defined('IDCG', c)} = \sum_{{i=1}}^{{k}} \frac{{{gain_symbol('g^*_i', c)}}}{{\log_2(i+1)}}"
 
 
+def idcg_worked(b: Breakdown) -> str:
+    source = "all judged grades" if b.conventions.idcg == "all" else "retrieved grades only"
+    return dcg_sum_worked(b, "g^*_i", rf" \quad (g^* = \text{{{source}, best first}})")
+
+
 def _idcg(data, k: int | None, kind: str) -> np.ndarray:
     slot, position, terms = _ideal_terms(data, kind)
     return _within(data, slot, position, terms, k)
@@ -63,7 +68,7 @@ IDCG = Family(
     function=idcg,
     kernel=idcg_kernel,
     kind="order",
-    teaching=Teaching(idcg_definition, dcg_worked, terms=(Term.IDCG,)),
+    teaching=Teaching(idcg_definition, idcg_worked, terms=(Term.IDCG,)),
     graded=True,
     values=Values(range=None),
     scores_the_list=False,

@@ -18,8 +18,8 @@ from metrics.core.prepared import log2_discounts, position_within, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._dcg_sums import _dcg_terms, _defined, _symbol
 from metrics.families._gain_walks import Walk, ideal_rows, row_gains, walk_breakdown, walk_values
-from metrics.families.dcg import dcg, dcg_kernel
-from metrics.families.idcg import idcg, idcg_kernel
+from metrics.families.dcg import DCG, dcg, dcg_kernel
+from metrics.families.idcg import IDCG, idcg, idcg_kernel
 from metrics.teaching.latex import aligned_block, compact, decimal
 
 
@@ -102,13 +102,13 @@ def ndcg_with_gains(
 
 
 def ndcg_definition(c: Conventions) -> str:
-    return rf"{_defined('NDCG', c)} = \frac{{{_defined('DCG', c)}}}{{{_defined('IDCG', c)}}}"
+    return rf"{_defined('NDCG', c)} = \frac{{{_defined(DCG.key, c)}}}{{{_defined(IDCG.key, c)}}}"
 
 
 def ndcg_worked(b: Breakdown) -> str:
     gain = b.conventions.gain
     s = _symbol("NDCG", b.k, gain)
-    dcg_s, idcg_s = _symbol("DCG", b.k, gain), _symbol("IDCG", b.k, gain)
+    dcg_s, idcg_s = _symbol(DCG.key, b.k, gain), _symbol(IDCG.key, b.k, gain)
     dcg_v, idcg_v = b.terms[Term.DCG], b.terms[Term.IDCG]
     lines = [rf"{s} &= \frac{{{dcg_s}}}{{{idcg_s}}}"]
     if b.gains:
@@ -157,6 +157,6 @@ NDCG = Family(
     names=Names(spellings=("ndcg_cut",), ir_measures="nDCG", tools={"ranx": "ndcg@k", "BEIR": "NDCG@k"}),
     trec_eval=TrecEval("ndcg_cut", uncut="ndcg", defaults=TREC_CUTOFFS),
     default=Default(1, cutoff=10),
-    normaliser=lambda k, conventions: "IDCG" if k is None else f"IDCG@{k}",
+    normaliser=lambda k, conventions: IDCG.key if k is None else f"{IDCG.key}@{k}",
     order=100,
 )

@@ -7,11 +7,11 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Names, Teaching, TrecEval, Values
+from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
-from metrics.families._counting import _counted, count_definition, count_worked
+from metrics.families._counting import _counted, count_teaching
 
 
 def num_nonrel_judged_ret(
@@ -44,7 +44,11 @@ NUM_NONREL_JUDGED_RET = Family(
     function=num_nonrel_judged_ret,
     kernel=num_nonrel_judged_ret_kernel,
     kind="count",
-    teaching=Teaching(count_definition("NumNonRelJudgedRet"), count_worked, terms=(Term.JUDGED_NONRELEVANT,)),
+    teaching=count_teaching(
+        r"\mathrm{num\_nonrel\_judged\_ret}",
+        r"\text{judged non-relevant documents retrieved}",
+        (Term.JUDGED_NONRELEVANT,),
+    ),
     cutoff="optional",
     written="whole",
     names=Names(ir_measures=None),

@@ -6,12 +6,12 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Names, Teaching, TrecEval, Values
+from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.types import Breakdown, Judgments, Ranking
-from metrics.families._counting import count_definition, count_worked
+from metrics.families._counting import count_teaching
 
 
 def num_q(
@@ -37,7 +37,7 @@ NUM_Q = Family(
     function=num_q,
     kernel=num_q_kernel,
     kind="count",
-    teaching=Teaching(count_definition("NumQ"), count_worked, terms=()),
+    teaching=count_teaching(r"\mathrm{num\_q}", r"\text{1 per evaluated query, summed}", (), ranks=False),
     cutoff="none",
     written="whole",
     names=Names(ir_measures="NumQ"),

@@ -6,12 +6,12 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Names, Teaching, TrecEval, Values
+from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.checks import check_qrels
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
-from metrics.families._counting import _counted, count_definition, count_worked
+from metrics.families._counting import _counted, count_teaching
 
 
 def num_rel(
@@ -41,7 +41,9 @@ NUM_REL = Family(
     function=num_rel,
     kernel=num_rel_kernel,
     kind="count",
-    teaching=Teaching(count_definition("NumRel"), count_worked, terms=(Term.R,)),
+    teaching=count_teaching(
+        r"\mathrm{num\_rel}", r"R = \text{judged relevant, retrieved or not}", (Term.R,), ranks=False
+    ),
     cutoff="optional",
     written="whole",
     names=Names(ir_measures="NumRel"),

@@ -6,11 +6,11 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Names, Teaching, TrecEval, Values
+from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
-from metrics.families._counting import _counted, count_definition, count_worked
+from metrics.families._counting import _counted, count_teaching
 
 
 def num_rel_ret(
@@ -37,7 +37,7 @@ NUM_REL_RET = Family(
     function=num_rel_ret,
     kernel=num_rel_ret_kernel,
     kind="count",
-    teaching=Teaching(count_definition("NumRelRet"), count_worked, terms=(Term.HITS,)),
+    teaching=count_teaching(r"\mathrm{num\_rel\_ret}", r"\text{relevant documents retrieved}", (Term.HITS,)),
     cutoff="optional",
     written="whole",
     names=Names(ir_measures="NumRelRet"),

@@ -13,6 +13,7 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._hits import _hits_breakdown
+from metrics.families.num_rel import NUM_REL
 from metrics.teaching.latex import (
     aligned_block,
     at_cut,
@@ -70,6 +71,6 @@ RECALL = Family(
     names=Names(spellings=("recall",), ir_measures="R", tools={"ranx": "recall@k", "BEIR": "Recall@k"}),
     trec_eval=TrecEval("recall", defaults=TREC_CUTOFFS),
     default=Default(4, cutoff=100),
-    normaliser=lambda k, conventions: "NumRel",
+    normaliser=lambda k, conventions: NUM_REL.key,
     order=20,
 )
