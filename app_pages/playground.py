@@ -4,7 +4,6 @@ ui.charts."""
 
 import streamlit as st
 
-from metrics.catalog import registry
 from metrics.teaching import formulas
 from ui import (
     charts,
@@ -188,13 +187,17 @@ def worked_formulas() -> None:
         with tab:
             if not tab.open:
                 continue
-            if registry.family(family).graded:  # the ideal ordering beside the ranking's: IDCG's formula and chart
+            shown = family_display.display(family)
+            if shown.beside or shown.versus:  # NDCG: IDCG's formula under its own, the ideal ordering beside its bars
                 st.latex(formulas.latex(now[family]))
-                st.latex(formulas.latex(now["IDCG"]))
+                for other in shown.beside:
+                    st.latex(formulas.latex(now[other]))
                 left, right = st.columns(2)
                 bars = charts.contributions(now[family], titles=scn.titles)
                 teaching.chart(bars, f"pg_{family.lower()}_bars", left)
-                teaching.chart(charts.ideal_vs_actual(now["DCG"], now["IDCG"]), "pg_ideal", right)
+                if shown.versus:
+                    actual, ideal = shown.versus
+                    teaching.chart(charts.ideal_vs_actual(now[actual], now[ideal]), "pg_ideal", right)
             else:
                 formula_beside_bars(family)
     with pr_tab:
@@ -202,7 +205,10 @@ def worked_formulas() -> None:
             left, right = st.columns(2)
             for index, family in enumerate(widgets.SET_BASED):
                 (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
-            teaching.chart(charts.contributions(now["R"], titles=scn.titles), "pg_r_bars", right)
+            for family in widgets.SET_BASED:
+                if family_display.display(family).bars:
+                    bars = charts.contributions(now[family], titles=scn.titles)
+                    teaching.chart(bars, f"pg_{family.lower()}_bars", right)
     with curves_tab:
         if curves_tab.open:
             series = widgets.curves(scn)

@@ -19,6 +19,7 @@ METRICS = {  # picker label -> (family, cut at k?): the whole list too for the f
     for label, cut in ((key, False), (f"{key}@k", True))
     if cut or family_display.display(key).uncut_card
 }
+DEFAULT = f"{family_display.listed('swap_heatmap')[0]}@k"  # the first of its list at k (LambdaRank's |ΔNDCG|)
 
 
 def do_swap(i: int, j: int) -> None:
@@ -42,8 +43,8 @@ scn = state.scenario()
 teaching.playground_note(scn)
 ranking = list(scn.ranking)
 
-choice = st.segmented_control("Metric", list(METRICS), default="NDCG@k", key=f"{PAGE}_metric", required=True)
-family, cut = METRICS[choice or "NDCG@k"]
+choice = st.segmented_control("Metric", list(METRICS), default=DEFAULT, key=f"{PAGE}_metric", required=True)
+family, cut = METRICS[choice or DEFAULT]
 k = scn.k if cut else None
 now = widgets.breakdown(scn, family, k)  # scored with the hidden tail, if any: only the shown ranks are swapped
 previous = state.previous()

@@ -30,3 +30,12 @@ def test_a_family_without_a_display_has_no_card_tab_curve_or_list():
     shown = family_display.display("bpref")
     assert shown == Display("bpref") and "bpref" not in family_display.cards("order")
     assert family_display.card_k("bpref", 5) == 5 and family_display.card_k("AP", 5) is None
+
+
+def test_a_tab_shows_beside_its_own_only_carded_families():
+    """The playground computes the carded families (ui.widgets.breakdowns): the formulas and charts a tab shows
+    beside its own family's must be among them."""
+    carded = {f.key for f in family_display.carded()}
+    for shown in family_display.DISPLAYS:
+        assert {*shown.beside, *(shown.versus or ())} <= carded, shown.family
+        assert not shown.bars or shown.family in family_display.cards("set"), shown.family

@@ -27,9 +27,16 @@ class Display:
     tab: int | None = None  # position of its own tab in the playground's "How each number is computed"
     pinned: int | None = None  # position in the playground's summary line that a phone keeps in view
     # the app's other measure lists it belongs to, with its position in each (:func:`listed`): "compared" (A vs B's
-    # side-by-side table), "compared_curves" (A vs B's metric@k curves), "swap_heatmap" (the heatmap's picker)
+    # side-by-side table), "compared_curves" (A vs B's metric@k curves), "swap_heatmap" (the heatmap's picker),
+    # "means" (Many queries' means at k) and "means_uncut" (its means over the whole list: :func:`listed_at`)
     lists: Mapping[str, int] = field(default_factory=dict)
     offered: tuple[str, ...] = ()  # more of its spellings that Your data's measure picker offers beside the default set
+    mean: str | None = None  # what its mean over queries is called (MRR, MAP); None: "mean <family>"
+    # its own tab shows the worked formulas of these carded families under its own (NDCG: IDCG, its denominator) ...
+    beside: tuple[str, ...] = ()
+    # ... and charts the first one's per-rank terms against the second's, the ideal ordering (NDCG: DCG vs IDCG)
+    versus: tuple[str, str] | None = None
+    bars: bool = False  # its per-rank bars close the playground's "Precision & recall" tab (the set-based cards)
 
 
 DISPLAYS: tuple[Display, ...] = (
@@ -38,7 +45,7 @@ DISPLAYS: tuple[Display, ...] = (
         card=1,
         curve=1,
         pinned=4,
-        lists={"compared": 1, "compared_curves": 1, "swap_heatmap": 4},
+        lists={"compared": 1, "compared_curves": 1, "swap_heatmap": 4, "means": 5},
         offered=("P@5", "P@20"),
     ),
     Display(
@@ -48,6 +55,7 @@ DISPLAYS: tuple[Display, ...] = (
         pinned=5,
         lists={"compared": 2, "compared_curves": 2, "swap_heatmap": 5},
         offered=("R@10", "R@1000"),
+        bars=True,
     ),
     Display("R_cap", card=3, curve=3),
     Display("HitRate", card=5, lists={"compared": 3}, offered=("HitRate@10",)),
@@ -58,8 +66,9 @@ DISPLAYS: tuple[Display, ...] = (
         uncut_card=True,
         tab=3,
         pinned=3,
-        lists={"compared": 4, "swap_heatmap": 3},
+        lists={"compared": 4, "swap_heatmap": 3, "means": 1, "means_uncut": 2},
         offered=("RR",),
+        mean="MRR",
     ),
     Display(
         "AP",
@@ -68,8 +77,9 @@ DISPLAYS: tuple[Display, ...] = (
         curve=5,
         tab=2,
         pinned=2,
-        lists={"compared": 5, "swap_heatmap": 2},
+        lists={"compared": 5, "swap_heatmap": 2, "means": 3},
         offered=("AP@10",),
+        mean="MAP",
     ),
     Display("DCG", card=4, lists={"swap_heatmap": 6}),
     Display("IDCG", card=5),
@@ -79,8 +89,10 @@ DISPLAYS: tuple[Display, ...] = (
         curve=4,
         tab=1,
         pinned=1,
-        lists={"compared": 6, "compared_curves": 3, "swap_heatmap": 1},
+        lists={"compared": 6, "compared_curves": 3, "swap_heatmap": 1, "means": 4},
         offered=("NDCG@5", "NDCG@20", "NDCG_exp@10"),
+        beside=("IDCG",),
+        versus=("DCG", "IDCG"),
     ),
     Display("NumRelRet", offered=("NumRelRet",)),
     Display("GM_AP", offered=("GM_AP",)),
@@ -184,6 +196,24 @@ def listed(name: str) -> tuple[str, ...]:
     if not placed:
         raise ValueError(f"no family is in a list named {name!r}")
     return placed
+
+
+def listed_at(name: str, k: int) -> tuple[tuple[str, int | None], ...]:
+    """A list whose families are shown at a cutoff or over the whole list: (family, k) for each family of list
+    ``name``, (family, None) for each of ``name + "_uncut"``, in their declared positions.
+
+    >>> listed_at("means", 2)
+    (('RR', 2), ('RR', None), ('AP', 2), ('NDCG', 2), ('P', 2))
+    """
+    placed = [
+        (shown.lists[listed_name], f.key, cut)
+        for listed_name, cut in ((name, k), (f"{name}_uncut", None))
+        for f in registry.FAMILIES
+        if listed_name in (shown := display(f.key)).lists
+    ]
+    if not placed:
+        raise ValueError(f"no family is in a list named {name!r}")
+    return tuple((key, cut) for _, key, cut in sorted(placed, key=lambda entry: entry[0]))
 
 
 def offered_measures() -> tuple[str, ...]:

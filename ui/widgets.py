@@ -14,6 +14,7 @@ import streamlit as st
 from metrics import Breakdown, parse_measure
 from metrics.catalog import registry
 from metrics.core.conventions import TREC_EVAL
+from metrics.core.types import Term
 from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_points
 from metrics.families.interpolated_precision import interpolated_precision
 from metrics.teaching.examples import EXAMPLES
@@ -391,12 +392,13 @@ def shelf(prefix: str, current: Current, apply: Apply) -> None:
 
 
 def judgment_summary(now: dict[str, Breakdown]) -> None:
-    """R and hits, read off the metrics' own terms, so the learner sees what the denominators are."""
-    recall = now["R"]
+    """R and hits, read off the metrics' own terms (the first card at k that carries both), so the learner sees what
+    the denominators are."""
+    counted = next(b for b in now.values() if b.k is not None and Term.R in b.terms and Term.HITS in b.terms)
+    R, hits = int(counted.terms[Term.R]), int(counted.terms[Term.HITS])
     st.caption(
-        f"R = **{int(recall.terms['R'])}** relevant {'document' if int(recall.terms['R']) == 1 else 'documents'} "
-        f"judged (grade ≥ {recall.conventions.threshold}); **{int(recall.terms['hits'])}** of them "
-        f"{words.verb(int(recall.terms['hits']), 'is')} in the top {recall.k}."
+        f"R = **{R}** relevant {'document' if R == 1 else 'documents'} judged (grade ≥ "
+        f"{counted.conventions.threshold}); **{hits}** of them {words.verb(hits, 'is')} in the top {counted.k}."
     )
 
 

@@ -20,7 +20,7 @@ measures (case-insensitive; -m may be repeated or hold a comma-separated list):
   -m 11pt_avg..25,.5,.75, -m set_F.0.5, and its nicknames -m official, -m all_trec, -m set.
   ir_measures' syntax: nDCG@10 P(rel=2)@5 AP(rel=2) IPrec@0.5 SetF(beta=0.5) NumRet Rprec.
   A bare number repeats the previous measure at another cutoff, as in trec_eval: -m P.5,10 = P.5 and P.10.
-  Default: NDCG@10 AP RR@10 R@100 R_cap@100 P@10 (with --format trec_eval: trec_eval's default, official).
+  Default: {defaults} (with --format trec_eval: trec_eval's default, official).
 
 query set (trec_eval's): queries in both the run and the qrels; -c also counts qrels queries missing
 from the run, as 0. Counts of queries only in one file are noted on stderr.
@@ -39,12 +39,15 @@ Bad input exits with status 2 and one line on stderr naming the file, the line a
 
 
 def _parser() -> argparse.ArgumentParser:
-    from metrics.catalog.registry import canonical_names  # pure Python: no numpy before the process opts out of THP
+    # pure Python: no numpy before the process opts out of THP
+    from metrics.catalog.registry import canonical_names, default_measures
 
     parser = OneLineParser(
         prog="python -m metrics",
         description="Score a TREC run against qrels, with trec_eval's numbers (ties, query set, conventions).",
-        epilog=EPILOG.replace("{names}", " ".join(canonical_names())),
+        epilog=EPILOG.replace("{names}", " ".join(canonical_names())).replace(
+            "{defaults}", " ".join(default_measures())
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("qrels", help="qrels file: 'qid iter docid grade' (or CSV/TSV with a header; .gz ok)")
