@@ -346,6 +346,114 @@ def test_no_branch_on_a_family_name_outside_the_families_and_the_lessons():
     assert branches == {}
 
 
+def _hard_coded_lists_anywhere(source: str) -> list[int]:
+    """The lines of the tuples, lists, sets and dicts of ``source``, at any depth (function bodies too), that spell
+    out two or more measures."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict):
+            items = node.keys if isinstance(node, ast.Dict) else node.elts
+            spelled = [item.value for item in items if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+            if sum(_measure_name(text) for text in spelled) >= 2:
+                found.append(node.lineno)
+    return found
+
+
+def test_pages_and_ui_spell_out_no_measure_list_in_their_functions_either():
+    """As above, inside functions too (a page's ``for family in ("NDCG", "AP")``). The lessons may list the families
+    they teach; ui/family_display.py is the table that declares where the app shows each family."""
+    sample = 'A = 1\ndef f(k):\n    return {"x": ("NDCG", "AP")}\ndef g():\n    return [("RR", 1), ("P", 2)]'
+    assert _hard_coded_lists_anywhere(sample) == [3]  # the check works
+    lists = {
+        str(path.relative_to(REPO)): lines
+        for path in _python_files("app_pages", "ui")
+        if not path.name.startswith("lesson_") and path.name != "family_display.py"
+        if (lines := _hard_coded_lists_anywhere(path.read_text(encoding="utf-8")))
+    }
+    assert lists == {}
+
+
+def _family_key(tree: ast.Module) -> str | None:
+    """The key of the family a module declares (``NAME = Family(key=...)``), or None."""
+    for node in tree.body:
+        call = node.value if isinstance(node, ast.Assign) else None
+        if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "Family":
+            return next(k.value.value for k in call.keywords if k.arg == "key")
+    return None
+
+
+def _other_families_named(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each string in ``source`` (function bodies and f-strings' literal parts too) that names a
+    family other than the one the module declares, or a measure of one ("NumRel", "NDCG@10", the "IDCG@" of
+    f"IDCG@{k}"); in a module that declares none (a shared ``_*.py``), any family."""
+    from metrics.catalog import registry
+
+    tree = ast.parse(source)
+    others = {f.key for f in registry.FAMILIES} - {_family_key(tree)}
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.split("@")[0] in others
+    ]
+
+
+def test_no_family_module_names_another_family():
+    """A family's worked formula, labels and facts are its own: no family module holds another family's name (a
+    branch on it, a label keyed by it), and a shared ``_*.py`` names none (it takes what differs as parameters). A
+    family built on another imports that module and reads its record (ndcg.py: ``IDCG.key``), so the dependency
+    shows in its imports."""
+    sample = (
+        'X = Family(key="bpref", order=1)\n'
+        'def worked(b, k):\n    if b.family == "gm_bpref":\n        return f"NumRel@{k}"\n    return "bpref"\n'
+    )
+    assert _other_families_named(sample) == [(3, "gm_bpref"), (4, "NumRel@")]  # the check works
+    assert _other_families_named('def f(b):\n    return {"NumRet": 1, "bpref": 2}') == [(2, "NumRet"), (2, "bpref")]
+    named = {
+        str(path.relative_to(REPO)): found
+        for path in _python_files("metrics/families")
+        if (found := _other_families_named(path.read_text(encoding="utf-8")))
+    }
+    assert named == {}
+
+
+def _family_lookups(source: str) -> list[int]:
+    """The lines of ``source`` that look a value up by a family's name: ``now["R"]``, ``values.get("NDCG")``."""
+    from metrics.catalog import registry
+
+    keys = {f.key for f in registry.FAMILIES}
+
+    def named(node: ast.expr) -> bool:
+        return isinstance(node, ast.Constant) and node.value in keys
+
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if (isinstance(node, ast.Subscript) and named(node.slice))
+        or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and node.args
+            and named(node.args[0])
+        )
+    ]
+
+
+def test_no_lookup_by_a_family_name_outside_the_lessons():
+    """The app reads what a family declares (its Display's ``beside``, ``versus``, ``bars``; its terms, Term.R),
+    never a value looked up by a family's name (``now["IDCG"]``), which a new or renamed family would silently miss.
+    A lesson page about a family may name it."""
+    sample = 'now["R"]\nb.terms[Term.R]\nx.get("IDCG")\nd["gain"]\nnow[family]'
+    assert _family_lookups(sample) == [1, 3]  # the check works
+    checked = [path for path in _python_files("ui", "app_pages", "live_class") if not path.name.startswith("lesson_")]
+    lookups = {
+        str(path.relative_to(REPO)): lines
+        for path in checked
+        if (lines := _family_lookups(path.read_text(encoding="utf-8")))
+    }
+    assert lookups == {}
+
+
 def _module_path(module: str) -> Path | None:
     path = REPO / (module.replace(".", "/") + ".py")
     package = REPO / module.replace(".", "/") / "__init__.py"
