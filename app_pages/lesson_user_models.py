@@ -6,7 +6,7 @@ import streamlit as st
 
 from metrics.catalog import registry
 from metrics.core.types import Term
-from metrics.families.err import err_cascade, expected_reciprocal_rank
+from metrics.families.err import STILL_READING, err_cascade, expected_reciprocal_rank
 from metrics.families.rbp import rank_biased_precision, rbp_gains, rbp_weights
 from metrics.families.rbp_resid import rbp_residual
 from ui import charts, state, teaching
@@ -116,7 +116,7 @@ with teaching.step(
         teaching.chart(charts.err_cascade(cascade), key=f"{PAGE}_cascade")
         st.caption(
             f"Blue: the chance of reading as far as each rank; it drops after every document that can satisfy. "
-            f"With probability {err.terms[Term.STILL_READING]:.4f} the reader reads past rank {len(cascade)} "
+            f"With probability {err.terms[STILL_READING]:.4f} the reader reads past rank {len(cascade)} "
             f"unsatisfied: that part adds 0 to {err.metric}."
         )
     else:

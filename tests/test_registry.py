@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import typing
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,34 @@ def test_the_families_trec_eval_c_sets_to_zero_for_a_query_missing_from_the_run(
     assert zero_when_missing(parse_measure("utility")) and not zero_when_missing(parse_measure("utility.2,-1,0,0"))
     assert [f.key for f in registry.FAMILIES if f.trec_eval.stand_in is not None] == ["utility"]
     assert [f.key for f in registry.FAMILIES if f.trec_eval.counts_positive_judgments] == ["NumRel"]
+
+
+def test_metrics_exports_every_familys_readable_function():
+    import metrics
+
+    for declared in registry.FAMILIES:
+        name = declared.function.__name__
+        assert getattr(metrics, name) is declared.function and name in metrics.__all__, declared.key
+
+
+@pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
+def test_every_kernel_is_typed_as_the_engine_calls_it(declared):
+    """Kernel(data: Prepared, measure: Measure) -> an array (metrics.catalog.family.Kernel); Measure is imported
+    for annotations only (if TYPE_CHECKING), as metrics.catalog.measures reads the registry."""
+    import numpy as np
+
+    from metrics.catalog.measures import Measure
+    from metrics.core.prepared import Prepared
+
+    hints = typing.get_type_hints(declared.kernel, localns={"Measure": Measure})
+    assert hints == {"data": Prepared, "measure": Measure, "return": np.ndarray}
+
+
+def test_a_family_declares_a_term_of_its_own_with_no_list_to_edit():
+    from metrics.core.types import Term
+    from metrics.families.bpref import PREFERENCE_SUM
+
+    assert isinstance(PREFERENCE_SUM, Term) and not hasattr(Term, "PREFERENCE_SUM")  # bpref's, not types.py's
+    assert PREFERENCE_SUM in registry.family("bpref").teaching.terms
+    assert repr(Term("sum of preferences")) == "'sum of preferences'" and Term("hits") == Term.HITS == "hits"
+    assert all(isinstance(term, Term) for f in registry.FAMILIES for term in f.teaching.terms)

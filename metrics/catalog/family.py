@@ -7,16 +7,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from metrics.core.conventions import Conventions
 from metrics.core.judgments import Gains
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Term
 
-# (data, measure) -> one float64 value per evaluated query (a string per query for a text family). The measure is a
-# metrics.catalog.measures.Measure, not imported: that module reads the registry, which collects the families.
-Kernel = Callable[[Prepared, Any], Any]
+if TYPE_CHECKING:  # for the annotations only: metrics.catalog.measures reads the registry, which collects the families
+    from numpy.typing import NDArray
+
+    from metrics.catalog.measures import Measure
+
+
+class Kernel(Protocol):
+    """A family's vectorized form, which the engine calls: (the prepared run, the measure) -> one value per evaluated
+    query, in the prepared run's query order: float64, or an object array of strings for a text family (relstring)."""
+
+    def __call__(self, data: Prepared, measure: Measure, /) -> NDArray[Any]: ...
+
+
 Kind = Literal["order", "set", "count", "curve"]
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs for P, recall, map_cut, ...
 Cutoff = Literal["optional", "required", "none"]
@@ -76,10 +86,11 @@ class TrecEval:
     per_query: bool = True  # -q prints it per query (gm_map: only the summary)
     # -- -c: a query in the qrels but missing from the run is scored on a stand-in ranking of one unjudged document
     # (trec_eval.c's bogus_ranking; -J drops it), after which trec_eval sets some measures to 0 --
-    zero_when_missing: bool | Callable[[Any], bool] = False  # set to 0; a function of the Measure when that depends
-    # on its parameters (utility)
-    stand_in: Callable[[Any, Any, Any], Any] | None = None  # (values, data, measure) -> the values with the stand-in
-    # document counted, where it changes them (utility: one more non-relevant document retrieved); None: it does not
+    zero_when_missing: bool | Callable[[Measure], bool] = False  # set to 0; a function of the Measure when that
+    # depends on its parameters (utility)
+    # (values, data, measure) -> the values with the stand-in document counted, where it changes them (utility: one
+    # more non-relevant document retrieved); None: it does not
+    stand_in: Callable[[NDArray[Any], Prepared, Measure], NDArray[Any]] | None = None
     counts_positive_judgments: bool = False  # its 'all' line is the number of qrels lines graded above 0, whatever
     # -l says (num_rel: m_num_rel.c)
 

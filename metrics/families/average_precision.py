@@ -6,15 +6,20 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import position_within, ratio
+from metrics.core.prepared import Prepared, position_within, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families.num_rel import NUM_REL
 from metrics.families.num_rel_ret import NUM_REL_RET
 from metrics.teaching.latex import aligned_block, at_cut, decimal, defined, elided_sum, measure_symbol, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def average_precision(
@@ -85,7 +90,7 @@ def average_precision_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def average_precision_kernel(data, measure) -> np.ndarray:
+def average_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     k = measure.k
     relevant = np.flatnonzero(data.relevant())
     slot, rank = data.slot[relevant], data.rank[relevant]

@@ -7,14 +7,21 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import level
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import count_before, ratio
+from metrics.core.prepared import Prepared, count_before, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, decimal, elided_sum, plain, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+PREFERENCE_SUM = Term("sum of preferences")
 
 
 def _judged_nonrelevant(qrels: Judgments, threshold: int) -> int:
@@ -55,7 +62,7 @@ def bpref(
         running = (steps[-1].running if steps else 0.0) + contribution
         steps.append(RankStep(rank, doc, int(qrels.get(doc, 0)), relevant, contribution, running))
     value = preferences / R if R else 0.0
-    terms = {Term.PREFERENCE_SUM: preferences, Term.R: R, Term.NONRELEVANT: N}
+    terms = {PREFERENCE_SUM: preferences, Term.R: R, Term.NONRELEVANT: N}
     return Breakdown("bpref", k, value, tuple(steps), terms, conventions)
 
 
@@ -85,7 +92,7 @@ def bpref_worked(b: Breakdown, note: str | None = None) -> str:
     return aligned_block(lines)
 
 
-def bpref_kernel(data, measure) -> np.ndarray:
+def bpref_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     slot, _, grade = data.within(measure.k)
     threshold = data.conventions.threshold
     relevant = grade >= threshold
@@ -105,7 +112,7 @@ BPREF = Family(
     function=bpref,
     kernel=bpref_kernel,
     kind="order",
-    teaching=Teaching(bpref_definition, bpref_worked, terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
+    teaching=Teaching(bpref_definition, bpref_worked, terms=(PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
     cutoff="none",
     written="whole",
     names=Names(ir_measures="Bpref"),

@@ -7,13 +7,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 from __future__ import annotations
 
 from math import log2
+from typing import TYPE_CHECKING
 
 from metrics.catalog.family import Family, Names, Teaching, Values
 from metrics.core.checks import checked, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._dcg_sums import _defined, _row_dcg_terms, _within, dcg_sum_worked, gain, gain_symbol
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def dcg(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
@@ -44,7 +49,7 @@ def dcg_worked(b: Breakdown) -> str:
     return dcg_sum_worked(b, "g_i")
 
 
-def dcg_kernel(data, measure) -> np.ndarray:
+def dcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     kind = measure.gain_under(data.conventions)
     return _within(data, data.slot, data.rank, _row_dcg_terms(data, kind), measure.k)
 

@@ -7,10 +7,13 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Names, Param, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._interpolation import (
     ELEVEN_LEVELS,
@@ -20,6 +23,9 @@ from metrics.families._interpolation import (
     relevant_needed,
 )
 from metrics.teaching.latex import aligned_block, decimal, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def eleven_point_average(
@@ -80,7 +86,7 @@ def eleven_point_average_worked(b: Breakdown) -> str:
     )
 
 
-def eleven_point_average_kernel(data, measure) -> np.ndarray:
+def eleven_point_average_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     levels = measure.param("levels")
     total = np.zeros(data.size)
     for level in reversed(levels):  # the readable function's order of additions

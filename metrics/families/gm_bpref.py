@@ -10,7 +10,7 @@ from __future__ import annotations
 from metrics.catalog.family import Family, Teaching, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
-from metrics.families.bpref import bpref, bpref_kernel, bpref_worked
+from metrics.families.bpref import PREFERENCE_SUM, bpref, bpref_kernel, bpref_worked
 
 
 def gm_bpref(
@@ -41,7 +41,7 @@ GM_BPREF = Family(
     function=gm_bpref,
     kernel=bpref_kernel,
     kind="order",
-    teaching=Teaching(gm_bpref_definition, gm_bpref_worked, terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
+    teaching=Teaching(gm_bpref_definition, gm_bpref_worked, terms=(PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
     cutoff="none",
     written="whole",
     trec_eval=TrecEval("gm_bpref", per_query=False),

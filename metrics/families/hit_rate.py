@@ -6,12 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, at_cut, defined, measure_symbol, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def hit_rate(
@@ -56,7 +62,7 @@ def hit_rate_worked(b: Breakdown) -> str:
     )
 
 
-def hit_rate_kernel(data, measure) -> np.ndarray:
+def hit_rate_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return (data.hits(measure.k) > 0).astype(np.float64)
 
 

@@ -6,13 +6,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Teaching, Values
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._dcg_sums import _defined, _ideal_terms, _within, dcg_sum_worked, gain_symbol
 from metrics.families.dcg import dcg
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Conventions = TREC_EVAL) -> list[str]:
@@ -57,7 +63,7 @@ def _idcg(data, k: int | None, kind: str) -> np.ndarray:
     return _within(data, slot, position, terms, k)
 
 
-def idcg_kernel(data, measure) -> np.ndarray:
+def idcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return _idcg(data, measure.k, measure.gain_under(data.conventions))
 
 

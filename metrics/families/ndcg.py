@@ -9,18 +9,22 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from metrics.catalog.family import GAINS, TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains, LevelGain, gain_of, ideal_gains, level_counts, level_gains
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import log2_discounts, position_within, ratio
+from metrics.core.prepared import Prepared, log2_discounts, position_within, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._dcg_sums import _dcg_terms, _defined, _symbol
 from metrics.families._gain_walks import Walk, ideal_rows, row_gains, walk_breakdown, walk_values
 from metrics.families.dcg import DCG, dcg, dcg_kernel
 from metrics.families.idcg import IDCG, idcg, idcg_kernel
 from metrics.teaching.latex import aligned_block, compact, decimal
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def ndcg(
@@ -123,13 +127,13 @@ def ndcg_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def ndcg_kernel(data, measure) -> np.ndarray:
+def ndcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     if measure.param("gains"):  # trec_eval's ndcg.1=3,2=9: the gain-map walk below
         return ndcg_with_gains_kernel(data, measure)
     return ratio(dcg_kernel(data, measure), idcg_kernel(data, measure))
 
 
-def ndcg_with_gains_kernel(data, measure) -> np.ndarray:
+def ndcg_with_gains_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     gains = measure.param("gains")
     slot, rank, grade = data.within(measure.k)
     gain = row_gains(grade, gains)

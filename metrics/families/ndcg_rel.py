@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from metrics.catalog.family import GAINS, Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains, LevelGain, gain_of, ieee_divide, level_counts, level_gains
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._gain_walks import (
     Walk,
@@ -26,6 +28,9 @@ from metrics.families._gain_walks import (
     walk_breakdown,
     walk_values,
 )
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def ndcg_rel_walk(values: Sequence[int], levels: Sequence[LevelGain]) -> Walk:
@@ -101,7 +106,7 @@ def ndcg_rel_worked(b: Breakdown) -> str:
     return averaged_worked(r"\mathrm{ndcg\_rel}", b, "NDCG at each document with a positive gain")
 
 
-def ndcg_rel_kernel(data, measure) -> np.ndarray:
+def ndcg_rel_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     if not _integer(_gains_of(measure)):
         return _walks(data, measure, lambda values, levels, _: ndcg_rel_walk(values, levels))
     sums = _Sums(data, measure)

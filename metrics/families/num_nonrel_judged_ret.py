@@ -7,11 +7,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._counting import _counted, count_teaching
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+JUDGED_NONRELEVANT = Term("judged non-relevant")
 
 
 def num_nonrel_judged_ret(
@@ -28,11 +36,11 @@ def num_nonrel_judged_ret(
         ranking, qrels, k, conventions, lambda doc, grade, relevant: doc in qrels and 0 <= grade < conventions.threshold
     )
     judged_nonrelevant = int(sum(s.contribution for s in steps))
-    terms = {Term.JUDGED_NONRELEVANT: judged_nonrelevant}
+    terms = {JUDGED_NONRELEVANT: judged_nonrelevant}
     return Breakdown("NumNonRelJudgedRet", k, float(judged_nonrelevant), tuple(steps), terms, conventions)
 
 
-def num_nonrel_judged_ret_kernel(data, measure) -> np.ndarray:
+def num_nonrel_judged_ret_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     nonrelevant = (data.grade >= 0) & ~data.relevant() & data.in_top(measure.k)
     return np.bincount(data.slot[nonrelevant], minlength=data.size).astype(np.float64)
 
@@ -47,7 +55,7 @@ NUM_NONREL_JUDGED_RET = Family(
     teaching=count_teaching(
         r"\mathrm{num\_nonrel\_judged\_ret}",
         r"\text{judged non-relevant documents retrieved}",
-        (Term.JUDGED_NONRELEVANT,),
+        (JUDGED_NONRELEVANT,),
     ),
     cutoff="optional",
     written="whole",

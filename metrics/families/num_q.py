@@ -6,12 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking
 from metrics.families._counting import count_teaching
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def num_q(
@@ -26,7 +32,7 @@ def num_q(
     return Breakdown("NumQ", k, 1.0, (), {}, conventions)
 
 
-def num_q_kernel(data, measure) -> np.ndarray:
+def num_q_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return np.ones(data.size)
 
 

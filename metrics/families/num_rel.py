@@ -6,12 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.checks import check_qrels
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._counting import _counted, count_teaching
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def num_rel(
@@ -30,7 +36,7 @@ def num_rel(
     return Breakdown("NumRel", k, float(R), tuple(steps), {Term.R: R}, conventions)
 
 
-def num_rel_kernel(data, measure) -> np.ndarray:
+def num_rel_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return data.R.astype(np.float64)
 
 

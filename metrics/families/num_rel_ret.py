@@ -6,11 +6,17 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._counting import _counted, count_teaching
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def num_rel_ret(
@@ -26,7 +32,7 @@ def num_rel_ret(
     return Breakdown("NumRelRet", k, float(hits), tuple(steps), {Term.HITS: hits}, conventions)
 
 
-def num_rel_ret_kernel(data, measure) -> np.ndarray:
+def num_rel_ret_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return data.hits(measure.k).astype(np.float64)
 
 

@@ -7,13 +7,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Param, Teaching, TrecEval
 from metrics.core.checks import check_qrels, count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._precision_at_r import _precision_at, _precision_at_rank
 from metrics.teaching.latex import aligned_block, decimal, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def r_precision_multiple(
@@ -55,7 +61,7 @@ def r_precision_multiple_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def r_precision_multiple_kernel(data, measure) -> np.ndarray:
+def r_precision_multiple_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     cut = (measure.param("multiple") * data.R + 0.9).astype(np.int64)  # C's (long)(x * R + 0.9)
     return _precision_at_rank(data, cut, measure.k)
 

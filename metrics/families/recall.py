@@ -6,11 +6,13 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.checks import count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._hits import _hits_breakdown
 from metrics.families.num_rel import NUM_REL
@@ -24,6 +26,9 @@ from metrics.teaching.latex import (
     whole,
     zero_R_line,
 )
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def recall(
@@ -56,7 +61,7 @@ def recall_worked(b: Breakdown) -> str:
     return aligned_block([rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{R}}", hits_line(b), last])
 
 
-def recall_kernel(data, measure) -> np.ndarray:
+def recall_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return ratio(data.hits(measure.k), data.R)
 
 

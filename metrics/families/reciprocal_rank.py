@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Default, Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, decimal, defined, measure_symbol, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def reciprocal_rank(
@@ -61,7 +67,7 @@ def reciprocal_rank_worked(b: Breakdown) -> str:
     )
 
 
-def reciprocal_rank_kernel(data, measure) -> np.ndarray:
+def reciprocal_rank_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     k = measure.k
     relevant = np.flatnonzero(data.relevant())
     slots, first = np.unique(data.slot[relevant], return_index=True)  # rows are in rank order

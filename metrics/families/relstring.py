@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Teaching, TrecEval, Values
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 DEFAULT_LENGTH = 10  # trec_eval's relstring.10
 
@@ -62,7 +68,7 @@ _RELSTRING_SAFE = {
 }
 
 
-def relstring_kernel(data, measure) -> np.ndarray:
+def relstring_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     """The strings themselves (an array of str), not numbers: see metrics.families.relstring."""
     length = DEFAULT_LENGTH if measure.k is None else measure.k
     slot, rank, grade = data.within(length)

@@ -6,13 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._set_counts import _SET_P, _SET_RECALL, _set_counts, _steps
 from metrics.teaching.latex import aligned_block, decimal
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def set_average_precision(
@@ -50,7 +55,7 @@ def set_average_precision_worked(b: Breakdown) -> str:
     )
 
 
-def set_average_precision_kernel(data, measure) -> np.ndarray:
+def set_average_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     hits = data.hits(measure.k).astype(np.float64)
     return ratio(hits * hits, data.retrieved(measure.k) * data.R.astype(np.float64))  # as the readable function
 

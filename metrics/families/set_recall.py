@@ -6,13 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._set_counts import _SET_RECALL, _set_counts, _steps
 from metrics.teaching.latex import aligned_block, decimal, whole, zero_R_line
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def set_recall(
@@ -44,7 +49,7 @@ def set_recall_worked(b: Breakdown) -> str:
     return aligned_block([rf"{s} &= \frac{{\mathrm{{hits}}}}{{R}} = \frac{{{hits}}}{{{R}}} = {decimal(b.value)}"])
 
 
-def set_recall_kernel(data, measure) -> np.ndarray:
+def set_recall_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return ratio(data.hits(measure.k), data.R)
 
 
