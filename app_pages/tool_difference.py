@@ -6,9 +6,9 @@ table from ui.tool_difference. User text (file names, query ids) is shown litera
 from __future__ import annotations
 
 import streamlit as st
-from metrics.explain import Explanation, explain
 
 from metrics.catalog.measures import parse_measure
+from metrics.tools.explain import Explanation, explain
 from metrics.tools.profiles import MEASURES, TIES_WORDS, TOOLS, usable_tools
 from metrics.tools.settings import TITLES, described
 from ui import datasets, state, teaching, tool_difference, words

@@ -26,8 +26,8 @@ from metrics import (
     rank_by_score,
     recall,
     reciprocal_rank,
-    registry,
 )
+from metrics.catalog import registry
 from metrics.core.conventions import Conventions
 from metrics.teaching.blog_posts import SOURCES
 from metrics.teaching.examples import BETTER_AUTH, CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A

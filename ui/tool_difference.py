@@ -9,9 +9,9 @@ import html
 
 import pandas as pd
 import plotly.graph_objects as go
-from metrics.explain import Explanation
 
 from metrics.catalog.measures import parse_measure
+from metrics.tools.explain import Explanation
 from metrics.tools.settings import TITLES
 from ui import url
 from ui.charts import COLORS
