@@ -18,10 +18,10 @@ import streamlit as st
 from metrics.explain import explain
 from streamlit.testing.v1 import AppTest
 
+from lab_core.markdown import plain
 from metrics import parse_measure
 from tests.markdown_text import shown
 from ui import datasets, url
-from ui.markdown import plain
 
 PAGE = str(Path(__file__).parents[1] / "app_pages" / "tool_difference.py")
 

@@ -365,18 +365,51 @@ def _loads_streamlit(module: str, seen: set[str] | None = None) -> bool:
     return any(_loads_streamlit(name, seen) for name in imported if name != module)
 
 
-def test_live_class_uses_only_the_pure_modules_of_ui():
-    """live_class (questions, moves, the store) sits below the pages and ui.live_class: it may use ui's pure modules
-    (ui.scenario, the playground's list; ui.markdown, THE literal-text helper) but nothing that loads Streamlit, so
-    it runs and is tested without a server."""
-    assert _loads_streamlit("ui.state") and not _loads_streamlit("ui.markdown")  # the check tells them apart
+# The app's layers, top down: a module imports only from its own layer and the layers below it. The launcher
+# (ir_metrics_lab) stands on all of them (test_the_app_and_its_libraries_never_import_the_launcher_package).
+LAYERS = (("app", "app_pages"), ("ui",), ("live_class",), ("lab_core",), ("metrics",))
+
+
+def _imports_under(source: str, packages: set[str]) -> list[tuple[int, str]]:
+    """(line, module) of each import in ``source`` (inside functions too) of a module under one of the top-level
+    ``packages``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module]
+        else:
+            continue
+        found += [(node.lineno, name) for name in names if name.split(".")[0] in packages]
+    return sorted(found)
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    """The pages (app.py, app_pages/) on top; ui/ (Streamlit helpers, ui.live_class draws the polls); live_class/
+    (polls, questions, moves: drawing nothing); lab_core/ (the playground's Scenario and THE literal-text helper,
+    which ui and live_class share); metrics/ at the bottom. So live_class and lab_core never reach up into ui or a
+    page, and lab_core not into live_class."""
+    sample = "import ui.state\nfrom metrics import x\ndef f():\n    from app_pages import quiz\nfrom . import y\n"
+    assert _imports_under(sample, {"ui", "app_pages"}) == [(1, "ui.state"), (4, "app_pages")]  # the check finds them
+    upward = {}
+    for depth, layer in enumerate(LAYERS[1:], start=1):
+        above = {package for higher in LAYERS[:depth] for package in higher}
+        for path in _python_files(*layer):
+            if found := _imports_under(path.read_text(encoding="utf-8"), above):
+                upward[str(path.relative_to(REPO))] = found
+    assert len(_python_files("lab_core", "live_class")) >= 6  # the folders were found
+    assert upward == {}
+
+
+def test_live_class_and_lab_core_never_load_streamlit():
+    """live_class (questions, moves, the store) and lab_core (the Scenario, the literal-text helper) load no
+    Streamlit, through no module at any depth, so they run and are tested without a server."""
+    assert _loads_streamlit("ui.state") and not _loads_streamlit("metrics")  # the check tells them apart
     assert {"ui.quiz", "ui.state"} <= _imported_modules(REPO / "app_pages" / "quiz.py")  # ``from ui import state``
-    used = {
-        name for path in _python_files("live_class") for name in _imported_modules(path) if name.split(".")[0] == "ui"
-    }
-    assert used, "live_class imports nothing from ui: this test would check nothing"
-    assert sorted(name for name in used if _loads_streamlit(name)) == []
-    assert not any(_loads_streamlit(_module_name(path)) for path in _python_files("live_class"))
+    modules = [_module_name(path) for path in _python_files("live_class", "lab_core")]
+    assert {"live_class.questions", "lab_core.markdown", "lab_core.scenario"} <= set(modules)
+    assert [module for module in modules if _loads_streamlit(module)] == []
 
 
 def test_no_two_modules_of_metrics_share_a_name():
