@@ -33,7 +33,7 @@ def test_the_app_and_its_libraries_never_import_the_launcher_package():
     nothing below the launcher reaches back into it."""
     offenders = {
         str(path.relative_to(REPO)): sorted(m for m in _imported_modules(path) if m.split(".")[0] == "ir_metrics_lab")
-        for path in {*_python_files("ui", "metrics"), *page_scripts(), REPO / "app.py"}
+        for path in {*_python_files("ui", "live_class", "lab_core", "metrics"), *page_scripts(), REPO / "app.py"}
     }
     assert {path: modules for path, modules in offenders.items() if modules} == {}
 
@@ -294,15 +294,15 @@ def _hard_coded_lists(source: str) -> list[str]:
 
 
 def test_pages_and_ui_take_their_measure_lists_from_the_registry():
-    """No module-level tuple, list, set or dict in app_pages/ or ui/ spells out two or more measures: such lists
-    come from metrics.catalog.registry (Family.lists, offered, card, curve, default) or another module of metrics/ that
-    holds the fact (metrics.tools.profiles.MEASURES), so a new family reaches every page by its declaration."""
+    """No module-level tuple, list, set or dict in app_pages/, ui/ or lab_core/ spells out two or more measures: such
+    lists come from metrics.catalog.registry (Family.lists, offered, card, curve, default) or another module of metrics/
+    that holds the fact (metrics.tools.profiles.MEASURES), so a new family reaches every page by its declaration."""
     assert _measure_name("NDCG@10") and _measure_name("HitRate") and not _measure_name("sample")  # the check works
     sample = 'A = ("AP", "sample")\nMEASURES = ("NDCG@10", "AP")\nT: dict = {"AP": 1, "RR@5": 2}'
     assert _hard_coded_lists(sample) == ["MEASURES", "T"]  # and finds the lists
     hard_coded = [
         (str(path.relative_to(REPO)), label)
-        for path in _python_files("app_pages", "ui")
+        for path in _python_files("app_pages", "ui", "lab_core")
         for label in _hard_coded_lists(path.read_text(encoding="utf-8"))
     ]
     assert hard_coded == []
@@ -333,7 +333,7 @@ def test_no_branch_on_a_family_name_outside_the_families_and_the_lessons():
     assert _family_checks('if f.key != "IDCG" or m in ("P", "x"):\n    pass\nok = name == "gain"') == [1, 1]
     checked = [
         path
-        for path in _python_files("ui", "live_class", "metrics", "app_pages")
+        for path in _python_files("ui", "live_class", "lab_core", "metrics", "app_pages")
         if "families" not in path.relative_to(REPO).parts[:2] and not path.name.startswith("lesson_")
     ]
     assert len(checked) > 50  # the folders were found
