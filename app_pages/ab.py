@@ -3,9 +3,9 @@ Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrativ
 
 import streamlit as st
 
+from lab_core.markdown import plain
 from metrics.catalog import registry
 from ui import charts, drilldown, first_paint, narrative, presenter, sortable, state, teaching, widgets
-from ui.markdown import plain
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
 COMPARED = registry.listed("compared")

@@ -13,6 +13,7 @@ import sys
 import numpy as np
 import streamlit as st
 
+from lab_core.markdown import plain
 from metrics.catalog import measure_lists, registry
 from metrics.compare.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
 from metrics.compare.pairing import LeftOut, align
@@ -27,7 +28,6 @@ from metrics.compare.significance import (
 )
 from metrics.evaluation.engine import Evaluation
 from ui import charts, cli_args, datasets, drilldown, leaderboard, state, teaching
-from ui.markdown import plain
 
 PAGE = "cmp"
 DEFAULT_MEASURES = list(registry.default_measures())

@@ -11,11 +11,11 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
+from lab_core.scenario import Scenario
 from metrics import average_precision, mean_over_queries, ndcg, precision, reciprocal_rank
 from metrics.evaluation.aggregate import query_statuses
 from metrics.teaching.examples import CAT_DOG_PARROT
 from ui import charts, state, teaching, words
-from ui.scenario import Scenario
 
 try:  # H4's drag-and-drop list; the move and grade controls below work without it
     from ui.sortable import ranked_list

@@ -33,7 +33,7 @@ def test_the_app_and_its_libraries_never_import_the_launcher_package():
     nothing below the launcher reaches back into it."""
     offenders = {
         str(path.relative_to(REPO)): sorted(m for m in _imported_modules(path) if m.split(".")[0] == "ir_metrics_lab")
-        for path in {*_python_files("ui", "metrics"), *page_scripts(), REPO / "app.py"}
+        for path in {*_python_files("ui", "live_class", "lab_core", "metrics"), *page_scripts(), REPO / "app.py"}
     }
     assert {path: modules for path, modules in offenders.items() if modules} == {}
 
@@ -294,15 +294,15 @@ def _hard_coded_lists(source: str) -> list[str]:
 
 
 def test_pages_and_ui_take_their_measure_lists_from_the_registry():
-    """No module-level tuple, list, set or dict in app_pages/ or ui/ spells out two or more measures: such lists
-    come from metrics.catalog.registry (Family.lists, offered, card, curve, default) or another module of metrics/ that
-    holds the fact (metrics.tools.profiles.MEASURES), so a new family reaches every page by its declaration."""
+    """No module-level tuple, list, set or dict in app_pages/, ui/ or lab_core/ spells out two or more measures: such
+    lists come from metrics.catalog.registry (Family.lists, offered, card, curve, default) or another module of metrics/
+    that holds the fact (metrics.tools.profiles.MEASURES), so a new family reaches every page by its declaration."""
     assert _measure_name("NDCG@10") and _measure_name("HitRate") and not _measure_name("sample")  # the check works
     sample = 'A = ("AP", "sample")\nMEASURES = ("NDCG@10", "AP")\nT: dict = {"AP": 1, "RR@5": 2}'
     assert _hard_coded_lists(sample) == ["MEASURES", "T"]  # and finds the lists
     hard_coded = [
         (str(path.relative_to(REPO)), label)
-        for path in _python_files("app_pages", "ui")
+        for path in _python_files("app_pages", "ui", "lab_core")
         for label in _hard_coded_lists(path.read_text(encoding="utf-8"))
     ]
     assert hard_coded == []
@@ -333,7 +333,7 @@ def test_no_branch_on_a_family_name_outside_the_families_and_the_lessons():
     assert _family_checks('if f.key != "IDCG" or m in ("P", "x"):\n    pass\nok = name == "gain"') == [1, 1]
     checked = [
         path
-        for path in _python_files("ui", "live_class", "metrics", "app_pages")
+        for path in _python_files("ui", "live_class", "lab_core", "metrics", "app_pages")
         if "families" not in path.relative_to(REPO).parts[:2] and not path.name.startswith("lesson_")
     ]
     assert len(checked) > 50  # the folders were found
@@ -365,18 +365,51 @@ def _loads_streamlit(module: str, seen: set[str] | None = None) -> bool:
     return any(_loads_streamlit(name, seen) for name in imported if name != module)
 
 
-def test_live_class_uses_only_the_pure_modules_of_ui():
-    """live_class (questions, moves, the store) sits below the pages and ui.live_class: it may use ui's pure modules
-    (ui.scenario, the playground's list; ui.markdown, THE literal-text helper) but nothing that loads Streamlit, so
-    it runs and is tested without a server."""
-    assert _loads_streamlit("ui.state") and not _loads_streamlit("ui.markdown")  # the check tells them apart
+# The app's layers, top down: a module imports only from its own layer and the layers below it. The launcher
+# (ir_metrics_lab) stands on all of them (test_the_app_and_its_libraries_never_import_the_launcher_package).
+LAYERS = (("app", "app_pages"), ("ui",), ("live_class",), ("lab_core",), ("metrics",))
+
+
+def _imports_under(source: str, packages: set[str]) -> list[tuple[int, str]]:
+    """(line, module) of each import in ``source`` (inside functions too) of a module under one of the top-level
+    ``packages``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module]
+        else:
+            continue
+        found += [(node.lineno, name) for name in names if name.split(".")[0] in packages]
+    return sorted(found)
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    """The pages (app.py, app_pages/) on top; ui/ (Streamlit helpers, ui.live_class draws the polls); live_class/
+    (polls, questions, moves: drawing nothing); lab_core/ (the playground's Scenario and THE literal-text helper,
+    which ui and live_class share); metrics/ at the bottom. So live_class and lab_core never reach up into ui or a
+    page, and lab_core not into live_class."""
+    sample = "import ui.state\nfrom metrics import x\ndef f():\n    from app_pages import quiz\nfrom . import y\n"
+    assert _imports_under(sample, {"ui", "app_pages"}) == [(1, "ui.state"), (4, "app_pages")]  # the check finds them
+    upward = {}
+    for depth, layer in enumerate(LAYERS[1:], start=1):
+        above = {package for higher in LAYERS[:depth] for package in higher}
+        for path in _python_files(*layer):
+            if found := _imports_under(path.read_text(encoding="utf-8"), above):
+                upward[str(path.relative_to(REPO))] = found
+    assert len(_python_files("lab_core", "live_class")) >= 6  # the folders were found
+    assert upward == {}
+
+
+def test_live_class_and_lab_core_never_load_streamlit():
+    """live_class (questions, moves, the store) and lab_core (the Scenario, the literal-text helper) load no
+    Streamlit, through no module at any depth, so they run and are tested without a server."""
+    assert _loads_streamlit("ui.state") and not _loads_streamlit("metrics")  # the check tells them apart
     assert {"ui.quiz", "ui.state"} <= _imported_modules(REPO / "app_pages" / "quiz.py")  # ``from ui import state``
-    used = {
-        name for path in _python_files("live_class") for name in _imported_modules(path) if name.split(".")[0] == "ui"
-    }
-    assert used, "live_class imports nothing from ui: this test would check nothing"
-    assert sorted(name for name in used if _loads_streamlit(name)) == []
-    assert not any(_loads_streamlit(_module_name(path)) for path in _python_files("live_class"))
+    modules = [_module_name(path) for path in _python_files("live_class", "lab_core")]
+    assert {"live_class.questions", "lab_core.markdown", "lab_core.scenario"} <= set(modules)
+    assert [module for module in modules if _loads_streamlit(module)] == []
 
 
 def test_no_two_modules_of_metrics_share_a_name():

@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
+from lab_core.markdown import plain
+from lab_core.scenario import MAX_DOCS, SCALES, Scenario
 from metrics import Breakdown, parse_measure
 from metrics.catalog import registry
 from metrics.core.conventions import TREC_EVAL
@@ -19,8 +21,6 @@ from metrics.families.interpolated_precision import interpolated_precision
 from metrics.teaching.examples import EXAMPLES
 from metrics.teaching.sweep import at_each_cutoff
 from ui import charts, first_paint, state, words
-from ui.markdown import plain
-from ui.scenario import MAX_DOCS, SCALES, Scenario
 
 Apply = Callable[[Scenario], None]
 Current = Callable[[], Scenario]
