@@ -3,8 +3,9 @@ Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrativ
 
 import streamlit as st
 
-from ui import charts, drilldown, family_display, first_paint, narrative, presenter, sortable, state, teaching, widgets
-from ui.markdown import plain
+from lab_core import family_display
+from lab_core.markdown import plain
+from ui import charts, drilldown, first_paint, narrative, presenter, sortable, state, teaching, widgets
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
 COMPARED = family_display.listed("compared")

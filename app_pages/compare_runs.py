@@ -13,6 +13,8 @@ import sys
 import numpy as np
 import streamlit as st
 
+from lab_core import family_display
+from lab_core.markdown import plain
 from metrics.catalog import measure_lists, registry
 from metrics.compare.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
 from metrics.compare.pairing import LeftOut, align
@@ -26,8 +28,7 @@ from metrics.compare.significance import (
     holm_across_metrics,
 )
 from metrics.evaluation.engine import Evaluation
-from ui import charts, cli_args, datasets, drilldown, family_display, leaderboard, state, teaching
-from ui.markdown import plain
+from ui import charts, cli_args, datasets, drilldown, leaderboard, state, teaching
 
 PAGE = "cmp"
 DEFAULT_MEASURES = list(registry.default_measures())

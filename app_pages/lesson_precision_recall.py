@@ -3,10 +3,11 @@ capped_recall, hit_rate and f1; computes nothing."""
 
 import streamlit as st
 
+from lab_core import family_display
 from metrics import capped_recall, precision, recall
 from metrics.catalog import registry
 from metrics.teaching.sweep import at_each_cutoff
-from ui import charts, family_display, state, teaching
+from ui import charts, state, teaching
 
 PAGE = "lesson_pr"
 FAMILIES = {key: registry.family(key).function for key in family_display.cards("set")}

@@ -4,6 +4,7 @@ and _judged_ranks; computes nothing."""
 
 import streamlit as st
 
+from lab_core.markdown import plain
 from metrics import parse_measure
 from metrics.catalog import registry
 from metrics.core.types import Term
@@ -12,7 +13,6 @@ from metrics.families.bpref import bpref
 from metrics.families.infap import inferred_average_precision
 from metrics.families.judged import judged
 from ui import state, teaching, widgets
-from ui.markdown import plain
 
 PAGE = "lesson_unjudged"
 AS_NONRELEVANT = "Unjudged treated as non-relevant"

@@ -11,12 +11,13 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
+from lab_core import family_display
+from lab_core.scenario import Scenario
 from metrics import mean_over_queries
 from metrics.catalog import registry
 from metrics.evaluation.aggregate import query_statuses
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, family_display, state, teaching, words
-from ui.scenario import Scenario
+from ui import charts, state, teaching, words
 
 try:  # H4's drag-and-drop list; the move and grade controls below work without it
     from ui.sortable import ranked_list
@@ -43,7 +44,7 @@ WHY = {  # metrics.evaluation.aggregate.QUERY_RULES in words
 
 def families(k: int) -> dict[str, tuple[str, object]]:
     """Label of the mean -> (label of the per-query value, metric function of (ranking, qrels)), for the families of
-    ui.family_display's "means" list at k and over the whole list."""
+    lab_core.family_display's "means" list at k and over the whole list."""
     means = {}
     for family, cut in family_display.listed_at("means", k):
         at = "" if cut is None else f"@{cut}"

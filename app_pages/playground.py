@@ -4,22 +4,10 @@ ui.charts."""
 
 import streamlit as st
 
+from lab_core import family_display
+from lab_core.markdown import plain
 from metrics.teaching import formulas
-from ui import (
-    charts,
-    drilldown,
-    export,
-    family_display,
-    first_paint,
-    presenter,
-    sortable,
-    state,
-    teaching,
-    url,
-    widgets,
-    words,
-)
-from ui.markdown import plain
+from ui import charts, drilldown, export, first_paint, presenter, sortable, state, teaching, url, widgets, words
 
 LIST_KEY = "pg_list"
 FORMULAS_ROOM = 760  # px: the open NDCG tab (two formulas, two charts) at 1440 px

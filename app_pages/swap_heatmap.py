@@ -7,9 +7,10 @@ list.
 import pandas as pd
 import streamlit as st
 
+from lab_core import family_display
+from lab_core.markdown import plain
 from metrics.teaching.swaps import best_swap, swap_deltas, swapped
-from ui import charts, family_display, presenter, state, teaching, widgets
-from ui.markdown import plain
+from ui import charts, presenter, state, teaching, widgets
 from ui.widgets import fmt
 
 PAGE = "swap"

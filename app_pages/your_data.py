@@ -11,11 +11,12 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
+from lab_core import family_display
+from lab_core.markdown import plain
 from metrics import DEFAULT_MEASURES
 from metrics.catalog import registry
-from ui import cli_args, datasets, family_display, first_paint, state, teaching, words
+from ui import cli_args, datasets, first_paint, state, teaching, words
 from ui.datasets import Loaded
-from ui.markdown import plain
 
 SOURCES = {"cli": "Files given on the command line", "sample": "Sample data", "upload": "Upload files"}
 MORE_MEASURES = family_display.offered_measures()

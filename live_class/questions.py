@@ -25,15 +25,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lab_core import family_display
+from lab_core.markdown import plain
+from lab_core.scenario import Scenario
 from live_class import moves
 from metrics.catalog import registry
 from metrics.catalog.measures import parse_measure
 from metrics.core.conventions import Conventions
 from metrics.core.types import Breakdown
 from metrics.teaching import diagnosis, formulas
-from ui import family_display
-from ui.markdown import plain
-from ui.scenario import Scenario
 
 DECIMALS = 2
 CHOICES = ("A", "B", "tie")
@@ -177,7 +177,7 @@ def choices(question: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def move_text(move: Mapping[str, Any]) -> str:
-    """``d3: rank 4 → 1``, the id shown literally (ui.markdown.plain)."""
+    """``d3: rank 4 → 1``, the id shown literally (lab_core.markdown.plain)."""
     return f"{plain(move['doc'], one_line=True)}: rank {move['from']} → {move['to']}"
 
 
@@ -381,7 +381,8 @@ def _list_table(scn: Scenario, ranking: Sequence[str]) -> list[str]:
 
 def markdown(question: Mapping[str, Any], round_: int, outcome: Result) -> str:
     """The round as a Markdown summary (with LaTeX): the list, the question, the class's answers, the right answer
-    with its worked formula, and the diagnosed mistakes. No nicknames. Ids and titles go through ui.markdown.plain."""
+    with its worked formula, and the diagnosed mistakes. No nicknames. Ids and titles go through
+    lab_core.markdown.plain."""
     scn = scenario(question)
     lines = [f"# Live class, round {round_}: {label(question)}", "", f"**Question.** {prompt(question)}", ""]
     if question["kind"] == "move":

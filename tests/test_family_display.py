@@ -1,4 +1,4 @@
-"""ui.family_display: where the app shows each family, keyed by the registry's family keys."""
+"""lab_core.family_display: where the app shows each family, keyed by the registry's family keys."""
 
 from __future__ import annotations
 
@@ -6,13 +6,14 @@ import doctest
 
 import pytest
 
+from lab_core import family_display
+from lab_core.family_display import Display
 from metrics.catalog import registry
-from ui import family_display
-from ui.family_display import Display
 
 
 def test_the_examples_in_its_docstrings_hold():
-    """ui's doctests are not collected by the suite (its testpaths are tests/, metrics/ and the README): run these."""
+    """lab_core's doctests are not collected by the suite (its testpaths are tests/, metrics/ and the README): run
+    these."""
     result = doctest.testmod(family_display)
     assert result.attempted >= 6 and result.failed == 0
 

@@ -27,8 +27,8 @@ from metrics import (
     rank_by_score,
     recall,
     reciprocal_rank,
-    registry,
 )
+from metrics.catalog import registry
 
 SETTINGS = settings(max_examples=150, deadline=None)
 # no trec_eval runs here, so all-negative qrels are fine

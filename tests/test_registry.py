@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from lab_core import family_display
 from metrics import Breakdown, Conventions, parse_measure
 from metrics.catalog import registry
 from metrics.catalog.measures import FUNCTIONS
 from metrics.evaluation.engine import evaluate
 from scripts.sync_readme import synced
-from ui import family_display
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 CONVENTIONS = [

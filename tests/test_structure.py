@@ -33,7 +33,7 @@ def test_the_app_and_its_libraries_never_import_the_launcher_package():
     nothing below the launcher reaches back into it."""
     offenders = {
         str(path.relative_to(REPO)): sorted(m for m in _imported_modules(path) if m.split(".")[0] == "ir_metrics_lab")
-        for path in {*_python_files("ui", "metrics"), *page_scripts(), REPO / "app.py"}
+        for path in {*_python_files("ui", "live_class", "lab_core", "metrics"), *page_scripts(), REPO / "app.py"}
     }
     assert {path: modules for path, modules in offenders.items() if modules} == {}
 
@@ -313,16 +313,16 @@ def _hard_coded_lists(source: str) -> list[str]:
 
 
 def test_pages_and_ui_take_their_measure_lists_from_the_registry():
-    """No module-level tuple, list, set or dict in app_pages/ or ui/ spells out two or more measures: such lists
-    come from ui.family_display (each family's Display: lists, offered, card, curve), metrics.catalog.registry (the
-    default set) or another module of metrics/ that holds the fact (metrics.tools.profiles.MEASURES), so a new family
-    reaches every page by its declarations."""
+    """No module-level tuple, list, set or dict in app_pages/, ui/ or lab_core/ spells out two or more measures: such
+    lists come from lab_core.family_display (each family's Display: lists, offered, card, curve),
+    metrics.catalog.registry (the default set) or another module of metrics/ that holds the fact
+    (metrics.tools.profiles.MEASURES), so a new family reaches every page by its declarations."""
     assert _measure_name("NDCG@10") and _measure_name("HitRate") and not _measure_name("sample")  # the check works
     sample = 'A = ("AP", "sample")\nMEASURES = ("NDCG@10", "AP")\nT: dict = {"AP": 1, "RR@5": 2}'
     assert _hard_coded_lists(sample) == ["MEASURES", "T"]  # and finds the lists
     hard_coded = [
         (str(path.relative_to(REPO)), label)
-        for path in _python_files("app_pages", "ui")
+        for path in _python_files("app_pages", "ui", "lab_core")
         for label in _hard_coded_lists(path.read_text(encoding="utf-8"))
     ]
     assert hard_coded == []
@@ -353,7 +353,7 @@ def test_no_branch_on_a_family_name_outside_the_families_and_the_lessons():
     assert _family_checks('if f.key != "IDCG" or m in ("P", "x"):\n    pass\nok = name == "gain"') == [1, 1]
     checked = [
         path
-        for path in _python_files("ui", "live_class", "metrics", "app_pages")
+        for path in _python_files("ui", "live_class", "lab_core", "metrics", "app_pages")
         if "families" not in path.relative_to(REPO).parts[:2] and not path.name.startswith("lesson_")
     ]
     assert len(checked) > 50  # the folders were found
@@ -380,12 +380,12 @@ def _hard_coded_lists_anywhere(source: str) -> list[int]:
 
 def test_pages_and_ui_spell_out_no_measure_list_in_their_functions_either():
     """As above, inside functions too (a page's ``for family in ("NDCG", "AP")``). The lessons may list the families
-    they teach; ui/family_display.py is the table that declares where the app shows each family."""
+    they teach; lab_core/family_display.py is the table that declares where the app shows each family."""
     sample = 'A = 1\ndef f(k):\n    return {"x": ("NDCG", "AP")}\ndef g():\n    return [("RR", 1), ("P", 2)]'
     assert _hard_coded_lists_anywhere(sample) == [3]  # the check works
     lists = {
         str(path.relative_to(REPO)): lines
-        for path in _python_files("app_pages", "ui")
+        for path in _python_files("app_pages", "ui", "lab_core")
         if not path.name.startswith("lesson_") and path.name != "family_display.py"
         if (lines := _hard_coded_lists_anywhere(path.read_text(encoding="utf-8")))
     }
@@ -464,7 +464,11 @@ def test_no_lookup_by_a_family_name_outside_the_lessons():
     A lesson page about a family may name it."""
     sample = 'now["R"]\nb.terms[Term.R]\nx.get("IDCG")\nd["gain"]\nnow[family]'
     assert _family_lookups(sample) == [1, 3]  # the check works
-    checked = [path for path in _python_files("ui", "app_pages", "live_class") if not path.name.startswith("lesson_")]
+    checked = [
+        path
+        for path in _python_files("ui", "app_pages", "live_class", "lab_core")
+        if not path.name.startswith("lesson_")
+    ]
     lookups = {
         str(path.relative_to(REPO)): lines
         for path in checked
@@ -493,18 +497,51 @@ def _loads_streamlit(module: str, seen: set[str] | None = None) -> bool:
     return any(_loads_streamlit(name, seen) for name in imported if name != module)
 
 
-def test_live_class_uses_only_the_pure_modules_of_ui():
-    """live_class (questions, moves, the store) sits below the pages and ui.live_class: it may use ui's pure modules
-    (ui.scenario, the playground's list; ui.markdown, THE literal-text helper) but nothing that loads Streamlit, so
-    it runs and is tested without a server."""
-    assert _loads_streamlit("ui.state") and not _loads_streamlit("ui.markdown")  # the check tells them apart
+# The app's layers, top down: a module imports only from its own layer and the layers below it. The launcher
+# (ir_metrics_lab) stands on all of them (test_the_app_and_its_libraries_never_import_the_launcher_package).
+LAYERS = (("app", "app_pages"), ("ui",), ("live_class",), ("lab_core",), ("metrics",))
+
+
+def _imports_under(source: str, packages: set[str]) -> list[tuple[int, str]]:
+    """(line, module) of each import in ``source`` (inside functions too) of a module under one of the top-level
+    ``packages``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module]
+        else:
+            continue
+        found += [(node.lineno, name) for name in names if name.split(".")[0] in packages]
+    return sorted(found)
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    """The pages (app.py, app_pages/) on top; ui/ (Streamlit helpers, ui.live_class draws the polls); live_class/
+    (polls, questions, moves: drawing nothing); lab_core/ (the playground's Scenario and THE literal-text helper,
+    which ui and live_class share); metrics/ at the bottom. So live_class and lab_core never reach up into ui or a
+    page, and lab_core not into live_class."""
+    sample = "import ui.state\nfrom metrics import x\ndef f():\n    from app_pages import quiz\nfrom . import y\n"
+    assert _imports_under(sample, {"ui", "app_pages"}) == [(1, "ui.state"), (4, "app_pages")]  # the check finds them
+    upward = {}
+    for depth, layer in enumerate(LAYERS[1:], start=1):
+        above = {package for higher in LAYERS[:depth] for package in higher}
+        for path in _python_files(*layer):
+            if found := _imports_under(path.read_text(encoding="utf-8"), above):
+                upward[str(path.relative_to(REPO))] = found
+    assert len(_python_files("lab_core", "live_class")) >= 6  # the folders were found
+    assert upward == {}
+
+
+def test_live_class_and_lab_core_never_load_streamlit():
+    """live_class (questions, moves, the store) and lab_core (the Scenario, the literal-text helper) load no
+    Streamlit, through no module at any depth, so they run and are tested without a server."""
+    assert _loads_streamlit("ui.state") and not _loads_streamlit("metrics")  # the check tells them apart
     assert {"ui.quiz", "ui.state"} <= _imported_modules(REPO / "app_pages" / "quiz.py")  # ``from ui import state``
-    used = {
-        name for path in _python_files("live_class") for name in _imported_modules(path) if name.split(".")[0] == "ui"
-    }
-    assert used, "live_class imports nothing from ui: this test would check nothing"
-    assert sorted(name for name in used if _loads_streamlit(name)) == []
-    assert not any(_loads_streamlit(_module_name(path)) for path in _python_files("live_class"))
+    modules = [_module_name(path) for path in _python_files("live_class", "lab_core")]
+    assert {"live_class.questions", "lab_core.markdown", "lab_core.scenario"} <= set(modules)
+    assert [module for module in modules if _loads_streamlit(module)] == []
 
 
 def test_no_two_modules_of_metrics_share_a_name():
@@ -517,3 +554,30 @@ def test_no_two_modules_of_metrics_share_a_name():
             names.setdefault(path.stem, []).append(str(path.relative_to(REPO)))
     assert len(names) > 80  # the modules were found
     assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
+
+
+def _old_paths_imported(path: Path) -> list[str]:
+    """The modules ``path`` imports by a path metrics/ had before its regrouping (metrics._moved.MOVED)."""
+    from metrics._moved import MOVED
+
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)  # ``from metrics import registry``
+    return sorted(name for name in names if name in MOVED)
+
+
+def test_the_project_imports_no_old_path_of_metrics():
+    """The old paths are for users' code, for one release: the project itself uses the new ones, so nothing of ours
+    warns and the aliases can go without touching it (tests/test_moved_paths.py imports them on purpose)."""
+    sample = REPO / "tests" / "test_moved_paths.py"
+    assert _old_paths_imported(sample) == ["metrics.engine"]  # the check finds one
+    offenders = {
+        str(path.relative_to(REPO)): names
+        for path in {*_python_files("metrics", "ui", "live_class", "tests", "bench", "scripts"), *page_scripts()}
+        if path != sample and (names := _old_paths_imported(path))
+    }
+    assert offenders == {}

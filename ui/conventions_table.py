@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from lab_core.scenario import MAX_DOCS, Scenario
 from metrics import (
     average_precision,
     capped_recall,
@@ -32,7 +33,6 @@ from metrics.core.conventions import Conventions
 from metrics.core.types import Term
 from metrics.teaching.blog_posts import SOURCES
 from metrics.teaching.examples import BETTER_AUTH, CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A
-from ui.scenario import MAX_DOCS, Scenario
 
 SAME = 5e-5  # values that agree to 4 decimals are "the same" on the page
 

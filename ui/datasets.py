@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
+from lab_core.markdown import plain
 from metrics.catalog import registry
 from metrics.catalog.measure_lists import measure_names
 from metrics.catalog.measures import parse_measure
@@ -43,7 +44,6 @@ from metrics.evaluation.judged_coverage import JudgedCoverage, judged_coverage
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
 from ui import state, upload_copy, words
 from ui.charts import COLORS
-from ui.markdown import plain
 from ui.paths import SAMPLES_DIR
 
 upload_copy.install()  # each script run would otherwise copy every uploaded file

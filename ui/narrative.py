@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lab_core.scenario import Scenario
 from metrics import average_precision, ndcg, precision, recall, reciprocal_rank
 from metrics.core.types import Breakdown, Term
-from ui.scenario import Scenario
 
 
 def _fmt(x: float) -> str:

@@ -11,6 +11,9 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
+from lab_core import family_display
+from lab_core.markdown import plain
+from lab_core.scenario import MAX_DOCS, SCALES, Scenario
 from metrics import Breakdown, parse_measure
 from metrics.catalog import registry
 from metrics.core.conventions import TREC_EVAL
@@ -19,15 +22,13 @@ from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_poin
 from metrics.families.interpolated_precision import interpolated_precision
 from metrics.teaching.examples import EXAMPLES
 from metrics.teaching.sweep import at_each_cutoff
-from ui import charts, family_display, first_paint, state, words
-from ui.markdown import plain
-from ui.scenario import MAX_DOCS, SCALES, Scenario
+from ui import charts, first_paint, state, words
 
 Apply = Callable[[Scenario], None]
 Current = Callable[[], Scenario]
 
 MAX_K = MAX_DOCS  # curves are swept to k: keep a typo like k = 10^9 from stalling the page
-# The playground's cards, tabs and curves, as ui.family_display declares them.
+# The playground's cards, tabs and curves, as lab_core.family_display declares them.
 ORDER_AWARE = family_display.cards("order")
 SET_BASED = family_display.cards("set")
 CURVE_FAMILIES = family_display.curve_families()

@@ -119,7 +119,7 @@ class Default:
 @dataclass(frozen=True, slots=True)
 class Family:
     """One measure family: what the measure is, everything the library and the CLI know about it (where the app shows
-    it is ui's: ui/family_display.py, keyed by ``key``)."""
+    it is the app's: lab_core/family_display.py, keyed by ``key``)."""
 
     key: str  # our canonical name, e.g. "NDCG"; Breakdown.family
     title: str  # e.g. "Normalised discounted cumulative gain"

@@ -7,8 +7,12 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from metrics.cli.common import OneLineParser, run
+from metrics.cli.common import OneLineParser, add_large_run_options, evaluation_options, run
+
+if TYPE_CHECKING:
+    from metrics.evaluation.options import EvaluationOptions
 
 KEEP_FREED_PAGES_FROM_BYTES = 128 << 20  # a run file this large keeps the parser's freed pages (_run)
 
@@ -75,22 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format")
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals in text and csv (default 4)")
-    large = parser.add_argument_group("large runs (see the README's 'Large runs')")
-    streaming = large.add_mutually_exclusive_group()
-    streaming.add_argument(
-        "--stream",
-        action="store_true",
-        default=None,
-        help="read the run in blocks of whole queries (bounded memory; the default for a run file over 1 GiB)",
-    )
-    streaming.add_argument("--no-stream", dest="stream", action="store_false", help="read the run whole")
-    large.add_argument("--block-bytes", type=int, metavar="N", help="bytes of run text read at a time when streaming")
-    large.add_argument(
-        "--to-parquet", metavar="DIR", help="also write the run to DIR as Parquet files partitioned by query"
-    )
-    large.add_argument(
-        "--dask", metavar="ADDRESS", help="evaluate on Dask: local[:N] (N worker processes here) or tcp://HOST:PORT"
-    )
+    add_large_run_options(parser, runs="the run", dask="evaluate on Dask", to_parquet=True)
     return parser
 
 
@@ -122,7 +111,6 @@ def _run(options: argparse.Namespace) -> int:
         os.environ.setdefault("MIMALLOC_PURGE_DELAY", "20")
     from metrics.catalog import trec_format
     from metrics.catalog.measures import parse_measure
-    from metrics.core.conventions import Conventions
 
     if options.digits < 0 or options.digits > 17:
         raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
@@ -139,14 +127,7 @@ def _run(options: argparse.Namespace) -> int:
             trec_format.trec_name(measure)  # refuse a measure trec_eval has no name for before reading the files
     if options.level < 0:
         raise ValueError(f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)")
-    conventions = Conventions(threshold=options.level, recall_rounding=options.recall_rounding)
-    settings = {
-        "conventions": conventions,
-        "complete": options.complete,
-        "max_docs": options.max_docs,
-        "judged_only": options.judged_only,
-    }
-    result, run_name, qrels_name = _evaluate(options, measures, settings)
+    result, run_name, qrels_name = _evaluate(options, measures, evaluation_options(options))
     _return_freed_memory()
     _note_query_sets(result, run_name, qrels_name)
     tag = _run_tag(options.run) if runid else None
@@ -175,30 +156,27 @@ def _with_collection(measure, documents: int):
     return dataclasses.replace(measure, params=(*measure.params, ("collection", float(documents))))
 
 
-def _evaluate(options: argparse.Namespace, measures, settings: dict):
+def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions):
     """The Evaluation, and the names of the run and qrels: read whole, streamed, or on Dask
-    (metrics.evaluation.streaming, metrics.evaluation.distributed: the same numbers)."""
+    (metrics.evaluation.streaming, metrics.evaluation.distributed: the same numbers), under ``settings``."""
     from metrics.evaluation.engine import join, score
     from metrics.evaluation.streaming import evaluate_stream, too_large_to_read_whole
     from metrics.io import read_qrels, read_run
 
-    if options.block_bytes is not None and options.block_bytes < 1:
-        raise ValueError(f"--block-bytes must be a positive number of bytes, got {options.block_bytes}")
-    block = {"piece_bytes": options.block_bytes} if options.block_bytes else {}
     run_source = options.run
     if options.to_parquet:
         from metrics.evaluation.streaming import write_parquet
 
-        write_parquet(options.run, options.to_parquet, **block)
+        write_parquet(options.run, options.to_parquet, piece_bytes=settings.piece_bytes)
         run_source = options.to_parquet  # grouped by query now: read back, a partition at a time
     names = os.path.basename(os.path.normpath(options.run)), os.path.basename(options.qrels)
     if options.dask:
         from metrics.evaluation.distributed import evaluate_dask
 
-        return evaluate_dask(options.dask, run_source, options.qrels, measures, **settings, **block), *names
+        return evaluate_dask(options.dask, run_source, options.qrels, measures, options=settings), *names
     stream = options.stream if options.stream is not None else too_large_to_read_whole(run_source)
     if stream or options.to_parquet:
-        return evaluate_stream(run_source, options.qrels, measures, **settings, **block), *names
+        return evaluate_stream(run_source, options.qrels, measures, options=settings), *names
     # The run first: its parse is the peak, and the qrels' arrays are not yet held then (9 MiB less at 2M rows).
     try:
         run = read_run(run_source)
@@ -209,7 +187,7 @@ def _evaluate(options: argparse.Namespace, measures, settings: dict):
     qrels = read_qrels(options.qrels)
     _return_freed_memory()
     names = run.name, qrels.name
-    joined = join(run, qrels, measures, **settings)
+    joined = join(run, qrels, measures, options=settings)
     del run, qrels  # scoring reads only the join: the run's doc ids go before the measures' arrays come
     _return_freed_memory()
     return score(joined), *names

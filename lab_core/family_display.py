@@ -1,7 +1,8 @@
 """How the app shows each measure family: its playground card, tab and curve, the pages' measure lists, the pickers'
 extra measures. One ``Display`` per family that the app shows beyond the catalog (a family with none has no card, tab
 or curve, and is still in every catalog picker); what a family *is* (names, kernel, formulas) is its ``Family`` record
-in metrics/families. Pure (no Streamlit): live_class reads it too.
+in metrics/families. Here in lab_core, below ui and live_class, as both read it (live_class asks a class about the
+carded families); pure: no Streamlit.
 
 >>> cards("order"), cards("set")
 (('NDCG', 'AP', 'RR', 'DCG', 'IDCG'), ('P', 'R', 'R_cap', 'F1', 'HitRate'))
