@@ -54,6 +54,7 @@ def test_the_extremes_by_hand():
     # nothing relevant retrieved, or nothing retrieved: S = 0, log(1 / (1 + 2)); never -inf, as the logit of AP = 0
     assert yaap(["x", "n"], qrels).value == pytest.approx(math.log(1 / 3), abs=TOL)
     assert yaap([], qrels).value == pytest.approx(math.log(1 / 3), abs=TOL)
+    assert yaap([], qrels).steps == ()
     # both relevant on top: S = 1/1 + 2/2 = 2, log((1 + 2) / (1 + 2 - 2)) = log(3); never +inf, as the logit of 1
     assert yaap(["a", "b", "x"], qrels).value == pytest.approx(math.log(3), abs=TOL)
     # half way, S = R / 2: 0. Relevant at ranks 2 and 4: S = 1/2 + 2/4 = 1 = 2/2, log((1 + 1) / (1 + 2 - 1)) = 0
