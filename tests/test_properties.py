@@ -41,10 +41,13 @@ CONVENTIONS = st.builds(
     idcg=st.sampled_from(["all", "retrieved"]),
     ap_denominator=st.sampled_from(["all", "retrieved"]),
 )
-# utility is a weighted count: negative when non-relevant documents cost more than relevant ones bring
-SIGNED = {"utility"}
+# utility is a weighted count: negative when non-relevant documents cost more than relevant ones bring; YAAP is a
+# log-odds, negative below AP = 1/2
+SIGNED = {"utility", "YAAP"}
 # Their value is not a sum over ranks: R (num_rel) comes from the qrels alone, num_q is 1 per query.
 NOT_FROM_RANKS = {"NumRel", "NumQ"}
+# An empty list scores other than 0 (YAAP: log(1 / (1 + R))): their contributions rise from that value.
+NONZERO_WHEN_EMPTY = {"YAAP"}
 
 
 def relevant_positions(ranking, qrels, threshold=1):
@@ -74,9 +77,10 @@ def test_contributions_sum_to_the_value_and_running_is_their_cumulative_sum(quer
         if family in NOT_FROM_RANKS:
             continue
         result = metric(ranking, qrels, k, conventions=conv)
+        start = metric([], qrels, k, conventions=conv).value if family in NONZERO_WHEN_EMPTY else 0.0
         contributions = [s.contribution for s in result.steps]
-        assert math.fsum(contributions) == pytest.approx(result.value, abs=1e-12, rel=1e-12), family
-        total = 0.0
+        assert math.fsum([start, *contributions]) == pytest.approx(result.value, abs=1e-12, rel=1e-12), family
+        total = start
         for step in result.steps:
             total += step.contribution
             assert step.running == pytest.approx(total, abs=1e-12, rel=1e-12), family
