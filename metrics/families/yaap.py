@@ -8,14 +8,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Teaching, TrecEval, Values
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import position_within
+from metrics.core.prepared import Prepared, position_within
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, decimal, elided_sum, measure_symbol, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def smoothed_log_odds(precision_sum: float, R: int) -> float:
@@ -102,7 +106,7 @@ def yaap_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def yaap_kernel(data, measure) -> np.ndarray:
+def yaap_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     k = measure.k
     relevant = np.flatnonzero(data.relevant())
     slot, rank = data.slot[relevant], data.rank[relevant]
@@ -123,11 +127,9 @@ YET_ANOTHER_AVERAGE_PRECISION = Family(
     kind="order",
     help="YAAP (Robertson): AP as smoothed log-odds, log((1 + S) / (1 + R - S)) with S = R·AP; it orders one query's "
     "rankings as AP does, but its mean over queries weighs a gain near AP = 0 or 1 more than MAP does.",
-    definition=yaap_definition,
-    worked=yaap_worked,
-    terms=(Term.PRECISION_SUM, Term.R, Term.HITS),
-    usually_cut=False,
-    trec_eval="yaap",
-    value_range=None,  # from log(1 / (1 + R)) to log(1 + R): no bound over all R, and negative below AP = 1/2
+    teaching=Teaching(yaap_definition, yaap_worked, terms=(Term.PRECISION_SUM, Term.R, Term.HITS)),
+    written="whole",
+    trec_eval=TrecEval("yaap"),
+    values=Values(range=None),  # from log(1 / (1 + R)) to log(1 + R): no bound over all R, negative below AP = 1/2
     order=165,
 )
