@@ -22,6 +22,7 @@ from importlib import metadata
 import numpy as np
 import plotly.graph_objects as go
 
+from lab_core.scenario import Scenario
 from metrics.catalog import registry
 from metrics.catalog.measures import Measure, parse_measure
 from metrics.compare import leaderboard as boards
@@ -48,7 +49,6 @@ from metrics.tools.settings import SWITCHES, TITLES, TREC_EVAL_SETTING, Setting,
 from ui import brief_charts, charts, narrative, words
 from ui import url as links
 from ui.charts import SYSTEM_COLORS
-from ui.scenario import Scenario
 
 ALPHA = 0.05
 FEW_QUERIES = 50  # TREC's usual topic count: below it, say that a difference needs more queries to be trusted
@@ -92,7 +92,7 @@ class Brief:
 
     @property
     def file_name(self) -> str:
-        return f"brief-{PAGES[self.kind]}.html"
+        return file_name(self.kind)
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,11 @@ class Inputs:
     runs: Mapping[str, str] = field(default_factory=dict)  # run name -> its file's name
     made_on: date = field(default_factory=date.today)
     app_url: str | None = None
+
+
+def file_name(kind: str) -> str:
+    """The downloaded file's name: ``brief-compare.html``, ``brief-a-vs-b.html``, ... (no user text in it)."""
+    return f"brief-{PAGES[kind]}.html"
 
 
 def app_url(page_address: str | None, kind: str) -> str | None:
@@ -142,6 +147,11 @@ def _join(items: Sequence[str]) -> str:
     if len(items) <= 2:
         return " and ".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _sentence(text: str) -> str:
+    """A clause as a sentence: its first letter in capitals (only that one: ids keep their case), a full stop."""
+    return text[:1].upper() + text[1:] + "."
 
 
 def _version() -> str:
@@ -694,7 +704,11 @@ def tools(found: Explanation, *, run=None, qrels=None, inputs: Inputs | None = N
     counted = [int(c.sum()) for c in found.counted]
     numbers = (
         f"{found.measure}: {first} {_n(found.means[0])} → {second} {_n(found.means[1])} ({_d(found.difference)}), "
-        f"averaged over {words.count(counted[0], 'query')} and {words.count(counted[1], 'query')}"
+        + (
+            f"both averaged over {words.count(counted[0], 'query')}"
+            if counted[0] == counted[1]
+            else f"averaged over {words.count(counted[0], 'query')} and {words.count(counted[1], 'query')}"
+        )
     )
     story = tuple(
         f"{TITLES[s]}: {first} by {described(s, found.choices[s][0])}, {second} by "
@@ -844,7 +858,7 @@ def ab(a: Scenario, b: Scenario, *, source: str = "", inputs: Inputs | None = No
             brief_charts.side_by_side(
                 metrics_, [values["A"][k].value for k in keys], [values["B"][k].value for k in keys]
             ),
-            "; ".join(said).capitalize() + ".",
+            _sentence("; ".join(said)),
             "Bar chart of each measure for A and B: "
             + "; ".join(
                 f"{m} A {_n(values['A'][k].value)}, B {_n(values['B'][k].value)}"
