@@ -21,7 +21,9 @@ HEIGHT = 300
 
 
 def _safe(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    """User text for a plotly label. Quotes stay as they are: plotly decodes &lt; &gt; &amp; in its labels but shows
+    &quot; as typed, and a label is text, never an attribute."""
+    return html.escape(str(text), quote=False)
 
 
 def intervals(rows: Sequence[tuple[str, float, float, float]], x_title: str) -> go.Figure:
