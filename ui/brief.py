@@ -425,18 +425,22 @@ def pair(
     difference = mean_b - mean_a
     real = _real(r, adjusted[primary][0])
 
+    ahead = name_b if difference > 0 else name_a
     if r.wins == r.losses == 0:
         headline = f"{name_b} and {name_a} score every one of the {words.count(n, 'query')} the same on {primary}."
     else:
+        first, second, more, fewer = (
+            (name_b, name_a, r.wins, r.losses) if r.wins >= r.losses else (name_a, name_b, r.losses, r.wins)
+        )
         headline = (
-            f"{name_b} does better than {name_a} on {r.wins} of {words.count(n, 'query')} by {primary}; {name_a} does "
-            f"better on {r.losses}, and {r.ties} tie. "
+            f"{first} does better than {second} on {more} of {words.count(n, 'query')} by {primary}; {second} does "
+            f"better on {fewer}, and {r.ties} tie. "
             + (
-                f"On average {name_b if difference > 0 else name_a} is ahead by {abs(difference):.4f}, more than the "
-                "noise: a gap this size is unlikely to be luck of the queries chosen."
+                f"On average {ahead} is ahead by {abs(difference):.4f}, more than the noise: a gap this size is "
+                "unlikely to be luck of the queries chosen."
                 if real
-                else f"The average gap, {_d(difference)}, is within the noise: another sample of queries could "
-                "well reverse it."
+                else f"The average gap, {abs(difference):.4f} in {ahead}'s favour, is within the noise: another "
+                "sample of queries could well reverse it."
             )
         )
     holm_words = (

@@ -130,7 +130,7 @@ def rank_contributions(a: Breakdown, b: Breakdown) -> go.Figure:
         fig.add_bar(
             x=[s.rank for s in breakdown.steps],
             y=[s.contribution for s in breakdown.steps],
-            name=f"{side}: {_safe(breakdown.metric)} earned at the rank",
+            name=side,
             marker={"color": SYSTEM_COLORS[side]},
             customdata=[[_safe(s.doc_id), s.grade] for s in breakdown.steps],
             hovertemplate=f"{side}, rank %{{x}}: %{{customdata[0]}}, grade %{{customdata[1]}}"

@@ -216,7 +216,7 @@ html.printing .numbers {{ padding: 1.2mm 2mm; margin-bottom: 1.5mm; }}
 html.printing .story {{ margin-bottom: 1mm; }}
 html.printing .charts {{ grid-template-columns: repeat({{columns}}, 1fr); gap: 4mm; margin: 2.5mm 0; }}
 html.printing .chart-title {{ font-size: 8.6pt; margin-bottom: 0.5mm; }}
-html.printing .chart {{ height: 50mm; min-height: 0; }}
+html.printing .chart {{ height: 60mm; min-height: 0; }}
 html.printing figcaption {{ font-size: 7.6pt; margin-top: 0.5mm; }}
 html.printing .table {{ margin: 2mm 0; }}
 html.printing table {{ font-size: 7.8pt; }}
@@ -278,7 +278,15 @@ _SCRIPT = f"""
     layout.width = box.clientWidth;
     layout.height = box.clientHeight;
     layout.font = Object.assign({{}}, layout.font, {{ size: small ? 9 : 12 }});
-    layout.legend = Object.assign({{}}, layout.legend, {{ font: {{ size: small ? 8 : 11 }} }});
+    // legends above the plot, in as many columns as their names allow: at a few centimetres a legend beside or under
+    // the plot takes its room
+    var names = (figure.data || []).filter(function (trace) {{ return trace.name && trace.showlegend !== false; }})
+      .map(function (trace) {{ return String(trace.name).length; }});
+    var entry = 36 + (small ? 4 : 6) * Math.max.apply(null, names.concat([1]));  // symbol, then about 4 px a letter
+    var columns = Math.max(1, Math.min(names.length, Math.floor((box.clientWidth - 50) / entry)));
+    layout.legend = Object.assign({{}}, layout.legend, {{ font: {{ size: small ? 7.5 : 11 }}, orientation: "h",
+      x: 0, xanchor: "left", y: 1.0, yanchor: "bottom", itemwidth: 30, tracegroupgap: 0, traceorder: "normal",
+      entrywidthmode: "fraction", entrywidth: 0.98 / columns }});
     layout.margin = Object.assign({{}}, layout.margin, {{
       l: Math.min(layout.margin.l || 48, small ? 40 : 56), r: 8, t: 8,
       b: Math.min(layout.margin.b || 40, small ? 52 : 70) }});
