@@ -1,5 +1,5 @@
 """The figures a stakeholder's brief adds to the app's own (ui.charts): a measure's difference with its interval, the
-share of queries with a relevant document at each rank, the sorted per-query differences between two tools, and two
+share of queries with a relevant document at each rank, the per-query differences sorted, and two
 ranked lists' per-rank contributions and measures side by side. Pure (plotly only).
 
 They follow ui.charts' conventions: Okabe-Ito colours set on every mark (A orange, B blue), and every piece of user
