@@ -338,14 +338,16 @@ def _scored_otherwise(measure: Measure, runs: Mapping[str, object], qrels, means
     return found
 
 
-def _conventions_caveat(measure: Measure, runs: Mapping[str, object], qrels, means: Mapping[str, float]) -> str:
-    """Whether other tools' conventions (metrics.tools.profiles) change the number, and the verdict: for two runs
-    the sign of B − A, for more the leading run."""
+def _conventions_caveat(
+    measure: Measure, runs: Mapping[str, object], qrels, means: Mapping[str, float], *, pair: bool
+) -> str:
+    """Whether other tools' conventions (metrics.tools.profiles) change the number, and the verdict: for a pair (A
+    then B) the sign of B − A, for a leaderboard the leading run."""
     scored = _scored_otherwise(measure, runs, qrels, means)
     name = measure.name
     if not scored:
         return f"Conventions: no other tool's way of scoring {name} changes these numbers."
-    if len(runs) == 2:
+    if pair:
         a, b = list(runs)
         here = means[b] - means[a]
 
@@ -374,17 +376,13 @@ def _conventions_caveat(measure: Measure, runs: Mapping[str, object], qrels, mea
     spread = (
         f"as other tools score {name}, {said} {shown(verdict(low))} ({low.tools}: {low.how})"
         + ("" if low is high else f" to {shown(verdict(high))} ({high.tools}: {high.how})")
-        + f", against {shown(here if len(runs) == 2 else means[leader])} here"
+        + f", against {shown(here if pair else means[leader])} here"
     )
     if not flipped:
         return f"Conventions change the number, not the verdict: {spread}. Report {name} with the tool that made it."
     turned = "; ".join(
         f"as {o.tools} score it ({o.how}), "
-        + (
-            f"{b} − {a} is {_d(verdict(o))}"
-            if len(runs) == 2
-            else f"{max(o.means, key=lambda run: o.means[run])} leads"
-        )
+        + (f"{b} − {a} is {_d(verdict(o))}" if pair else f"{max(o.means, key=lambda run: o.means[run])} leads")
         for o in flipped
     )
     return f"Conventions change the verdict: {turned}. Otherwise {spread}."
@@ -516,6 +514,7 @@ def pair(
                     {name_a: runs[0], name_b: runs[1]},
                     qrels,
                     dict(zip((name_a, name_b), means[primary], strict=True)),
+                    pair=True,
                 )
             )
     command = ["ir-metrics-compare", inputs.qrels or "QRELS", *(inputs.runs.get(x, x) for x in (name_a, name_b))]
@@ -607,7 +606,9 @@ def leaderboard(
     pair_test = board.pair(primary, best, runner)
     r = compare_paired(board.per_query[primary][runner], board.per_query[primary][best])
     after = (
-        "" if board.correction == "none" else f", {p_text(pair_test.adjusted)} after {correction} over {n_pairs} pairs"
+        ""
+        if board.correction == "none"
+        else f", {p_text(pair_test.adjusted)} after {correction} over {words.count(n_pairs, 'pair')}"
     )
     numbers = (
         f"{primary}: {best} {_n(board.means[primary][best])}, {runner} {_n(board.means[primary][runner])} "
@@ -664,6 +665,7 @@ def leaderboard(
                 {run: runs[run] for run in profiled},
                 qrels,
                 {run: board.means[primary][run] for run in profiled},
+                pair=False,
             )
         )
         if len(order) > MAX_PROFILED_RUNS:
