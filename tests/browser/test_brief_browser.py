@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from lab_core.scenario import Scenario
 from metrics.cli.ir_metrics_compare import main as compare_cli
 from metrics.compare import leaderboard as boards
 from metrics.evaluation.engine import evaluate
@@ -27,7 +28,6 @@ from metrics.teaching.examples import RETRIEVER_A, RETRIEVER_B
 from metrics.tools.explain import explain
 from tests.browser.conftest import download
 from ui import brief, brief_html
-from ui.scenario import Scenario
 
 pytestmark = pytest.mark.browser
 
