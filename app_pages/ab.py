@@ -5,7 +5,7 @@ import streamlit as st
 
 from lab_core import family_display
 from lab_core.markdown import plain
-from ui import charts, drilldown, first_paint, narrative, presenter, sortable, state, teaching, widgets
+from ui import brief_download, charts, drilldown, first_paint, narrative, presenter, sortable, state, teaching, widgets
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
 COMPARED = family_display.listed("compared")
@@ -114,3 +114,4 @@ teaching.chart(charts.ab_curves(curves["A"], curves["B"], scenarios["A"].k), "ab
 if note := charts.coincide_note({f"{side} · {name}": v for side in SIDES for name, v in curves[side].items()}):
     st.caption(note)
 st.info(narrative.lost_in_the_middle_note(), icon=":material/menu_book:")
+brief_download.ab(scenarios["A"], scenarios["B"], state.ab_origin(), key="ab_brief")

@@ -28,7 +28,7 @@ from metrics.compare.significance import (
     holm_across_metrics,
 )
 from metrics.evaluation.engine import Evaluation
-from ui import charts, cli_args, datasets, drilldown, leaderboard, state, teaching
+from ui import brief_download, charts, cli_args, datasets, drilldown, leaderboard, state, teaching
 
 PAGE = "cmp"
 DEFAULT_MEASURES = list(registry.default_measures())
@@ -270,6 +270,7 @@ def leaderboard_section(sources, qrels, measures: list[str]):
                 if suffix == "tex"
                 else None,
             )
+        brief_download.leaderboard(board, read, qrels, key=f"{PAGE}_brief_board")
     return board, evaluations
 
 
@@ -421,6 +422,7 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
                 "B − A": st.column_config.NumberColumn(format="%+.4f"),
             },
         )
+    brief_download.pair(eval_a, eval_b, run_a, run_b, qrels, (name_a, name_b), metric, key=f"{PAGE}_brief_pair")
     drilldown.compare_picker(PAGE, run_a, run_b, qrels.value, common, a_values, b_values, metric, (name_a, name_b))
 
 

@@ -12,7 +12,7 @@ from metrics.catalog.measures import parse_measure
 from metrics.tools.explain import Explanation, explain
 from metrics.tools.profiles import MEASURES, TIES_WORDS, TOOLS, usable_tools
 from metrics.tools.settings import TITLES, described
-from ui import datasets, state, teaching, tool_difference, words
+from ui import brief_download, datasets, state, teaching, tool_difference, words
 from ui.datasets import Loaded
 
 PAGE = "td"
@@ -218,6 +218,7 @@ def render() -> None:
         )
         return
     _summary(found)
+    brief_download.tools(found, run, qrels, key=f"{PAGE}_brief")
     _per_query(found, run, qrels)
 
 

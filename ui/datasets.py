@@ -408,8 +408,17 @@ class RunSource:
 
     def ranking_of(self, query_id: str) -> list[str]:
         """The run's ranking of one query (what ui.drilldown needs to open it)."""
-        run = self.loaded.value if self.loaded is not None else read_run(self.path)
-        return run.ranking_of(query_id)
+        return read_run(self.run_input).ranking_of(query_id)
+
+    @property
+    def run_input(self) -> Run | str:
+        """What metrics.io.read_run reads: the parsed Run, or the file's path (read again when needed)."""
+        return self.loaded.value if self.loaded is not None else self.path
+
+    @property
+    def file_name(self) -> str:
+        """The file's name as the user gave it (an upload's name, or the path's last part)."""
+        return self.loaded.name if self.loaded is not None else Path(self.path).name
 
 
 def loaded_source(name: str, loaded: Loaded) -> RunSource:

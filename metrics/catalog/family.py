@@ -59,6 +59,10 @@ class Teaching:
     definition: Callable[[Conventions], str]  # symbolic
     worked: Callable[[Breakdown], str]  # the user's numbers substituted
     terms: tuple[Term, ...]  # the named terms every Breakdown of this family carries (RR's only when it hits)
+    # in words a reader who never computed one follows, after the measure's name: "rewards ..." or, for a count or a
+    # measure of how far the others can be trusted, "is ..."; ``{top}`` is the part of the list it reads ("the first
+    # 10 results"). A stakeholder's brief prints it (metrics.teaching.plain_words); None: the one-line help instead
+    plain: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,9 @@ def _counted(ranking: Ranking, qrels: Judgments, k: int | None, conventions: Con
     return steps
 
 
-def count_teaching(symbol: str, meaning: str, terms: tuple[Term, ...], *, ranks: bool = True) -> Teaching:
+def count_teaching(
+    symbol: str, meaning: str, terms: tuple[Term, ...], *, ranks: bool = True, plain: str | None = None
+) -> Teaching:
     """A count's definition and worked formula: ``symbol = meaning`` (LaTeX), and its value with the ranks that were
     counted, or, with ``ranks=False`` (a count not taken on the list: num_rel, num_q), with its meaning again."""
 
@@ -38,4 +40,4 @@ def count_teaching(symbol: str, meaning: str, terms: tuple[Term, ...], *, ranks:
         shown = ", ".join(str(s.rank) for s in counted[:MAX_TERMS]) + (r", \ldots" if len(counted) > MAX_TERMS else "")
         return aligned_block([rf"{symbol} &= {whole(b.value)} \quad (\text{{ranks }} {shown})"])
 
-    return Teaching(lambda c: rf"{symbol} = {meaning}", worked, terms=terms)
+    return Teaching(lambda c: rf"{symbol} = {meaning}", worked, terms=terms, plain=plain)

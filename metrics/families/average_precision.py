@@ -119,6 +119,10 @@ AVERAGE_PRECISION = Family(
         average_precision_definition,
         average_precision_worked,
         terms=(Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
+        plain=(
+            "rewards putting every relevant document high, not only the first: each one counts by the"
+            " share of relevant documents above and at it, and one never retrieved counts 0"
+        ),
     ),
     written="both",
     names=Names(spellings=("map", "map_cut"), ir_measures="AP", tools={"ranx": "map@k", "BEIR": "MAP@k"}),

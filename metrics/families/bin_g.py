@@ -94,7 +94,12 @@ BINARY_G = Family(
     function=binary_g,
     kernel=binary_g_kernel,
     kind="order",
-    teaching=Teaching(bing_definition, bing_worked, terms=(Term.SUM, Term.R, Term.HITS)),
+    teaching=Teaching(
+        bing_definition,
+        bing_worked,
+        terms=(Term.SUM, Term.R, Term.HITS),
+        plain=("rewards relevant documents with few non-relevant ones above them (an experimental measure)"),
+    ),
     cutoff="none",
     written="whole",
     trec_eval=TrecEval("binG"),

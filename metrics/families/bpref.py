@@ -112,7 +112,15 @@ BPREF = Family(
     function=bpref,
     kernel=bpref_kernel,
     kind="order",
-    teaching=Teaching(bpref_definition, bpref_worked, terms=(PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
+    teaching=Teaching(
+        bpref_definition,
+        bpref_worked,
+        terms=(PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
+        plain=(
+            "rewards ranking relevant documents above the documents judged not relevant, leaving out "
+            "the documents nobody judged: it holds up when many documents are unjudged"
+        ),
+    ),
     cutoff="none",
     written="whole",
     names=Names(ir_measures="Bpref"),

@@ -91,7 +91,15 @@ CAPPED_RECALL = Family(
     function=capped_recall,
     kernel=capped_recall_kernel,
     kind="set",
-    teaching=Teaching(capped_recall_definition, capped_recall_worked, terms=(Term.HITS, Term.R, CAP)),
+    teaching=Teaching(
+        capped_recall_definition,
+        capped_recall_worked,
+        terms=(Term.HITS, Term.R, CAP),
+        plain=(
+            "rewards finding relevant documents in {top}, like recall, but a query with more relevant"
+            " documents than fit there can still score 1"
+        ),
+    ),
     names=Names(spellings=("rcap", "capped_recall", "relative_P", "set_relative_P"), tools={"BEIR": "R_cap@k"}),
     trec_eval=TrecEval(
         name="relative_P",  # m_rel_P.c: hits@k / min(k, R), the same number

@@ -61,7 +61,16 @@ DCG = Family(
     function=dcg,
     kernel=dcg_kernel,
     kind="order",
-    teaching=Teaching(dcg_definition, dcg_worked, terms=(Term.DCG,)),
+    teaching=Teaching(
+        dcg_definition,
+        dcg_worked,
+        terms=(Term.DCG,),
+        plain=(
+            "rewards relevant documents near the top of {top}, more for higher grades, each rank a "
+            "little less than the one above; it is not capped at 1 and grows with the number of "
+            "relevant documents"
+        ),
+    ),
     graded=True,
     names=Names(tools={"ranx": "dcg@k"}),
     values=Values(range=None),

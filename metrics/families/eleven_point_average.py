@@ -102,7 +102,13 @@ ELEVEN_POINT_AVERAGE = Family(
     kernel=eleven_point_average_kernel,
     kind="curve",
     teaching=Teaching(
-        eleven_point_average_definition, eleven_point_average_worked, terms=(Term.R, Term.HITS, Term.RECALL_LEVEL)
+        eleven_point_average_definition,
+        eleven_point_average_worked,
+        terms=(Term.R, Term.HITS, Term.RECALL_LEVEL),
+        plain=(
+            "rewards staying precise from the first relevant document found to the last: a summary of"
+            " the precision-recall curve"
+        ),
     ),
     written="whole",
     params=(Param("levels", ELEVEN_LEVELS, 0.0, 1.0, "the recall levels averaged"),),

@@ -118,7 +118,16 @@ EXPECTED_RECIPROCAL_RANK = Family(
     function=expected_reciprocal_rank,
     kernel=expected_reciprocal_rank_kernel,
     kind="order",
-    teaching=Teaching(err_definition, err_worked, terms=(STILL_READING,)),
+    teaching=Teaching(
+        err_definition,
+        err_worked,
+        terms=(STILL_READING,),
+        plain=(
+            "rewards satisfying the reader early in {top}: a reader reads down and stops at the first"
+            " very relevant document, so one excellent document at the top is worth more than several"
+            " partly relevant ones below it"
+        ),
+    ),
     names=Names(ir_measures="ERR"),
     order=320,
 )

@@ -87,7 +87,15 @@ F1 = Family(
     function=f1,
     kernel=f1_kernel,
     kind="set",
-    teaching=Teaching(f1_definition, f1_worked, terms=(Term.HITS, Term.PRECISION, Term.RECALL, Term.R)),
+    teaching=Teaching(
+        f1_definition,
+        f1_worked,
+        terms=(Term.HITS, Term.PRECISION, Term.RECALL, Term.R),
+        plain=(
+            "rewards a balance of precision and recall in {top}: high only when they are mostly "
+            "relevant and hold most of the relevant documents"
+        ),
+    ),
     names=Names(tools={"ranx": "f1@k"}),
     order=50,
 )

@@ -133,7 +133,15 @@ NORMALIZED_GAIN = Family(
     function=normalized_gain,
     kernel=normalized_gain_kernel,
     kind="order",
-    teaching=Teaching(g_definition, g_worked, terms=(Term.SUM, IDEAL_GAIN)),
+    teaching=Teaching(
+        g_definition,
+        g_worked,
+        terms=(Term.SUM, IDEAL_GAIN),
+        plain=(
+            "rewards a ranking whose gain keeps up with the best possible ranking's, rank by rank (an"
+            " experimental measure)"
+        ),
+    ),
     cutoff="none",
     written="whole",
     params=(GAINS,),

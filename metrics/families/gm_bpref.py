@@ -41,7 +41,15 @@ GM_BPREF = Family(
     function=gm_bpref,
     kernel=bpref_kernel,
     kind="order",
-    teaching=Teaching(gm_bpref_definition, gm_bpref_worked, terms=(PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
+    teaching=Teaching(
+        gm_bpref_definition,
+        gm_bpref_worked,
+        terms=(PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
+        plain=(
+            "rewards doing reasonably on every query: bpref, summarised so that a query where the run"
+            " fails pulls the summary down much more"
+        ),
+    ),
     cutoff="none",
     written="whole",
     trec_eval=TrecEval("gm_bpref", per_query=False),

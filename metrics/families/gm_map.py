@@ -53,6 +53,10 @@ GEOMETRIC_MEAN_AP = Family(
         geometric_mean_ap_definition,
         geometric_mean_ap_worked,
         terms=(Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
+        plain=(
+            "rewards doing reasonably on every query: AP, summarised so that a query where the run "
+            "fails pulls the summary down much more than in the plain mean"
+        ),
     ),
     written="whole",
     names=Names(spellings=("gm_ap",)),

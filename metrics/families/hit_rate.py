@@ -73,7 +73,15 @@ HIT_RATE = Family(
     function=hit_rate,
     kernel=hit_rate_kernel,
     kind="set",
-    teaching=Teaching(hit_rate_definition, hit_rate_worked, terms=(Term.HITS,)),
+    teaching=Teaching(
+        hit_rate_definition,
+        hit_rate_worked,
+        terms=(Term.HITS,),
+        plain=(
+            "rewards finding at least one relevant document in {top}: 1 if there is one, 0 if not; "
+            "how many, and where, does not matter"
+        ),
+    ),
     names=Names(
         spellings=("hit_rate", "success"), ir_measures="Success", tools={"ranx": "hit_rate@k", "BEIR": "Accuracy@k"}
     ),

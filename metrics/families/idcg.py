@@ -74,7 +74,12 @@ IDCG = Family(
     function=idcg,
     kernel=idcg_kernel,
     kind="order",
-    teaching=Teaching(idcg_definition, idcg_worked, terms=(Term.IDCG,)),
+    teaching=Teaching(
+        idcg_definition,
+        idcg_worked,
+        terms=(Term.IDCG,),
+        plain=("is no score of the run: it is the best DCG the judged documents allow, the yardstick NDCG divides by"),
+    ),
     graded=True,
     values=Values(range=None),
     scores_the_list=False,

@@ -119,7 +119,12 @@ INFERRED_AP = Family(
     function=inferred_average_precision,
     kernel=inferred_average_precision_kernel,
     kind="order",
-    teaching=Teaching(infap_definition, infap_worked, terms=(ESTIMATE_SUM, Term.R)),
+    teaching=Teaching(
+        infap_definition,
+        infap_worked,
+        terms=(ESTIMATE_SUM, Term.R),
+        plain="rewards what AP rewards, estimated when only a sample of the documents was judged",
+    ),
     cutoff="none",
     written="whole",
     names=Names(spellings=("infap",), ir_measures="infAP"),

@@ -108,6 +108,7 @@ INTERPOLATED_PRECISION = Family(
         interpolated_precision_definition,
         interpolated_precision_worked,
         terms=(Term.R, Term.RECALL_LEVEL, RELEVANT_NEEDED, Term.HITS),
+        plain="rewards staying precise once a given share of the relevant documents has been found",
     ),
     params=(Param("level", 0.0, 0.0, 1.0, "the recall level, 0 to 1"),),
     at_param="level",

@@ -74,7 +74,15 @@ JUDGED = Family(
     function=judged,
     kernel=judged_kernel,
     kind="set",
-    teaching=Teaching(judged_definition, judged_worked, terms=(JUDGED_DOCUMENTS, Term.DENOMINATOR)),
+    teaching=Teaching(
+        judged_definition,
+        judged_worked,
+        terms=(JUDGED_DOCUMENTS, Term.DENOMINATOR),
+        plain=(
+            "is no score of quality: it is the share of {top} that someone judged; where it is low, "
+            "the other measures are unsure"
+        ),
+    ),
     names=Names(ir_measures="Judged"),
     order=280,
 )

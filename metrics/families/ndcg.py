@@ -155,7 +155,16 @@ NDCG = Family(
     function=ndcg,
     kernel=ndcg_kernel,
     kind="order",
-    teaching=Teaching(ndcg_definition, ndcg_worked, terms=(Term.DCG, Term.IDCG)),
+    teaching=Teaching(
+        ndcg_definition,
+        ndcg_worked,
+        terms=(Term.DCG, Term.IDCG),
+        plain=(
+            "rewards putting the most relevant documents at the very top of {top}: each rank counts "
+            "less than the one above, a highly relevant document more than a partly relevant one, and"
+            " 1 is the best order the judgments allow"
+        ),
+    ),
     graded=True,
     params=(GAINS,),
     names=Names(spellings=("ndcg_cut",), ir_measures="nDCG", tools={"ranx": "ndcg@k", "BEIR": "NDCG@k"}),

@@ -129,7 +129,12 @@ NDCG_REL = Family(
     function=ndcg_rel,
     kernel=ndcg_rel_kernel,
     kind="order",
-    teaching=Teaching(ndcg_rel_definition, ndcg_rel_worked, terms=(Term.SUM, Term.POINTS)),
+    teaching=Teaching(
+        ndcg_rel_definition,
+        ndcg_rel_worked,
+        terms=(Term.SUM, Term.POINTS),
+        plain="rewards NDCG at each relevant document, averaged (an experimental measure)",
+    ),
     cutoff="none",
     written="whole",
     params=(GAINS,),

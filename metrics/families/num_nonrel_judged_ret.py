@@ -56,6 +56,7 @@ NUM_NONREL_JUDGED_RET = Family(
         r"\mathrm{num\_nonrel\_judged\_ret}",
         r"\text{judged non-relevant documents retrieved}",
         (JUDGED_NONRELEVANT,),
+        plain="is a count of the retrieved documents judged not relevant",
     ),
     cutoff="optional",
     written="whole",

@@ -48,7 +48,11 @@ NUM_REL = Family(
     kernel=num_rel_kernel,
     kind="count",
     teaching=count_teaching(
-        r"\mathrm{num\_rel}", r"R = \text{judged relevant, retrieved or not}", (Term.R,), ranks=False
+        r"\mathrm{num\_rel}",
+        r"R = \text{judged relevant, retrieved or not}",
+        (Term.R,),
+        ranks=False,
+        plain="is no score of the run: it counts the relevant documents the judges found",
     ),
     cutoff="optional",
     written="whole",

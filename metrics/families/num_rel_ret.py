@@ -43,7 +43,12 @@ NUM_REL_RET = Family(
     function=num_rel_ret,
     kernel=num_rel_ret_kernel,
     kind="count",
-    teaching=count_teaching(r"\mathrm{num\_rel\_ret}", r"\text{relevant documents retrieved}", (Term.HITS,)),
+    teaching=count_teaching(
+        r"\mathrm{num\_rel\_ret}",
+        r"\text{relevant documents retrieved}",
+        (Term.HITS,),
+        plain="is a count of the relevant documents retrieved anywhere in the list, not a share",
+    ),
     cutoff="optional",
     written="whole",
     names=Names(ir_measures="NumRelRet"),

@@ -42,7 +42,12 @@ NUM_RET = Family(
     function=num_ret,
     kernel=num_ret_kernel,
     kind="count",
-    teaching=count_teaching(r"\mathrm{num\_ret}", r"\text{documents retrieved}", (Term.RETRIEVED,)),
+    teaching=count_teaching(
+        r"\mathrm{num\_ret}",
+        r"\text{documents retrieved}",
+        (Term.RETRIEVED,),
+        plain="is no score: it counts the documents retrieved",
+    ),
     cutoff="optional",
     written="whole",
     names=Names(ir_measures="NumRet"),

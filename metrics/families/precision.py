@@ -66,7 +66,15 @@ PRECISION = Family(
     function=precision,
     kernel=precision_kernel,
     kind="set",
-    teaching=Teaching(precision_definition, precision_worked, terms=(Term.HITS, Term.CUTOFF)),
+    teaching=Teaching(
+        precision_definition,
+        precision_worked,
+        terms=(Term.HITS, Term.CUTOFF),
+        plain=(
+            "rewards a high share of relevant documents in {top}, in any order (a short list still "
+            "counts as full length)"
+        ),
+    ),
     names=Names(spellings=("precision",), ir_measures="P", tools={"ranx": "precision@k", "BEIR": "P@k"}),
     trec_eval=TrecEval("P", defaults=TREC_CUTOFFS),
     default=Default(6, cutoff=10),

@@ -65,7 +65,15 @@ R_PRECISION = Family(
     function=r_precision,
     kernel=r_precision_kernel,
     kind="order",
-    teaching=Teaching(r_precision_definition, r_precision_worked, terms=(Term.R, Term.HITS, Term.RANK_CUTOFF)),
+    teaching=Teaching(
+        r_precision_definition,
+        r_precision_worked,
+        terms=(Term.R, Term.HITS, Term.RANK_CUTOFF),
+        plain=(
+            "rewards relevant documents in the top R results, where R is the number of relevant "
+            "documents the query has: a query with 3 relevant documents is judged on its first 3"
+        ),
+    ),
     written="whole",
     names=Names(spellings=("r_prec", "r-prec"), ir_measures="Rprec"),
     trec_eval=TrecEval("Rprec"),

@@ -74,7 +74,13 @@ R_PRECISION_MULTIPLE = Family(
     kernel=r_precision_multiple_kernel,
     kind="order",
     teaching=Teaching(
-        r_precision_multiple_definition, r_precision_multiple_worked, terms=(Term.R, Term.HITS, Term.RANK_CUTOFF)
+        r_precision_multiple_definition,
+        r_precision_multiple_worked,
+        terms=(Term.R, Term.HITS, Term.RANK_CUTOFF),
+        plain=(
+            "rewards relevant documents in the top x·R results, where R is the number of relevant "
+            "documents the query has"
+        ),
     ),
     params=(Param("multiple", 1.0, 0.0, 1000.0, "the multiple x of R"),),
     at_param="multiple",

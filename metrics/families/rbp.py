@@ -124,7 +124,15 @@ RANK_BIASED_PRECISION = Family(
     function=rank_biased_precision,
     kernel=rank_biased_precision_kernel,
     kind="order",
-    teaching=Teaching(rbp_definition, rbp_worked, terms=(Term.PATIENCE, DISCOUNTED_SUM)),
+    teaching=Teaching(
+        rbp_definition,
+        rbp_worked,
+        terms=(Term.PATIENCE, DISCOUNTED_SUM),
+        plain=(
+            "rewards relevant documents early, for a reader who goes on to the next result with a "
+            "fixed chance (0.9 unless set): the first ranks count most, and the list never quite ends"
+        ),
+    ),
     written="whole",
     params=(PATIENCE,),
     names=Names(ir_measures="RBP"),

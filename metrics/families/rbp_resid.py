@@ -129,7 +129,15 @@ RBP_RESIDUAL = Family(
     function=rbp_residual,
     kernel=rbp_residual_kernel,
     kind="order",
-    teaching=Teaching(rbp_resid_definition, rbp_resid_worked, terms=(Term.PATIENCE, Term.UNJUDGED, TAIL)),
+    teaching=Teaching(
+        rbp_resid_definition,
+        rbp_resid_worked,
+        terms=(Term.PATIENCE, Term.UNJUDGED, TAIL),
+        plain=(
+            "is no score: it is how much RBP could still rise if the unjudged documents were "
+            "relevant; a large value means RBP is unsure"
+        ),
+    ),
     written="whole",
     params=(PATIENCE,),
     trec_eval=TrecEval("rbp_resid", zero_when_missing=True),

@@ -72,7 +72,15 @@ RECALL = Family(
     function=recall,
     kernel=recall_kernel,
     kind="set",
-    teaching=Teaching(recall_definition, recall_worked, terms=(Term.HITS, Term.R)),
+    teaching=Teaching(
+        recall_definition,
+        recall_worked,
+        terms=(Term.HITS, Term.R),
+        plain=(
+            "rewards finding the relevant documents the judges know of: the share of them that appear"
+            " in {top}, in any order"
+        ),
+    ),
     names=Names(spellings=("recall",), ir_measures="R", tools={"ranx": "recall@k", "BEIR": "Recall@k"}),
     trec_eval=TrecEval("recall", defaults=TREC_CUTOFFS),
     default=Default(4, cutoff=100),

@@ -85,7 +85,15 @@ RECIPROCAL_RANK = Family(
     function=reciprocal_rank,
     kernel=reciprocal_rank_kernel,
     kind="order",
-    teaching=Teaching(reciprocal_rank_definition, reciprocal_rank_worked, terms=(Term.FIRST_RELEVANT_RANK,)),
+    teaching=Teaching(
+        reciprocal_rank_definition,
+        reciprocal_rank_worked,
+        terms=(Term.FIRST_RELEVANT_RANK,),
+        plain=(
+            "rewards showing the first relevant document early in {top}: 1 at rank 1, 1/2 at rank 2, "
+            "1/3 at rank 3; the relevant documents after the first do not count"
+        ),
+    ),
     written="both",
     names=Names(spellings=("mrr", "recip_rank"), ir_measures="RR", tools={"ranx": "mrr@k", "BEIR": "MRR@k"}),
     trec_eval=TrecEval("recip_rank"),

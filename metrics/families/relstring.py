@@ -85,7 +85,12 @@ RELSTRING = Family(
     function=relstring,
     kernel=relstring_kernel,
     kind="order",
-    teaching=Teaching(relstring_definition, relstring_worked, terms=(Term.CUTOFF,)),
+    teaching=Teaching(
+        relstring_definition,
+        relstring_worked,
+        terms=(Term.CUTOFF,),
+        plain="is no score: it spells out the judgments of the first documents",
+    ),
     written="whole",
     trec_eval=TrecEval(
         "relstring",

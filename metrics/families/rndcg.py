@@ -156,7 +156,12 @@ RNDCG = Family(
     function=rndcg,
     kernel=rndcg_kernel,
     kind="order",
-    teaching=Teaching(rndcg_definition, rndcg_worked, terms=(Term.SUM, Term.POINTS)),
+    teaching=Teaching(
+        rndcg_definition,
+        rndcg_worked,
+        terms=(Term.SUM, Term.POINTS),
+        plain=("rewards NDCG at every point where the best ranking drops a grade, averaged (an experimental measure)"),
+    ),
     cutoff="none",
     written="whole",
     params=(GAINS,),

@@ -71,6 +71,9 @@ SET_AVERAGE_PRECISION = Family(
         set_average_precision_definition,
         set_average_precision_worked,
         terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL),
+        plain=(
+            "rewards both retrieving the relevant documents and retrieving little else (set precision times set recall)"
+        ),
     ),
     written="whole",
     trec_eval=TrecEval("set_map"),

@@ -104,6 +104,7 @@ SET_F = Family(
         set_f_definition,
         set_f_worked,
         terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL, BETA),
+        plain="rewards a balance of the two: retrieving the relevant documents, and little else",
     ),
     written="whole",
     params=(Param("beta", 1.0, 0.0, 1000.0, "the weight of recall against precision (trec_eval's, unsquared)"),),

@@ -61,7 +61,14 @@ SET_PRECISION = Family(
     function=set_precision,
     kernel=set_precision_kernel,
     kind="set",
-    teaching=Teaching(set_precision_definition, set_precision_worked, terms=(Term.HITS, Term.RETRIEVED)),
+    teaching=Teaching(
+        set_precision_definition,
+        set_precision_worked,
+        terms=(Term.HITS, Term.RETRIEVED),
+        plain=(
+            "rewards retrieving little besides relevant documents: the share of everything retrieved that is relevant"
+        ),
+    ),
     written="whole",
     names=Names(ir_measures="SetP"),
     trec_eval=TrecEval("set_P"),

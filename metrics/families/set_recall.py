@@ -60,7 +60,12 @@ SET_RECALL = Family(
     function=set_recall,
     kernel=set_recall_kernel,
     kind="set",
-    teaching=Teaching(set_recall_definition, set_recall_worked, terms=(Term.HITS, Term.R)),
+    teaching=Teaching(
+        set_recall_definition,
+        set_recall_worked,
+        terms=(Term.HITS, Term.R),
+        plain=("rewards retrieving every relevant document somewhere in the list: the share of them retrieved at all"),
+    ),
     written="whole",
     names=Names(ir_measures="SetR"),
     trec_eval=TrecEval("set_recall"),

@@ -74,7 +74,12 @@ UNJUDGED = Family(
     function=unjudged,
     kernel=unjudged_kernel,
     kind="set",
-    teaching=Teaching(unjudged_definition, unjudged_worked, terms=(Term.UNJUDGED, Term.CUTOFF)),
+    teaching=Teaching(
+        unjudged_definition,
+        unjudged_worked,
+        terms=(Term.UNJUDGED, Term.CUTOFF),
+        plain="is no score of quality: it is the share of {top} that nobody judged",
+    ),
     trec_eval=TrecEval("unj", defaults=(5, 10, 20), zero_when_missing=True),
     order=290,
 )

@@ -106,7 +106,15 @@ UTILITY = Family(
     function=utility,
     kernel=utility_kernel,
     kind="set",
-    teaching=Teaching(utility_definition, utility_worked, terms=(Term.HITS, Term.RETRIEVED, Term.R)),
+    teaching=Teaching(
+        utility_definition,
+        utility_worked,
+        terms=(Term.HITS, Term.RETRIEVED, Term.R),
+        plain=(
+            "rewards each relevant document retrieved, and it takes a point off for each one that is "
+            "not (trec_eval's default: +1 and −1)"
+        ),
+    ),
     cutoff="none",
     written="whole",
     params=(

@@ -127,7 +127,16 @@ YET_ANOTHER_AVERAGE_PRECISION = Family(
     kind="order",
     help="YAAP (Robertson): AP as smoothed log-odds, log((1 + S) / (1 + R - S)) with S = R·AP; it orders one query's "
     "rankings as AP does, but its mean over queries weighs a gain near AP = 0 or 1 more than MAP does.",
-    teaching=Teaching(yaap_definition, yaap_worked, terms=(Term.PRECISION_SUM, Term.R, Term.HITS)),
+    teaching=Teaching(
+        yaap_definition,
+        yaap_worked,
+        terms=(Term.PRECISION_SUM, Term.R, Term.HITS),
+        plain=(
+            "rewards what AP rewards, putting every relevant document high, but on a log-odds scale: "
+            "in the mean over queries, a gain near the best or the worst score counts more than the "
+            "same gain mid-way"
+        ),
+    ),
     written="whole",
     trec_eval=TrecEval("yaap"),
     values=Values(range=None),  # from log(1 / (1 + R)) to log(1 + R): no bound over all R, negative below AP = 1/2
