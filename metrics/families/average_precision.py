@@ -90,15 +90,19 @@ def average_precision_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def average_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    k = measure.k
+def precision_sums(data: Prepared, k: int | None) -> np.ndarray:
+    """Each query's S: the precision at each relevant rank of the top k, summed in rank order, as the readable
+    loop's += (np.bincount accumulates sequentially). AP divides it by R; YAAP takes its smoothed log-odds."""
     relevant = np.flatnonzero(data.relevant())
     slot, rank = data.slot[relevant], data.rank[relevant]
     hits_so_far = position_within(slot)
     keep = rank <= k if k is not None else np.ones(len(rank), dtype=bool)
-    precision_sum = np.bincount(slot[keep], weights=hits_so_far[keep] / rank[keep], minlength=data.size)
-    denominator = data.R if data.conventions.ap_denominator == "all" else data.hits(k)
-    return ratio(precision_sum, denominator)
+    return np.bincount(slot[keep], weights=hits_so_far[keep] / rank[keep], minlength=data.size)
+
+
+def average_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
+    denominator = data.R if data.conventions.ap_denominator == "all" else data.hits(measure.k)
+    return ratio(precision_sums(data, measure.k), denominator)
 
 
 def _denominator(k: int | None, conventions: Conventions) -> str:

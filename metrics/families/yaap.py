@@ -14,8 +14,9 @@ from metrics.catalog.family import Family, Teaching, TrecEval, Values
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import Prepared, position_within
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.families.average_precision import precision_sums
 from metrics.teaching.latex import aligned_block, decimal, elided_sum, measure_symbol, whole
 
 if TYPE_CHECKING:
@@ -107,13 +108,7 @@ def yaap_worked(b: Breakdown) -> str:
 
 
 def yaap_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    k = measure.k
-    relevant = np.flatnonzero(data.relevant())
-    slot, rank = data.slot[relevant], data.rank[relevant]
-    hits_so_far = position_within(slot)
-    keep = rank <= k if k is not None else np.ones(len(rank), dtype=bool)
-    # summed in rank order, as the readable loop's += (np.bincount accumulates sequentially)
-    precision_sum = np.bincount(slot[keep], weights=hits_so_far[keep] / rank[keep], minlength=data.size)
+    precision_sum = precision_sums(data, measure.k)
     # one log per query, with math.log: the readable function's (and trec_eval's) bit for bit
     values = [smoothed_log_odds(s, r) for s, r in zip(precision_sum.tolist(), data.R.tolist(), strict=True)]
     return np.array(values, dtype=np.float64)
