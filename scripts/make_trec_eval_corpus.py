@@ -60,6 +60,11 @@ OPTION_SETS: list[list[str]] = [
     ["-m", "set", "-m", "official"], ["-q", "-m", "ndcg_cut.5", "-m", "ndcg_cut.10"],
     ["-q", "-c", "-m", "num_rel", "-l2"], ["-c", "-q", "-m", "utility.1,-1,0,1", "-N", "30"],
     ["-l0", "-q", "-m", "map"], ["-q", "-M", "1", "-m", "recip_rank"],
+    # trec_eval's names beyond all_trec, and its other options (-D LEVEL.QID evaluates QID alone; the levels given
+    # here print no debugging text for these measures)
+    ["-q", "-m", "dcg"], ["-q", "-m", "ideal_dcg"], ["-q", "-m", "dcg.1=3,2=9"], ["-m", "ideal_dcg.1=2,3=0.5"],
+    ["-J", "-q", "-m", "dcg", "-m", "ideal_dcg"], ["-D", "0.301", "-q", "-m", "all_trec"], ["-D0.q5", "-q"],
+    ["-D", "1", "-q", "-m", "map"], ["-o", "-q"], ["-T", "trec_results", "-m", "set"],
 ]  # fmt: skip
 
 
@@ -229,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary", help="the trec_eval 10.0 executable")
     parser.add_argument("--quicktest", help="usnistgov/trec_eval's test/ folder (copied with its outputs)")
-    parser.add_argument("--inputs", type=int, default=40, help="random inputs (each under every option set)")
+    parser.add_argument("--inputs", type=int, default=45, help="random inputs (each under every option set)")
     parser.add_argument("--seed", type=int, default=2110)
     parser.add_argument("--out", default=str(DATA / "corpus.jsonl.gz"))
     options = parser.parse_args(argv)

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from metrics.cli import trec_options
 from metrics.cli.common import OneLineParser, run
 
 KEEP_FREED_PAGES_FROM_BYTES = 128 << 20  # a run file this large keeps the parser's freed pages (_run)
@@ -72,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format")
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals in text and csv (default 4)")
+    trec_options.add_options(parser)
     large = parser.add_argument_group("large runs (see the README's 'Large runs')")
     streaming = large.add_mutually_exclusive_group()
     streaming.add_argument(
@@ -175,7 +177,7 @@ def _with_collection(measure, documents: int):
 def _evaluate(options: argparse.Namespace, measures, settings: dict):
     """The Evaluation, and the names of the run and qrels: read whole, streamed, or on Dask
     (metrics.evaluation.streaming, metrics.evaluation.distributed: the same numbers)."""
-    from metrics.evaluation.engine import join, score
+    from metrics.evaluation.engine import evaluate, join, score
     from metrics.evaluation.streaming import evaluate_stream, too_large_to_read_whole
     from metrics.io import read_qrels, read_run
 
@@ -189,6 +191,10 @@ def _evaluate(options: argparse.Namespace, measures, settings: dict):
         write_parquet(options.run, options.to_parquet, **block)
         run_source = options.to_parquet  # grouped by query now: read back, a partition at a time
     names = os.path.basename(os.path.normpath(options.run)), os.path.basename(options.qrels)
+    if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
+        run, qrels = read_run(options.run), read_qrels(options.qrels)
+        cut = trec_options.only_query(run, qrels, options.debug.query, options.complete)
+        return evaluate(*cut, measures, **settings), run.name, qrels.name
     if options.dask:
         from metrics.evaluation.distributed import evaluate_dask
 

@@ -8,17 +8,22 @@ from __future__ import annotations
 
 from math import log2
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import GAINS, Family
 from metrics.core.checks import checked, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.judgments import Gains
 from metrics.core.lazy_numpy import np
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._dcg_sums import _dcg_terms, _defined, _row_dcg_terms, _symbol, _within, gain, gain_symbol
+from metrics.families._gain_map_sums import dcg_with_gains, dcg_with_gains_kernel
 from metrics.teaching.latex import aligned_block, decimal
 
 
-def dcg(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
-    r"""Discounted cumulative gain at cutoff k (ranx ``dcg@k``; ``dcg_burges@k`` with exponential gain).
+def dcg(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
+) -> Breakdown:
+    r"""Discounted cumulative gain at cutoff k (trec_eval ``dcg`` uncut; ranx ``dcg@k``; ``dcg_burges@k`` with
+    exponential gain).
 
     .. math:: DCG@k = \sum_{i=1}^{k} \frac{g(d_i)}{\log_2(i + 1)}
 
@@ -27,7 +32,11 @@ def dcg(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions
 
     >>> round(dcg(["d1", "d2", "d3", "d4", "d5"], {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1}, k=4).value, 4)
     5.7619
+
+    ``gains`` maps levels to gains as trec_eval's ``dcg.1=3,2=9`` does (metrics.families._gain_map_sums).
     """
+    if gains:
+        return dcg_with_gains(ranking, qrels, k, conventions, gains)
     top = checked(ranking, qrels, k)
     total, steps = 0.0, []
     for rank, doc, grade, relevant in judged(top, qrels, conventions.threshold):
@@ -59,6 +68,8 @@ def dcg_worked(b: Breakdown) -> str:
 
 
 def dcg_kernel(data, measure) -> np.ndarray:
+    if measure.param("gains"):
+        return dcg_with_gains_kernel(data, measure)
     kind = measure.gain_under(data.conventions)
     return _within(data, data.slot, data.rank, _row_dcg_terms(data, kind), measure.k)
 
@@ -74,6 +85,8 @@ DCG = Family(
     worked=dcg_worked,
     terms=(Term.DCG,),
     graded=True,
+    params=(GAINS,),
+    trec_eval="dcg",
     tools={"ranx": "dcg@k"},
     card=4,
     value_range=None,

@@ -6,12 +6,14 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import GAINS, Family
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.judgments import Gains
 from metrics.core.lazy_numpy import np
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._dcg_sums import _defined, _ideal_terms, _within, gain_symbol
+from metrics.families._gain_map_sums import idcg_with_gains, idcg_with_gains_kernel
 from metrics.families.dcg import dcg, dcg_worked
 
 
@@ -24,9 +26,10 @@ def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Convention
 
 
 def idcg(
-    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
-    r"""Ideal DCG at cutoff k: the DCG of the best possible ordering (trec_eval's ndcg denominator).
+    r"""Ideal DCG at cutoff k: the DCG of the best possible ordering (trec_eval's ndcg denominator; ``ideal_dcg``
+    uncut).
 
     .. math:: IDCG@k = \sum_{i=1}^{k} \frac{g(d^*_i)}{\log_2(i + 1)}, \quad d^*\ \text{sorted by grade}
 
@@ -36,7 +39,12 @@ def idcg(
 
     >>> round(idcg(["a", "b", "c"], {"a": 1, "b": 2, "c": 0, "z": 1}, k=10).value, 4)
     3.1309
+
+    ``gains`` maps levels to gains as trec_eval's ``ideal_dcg.1=3,2=9`` does (metrics.families._gain_map_sums).
     """
+    if gains:
+        checked(ranking, qrels, k)
+        return idcg_with_gains(ranking, qrels, k, conventions, gains)
     checked(ranking, qrels, k)
     ideal = ideal_ranking(ranking, qrels, conventions=conventions)
     best = dcg(ideal if k is None else ideal[:k], qrels, conventions=conventions)
@@ -53,6 +61,8 @@ def _idcg(data, k: int | None, kind: str) -> np.ndarray:
 
 
 def idcg_kernel(data, measure) -> np.ndarray:
+    if measure.param("gains"):
+        return idcg_with_gains_kernel(data, measure)
     return _idcg(data, measure.k, measure.gain_under(data.conventions))
 
 
@@ -67,6 +77,8 @@ IDCG = Family(
     worked=dcg_worked,
     terms=(Term.IDCG,),
     graded=True,
+    params=(GAINS,),
+    trec_eval="ideal_dcg",
     card=5,
     value_range=None,
     scores_the_list=False,

@@ -1,0 +1,90 @@
+"""The options of trec_eval 10.0 (trec_eval.c) beyond the measures and the query set: -v, -T, -o and -D, declared once
+for ``python -m metrics`` (metrics.cli.ir_metrics), with what each does here."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import dataclass
+
+TREC_EVAL_VERSION = "10.0-rc3"  # what trec_eval 10.0's -v prints (its Makefile's VERSIONID)
+RESULTS_FORMATS = ("trec_results",)  # trec_eval's -T formats (formats.c): its only one
+
+
+class _PrintVersion(argparse.Action):
+    """trec_eval -v: the version on stderr, exit status 0, before anything else is read (as trec_eval.c does)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            ours = version("ir-metrics-lab")
+        except PackageNotFoundError:  # a source tree that was never installed
+            ours = "unknown"
+        print(f"trec_eval version {TREC_EVAL_VERSION} (as reproduced by ir-metrics {ours})", file=sys.stderr)
+        parser.exit(0)
+
+
+@dataclass(frozen=True)
+class DebugLevel:
+    """trec_eval's ``-D LEVEL[.QID]``: a debug level, and the one query to evaluate when QID is given."""
+
+    level: int
+    query: str | None = None
+
+
+def debug_level(text: str) -> DebugLevel:
+    """``-D 2`` or ``-D 0.301`` (trec_eval.c's get_debug_level_query: the query id is everything after the first
+    dot); the level must be a whole number.
+
+    >>> debug_level("0.301"), debug_level("3")
+    (DebugLevel(level=0, query='301'), DebugLevel(level=3, query=None))
+    """
+    level, dot, query = text.partition(".")
+    if not re.fullmatch(r"\s*[-+]?\d+", level):
+        raise argparse.ArgumentTypeError(f"-D {text!r}: the debug level is a whole number, optionally .QUERY_ID")
+    if dot and not query:
+        raise argparse.ArgumentTypeError(f"-D {text!r}: a query id must follow the dot")
+    return DebugLevel(int(level), query if dot else None)
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """trec_eval's -v, -T, -o and -D, spelled as trec_eval spells them (its long names too)."""
+    group = parser.add_argument_group("trec_eval's other options")
+    group.add_argument(
+        "-v", "--version", action=_PrintVersion, nargs=0, help="print the trec_eval version reproduced, and exit"
+    )
+    group.add_argument(
+        "-T",
+        "--Results_format",
+        dest="results_format",
+        choices=RESULTS_FORMATS,
+        default=RESULTS_FORMATS[0],
+        help="the run's format: trec_eval's only one, trec_results (CSV/TSV runs are recognised by their header)",
+    )
+    group.add_argument(
+        "-o", dest="old_format", action="store_true", help="trec_eval's obsolete old output format: accepted, no effect"
+    )
+    group.add_argument(
+        "-D",
+        "--Debug_level",
+        dest="debug",
+        type=debug_level,
+        default=DebugLevel(0),
+        metavar="LEVEL[.QID]",
+        help="trec_eval's debug level: LEVEL.QID evaluates query QID alone; no debugging text is printed",
+    )
+
+
+def only_query(run, qrels, query: str, complete: bool):
+    """The run and qrels (metrics.io.Run, Qrels) cut to one query, as dicts the readers accept: trec_eval -D
+    LEVEL.QID evaluates that query alone. Its ranking keeps trec_eval's order (scores n, n - 1, ..., 1). A query
+    trec_eval would not evaluate (not in the qrels; without -c, not in the run) is refused, as trec_eval refuses
+    to score nothing."""
+    ranking = run.ranking_of(query)
+    grades = qrels.grades_of(query)
+    if not grades or not (ranking or complete):
+        raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the qrels: nothing to evaluate")
+    scores = {doc: float(len(ranking) - index) for index, doc in enumerate(ranking)}
+    return ({query: scores} if ranking else {}), {query: grades}  # -c scores a query missing from the run
