@@ -83,3 +83,74 @@ def test_d_with_a_query_nobody_has_is_refused():
     """trec_eval: "No queries with both results and relevance info" (exit 7)."""
     status, printed, err = run_cli("-D", "0.999", QRELS, RESULTS)
     assert (status, printed) == (2, "") and "999" in err
+
+
+# --- -Z: z-scores against a file of means and standard deviations (trec_eval's quicktest out.test.aqZ is replayed
+# by tests/test_trec_eval10_corpus.py) ---
+
+
+def _zscore_case(tmp_path, zscores: str, *args: str) -> tuple[int, str, str]:
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n2 0 a 1\n2 0 c 1\n")
+    (tmp_path / "run").write_text("1 Q0 a 1 1 t\n1 Q0 b 2 0.5 t\n2 Q0 c 1 1 t\n")
+    (tmp_path / "z").write_text(zscores)
+    return run_cli("-q", "-Z", str(tmp_path / "z"), *args, str(tmp_path / "qrels"), str(tmp_path / "run"))
+
+
+def test_z_by_hand(tmp_path):
+    """Query 1: AP 1, P_5 1/5; query 2: AP (1/1)/2, no P_5 line in the file. A standard deviation of 0 gives 0 where
+    the value is the mean, else -1000000, as a missing line does; the summary is the mean of the z-scores."""
+    zscores = "1 map 0.5 0.25\n1 P_5 0.2 0\n2 map 0.75 0\n"
+    status, printed, _ = _zscore_case(tmp_path, zscores, "-m", "map", "-m", "P.5")
+    assert status == 0
+    assert printed == (
+        "Zmap                   \t1\t2.0000\n"  # (1 - 0.5) / 0.25
+        "ZP_5                   \t1\t0.0000\n"  # std 0, 0.2 == 0.2
+        "Zmap                   \t2\t-1000000.0000\n"  # std 0, 0.5 != 0.75
+        "ZP_5                   \t2\t-1000000.0000\n"  # no line
+        "Zmap                   \tall\t-499999.0000\n"
+        "ZP_5                   \tall\t-500000.0000\n"
+    )
+
+
+def test_z_of_a_line_the_file_does_not_give_is_missing(tmp_path):
+    """trec_eval 10.0's binary search looks one line past the lines of query 1 for map, finds query 2's map line and
+    prints (1 - 0.5) / 0.1 = 5.0000 (tests/data/trec_eval10/defects.json, zscore_lookup_past_the_end); the file
+    gives no map for query 1: -1000000."""
+    status, printed, _ = _zscore_case(tmp_path, "1 P_5 0.1 0.1\n2 map 0.5 0.1\n", "-m", "map")
+    assert status == 0
+    assert printed.splitlines()[0] == "Zmap                   \t1\t-1000000.0000"
+
+
+def test_z_counts_print_as_numbers_and_num_q_still_counts(tmp_path):
+    """num_ret's z-scores are summed (its summary), printed %6.4f; num_q's summary is the number of queries."""
+    status, printed, _ = _zscore_case(tmp_path, "1 num_ret 1 0.5\n2 num_ret 2 2\n", "-m", "num_q", "-m", "num_ret")
+    assert status == 0
+    assert printed == (
+        "Znum_ret               \t1\t2.0000\n"  # (2 - 1) / 0.5
+        "Znum_ret               \t2\t-0.5000\n"  # (1 - 2) / 2
+        "Znum_q                 \tall\t2.0000\n"
+        "Znum_ret               \tall\t1.5000\n"
+    )
+
+
+def test_z_of_gm_map_is_taken_on_the_log(tmp_path):
+    """trec_eval keeps log(AP) per query for gm_map (m_gm_map.c): the z-scores are of the logs, the summary the
+    exponential of their mean. Query 1: log 1 = 0; query 2: log 0.5."""
+    import math
+
+    zscores = "1 gm_map 0 1\n2 gm_map 0 1\n"
+    status, printed, _ = _zscore_case(tmp_path, zscores, "-m", "gm_map")
+    assert (status, printed) == (0, f"Zgm_map                \tall\t{math.exp(math.log(0.5) / 2):6.4f}\n")
+
+
+@pytest.mark.parametrize(
+    ("zscores", "message"),
+    [
+        ("1 map 0.5\n", "line 1: expected 4 fields"),
+        ("1 map 0.5 0.1\n1 map abc 0.1\n", "line 2: mean 'abc' is not a number"),
+        ("1 map 0.5 0.1\n1 map 0.5 0.2\n", "query '1', measure 'map' has two lines"),
+    ],
+)
+def test_a_bad_zscore_file_is_refused(tmp_path, zscores, message):
+    status, printed, err = _zscore_case(tmp_path, zscores, "-m", "map")
+    assert (status, printed) == (2, "") and message in err

@@ -18,8 +18,9 @@ Kernel = Callable[[Prepared, Any], Any]
 Kind = Literal["order", "set", "count", "curve"]
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs for P, recall, map_cut, ...
 Cutoff = Literal["optional", "required", "none"]
-# over queries: trec_eval's mean, num_*'s sum, gm_*'s exp(mean(log)); "none": no summary (relstring, a string)
-Summary = Literal["mean", "sum", "geometric", "none"]
+# over queries: trec_eval's mean, num_*'s sum, gm_*'s exp(mean(log)); "queries": how many were evaluated, whatever
+# the values (num_q, m_num_q.c); "none": no summary (relstring, a string)
+Summary = Literal["mean", "sum", "geometric", "queries", "none"]
 
 
 @dataclass(frozen=True, slots=True)

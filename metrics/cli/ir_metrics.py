@@ -122,6 +122,7 @@ def _run(options: argparse.Namespace) -> int:
     from metrics.catalog import trec_format
     from metrics.catalog.measures import parse_measure
     from metrics.core.conventions import Conventions
+    from metrics.evaluation.zscores import converted, read_zscores
 
     if options.digits < 0 or options.digits > 17:
         raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
@@ -145,14 +146,18 @@ def _run(options: argparse.Namespace) -> int:
         "max_docs": options.max_docs,
         "judged_only": options.judged_only,
     }
+    zscores = read_zscores(options.zscores) if options.zscores else None  # trec_eval -Z
     result, run_name, qrels_name = _evaluate(options, measures, settings)
+    if zscores is not None:
+        result = converted(result, zscores)
     _return_freed_memory()
     _note_query_sets(result, run_name, qrels_name)
     tag = _run_tag(options.run) if runid else None
     out = sys.stdout
     if options.format == "trec_eval":
         summary = not options.no_summary
-        for piece in trec_format.pieces(result, tag if runid else None, per_query=options.per_query, summary=summary):
+        shown = {"per_query": options.per_query, "summary": summary, "zscores": zscores is not None}
+        for piece in trec_format.pieces(result, tag if runid else None, **shown):
             out.write(piece)
     elif options.format == "json":
         out.write(_json(result, options.per_query) + "\n")

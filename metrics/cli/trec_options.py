@@ -1,5 +1,5 @@
-"""The options of trec_eval 10.0 (trec_eval.c) beyond the measures and the query set: -v, -T, -o and -D, declared once
-for ``python -m metrics`` (metrics.cli.ir_metrics), with what each does here."""
+"""The options of trec_eval 10.0 (trec_eval.c) beyond the measures and the query set: -v, -T, -o, -D and -Z, declared
+once for ``python -m metrics`` (metrics.cli.ir_metrics), with what each does here."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def debug_level(text: str) -> DebugLevel:
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
-    """trec_eval's -v, -T, -o and -D, spelled as trec_eval spells them (its long names too)."""
+    """trec_eval's -v, -T, -o, -Z and -D, spelled as trec_eval spells them (its long names too)."""
     group = parser.add_argument_group("trec_eval's other options")
     group.add_argument(
         "-v", "--version", action=_PrintVersion, nargs=0, help="print the trec_eval version reproduced, and exit"
@@ -65,6 +65,14 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "-o", dest="old_format", action="store_true", help="trec_eval's obsolete old output format: accepted, no effect"
+    )
+    group.add_argument(
+        "-Z",
+        "--Zscore",
+        dest="zscores",
+        metavar="FILE",
+        help="print each value as a z-score against the mean and standard deviation FILE gives for its query and "
+        "measure (lines: qid measure mean std_dev; -1000000 where it gives none)",
     )
     group.add_argument(
         "-D",

@@ -135,14 +135,16 @@ def equals_trec_eval10(trec_measure: str) -> int:
                 got = [str(int(readable.value)), str(int(engine.per_query[name][kernel_index]))]
             assert got == [printed, printed], (trec_measure, input_id, name, query, got, printed)
             compared += 1
-        for name, query, printed in rows:  # the summary of a count (a sum) or a gm_ measure (a geometric mean)
-            measure = parse_measure(name.strip())
+        for name, query, printed in rows:  # the summary of a count (a sum, num_q's number of queries) or a gm_
+            measure = parse_measure(name.strip())  # measure (a geometric mean)
             summary = registry.family(measure.family).summary
-            if query != "all" or summary not in ("sum", "geometric"):
+            if query != "all" or summary not in ("sum", "queries", "geometric"):
                 continue
             scored = [q for q in run.to_rankings() if qrels.grades_of(q)]  # trec_eval without -c
             values = [measure.compute(run.ranking_of(q), qrels.grades_of(q)).value for q in scored]
-            if summary == "sum":
+            if summary == "queries":
+                assert str(len(scored)) == printed, (trec_measure, input_id, name, scored, printed)
+            elif summary == "sum":
                 assert str(int(sum(values))) == printed, (trec_measure, input_id, name, values, printed)
             else:  # trec_eval's gm_: exp(mean(log(max(value, 0.00001))))
                 mean = math.exp(sum(math.log(max(v, 0.00001)) for v in values) / len(values))
