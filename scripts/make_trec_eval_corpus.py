@@ -229,8 +229,10 @@ def with_sentinels(zscores: str) -> str:
     """A z-score file with a line for a query named SENTINEL and, for each query, a line for a measure named
     SENTINEL: no id sorts after them, so trec_eval's binary searches (convert_zscores.c, which look one line past
     the last) stay within the file's lines, and nothing looks them up."""
-    queries = sorted({line.split()[0] for line in zscores.splitlines() if line.strip()} | {SENTINEL})
-    return zscores + "".join(f"{query} {SENTINEL} 0 1\n" for query in queries)
+    queries = {line.split()[0] for line in zscores.splitlines() if line.strip()}
+    if not queries:
+        return zscores  # an empty file: refused as it is
+    return zscores + "".join(f"{query} {SENTINEL} 0 1\n" for query in sorted(queries | {SENTINEL}))
 
 
 ZSCORE_MEASURES = [
