@@ -68,6 +68,8 @@ OPTION_SETS: list[list[str]] = [
     ["-q", "-m", "dcg"], ["-q", "-m", "ideal_dcg"], ["-q", "-m", "dcg.1=3,2=9"], ["-m", "ideal_dcg.1=2,3=0.5"],
     ["-J", "-q", "-m", "dcg", "-m", "ideal_dcg"], ["-D", "0.301", "-q", "-m", "all_trec"], ["-D0.q5", "-q"],
     ["-D", "1", "-q", "-m", "map"], ["-o", "-q"], ["-T", "trec_results", "-m", "set"],
+    # qrels read as judgment groups (the iter field names the group), and a group measure asked without them
+    ["-q", "-R", "qrels_jg", "-m", "qrels_jg"], ["-q", "-m", "map_avgjg"],
 ]  # fmt: skip
 
 
@@ -179,6 +181,8 @@ QUICKTEST = [
         "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20", "qrels.test", "results.test",
     ]),
     ("out.test.aqZ", ["-q", "-m", "all_trec", "-Z", "zscores_file", "qrels.test", "results.test"]),
+    ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg", "qrels.123", "results.test"]),
+    ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg", "qrels.comments.123", "results.test"]),
 ]  # fmt: skip
 
 
@@ -251,6 +255,30 @@ def zscore_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
     return qrels, run, {"zscores": random_zscores(rng, qrels)}
 
 
+JUDGMENT_GROUP_OPTION_SETS = [
+    ["-q", "-R", "qrels_jg", "-m", "qrels_jg"], ["-c", "-q", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-J", "-q", "-R", "qrels_jg", "-m", "qrels_jg"], ["-M3", "-q", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-l2", "-q", "-R", "qrels_jg", "-m", "qrels_jg"], ["-l0", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-c", "-J", "-q", "-R", "qrels_jg", "-m", "qrels_jg"], ["-n", "-q", "-Rqrels_jg", "-m", "P_avgjg.3,7"],
+    ["-q", "-R", "qrels_jg", "-m", "Rprec_mult_avgjg.0.5,1.5", "-m", "map_avgjg"], ["-R", "qrels_jg", "-m", "num_q"],
+    ["-R", "qrels_jg"], ["-R", "qrels_jg", "-m", "map"], ["-q", "-D", "0.301", "-R", "qrels_jg", "-m", "qrels_jg"],
+]  # fmt: skip
+
+
+def judgment_group_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
+    """A qrels_jg text (qid group docno grade) and a run: random_input's judgments, each given by one to three
+    groups (users), who agree with it more often than not."""
+    qrels, run = random_input(rng)
+    lines = []
+    for line in qrels.splitlines():
+        query, _, doc, grade = line.split()
+        for group in rng.sample(["u1", "u2", "user3"], rng.randint(1, 3)):
+            given = grade if rng.random() < 0.6 else rng.choice(["0", "1", "2", "-1"])
+            lines.append(rng.choice([" ", "\t"]).join([query, group, doc, given]))
+    rng.shuffle(lines)
+    return "".join(line + "\n" for line in lines), run, {}
+
+
 def random_zscores(rng: random.Random, qrels: str) -> str:
     """A z-score file for a qrels text: for most of its queries (and one it does not have) a mean and standard
     deviation of some measures, among them standard deviations of 0 (a value equal to the mean gives 0) and means a
@@ -282,6 +310,15 @@ def _with_stand_in(text: str, queries: list[str]) -> str:
     return text + "".join(f"{q} 0 trec_eval_stand_in_doc 0\n" for q in sorted(queries))
 
 
+def _rel_format(args: list[str]) -> str:
+    for index, arg in enumerate(args):
+        if arg == "-R":
+            return args[index + 1]
+        if arg.startswith("-R"):
+            return arg[2:]
+    return "qrels"
+
+
 def _level(args: list[str]) -> int:
     for index, arg in enumerate(args):
         if arg == "-l":
@@ -296,6 +333,7 @@ def _level(args: list[str]) -> int:
 LIVE = {
     "plain": (lambda rng: (*random_input(rng), {}), OPTION_SETS, None),
     "zscores": (zscore_input, ZSCORE_OPTION_SETS, 15),
+    "judgment_groups": (judgment_group_input, JUDGMENT_GROUP_OPTION_SETS, 20),
 }
 
 
@@ -311,7 +349,7 @@ def diagnose(args: list[str], qrels: str, run: str, rc: int) -> tuple[str, str, 
         q for q in _qids(qrels)
         if all(int(line.split()[3]) < 0 for line in qrels.splitlines() if line.split() and line.split()[0] == q)
     ]  # fmt: skip
-    if all_negative and _level(args) >= 1:
+    if all_negative and _level(args) >= 1 and _rel_format(args) == "qrels":  # a group's judgments: no failure
         return "all_grades_negative", _with_stand_in(qrels, all_negative), run, args
     missing = _qids(qrels) - _qids(run)
     if missing and "-c" not in args:

@@ -71,6 +71,10 @@ class Family:
     count: bool = False  # a whole number per query (trec_eval prints it with %ld)
     text: bool = False  # its value is a string per query (relstring): no number to chart, average or compare
     per_query: bool = True  # trec_eval -q prints it per query (gm_map: only the summary)
+    # the judgment files it is computed from, as trec_eval's -R names their formats (formats.c): "qrels", "qrels_jg"
+    # (judgment groups), "prefs", "qrels_prefs" (preferences). The engine computes every family from qrels too (one
+    # group per query, the grades read as preferences), as the Python API's evaluate does; the CLI follows trec_eval
+    reads: tuple[str, ...] = ("qrels",)
     trec_defaults: tuple[float, ...] = ()  # what trec_eval's bare name expands to: cutoffs (P: P_5 ... P_1000), or
     # values of at_param (iprec_at_recall: 0.00 ... 1.00)
     # -- display facts --

@@ -18,7 +18,8 @@ measures (case-insensitive; -m may be repeated or hold a comma-separated list):
   {names}
   trec_eval's names: P_10 recall_100 map map_cut_10 recip_rank ndcg ndcg_cut_10 success_10 Rprec num_ret set_F ...
   and its syntax: -m P (its default cutoffs 5 ... 1000), -mP.5,10, -m iprec_at_recall..10,.20,
-  -m 11pt_avg..25,.5,.75, -m set_F.0.5, and its nicknames -m official, -m all_trec, -m set.
+  -m 11pt_avg..25,.5,.75, -m set_F.0.5, and its nicknames -m official, -m all_trec, -m set, -m qrels_jg
+  (judgment groups: -R qrels_jg).
   ir_measures' syntax: nDCG@10 P(rel=2)@5 AP(rel=2) IPrec@0.5 SetF(beta=0.5) NumRet Rprec.
   A bare number repeats the previous measure at another cutoff, as in trec_eval: -m P.5,10 = P.5 and P.10.
   Default: NDCG@10 AP RR@10 R@100 R_cap@100 P@10 (with --format trec_eval: trec_eval's default, official).
@@ -137,6 +138,7 @@ def _run(options: argparse.Namespace) -> int:
     if options.format == "trec_eval":
         for measure in measures:
             trec_format.trec_name(measure)  # refuse a measure trec_eval has no name for before reading the files
+    trec_options.check_readable(measures, options.rel_format)
     if options.level < 0:
         raise ValueError(f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)")
     conventions = Conventions(threshold=options.level, recall_rounding=options.recall_rounding)
@@ -196,6 +198,8 @@ def _evaluate(options: argparse.Namespace, measures, settings: dict):
         write_parquet(options.run, options.to_parquet, **block)
         run_source = options.to_parquet  # grouped by query now: read back, a partition at a time
     names = os.path.basename(os.path.normpath(options.run)), os.path.basename(options.qrels)
+    if options.rel_format != "qrels":  # trec_eval -R: judgment groups
+        return trec_options.evaluate_format(options, measures, settings)
     if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
         run, qrels = read_run(options.run), read_qrels(options.qrels)
         cut = trec_options.only_query(run, qrels, options.debug.query, options.complete)

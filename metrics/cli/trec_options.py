@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 TREC_EVAL_VERSION = "10.0-rc3"  # what trec_eval 10.0's -v prints (its Makefile's VERSIONID)
 RESULTS_FORMATS = ("trec_results",)  # trec_eval's -T formats (formats.c): its only one
+REL_INFO_FORMATS = ("qrels", "qrels_jg")  # trec_eval's -R formats (formats.c) that we read
 
 
 class _PrintVersion(argparse.Action):
@@ -56,6 +57,15 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "-v", "--version", action=_PrintVersion, nargs=0, help="print the trec_eval version reproduced, and exit"
     )
     group.add_argument(
+        "-R",
+        "--Rel_info_format",
+        dest="rel_format",
+        choices=REL_INFO_FORMATS,
+        default=REL_INFO_FORMATS[0],
+        help="the judgments' format: qrels (qid iter docno grade; the default), qrels_jg (qid group docno grade: "
+        "judgment groups, for P_avgjg, map_avgjg, Rprec_mult_avgjg)",
+    )
+    group.add_argument(
         "-T",
         "--Results_format",
         dest="results_format",
@@ -85,14 +95,51 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def only_query(run, qrels, query: str, complete: bool):
-    """The run and qrels (metrics.io.Run, Qrels) cut to one query, as dicts the readers accept: trec_eval -D
-    LEVEL.QID evaluates that query alone. Its ranking keeps trec_eval's order (scores n, n - 1, ..., 1). A query
-    trec_eval would not evaluate (not in the qrels; without -c, not in the run) is refused, as trec_eval refuses
-    to score nothing."""
+def check_readable(measures, rel_format: str) -> None:
+    """Refuse a measure trec_eval cannot compute from judgments of this -R format (Family.reads), as it does
+    (it exits 4: "Can't calculate measure"), naming the formats it can."""
+    from metrics.catalog import registry
+
+    for measure in measures:
+        reads = registry.family(measure.family).reads
+        if rel_format not in reads:
+            needs = " or ".join(f"-R {name}" for name in reads)
+            raise ValueError(f"-R {rel_format}: trec_eval cannot compute {measure.name} from it (it needs {needs})")
+
+
+def evaluate_format(options, measures, settings: dict):
+    """(Evaluation, run name, judgments name) for -R qrels_jg: the judgments read first (trec_eval's order), then
+    the run, whole."""
+    from metrics.evaluation.judgment_groups import evaluate_judgment_groups
+    from metrics.io import read_run
+    from metrics.io.qrels_jg import read_qrels_jg
+
+    if options.stream or options.dask or options.to_parquet:
+        large = "--stream, --dask and --to-parquet are for qrels"
+        raise ValueError(f"-R {options.rel_format} reads the run whole: {large}")
+    judgments = read_qrels_jg(options.qrels)
+    run = read_run(options.run)
+    names = run.name, judgments.name
+    if options.debug.query is not None:  # -D LEVEL.QID: that query alone
+        query = options.debug.query
+        judgments = judgments.only(query)
+        run = cut_run(run, query, judged=len(judgments.grade) > 0, complete=settings["complete"])
+    return evaluate_judgment_groups(run, judgments, measures, **settings), *names
+
+
+def cut_run(run, query: str, *, judged: bool, complete: bool) -> dict:
+    """The run cut to one query, as a dict the readers accept (its ranking keeps trec_eval's order: scores n, n - 1,
+    ..., 1), for trec_eval -D LEVEL.QID. A query trec_eval would not evaluate (not judged; without -c, not in the
+    run) is refused, as trec_eval refuses to score nothing."""
     ranking = run.ranking_of(query)
-    grades = qrels.grades_of(query)
-    if not grades or not (ranking or complete):
+    if not judged or not (ranking or complete):
         raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the qrels: nothing to evaluate")
     scores = {doc: float(len(ranking) - index) for index, doc in enumerate(ranking)}
-    return ({query: scores} if ranking else {}), {query: grades}  # -c scores a query missing from the run
+    return {query: scores} if ranking else {}  # -c scores a query missing from the run
+
+
+def only_query(run, qrels, query: str, complete: bool):
+    """The run and qrels (metrics.io.Run, Qrels) cut to one query, as dicts the readers accept: trec_eval -D
+    LEVEL.QID evaluates that query alone (see cut_run)."""
+    grades = qrels.grades_of(query)
+    return cut_run(run, query, judged=bool(grades), complete=complete), {query: grades}

@@ -51,6 +51,7 @@ class Term(StrEnum):
     SUM = "sum"
     IDEAL_GAIN = "ideal gain"
     POINTS = "points averaged"
+    GROUPS = "judgment groups"  # trec_eval -R qrels_jg: sets of judgments (users), a value averaged over them
 
     __repr__ = str.__repr__  # a printed Breakdown.terms reads {'DCG': 3.5}, as a plain dict would
 

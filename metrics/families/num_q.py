@@ -44,6 +44,7 @@ NUM_Q = Family(
     trec_eval="num_q",
     ir_measures="NumQ",
     summary="queries",
+    reads=("qrels", "qrels_jg", "prefs", "qrels_prefs"),  # a count of queries, whatever the judgments
     count=True,
     per_query=False,
     usually_cut=False,
