@@ -10,7 +10,10 @@ usnistgov/trec_eval), the inputs and outputs of trec_eval's `make quicktest` are
 tests/data/trec_eval10/quicktest/ and checked against the binary first.
 
 The corpus is deterministic for a given seed and binary. Lines of the JSONL: one "meta" record, then "input"
-records ({"id", "qrels", "run"}) and "case" records ({"input", "args", "rc", "stdout"[, "defect", "expected"]}).
+records ({"id", "qrels", "run"[, "files"]}) and "case" records ({"input", "args", "rc", "stdout"[, "defect",
+"expected"]}). An input's "files" ({name: text}) are more files its cases name: an argument ``{name}`` stands for the
+path of file ``name`` (``-Z {zscores}``). Each kind of input (LIVE: plain, z-scores, ...) is drawn from a generator of
+its own, so adding a kind changes no input or case of the others.
 """
 
 from __future__ import annotations
@@ -67,6 +70,13 @@ OPTION_SETS: list[list[str]] = [
     ["-m", "set", "-m", "official"], ["-q", "-m", "ndcg_cut.5", "-m", "ndcg_cut.10"],
     ["-q", "-c", "-m", "num_rel", "-l2"], ["-c", "-q", "-m", "utility.1,-1,0,1", "-N", "30"],
     ["-l0", "-q", "-m", "map"], ["-q", "-M", "1", "-m", "recip_rank"],
+    # trec_eval's names beyond all_trec, and its other options (-D LEVEL.QID evaluates QID alone; the levels given
+    # here print no debugging text for these measures)
+    ["-q", "-m", "dcg"], ["-q", "-m", "ideal_dcg"], ["-q", "-m", "dcg.1=3,2=9"], ["-m", "ideal_dcg.1=2,3=0.5"],
+    ["-J", "-q", "-m", "dcg", "-m", "ideal_dcg"], ["-D", "0.301", "-q", "-m", "all_trec"], ["-D0.q5", "-q"],
+    ["-D", "1", "-q", "-m", "map"], ["-o", "-q"], ["-T", "trec_results", "-m", "set"],
+    # qrels read as judgment groups (the iter field names the group), and a group measure asked without them
+    ["-q", "-R", "qrels_jg", "-m", "qrels_jg"], ["-q", "-m", "map_avgjg"],
 ]  # fmt: skip
 
 
@@ -161,7 +171,8 @@ EDGE_OPTION_SETS = [
     ["-l0", "-q", "-m", "all_trec"], ["-l2", "-q", "-m", "all_trec"], ["-q", "-m", "yaap"], ["-c", "-q", "-m", "yaap"],
 ]  # fmt: skip
 
-# The nine `make quicktest` commands of trec_eval 10.0 that need no -R or -Z (Makefile): (output, args).
+# The `make quicktest` commands of trec_eval 10.0 (its Makefile): (output, args); every argument naming a file of its
+# test/ folder is one of the test's files.
 QUICKTEST = [
     ("out.test", ["qrels.test", "results.test"]),
     ("out.test", ["qrels.test.with-comments", "results.test"]),
@@ -176,16 +187,120 @@ QUICKTEST = [
         "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75", "-mndcg.1=3,2=9,4=4.5",
         "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20", "qrels.test", "results.test",
     ]),
+    ("out.test.aqZ", ["-q", "-m", "all_trec", "-Z", "zscores_file", "qrels.test", "results.test"]),
+    ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg", "qrels.123", "results.test"]),
+    ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg", "qrels.comments.123", "results.test"]),
 ]  # fmt: skip
 
 
-def run_binary(binary: str, args: list[str], qrels: str, run: str, workdir: Path) -> tuple[int, str, str]:
+def run_binary(
+    binary: str, args: list[str], qrels: str, run: str, workdir: Path, files: dict[str, str] | None = None
+) -> tuple[int, str, str]:
+    """The binary's (exit status, stdout, stderr) on these inputs. ``files``: more files an option names, each
+    written to the work folder, an argument ``{name}`` standing for its path (``-Z {zscores}``)."""
     (workdir / "qrels").write_text(qrels)
     (workdir / "run").write_text(run)
+    args = with_files(args, files or {}, workdir)
     done = subprocess.run(
         [binary, *args, str(workdir / "qrels"), str(workdir / "run")], capture_output=True, timeout=60
     )
     return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+def with_files(args: list[str], files: dict[str, str], workdir: Path) -> list[str]:
+    """The arguments with each ``{name}`` replaced by the path of file ``name``, written to ``workdir``."""
+    for file_name, text in files.items():
+        (workdir / file_name).write_text(text)
+    return [str(workdir / arg[1:-1]) if arg[1:-1] in files and arg.startswith("{") else arg for arg in args]
+
+
+def answer(binary: str, args: list[str], qrels: str, run: str, workdir: Path, files: dict[str, str] | None = None):
+    """trec_eval's answer to a case and, where trec_eval 10.0 is wrong on it, the answer the project must give:
+    (rc, stdout, stderr, defect or None, {"rc", "stdout"} on the repaired input or None)."""
+    files = files or {}
+    rc, out, err = run_binary(binary, args, qrels, run, workdir, files)
+    repaired = {**files, "zscores": with_sentinels(files["zscores"])} if "zscores" in files else files
+    found = diagnose(args, qrels, run, rc)
+    if found is not None:
+        defect, fixed_qrels, fixed_run, fixed_args = found
+        fixed_rc, fixed_out, _ = run_binary(binary, fixed_args, fixed_qrels, fixed_run, workdir, repaired)
+        return rc, out, err, defect, {"rc": fixed_rc, "stdout": fixed_out}
+    if repaired is not files:  # a lookup past the end of the file's lines is silent: compare with the repaired file
+        fixed_rc, fixed_out, _ = run_binary(binary, args, qrels, run, workdir, repaired)
+        if (fixed_rc, fixed_out) != (rc, out):
+            return rc, out, err, "zscore_lookup_past_the_end", {"rc": fixed_rc, "stdout": fixed_out}
+    return rc, out, err, None, None
+
+
+# Sorts after every id the generators write: trec_eval's binary searches never run past a line of this name.
+SENTINEL = "~~~~"
+
+
+def with_sentinels(zscores: str) -> str:
+    """A z-score file with a line for a query named SENTINEL and, for each query, a line for a measure named
+    SENTINEL: no id sorts after them, so trec_eval's binary searches (convert_zscores.c, which look one line past
+    the last) stay within the file's lines, and nothing looks them up."""
+    queries = {line.split()[0] for line in zscores.splitlines() if line.strip()}
+    if not queries:
+        return zscores  # an empty file: refused as it is
+    return zscores + "".join(f"{query} {SENTINEL} 0 1\n" for query in sorted(queries | {SENTINEL}))
+
+
+ZSCORE_MEASURES = [
+    "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall_0.00",
+    "iprec_at_recall_0.50", "P_5", "P_10", "P_20", "recall_10", "ndcg", "set_P", "set_F", "utility", "11pt_avg",
+]  # fmt: skip
+ZSCORE_OPTION_SETS = [
+    ["-q", "-Z", "{zscores}"], ["-q", "-m", "all_trec", "-Z", "{zscores}"], ["-c", "-q", "-Z", "{zscores}"],
+    ["-n", "-q", "-m", "set", "-Z", "{zscores}"], ["-q", "-J", "-m", "11pt_avg", "-m", "gm_map", "-Z", "{zscores}"],
+    ["-c", "-q", "-m", "num_q", "-m", "num_rel", "-m", "relstring", "-Z", "{zscores}"],
+]  # fmt: skip
+
+
+def zscore_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
+    qrels, run = random_input(rng)
+    return qrels, run, {"zscores": random_zscores(rng, qrels)}
+
+
+JUDGMENT_GROUP_OPTION_SETS = [
+    ["-q", "-R", "qrels_jg", "-m", "qrels_jg"], ["-c", "-q", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-J", "-q", "-R", "qrels_jg", "-m", "qrels_jg"], ["-M3", "-q", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-l2", "-q", "-R", "qrels_jg", "-m", "qrels_jg"], ["-l0", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-c", "-J", "-q", "-R", "qrels_jg", "-m", "qrels_jg"], ["-n", "-q", "-Rqrels_jg", "-m", "P_avgjg.3,7"],
+    ["-q", "-R", "qrels_jg", "-m", "Rprec_mult_avgjg.0.5,1.5", "-m", "map_avgjg"], ["-R", "qrels_jg", "-m", "num_q"],
+    ["-R", "qrels_jg"], ["-R", "qrels_jg", "-m", "map"], ["-q", "-D", "0.301", "-R", "qrels_jg", "-m", "qrels_jg"],
+]  # fmt: skip
+
+
+def judgment_group_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
+    """A qrels_jg text (qid group docno grade) and a run: random_input's judgments, each given by one to three
+    groups (users), who agree with it more often than not."""
+    qrels, run = random_input(rng)
+    lines = []
+    for line in qrels.splitlines():
+        query, _, doc, grade = line.split()
+        for group in rng.sample(["u1", "u2", "user3"], rng.randint(1, 3)):
+            given = grade if rng.random() < 0.6 else rng.choice(["0", "1", "2", "-1"])
+            lines.append(rng.choice([" ", "\t"]).join([query, group, doc, given]))
+    rng.shuffle(lines)
+    return "".join(line + "\n" for line in lines), run, {}
+
+
+def random_zscores(rng: random.Random, qrels: str) -> str:
+    """A z-score file for a qrels text: for most of its queries (and one it does not have) a mean and standard
+    deviation of some measures, among them standard deviations of 0 (a value equal to the mean gives 0) and means a
+    value can equal exactly (0, 0.2, 1)."""
+    queries = [*sorted(_qids(qrels)), "999"]
+    lines = []
+    for query in queries:
+        if rng.random() < 0.2:
+            continue  # a query the file does not name: its values are all -1000000
+        for measure in rng.sample(ZSCORE_MEASURES, rng.randint(1, len(ZSCORE_MEASURES))):
+            mean = rng.choice(["0", "0.2", "1", "3", f"{rng.uniform(0, 1):.4f}"])
+            deviation = rng.choice(["0", "0", "0.1", "0.25", "1", f"{rng.uniform(0.01, 2):.3f}"])
+            lines.append(f"{query} {measure} {mean} {deviation}")
+    rng.shuffle(lines)
+    return "".join(line + "\n" for line in lines)
 
 
 def _qids(text: str) -> set[str]:
@@ -202,6 +317,15 @@ def _with_stand_in(text: str, queries: list[str]) -> str:
     return text + "".join(f"{q} 0 trec_eval_stand_in_doc 0\n" for q in sorted(queries))
 
 
+def _rel_format(args: list[str]) -> str:
+    for index, arg in enumerate(args):
+        if arg == "-R":
+            return args[index + 1]
+        if arg.startswith("-R"):
+            return arg[2:]
+    return "qrels"
+
+
 def _level(args: list[str]) -> int:
     for index, arg in enumerate(args):
         if arg == "-l":
@@ -209,6 +333,15 @@ def _level(args: list[str]) -> int:
         if arg.startswith("-l"):
             return int(arg[2:])
     return 1
+
+
+# The kinds of random input: (a draw of (qrels, run, files), their option sets, how many the corpus holds). The live
+# differential test (tests/test_trec_eval10_corpus.py) draws from each.
+LIVE = {
+    "plain": (lambda rng: (*random_input(rng), {}), OPTION_SETS, None),
+    "zscores": (zscore_input, ZSCORE_OPTION_SETS, 15),
+    "judgment_groups": (judgment_group_input, JUDGMENT_GROUP_OPTION_SETS, 20),
+}
 
 
 def diagnose(args: list[str], qrels: str, run: str, rc: int) -> tuple[str, str, str, list[str]] | None:
@@ -223,7 +356,7 @@ def diagnose(args: list[str], qrels: str, run: str, rc: int) -> tuple[str, str, 
         q for q in _qids(qrels)
         if all(int(line.split()[3]) < 0 for line in qrels.splitlines() if line.split() and line.split()[0] == q)
     ]  # fmt: skip
-    if all_negative and _level(args) >= 1:
+    if all_negative and _level(args) >= 1 and _rel_format(args) == "qrels":  # a group's judgments: no failure
         return "all_grades_negative", _with_stand_in(qrels, all_negative), run, args
     missing = _qids(qrels) - _qids(run)
     if missing and "-c" not in args:
@@ -236,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary", help="the trec_eval 10.0 executable")
     parser.add_argument("--quicktest", help="usnistgov/trec_eval's test/ folder (copied with its outputs)")
-    parser.add_argument("--inputs", type=int, default=40, help="random inputs (each under every option set)")
+    parser.add_argument("--inputs", type=int, default=45, help="random inputs (each under every option set)")
     parser.add_argument("--seed", type=int, default=2110)
     parser.add_argument("--out", default=str(DATA / "corpus.jsonl.gz"))
     options = parser.parse_args(argv)
@@ -245,29 +378,33 @@ def main(argv: list[str] | None = None) -> int:
     if options.quicktest:
         copy_quicktest(options.binary, Path(options.quicktest))
     rng = random.Random(options.seed)
-    inputs = [(f"edge {name}", qrels, run, EDGE_OPTION_SETS) for name, qrels, run in EDGE_INPUTS]
-    inputs += [(f"random {i}", *random_input(rng), OPTION_SETS) for i in range(options.inputs)]
+    inputs = [(f"edge {name}", qrels, run, {}, EDGE_OPTION_SETS) for name, qrels, run in EDGE_INPUTS]
+    inputs += [(f"random {i}", *random_input(rng), {}, OPTION_SETS) for i in range(options.inputs)]
+    # Inputs of the options and formats added later draw from generators of their own, so the inputs above (and
+    # their cases) stay what they were.
+    for offset, (kind, (draw, option_sets, count)) in enumerate(LIVE.items()):
+        if kind != "plain":
+            kind_rng = random.Random(options.seed + offset)
+            inputs += [(f"{kind} {i}", *draw(kind_rng), option_sets) for i in range(count)]
     records = [{"kind": "meta", "trec_eval": version, "seed": options.seed, "option_sets": len(OPTION_SETS)}]
     failures: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        for number, (name, qrels, run, option_sets) in enumerate(inputs):
+        for number, (name, qrels, run, files, option_sets) in enumerate(inputs):
             input_id = f"i{number:03d}"
-            records.append({"kind": "input", "id": input_id, "name": name, "qrels": qrels, "run": run})
+            record = {"kind": "input", "id": input_id, "name": name, "qrels": qrels, "run": run}
+            records.append({**record, "files": files} if files else record)
             for args in option_sets:
                 if name == "edge all grades negative" and _level(args) == 0:
                     continue  # no repaired input has the same judgments at -l0 (0 is relevant there, -1 is not)
-                rc, out, err = run_binary(options.binary, args, qrels, run, work)
+                rc, out, err, defect, expected = answer(options.binary, args, qrels, run, work, files)
                 case = {"kind": "case", "input": input_id, "args": args, "rc": rc, "stdout": out}
                 if rc != 0:
                     case["stderr"] = err.strip().splitlines()[0] if err.strip() else ""
-                found = diagnose(args, qrels, run, rc)
-                if found is not None:
-                    defect, fixed_qrels, fixed_run, fixed_args = found
+                if defect is not None:
                     assert defect in defects, defect
-                    fixed_rc, fixed_out, _ = run_binary(options.binary, fixed_args, fixed_qrels, fixed_run, work)
                     case["defect"] = defect
-                    case["expected"] = {"rc": fixed_rc, "stdout": fixed_out}
+                    case["expected"] = expected
                     failures[defect] = failures.get(defect, 0) + 1
                 elif rc != 0:
                     failures[f"rc {rc} undiagnosed"] = failures.get(f"rc {rc} undiagnosed", 0) + 1
@@ -285,10 +422,10 @@ def copy_quicktest(binary: str, source: Path) -> None:
     """trec_eval's own test inputs and expected outputs, checked against the binary, gzip'd into the project."""
     target = DATA / "quicktest"
     target.mkdir(parents=True, exist_ok=True)
-    names = {name for output, args in QUICKTEST for name in [output, *args[-2:]]}  # the last two: qrels, run
+    names = {name for output, args in QUICKTEST for name in [output, *args] if (source / name).is_file()}
     commands = []
     for output, args in QUICKTEST:
-        files = [*args[:-2], *(str(source / name) for name in args[-2:])]
+        files = [str(source / arg) if arg in names else arg for arg in args]
         printed = subprocess.run([binary, *files], capture_output=True, check=True).stdout
         if printed != (source / output).read_bytes():
             sys.exit(f"the binary does not reproduce trec_eval's {output}: is it trec_eval 10.0?")

@@ -7,7 +7,7 @@ also checked through the Python API (metrics.evaluation.engine.evaluate). Where 
 the case names its row of tests/data/trec_eval10/defects.json (the one list of them, with reasons) and carries the
 answer trec_eval gives on the repaired input, which is what we must print instead.
 
-trec_eval's own `make quicktest` (its nine outputs that need no -R or -Z) is replayed the same way.
+trec_eval's own `make quicktest` is replayed the same way (tests/data/trec_eval10/quicktest/commands.json).
 
 With TREC_EVAL_BIN naming a trec_eval 10.0 binary, random inputs drawn by hypothesis are also scored live by it
 (test_live_differential). Without the variable that test is not defined at all (nothing is skipped).
@@ -48,15 +48,25 @@ INPUTS, CASES = _load_corpus()
 
 
 @pytest.fixture(scope="module")
-def input_files(tmp_path_factory) -> dict[str, tuple[str, str]]:
+def input_files(tmp_path_factory) -> dict[str, tuple[str, str, dict[str, str]]]:
+    """Each input's qrels and run paths, and the paths of its other files by name (a case's ``{name}`` argument)."""
     folder = tmp_path_factory.mktemp("trec_eval10")
     files = {}
     for input_id, record in INPUTS.items():
         qrels, run = folder / f"{input_id}.qrels", folder / f"{input_id}.run"
         qrels.write_text(record["qrels"], encoding="utf-8")
         run.write_text(record["run"], encoding="utf-8")
-        files[input_id] = str(qrels), str(run)
+        others = {}
+        for name, text in record.get("files", {}).items():
+            (folder / f"{input_id}.{name}").write_text(text, encoding="utf-8")
+            others[name] = str(folder / f"{input_id}.{name}")
+        files[input_id] = str(qrels), str(run), others
     return files
+
+
+def with_files(args: list[str], others: dict[str, str]) -> list[str]:
+    """The case's arguments, each ``{name}`` replaced by the path of the input's file ``name``."""
+    return [others.get(arg[1:-1], arg) if arg.startswith("{") else arg for arg in args]
 
 
 def run_cli(args: list[str]) -> tuple[int, str]:
@@ -78,8 +88,8 @@ def test_corpus_is_whole():
 
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
 def test_corpus_case(case, input_files):
-    qrels, run = input_files[case["input"]]
-    status, printed = run_cli([*case["args"], qrels, run])
+    qrels, run, others = input_files[case["input"]]
+    status, printed = run_cli([*with_files(case["args"], others), qrels, run])
     expected = case.get("expected", case)  # a trec_eval defect: what it prints on the repaired input
     if expected["rc"] != 0:  # trec_eval refuses input that is invalid: so do we, printing nothing
         assert status != 0 and printed == ""
@@ -111,7 +121,7 @@ def test_corpus_values_through_the_api(case, input_files):
 
     options, nickname, level = API_CASES[tuple(case["args"])]
     names = [n for n in measure_names(nickname) if n != "runid"]
-    qrels, run = input_files[case["input"]]
+    qrels, run, _ = input_files[case["input"]]
     result = evaluate(run, qrels, names, conventions=Conventions(threshold=level), **options)
     printed = {}
     for line in case.get("expected", case)["stdout"].splitlines():
@@ -141,8 +151,8 @@ QUICKTEST = json.loads((DATA / "quicktest" / "commands.json").read_text())
 @pytest.mark.parametrize("command", QUICKTEST, ids=lambda c: " ".join(c["args"]))
 def test_quicktest(command):
     folder = DATA / "quicktest"
-    files = [str(folder / f"{name}.gz") for name in command["args"][-2:]]
-    status, printed = run_cli([*command["args"][:-2], *files])
+    args = [str(folder / f"{arg}.gz") if (folder / f"{arg}.gz").is_file() else arg for arg in command["args"]]
+    status, printed = run_cli(args)
     with gzip.open(folder / f"{command['output']}.gz", "rt", encoding="utf-8") as handle:
         expected = handle.read()
     assert status == 0
@@ -162,7 +172,9 @@ TREC_EVAL_BIN = os.environ.get("TREC_EVAL_BIN")
 
 if TREC_EVAL_BIN:  # the live differential exists only with a binary to compare with (README: run it before submitting)
 
-    def test_live_differential(tmp_path):
+    @pytest.mark.parametrize("kind", list(_generator().LIVE))
+    def test_live_differential(kind, tmp_path):
+        """Random inputs of each kind the corpus holds (plain, z-scores, ...), scored by the binary and by us."""
         import random
 
         from hypothesis import HealthCheck, given, settings
@@ -171,19 +183,21 @@ if TREC_EVAL_BIN:  # the live differential exists only with a binary to compare 
         version = subprocess.run([TREC_EVAL_BIN, "-v"], capture_output=True, text=True).stderr
         assert "10.0" in version, version
         corpus = _generator()
+        draw, option_sets, _ = corpus.LIVE[kind]
+        examples = 300 if kind == "plain" else 100
 
-        @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-        @given(seed=st.integers(0, 2**32 - 1), args=st.sampled_from(corpus.OPTION_SETS))
+        @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+        @given(seed=st.integers(0, 2**32 - 1), args=st.sampled_from(option_sets))
         def check(seed, args):
-            qrels_text, run_text = corpus.random_input(random.Random(seed))
-            rc, out, _ = corpus.run_binary(TREC_EVAL_BIN, args, qrels_text, run_text, tmp_path)
-            found = corpus.diagnose(args, qrels_text, run_text, rc)
-            if found is not None:  # a trec_eval defect: compare with its answer on the repaired input
-                _, qrels_text, run_text, args = found
-                rc, out, _ = corpus.run_binary(TREC_EVAL_BIN, args, qrels_text, run_text, tmp_path)
+            qrels_text, run_text, files = draw(random.Random(seed))
+            rc, out, _, _, expected = corpus.answer(TREC_EVAL_BIN, args, qrels_text, run_text, tmp_path, files)
+            if expected is not None:  # a trec_eval defect: its answer on the repaired input is ours
+                rc, out = expected["rc"], expected["stdout"]
             (tmp_path / "ours.qrels").write_text(qrels_text)
             (tmp_path / "ours.run").write_text(run_text)
-            status, printed = run_cli([*args, str(tmp_path / "ours.qrels"), str(tmp_path / "ours.run")])
+            ours = corpus.with_files(args, files, tmp_path / "ours")
+            status, printed = run_cli([*ours, str(tmp_path / "ours.qrels"), str(tmp_path / "ours.run")])
             assert (status, printed) == (0, out) if rc == 0 else status != 0
 
+        (tmp_path / "ours").mkdir()
         check()

@@ -247,7 +247,13 @@ def numeric_names(evaluation: Evaluation) -> list[str]:
 
 def summary_labels(evaluation: Evaluation) -> list[str]:
     """How each measure's 'all' value is formed, as trec_eval forms it: mean, sum, geometric mean or none."""
-    words = {"mean": "mean", "sum": "sum", "geometric": "geometric mean", "none": "none (per query only)"}
+    words = {
+        "mean": "mean",
+        "sum": "sum",
+        "geometric": "geometric mean",
+        "queries": "number of queries",
+        "none": "none (per query only)",
+    }
     return [words[registry.family(m.family).values.summary] for m in evaluation.measures]
 
 

@@ -30,8 +30,9 @@ class Kernel(Protocol):
 Kind = Literal["order", "set", "count", "curve"]
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs for P, recall, map_cut, ...
 Cutoff = Literal["optional", "required", "none"]
-# over queries: trec_eval's mean, num_*'s sum, gm_*'s exp(mean(log)); "none": no summary (relstring, a string)
-Summary = Literal["mean", "sum", "geometric", "none"]
+# over queries: trec_eval's mean, num_*'s sum, gm_*'s exp(mean(log)); "queries": how many were evaluated, whatever
+# the values (num_q, m_num_q.c); "none": no summary (relstring, a string)
+Summary = Literal["mean", "sum", "geometric", "queries", "none"]
 # how our names write it: "cut", P@10; "whole", no cutoff in its usual name (Rprec, set_P, num_ret); "both", AP and
 # AP@10, RR and RR@10 (trec_eval's map and recip_rank score the whole list; the cut forms are as common)
 Written = Literal["cut", "whole", "both"]
@@ -97,6 +98,10 @@ class TrecEval:
     stand_in: Callable[[NDArray[Any], Prepared, Measure], NDArray[Any]] | None = None
     counts_positive_judgments: bool = False  # its 'all' line is the number of qrels lines graded above 0, whatever
     # -l says (num_rel: m_num_rel.c)
+    # the judgment files it is computed from, as -R names their formats (formats.c): "qrels", "qrels_jg" (judgment
+    # groups), "prefs", "qrels_prefs" (preferences). The engine computes every family from qrels too (one group per
+    # query, the grades read as preferences), as the Python API's evaluate does; the CLI follows trec_eval
+    reads: tuple[str, ...] = ("qrels",)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ order of its measure table (registry.TREC_EVAL_ORDER), a measure's cutoffs in in
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from metrics.catalog import registry
@@ -74,12 +75,19 @@ def text(result, runid: str | None, *, per_query: bool, summary: bool = True) ->
     return "".join(pieces(result, runid, per_query=per_query, summary=summary))
 
 
-def pieces(result, runid: str | None, *, per_query: bool, summary: bool = True) -> list[str]:
+def pieces(result, runid: str | None, *, per_query: bool, summary: bool = True, zscores: bool = False) -> list[str]:
     """:func:`text` in pieces (a query's lines, a summary line), to be written one after the other: the output of
-    a large run is never held whole, twice (as text, then encoded)."""
+    a large run is never held whole, twice (as text, then encoded). ``zscores``: the values are z-scores (trec_eval
+    -Z), printed as it prints them: each name after a ``Z``, counts with ``%6.4f`` too (runid and relstring as
+    always)."""
     ordered = sorted(result.measures, key=_order)
     names = [trec_name(m) for m in ordered]
     families = [registry.family(m.family) for m in ordered]
+    if zscores:
+        names = [name if family.values.text else f"Z{name:<22}" for name, family in zip(names, families, strict=True)]
+        families = [
+            dataclasses.replace(family, values=dataclasses.replace(family.values, count=False)) for family in families
+        ]
     out: list[str] = []
     if per_query:
         out += _query_blocks(result, ordered, names, families)

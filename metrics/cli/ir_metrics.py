@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from metrics.cli import trec_options
 from metrics.cli.common import OneLineParser, add_large_run_options, evaluation_options, run
 
 if TYPE_CHECKING:
@@ -21,7 +22,8 @@ measures (case-insensitive; -m may be repeated or hold a comma-separated list):
   {names}
   trec_eval's names: P_10 recall_100 map map_cut_10 recip_rank ndcg ndcg_cut_10 success_10 Rprec num_ret set_F ...
   and its syntax: -m P (its default cutoffs 5 ... 1000), -mP.5,10, -m iprec_at_recall..10,.20,
-  -m 11pt_avg..25,.5,.75, -m set_F.0.5, and its nicknames -m official, -m all_trec, -m set.
+  -m 11pt_avg..25,.5,.75, -m set_F.0.5, and its nicknames -m official, -m all_trec, -m set, -m qrels_jg
+  (judgment groups: -R qrels_jg).
   ir_measures' syntax: nDCG@10 P(rel=2)@5 AP(rel=2) IPrec@0.5 SetF(beta=0.5) NumRet Rprec.
   A bare number repeats the previous measure at another cutoff, as in trec_eval: -m P.5,10 = P.5 and P.10.
   Default: {defaults} (with --format trec_eval: trec_eval's default, official).
@@ -79,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format")
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals in text and csv (default 4)")
+    trec_options.add_options(parser)
     add_large_run_options(parser, runs="the run", dask="evaluate on Dask", to_parquet=True)
     return parser
 
@@ -111,6 +114,7 @@ def _run(options: argparse.Namespace) -> int:
         os.environ.setdefault("MIMALLOC_PURGE_DELAY", "20")
     from metrics.catalog import trec_format
     from metrics.catalog.measures import parse_measure
+    from metrics.evaluation.zscores import converted, read_zscores
 
     if options.digits < 0 or options.digits > 17:
         raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
@@ -125,16 +129,21 @@ def _run(options: argparse.Namespace) -> int:
     if options.format == "trec_eval":
         for measure in measures:
             trec_format.trec_name(measure)  # refuse a measure trec_eval has no name for before reading the files
+    trec_options.check_readable(measures, options.rel_format)
     if options.level < 0:
         raise ValueError(f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)")
+    zscores = read_zscores(options.zscores) if options.zscores else None  # trec_eval -Z
     result, run_name, qrels_name = _evaluate(options, measures, evaluation_options(options))
+    if zscores is not None:
+        result = converted(result, zscores)
     _return_freed_memory()
     _note_query_sets(result, run_name, qrels_name)
     tag = _run_tag(options.run) if runid else None
     out = sys.stdout
     if options.format == "trec_eval":
         summary = not options.no_summary
-        for piece in trec_format.pieces(result, tag if runid else None, per_query=options.per_query, summary=summary):
+        shown = {"per_query": options.per_query, "summary": summary, "zscores": zscores is not None}
+        for piece in trec_format.pieces(result, tag if runid else None, **shown):
             out.write(piece)
     elif options.format == "json":
         out.write(_json(result, options.per_query) + "\n")
@@ -159,7 +168,7 @@ def _with_collection(measure, documents: int):
 def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions):
     """The Evaluation, and the names of the run and qrels: read whole, streamed, or on Dask
     (metrics.evaluation.streaming, metrics.evaluation.distributed: the same numbers), under ``settings``."""
-    from metrics.evaluation.engine import join, score
+    from metrics.evaluation.engine import evaluate, join, score
     from metrics.evaluation.streaming import evaluate_stream, too_large_to_read_whole
     from metrics.io import read_qrels, read_run
 
@@ -170,6 +179,12 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
         write_parquet(options.run, options.to_parquet, piece_bytes=settings.piece_bytes)
         run_source = options.to_parquet  # grouped by query now: read back, a partition at a time
     names = os.path.basename(os.path.normpath(options.run)), os.path.basename(options.qrels)
+    if options.rel_format != "qrels":  # trec_eval -R: judgment groups
+        return trec_options.evaluate_format(options, measures, settings)
+    if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
+        run, qrels = read_run(options.run), read_qrels(options.qrels)
+        cut = trec_options.only_query(run, qrels, options.debug.query, options.complete)
+        return evaluate(*cut, measures, options=settings), run.name, qrels.name
     if options.dask:
         from metrics.evaluation.distributed import evaluate_dask
 

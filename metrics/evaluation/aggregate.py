@@ -148,7 +148,8 @@ GEOMETRIC_FLOOR = 0.00001  # trec_eval's MIN_GEO_MEAN: a query scoring 0 counts 
 
 def summarize(values, summary: str = "mean") -> float:
     """The ``all`` value over the counted queries, as trec_eval forms it for the measure: the mean; the sum (num_ret,
-    num_rel, num_rel_ret, ...); or the geometric mean with zeros floored at 0.00001 (gm_map, gm_bpref).
+    num_rel, num_rel_ret, ...); the geometric mean with zeros floored at 0.00001 (gm_map, gm_bpref); or how many
+    queries there are (num_q).
 
     >>> summarize([0.5, 0.0], "geometric") == math.exp((math.log(0.5) + math.log(0.00001)) / 2)
     True
@@ -158,6 +159,8 @@ def summarize(values, summary: str = "mean") -> float:
         return math.nan
     if summary == "sum":
         return _in_order(values)
+    if summary == "queries":  # num_q: how many queries, whatever their values
+        return float(len(values))
     if summary == "geometric":
         return math.exp(mean(math.log(max(v, GEOMETRIC_FLOOR)) for v in values)) if values else 0.0
     return mean(values)

@@ -9,20 +9,25 @@ from __future__ import annotations
 from math import log2
 from typing import TYPE_CHECKING
 
-from metrics.catalog.family import Family, Names, Teaching, Values
+from metrics.catalog.family import GAINS, Family, Names, Teaching, TrecEval, Values
 from metrics.core.checks import checked, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.judgments import Gains
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._dcg_sums import _defined, _row_dcg_terms, _within, dcg_sum_worked, gain, gain_symbol
+from metrics.families._gain_map_sums import dcg_with_gains, dcg_with_gains_kernel
 
 if TYPE_CHECKING:
     from metrics.catalog.measures import Measure
 
 
-def dcg(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
-    r"""Discounted cumulative gain at cutoff k (ranx ``dcg@k``; ``dcg_burges@k`` with exponential gain).
+def dcg(
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
+) -> Breakdown:
+    r"""Discounted cumulative gain at cutoff k (trec_eval ``dcg`` uncut; ranx ``dcg@k``; ``dcg_burges@k`` with
+    exponential gain).
 
     .. math:: DCG@k = \sum_{i=1}^{k} \frac{g(d_i)}{\log_2(i + 1)}
 
@@ -31,7 +36,12 @@ def dcg(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions
 
     >>> round(dcg(["d1", "d2", "d3", "d4", "d5"], {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1}, k=4).value, 4)
     5.7619
+
+    ``gains`` maps levels to gains as trec_eval's ``dcg.1=3,2=9`` does (metrics.families._gain_map_sums).
     """
+    if gains:
+        total, steps = dcg_with_gains(ranking, qrels, k, conventions, gains)
+        return Breakdown("DCG", k, total, steps, {Term.DCG: total}, conventions, gains=tuple(gains), graded=True)
     top = checked(ranking, qrels, k)
     total, steps = 0.0, []
     for rank, doc, grade, relevant in judged(top, qrels, conventions.threshold):
@@ -50,6 +60,8 @@ def dcg_worked(b: Breakdown) -> str:
 
 
 def dcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
+    if measure.param("gains"):
+        return dcg_with_gains_kernel(data, measure)
     kind = measure.gain_under(data.conventions)
     return _within(data, data.slot, data.rank, _row_dcg_terms(data, kind), measure.k)
 
@@ -72,7 +84,9 @@ DCG = Family(
         ),
     ),
     graded=True,
+    params=(GAINS,),
     names=Names(tools={"ranx": "dcg@k"}),
+    trec_eval=TrecEval("dcg"),
     values=Values(range=None),
     order=80,
 )

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from metrics.catalog.family import Family, Teaching, Values
+from metrics.catalog.family import GAINS, Family, Teaching, TrecEval, Values
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.judgments import Gains
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._dcg_sums import _defined, _ideal_terms, _within, dcg_sum_worked, gain_symbol
+from metrics.families._gain_map_sums import idcg_with_gains, idcg_with_gains_kernel
 from metrics.families.dcg import dcg
 
 if TYPE_CHECKING:
@@ -30,9 +32,10 @@ def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Convention
 
 
 def idcg(
-    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+    ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
-    r"""Ideal DCG at cutoff k: the DCG of the best possible ordering (trec_eval's ndcg denominator).
+    r"""Ideal DCG at cutoff k: the DCG of the best possible ordering (trec_eval's ndcg denominator; ``ideal_dcg``
+    uncut).
 
     .. math:: IDCG@k = \sum_{i=1}^{k} \frac{g(d^*_i)}{\log_2(i + 1)}, \quad d^*\ \text{sorted by grade}
 
@@ -42,8 +45,13 @@ def idcg(
 
     >>> round(idcg(["a", "b", "c"], {"a": 1, "b": 2, "c": 0, "z": 1}, k=10).value, 4)
     3.1309
+
+    ``gains`` maps levels to gains as trec_eval's ``ideal_dcg.1=3,2=9`` does (metrics.families._gain_map_sums).
     """
     checked(ranking, qrels, k)
+    if gains:
+        total, steps = idcg_with_gains(ranking, qrels, k, conventions, gains)
+        return Breakdown("IDCG", k, total, steps, {Term.IDCG: total}, conventions, gains=tuple(gains), graded=True)
     ideal = ideal_ranking(ranking, qrels, conventions=conventions)
     best = dcg(ideal if k is None else ideal[:k], qrels, conventions=conventions)
     return Breakdown("IDCG", k, best.value, best.steps, {Term.IDCG: best.value}, conventions, graded=True)
@@ -64,6 +72,8 @@ def _idcg(data, k: int | None, kind: str) -> np.ndarray:
 
 
 def idcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
+    if measure.param("gains"):
+        return idcg_with_gains_kernel(data, measure)
     return _idcg(data, measure.k, measure.gain_under(data.conventions))
 
 
@@ -81,6 +91,8 @@ IDCG = Family(
         plain=("is no score of the run: it is the best DCG the judged documents allow, the yardstick NDCG divides by"),
     ),
     graded=True,
+    params=(GAINS,),
+    trec_eval=TrecEval("ideal_dcg"),
     values=Values(range=None),
     scores_the_list=False,
     order=90,

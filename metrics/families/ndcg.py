@@ -15,10 +15,11 @@ from metrics.catalog.family import GAINS, TREC_CUTOFFS, Default, Family, Names, 
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains, LevelGain, gain_of, ideal_gains, level_counts, level_gains
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import Prepared, log2_discounts, position_within, ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._dcg_sums import _dcg_terms, _defined, _symbol
-from metrics.families._gain_walks import Walk, ideal_rows, row_gains, walk_breakdown, walk_values
+from metrics.families._gain_map_sums import dcg_with_gains_kernel, idcg_with_gains_kernel
+from metrics.families._gain_walks import Walk, walk_breakdown, walk_values
 from metrics.families.dcg import DCG, dcg, dcg_kernel
 from metrics.families.idcg import IDCG, idcg, idcg_kernel
 from metrics.teaching.latex import aligned_block, compact, decimal
@@ -134,18 +135,8 @@ def ndcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
 
 
 def ndcg_with_gains_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    gains = measure.param("gains")
-    slot, rank, grade = data.within(measure.k)
-    gain = row_gains(grade, gains)
-    nonzero = gain != 0
-    dcg = np.bincount(slot[nonzero], weights=gain[nonzero] / log2_discounts(rank[nonzero]), minlength=data.size)
-    ideal_slot, ideal_gain = ideal_rows(data, gains)
-    position = position_within(ideal_slot)
-    if measure.k is not None:
-        keep = position <= measure.k
-        ideal_slot, ideal_gain, position = ideal_slot[keep], ideal_gain[keep], position[keep]
-    best = np.bincount(ideal_slot, weights=ideal_gain / log2_discounts(position), minlength=data.size)
-    return ratio(dcg, np.where(best > 0, best, 0.0))
+    best = idcg_with_gains_kernel(data, measure)
+    return ratio(dcg_with_gains_kernel(data, measure), np.where(best > 0, best, 0.0))
 
 
 NDCG = Family(

@@ -53,10 +53,11 @@ NUM_Q = Family(
     cutoff="none",
     written="whole",
     names=Names(ir_measures="NumQ"),
-    trec_eval=TrecEval("num_q", per_query=False),
+    # a count of queries, whatever the judgments
+    trec_eval=TrecEval("num_q", per_query=False, reads=("qrels", "qrels_jg", "prefs", "qrels_prefs")),
     values=Values(
-        range=None,  # whole numbers, summed over queries
-        summary="sum",
+        range=None,  # whole numbers; over queries, how many were evaluated
+        summary="queries",
         count=True,
     ),
     order=110,

@@ -135,17 +135,101 @@ def equals_trec_eval10(trec_measure: str) -> int:
                 got = [str(int(readable.value)), str(int(engine.per_query[name][kernel_index]))]
             assert got == [printed, printed], (trec_measure, input_id, name, query, got, printed)
             compared += 1
-        for name, query, printed in rows:  # the summary of a count (a sum) or a gm_ measure (a geometric mean)
-            measure = parse_measure(name.strip())
+        for name, query, printed in rows:  # the summary of a count (a sum, num_q's number of queries) or a gm_
+            measure = parse_measure(name.strip())  # measure (a geometric mean)
             summary = registry.family(measure.family).values.summary
-            if query != "all" or summary not in ("sum", "geometric"):
+            if query != "all" or summary not in ("sum", "queries", "geometric"):
                 continue
             scored = [q for q in run.to_rankings() if qrels.grades_of(q)]  # trec_eval without -c
             values = [measure.compute(run.ranking_of(q), qrels.grades_of(q)).value for q in scored]
-            if summary == "sum":
+            if summary == "queries":
+                assert str(len(scored)) == printed, (trec_measure, input_id, name, scored, printed)
+            elif summary == "sum":
                 assert str(int(sum(values))) == printed, (trec_measure, input_id, name, values, printed)
             else:  # trec_eval's gm_: exp(mean(log(max(value, 0.00001))))
                 mean = math.exp(sum(math.log(max(v, 0.00001)) for v in values) / len(values))
                 assert f"{mean:.4f}" == printed, (trec_measure, input_id, name, mean, printed)
             compared += 1
     return compared
+
+
+# --- judgment groups (trec_eval -R qrels_jg): each query judged by several groups, a measure averaged over them ---
+
+GROUPS = ("u1", "u2", "u3")
+
+
+@st.composite
+def grouped_runs(draw):
+    """A generated run and judgment groups {query: {group: {doc: grade}}}: the run's qrels as one group's, and one or
+    two more groups who regrade some of the same documents and judge others."""
+    run, qrels = draw(RUNS)
+    groups: dict[str, dict[str, dict[str, int]]] = {}
+    for query, grades in qrels.items():
+        chosen = draw(st.lists(st.sampled_from(GROUPS), min_size=1, max_size=3, unique=True))
+        groups[query] = {}
+        for group in chosen:
+            regraded = {d: draw(st.integers(-1, 3)) if draw(st.booleans()) else grade for d, grade in grades.items()}
+            extra = draw(st.dictionaries(st.sampled_from(["x1", "x2", *run.get(query, [])]), st.integers(-1, 3)))
+            groups[query][group] = {**regraded, **extra}
+    return run, groups
+
+
+def groups_equal_readable(
+    names: Sequence[str], run: Mapping[str, list[str]], groups: Mapping[str, Mapping], conventions: Conventions
+) -> None:
+    """metrics.evaluation.judgment_groups' per-query values == the readable functions' on each query's groups, bit
+    for bit (with -c: a query missing from the run is scored on an empty ranking)."""
+    from metrics.evaluation.judgment_groups import evaluate_judgment_groups
+
+    judged = {q: g for q, g in groups.items() if any(g.values())}
+    if not judged:
+        return
+    scored = {q: {d: float(len(r) - i) for i, d in enumerate(r)} for q, r in run.items()}
+    result = evaluate_judgment_groups(scored, judged, names, conventions=conventions, complete=True)
+    for name in names:
+        measure = parse_measure(name)
+        for index, query in enumerate(result.queries):
+            kept = {group: grades for group, grades in judged[query].items() if grades}
+            readable = measure.compute(run.get(query, []), kept, conventions).value
+            assert result.per_query[name][index] == readable, (name, query)
+
+
+def equals_trec_eval10_groups(names: Mapping[str, str]) -> int:
+    """trec_eval 10.0's per-query values for ``-q -R qrels_jg -m qrels_jg`` on every judgment-group input of the
+    corpus == our readable functions' and metrics.evaluation.judgment_groups' (``names``: ours -> the printed name,
+    e.g. {"P_avgjg@10": "P_avgjg_10"}). Returns how many values were compared."""
+    from metrics.evaluation.judgment_groups import evaluate_judgment_groups
+    from metrics.io.qrels_jg import read_qrels_jg
+
+    inputs, _ = _corpus()
+    compared = 0
+    for case in _cases(["-q", "-R", "qrels_jg", "-m", "qrels_jg"]):
+        record = inputs[case["input"]]
+        run, groups = read_run(record["run"].encode()), read_qrels_jg(record["qrels"].encode())
+        printed = {tuple(line.split("\t")[:2]): line.split("\t")[2] for line in case["stdout"].splitlines()}
+        engine = evaluate_judgment_groups(run, groups, list(names))
+        by_query = groups.to_dict()
+        for name, trec_name in names.items():
+            for index, query in enumerate(engine.queries):
+                want = printed[f"{trec_name:<22}", query]
+                readable = parse_measure(name).compute(run.ranking_of(query), by_query[query]).value
+                assert [f"{readable:.4f}", f"{engine.per_query[name][index]:.4f}"] == [want, want], (name, query)
+                compared += 1
+    return compared
+
+
+@functools.cache
+def _all_cases() -> tuple[dict, ...]:
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as handle:
+        return tuple(record for line in handle if (record := json.loads(line))["kind"] == "case")
+
+
+def _cases(args: list[str]) -> list[dict]:
+    """The corpus's cases run with exactly these arguments where trec_eval answered (its answer on the repaired
+    input where it has a defect)."""
+    found = []
+    for case in _all_cases():
+        answer = case.get("expected", case)
+        if case["args"] == args and answer["rc"] == 0:
+            found.append({**case, "stdout": answer["stdout"]})
+    return found

@@ -1,0 +1,109 @@
+"""A run scored against judgment groups (trec_eval -R qrels_jg): every measure on each (query, group), then each
+query's groups averaged, as m_P_avgjg.c, m_map_avgjg.c and m_Rprec_mult_avgjg.c average them.
+
+The engine (metrics.evaluation.engine) scores the groups as queries of their own: the qrels of query q's group g
+become those of a query "q<NUL>g" (NUL sorts before every other byte, so q's groups stay together, in their order, and
+before any longer query id that starts with q), ranked by q's ranking. -c, -M and -J apply per group as trec_eval's
+form_res_rels_jg.c applies them. Each query's value is then its groups' values added in order, divided by their number
+when there are several (metrics.families._judgment_groups.averaged, vectorized).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+import numpy as np
+import pyarrow as pa
+
+from metrics.catalog.measures import Measure, parse_measures
+from metrics.evaluation.engine import Evaluation, QueryCounts, join, score, summaries
+from metrics.evaluation.options import EvaluationOptions, given
+from metrics.io import Qrels, Run, read_run
+from metrics.io.arrays import take
+from metrics.io.qrels_jg import JudgmentGroups, read_qrels_jg
+
+SEPARATOR = "\x00"  # between a query id and a group id (ids never hold a NUL byte: the readers refuse one)
+
+
+def evaluate_judgment_groups(
+    run,
+    groups,
+    measures: Iterable[str | Measure],
+    *,
+    options: EvaluationOptions | None = None,
+    **keywords,
+) -> Evaluation:
+    """Score a run against judgment groups: ``groups`` is a qrels_jg file (a path or bytes), a dict {query: {group:
+    {doc: grade}}} or metrics.io.qrels_jg.JudgmentGroups; ``run`` anything metrics.io.read_run reads. The
+    measures are any of the engine's; trec_eval computes only P_avgjg, map_avgjg, Rprec_mult_avgjg and num_q from
+    judgment groups (TrecEval.reads), and on a query judged by one group each is the measure it averages. ``options``
+    (metrics.evaluation.options.EvaluationOptions), or its fields as keywords, as for
+    metrics.evaluation.engine.evaluate; how a large run is read does not apply (the run is read whole).
+
+    >>> run = {"q1": {"a": 2.0, "b": 1.0}}
+    >>> groups = {"q1": {"u1": {"a": 1}, "u2": {"b": 1, "z": 1}}}
+    >>> evaluate_judgment_groups(run, groups, ["map_avgjg", "P_avgjg_2"]).per_query["map_avgjg"].tolist()
+    [0.625]
+    """
+    options = given(options, keywords)
+    parsed = parse_measures(measures)
+    run, groups = read_run(run), read_qrels_jg(groups)
+    queries_of_run = set(run.query_ids.to_pylist())
+    qrels, real_of = _group_qrels(groups)
+    judged = sorted(set(real_of.values()))
+    evaluated = [q for q in judged if options.complete or q in queries_of_run]
+    by_group = score(join(_group_run(run, groups, evaluated), qrels, parsed, options=options))
+    position = {query: index for index, query in enumerate(evaluated)}
+    query_of_slot = np.array([position[real_of[pseudo]] for pseudo in by_group.queries], dtype=np.int64)
+    groups_per_query = np.bincount(query_of_slot, minlength=len(evaluated))
+    per_query = {}
+    for name, values in by_group.per_query.items():
+        total = np.bincount(query_of_slot, weights=values, minlength=len(evaluated))  # in group order, from 0
+        per_query[name] = np.where(groups_per_query > 1, total / np.maximum(groups_per_query, 1), total)
+    only_in_run = tuple(sorted(queries_of_run - set(judged)))
+    only_in_qrels = tuple(q for q in judged if q not in queries_of_run)
+    relevant = {q for q, grade in zip(groups.query.to_pylist(), groups.grade.tolist(), strict=True)
+                if grade >= options.conventions.threshold}  # fmt: skip
+    no_relevant = sum(q not in relevant for q in evaluated)
+    counts = QueryCounts(len(evaluated), len(only_in_run), len(only_in_qrels), no_relevant)
+    by_name = {measure.name: measure for measure in parsed}
+    return dataclasses.replace(
+        by_group,
+        queries=tuple(evaluated),
+        per_query=per_query,
+        means=summaries(per_query, by_name),
+        counts=counts,
+        only_in_run=only_in_run,
+        only_in_qrels=only_in_qrels,
+    )
+
+
+def _group_qrels(groups: JudgmentGroups) -> tuple[Qrels, dict[str, str]]:
+    """The judgments as qrels of one query per (query, group), and each such query's real query."""
+    query, group = groups.query.to_pylist(), groups.group.to_pylist()
+    pseudo = [f"{q}{SEPARATOR}{g}" for q, g in zip(query, group, strict=True)]
+    real_of = dict(zip(pseudo, query, strict=True))
+    qrels = Qrels(groups.name, pa.chunked_array([pa.array(pseudo, pa.string())]), pa.chunked_array([groups.doc]),
+                  groups.grade)  # fmt: skip
+    return qrels, real_of
+
+
+def _group_run(run: Run, groups: JudgmentGroups, evaluated: list[str]) -> Run:
+    """The run with each evaluated query's ranking repeated for each of its groups, under the group's query id."""
+    index_of = {query: i for i, query in enumerate(run.query_ids.to_pylist())}
+    wanted = set(evaluated)
+    pairs = sorted({(q, g) for q, g in zip(groups.query.to_pylist(), groups.group.to_pylist(), strict=True)})
+    pairs = [(q, g) for q, g in pairs if q in wanted and q in index_of]
+    order = np.arange(run.num_rows, dtype=np.int64)  # trec_eval's order of the rows: position -> row
+    if run.moved is not None:
+        moved_rows, moved_to = run.moved
+        order[moved_to] = moved_rows
+    starts = [int(run.starts[index_of[q]]) for q, _ in pairs]
+    lengths = [int(run.starts[index_of[q] + 1]) - first for (q, _), first in zip(pairs, starts, strict=True)]
+    positions = np.concatenate([np.arange(s, s + n, dtype=np.int64) for s, n in zip(starts, lengths, strict=True)]
+                               or [np.zeros(0, dtype=np.int64)])  # fmt: skip
+    rows = order[positions]
+    ids = pa.array([f"{q}{SEPARATOR}{g}" for q, g in pairs], pa.string())
+    bounds = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]).astype(np.int64)
+    return Run(run.name, ids, bounds, pa.chunked_array([take(run.doc, rows)]), run.doc_hash[rows])

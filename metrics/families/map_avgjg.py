@@ -1,0 +1,69 @@
+"""Average precision averaged over judgment groups (map_avgjg): AP on each group's judgments (trec_eval -R qrels_jg),
+averaged.
+
+Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
+(metrics.catalog.registry collects it).
+"""
+
+from __future__ import annotations
+
+from metrics.catalog.family import Family, Teaching, TrecEval
+from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.types import Breakdown, Ranking, Term
+from metrics.families._judgment_groups import (
+    GROUPS,
+    JudgmentGroups,
+    averaged_breakdown,
+    averaged_definition,
+    averaged_worked,
+)
+from metrics.families.average_precision import AVERAGE_PRECISION, average_precision
+from metrics.teaching.latex import plain
+
+
+def map_avgjg(
+    ranking: Ranking, qrels: JudgmentGroups, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Average precision averaged over the query's judgment groups (trec_eval ``map_avgjg``, ``-R qrels_jg``).
+
+    .. math:: \mathrm{AP\_avgjg} = \frac{1}{m} \sum_{j=1}^{m} \mathrm{AP}_j
+
+    Conventions (``m_map_avgjg.c``): each group's AP as :func:`metrics.families.average_precision.average_precision`
+    computes it on that group's judgments (divided by the group's R; 0 when it has nothing relevant); the groups in
+    order of their ids. ``qrels`` maps each group to its judgments; plain judgments are one group (AP itself). k cuts
+    the ranking (trec_eval's map_avgjg has no cutoff).
+
+    >>> map_avgjg(["a", "b"], {"u1": {"a": 1}, "u2": {"b": 1, "z": 1}}).value  # (1 + (1/2) / 2) / 2
+    0.625
+    """
+    return averaged_breakdown("AP_avgjg", average_precision, ranking, qrels, k, conventions)
+
+
+def map_avgjg_definition(c: Conventions) -> str:
+    return averaged_definition(plain("AP_avgjg"), r"\mathrm{AP}")
+
+
+def map_avgjg_worked(b: Breakdown) -> str:
+    return averaged_worked(plain("AP_avgjg", b.k), rf"\mathrm{{AP{'@' + str(b.k) if b.k else ''}}}", b)
+
+
+MAP_AVGJG = Family(
+    key="AP_avgjg",
+    title="Average precision averaged over judgment groups",
+    function=map_avgjg,
+    kernel=AVERAGE_PRECISION.kernel,  # one group per slot: metrics.evaluation.judgment_groups averages a query's
+    kind="order",
+    help="AP_avgjg (trec_eval map_avgjg): AP on each judgment group's judgments (e.g. each user's), averaged.",
+    teaching=Teaching(
+        map_avgjg_definition,
+        map_avgjg_worked,
+        terms=(Term.SUM, GROUPS),
+        plain=(
+            "rewards putting every relevant document high, not only the first, as each group of judges (e.g. "
+            "each user) judges them, averaged over the groups"
+        ),
+    ),
+    written="whole",
+    trec_eval=TrecEval("map_avgjg", reads=("qrels_jg",)),
+    order=396,
+)

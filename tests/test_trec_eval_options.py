@@ -1,0 +1,156 @@
+"""trec_eval 10.0's options beyond the measures and the query set (metrics.cli.trec_options): -v, -T, -o, -D. Expected
+outputs are trec_eval's own `make quicktest` files (tests/data/trec_eval10/quicktest/); the recorded corpus
+(tests/test_trec_eval10_corpus.py) replays them on random inputs too."""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+from pathlib import Path
+
+import pytest
+
+from metrics.cli.ir_metrics import main
+
+QUICKTEST = Path(__file__).parent / "data" / "trec_eval10" / "quicktest"
+QRELS, RESULTS = str(QUICKTEST / "qrels.test.gz"), str(QUICKTEST / "results.test.gz")
+
+
+def expected(name: str) -> str:
+    with gzip.open(QUICKTEST / f"{name}.gz", "rt", encoding="utf-8") as handle:
+        return handle.read()
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main([*args, "--format", "trec_eval"])
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_v_prints_the_version_on_stderr_and_exits_0():
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as done:
+        main(["-v"])  # no files needed: trec_eval exits while reading its options
+    assert done.value.code == 0
+    assert err.getvalue().startswith("trec_eval version 10.0-rc3")
+
+
+@pytest.mark.parametrize(
+    "option", [["-o"], ["-T", "trec_results"], ["-Ttrec_results"], ["--Results_format=trec_results"]]
+)
+def test_o_and_t_change_nothing(option):
+    """-o is obsolete in trec_eval 10.0 (it sets a flag nothing reads); -T trec_results is its only results format."""
+    assert run_cli(*option, QRELS, RESULTS)[:2] == (0, expected("out.test"))
+
+
+def test_another_results_format_is_refused():
+    status, printed, err = run_cli("-T", "trec_top", QRELS, RESULTS)
+    assert (status, printed) == (2, "") and "trec_results" in err
+
+
+def _query_lines(text: str, query: str) -> list[str]:
+    return [line for line in text.splitlines() if line.split("\t")[1] == query]
+
+
+def test_d_with_a_query_evaluates_that_query_alone():
+    """-D 0.302: query 302's lines as trec_eval -q prints them for the three queries (out.test.aq), and a summary
+    over 302 alone: num_q 1, each mean its value."""
+    status, printed, _ = run_cli("-D", "0.302", "-q", "-m", "all_trec", QRELS, RESULTS)
+    assert status == 0
+    assert _query_lines(printed, "302") == _query_lines(expected("out.test.aq"), "302")
+    summary = {line.split("\t")[0].strip(): line.split("\t")[2] for line in _query_lines(printed, "all")}
+    per_query = {line.split("\t")[0].strip(): line.split("\t")[2] for line in _query_lines(printed, "302")}
+    assert summary["num_q"] == "1"
+    assert all(summary[name] == value for name, value in per_query.items() if name != "relstring")
+    assert not _query_lines(printed, "301")
+
+
+@pytest.mark.parametrize("level", ["0", "1", "4"])
+def test_d_level_alone_changes_no_number(level):
+    """trec_eval prints debugging text at some levels (for the ndcg family, from level 1); we print none, and the
+    numbers are the same."""
+    assert run_cli("-D", level, "-m", "all_trec", "-q", QRELS, RESULTS)[:2] == (0, expected("out.test.aq"))
+
+
+@pytest.mark.parametrize("value", ["x", "1.", "", "a.301"])
+def test_a_bad_debug_level_is_refused(value):
+    assert run_cli("-D", value, QRELS, RESULTS)[:2] == (2, "")
+
+
+def test_d_with_a_query_nobody_has_is_refused():
+    """trec_eval: "No queries with both results and relevance info" (exit 7)."""
+    status, printed, err = run_cli("-D", "0.999", QRELS, RESULTS)
+    assert (status, printed) == (2, "") and "999" in err
+
+
+# --- -Z: z-scores against a file of means and standard deviations (trec_eval's quicktest out.test.aqZ is replayed
+# by tests/test_trec_eval10_corpus.py) ---
+
+
+def _zscore_case(tmp_path, zscores: str, *args: str) -> tuple[int, str, str]:
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n2 0 a 1\n2 0 c 1\n")
+    (tmp_path / "run").write_text("1 Q0 a 1 1 t\n1 Q0 b 2 0.5 t\n2 Q0 c 1 1 t\n")
+    (tmp_path / "z").write_text(zscores)
+    return run_cli("-q", "-Z", str(tmp_path / "z"), *args, str(tmp_path / "qrels"), str(tmp_path / "run"))
+
+
+def test_z_by_hand(tmp_path):
+    """Query 1: AP 1, P_5 1/5; query 2: AP (1/1)/2, no P_5 line in the file. A standard deviation of 0 gives 0 where
+    the value is the mean, else -1000000, as a missing line does; the summary is the mean of the z-scores."""
+    zscores = "1 map 0.5 0.25\n1 P_5 0.2 0\n2 map 0.75 0\n"
+    status, printed, _ = _zscore_case(tmp_path, zscores, "-m", "map", "-m", "P.5")
+    assert status == 0
+    assert printed == (
+        "Zmap                   \t1\t2.0000\n"  # (1 - 0.5) / 0.25
+        "ZP_5                   \t1\t0.0000\n"  # std 0, 0.2 == 0.2
+        "Zmap                   \t2\t-1000000.0000\n"  # std 0, 0.5 != 0.75
+        "ZP_5                   \t2\t-1000000.0000\n"  # no line
+        "Zmap                   \tall\t-499999.0000\n"
+        "ZP_5                   \tall\t-500000.0000\n"
+    )
+
+
+def test_z_of_a_line_the_file_does_not_give_is_missing(tmp_path):
+    """trec_eval 10.0's binary search looks one line past the lines of query 1 for map, finds query 2's map line and
+    prints (1 - 0.5) / 0.1 = 5.0000 (tests/data/trec_eval10/defects.json, zscore_lookup_past_the_end); the file
+    gives no map for query 1: -1000000."""
+    status, printed, _ = _zscore_case(tmp_path, "1 P_5 0.1 0.1\n2 map 0.5 0.1\n", "-m", "map")
+    assert status == 0
+    assert printed.splitlines()[0] == "Zmap                   \t1\t-1000000.0000"
+
+
+def test_z_counts_print_as_numbers_and_num_q_still_counts(tmp_path):
+    """num_ret's z-scores are summed (its summary), printed %6.4f; num_q's summary is the number of queries."""
+    status, printed, _ = _zscore_case(tmp_path, "1 num_ret 1 0.5\n2 num_ret 2 2\n", "-m", "num_q", "-m", "num_ret")
+    assert status == 0
+    assert printed == (
+        "Znum_ret               \t1\t2.0000\n"  # (2 - 1) / 0.5
+        "Znum_ret               \t2\t-0.5000\n"  # (1 - 2) / 2
+        "Znum_q                 \tall\t2.0000\n"
+        "Znum_ret               \tall\t1.5000\n"
+    )
+
+
+def test_z_of_gm_map_is_taken_on_the_log(tmp_path):
+    """trec_eval keeps log(AP) per query for gm_map (m_gm_map.c): the z-scores are of the logs, the summary the
+    exponential of their mean. Query 1: log 1 = 0; query 2: log 0.5."""
+    import math
+
+    zscores = "1 gm_map 0 1\n2 gm_map 0 1\n"
+    status, printed, _ = _zscore_case(tmp_path, zscores, "-m", "gm_map")
+    assert (status, printed) == (0, f"Zgm_map                \tall\t{math.exp(math.log(0.5) / 2):6.4f}\n")
+
+
+@pytest.mark.parametrize(
+    ("zscores", "message"),
+    [
+        ("1 map 0.5\n", "line 1: expected 4 fields"),
+        ("1 map 0.5 0.1\n1 map abc 0.1\n", "line 2: mean 'abc' is not a number"),
+        ("1 map 0.5 0.1\n1 map 0.5 0.2\n", "query '1', measure 'map' has two lines"),
+    ],
+)
+def test_a_bad_zscore_file_is_refused(tmp_path, zscores, message):
+    status, printed, err = _zscore_case(tmp_path, zscores, "-m", "map")
+    assert (status, printed) == (2, "") and message in err
