@@ -9,14 +9,32 @@
 
 from __future__ import annotations
 
-from ui import css
+from ui import a11y, css, navigation
 from ui.first_paint import PRELOAD_KEY
 from ui.widgets import SUMMARY_KEY
 
 PHONE_MAX_PX = 640  # Streamlit stacks columns on screens up to this width
 
+MUTED_TEXT = "#5B6673"  # captions: 5.8:1 on white (Streamlit's own #797f85 is 4.0:1, under WCAG AA's 4.5:1)
+
 CSS = f"""
 .st-key-{PRELOAD_KEY} {{ display: none; }}  /* ui.first_paint.preload: a formula only to fetch KaTeX's code */
+.st-key-{a11y.KEY} {{ display: none; }}  /* ui.a11y's script: it draws nothing */
+/* Streamlit draws a caption in the text colour at 60% opacity (#797f85 on white): a solid colour instead. */
+[data-testid="stCaptionContainer"] {{ color: {MUTED_TEXT}; opacity: 1; }}
+/* The skip link (ui/components/a11y.js): off screen until a keyboard focuses it. */
+.irlab-skip-link {{
+  position: fixed; left: 0.5rem; top: -4rem; z-index: 1000100; padding: 0.5rem 0.9rem;
+  background: #ffffff; color: #004f7c; font-weight: 600; border: 2px solid #004f7c; border-radius: 0.4rem;
+}}
+.irlab-skip-link:focus {{ top: 0.5rem; }}
+/* ui.navigation: section headings as Streamlit's own menu draws them, links close together. */
+.st-key-{navigation.KEY} [data-testid="stMarkdownContainer"]:has(.irlab-nav-section) {{ margin-bottom: 0; }}
+.st-key-{navigation.KEY} .irlab-nav-section {{
+  margin: 0.75rem 0 0.1rem 0.5rem; font-size: 0.875rem; font-weight: 600; color: {MUTED_TEXT};
+}}
+.st-key-{navigation.KEY} {{ gap: 0.15rem; }}
+.st-key-{navigation.KEY} a {{ min-height: 2rem; }}  /* WCAG 2.5.8: a target at least 24 px tall */
 .st-key-{SUMMARY_KEY}, :has(> .st-key-{SUMMARY_KEY}) {{ display: none; }}
 @media (max-width: {PHONE_MAX_PX}px) {{
   /* Sticky on the summary's own wrapper: a sticky box only moves within its parent. */

@@ -1,0 +1,108 @@
+"""Accessibility (issue #27): axe-core finds no violation of the WCAG 2.0, 2.1 and 2.2 A and AA rules, of any
+impact, on every page at 1440x900, on a 390x844 phone and in presenter mode at 1920x1080.
+
+One tab per view for the whole module (a page switch in one session costs a rerun; a new session a frontend boot):
+it moves between pages by the app's own navigation links, so axe is injected once per view. The phone and presenter
+views hide the sidebar, so their links are clicked from script there; the links themselves are what a person uses
+on the wide view (tests/browser/test_pages_browser.py clicks them).
+
+``test_the_audit_fails_on_a_broken_page`` checks the audit itself: the same call finds what was broken on purpose.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.axe_audit import audit, axe_version, report
+from tests.browser.conftest import PHONE, App, _app
+from tests.browser.test_routing_browser import ADDRESSES
+
+pytestmark = pytest.mark.browser
+
+WAIT_MS = 30_000
+VIEWS = {
+    "wide": {"viewport": {"width": 1440, "height": 900}},
+    "phone": {"viewport": {"width": 390, "height": 844}, **PHONE},
+    "presenter": {"viewport": {"width": 1920, "height": 1080}},
+}
+START = {"wide": "/", "phone": "/", "presenter": "/?presenter=1"}
+PAGES = [path for path in ADDRESSES if path != "/playground"]  # the alias runs the same script as "/"
+NAV_LINK = ".st-key-irlab_nav a"
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, app_server) -> Iterator:
+    """``tabs(view)``: the module's one App (tab, session) for ``view``, opened on first use."""
+    opened: dict[str, App] = {}
+    contexts = []
+
+    def tab(view: str) -> App:
+        if view not in opened:
+            context = browser.new_context(**VIEWS[view])
+            contexts.append(context)
+            page = context.new_page()
+            page.set_default_timeout(WAIT_MS)
+            opened[view] = _app(page, app_server)
+            opened[view].goto(START[view])
+        return opened[view]
+
+    try:
+        yield tab
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def show(app: App, path: str) -> None:
+    """Switch ``app``'s session to the page at ``path`` through its navigation link, and wait until it is drawn."""
+    if urlparse(app.page.url).path != path:
+        title = ADDRESSES[path]
+        link = app.page.locator(NAV_LINK).filter(has_text=re.compile(rf"{re.escape(title)}$"))
+        link.evaluate("a => a.click()")  # the phone's and the projector's sidebar is closed
+        expect(app.page).to_have_url(re.compile(rf"{re.escape(app.base_url + path)}(\?.*)?$"), timeout=WAIT_MS)
+    app.wait_rendered()
+
+
+def assert_no_violation(app: App, where: str) -> None:
+    violations = audit(app.page)
+    assert not violations, f"{where}: axe {axe_version(app.page)} found\n{report(violations)}"
+    assert app.errors == [], app.errors
+
+
+@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("view", VIEWS)
+def test_every_page_has_no_axe_violation(tabs, view, path):
+    app = tabs(view)
+    show(app, path)
+    assert_no_violation(app, f"{path} ({view})")
+
+
+BROKEN = """() => {
+  const main = document.querySelector('[data-testid="stMainBlockContainer"]');
+  const box = document.createElement("div");
+  box.id = "broken-on-purpose";
+  box.innerHTML = '<li>an item outside any list</li>'
+    + '<p style="color:#aaaaaa">grey on white, 2.3:1</p>'
+    + '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">'
+    + '<button></button>';
+  main.prepend(box);
+}"""
+
+
+def test_the_audit_fails_on_a_broken_page(tabs):
+    """The audit sees what a broken page breaks: a list item with no list, low contrast, an image with no text
+    alternative, a button with no name (added to a page that passes, then removed)."""
+    app = tabs("wide")
+    show(app, "/sources")
+    app.page.evaluate(BROKEN)
+    try:
+        found = {violation["id"] for violation in audit(app.page)}
+    finally:
+        app.page.evaluate("() => document.getElementById('broken-on-purpose').remove()")
+    assert {"listitem", "color-contrast", "image-alt", "button-name"} <= found, found
+    assert audit(app.page) == []

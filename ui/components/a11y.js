@@ -1,0 +1,97 @@
+// Accessibility fixes on Streamlit's own markup, for every page (ui/a11y.py mounts this once per run).
+// Streamlit 1.67 renders these parts itself and offers no attribute for them, so this script adds, and keeps adding
+// as the page re-renders:
+// - a skip link, the first thing a keyboard reaches, to the main content;
+// - a keyboard stop (tabindex=0) and a name on every box that scrolls sideways: display formulas (KaTeX) and wide
+//   tables, which a keyboard could not otherwise scroll (WCAG 2.1.1; axe's scrollable-region-focusable);
+// - the navigation landmark around the app's own page links (ui/navigation.py), and aria-current on the link to the
+//   page on screen (its title comes in `data.current`: st.page_link only makes that link bold).
+// It is installed once per document and only ever sets attributes: nothing of the user's goes through it.
+
+const SKIP_ID = "irlab-skip-link";
+const MAIN_ID = "irlab-main";
+const SCROLL_BOXES = [
+  [".katex-display", "Formula, scrolls sideways"],
+  ['[data-testid="stTable"] > div', "Table, scrolls sideways"],
+];
+
+function skipLink() {
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main) return;
+  if (!main.id) main.id = MAIN_ID;
+  if (document.getElementById(SKIP_ID)) return;
+  const link = document.createElement("a");
+  link.id = SKIP_ID;
+  link.className = "irlab-skip-link";
+  link.href = `#${MAIN_ID}`;
+  link.textContent = "Skip to main content";
+  link.addEventListener("click", (event) => {
+    event.preventDefault(); // no #fragment in the address: Streamlit's links carry the page's state
+    const target = document.querySelector('[data-testid="stMain"] h1') || document.getElementById(MAIN_ID);
+    if (!target) return;
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus();
+  });
+  document.body.prepend(link);
+}
+
+function scrollBoxes() {
+  for (const [selector, name] of SCROLL_BOXES) {
+    for (const box of document.querySelectorAll(selector)) {
+      const scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && box.getAttribute("tabindex") !== "0") {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "group");
+        box.setAttribute("aria-label", name);
+      } else if (!scrolls && box.getAttribute("tabindex") === "0") {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    }
+  }
+}
+
+function navigation() {
+  const nav = document.querySelector(".st-key-irlab_nav");
+  if (!nav) return;
+  if (nav.getAttribute("role") !== "navigation") {
+    nav.setAttribute("role", "navigation");
+    nav.setAttribute("aria-label", "Pages");
+  }
+  for (const link of nav.querySelectorAll("a")) {
+    const label = link.querySelector('[data-testid="stMarkdownContainer"]');
+    const current = label !== null && label.textContent.trim() === window.__irlabCurrentTitle;
+    if (current && link.getAttribute("aria-current") !== "page") link.setAttribute("aria-current", "page");
+    else if (!current && link.hasAttribute("aria-current")) link.removeAttribute("aria-current");
+  }
+}
+
+function fix() {
+  skipLink();
+  scrollBoxes();
+  navigation();
+}
+
+export default function (component) {
+  // On window, not in this module: the observer installed by the first mount reads it.
+  window.__irlabCurrentTitle = String((component.data && component.data.current) || "");
+  if (window.__irlabA11y) {
+    window.__irlabA11y();
+    return;
+  }
+  let queued = false;
+  const later = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      fix();
+    });
+  };
+  window.__irlabA11y = later;
+  new MutationObserver(later).observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("resize", later);
+  setInterval(later, 1000); // a formula's width changes when KaTeX's fonts arrive, which no mutation reports
+  fix();
+}
