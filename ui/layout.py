@@ -20,8 +20,9 @@ MUTED_TEXT = "#5B6673"  # captions: 5.8:1 on white (Streamlit's own #797f85 is 4
 CSS = f"""
 .st-key-{PRELOAD_KEY} {{ display: none; }}  /* ui.first_paint.preload: a formula only to fetch KaTeX's code */
 .st-key-{a11y.KEY} {{ display: none; }}  /* ui.a11y's script: it draws nothing */
-/* Streamlit draws a caption in the text colour at 60% opacity (#797f85 on white): a solid colour instead. */
-[data-testid="stCaptionContainer"] {{ color: {MUTED_TEXT}; opacity: 1; }}
+/* Streamlit draws a caption (and its menu's "Made with Streamlit" line) in the text colour at 60% opacity, #797f85
+   on white: a solid colour instead. */
+[data-testid="stCaptionContainer"], [data-testid="stMainMenuPopover"] div > span {{ color: {MUTED_TEXT}; opacity: 1; }}
 /* The skip link (ui/components/a11y.js): off screen until a keyboard focuses it. */
 .irlab-skip-link {{
   position: fixed; left: 0.5rem; top: -4rem; z-index: 1000100; padding: 0.5rem 0.9rem;

@@ -47,3 +47,9 @@ def report(violations: list[dict], limit: int = 6) -> str:
             why = " / ".join(check["message"] for check in node.get("any", []) + node.get("all", []))
             lines.append(f"    {node['target']}: {node['html'][:160]} -- {why[:240]}")
     return "\n".join(lines)
+
+
+def assert_accessible(page, where: str) -> None:
+    """No violation on ``page`` as it is now; the failure names ``where`` (page, view, state) and every finding."""
+    violations = audit(page)
+    assert not violations, f"{where}: axe {axe_version(page)} found\n{report(violations)}"

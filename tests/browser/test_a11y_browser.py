@@ -18,9 +18,10 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.axe_audit import audit, axe_version, report
+from tests.browser.axe_audit import assert_accessible, audit
 from tests.browser.conftest import PHONE, App, _app
 from tests.browser.test_routing_browser import ADDRESSES
+from ui import quiz
 
 pytestmark = pytest.mark.browser
 
@@ -69,17 +70,47 @@ def show(app: App, path: str) -> None:
 
 
 def assert_no_violation(app: App, where: str) -> None:
-    violations = audit(app.page)
-    assert not violations, f"{where}: axe {axe_version(app.page)} found\n{report(violations)}"
+    assert_accessible(app.page, where)
     assert app.errors == [], app.errors
+
+
+OPEN_EXPANDERS = """() => {
+  const closed = [...document.querySelectorAll('[data-testid="stMain"] details:not([open]) > summary')];
+  for (const summary of closed) summary.click();
+  return closed.length;
+}"""
+TABS = '[data-testid="stMain"] [role="tab"]'
+
+
+def open_every_expander(app: App) -> None:
+    """Open every closed expander of the page (opening one may draw more: repeat until none is left)."""
+    for _ in range(5):
+        if not app.page.evaluate(OPEN_EXPANDERS):
+            return
+        app.wait_rendered()
 
 
 @pytest.mark.parametrize("path", PAGES)
 @pytest.mark.parametrize("view", VIEWS)
 def test_every_page_has_no_axe_violation(tabs, view, path):
+    """As drawn on the phone and the projector; on the wide screen with every expander open, then every tab shown
+    in turn (axe skips what is hidden, so a closed expander or tab would go unchecked)."""
     app = tabs(view)
     show(app, path)
+    if view == "wide":
+        open_every_expander(app)
     assert_no_violation(app, f"{path} ({view})")
+    if view != "wide":
+        return
+    for index in range(app.page.locator(TABS).count()):
+        tab = app.page.locator(TABS).nth(index)
+        if tab.get_attribute("aria-selected") == "true":
+            continue
+        name = tab.inner_text().strip()
+        tab.click()
+        app.wait_rendered()
+        open_every_expander(app)
+        assert_no_violation(app, f"{path} ({view}), tab {name!r}")
 
 
 BROKEN = """() => {
@@ -106,3 +137,48 @@ def test_the_audit_fails_on_a_broken_page(tabs):
         app.page.evaluate("() => document.getElementById('broken-on-purpose').remove()")
     assert {"listitem", "color-contrast", "image-alt", "button-name"} <= found, found
     assert audit(app.page) == []
+
+
+@pytest.mark.parametrize("view", ["wide", "phone"])
+def test_a_quiz_answered_right_and_wrong(tabs, view):
+    """Seed 1 (the default): the first exercise predicts a number, the last compares two systems' MRR. The first
+    is answered right (its own answer, to 4 decimals), the last wrong: feedback and worked solutions are shown."""
+    exercises = quiz.generate(1)
+    first, last = exercises[0], exercises[-1]
+    assert first.kind == "predict" and last.kind == "mrr"
+    app = tabs(view)
+    show(app, "/quiz")
+    page = app.page
+    page.get_by_label(f"Your {first.label}").fill(f"{first.answer:.4f}")
+    page.get_by_label(f"Your {first.label}").press("Enter")
+    app.wait_idle()
+    page.get_by_role("button", name="Check").first.click()
+    expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_have_count(1, timeout=WAIT_MS)
+    wrong = "B" if last.answer == "A" else "A"
+    page.get_by_role("radiogroup", name="Higher MRR").get_by_text(wrong, exact=True).click()
+    app.wait_idle()
+    page.get_by_role("button", name="Check").last.click()
+    expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(1, timeout=WAIT_MS)
+    app.wait_rendered()
+    assert_no_violation(app, f"the quiz answered right and wrong ({view})")
+
+
+def test_streamlits_menu_and_its_dialog(tabs):
+    """The only menu and dialog the app shows are Streamlit's: the main menu (Print, Record a screencast) and the
+    screencast's dialog. A selectbox's open list is a popup too."""
+    app = tabs("wide")
+    show(app, "/why-tools-differ")
+    page = app.page
+    page.get_by_role("combobox", name=re.compile("^Measure")).click()
+    expect(page.get_by_role("listbox")).to_be_visible()
+    assert_no_violation(app, "a selectbox's list open")
+    page.keyboard.press("Escape")
+    page.locator('[data-testid="stMainMenu"] button').click()
+    expect(page.get_by_role("menuitem").first).to_be_visible()
+    assert_no_violation(app, "the main menu open")
+    page.locator('[data-testid="stMainMenuItem-recordScreencast"]').click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    assert_no_violation(app, "the screencast dialog")
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)

@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from live_class.store import Store, default_sqlite_url, dispose_engine
+from tests.browser.axe_audit import assert_accessible
 from tests.browser.conftest import ARTIFACTS, App, _app, in_first_screen, start_server, stop_server, wait_idle
 from tests.browser.conftest import PHONE as PHONE_CONTEXT
 
@@ -95,6 +96,7 @@ def test_a_live_class(browser, live_server):
         projector.page.evaluate("window.__notReloaded = true")
         expect(projector.page.locator(COUNT)).to_have_text("0", timeout=WAIT_MS)
         projector.screenshot("live-class-projector-1920x1080")
+        assert_accessible(projector.page, "the projector, poll open")
 
         phones = [open_context(browser, live_server, PHONE, phone=True) for _ in range(3)]
         contexts += [p.page.context for p in phones]
@@ -110,6 +112,7 @@ def test_a_live_class(browser, live_server):
             assert student, phone.page.url  # the student id is in the address bar: a reload keeps it
         assert "teacher" not in phones[0].page.url
         phones[0].page.screenshot(path=str(ARTIFACTS / "live-class-phone-question-390x844.png"))  # the first screen
+        assert_accessible(phones[0].page, "a phone, poll open")
 
         delays, after_ack = [], []
         for phone, value, expected in ((phones[0], "0.97", "1"), (phones[1], "0.5", "2"), (phones[2], "0.96", "3")):
@@ -132,6 +135,7 @@ def test_a_live_class(browser, live_server):
         phones[1].page.reload()  # a reload is the same student: no second vote
         phones[1].wait_idle(WAIT_MS * 2)
         expect(phones[1].page.get_by_text("Your answer: 0.96")).to_be_visible(timeout=WAIT_MS)
+        assert_accessible(phones[1].page, "a phone, answer sent")
         time.sleep(2 * 1.0)
         assert count(projector) == "3"
         assert projector.page.evaluate("window.__notReloaded") is True
@@ -153,6 +157,7 @@ def test_a_live_class(browser, live_server):
             timeout=WAIT_MS
         )
         projector.screenshot("live-class-reveal-1920x1080")
+        assert_accessible(projector.page, "the projector, poll revealed")
         bars = projector.page.evaluate(
             """() => { const chart = document.querySelector('[data-testid="stPlotlyChart"]');
                        const plot = [chart, ...chart.querySelectorAll('*')].find((el) => el.data);
@@ -166,6 +171,7 @@ def test_a_live_class(browser, live_server):
         expect(phones[0].page.get_by_text("Your answer 0.97 is right")).to_be_visible(timeout=WAIT_MS)
         wait_idle(phones[1].page, WAIT_MS * 2)
         phones[1].page.screenshot(path=str(ARTIFACTS / "live-class-phone-reveal-390x844.png"))
+        assert_accessible(phones[1].page, "a phone, poll revealed")
         for app in (projector, *phones):
             assert app.errors == []
     finally:
@@ -218,6 +224,7 @@ def test_a_killed_server_keeps_the_poll_its_answers_and_its_links(browser, tmp_p
         expect(phone.page.get_by_text("Answer sent")).to_be_visible(timeout=WAIT_MS)
         phone.wait_idle(WAIT_MS * 2)
         phone.page.screenshot(path=str(ARTIFACTS / "live-class-move-phone-390x844.png"))
+        assert_accessible(phone.page, "a phone, a move question answered")
         replica = Store(default_sqlite_url(tmp_path))
         for n, option in enumerate(("4", "1")):
             replica.answer(code, 1, f"replica-student-{n}", option)
@@ -245,6 +252,7 @@ def test_a_killed_server_keeps_the_poll_its_answers_and_its_links(browser, tmp_p
         expect(projector.page.locator('[data-testid="stPlotlyChart"]')).to_be_visible(timeout=WAIT_MS * 4)
         projector.wait_rendered(WAIT_MS * 4)
         projector.screenshot("live-class-move-reveal-1920x1080")
+        assert_accessible(projector.page, "the projector, a move question revealed")
         expect(phone.page.get_by_text("Your answer 2 · d2: rank 2 → 3 is right.")).to_be_visible(timeout=WAIT_MS)
         for app in (projector, phone):
             assert app.errors == []

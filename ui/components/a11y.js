@@ -2,8 +2,8 @@
 // Streamlit 1.67 renders these parts itself and offers no attribute for them, so this script adds, and keeps adding
 // as the page re-renders:
 // - a skip link, the first thing a keyboard reaches, to the main content;
-// - a keyboard stop (tabindex=0) and a name on every box that scrolls sideways: display formulas (KaTeX) and wide
-//   tables, which a keyboard could not otherwise scroll (WCAG 2.1.1; axe's scrollable-region-focusable);
+// - a keyboard stop (tabindex=0) and a name on every box that scrolls sideways: display formulas (KaTeX), wide
+//   tables and code, which a keyboard could not otherwise scroll (WCAG 2.1.1; axe's scrollable-region-focusable);
 // - the navigation landmark around the app's own page links (ui/navigation.py), and aria-current on the link to the
 //   page on screen (its title comes in `data.current`: st.page_link only makes that link bold).
 // It is installed once per document and only ever sets attributes: nothing of the user's goes through it.
@@ -13,6 +13,7 @@ const MAIN_ID = "irlab-main";
 const SCROLL_BOXES = [
   [".katex-display", "Formula, scrolls sideways"],
   ['[data-testid="stTable"] > div', "Table, scrolls sideways"],
+  [".stCode pre", "Code, scrolls sideways"],
 ];
 
 function skipLink() {
