@@ -1,6 +1,7 @@
-"""Accessibility fixes the app's own markup cannot carry: a script (ui/components/a11y.js) that adds a skip link,
-keyboard stops on boxes that scroll sideways (display formulas, wide tables) and the navigation landmark, on
-Streamlit's markup. Mounted once per run in app.py; its element is hidden (ui.layout's CSS) and takes no space."""
+"""Accessibility fixes the app's own markup cannot carry: a script (ui/components/a11y.js) that adds keyboard stops
+on boxes that scroll sideways (display formulas, wide tables, code), the navigation landmark and the current page's
+mark, on Streamlit's markup (Streamlit 1.67 draws its own skip link to the main content). Mounted once per run in
+app.py; its element is hidden (ui.layout's CSS) and takes no space."""
 
 from __future__ import annotations
 

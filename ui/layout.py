@@ -15,6 +15,7 @@ from ui.widgets import SUMMARY_KEY
 
 PHONE_MAX_PX = 640  # Streamlit stacks columns on screens up to this width
 
+FOCUS_RING = "#0072B2"  # the theme's primary colour: 5.2:1 on white (WCAG 2.4.7, 1.4.11)
 MUTED_TEXT = "#5B6673"  # captions: 5.8:1 on white (Streamlit's own #797f85 is 4.0:1, under WCAG AA's 4.5:1)
 
 CSS = f"""
@@ -23,12 +24,12 @@ CSS = f"""
 /* Streamlit draws a caption (and its menu's "Made with Streamlit" line) in the text colour at 60% opacity, #797f85
    on white: a solid colour instead. */
 [data-testid="stCaptionContainer"], [data-testid="stMainMenuPopover"] div > span {{ color: {MUTED_TEXT}; opacity: 1; }}
-/* The skip link (ui/components/a11y.js): off screen until a keyboard focuses it. */
-.irlab-skip-link {{
-  position: fixed; left: 0.5rem; top: -4rem; z-index: 1000100; padding: 0.5rem 0.9rem;
-  background: #ffffff; color: #004f7c; font-weight: 600; border: 2px solid #004f7c; border-radius: 0.4rem;
+/* What a keyboard can focus and Streamlit draws no ring on: the main area (its skip link's target) and the boxes
+   ui/components/a11y.js makes focusable (they scroll sideways). */
+[data-testid="stMain"]:focus-visible {{ outline: 2px solid {FOCUS_RING}; outline-offset: -2px; }}
+.katex-display:focus-visible, [data-testid="stTable"] > div:focus-visible, .stCode pre:focus-visible {{
+  outline: 2px solid {FOCUS_RING}; outline-offset: 2px;
 }}
-.irlab-skip-link:focus {{ top: 0.5rem; }}
 /* ui.navigation: section headings as Streamlit's own menu draws them, links close together. */
 .st-key-{navigation.KEY} [data-testid="stMarkdownContainer"]:has(.irlab-nav-section) {{ margin-bottom: 0; }}
 .st-key-{navigation.KEY} .irlab-nav-section {{
@@ -36,6 +37,7 @@ CSS = f"""
 }}
 .st-key-{navigation.KEY} {{ gap: 0.15rem; }}
 .st-key-{navigation.KEY} a {{ min-height: 2rem; }}  /* WCAG 2.5.8: a target at least 24 px tall */
+.st-key-{navigation.KEY} a:focus-visible {{ outline: 2px solid {FOCUS_RING}; outline-offset: 1px; }}
 .st-key-{SUMMARY_KEY}, :has(> .st-key-{SUMMARY_KEY}) {{ display: none; }}
 @media (max-width: {PHONE_MAX_PX}px) {{
   /* Sticky on the summary's own wrapper: a sticky box only moves within its parent. */

@@ -22,6 +22,7 @@ from live_class.store import Store, default_sqlite_url, dispose_engine
 from tests.browser.axe_audit import assert_accessible
 from tests.browser.conftest import ARTIFACTS, App, _app, in_first_screen, start_server, stop_server, wait_idle
 from tests.browser.conftest import PHONE as PHONE_CONTEXT
+from tests.browser.keyboard import press, reset, tab_to
 
 pytestmark = pytest.mark.browser
 
@@ -177,6 +178,37 @@ def test_a_live_class(browser, live_server):
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_student_joins_and_answers_with_the_keyboard_alone(browser, live_server):
+    """Join a class by keyboard (issue #27, item 2): Tab to the code box, type, Enter; Tab to the answer, type, Tab
+    to Send answer, Enter. The projector's count goes from 0 to 1."""
+    projector = open_context(browser, live_server, PROJECTOR)
+    student = open_context(browser, live_server, LAPTOP)  # a keyboard, no touch screen
+    try:
+        visit(projector, "/ask-the-class?presenter=1")
+        projector.page.get_by_role("button", name="Open the poll").click()
+        expect(projector.page.locator(COUNT)).to_have_text("0", timeout=WAIT_MS * 2)
+        code = projector.page.locator(".st-key-live_join_code").inner_text().strip()
+
+        visit(student, "/join")
+        reset(student.page)
+        tab_to(student.page, lambda s: s.name == "Join code")
+        student.page.keyboard.type(code)
+        press(student.page, "Enter")  # submits the join form
+        expect(student.page.get_by_text("What is NDCG@5 of this list?")).to_be_visible(timeout=WAIT_MS)
+        student.wait_idle(WAIT_MS * 2)
+        reset(student.page)
+        tab_to(student.page, lambda s: s.name.startswith("Your answer"))
+        student.page.keyboard.type("0.97")
+        tab_to(student.page, lambda s: s.label == "Send answer")
+        press(student.page, "Enter")
+        expect(student.page.get_by_text("Answer sent")).to_be_visible(timeout=WAIT_MS)
+        expect(projector.page.locator(COUNT)).to_have_text("1", timeout=WAIT_MS)
+        assert student.errors == [] and projector.errors == []
+    finally:
+        projector.page.context.close()
+        student.page.context.close()
 
 
 def test_the_projector_shows_open_the_poll_on_its_first_screen_for_a_two_list_question(browser, live_server):

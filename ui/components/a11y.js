@@ -1,40 +1,17 @@
 // Accessibility fixes on Streamlit's own markup, for every page (ui/a11y.py mounts this once per run).
 // Streamlit 1.67 renders these parts itself and offers no attribute for them, so this script adds, and keeps adding
 // as the page re-renders:
-// - a skip link, the first thing a keyboard reaches, to the main content;
 // - a keyboard stop (tabindex=0) and a name on every box that scrolls sideways: display formulas (KaTeX), wide
 //   tables and code, which a keyboard could not otherwise scroll (WCAG 2.1.1; axe's scrollable-region-focusable);
 // - the navigation landmark around the app's own page links (ui/navigation.py), and aria-current on the link to the
 //   page on screen (its title comes in `data.current`: st.page_link only makes that link bold).
 // It is installed once per document and only ever sets attributes: nothing of the user's goes through it.
 
-const SKIP_ID = "irlab-skip-link";
-const MAIN_ID = "irlab-main";
 const SCROLL_BOXES = [
   [".katex-display", "Formula, scrolls sideways"],
   ['[data-testid="stTable"] > div', "Table, scrolls sideways"],
   [".stCode pre", "Code, scrolls sideways"],
 ];
-
-function skipLink() {
-  const main = document.querySelector('[data-testid="stMain"]');
-  if (!main) return;
-  if (!main.id) main.id = MAIN_ID;
-  if (document.getElementById(SKIP_ID)) return;
-  const link = document.createElement("a");
-  link.id = SKIP_ID;
-  link.className = "irlab-skip-link";
-  link.href = `#${MAIN_ID}`;
-  link.textContent = "Skip to main content";
-  link.addEventListener("click", (event) => {
-    event.preventDefault(); // no #fragment in the address: Streamlit's links carry the page's state
-    const target = document.querySelector('[data-testid="stMain"] h1') || document.getElementById(MAIN_ID);
-    if (!target) return;
-    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
-    target.focus();
-  });
-  document.body.prepend(link);
-}
 
 function scrollBoxes() {
   for (const [selector, name] of SCROLL_BOXES) {
@@ -69,7 +46,6 @@ function navigation() {
 }
 
 function fix() {
-  skipLink();
   scrollBoxes();
   navigation();
 }
