@@ -31,10 +31,10 @@ CSS = f"""
   outline: 2px solid {FOCUS_RING}; outline-offset: 2px;
 }}
 /* ui.navigation: section headings as Streamlit's own menu draws them, links close together. */
-.st-key-{navigation.KEY} [data-testid="stMarkdownContainer"]:has(.irlab-nav-section) {{ margin-bottom: 0; }}
-.st-key-{navigation.KEY} .irlab-nav-section {{
-  margin: 0.75rem 0 0.1rem 0.5rem; font-size: 0.875rem; font-weight: 600; color: {MUTED_TEXT};
+.st-key-{navigation.KEY} [data-testid="stCaptionContainer"] {{
+  margin: 0.75rem 0 0.1rem 0.5rem; font-size: 0.875rem; font-weight: 600;
 }}
+.st-key-{navigation.KEY} [data-testid="stCaptionContainer"] p {{ margin: 0; }}
 .st-key-{navigation.KEY} {{ gap: 0.15rem; }}
 .st-key-{navigation.KEY} a {{ min-height: 2rem; }}  /* WCAG 2.5.8: a target at least 24 px tall */
 .st-key-{navigation.KEY} a:focus-visible {{ outline: 2px solid {FOCUS_RING}; outline-offset: 1px; }}

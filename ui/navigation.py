@@ -19,7 +19,7 @@ def sidebar(sections: Mapping[str, Sequence]) -> None:
     """Links to every visible page of ``sections`` ({section title: [st.Page]}), in the sidebar."""
     with st.sidebar, st.container(key=KEY, gap="small"):
         for section, pages in sections.items():
-            st.markdown(f'<p class="irlab-nav-section">{section}</p>', unsafe_allow_html=True)
+            st.caption(section)  # styled as a section heading by ui.layout's CSS
             for page in pages:
                 if page.visibility != "hidden":
                     st.page_link(page, width="stretch")

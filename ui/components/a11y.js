@@ -5,7 +5,9 @@
 //   tables and code, which a keyboard could not otherwise scroll (WCAG 2.1.1; axe's scrollable-region-focusable);
 // - the navigation landmark around the app's own page links (ui/navigation.py), and aria-current on the link to the
 //   page on screen (its title comes in `data.current`: st.page_link only makes that link bold).
-// It is installed once per document and only ever sets attributes: nothing of the user's goes through it.
+// - one polite live region for the app, outside Streamlit's markup so that it survives every rerun (a region made
+//   with its text in it is not read): it reads `data.announce`, the numbers an edit changed, once.
+// It is installed once per document. The announcement is set as text (textContent), never as markup.
 
 const SCROLL_BOXES = [
   [".katex-display", "Formula, scrolls sideways"],
@@ -45,6 +47,34 @@ function navigation() {
   }
 }
 
+const ANNOUNCER_ID = "irlab-announcer";
+
+function announcer() {
+  let region = document.getElementById(ANNOUNCER_ID);
+  if (!region) {
+    region = document.createElement("div");
+    region.id = ANNOUNCER_ID;
+    region.setAttribute("role", "status");
+    region.setAttribute("aria-live", "polite");
+    region.setAttribute("aria-atomic", "true");
+    // visually hidden, still read
+    region.style.cssText =
+      "position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);border:0;";
+    document.body.append(region);
+  }
+  return region;
+}
+
+function announce(sentence) {
+  const region = announcer();
+  if (!sentence || sentence === window.__irlabAnnounced) return;
+  window.__irlabAnnounced = sentence;
+  region.textContent = "";
+  setTimeout(() => {
+    region.textContent = sentence; // after the list's own "d3 moved to rank 1" (sortable.js), in the polite queue
+  }, 100);
+}
+
 function fix() {
   scrollBoxes();
   navigation();
@@ -53,6 +83,7 @@ function fix() {
 export default function (component) {
   // On window, not in this module: the observer installed by the first mount reads it.
   window.__irlabCurrentTitle = String((component.data && component.data.current) || "");
+  announce(String((component.data && component.data.announce) || ""));
   if (window.__irlabA11y) {
     window.__irlabA11y();
     return;
