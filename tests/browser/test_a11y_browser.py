@@ -69,8 +69,9 @@ def show(app: App, path: str) -> None:
     app.wait_rendered()
 
 
-def assert_no_violation(app: App, where: str) -> None:
-    assert_accessible(app.page, where)
+def assert_no_violation(app: App, where: str, view: str = "wide") -> None:
+    """No WCAG A or AA violation; in presenter mode text at 7:1 as well (AAA 1.4.6, for a projector)."""
+    assert_accessible(app.page, where, enhanced_contrast=view == "presenter")
     assert app.errors == [], app.errors
 
 
@@ -99,7 +100,7 @@ def test_every_page_has_no_axe_violation(tabs, view, path):
     show(app, path)
     if view == "wide":
         open_every_expander(app)
-    assert_no_violation(app, f"{path} ({view})")
+    assert_no_violation(app, f"{path} ({view})", view)
     if view != "wide":
         return
     for index in range(app.page.locator(TABS).count()):
@@ -125,6 +126,15 @@ BROKEN = """() => {
 }"""
 
 
+GREY_TEXT = """() => {
+  const p = document.createElement("p");
+  p.id = "grey-on-purpose";
+  p.style.color = "#767676";  /* 4.54:1 on white */
+  p.textContent = "grey text";
+  document.querySelector('[data-testid="stMainBlockContainer"]').prepend(p);
+}"""
+
+
 def test_the_audit_fails_on_a_broken_page(tabs):
     """The audit sees what a broken page breaks: a list item with no list, low contrast, an image with no text
     alternative, a button with no name (added to a page that passes, then removed)."""
@@ -139,7 +149,20 @@ def test_the_audit_fails_on_a_broken_page(tabs):
     assert audit(app.page) == []
 
 
-@pytest.mark.parametrize("view", ["wide", "phone"])
+def test_the_presenter_audit_asks_for_7_to_1(tabs):
+    """Text at 4.54:1 passes AA but not presenter mode's AAA 7:1."""
+    app = tabs("presenter")
+    show(app, "/sources")
+    app.page.evaluate(GREY_TEXT)
+    try:
+        assert audit(app.page) == []
+        found = {violation["id"] for violation in audit(app.page, enhanced_contrast=True)}
+    finally:
+        app.page.evaluate("() => document.getElementById('grey-on-purpose').remove()")
+    assert found == {"color-contrast-enhanced"}, found
+
+
+@pytest.mark.parametrize("view", VIEWS)
 def test_a_quiz_answered_right_and_wrong(tabs, view):
     """Seed 1 (the default): the first exercise predicts a number, the last compares two systems' MRR. The first
     is answered right (its own answer, to 4 decimals), the last wrong: feedback and worked solutions are shown."""
@@ -160,7 +183,7 @@ def test_a_quiz_answered_right_and_wrong(tabs, view):
     page.get_by_role("button", name="Check").last.click()
     expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(1, timeout=WAIT_MS)
     app.wait_rendered()
-    assert_no_violation(app, f"the quiz answered right and wrong ({view})")
+    assert_no_violation(app, f"the quiz answered right and wrong ({view})", view)
 
 
 def test_streamlits_menu_and_its_dialog(tabs):

@@ -97,7 +97,7 @@ def test_a_live_class(browser, live_server):
         projector.page.evaluate("window.__notReloaded = true")
         expect(projector.page.locator(COUNT)).to_have_text("0", timeout=WAIT_MS)
         projector.screenshot("live-class-projector-1920x1080")
-        assert_accessible(projector.page, "the projector, poll open")
+        assert_accessible(projector.page, "the projector, poll open", enhanced_contrast=True)
 
         phones = [open_context(browser, live_server, PHONE, phone=True) for _ in range(3)]
         contexts += [p.page.context for p in phones]
@@ -158,7 +158,7 @@ def test_a_live_class(browser, live_server):
             timeout=WAIT_MS
         )
         projector.screenshot("live-class-reveal-1920x1080")
-        assert_accessible(projector.page, "the projector, poll revealed")
+        assert_accessible(projector.page, "the projector, poll revealed", enhanced_contrast=True)
         bars = projector.page.evaluate(
             """() => { const chart = document.querySelector('[data-testid="stPlotlyChart"]');
                        const plot = [chart, ...chart.querySelectorAll('*')].find((el) => el.data);
@@ -284,7 +284,7 @@ def test_a_killed_server_keeps_the_poll_its_answers_and_its_links(browser, tmp_p
         expect(projector.page.locator('[data-testid="stPlotlyChart"]')).to_be_visible(timeout=WAIT_MS * 4)
         projector.wait_rendered(WAIT_MS * 4)
         projector.screenshot("live-class-move-reveal-1920x1080")
-        assert_accessible(projector.page, "the projector, a move question revealed")
+        assert_accessible(projector.page, "the projector, a move question revealed", enhanced_contrast=True)
         expect(phone.page.get_by_text("Your answer 2 · d2: rank 2 → 3 is right.")).to_be_visible(timeout=WAIT_MS)
         for app in (projector, phone):
             assert app.errors == []
