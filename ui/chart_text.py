@@ -8,6 +8,7 @@ lab_core.markdown.plain, since series names and categories can be user text (run
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 
@@ -22,8 +23,14 @@ _KINDS = {"bar": "bar chart", "heatmap": "heatmap", "histogram": "histogram", "w
 
 
 def _text(value: object) -> str:
-    """A Plotly title or label as plain words (titles may hold <b>, <br>, <sup> tags)."""
-    return " ".join(_TAG.sub(" ", str(value or "")).split())
+    """A Plotly title or label as plain words (titles may hold <b>, <br>, <sup> tags, and user text is escaped as
+    HTML: ui.charts._safe)."""
+    return html.unescape(" ".join(_TAG.sub(" ", str(value or "")).split()))
+
+
+def title(fig: go.Figure) -> str:
+    """The figure's title as plain words ("" if it has none)."""
+    return _text(fig.layout.title.text) if fig.layout.title else ""
 
 
 def _kind(trace) -> str:
@@ -55,7 +62,7 @@ def _number(value: object) -> str:
     return str(value)
 
 
-def sentence(fig: go.Figure) -> str:
+def sentence(fig: go.Figure, chart_title: str | None = None) -> str:
     """What the chart shows, in one sentence.
 
     >>> fig = go.Figure(go.Bar(x=[1, 2], y=[0.5, 0.25], name="AP"))
@@ -68,9 +75,9 @@ def sentence(fig: go.Figure) -> str:
         return "An empty chart."
     kinds = list(dict.fromkeys(_kind(t) for t in traces))
     kind = " and ".join(kinds)
-    title = _text(fig.layout.title.text) if fig.layout.title else ""
+    named = title(fig) if chart_title is None else chart_title
     x_title, y_title = _axis_title(fig.layout.xaxis), _axis_title(fig.layout.yaxis)
-    head = kind[0].upper() + kind[1:] + (f", {title}" if title else "")
+    head = kind[0].upper() + kind[1:] + (f", {named}" if named else "")
     if traces[0].type == "heatmap":
         rows, columns = len(traces[0].y or ()), len(traces[0].x or ())
         value = _text(traces[0].colorbar.title.text) if traces[0].colorbar and traces[0].colorbar.title else ""
@@ -130,8 +137,9 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]], max_row
     return "\n".join(lines)
 
 
-def text_alternative(fig: go.Figure, key: str, where: object = st) -> None:
-    """The sentence and the data table of ``fig``, in a popover under the chart."""
+def text_alternative(fig: go.Figure, key: str, where: object = st, *, title: str | None = None) -> None:
+    """The sentence and the data table of ``fig``, in a popover under the chart (``title``: the chart's, when it
+    was taken out of the figure)."""
     with where.popover("Chart as text", icon=":material/table_view:", key=f"{key}_as_text"):
-        st.markdown(plain(sentence(fig)))
+        st.markdown(plain(sentence(fig, title)))
         st.markdown(markdown_table(*table(fig)))

@@ -27,9 +27,16 @@ CSS = f"""
 /* What a keyboard can focus and Streamlit draws no ring on: the main area (its skip link's target) and the boxes
    ui/components/a11y.js makes focusable (they scroll sideways). */
 [data-testid="stMain"]:focus-visible {{ outline: 2px solid {FOCUS_RING}; outline-offset: -2px; }}
-.katex-display:focus-visible, [data-testid="stTable"] > div:focus-visible, .stCode pre:focus-visible {{
+.katex-display:focus-visible, [data-testid="stTable"] > div:focus-visible, .stCode pre:focus-visible,
+[data-testid="stMarkdownContainer"]:has(> table):focus-visible {{
   outline: 2px solid {FOCUS_RING}; outline-offset: 2px;
 }}
+/* A Markdown table wider than the screen (a phone, 320 px) scrolls in its own box, not the page (WCAG 1.4.10);
+   ui/components/a11y.js gives the box a keyboard stop. */
+[data-testid="stMarkdownContainer"]:has(> table) {{ overflow-x: auto; }}
+/* Streamlit cuts a widget's label that does not fit on one line (ellipsis): a narrow screen wraps it instead. */
+[data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"],
+[data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"] p {{ white-space: normal; overflow: visible; }}
 /* ui.navigation: section headings as Streamlit's own menu draws them, links close together. */
 .st-key-{navigation.KEY} [data-testid="stCaptionContainer"] {{
   margin: 0.75rem 0 0.1rem 0.5rem; font-size: 0.875rem; font-weight: 600;

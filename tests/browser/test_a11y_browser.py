@@ -31,6 +31,13 @@ VIEWS = {
     "phone": {"viewport": {"width": 390, "height": 844}, **PHONE},
     "presenter": {"viewport": {"width": 1920, "height": 1080}},
 }
+# Reflow (WCAG 1.4.10) and zoom (1.4.4): 320 CSS px wide, and a 1440x900 screen zoomed to 200% (720x450 CSS px).
+# A reader who asked for less motion (2.3.3) on the same wide screen.
+REFLOW_VIEWS = {
+    "320px": {"viewport": {"width": 320, "height": 640}},
+    "zoom200": {"viewport": {"width": 720, "height": 450}},
+    "reduced-motion": {"viewport": {"width": 1440, "height": 900}, "reduced_motion": "reduce"},
+}
 START = {"wide": "/", "phone": "/", "presenter": "/?presenter=1"}
 PAGES = [path for path in ADDRESSES if path != "/playground"]  # the alias runs the same script as "/"
 NAV_LINK = ".st-key-irlab_nav a"
@@ -44,12 +51,12 @@ def tabs(browser, app_server) -> Iterator:
 
     def tab(view: str) -> App:
         if view not in opened:
-            context = browser.new_context(**VIEWS[view])
+            context = browser.new_context(**{**VIEWS, **REFLOW_VIEWS}[view])
             contexts.append(context)
             page = context.new_page()
             page.set_default_timeout(WAIT_MS)
             opened[view] = _app(page, app_server)
-            opened[view].goto(START[view])
+            opened[view].goto(START.get(view, "/"))
         return opened[view]
 
     try:
@@ -205,3 +212,57 @@ def test_streamlits_menu_and_its_dialog(tabs):
     assert_no_violation(app, "the screencast dialog")
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
+
+
+# Elements past the screen's right edge (or its left), outside any box that scrolls sideways, in the main area
+# (its own sideways scroll counts too). Not counted: what is hidden (KaTeX's MathML copy for screen readers, a
+# transparent or clipped element such as a slider's native input, an SVG pattern's tile).
+CUT_OFF = """() => {
+  const width = document.documentElement.clientWidth;
+  const main = document.querySelector('[data-testid="stMain"]');
+  const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+  const hidden = (el) => {
+    const s = getComputedStyle(el);
+    return s.opacity === "0" || s.clip !== "auto" || s.clipPath !== "none" || el.closest(".katex-mathml, defs")
+      || (el.tagName === "INPUT" && el.type === "range");
+  };
+  const cut = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) walk(el.shadowRoot);
+      const box = el.getBoundingClientRect();
+      if (!box.width || !box.height || (box.right <= width + 1 && box.left >= -1)) continue;
+      if (!el.checkVisibility() || hidden(el)) continue;
+      let up = el.parentElement || el.getRootNode().host;
+      while (up && up !== main && !scrolls(up)) up = up.parentElement || (up.getRootNode && up.getRootNode().host);
+      if (up && up !== main) continue;  // inside its own sideways-scrolling box
+      const text = (el.textContent || "").slice(0, 40);
+      cut.push(`${el.tagName} ${Math.round(box.left)}..${Math.round(box.right)} "${text}"`);
+      if (cut.length > 8) return;
+    }
+  };
+  walk(main);
+  return { page: document.documentElement.scrollWidth - width, main: main.scrollWidth - main.clientWidth, cut };
+}"""
+ZOOMED = ["/", "/a-vs-b", "/quiz", "/ndcg", "/compare", "/ask-the-class"]  # the busiest layouts
+
+
+@pytest.mark.parametrize(("view", "path"), [("320px", path) for path in PAGES] + [("zoom200", path) for path in ZOOMED])
+def test_every_page_reflows_with_nothing_cut_off(tabs, view, path):
+    """Only vertical scrolling at 320 px and at 200% zoom: a wide table or formula scrolls in its own box."""
+    app = tabs(view)
+    show(app, path)
+    open_every_expander(app)
+    found = app.page.evaluate(CUT_OFF)
+    assert found == {"page": 0, "main": 0, "cut": []}, f"{path} ({view}): {found}"
+
+
+def test_reduced_motion_stops_the_lists_animations(tabs):
+    transition = """() => getComputedStyle(
+      document.querySelector('[data-testid="stMain"] [data-testid="stBidiComponentIsolated"]')
+        .shadowRoot.querySelector('li[data-doc-id]')).transitionDuration"""
+    wide, reduced = tabs("wide"), tabs("reduced-motion")
+    for app in (wide, reduced):
+        show(app, "/")
+    assert set(wide.page.evaluate(transition).split(", ")) == {"0.12s"}
+    assert set(reduced.page.evaluate(transition).split(", ")) == {"0s"}

@@ -13,6 +13,7 @@ const SCROLL_BOXES = [
   [".katex-display", "Formula, scrolls sideways"],
   ['[data-testid="stTable"] > div', "Table, scrolls sideways"],
   [".stCode pre", "Code, scrolls sideways"],
+  ['[data-testid="stMarkdownContainer"]:has(> table)', "Table, scrolls sideways"],
 ];
 
 function scrollBoxes() {
