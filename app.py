@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import first_paint, layout, presenter
+from ui import a11y, first_paint, layout, navigation, presenter
 
 ICON = Path(__file__).parent / "assets" / "icon.png"  # local: a :material: favicon is fetched from the internet
 st.set_page_config(page_title="IR Metrics Lab", page_icon=str(ICON), layout="wide")
@@ -88,9 +88,12 @@ PAGES = {
 }
 
 st.logo(":material/leaderboard:", size="large")
-page = st.navigation(PAGES, expanded=True)  # every page visible: no "View more" fold
+# Streamlit's own sidebar menu is hidden: its markup fails WCAG (ui/navigation.py draws the links instead).
+page = st.navigation(PAGES, position="hidden")
 presenter.apply()  # before the page, so its exit button sits at the top
+navigation.sidebar(PAGES)
 with st.sidebar:
+    st.divider()
     st.markdown("**IR Metrics Lab**")
     st.caption("Rank documents, grade them, and see how every retrieval metric responds.")
     st.divider()
@@ -102,4 +105,5 @@ first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (u
 # paint), and at the top it would move the page when it went.
 layout.apply()
 presenter.style()
+a11y.apply(page.title)
 first_paint.end_run()

@@ -176,7 +176,12 @@ def run_poll(poll) -> None:
             st.markdown(f"Join at **{plain(base + '/' + live.JOIN_PATH)}** with the code")
             with st.container(key="live_join_code"):
                 st.markdown(shown_code(poll.code))
-            st.image(live.qr_png(join), width=260 if presenter.is_on() else 200, caption="Scan to join")
+            st.image(
+                live.qr_png(join),
+                width=260 if presenter.is_on() else 200,
+                caption="Scan to join",
+                alt=f"QR code of the join link, {join}",
+            )
             if live.loopback(base):
                 lan = live.lan_address()
                 port = (urlsplit(base).port or 8501) if base else 8501

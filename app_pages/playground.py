@@ -7,7 +7,7 @@ import streamlit as st
 from lab_core import family_display
 from lab_core.markdown import plain
 from metrics.teaching import formulas
-from ui import charts, drilldown, export, first_paint, presenter, sortable, state, teaching, url, widgets, words
+from ui import a11y, charts, drilldown, export, first_paint, presenter, sortable, state, teaching, url, widgets, words
 
 LIST_KEY = "pg_list"
 FORMULAS_ROOM = 760  # px: the open NDCG tab (two formulas, two charts) at 1440 px
@@ -97,6 +97,7 @@ with st.expander("Share, export, present", icon=":material/ios_share:"):
     if heavy_now:
         share_export()
 before = widgets.breakdowns(state.previous()) if state.previous() is not None else None
+a11y.announce(a11y.numbers_changed(now, before, [*widgets.ORDER_AWARE, *widgets.SET_BASED]))  # screen readers
 widgets.sticky_summary(now)  # phones: the key numbers stay in view while the list is edited
 
 

@@ -179,7 +179,7 @@ def mrr_pair(index: int, ex: quiz.MrrPair) -> None:
         }
         frame = pd.DataFrame(rows, index=range(1, 5)).rename_axis("rank").reset_index()
         column.markdown(f"**System {side}**")
-        column.dataframe(frame, hide_index=True, width="stretch")
+        column.table(frame, hide_index=True)  # HTML: a real table for screen readers, one Tab stop at most
     st.radio("Higher MRR", ["A", "B"], index=None, horizontal=True, key=key(index, "choice"))
 
     def check() -> None:

@@ -10,7 +10,7 @@ import streamlit as st
 from lab_core import family_display
 from lab_core.markdown import plain
 from metrics.teaching.swaps import best_swap, swap_deltas, swapped
-from ui import charts, presenter, state, teaching, widgets
+from ui import chart_text, charts, presenter, state, teaching, widgets
 from ui.widgets import fmt
 
 PAGE = "swap"
@@ -80,14 +80,16 @@ def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now,
             if points:
                 do_swap(int(points[0]["y"]), int(points[0]["x"]))
 
+        heatmap = presenter.scaled(charts.swap_heatmap(deltas, scn.ranking, now.metric))
         st.plotly_chart(  # not teaching.chart: this one takes clicks (on_select)
-            presenter.scaled(charts.swap_heatmap(deltas, scn.ranking, now.metric)),
+            heatmap,
             theme=None,
             key=chart_key,
             on_select=on_click,
             selection_mode="points",
             config={"displayModeBar": False},
         )
+        chart_text.text_alternative(heatmap, chart_key)
         st.caption(
             "The matrix is symmetric (swapping i with j is swapping j with i) and its diagonal is 0. With a cutoff, "
             "swaps between two documents both below k change nothing; so do swaps of two equally graded documents."

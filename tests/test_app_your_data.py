@@ -180,7 +180,7 @@ def test_distribution_chart_of_the_open_tab_only():
     assert [t["type"] for t in spec["data"]] == ["histogram"]
     # 28 of the dense run's per-query NDCG@10 values are 0 (the CLI's -q output has the same count).
     zeros = sum(v["NDCG@10"] == 0 for v in cli_json(QRELS, DENSE)["queries"].values())
-    assert spec["layout"]["xaxis"]["title"]["text"] == f"NDCG@10 per query ({zeros} of 294 queries score 0)"
+    assert spec["layout"]["xaxis"]["title"]["text"] == f"NDCG@10 per query<br>({zeros} of 294 queries score 0)"
     assert [shown(t.label) for t in at.tabs] == DEFAULTS
 
 

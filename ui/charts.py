@@ -34,8 +34,24 @@ COLORS = {
     "ink": "#1F2933",
 }
 # Grade 0 is grey; higher grades get darker/stronger colours, so "more relevant" reads as "more ink".
-GRADE_COLORS = {0: COLORS["grey"], 1: COLORS["sky"], 2: COLORS["blue"], 3: COLORS["green"], 4: COLORS["purple"]}
+# Grade 4 is Tol's wine, not Okabe-Ito's reddish purple: that one and grade 0's grey look alike to a deuteranope
+# (CIEDE2000 6, under the 10 tests/test_colour_vision.py asks of every palette).
+GRADE_COLORS = {0: COLORS["grey"], 1: COLORS["sky"], 2: COLORS["blue"], 3: COLORS["green"], 4: "#882255"}
 SERIES_COLORS = [COLORS[c] for c in ("blue", "orange", "green", "vermillion", "sky", "purple")]
+# Text drawn in a chart's colour: the colour darkened to 4.5:1 on white (WCAG 1.4.3; #D55E00 is 3.9:1).
+TEXT_COLORS = {"vermillion": "#B34700"}
+# A projector washes colours out: in presenter mode (ui.presenter.projector_marks) lines and markers take these
+# variants, each 4.5:1 or more on white (the same hue, darker); bars keep their fill and get an ink outline. The
+# lines stay apart by dash and marker symbol, not by colour.
+PROJECTOR_COLORS = {
+    COLORS["orange"]: "#9C6C00",
+    COLORS["green"]: "#008460",
+    COLORS["vermillion"]: "#BE5400",
+    COLORS["sky"]: "#177AB2",
+    COLORS["purple"]: "#BB4D8A",
+    COLORS["yellow"]: "#80770A",
+    COLORS["grey"]: "#757575",
+}
 DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
 SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "cross"]  # lines on top of each other stay apart
 SYSTEM_COLORS = {"A": COLORS["orange"], "B": COLORS["blue"]}
@@ -68,6 +84,16 @@ def _grade_color(grade: int) -> str:
     return GRADE_COLORS[min(max(grade, 0), max(GRADE_COLORS))]
 
 
+# Colour never carries meaning alone (WCAG 1.4.1): bars that stand for a category also carry a fill pattern, which
+# their legend swatch shows too. Grade 0 and "not relevant" (and a tie) stay plain.
+GRADE_PATTERNS = {0: "", 1: ".", 2: "/", 3: "x", 4: "+"}
+RELEVANT_PATTERN, SECOND_PATTERN = "/", "x"
+
+
+def _pattern(shape: str) -> dict:
+    return {"shape": shape, "fgcolor": "rgba(31, 41, 51, 0.45)", "size": 7, "solidity": 0.3}
+
+
 def contributions(b: Breakdown, *, titles: Mapping[str, str] | None = None) -> go.Figure:
     """Per-rank contribution bars (coloured by grade or relevance) and the running value as a line.
 
@@ -78,18 +104,21 @@ def contributions(b: Breakdown, *, titles: Mapping[str, str] | None = None) -> g
     groups: dict[str, list] = {}
     for step in b.steps:
         if graded:
-            name, color = f"grade {max(step.grade, 0)}", _grade_color(step.grade)
+            grade = min(max(step.grade, 0), max(GRADE_COLORS))
+            name, color, shape = f"grade {max(step.grade, 0)}", _grade_color(step.grade), GRADE_PATTERNS[grade]
+        elif step.relevant:
+            name, color, shape = "relevant", COLORS["blue"], RELEVANT_PATTERN
         else:
-            name, color = ("relevant", COLORS["blue"]) if step.relevant else ("not relevant", COLORS["grey"])
-        groups.setdefault(name, [color, []])[1].append(step)
+            name, color, shape = "not relevant", COLORS["grey"], ""
+        groups.setdefault(name, [color, shape, []])[2].append(step)
     fig = go.Figure()
     for name in sorted(groups, reverse=True):  # "relevant" before "not relevant"; grade 3 before grade 0
-        color, steps = groups[name]
+        color, shape, steps = groups[name]
         fig.add_bar(
             x=[s.rank for s in steps],
             y=[s.contribution for s in steps],
             name=name,
-            marker={"color": color},
+            marker={"color": color, "pattern": _pattern(shape)},
             customdata=[[_safe(s.doc_id), s.grade, _safe(titles.get(s.doc_id, ""))] for s in steps],
             hovertemplate="rank %{x} · doc %{customdata[0]}<br>%{customdata[2]}<br>grade %{customdata[1]}"
             "<br>contribution %{y:.4f}<extra></extra>",
@@ -129,12 +158,15 @@ def share_y_range(*figs: go.Figure) -> None:
 def ideal_vs_actual(dcg_b: Breakdown, idcg_b: Breakdown) -> go.Figure:
     """Discounted gain per rank in the user's order vs the ideal order, with both cumulative sums as lines."""
     fig = go.Figure()
-    for b, name, color in ((dcg_b, "your order", COLORS["blue"]), (idcg_b, "ideal order", COLORS["green"])):
+    for b, name, color, shape in (
+        (dcg_b, "your order", COLORS["blue"], ""),
+        (idcg_b, "ideal order", COLORS["green"], SECOND_PATTERN),
+    ):
         fig.add_bar(
             x=[s.rank for s in b.steps],
             y=[s.contribution for s in b.steps],
             name=f"{name}: gain / discount",
-            marker={"color": color},
+            marker={"color": color, "pattern": _pattern(shape)},
             customdata=[[_safe(s.doc_id), s.grade] for s in b.steps],
             hovertemplate=f"{name}<br>rank %{{x}} · doc %{{customdata[0]}}<br>grade %{{customdata[1]}}"
             "<br>discounted gain %{y:.4f}<extra></extra>",
@@ -280,7 +312,7 @@ def per_query_bars(values: dict[str, float], mean: float, title: str) -> go.Figu
         showarrow=False,
         xanchor="right",
         yanchor="bottom",
-        font={"color": COLORS["vermillion"]},
+        font={"color": TEXT_COLORS["vermillion"]},
     )
     _layout(fig, title=title, height=280, y_title="value")
     fig.update_xaxes(type="category")
@@ -302,10 +334,10 @@ def waterfall(
     order = np.argsort(d, kind="stable")
     ids = np.array([_safe(q) for q in queries], dtype=object)
     fig = go.Figure()
-    for label, mask, colour in (
-        (f"{_safe(name_b)} better", d[order] > TIE, SYSTEM_COLORS["B"]),
-        ("tie", np.abs(d[order]) <= TIE, COLORS["grey"]),
-        (f"{_safe(name_a)} better", d[order] < -TIE, SYSTEM_COLORS["A"]),
+    for label, mask, colour, shape in (
+        (f"{_safe(name_b)} better", d[order] > TIE, SYSTEM_COLORS["B"], ""),
+        ("tie", np.abs(d[order]) <= TIE, COLORS["grey"], ""),
+        (f"{_safe(name_a)} better", d[order] < -TIE, SYSTEM_COLORS["A"], SECOND_PATTERN),  # and below 0
     ):
         idx = order[mask]
         if not len(idx):
@@ -314,7 +346,7 @@ def waterfall(
             x=np.flatnonzero(mask) + 1,
             y=d[idx],
             name=f"{label} ({len(idx)})",
-            marker_color=colour,
+            marker={"color": colour, "pattern": _pattern(shape)},
             customdata=np.stack([ids[idx], a[idx], b[idx]], axis=1),
             hovertemplate="query %{customdata[0]}<br>A %{customdata[1]:.4f} → B %{customdata[2]:.4f}"
             "<br>B − A %{y:+.4f}<extra></extra>",

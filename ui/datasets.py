@@ -43,7 +43,7 @@ from metrics.evaluation.engine import Evaluation, evaluate
 from metrics.evaluation.judged_coverage import JudgedCoverage, judged_coverage
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
 from ui import state, upload_copy, words
-from ui.charts import COLORS
+from ui.charts import COLORS, TEXT_COLORS
 from ui.paths import SAMPLES_DIR
 
 upload_copy.install()  # each script run would otherwise copy every uploaded file
@@ -316,19 +316,19 @@ def distribution_figure(values: np.ndarray, name: str, mean: float) -> go.Figure
             showarrow=False,
             xanchor="left",
             yanchor="bottom",
-            font={"color": COLORS["vermillion"]},
+            font={"color": TEXT_COLORS["vermillion"]},
         )
     zeros = int((values == 0).sum())
     fig.update_layout(
         template="plotly_white",
         height=300,
-        margin={"l": 56, "r": 16, "t": 36, "b": 44},
+        margin={"l": 56, "r": 16, "t": 36, "b": 62},
         font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
         showlegend=False,
         bargap=0.05,
     )
-    fig.update_xaxes(
-        title_text=f"{name} per query ({zeros:,} of {words.count(len(values), 'query')} "
+    fig.update_xaxes(  # two lines: one ran off a phone's screen
+        title_text=f"{name} per query<br>({zeros:,} of {words.count(len(values), 'query')} "
         f"{words.verb(zeros, 'scores')} 0)",
         range=[0, 1] if unit else None,
         showgrid=False,

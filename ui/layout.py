@@ -9,14 +9,42 @@
 
 from __future__ import annotations
 
-from ui import css
+from ui import a11y, css, navigation
 from ui.first_paint import PRELOAD_KEY
 from ui.widgets import SUMMARY_KEY
 
 PHONE_MAX_PX = 640  # Streamlit stacks columns on screens up to this width
 
+FOCUS_RING = "#0072B2"  # the theme's primary colour: 5.2:1 on white (WCAG 2.4.7, 1.4.11)
+MUTED_TEXT = "#5B6673"  # captions: 5.8:1 on white (Streamlit's own #797f85 is 4.0:1, under WCAG AA's 4.5:1)
+
 CSS = f"""
 .st-key-{PRELOAD_KEY} {{ display: none; }}  /* ui.first_paint.preload: a formula only to fetch KaTeX's code */
+.st-key-{a11y.KEY} {{ display: none; }}  /* ui.a11y's script: it draws nothing */
+/* Streamlit draws a caption (and its menu's "Made with Streamlit" line) in the text colour at 60% opacity, #797f85
+   on white: a solid colour instead. */
+[data-testid="stCaptionContainer"], [data-testid="stMainMenuPopover"] div > span {{ color: {MUTED_TEXT}; opacity: 1; }}
+/* What a keyboard can focus and Streamlit draws no ring on: the main area (its skip link's target) and the boxes
+   ui/components/a11y.js makes focusable (they scroll sideways). */
+[data-testid="stMain"]:focus-visible {{ outline: 2px solid {FOCUS_RING}; outline-offset: -2px; }}
+.katex-display:focus-visible, [data-testid="stTable"] > div:focus-visible, .stCode pre:focus-visible,
+[data-testid="stMarkdownContainer"]:has(> table):focus-visible {{
+  outline: 2px solid {FOCUS_RING}; outline-offset: 2px;
+}}
+/* A Markdown table wider than the screen (a phone, 320 px) scrolls in its own box, not the page (WCAG 1.4.10);
+   ui/components/a11y.js gives the box a keyboard stop. */
+[data-testid="stMarkdownContainer"]:has(> table) {{ overflow-x: auto; }}
+/* Streamlit cuts a widget's label that does not fit on one line (ellipsis): a narrow screen wraps it instead. */
+[data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"],
+[data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"] p {{ white-space: normal; overflow: visible; }}
+/* ui.navigation: section headings as Streamlit's own menu draws them, links close together. */
+.st-key-{navigation.KEY} [data-testid="stCaptionContainer"] {{
+  margin: 0.75rem 0 0.1rem 0.5rem; font-size: 0.875rem; font-weight: 600;
+}}
+.st-key-{navigation.KEY} [data-testid="stCaptionContainer"] p {{ margin: 0; }}
+.st-key-{navigation.KEY} {{ gap: 0.15rem; }}
+.st-key-{navigation.KEY} a {{ min-height: 2rem; }}  /* WCAG 2.5.8: a target at least 24 px tall */
+.st-key-{navigation.KEY} a:focus-visible {{ outline: 2px solid {FOCUS_RING}; outline-offset: 1px; }}
 .st-key-{SUMMARY_KEY}, :has(> .st-key-{SUMMARY_KEY}) {{ display: none; }}
 @media (max-width: {PHONE_MAX_PX}px) {{
   /* Sticky on the summary's own wrapper: a sticky box only moves within its parent. */

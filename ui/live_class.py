@@ -201,9 +201,15 @@ RIGHT, DIAGNOSED, OTHER = charts.COLORS["green"], charts.COLORS["orange"], chart
 
 def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.Figure:
     """The class's answers: bars per answer (numbers on a value axis, around the true value, which is marked);
-    green right, orange a diagnosed mistake, grey the rest."""
+    green right (its count marked ✓), orange and hatched a diagnosed mistake, grey the rest."""
     diagnosed = {m.answer for m in outcome.mistakes}
     colour = {a: RIGHT if a == outcome.right else DIAGNOSED if a in diagnosed else OTHER for a in outcome.counts}
+    # Not by colour alone (WCAG 1.4.1): the right answer's count says "✓", a diagnosed mistake's bar is hatched.
+    pattern = {a: charts.SECOND_PATTERN if a in diagnosed and a != outcome.right else "" for a in outcome.counts}
+
+    def count(answer: str) -> str:
+        return f"{outcome.counts.get(answer, 0)}{' ✓' if answer == outcome.right else ''}"
+
     fig = go.Figure()
     if question["kind"] == "predict":
         values = sorted(outcome.counts, key=float)
@@ -211,9 +217,9 @@ def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.F
         fig.add_bar(
             x=[float(v) for v in values],
             y=[outcome.counts[v] for v in values],
-            marker_color=[colour[v] for v in values],
+            marker={"color": [colour[v] for v in values], "pattern": {"shape": [pattern[v] for v in values]}},
             width=max(unit, 0.008),
-            text=[str(outcome.counts[v]) for v in values],
+            text=[count(v) for v in values],
             textposition="outside",
             hovertemplate="%{x}: %{y} answers<extra></extra>",
         )
@@ -230,8 +236,11 @@ def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.F
         fig.add_bar(
             x=names,
             y=[outcome.counts.get(c, 0) for c in keys],
-            marker_color=[colour.get(c, OTHER) for c in keys],
-            text=[str(outcome.counts.get(c, 0)) for c in keys],
+            marker={
+                "color": [colour.get(c, OTHER) for c in keys],
+                "pattern": {"shape": [pattern.get(c, "") for c in keys]},
+            },
+            text=[count(c) for c in keys],
             textposition="outside",
             hovertemplate="%{x}: %{y} answers<extra></extra>",
         )

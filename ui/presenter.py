@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import css, state
+from ui import charts, css, state
 
 SIDEBAR_KEY = "presenter_sidebar_toggle"
 EXIT_KEY = "presenter_exit"
@@ -25,7 +25,11 @@ EXIT_KEY = "presenter_exit"
 # reads are st.table (HTML, in rem) there: st.dataframe draws on a canvas in fixed pixels. The ranked list's badges
 # read --rk-badge-size (ui/components/sortable.css).
 CSS = """
-html { font-size: 21px; --rk-badge-size: 0.9rem; }
+html {
+  font-size: 21px; --rk-badge-size: 0.9rem;
+  /* the ranked list's colours at 7:1 (sortable.css) */
+  --irlab-cutoff: #8A3700; --irlab-relevant-text: #004F7C; --irlab-muted: #474F57;
+}
 [data-testid="stSidebar"], [data-testid="stExpandSidebarButton"] { display: none !important; }
 [data-testid="stMainBlockContainer"] {
   max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; padding-top: 3.3rem; padding-bottom: 2rem;
@@ -37,6 +41,16 @@ h1 { font-size: 2.3rem !important; padding-top: 0 !important; }
 [data-testid="stMetricValue"] { font-size: 2.2rem; }
 [data-testid="stMetricLabel"] p { font-size: 1.05rem; font-weight: 600; }
 .katex { font-size: 1.3em; }
+/* Text at 7:1 or more (WCAG AAA 1.4.6: a projector washes colours out), where Streamlit's or the app's own colour
+   is 4.5-6:1: captions, table headers, the primary colour as text (a slider's value, a chosen segment) and under
+   white text (primary buttons, a multiselect's chips). */
+[data-testid="stCaptionContainer"] { color: #474F57 !important; }
+[data-testid="stTable"] th { color: #1F2933 !important; }
+[data-testid="stSliderThumbValue"], [data-testid="stSliderTickBarMin"], [data-testid="stSliderTickBarMax"],
+[data-testid="stButtonGroup"] button[aria-checked="true"] { color: #004F7C !important; }
+[data-testid="stMultiSelectTagsContainer"] > span > span, [data-testid^="stBaseButton-primary"] {
+  background-color: #005A8C !important; border-color: #005A8C !important;
+}
 """
 
 
@@ -70,6 +84,35 @@ def scaled(fig):
         textfont = getattr(trace, "textfont", None)
         if textfont is not None and textfont.size:
             textfont.size = round(textfont.size * FONT_SCALE)
+    return projector_marks(fig)
+
+
+MARK_OUTLINE = {"color": charts.COLORS["ink"], "width": 1.5}
+
+
+def _projected(colour: object) -> object:
+    return charts.PROJECTOR_COLORS.get(colour.upper(), colour) if isinstance(colour, str) else colour
+
+
+def projector_marks(fig):
+    """Chart marks that a washed-out projector still shows: 4.5:1 or more against the white plot (issue #27,
+    item 5). Bars keep their fill (their colour tells categories apart) inside an ink outline; lines and markers
+    take the darker variant of their colour (charts.PROJECTOR_COLORS); reference lines too; text on the plot is
+    ink. A heatmap's cells are left as they are: each holds its value as text, and its table is one click away."""
+    for trace in fig.data:
+        if trace.type in ("bar", "histogram"):
+            trace.marker.line = MARK_OUTLINE
+        elif trace.type == "waterfall":
+            for part in (trace.increasing, trace.decreasing, trace.totals):
+                part.marker.line = MARK_OUTLINE
+        elif trace.type == "scatter":
+            trace.line.color = _projected(trace.line.color)
+            if isinstance(trace.marker.color, str) and "rgba(0,0,0,0)" not in trace.marker.color.replace(" ", ""):
+                trace.marker.color = _projected(trace.marker.color)
+    for shape in fig.layout.shapes or ():
+        shape.line.color = _projected(shape.line.color)
+    for annotation in fig.layout.annotations or ():
+        annotation.font.color = charts.COLORS["ink"]
     return fig
 
 

@@ -13,10 +13,11 @@ from contextlib import contextmanager
 import plotly.graph_objects as go
 import streamlit as st
 
+from lab_core.markdown import plain
 from lab_core.scenario import Scenario
 from metrics.core.types import Breakdown
 from metrics.teaching import formulas
-from ui import first_paint, presenter, tables
+from ui import chart_text, first_paint, presenter, tables
 
 
 def fmt(x: float) -> str:
@@ -70,13 +71,19 @@ def metric_row(items: Sequence[tuple[str, Breakdown]], *, help_texts: Sequence[s
 def chart(fig: go.Figure, key: str, where: object = st) -> None:
     """Draw a figure in ``where`` (st, a column, a tab). theme=None keeps the figure's own Okabe-Ito colours
     (Streamlit's theme would swap them); no Plotly toolbar, which covered the legend on a phone (drag still zooms,
-    a double click resets); text scaled for a projector in presenter mode. A new visitor's first run reserves its
-    height and the chart follows (ui.first_paint)."""
+    a double click resets); text scaled for a projector in presenter mode; its title above it as text; under it,
+    the chart as text (ui.chart_text). A new visitor's first run reserves its height and the chart follows
+    (ui.first_paint)."""
     fig = presenter.scaled(fig)
+    title = chart_text.title(fig)
+    if title:  # above the chart as text, which wraps on a narrow screen where Plotly's one-line title is cut off
+        where.markdown(f"**{plain(title)}**")
+        fig.update_layout(title=None)
     if not first_paint.charts_now():  # a new visitor's first run: the chart's box, the chart on the next run
         where.container(height=int(fig.layout.height or 450), border=False, key=f"{key}_first_paint")
-        return
-    where.plotly_chart(fig, theme=None, key=key, config={"displayModeBar": False})
+    else:
+        where.plotly_chart(fig, theme=None, key=key, config={"displayModeBar": False})
+    chart_text.text_alternative(fig, key, where, title=title)
 
 
 def steps_table(b: Breakdown, scn: Scenario | None = None) -> None:

@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from metrics.cli.ir_metrics_compare import main as leaderboard_cli
+from tests.browser.axe_audit import assert_accessible
 from tests.browser.conftest import IDLE_TIMEOUT_MS, download, upload
 
 pytestmark = pytest.mark.browser
@@ -62,6 +63,7 @@ def test_uploaded_results_survive_every_click(warm_app):
     expect(page.get_by_text("Pick at least one metric")).to_have_count(0)
     expect(page.get_by_text("Bonferroni-corrected over the 3 pairs of runs", exact=False)).to_be_visible()
     expect(metrics_box(app).get_by_text("AP", exact=True)).to_be_visible()
+    assert_accessible(page, "Compare runs, three uploaded runs compared")
     page.get_by_role("button", name="Open in playground").click()
     app.wait_idle()
     expect(page.locator("h1").first).to_have_text("Playground")

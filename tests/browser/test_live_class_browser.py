@@ -19,8 +19,10 @@ import pytest
 from playwright.sync_api import expect
 
 from live_class.store import Store, default_sqlite_url, dispose_engine
+from tests.browser.axe_audit import assert_accessible
 from tests.browser.conftest import ARTIFACTS, App, _app, in_first_screen, start_server, stop_server, wait_idle
 from tests.browser.conftest import PHONE as PHONE_CONTEXT
+from tests.browser.keyboard import press, reset, tab_to
 
 pytestmark = pytest.mark.browser
 
@@ -95,6 +97,7 @@ def test_a_live_class(browser, live_server):
         projector.page.evaluate("window.__notReloaded = true")
         expect(projector.page.locator(COUNT)).to_have_text("0", timeout=WAIT_MS)
         projector.screenshot("live-class-projector-1920x1080")
+        assert_accessible(projector.page, "the projector, poll open", enhanced_contrast=True)
 
         phones = [open_context(browser, live_server, PHONE, phone=True) for _ in range(3)]
         contexts += [p.page.context for p in phones]
@@ -110,6 +113,7 @@ def test_a_live_class(browser, live_server):
             assert student, phone.page.url  # the student id is in the address bar: a reload keeps it
         assert "teacher" not in phones[0].page.url
         phones[0].page.screenshot(path=str(ARTIFACTS / "live-class-phone-question-390x844.png"))  # the first screen
+        assert_accessible(phones[0].page, "a phone, poll open")
 
         delays, after_ack = [], []
         for phone, value, expected in ((phones[0], "0.97", "1"), (phones[1], "0.5", "2"), (phones[2], "0.96", "3")):
@@ -132,6 +136,7 @@ def test_a_live_class(browser, live_server):
         phones[1].page.reload()  # a reload is the same student: no second vote
         phones[1].wait_idle(WAIT_MS * 2)
         expect(phones[1].page.get_by_text("Your answer: 0.96")).to_be_visible(timeout=WAIT_MS)
+        assert_accessible(phones[1].page, "a phone, answer sent")
         time.sleep(2 * 1.0)
         assert count(projector) == "3"
         assert projector.page.evaluate("window.__notReloaded") is True
@@ -153,6 +158,7 @@ def test_a_live_class(browser, live_server):
             timeout=WAIT_MS
         )
         projector.screenshot("live-class-reveal-1920x1080")
+        assert_accessible(projector.page, "the projector, poll revealed", enhanced_contrast=True)
         bars = projector.page.evaluate(
             """() => { const chart = document.querySelector('[data-testid="stPlotlyChart"]');
                        const plot = [chart, ...chart.querySelectorAll('*')].find((el) => el.data);
@@ -166,11 +172,43 @@ def test_a_live_class(browser, live_server):
         expect(phones[0].page.get_by_text("Your answer 0.97 is right")).to_be_visible(timeout=WAIT_MS)
         wait_idle(phones[1].page, WAIT_MS * 2)
         phones[1].page.screenshot(path=str(ARTIFACTS / "live-class-phone-reveal-390x844.png"))
+        assert_accessible(phones[1].page, "a phone, poll revealed")
         for app in (projector, *phones):
             assert app.errors == []
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_student_joins_and_answers_with_the_keyboard_alone(browser, live_server):
+    """Join a class by keyboard (issue #27, item 2): Tab to the code box, type, Enter; Tab to the answer, type, Tab
+    to Send answer, Enter. The projector's count goes from 0 to 1."""
+    projector = open_context(browser, live_server, PROJECTOR)
+    student = open_context(browser, live_server, LAPTOP)  # a keyboard, no touch screen
+    try:
+        visit(projector, "/ask-the-class?presenter=1")
+        projector.page.get_by_role("button", name="Open the poll").click()
+        expect(projector.page.locator(COUNT)).to_have_text("0", timeout=WAIT_MS * 2)
+        code = projector.page.locator(".st-key-live_join_code").inner_text().strip()
+
+        visit(student, "/join")
+        reset(student.page)
+        tab_to(student.page, lambda s: s.name == "Join code")
+        student.page.keyboard.type(code)
+        press(student.page, "Enter")  # submits the join form
+        expect(student.page.get_by_text("What is NDCG@5 of this list?")).to_be_visible(timeout=WAIT_MS)
+        student.wait_idle(WAIT_MS * 2)
+        reset(student.page)
+        tab_to(student.page, lambda s: s.name.startswith("Your answer"))
+        student.page.keyboard.type("0.97")
+        tab_to(student.page, lambda s: s.label == "Send answer")
+        press(student.page, "Enter")
+        expect(student.page.get_by_text("Answer sent")).to_be_visible(timeout=WAIT_MS)
+        expect(projector.page.locator(COUNT)).to_have_text("1", timeout=WAIT_MS)
+        assert student.errors == [] and projector.errors == []
+    finally:
+        projector.page.context.close()
+        student.page.context.close()
 
 
 def test_the_projector_shows_open_the_poll_on_its_first_screen_for_a_two_list_question(browser, live_server):
@@ -218,6 +256,7 @@ def test_a_killed_server_keeps_the_poll_its_answers_and_its_links(browser, tmp_p
         expect(phone.page.get_by_text("Answer sent")).to_be_visible(timeout=WAIT_MS)
         phone.wait_idle(WAIT_MS * 2)
         phone.page.screenshot(path=str(ARTIFACTS / "live-class-move-phone-390x844.png"))
+        assert_accessible(phone.page, "a phone, a move question answered")
         replica = Store(default_sqlite_url(tmp_path))
         for n, option in enumerate(("4", "1")):
             replica.answer(code, 1, f"replica-student-{n}", option)
@@ -245,6 +284,7 @@ def test_a_killed_server_keeps_the_poll_its_answers_and_its_links(browser, tmp_p
         expect(projector.page.locator('[data-testid="stPlotlyChart"]')).to_be_visible(timeout=WAIT_MS * 4)
         projector.wait_rendered(WAIT_MS * 4)
         projector.screenshot("live-class-move-reveal-1920x1080")
+        assert_accessible(projector.page, "the projector, a move question revealed", enhanced_contrast=True)
         expect(phone.page.get_by_text("Your answer 2 · d2: rank 2 → 3 is right.")).to_be_visible(timeout=WAIT_MS)
         for app in (projector, phone):
             assert app.errors == []

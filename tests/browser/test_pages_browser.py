@@ -62,21 +62,20 @@ def assert_healthy(app) -> None:
     assert app.errors == [], f"uncaught errors in the page: {app.errors}"
 
 
+NAV = ".st-key-irlab_nav"  # the app's own page links (ui/navigation.py)
+
+
 def open_from_sidebar(app, title: str) -> None:
-    """Click the sidebar link to ``title``. Streamlit lists only the first 10 pages until "View N more" is clicked,
-    so click that first when the link is hidden behind it, as a person would. Retried briefly: the sidebar is
-    redrawn after each page run."""
-    nav = app.page.locator('[data-testid="stSidebarNav"]')
+    """Click the sidebar link to ``title``, as a person would. Retried briefly: the sidebar is redrawn after each
+    page run."""
+    nav = app.page.locator(NAV)
     link = nav.get_by_role("link", name=re.compile(rf"(^|\s){re.escape(title)}$"))
-    more = nav.locator('[data-testid="stSidebarNavViewButton"]', has_text=re.compile(r"more", re.IGNORECASE))
     deadline = time.monotonic() + WAIT_MS / 1000
     while True:
         try:
             if link.is_visible():
                 link.click(timeout=2_000)
                 return
-            if more.is_visible():
-                more.click(timeout=2_000)
         except PlaywrightError:
             pass  # redrawn under the click: look again
         if time.monotonic() > deadline:
@@ -98,7 +97,7 @@ def test_page_opens_from_the_sidebar_without_exception(shared_app, title, path, 
     expect(app.page).to_have_url(url_re(path, default), timeout=WAIT_MS)
     app.wait_rendered()
     assert_healthy(app)
-    expect(app.page.locator('[data-testid="stSidebarNav"] a[aria-current="page"]')).to_contain_text(title)
+    expect(app.page.locator(f'{NAV} a[aria-current="page"]')).to_contain_text(title)
     app.screenshot(path)
 
 

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from metrics.cli.ir_metrics import main as cli_main
+from tests.browser.axe_audit import assert_accessible
 from tests.browser.conftest import UPLOADER, upload
 
 pytestmark = pytest.mark.browser
@@ -57,6 +58,7 @@ def test_upload_sample_files_shows_the_summary(warm_app):
     ndcg = f"{cli_means(QRELS, DENSE)['NDCG@10']:.4f}"
     expect(summary.locator('[role="gridcell"]', has_text=ndcg)).to_have_count(1)
     warm_app.screenshot("your_data")
+    assert_accessible(page, "Evaluate a run, uploaded files scored")
     assert not warm_app.errors
 
 
@@ -72,4 +74,5 @@ def test_bad_run_shows_its_line_and_keeps_the_qrels(warm_app):
     expect(page.get_by_text("Load a run and its qrels to see the scores.")).to_be_visible()
     expect(page.get_by_text("Traceback")).to_have_count(0)
     warm_app.screenshot("your_data_bad_run")
+    assert_accessible(page, "Evaluate a run, a bad run file")
     assert not warm_app.errors

@@ -111,7 +111,7 @@ export default function (component) {
       "data-grade-value": String(grade),
       tabindex: "0",
       draggable: "true",
-      "aria-label": `Rank ${rank}: ${doc}${title ? `, ${title}` : ""}, grade ${grade}${relevant ? ", relevant" : ""}${unjudged ? ", unjudged" : ""}`,
+      "aria-label": cardName(doc, title, grade, relevant, unjudged, rank),
     });
     card.append(el("span", { class: "rk-handle", "aria-hidden": "true", title: "Drag to move" }, "\u2807"));
     card.append(el("span", { class: "rk-rank", "aria-hidden": "true" }, String(rank)));
@@ -213,10 +213,18 @@ export default function (component) {
     list.append(cutoffLine(`cutoff k = ${k} (the list has ${items.length}; the rest count as non-relevant)`));
   }
 
+  // The cutoff line is drawn for the eye only (a list may hold list items alone): each card's name says where it
+  // stands against k instead.
   function cutoffLine(label) {
-    const line = el("li", { class: "rk-cutoff", role: "separator", "aria-label": label });
+    const line = el("li", { class: "rk-cutoff", "aria-hidden": "true" });
     line.append(el("span", {}, label));
     return line;
+  }
+
+  function cardName(doc, title, grade, relevant, unjudged, rank) {
+    const judged = `grade ${grade}${relevant ? ", relevant" : ""}${unjudged ? ", unjudged" : ""}`;
+    const where = `rank ${rank} of ${items.length}${k && rank > k ? `, below the cutoff k = ${k}` : ""}`;
+    return `${doc}${title ? `, ${title}` : ""}, ${judged}, ${where}`;
   }
 
   // --- mouse drag-and-drop (HTML5) ---

@@ -1,0 +1,59 @@
+"""axe-core in the browser tests: the WCAG 2.0, 2.1 and 2.2 A and AA rules, every impact.
+
+axe-core is the copy shipped in the ``axe-playwright-python`` package (axe 4.12 in 0.1.8); it is injected into the
+page once per document and run there. ``audit`` returns axe's violations; ``report`` makes them readable in a
+failure message (rule, impact, where, axe's own explanation).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+WCAG_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+_RUN = """async ([tags, extra]) => {
+  const rules = Object.fromEntries(extra.map((rule) => [rule, { enabled: true }]));
+  const options = { runOnly: { type: "tag", values: tags }, rules, resultTypes: ["violations"] };
+  const results = await axe.run(document, options);
+  return { version: axe.version, violations: results.violations };
+}"""
+# Presenter mode promises text at 7:1 (WCAG AAA 1.4.6) for a projector: axe's AAA contrast rule, run there too.
+ENHANCED_CONTRAST = "color-contrast-enhanced"
+
+
+@cache
+def axe_source() -> str:
+    return resources.files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="utf-8")
+
+
+def axe_version(page) -> str:
+    _inject(page)
+    return page.evaluate("axe.version")
+
+
+def _inject(page) -> None:
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(axe_source())
+
+
+def audit(page, *, enhanced_contrast: bool = False) -> list[dict]:
+    """axe's violations of the WCAG A and AA rules on the page as it is now (and of AAA's 7:1 contrast if asked)."""
+    _inject(page)
+    return page.evaluate(_RUN, [WCAG_AA_TAGS, [ENHANCED_CONTRAST] if enhanced_contrast else []])["violations"]
+
+
+def report(violations: list[dict], limit: int = 6) -> str:
+    """One line per violation and node (the first ``limit`` nodes of each rule)."""
+    lines = []
+    for violation in violations:
+        lines.append(f"{violation['id']} ({violation['impact']}, {len(violation['nodes'])} nodes): {violation['help']}")
+        for node in violation["nodes"][:limit]:
+            why = " / ".join(check["message"] for check in node.get("any", []) + node.get("all", []))
+            lines.append(f"    {node['target']}: {node['html'][:160]} -- {why[:240]}")
+    return "\n".join(lines)
+
+
+def assert_accessible(page, where: str, *, enhanced_contrast: bool = False) -> None:
+    """No violation on ``page`` as it is now; the failure names ``where`` (page, view, state) and every finding."""
+    violations = audit(page, enhanced_contrast=enhanced_contrast)
+    assert not violations, f"{where}: axe {axe_version(page)} found\n{report(violations)}"
