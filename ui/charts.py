@@ -90,8 +90,9 @@ GRADE_PATTERNS = {0: "", 1: ".", 2: "/", 3: "x", 4: "+"}
 RELEVANT_PATTERN, SECOND_PATTERN = "/", "x"
 
 
-def _pattern(shape: str) -> dict:
-    return {"shape": shape, "fgcolor": "rgba(31, 41, 51, 0.45)", "size": 7, "solidity": 0.3}
+def pattern(shape: str | list[str]) -> dict:
+    """A bar's fill pattern (one shape, or one per bar) drawn in translucent ink over its colour."""
+    return {"shape": shape, "fillmode": "overlay", "fgcolor": "rgba(31, 41, 51, 0.45)", "size": 7, "solidity": 0.3}
 
 
 def contributions(b: Breakdown, *, titles: Mapping[str, str] | None = None) -> go.Figure:
@@ -118,7 +119,7 @@ def contributions(b: Breakdown, *, titles: Mapping[str, str] | None = None) -> g
             x=[s.rank for s in steps],
             y=[s.contribution for s in steps],
             name=name,
-            marker={"color": color, "pattern": _pattern(shape)},
+            marker={"color": color, "pattern": pattern(shape)},
             customdata=[[_safe(s.doc_id), s.grade, _safe(titles.get(s.doc_id, ""))] for s in steps],
             hovertemplate="rank %{x} · doc %{customdata[0]}<br>%{customdata[2]}<br>grade %{customdata[1]}"
             "<br>contribution %{y:.4f}<extra></extra>",
@@ -166,7 +167,7 @@ def ideal_vs_actual(dcg_b: Breakdown, idcg_b: Breakdown) -> go.Figure:
             x=[s.rank for s in b.steps],
             y=[s.contribution for s in b.steps],
             name=f"{name}: gain / discount",
-            marker={"color": color, "pattern": _pattern(shape)},
+            marker={"color": color, "pattern": pattern(shape)},
             customdata=[[_safe(s.doc_id), s.grade] for s in b.steps],
             hovertemplate=f"{name}<br>rank %{{x}} · doc %{{customdata[0]}}<br>grade %{{customdata[1]}}"
             "<br>discounted gain %{y:.4f}<extra></extra>",
@@ -346,7 +347,7 @@ def waterfall(
             x=np.flatnonzero(mask) + 1,
             y=d[idx],
             name=f"{label} ({len(idx)})",
-            marker={"color": colour, "pattern": _pattern(shape)},
+            marker={"color": colour, "pattern": pattern(shape)},
             customdata=np.stack([ids[idx], a[idx], b[idx]], axis=1),
             hovertemplate="query %{customdata[0]}<br>A %{customdata[1]:.4f} → B %{customdata[2]:.4f}"
             "<br>B − A %{y:+.4f}<extra></extra>",

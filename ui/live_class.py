@@ -217,7 +217,7 @@ def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.F
         fig.add_bar(
             x=[float(v) for v in values],
             y=[outcome.counts[v] for v in values],
-            marker={"color": [colour[v] for v in values], "pattern": {"shape": [pattern[v] for v in values]}},
+            marker={"color": [colour[v] for v in values], "pattern": charts.pattern([pattern[v] for v in values])},
             width=max(unit, 0.008),
             text=[count(v) for v in values],
             textposition="outside",
@@ -238,7 +238,7 @@ def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.F
             y=[outcome.counts.get(c, 0) for c in keys],
             marker={
                 "color": [colour.get(c, OTHER) for c in keys],
-                "pattern": {"shape": [pattern.get(c, "") for c in keys]},
+                "pattern": charts.pattern([pattern.get(c, "") for c in keys]),
             },
             text=[count(c) for c in keys],
             textposition="outside",

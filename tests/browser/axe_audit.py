@@ -11,10 +11,10 @@ from functools import cache
 from importlib import resources
 
 WCAG_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
-_RUN = """async ([tags, extra]) => {
+_RUN = """async ([tags, extra, within]) => {
   const rules = Object.fromEntries(extra.map((rule) => [rule, { enabled: true }]));
   const options = { runOnly: { type: "tag", values: tags }, rules, resultTypes: ["violations"] };
-  const results = await axe.run(document, options);
+  const results = await axe.run((within && document.getElementById(within)) || document, options);
   return { version: axe.version, violations: results.violations };
 }"""
 # Presenter mode promises text at 7:1 (WCAG AAA 1.4.6) for a projector: axe's AAA contrast rule, run there too.
@@ -36,10 +36,12 @@ def _inject(page) -> None:
         page.evaluate(axe_source())
 
 
-def audit(page, *, enhanced_contrast: bool = False) -> list[dict]:
-    """axe's violations of the WCAG A and AA rules on the page as it is now (and of AAA's 7:1 contrast if asked)."""
+def audit(page, *, enhanced_contrast: bool = False, within: str | None = None) -> list[dict]:
+    """axe's violations of the WCAG A and AA rules on the page as it is now (and of AAA's 7:1 contrast if asked);
+    ``within``: only the element with this id (a tab's panel just shown, when the rest was audited already)."""
     _inject(page)
-    return page.evaluate(_RUN, [WCAG_AA_TAGS, [ENHANCED_CONTRAST] if enhanced_contrast else []])["violations"]
+    extra = [ENHANCED_CONTRAST] if enhanced_contrast else []
+    return page.evaluate(_RUN, [WCAG_AA_TAGS, extra, within])["violations"]
 
 
 def report(violations: list[dict], limit: int = 6) -> str:
@@ -53,7 +55,7 @@ def report(violations: list[dict], limit: int = 6) -> str:
     return "\n".join(lines)
 
 
-def assert_accessible(page, where: str, *, enhanced_contrast: bool = False) -> None:
+def assert_accessible(page, where: str, *, enhanced_contrast: bool = False, within: str | None = None) -> None:
     """No violation on ``page`` as it is now; the failure names ``where`` (page, view, state) and every finding."""
-    violations = audit(page, enhanced_contrast=enhanced_contrast)
+    violations = audit(page, enhanced_contrast=enhanced_contrast, within=within)
     assert not violations, f"{where}: axe {axe_version(page)} found\n{report(violations)}"

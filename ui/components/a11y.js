@@ -1,33 +1,50 @@
 // Accessibility fixes on Streamlit's own markup, for every page (ui/a11y.py mounts this once per run).
 // Streamlit 1.67 renders these parts itself and offers no attribute for them, so this script adds, and keeps adding
 // as the page re-renders:
-// - a keyboard stop (tabindex=0) and a name on every box that scrolls sideways: display formulas (KaTeX), wide
-//   tables and code, which a keyboard could not otherwise scroll (WCAG 2.1.1; axe's scrollable-region-focusable);
+// - a keyboard stop (tabindex=0) and a name on every box that scrolls: display formulas (KaTeX), wide tables and
+//   code, a tall popup, which a keyboard could not otherwise scroll (WCAG 2.1.1; axe's scrollable-region-focusable);
 // - the navigation landmark around the app's own page links (ui/navigation.py), and aria-current on the link to the
 //   page on screen (its title comes in `data.current`: st.page_link only makes that link bold).
 // - one polite live region for the app, outside Streamlit's markup so that it survives every rerun (a region made
 //   with its text in it is not read): it reads `data.announce`, the numbers an edit changed, once.
 // It is installed once per document. The announcement is set as text (textContent), never as markup.
 
+// [selector, name]: a box that scrolls gets tabindex=0 and, when it has no role of its own, role=group and the name.
 const SCROLL_BOXES = [
   [".katex-display", "Formula, scrolls sideways"],
   ['[data-testid="stTable"] > div', "Table, scrolls sideways"],
   [".stCode pre", "Code, scrolls sideways"],
   ['[data-testid="stMarkdownContainer"]:has(> table)', "Table, scrolls sideways"],
+  ['[data-testid="stPopoverBody"]', null], // a tall popup (a chart as text on a phone) is a named dialog already
 ];
+
+function scrolls(box) {
+  const style = getComputedStyle(box);
+  const can = (overflow) => overflow === "auto" || overflow === "scroll";
+  return (
+    (can(style.overflowX) && box.scrollWidth > box.clientWidth + 1) ||
+    (can(style.overflowY) && box.scrollHeight > box.clientHeight + 1)
+  );
+}
 
 function scrollBoxes() {
   for (const [selector, name] of SCROLL_BOXES) {
     for (const box of document.querySelectorAll(selector)) {
-      const scrolls = box.scrollWidth > box.clientWidth + 1;
-      if (scrolls && box.getAttribute("tabindex") !== "0") {
+      const marked = box.getAttribute("data-irlab-scroll") === "1";
+      if (scrolls(box) && !marked) {
+        box.setAttribute("data-irlab-scroll", "1");
         box.setAttribute("tabindex", "0");
-        box.setAttribute("role", "group");
-        box.setAttribute("aria-label", name);
-      } else if (!scrolls && box.getAttribute("tabindex") === "0") {
+        if (name) {
+          box.setAttribute("role", "group");
+          box.setAttribute("aria-label", name);
+        }
+      } else if (!scrolls(box) && marked) {
+        box.removeAttribute("data-irlab-scroll");
         box.removeAttribute("tabindex");
-        box.removeAttribute("role");
-        box.removeAttribute("aria-label");
+        if (name) {
+          box.removeAttribute("role");
+          box.removeAttribute("aria-label");
+        }
       }
     }
   }
