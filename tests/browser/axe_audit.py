@@ -10,8 +10,17 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
+from tests.browser.conftest import wait_idle
+
 WCAG_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 _RUN = """async ([tags, extra, within]) => {
+  // The app's accessibility script (ui/components/a11y.js) marks what scrolls after the page changes (a frame
+  // later, or within a second when a font's arrival widens a formula): let it see the page as axe will.
+  await document.fonts.ready;
+  if (window.__irlabA11yNow) window.__irlabA11yNow();
+  // A popup fading in is half transparent: wait for the transitions that end (not a spinner's endless one).
+  const ending = document.getAnimations().filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity);
+  await Promise.all(ending.map((a) => a.finished.catch(() => null)));
   const rules = Object.fromEntries(extra.map((rule) => [rule, { enabled: true }]));
   const options = { runOnly: { type: "tag", values: tags }, rules, resultTypes: ["violations"] };
   const results = await axe.run((within && document.getElementById(within)) || document, options);
@@ -55,7 +64,26 @@ def report(violations: list[dict], limit: int = 6) -> str:
     return "\n".join(lines)
 
 
+# Counts the script runs that start while axe looks: a run redraws the page (presenter mode's style block, sent
+# last, is replaced for a moment by what moved up to its place), so such an audit saw no settled page.
+_WATCH_RUNS = """() => {
+  window.__irlabRuns = 0;
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (window.__irlabRunWatch) window.__irlabRunWatch.disconnect();
+  window.__irlabRunWatch = new MutationObserver(() => {
+    if (app.getAttribute("data-test-script-state") === "running") window.__irlabRuns += 1;
+  });
+  window.__irlabRunWatch.observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
+}"""
+
+
 def assert_accessible(page, where: str, *, enhanced_contrast: bool = False, within: str | None = None) -> None:
-    """No violation on ``page`` as it is now; the failure names ``where`` (page, view, state) and every finding."""
-    violations = audit(page, enhanced_contrast=enhanced_contrast, within=within)
+    """No violation on ``page`` as it is now, settled: an audit during which the app ran its script again is
+    repeated once it is idle. The failure names ``where`` (page, view, state) and every finding."""
+    for _ in range(3):
+        page.evaluate(_WATCH_RUNS)
+        violations = audit(page, enhanced_contrast=enhanced_contrast, within=within)
+        if not page.evaluate("window.__irlabRuns"):
+            break
+        wait_idle(page)
     assert not violations, f"{where}: axe {axe_version(page)} found\n{report(violations)}"

@@ -116,7 +116,14 @@ export default function (component) {
     });
   };
   window.__irlabA11y = later;
-  new MutationObserver(later).observe(document.body, { childList: true, subtree: true });
+  window.__irlabA11yNow = fix; // the accessibility audit (tests/browser/axe_audit.py) runs it before it looks
+  // A tab or an expander shows a formula by an attribute, not by adding it: watch those too.
+  new MutationObserver(later).observe(document.body, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ["hidden", "open", "aria-selected", "aria-expanded"],
+  });
   window.addEventListener("resize", later);
   setInterval(later, 1000); // a formula's width changes when KaTeX's fonts arrive, which no mutation reports
   fix();
