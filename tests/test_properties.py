@@ -43,8 +43,9 @@ CONVENTIONS = st.builds(
 )
 # utility is a weighted count: negative when non-relevant documents cost more than relevant ones bring
 SIGNED = {"utility"}
-# Their value is not a sum over ranks: R (num_rel) comes from the qrels alone, num_q is 1 per query.
-NOT_FROM_RANKS = {"NumRel", "NumQ"}
+# Their value is not a sum over ranks: R (num_rel) comes from the qrels alone, num_q is 1 per query, the preferences
+# possible are stated whatever was retrieved.
+NOT_FROM_RANKS = {"NumRel", "NumQ", "prefs_num_prefs_poss"}
 
 
 def relevant_positions(ranking, qrels, threshold=1):

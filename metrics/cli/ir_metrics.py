@@ -19,7 +19,7 @@ measures (case-insensitive; -m may be repeated or hold a comma-separated list):
   trec_eval's names: P_10 recall_100 map map_cut_10 recip_rank ndcg ndcg_cut_10 success_10 Rprec num_ret set_F ...
   and its syntax: -m P (its default cutoffs 5 ... 1000), -mP.5,10, -m iprec_at_recall..10,.20,
   -m 11pt_avg..25,.5,.75, -m set_F.0.5, and its nicknames -m official, -m all_trec, -m set, -m qrels_jg
-  (judgment groups: -R qrels_jg).
+  (judgment groups: -R qrels_jg), -m all_prefs and -m prefs (preferences: -R prefs or -R qrels_prefs).
   ir_measures' syntax: nDCG@10 P(rel=2)@5 AP(rel=2) IPrec@0.5 SetF(beta=0.5) NumRet Rprec.
   A bare number repeats the previous measure at another cutoff, as in trec_eval: -m P.5,10 = P.5 and P.10.
   Default: NDCG@10 AP RR@10 R@100 R_cap@100 P@10 (with --format trec_eval: trec_eval's default, official).

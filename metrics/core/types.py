@@ -52,6 +52,9 @@ class Term(StrEnum):
     IDEAL_GAIN = "ideal gain"
     POINTS = "points averaged"
     GROUPS = "judgment groups"  # trec_eval -R qrels_jg: sets of judgments (users), a value averaged over them
+    FULFILLED = "fulfilled"  # preferences (trec_eval -R prefs) the ranking agrees with
+    POSSIBLE = "possible"  # preferences the ranking could agree with
+    PAIRS = "document pairs"  # pairs of documents some judgment group states a preference on
 
     __repr__ = str.__repr__  # a printed Breakdown.terms reads {'DCG': 3.5}, as a plain dict would
 

@@ -11,7 +11,7 @@ the judgments graded above 0. A measure is looked up by the name trec_eval print
 ``iprec_at_recall_0.50``); one trec_eval has no name for, by its name as given.
 
 >>> z_scores(np.array([0.5, 0.2, 0.1]), np.array([0.3, 0.2, 0.4]), np.array([0.1, 0.0, 0.0])).tolist()
-[1.9999999999999996, 0.0, -1000000.0]
+[2.0, 0.0, -1000000.0]
 """
 
 from __future__ import annotations
