@@ -30,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "trec_eval10"
+sys.path.insert(0, str(ROOT))
+from metrics.catalog.registry import TREC_EVAL_ORDER  # noqa: E402 (trec_eval's 57 names, in measures.c's order)
 
 # trec_eval 10.0's all_trec list (measures.c), each measure asked for alone
 ALL_TREC = [
@@ -432,6 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     defects = json.loads((DATA / "defects.json").read_text())
     if options.quicktest:
         copy_quicktest(options.binary, Path(options.quicktest))
+        record_alone(options.binary, Path(options.quicktest))
     rng = random.Random(options.seed)
     inputs = [(f"edge {name}", qrels, run, {}, EDGE_OPTION_SETS) for name, qrels, run in EDGE_INPUTS]
     inputs += [(f"random {i}", *random_input(rng), {}, OPTION_SETS) for i in range(options.inputs)]
@@ -471,6 +474,29 @@ def main(argv: list[str] | None = None) -> int:
     cases = sum(r["kind"] == "case" for r in records)
     print(f"{cases} cases over {len(inputs)} inputs -> {out} ({out.stat().st_size:,} bytes); failures: {failures}")
     return 0
+
+
+# Each name of trec_eval 10.0's measures.c asked for alone with -q on trec_eval's own test inputs, in the format its
+# measure reads: (the name, -R format, judgments file, run file). The outputs go to quicktest/alone.json.gz.
+PREFERENCE_MEASURES = {name for name in TREC_EVAL_ORDER if name.startswith("prefs_")}
+GROUP_MEASURES = {"map_avgjg", "P_avgjg", "Rprec_mult_avgjg"}
+ALONE = [
+    (name, "prefs", "prefs.test", "prefs.results.test") if name in PREFERENCE_MEASURES
+    else (name, "qrels_jg", "qrels.123", "results.test") if name in GROUP_MEASURES
+    else (name, "qrels", "qrels.test", "results.test")
+    for name in TREC_EVAL_ORDER
+]  # fmt: skip
+
+
+def record_alone(binary: str, source: Path) -> None:
+    """trec_eval's output for each measures.c name alone (ALONE), gzip'd into the quicktest folder."""
+    records = []
+    for name, rel_format, judgments, run in ALONE:
+        args = ["-q", "-m", name, "-R", rel_format, judgments, run]
+        done = subprocess.run([binary, *args[:-2], str(source / judgments), str(source / run)], capture_output=True)
+        records.append({"args": args, "rc": done.returncode, "stdout": done.stdout.decode()})
+    with gzip.GzipFile(DATA / "quicktest" / "alone.json.gz", "wb", 9, mtime=0) as handle:
+        handle.write((json.dumps(records, indent=0) + "\n").encode())
 
 
 def copy_quicktest(binary: str, source: Path) -> None:
