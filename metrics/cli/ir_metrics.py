@@ -199,7 +199,7 @@ def _evaluate(options: argparse.Namespace, measures, settings: dict):
         run_source = options.to_parquet  # grouped by query now: read back, a partition at a time
     names = os.path.basename(os.path.normpath(options.run)), os.path.basename(options.qrels)
     if options.rel_format != "qrels":  # trec_eval -R: judgment groups
-        return trec_options.evaluate_format(options, measures, settings)
+        return trec_options.evaluate_format(options, measures, settings, _return_freed_memory)
     if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
         run, qrels = read_run(options.run), read_qrels(options.qrels)
         cut = trec_options.only_query(run, qrels, options.debug.query, options.complete)

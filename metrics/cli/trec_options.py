@@ -108,11 +108,11 @@ def check_readable(measures, rel_format: str) -> None:
             raise ValueError(f"-R {rel_format}: trec_eval cannot compute {measure.name} from it (it needs {needs})")
 
 
-def evaluate_format(options, measures, settings: dict):
+def evaluate_format(options, measures, settings: dict, release=lambda: None):
     """(Evaluation, run name, judgments name) for -R qrels_jg, prefs and qrels_prefs: the judgments read first
-    (trec_eval's order), then the run, whole."""
+    (trec_eval's order), then the run, whole. ``release`` hands freed memory back after each file is read."""
     from metrics.evaluation.judgment_groups import evaluate_judgment_groups
-    from metrics.evaluation.preferences import RankedRun, evaluate_preferences, ranked_run
+    from metrics.evaluation.preferences import RankedRun, evaluate_preferences, judged_docs, ranked_run
     from metrics.io import read_run
     from metrics.io.prefs import read_prefs, read_qrels_prefs
     from metrics.io.qrels_jg import read_qrels_jg
@@ -122,10 +122,19 @@ def evaluate_format(options, measures, settings: dict):
         raise ValueError(f"-R {options.rel_format} reads the run whole: {large}")
     if options.rel_format == "qrels_jg":
         judgments = read_qrels_jg(options.qrels)
+        release()
         run, evaluate = read_run(options.run), evaluate_judgment_groups
     else:  # preferences rank ties their own way (evaluation.preferences.ranked_run)
-        judgments = (read_prefs if options.rel_format == "prefs" else read_qrels_prefs)(options.qrels)
-        run, evaluate = ranked_run(options.run), evaluate_preferences
+        read = read_prefs if options.rel_format == "prefs" else read_qrels_prefs
+        try:  # the run first, as metrics.cli.ir_metrics reads it: its parse is the peak, the judgments not yet held
+            run = ranked_run(options.run)
+        except (ValueError, OSError):
+            read(options.qrels)  # trec_eval reads the judgments first: an error there is the one reported
+            raise
+        release()
+        judgments = read(options.qrels)
+        run, evaluate = ranked_run(run, keep=judged_docs(judgments)), evaluate_preferences
+    release()
     names = run.name, judgments.name
     if options.debug.query is not None:  # -D LEVEL.QID: that query alone
         query = options.debug.query

@@ -135,12 +135,27 @@ def _position(slot: np.ndarray) -> np.ndarray:
 # --- trec_eval's counts per group ---
 
 
+@dataclass(frozen=True, eq=False)
+class ClosedGroup:
+    """A several-subgroup group's preferences, closed: a bit matrix over its documents (packed: a query judged by
+    many such groups keeps little), read back as (preferred docids, other docids)."""
+
+    docs: np.ndarray  # the group's documents' docids, ascending
+    bits: np.ndarray  # np.packbits of the boolean matrix preferred x other
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        n = len(self.docs)
+        matrix = np.unpackbits(self.bits, count=n * n).reshape(n, n).astype(bool)
+        preferred, other = np.nonzero(matrix)
+        return self.docs[preferred], self.docs[other]
+
+
 @dataclass(eq=False)
 class GroupArrays:
     """Per group: trec_eval's counts (COUNTS), and for the groups of several subgroups their closed preferences."""
 
     counts: dict[str, np.ndarray]
-    closed: dict[int, tuple[np.ndarray, np.ndarray]]  # group -> (preferred docids, other docids)
+    closed: dict[int, ClosedGroup]  # group -> its preferences, closed transitively
     levels: dict[int, tuple[np.ndarray, np.ndarray]]  # group -> (docids, their level: the last subgroup's)
 
 
@@ -164,9 +179,8 @@ def _group_counts(table: PreferenceTable) -> GroupArrays:
 
 def _sorted_classes(table: PreferenceTable, mask: np.ndarray):
     """The entries of ``mask`` by (group, level descending, docid), with their class and group bounds."""
-    rows = np.flatnonzero(mask)
-    order = np.lexsort((table.docid[rows], -table.level[rows], table.group[rows]))
-    rows = rows[order]
+    everything = table.shared(("by class",), lambda: np.lexsort((table.docid, -table.level, table.group)))
+    rows = everything[mask[everything]]  # a subset of the entries keeps the order of them all
     group, level, docid = table.group[rows], table.level[rows], table.docid[rows]
     retrieved = docid < table.retrieved[table.slot[rows]]
     n = len(rows)
@@ -275,7 +289,7 @@ def _closed_group(table: PreferenceTable, group: int, rows: np.ndarray) -> dict:
         "nonrel": int(nonrelevant.sum()),
         "nonrel_ret": int((nonrelevant & doc_in).sum()),
     }
-    return {"counts": counts, "pairs": (a, b), "levels": (docs, last_level)}
+    return {"counts": counts, "pairs": ClosedGroup(docs, np.packbits(reach)), "levels": (docs, last_level)}
 
 
 def _transitive(reach: np.ndarray) -> np.ndarray:
@@ -393,7 +407,7 @@ def _recalculated_closed(table: PreferenceTable, arrays: GroupArrays, group: int
     """The recalculation for a group of several subgroups: its non-relevant documents after the first R in docid
     order (R: the group's relevant documents, in both measures; _ret: among the retrieved) leave its preferences."""
     njr = int(table.retrieved[int(table.group_slot[group])])
-    preferred, other = arrays.closed[group]
+    preferred, other = arrays.closed[group].pairs()
     docs, levels = arrays.levels[group]
     scanned = docs < njr if retrieved_only else np.ones(len(docs), dtype=bool)
     nonrelevant = np.flatnonzero(scanned & (levels == 0.0))  # docs are sorted by docid
@@ -448,7 +462,7 @@ def _pair_sums(table: PreferenceTable, several: np.ndarray):
             if start > group_first:
                 matrix[np.ix_(docid[group_first:start], docid[start : class_end[start]])] += 1
         for g in np.flatnonzero((table.group_slot == slot) & (table.group_subgroups > 1)).tolist():
-            preferred, other = arrays.closed[g]
+            preferred, other = arrays.closed[g].pairs()
             np.add.at(matrix, (preferred, other), 1)
         njr = int(table.retrieved[slot])
         top = matrix[:njr, :njr]

@@ -3,13 +3,16 @@ file ``qid group docno level`` read as one subgroup per group. metrics.families.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from metrics.io.arrays import arrow_int64, int_numpy
 from metrics.io.fields import Fields, read_fields
+from metrics.io.hashing import _mix, fingerprint
 from metrics.io.rules import InputError
 
 PREFS_FIELDS = Fields("prefs file", ("query", "group", "subgroup", "doc", "level"), {"level": "number"})
@@ -37,6 +40,13 @@ class Preferences:
         ):
             result.setdefault(query, {}).setdefault(group, {}).setdefault(subgroup, {})[doc] = level
         return result
+
+    @functools.cached_property
+    def docs(self) -> tuple[pa.Array, np.ndarray]:
+        """(the distinct doc ids, each row's index among them): one hashing pass, shared by the run's filter and the
+        join (metrics.evaluation.preferences)."""
+        encoded = pc.dictionary_encode(self.doc)
+        return encoded.dictionary, int_numpy(encoded.indices)
 
     def only(self, query: str) -> Preferences:
         """The rows of one query."""
@@ -79,7 +89,7 @@ def read_qrels_prefs(source, name: str | None = None) -> Preferences:
         ]
         return _checked(name or "qrels_prefs", rows)
     display, columns = read_fields(source, QRELS_PREFS_FIELDS, name)
-    subgroup = pa.array(np.full(len(columns["level"]), ONE_SUBGROUP, dtype=object), pa.string())
+    subgroup = pa.array([ONE_SUBGROUP], pa.string()).take(arrow_int64(np.zeros(len(columns["level"]))))
     return _checked_columns(display, columns["query"], columns["group"], subgroup, columns["doc"], columns["level"])
 
 
@@ -93,10 +103,17 @@ def _checked_columns(name, query, group, subgroup, doc, level) -> Preferences:
     if np.isnan(level).any():
         raise InputError(f"{name}: a level is not a number")
     prefs = Preferences(name, query, group, subgroup, doc, level)
-    keys = pa.table({"query": query, "group": group, "subgroup": subgroup, "doc": doc})
-    counted = keys.group_by(["query", "group", "subgroup", "doc"]).aggregate([([], "count_all")])
-    twice = counted.filter(pc.greater(counted["count_all"], 1))
-    if twice.num_rows:
-        q, g, s, d = (twice[column][0].as_py() for column in ("query", "group", "subgroup", "doc"))
-        raise InputError(f"{name}: query {q!r}, group {g!r}, subgroup {s!r} gives doc {d!r} twice")
+    key = np.zeros(len(level), dtype=np.uint64)
+    for column in (query, group, subgroup, doc):  # each field's fingerprint mixed in: equal rows, equal keys
+        key = fingerprint(column, lambda first, stop, k=key: _mix(k[first:stop].copy()))
+    ordered = np.sort(key)
+    suspects = ordered[1:][ordered[1:] == ordered[:-1]]
+    if len(suspects):
+        seen: set[tuple] = set()
+        for row in np.flatnonzero(np.isin(key, suspects)).tolist():
+            found = tuple(column[row].as_py() for column in (query, group, subgroup, doc))
+            if found in seen:
+                q, g, s, d = found
+                raise InputError(f"{name}: query {q!r}, group {g!r}, subgroup {s!r} gives doc {d!r} twice")
+            seen.add(found)
     return prefs

@@ -310,7 +310,7 @@ def equals_trec_eval10_prefs(names: Mapping[str, str]) -> int:
             for name, trec_name in names.items():
                 for index, query in enumerate(engine.queries):
                     want = printed[f"{trec_name:<22}", query]
-                    ranking = run.only(query).doc.to_pylist()
+                    ranking = run.ranking_of(query)
                     readable = parse_measure(name).compute(ranking, by_query[query]).value
                     values = [readable, engine.per_query[name][index]]
                     got = [f"{v:.4f}" if "." in want else str(int(v)) for v in values]
