@@ -6,7 +6,20 @@ import streamlit as st
 
 from metrics.catalog import registry
 from metrics.teaching import formulas
-from ui import charts, drilldown, export, first_paint, presenter, sortable, state, teaching, url, widgets, words
+from ui import (
+    charts,
+    drilldown,
+    export,
+    first_paint,
+    preferences,
+    presenter,
+    sortable,
+    state,
+    teaching,
+    url,
+    widgets,
+    words,
+)
 from ui.markdown import plain
 
 LIST_KEY = "pg_list"
@@ -217,6 +230,7 @@ def worked_formulas() -> None:
             formula_col, chart_col = st.columns(2)
             formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
             formula_col.latex(formulas.latex(chosen))
+            preferences.note(chosen.family, formula_col)  # a measure of preferences or judgment groups
             if chosen.text is None:
                 teaching.chart(
                     drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn),
