@@ -3,13 +3,13 @@ Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrativ
 
 import streamlit as st
 
-from metrics.catalog import registry
+from lab_core import family_display
+from lab_core.markdown import plain
 from ui import charts, drilldown, first_paint, narrative, presenter, sortable, state, teaching, widgets
-from ui.markdown import plain
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
-COMPARED = registry.listed("compared")
-CURVES = registry.listed("compared_curves")
+COMPARED = family_display.listed("compared")
+CURVES = family_display.listed("compared_curves")
 # The heights of the parts a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
 CONTROLS_ROOM = first_paint.Room(wide=68, phone=140, presenter=89)
 CHART_PICKER_ROOM = first_paint.Room(wide=60, phone=60, presenter=79)
@@ -92,7 +92,7 @@ else:
     with story_col:
         story()
 
-TABBED = registry.playground_tabs()  # the families the playground gives a tab of their own
+TABBED = family_display.playground_tabs()  # the families the playground gives a tab of their own
 
 
 def chart_picker() -> None:

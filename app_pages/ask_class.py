@@ -6,12 +6,12 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from lab_core.markdown import plain
 from live_class import questions
 from live_class.store import PollError, shown_code
 from metrics.teaching import formulas
 from ui import css, first_paint, presenter, state, teaching, widgets
 from ui import live_class as live
-from ui.markdown import plain
 
 NAMES_SHOWN = 30  # nicknames of right answers on the projector; only those who gave one
 

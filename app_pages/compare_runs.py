@@ -13,6 +13,8 @@ import sys
 import numpy as np
 import streamlit as st
 
+from lab_core import family_display
+from lab_core.markdown import plain
 from metrics.catalog import measure_lists, registry
 from metrics.compare.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
 from metrics.compare.pairing import LeftOut, align
@@ -27,11 +29,10 @@ from metrics.compare.significance import (
 )
 from metrics.evaluation.engine import Evaluation
 from ui import charts, cli_args, datasets, drilldown, leaderboard, state, teaching
-from ui.markdown import plain
 
 PAGE = "cmp"
 DEFAULT_MEASURES = list(registry.default_measures())
-CHOICES = list(registry.suggested_measures())
+CHOICES = list(family_display.suggested_measures())
 SOURCES = {"sample": "Sample data", "upload": "Upload files", "cli": "Files given on the command line"}
 SAMPLE_ORDER = ["bm25", "dense", "rrf"]  # the baseline first, as a paper's table lists it
 ALPHA = 0.05

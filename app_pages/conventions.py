@@ -6,9 +6,9 @@ Renders ui.conventions_table (computed by metrics); computes nothing itself.
 import pandas as pd
 import streamlit as st
 
+from lab_core.markdown import plain
 from ui import conventions_table, preferences, state, teaching
 from ui.conventions_table import Split
-from ui.markdown import plain
 from ui.widgets import fmt
 
 PAGE = "conv"

@@ -4,12 +4,12 @@ one answer per phone, even across reloads. Renders only (live_class.questions, l
 
 import streamlit as st
 
+from lab_core.markdown import plain
 from live_class import questions
 from live_class.store import NICKNAME_MAX, PollError, shown_code
 from metrics.teaching import diagnosis, formulas
 from ui import css, state
 from ui import live_class as live
-from ui.markdown import plain
 
 student = live.student_id()
 code = live.typed_code(st.query_params.get("code", ""))

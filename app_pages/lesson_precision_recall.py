@@ -3,13 +3,14 @@ capped_recall, hit_rate and f1; computes nothing."""
 
 import streamlit as st
 
+from lab_core import family_display
 from metrics import capped_recall, precision, recall
 from metrics.catalog import registry
 from metrics.teaching.sweep import at_each_cutoff
 from ui import charts, state, teaching
 
 PAGE = "lesson_pr"
-FAMILIES = {key: registry.family(key).function for key in registry.cards("set")}
+FAMILIES = {key: registry.family(key).function for key in family_display.cards("set")}
 # The capped-recall example of Metrics for IR: ten results, relevant at ranks 1, 2, 3, 6, 7, 8 and 10.
 RCAP_RANKING = ["r1", "r2", "r3", "n1", "n2", "r4", "r5", "r6", "n3", "r7"]
 

@@ -4,6 +4,7 @@ and _judged_ranks; computes nothing."""
 
 import streamlit as st
 
+from lab_core.markdown import plain
 from metrics import parse_measure
 from metrics.catalog import registry
 from metrics.core.types import Term
@@ -12,7 +13,6 @@ from metrics.families.bpref import bpref
 from metrics.families.infap import inferred_average_precision
 from metrics.families.judged import judged
 from ui import state, teaching, widgets
-from ui.markdown import plain
 
 PAGE = "lesson_unjudged"
 AS_NONRELEVANT = "Unjudged treated as non-relevant"
@@ -255,10 +255,10 @@ teaching.traps(
     ]
 )
 teaching.naming(
-    f"Naming: trec_eval prints `{registry.family('bpref').trec_eval}` and `{registry.family('infAP').trec_eval}`, "
-    "and `-J` scores judged documents only; ir_measures writes "
-    f"`{registry.family('bpref').ir_measures}`, `{registry.family('infAP').ir_measures}` and "
-    f"`{registry.family('Judged').ir_measures}@10`. Here: bpref, infAP and Judged@k, and any of them in the "
+    f"Naming: trec_eval prints `{registry.family('bpref').trec_eval.name}` and "
+    f"`{registry.family('infAP').trec_eval.name}`, and `-J` scores judged documents only; ir_measures writes "
+    f"`{registry.family('bpref').names.ir_measures}`, `{registry.family('infAP').names.ir_measures}` and "
+    f"`{registry.family('Judged').names.ir_measures}@10`. Here: bpref, infAP and Judged@k, and any of them in the "
     "Playground's measure picker."
 )
 teaching.show_source(bpref)

@@ -6,7 +6,7 @@ import streamlit as st
 
 from metrics.catalog import registry
 from metrics.core.types import Term
-from metrics.families.err import err_cascade, expected_reciprocal_rank
+from metrics.families.err import STILL_READING, err_cascade, expected_reciprocal_rank
 from metrics.families.rbp import rank_biased_precision, rbp_gains, rbp_weights
 from metrics.families.rbp_resid import rbp_residual
 from ui import charts, state, teaching
@@ -116,7 +116,7 @@ with teaching.step(
         teaching.chart(charts.err_cascade(cascade), key=f"{PAGE}_cascade")
         st.caption(
             f"Blue: the chance of reading as far as each rank; it drops after every document that can satisfy. "
-            f"With probability {err.terms[Term.STILL_READING]:.4f} the reader reads past rank {len(cascade)} "
+            f"With probability {err.terms[STILL_READING]:.4f} the reader reads past rank {len(cascade)} "
             f"unsatisfied: that part adds 0 to {err.metric}."
         )
     else:
@@ -138,10 +138,10 @@ teaching.traps(
     ]
 )
 teaching.naming(
-    f"Naming: trec_eval prints `{registry.family('RBP').trec_eval}` and "
-    f"`{registry.family('RBP_resid').trec_eval}` (p = 0.9); ir_measures writes "
-    f"`{registry.family('RBP').ir_measures}(p=0.8)` and `{registry.family('ERR').ir_measures}@10` (computed by "
-    "gdeval). Here: RBP, RBP_resid and ERR@k, and any of them in the Playground's measure picker."
+    f"Naming: trec_eval prints `{registry.family('RBP').trec_eval.name}` and "
+    f"`{registry.family('RBP_resid').trec_eval.name}` (p = 0.9); ir_measures writes "
+    f"`{registry.family('RBP').names.ir_measures}(p=0.8)` and `{registry.family('ERR').names.ir_measures}@10` "
+    "(computed by gdeval). Here: RBP, RBP_resid and ERR@k, and any of them in the Playground's measure picker."
 )
 teaching.show_source(rank_biased_precision)
 teaching.show_source(rbp_residual)

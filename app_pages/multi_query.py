@@ -11,11 +11,13 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from metrics import average_precision, mean_over_queries, ndcg, precision, reciprocal_rank
+from lab_core import family_display
+from lab_core.scenario import Scenario
+from metrics import mean_over_queries
+from metrics.catalog import registry
 from metrics.evaluation.aggregate import query_statuses
 from metrics.teaching.examples import CAT_DOG_PARROT
 from ui import charts, state, teaching, words
-from ui.scenario import Scenario
 
 try:  # H4's drag-and-drop list; the move and grade controls below work without it
     from ui.sortable import ranked_list
@@ -41,14 +43,14 @@ WHY = {  # metrics.evaluation.aggregate.QUERY_RULES in words
 
 
 def families(k: int) -> dict[str, tuple[str, object]]:
-    """Label of the mean -> (label of the per-query value, metric function of (ranking, qrels))."""
-    return {
-        f"MRR@{k}": (f"RR@{k}", partial(reciprocal_rank, k=k)),
-        "MRR": ("RR", reciprocal_rank),
-        f"MAP@{k}": (f"AP@{k}", partial(average_precision, k=k)),
-        f"mean NDCG@{k}": (f"NDCG@{k}", partial(ndcg, k=k)),
-        f"mean P@{k}": (f"P@{k}", partial(precision, k=k)),
-    }
+    """Label of the mean -> (label of the per-query value, metric function of (ranking, qrels)), for the families of
+    lab_core.family_display's "means" list at k and over the whole list."""
+    means = {}
+    for family, cut in family_display.listed_at("means", k):
+        at = "" if cut is None else f"@{cut}"
+        mean = family_display.display(family).mean or f"mean {family}"
+        means[f"{mean}{at}"] = (f"{family}{at}", partial(registry.family(family).function, k=cut))
+    return means
 
 
 def set_k() -> None:

@@ -4,7 +4,8 @@ ui.charts."""
 
 import streamlit as st
 
-from metrics.catalog import registry
+from lab_core import family_display
+from lab_core.markdown import plain
 from metrics.teaching import formulas
 from ui import (
     charts,
@@ -20,7 +21,6 @@ from ui import (
     widgets,
     words,
 )
-from ui.markdown import plain
 
 LIST_KEY = "pg_list"
 FORMULAS_ROOM = 760  # px: the open NDCG tab (two formulas, two charts) at 1440 px
@@ -179,7 +179,7 @@ def worked_formulas() -> None:
         st.container(height=FORMULAS_ROOM, border=False, key="pg_formulas_first_paint")
         first_paint.formulas_follow()
         return
-    own_tabs = registry.playground_tabs()  # NDCG, AP, RR: a tab each
+    own_tabs = family_display.playground_tabs()  # NDCG, AP, RR: a tab each
     *family_tabs, pr_tab, curves_tab, any_tab = st.tabs(
         [*own_tabs, "Precision & recall", "Metric@k curves", "Any measure"], key="pg_tab", on_change="rerun"
     )
@@ -188,13 +188,17 @@ def worked_formulas() -> None:
         with tab:
             if not tab.open:
                 continue
-            if registry.family(family).graded:  # the ideal ordering beside the ranking's: IDCG's formula and chart
+            shown = family_display.display(family)
+            if shown.beside or shown.versus:  # NDCG: IDCG's formula under its own, the ideal ordering beside its bars
                 st.latex(formulas.latex(now[family]))
-                st.latex(formulas.latex(now["IDCG"]))
+                for other in shown.beside:
+                    st.latex(formulas.latex(now[other]))
                 left, right = st.columns(2)
                 bars = charts.contributions(now[family], titles=scn.titles)
                 teaching.chart(bars, f"pg_{family.lower()}_bars", left)
-                teaching.chart(charts.ideal_vs_actual(now["DCG"], now["IDCG"]), "pg_ideal", right)
+                if shown.versus:
+                    actual, ideal = shown.versus
+                    teaching.chart(charts.ideal_vs_actual(now[actual], now[ideal]), "pg_ideal", right)
             else:
                 formula_beside_bars(family)
     with pr_tab:
@@ -202,7 +206,10 @@ def worked_formulas() -> None:
             left, right = st.columns(2)
             for index, family in enumerate(widgets.SET_BASED):
                 (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
-            teaching.chart(charts.contributions(now["R"], titles=scn.titles), "pg_r_bars", right)
+            for family in widgets.SET_BASED:
+                if family_display.display(family).bars:
+                    bars = charts.contributions(now[family], titles=scn.titles)
+                    teaching.chart(bars, f"pg_{family.lower()}_bars", right)
     with curves_tab:
         if curves_tab.open:
             series = widgets.curves(scn)

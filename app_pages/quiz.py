@@ -7,11 +7,11 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from lab_core.scenario import Scenario
 from live_class import questions
 from metrics.teaching import formulas
 from ui import quiz, sortable, state
 from ui.paths import PAGES_DIR
-from ui.scenario import Scenario
 from ui.widgets import fmt
 
 PAGE = "quiz"

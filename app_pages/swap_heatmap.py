@@ -7,19 +7,20 @@ list.
 import pandas as pd
 import streamlit as st
 
-from metrics.catalog import registry
+from lab_core import family_display
+from lab_core.markdown import plain
 from metrics.teaching.swaps import best_swap, swap_deltas, swapped
 from ui import charts, presenter, state, teaching, widgets
-from ui.markdown import plain
 from ui.widgets import fmt
 
 PAGE = "swap"
 METRICS = {  # picker label -> (family, cut at k?): the whole list too for the families whose card shows it (AP, RR)
     label: (key, cut)
-    for key in registry.listed("swap_heatmap")
+    for key in family_display.listed("swap_heatmap")
     for label, cut in ((key, False), (f"{key}@k", True))
-    if cut or registry.family(key).uncut_card
+    if cut or family_display.display(key).uncut_card
 }
+DEFAULT = f"{family_display.listed('swap_heatmap')[0]}@k"  # the first of its list at k (LambdaRank's |ΔNDCG|)
 
 
 def do_swap(i: int, j: int) -> None:
@@ -43,8 +44,8 @@ scn = state.scenario()
 teaching.playground_note(scn)
 ranking = list(scn.ranking)
 
-choice = st.segmented_control("Metric", list(METRICS), default="NDCG@k", key=f"{PAGE}_metric", required=True)
-family, cut = METRICS[choice or "NDCG@k"]
+choice = st.segmented_control("Metric", list(METRICS), default=DEFAULT, key=f"{PAGE}_metric", required=True)
+family, cut = METRICS[choice or DEFAULT]
 k = scn.k if cut else None
 now = widgets.breakdown(scn, family, k)  # scored with the hidden tail, if any: only the shown ranks are swapped
 previous = state.previous()

@@ -6,14 +6,14 @@ table from ui.tool_difference. User text (file names, query ids) is shown litera
 from __future__ import annotations
 
 import streamlit as st
-from metrics.explain import Explanation, explain
 
+from lab_core.markdown import plain
 from metrics.catalog.measures import parse_measure
+from metrics.tools.explain import Explanation, explain
 from metrics.tools.profiles import MEASURES, TIES_WORDS, TOOLS, usable_tools
 from metrics.tools.settings import TITLES, described
 from ui import datasets, state, teaching, tool_difference, words
 from ui.datasets import Loaded
-from ui.markdown import plain
 
 PAGE = "td"
 URL_PATH = "why-tools-differ"

@@ -11,14 +11,15 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
+from lab_core import family_display
+from lab_core.markdown import plain
 from metrics import DEFAULT_MEASURES
 from metrics.catalog import registry
 from ui import cli_args, datasets, first_paint, state, teaching, words
 from ui.datasets import Loaded
-from ui.markdown import plain
 
 SOURCES = {"cli": "Files given on the command line", "sample": "Sample data", "upload": "Upload files"}
-MORE_MEASURES = registry.offered_measures()
+MORE_MEASURES = family_display.offered_measures()
 MEASURE_HELP = (
     f"Any of {', '.join(registry.canonical_names())}; trec_eval's names (P_5, ndcg_cut_20, map, recip_rank, "
     "iprec_at_recall_0.50, set_F; a bare P is its cutoffs 5 ... 1000, and official or all_trec its sets) or "

@@ -2,8 +2,8 @@
 the few candidate moves a class chooses from. Pure (no Streamlit).
 
 A move takes the document at rank i and puts it at rank j, the documents between shifting by one, as a drag on the
-Playground does (ui.scenario.Scenario.moved). Only the shown list moves; the judged-but-missed documents and a run's
-hidden tail stay where they are (they still count).
+Playground does (lab_core.scenario.Scenario.moved). Only the shown list moves; the judged-but-missed documents and a
+run's hidden tail stay where they are (they still count).
 
 Ties: the options never tie. Every option's value differs from every other option's by at least :data:`MIN_GAP`, so
 exactly one option is right and the reveal's values (to :data:`DECIMALS` places) all differ. When several moves reach
@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lab_core.scenario import Scenario
 from metrics.catalog import registry
 from metrics.teaching.diagnosis import SAME
-from ui.scenario import Scenario
 
 OPTIONS = 4
 MIN_GAP = 0.005  # options at least this far apart: one right answer, and different to 3 places

@@ -25,21 +25,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lab_core import family_display
+from lab_core.markdown import plain
+from lab_core.scenario import Scenario
 from live_class import moves
 from metrics.catalog import registry
 from metrics.catalog.measures import parse_measure
 from metrics.core.conventions import Conventions
 from metrics.core.types import Breakdown
 from metrics.teaching import diagnosis, formulas
-from ui.markdown import plain
-from ui.scenario import Scenario
 
 DECIMALS = 2
 CHOICES = ("A", "B", "tie")
 CHOICE_LABELS = {"A": "List A", "B": "List B", "tie": "They tie"}
 # The measures a class is asked about: the playground's cards (registry order) that score the list (not IDCG, a step
 # of NDCG), cut or uncut as the cards show them.
-MEASURES = tuple(f.key for f in registry.FAMILIES if f.card is not None and f.scores_the_list)
+MEASURES = tuple(f.key for f in family_display.carded() if f.scores_the_list)
 # The one a teacher starts with: the family of the default measure set's first measure (NDCG@10's).
 FIRST_MEASURE = next(m.family for m in map(parse_measure, registry.default_measures()) if m.family in MEASURES)
 ANSWER_LIMIT = 1e6  # a predicted value beyond this is a typo, not an answer
@@ -48,7 +49,7 @@ ANSWER_LIMIT = 1e6  # a predicted value beyond this is a typo, not an answer
 def measure_k(measure: str, k: int) -> int | None:
     """The cutoff a question uses: the scenario's k, or none for the measures whose cards show the whole list (AP,
     RR: as trec_eval's map and recip_rank)."""
-    return None if registry.family(measure).uncut_card else k
+    return family_display.card_k(measure, k)
 
 
 def _scenario_json(scn: Scenario) -> dict[str, Any]:
@@ -176,7 +177,7 @@ def choices(question: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def move_text(move: Mapping[str, Any]) -> str:
-    """``d3: rank 4 → 1``, the id shown literally (ui.markdown.plain)."""
+    """``d3: rank 4 → 1``, the id shown literally (lab_core.markdown.plain)."""
     return f"{plain(move['doc'], one_line=True)}: rank {move['from']} → {move['to']}"
 
 
@@ -380,7 +381,8 @@ def _list_table(scn: Scenario, ranking: Sequence[str]) -> list[str]:
 
 def markdown(question: Mapping[str, Any], round_: int, outcome: Result) -> str:
     """The round as a Markdown summary (with LaTeX): the list, the question, the class's answers, the right answer
-    with its worked formula, and the diagnosed mistakes. No nicknames. Ids and titles go through ui.markdown.plain."""
+    with its worked formula, and the diagnosed mistakes. No nicknames. Ids and titles go through
+    lab_core.markdown.plain."""
     scn = scenario(question)
     lines = [f"# Live class, round {round_}: {label(question)}", "", f"**Question.** {prompt(question)}", ""]
     if question["kind"] == "move":

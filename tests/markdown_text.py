@@ -14,7 +14,7 @@ import re
 
 from markdown_it import MarkdownIt
 
-from ui.markdown import AUTOLINK_BREAK
+from lab_core.markdown import AUTOLINK_BREAK
 
 _RENDER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 _TAG = re.compile(r"</?([a-z0-9]+)[^>]*>")

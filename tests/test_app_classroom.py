@@ -107,7 +107,7 @@ def test_swap_heatmap_metric_picker():
 def test_swap_heatmap_swaps_the_shown_ranks_and_scores_the_hidden_tail():
     import json
 
-    from ui.scenario import Scenario
+    from lab_core.scenario import Scenario
 
     at = AppTest.from_file(str(PAGES / "swap_heatmap.py"), default_timeout=30)
     # n1, r1 on screen; n2, r2 hidden at ranks 3 and 4 (a query opened from a run); R = 2
@@ -162,7 +162,7 @@ def test_an_erratum_opened_in_the_playground_is_named_in_the_example_picker():
 
 
 def test_conventions_count_the_hidden_tail():
-    from ui.scenario import Scenario
+    from lab_core.scenario import Scenario
 
     at = AppTest.from_file(str(PAGES / "conventions.py"), default_timeout=30)
     # n1, n2 on screen; the first relevant doc is hidden at rank 3 (a query opened from a run)

@@ -245,7 +245,7 @@ def expected_letters(three, measure: str) -> dict[str, str]:
 
 def test_leaderboard_shows_the_three_samples_with_means_and_marks(page, three):
     board = page.table[0].value  # Markdown cells: the best per column in bold
-    board.columns = [shown(c) for c in board.columns]  # measure names are escaped (ui.markdown.plain)
+    board.columns = [shown(c) for c in board.columns]  # measure names are escaped (lab_core.markdown.plain)
     assert list(board["run"]) == ["a · bm25", "b · dense", "c · rrf"]
     for m in MEASURES:
         letters = expected_letters(three, m)

@@ -12,8 +12,8 @@ import pytest
 import pytrec_eval
 from streamlit.testing.v1 import AppTest
 
+from lab_core.scenario import Scenario
 from tests.markdown_text import shown
-from ui.scenario import Scenario
 
 PAGE = str(Path(__file__).parents[1] / "app_pages" / "lesson_unjudged.py")
 APP = str(Path(__file__).parents[1] / "app.py")

@@ -174,8 +174,8 @@ def test_the_quiz_hands_an_exercise_to_ask_the_class():
 
 
 def test_the_list_has_a_title_column_only_when_a_document_has_a_title():
+    from lab_core.scenario import Scenario
     from ui.live_class import list_markdown
-    from ui.scenario import Scenario
 
     untitled = Scenario(("d3", "d1"), grades={"d3": 1})
     assert list_markdown(untitled, untitled.ranking).splitlines()[0] == "| # | document | grade |"

@@ -15,13 +15,13 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 import streamlit as st
-from metrics.explain import explain
 from streamlit.testing.v1 import AppTest
 
+from lab_core.markdown import plain
 from metrics import parse_measure
+from metrics.tools.explain import explain
 from tests.markdown_text import shown
 from ui import datasets, url
-from ui.markdown import plain
 
 PAGE = str(Path(__file__).parents[1] / "app_pages" / "tool_difference.py")
 

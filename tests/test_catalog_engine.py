@@ -90,7 +90,7 @@ def _check(run, qrels, conventions, complete, max_docs=None, judged_only=False, 
         if complete and family.key == "NumRel":
             assert result.means[name] == num_rel_all(qrels), name
         else:
-            mean = summarize([expected[q] for q in sorted(expected)], family.summary)
+            mean = summarize([expected[q] for q in sorted(expected)], family.values.summary)
             assert _nan_as_text({"all": result.means[name]}) == _nan_as_text({"all": mean}), name
 
 

@@ -8,9 +8,9 @@ from math import log2
 import pytest
 from golden import PUBLIC, TIES
 
+from lab_core.scenario import Scenario
 from metrics.core.conventions import Conventions
 from ui import conventions_table as ct
-from ui.scenario import Scenario
 
 TOL = 1e-4  # the page shows 4 decimals; golden values are compared at 1e-9 where exact
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lab_core.scenario import MAX_DOCS, Scenario
 from metrics import parse_measure
 from metrics.evaluation.engine import evaluate
 from metrics.io import read_qrels, read_run
 from ui import url
 from ui.drilldown import grade_mapping, mapping_note, scenario_for_query, tail_note
-from ui.scenario import MAX_DOCS, Scenario
 from ui.widgets import breakdowns, curves
 
 SAMPLES = Path(__file__).parents[1] / "data" / "samples"

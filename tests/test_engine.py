@@ -92,7 +92,7 @@ def _assert_exactly_equal(run, qrels, conv, complete, names=ALL_MEASURES):
         expected, mean = readable[name].per_query, readable[name].mean
         if complete:  # trec_eval -c's values for a query missing from the run
             expected = with_trec_eval_missing(measure, expected, run, qrels, conv)
-            mean = summarize([expected[q] for q in sorted(expected)], registry.family(family).summary)
+            mean = summarize([expected[q] for q in sorted(expected)], registry.family(family).values.summary)
         if complete and family == "NumRel":
             mean = num_rel_all(qrels)
         assert got == expected, name  # == on floats: bit for bit

@@ -14,8 +14,8 @@ from itertools import permutations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from metrics.explain import explain, main, shapley
 
+from metrics.tools.explain import explain, main, shapley
 from metrics.tools.profiles import TOOLS, profile
 from metrics.tools.settings import Setting, score
 from tests.strategies import runs

@@ -10,13 +10,13 @@ from math import log2
 
 import pytest
 
+from lab_core.markdown import plain
+from lab_core.scenario import Scenario
 from metrics.catalog.measures import FUNCTIONS
 from metrics.core.conventions import Conventions
 from metrics.teaching.examples import EXAMPLES
 from tests.golden import PUBLIC
 from ui import export
-from ui.markdown import plain
-from ui.scenario import Scenario
 
 GOLDEN = {case["id"]: case for case in PUBLIC}
 UNCUT = ("RR", "AP")

@@ -10,8 +10,8 @@ from math import log2
 
 import pytest
 
+from lab_core.scenario import Scenario
 from live_class import questions
-from ui.scenario import Scenario
 
 SCN = Scenario(("d1", "d2", "d3"), ("d4",), {"d1": 0, "d2": 2, "d3": 1, "d4": 3}, {"d1": "<b>*x*</b>"}, k=3)
 NDCG = (2 / log2(3) + 1 / 2) / (3 + 2 / log2(3) + 1 / 2)  # 0.3700

@@ -27,8 +27,8 @@ from metrics import (
     rank_by_score,
     recall,
     reciprocal_rank,
-    registry,
 )
+from metrics.catalog import registry
 
 SETTINGS = settings(max_examples=150, deadline=None)
 # no trec_eval runs here, so all-negative qrels are fine
@@ -60,7 +60,7 @@ def test_values_lie_in_the_declared_range_and_unbounded_ones_are_non_negative(qu
     for family, metric in FUNCTIONS.items():
         value = metric(ranking, qrels, k, conventions=conv).value
         assert not math.isnan(value), family
-        declared = registry.family(family).value_range
+        declared = registry.family(family).values.range
         if declared is not None:
             assert declared[0] <= value <= declared[1] + 1e-12, family
         elif family not in SIGNED:

@@ -33,8 +33,8 @@ from metrics import (
     rank_by_score,
     recall,
     reciprocal_rank,
-    registry,
 )
+from metrics.catalog import registry
 
 EXP = Conventions(gain="exp")
 ALL_CONVENTIONS = [

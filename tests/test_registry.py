@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+import typing
 from pathlib import Path
 
 import pytest
 
+from lab_core import family_display
 from metrics import Breakdown, Conventions, parse_measure
 from metrics.catalog import registry
 from metrics.catalog.measures import FUNCTIONS
@@ -40,16 +42,16 @@ def test_readable_function_returns_the_declared_family_and_terms(declared, conve
         assert isinstance(b, Breakdown)
         assert b.family == declared.key
         assert b.graded == declared.graded  # Breakdown.metric's _exp suffix
-        assert set(b.terms) <= set(declared.terms)
+        assert set(b.terms) <= set(declared.teaching.terms)
         if declared.key != "RR":  # RR names its first relevant rank only when there is one
-            assert set(b.terms) == set(declared.terms)
+            assert set(b.terms) == set(declared.teaching.terms)
 
 
 @pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
 @pytest.mark.parametrize("conventions", CONVENTIONS, ids=repr)
 def test_every_family_renders_its_definition_and_worked_formula(declared, conventions):
-    assert declared.definition(conventions).startswith(r"\mathrm")
-    worked = declared.worked(declared.function(RANKING, QRELS, 3, conventions=conventions))
+    assert declared.teaching.definition(conventions).startswith(r"\mathrm")
+    worked = declared.teaching.worked(declared.function(RANKING, QRELS, 3, conventions=conventions))
     assert worked.startswith(r"\begin{aligned}") and worked.endswith(r"\end{aligned}")
 
 
@@ -58,15 +60,15 @@ def test_every_canonical_name_and_spelling_parses_to_its_family():
         example = re.sub(r"@(multiple|level)$", "@0.5", name.replace("@k", "@5"))
         assert parse_measure(example).canonical == example
     for declared in registry.FAMILIES:
-        for spelling in (declared.key, *declared.spellings):
-            needs_cut = spelling == declared.trec_eval and declared.trec_eval_uncut
+        for spelling in (declared.key, *declared.names.spellings):
+            needs_cut = spelling == declared.trec_eval.name and declared.trec_eval.uncut
             assert parse_measure(spelling + ("_5" if needs_cut else "")).family == declared.key
 
 
 def test_views_of_the_registry_follow_it():
     assert list(FUNCTIONS) == [f.key for f in registry.FAMILIES]
-    shown = registry.cards("order") + registry.cards("set")
-    assert sorted(shown) == sorted(f.key for f in registry.FAMILIES if f.card is not None)
+    shown = family_display.cards("order") + family_display.cards("set")
+    assert sorted(shown) == sorted(d.family for d in family_display.DISPLAYS if d.card is not None)
 
 
 def test_readme_measure_table_is_the_registrys():
@@ -84,8 +86,39 @@ def test_the_families_trec_eval_c_sets_to_zero_for_a_query_missing_from_the_run(
     from metrics import parse_measure
     from metrics.evaluation.aggregate import zero_when_missing
 
-    zeroed = {f.key for f in registry.FAMILIES if f.zero_when_missing is True}
+    zeroed = {f.key for f in registry.FAMILIES if f.trec_eval.zero_when_missing is True}
     assert zeroed == {"NumRet", "NumRelRet", "NumNonRelJudgedRet", "unj", "RBP_resid"}
     assert zero_when_missing(parse_measure("utility")) and not zero_when_missing(parse_measure("utility.2,-1,0,0"))
-    assert [f.key for f in registry.FAMILIES if f.stand_in is not None] == ["utility"]
-    assert [f.key for f in registry.FAMILIES if f.counts_positive_judgments] == ["NumRel"]
+    assert [f.key for f in registry.FAMILIES if f.trec_eval.stand_in is not None] == ["utility"]
+    assert [f.key for f in registry.FAMILIES if f.trec_eval.counts_positive_judgments] == ["NumRel"]
+
+
+def test_metrics_exports_every_familys_readable_function():
+    import metrics
+
+    for declared in registry.FAMILIES:
+        name = declared.function.__name__
+        assert getattr(metrics, name) is declared.function and name in metrics.__all__, declared.key
+
+
+@pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
+def test_every_kernel_is_typed_as_the_engine_calls_it(declared):
+    """Kernel(data: Prepared, measure: Measure) -> an array (metrics.catalog.family.Kernel); Measure is imported
+    for annotations only (if TYPE_CHECKING), as metrics.catalog.measures reads the registry."""
+    import numpy as np
+
+    from metrics.catalog.measures import Measure
+    from metrics.core.prepared import Prepared
+
+    hints = typing.get_type_hints(declared.kernel, localns={"Measure": Measure})
+    assert hints == {"data": Prepared, "measure": Measure, "return": np.ndarray}
+
+
+def test_a_family_declares_a_term_of_its_own_with_no_list_to_edit():
+    from metrics.core.types import Term
+    from metrics.families.bpref import PREFERENCE_SUM
+
+    assert isinstance(PREFERENCE_SUM, Term) and not hasattr(Term, "PREFERENCE_SUM")  # bpref's, not types.py's
+    assert PREFERENCE_SUM in registry.family("bpref").teaching.terms
+    assert repr(Term("sum of preferences")) == "'sum of preferences'" and Term("hits") == Term.HITS == "hits"
+    assert all(isinstance(term, Term) for f in registry.FAMILIES for term in f.teaching.terms)

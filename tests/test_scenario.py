@@ -1,4 +1,4 @@
-"""Scenario edits (ui/scenario.py) and the ranked-list component's edit translation (ui/sortable.apply_edit)."""
+"""Scenario edits (lab_core/scenario.py) and the ranked-list component's edit translation (ui/sortable.apply_edit)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
+from lab_core.scenario import MAX_DOCS, Scenario
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.teaching.examples import CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A
-from ui.scenario import MAX_DOCS, Scenario
 from ui.sortable import apply_edit
 
 

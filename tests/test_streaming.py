@@ -30,7 +30,7 @@ MEASURES = [parse_measure(n) for n in EVERY_FAMILY]
 
 def test_every_family_and_summary_kind_is_covered():
     assert {m.family for m in MEASURES} == {f.key for f in registry.FAMILIES}
-    assert {registry.family(m.family).summary for m in MEASURES} >= {"mean", "sum", "geometric", "none"}
+    assert {registry.family(m.family).values.summary for m in MEASURES} >= {"mean", "sum", "geometric", "none"}
 
 
 def _write_trec(path, run: dict, shuffle: random.Random | None = None) -> None:

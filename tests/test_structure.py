@@ -33,7 +33,7 @@ def test_the_app_and_its_libraries_never_import_the_launcher_package():
     nothing below the launcher reaches back into it."""
     offenders = {
         str(path.relative_to(REPO)): sorted(m for m in _imported_modules(path) if m.split(".")[0] == "ir_metrics_lab")
-        for path in {*_python_files("ui", "metrics"), *page_scripts(), REPO / "app.py"}
+        for path in {*_python_files("ui", "live_class", "lab_core", "metrics"), *page_scripts(), REPO / "app.py"}
     }
     assert {path: modules for path, modules in offenders.items() if modules} == {}
 
@@ -166,13 +166,27 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _run_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` that runs: not those under ``if TYPE_CHECKING:``, imports for annotations only (such an
+    import never runs, so it closes no cycle: a kernel's ``Measure`` type in metrics.catalog.family)."""
+    found, pending = [], [tree]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        children = list(ast.iter_child_nodes(node))
+        if isinstance(node, ast.If) and ast.unparse(node.test) in {"TYPE_CHECKING", "typing.TYPE_CHECKING"}:
+            children = [child for child in children if child in node.orelse or child is node.test]
+        pending += children
+    return found
+
+
 def _import_graph(folder: str) -> dict[str, set[str]]:
-    """Module -> the modules of the same folder it imports, anywhere in its source (inside functions too);
-    ``from package import module`` counts as importing the module, not the package."""
+    """Module -> the modules of the same folder it imports, anywhere in its source (inside functions too) but for
+    annotations only; ``from package import module`` counts as importing the module, not the package."""
     modules = {_module_name(path): path for path in _python_files(folder)}
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _run_nodes(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -226,6 +240,11 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_metrics_has_no_import_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]  # the check finds one
+    sample = "import a\nif TYPE_CHECKING:\n    import b\nelse:\n    import c\ndef f():\n    import d"
+    imported = {
+        alias.name for node in _run_nodes(ast.parse(sample)) if isinstance(node, ast.Import) for alias in node.names
+    }
+    assert imported == {"a", "c", "d"}  # an import for annotations only is no edge
     assert _cycles(_import_graph("metrics")) == []
 
 
@@ -294,15 +313,16 @@ def _hard_coded_lists(source: str) -> list[str]:
 
 
 def test_pages_and_ui_take_their_measure_lists_from_the_registry():
-    """No module-level tuple, list, set or dict in app_pages/ or ui/ spells out two or more measures: such lists
-    come from metrics.catalog.registry (Family.lists, offered, card, curve, default) or another module of metrics/ that
-    holds the fact (metrics.tools.profiles.MEASURES), so a new family reaches every page by its declaration."""
+    """No module-level tuple, list, set or dict in app_pages/, ui/ or lab_core/ spells out two or more measures: such
+    lists come from lab_core.family_display (each family's Display: lists, offered, card, curve),
+    metrics.catalog.registry (the default set) or another module of metrics/ that holds the fact
+    (metrics.tools.profiles.MEASURES), so a new family reaches every page by its declarations."""
     assert _measure_name("NDCG@10") and _measure_name("HitRate") and not _measure_name("sample")  # the check works
     sample = 'A = ("AP", "sample")\nMEASURES = ("NDCG@10", "AP")\nT: dict = {"AP": 1, "RR@5": 2}'
     assert _hard_coded_lists(sample) == ["MEASURES", "T"]  # and finds the lists
     hard_coded = [
         (str(path.relative_to(REPO)), label)
-        for path in _python_files("app_pages", "ui")
+        for path in _python_files("app_pages", "ui", "lab_core")
         for label in _hard_coded_lists(path.read_text(encoding="utf-8"))
     ]
     assert hard_coded == []
@@ -333,7 +353,7 @@ def test_no_branch_on_a_family_name_outside_the_families_and_the_lessons():
     assert _family_checks('if f.key != "IDCG" or m in ("P", "x"):\n    pass\nok = name == "gain"') == [1, 1]
     checked = [
         path
-        for path in _python_files("ui", "live_class", "metrics", "app_pages")
+        for path in _python_files("ui", "live_class", "lab_core", "metrics", "app_pages")
         if "families" not in path.relative_to(REPO).parts[:2] and not path.name.startswith("lesson_")
     ]
     assert len(checked) > 50  # the folders were found
@@ -343,6 +363,118 @@ def test_no_branch_on_a_family_name_outside_the_families_and_the_lessons():
         if (lines := _family_checks(path.read_text(encoding="utf-8")))
     }
     assert branches == {}
+
+
+def _hard_coded_lists_anywhere(source: str) -> list[int]:
+    """The lines of the tuples, lists, sets and dicts of ``source``, at any depth (function bodies too), that spell
+    out two or more measures."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict):
+            items = node.keys if isinstance(node, ast.Dict) else node.elts
+            spelled = [item.value for item in items if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+            if sum(_measure_name(text) for text in spelled) >= 2:
+                found.append(node.lineno)
+    return found
+
+
+def test_pages_and_ui_spell_out_no_measure_list_in_their_functions_either():
+    """As above, inside functions too (a page's ``for family in ("NDCG", "AP")``). The lessons may list the families
+    they teach; lab_core/family_display.py is the table that declares where the app shows each family."""
+    sample = 'A = 1\ndef f(k):\n    return {"x": ("NDCG", "AP")}\ndef g():\n    return [("RR", 1), ("P", 2)]'
+    assert _hard_coded_lists_anywhere(sample) == [3]  # the check works
+    lists = {
+        str(path.relative_to(REPO)): lines
+        for path in _python_files("app_pages", "ui", "lab_core")
+        if not path.name.startswith("lesson_") and path.name != "family_display.py"
+        if (lines := _hard_coded_lists_anywhere(path.read_text(encoding="utf-8")))
+    }
+    assert lists == {}
+
+
+def _family_key(tree: ast.Module) -> str | None:
+    """The key of the family a module declares (``NAME = Family(key=...)``), or None."""
+    for node in tree.body:
+        call = node.value if isinstance(node, ast.Assign) else None
+        if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "Family":
+            return next(k.value.value for k in call.keywords if k.arg == "key")
+    return None
+
+
+def _other_families_named(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each string in ``source`` (function bodies and f-strings' literal parts too) that names a
+    family other than the one the module declares, or a measure of one ("NumRel", "NDCG@10", the "IDCG@" of
+    f"IDCG@{k}"); in a module that declares none (a shared ``_*.py``), any family."""
+    from metrics.catalog import registry
+
+    tree = ast.parse(source)
+    others = {f.key for f in registry.FAMILIES} - {_family_key(tree)}
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.split("@")[0] in others
+    ]
+
+
+def test_no_family_module_names_another_family():
+    """A family's worked formula, labels and facts are its own: no family module holds another family's name (a
+    branch on it, a label keyed by it), and a shared ``_*.py`` names none (it takes what differs as parameters). A
+    family built on another imports that module and reads its record (ndcg.py: ``IDCG.key``), so the dependency
+    shows in its imports."""
+    sample = (
+        'X = Family(key="bpref", order=1)\n'
+        'def worked(b, k):\n    if b.family == "gm_bpref":\n        return f"NumRel@{k}"\n    return "bpref"\n'
+    )
+    assert _other_families_named(sample) == [(3, "gm_bpref"), (4, "NumRel@")]  # the check works
+    assert _other_families_named('def f(b):\n    return {"NumRet": 1, "bpref": 2}') == [(2, "NumRet"), (2, "bpref")]
+    named = {
+        str(path.relative_to(REPO)): found
+        for path in _python_files("metrics/families")
+        if (found := _other_families_named(path.read_text(encoding="utf-8")))
+    }
+    assert named == {}
+
+
+def _family_lookups(source: str) -> list[int]:
+    """The lines of ``source`` that look a value up by a family's name: ``now["R"]``, ``values.get("NDCG")``."""
+    from metrics.catalog import registry
+
+    keys = {f.key for f in registry.FAMILIES}
+
+    def named(node: ast.expr) -> bool:
+        return isinstance(node, ast.Constant) and node.value in keys
+
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if (isinstance(node, ast.Subscript) and named(node.slice))
+        or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and node.args
+            and named(node.args[0])
+        )
+    ]
+
+
+def test_no_lookup_by_a_family_name_outside_the_lessons():
+    """The app reads what a family declares (its Display's ``beside``, ``versus``, ``bars``; its terms, Term.R),
+    never a value looked up by a family's name (``now["IDCG"]``), which a new or renamed family would silently miss.
+    A lesson page about a family may name it."""
+    sample = 'now["R"]\nb.terms[Term.R]\nx.get("IDCG")\nd["gain"]\nnow[family]'
+    assert _family_lookups(sample) == [1, 3]  # the check works
+    checked = [
+        path
+        for path in _python_files("ui", "app_pages", "live_class", "lab_core")
+        if not path.name.startswith("lesson_")
+    ]
+    lookups = {
+        str(path.relative_to(REPO)): lines
+        for path in checked
+        if (lines := _family_lookups(path.read_text(encoding="utf-8")))
+    }
+    assert lookups == {}
 
 
 def _module_path(module: str) -> Path | None:
@@ -365,18 +497,51 @@ def _loads_streamlit(module: str, seen: set[str] | None = None) -> bool:
     return any(_loads_streamlit(name, seen) for name in imported if name != module)
 
 
-def test_live_class_uses_only_the_pure_modules_of_ui():
-    """live_class (questions, moves, the store) sits below the pages and ui.live_class: it may use ui's pure modules
-    (ui.scenario, the playground's list; ui.markdown, THE literal-text helper) but nothing that loads Streamlit, so
-    it runs and is tested without a server."""
-    assert _loads_streamlit("ui.state") and not _loads_streamlit("ui.markdown")  # the check tells them apart
+# The app's layers, top down: a module imports only from its own layer and the layers below it. The launcher
+# (ir_metrics_lab) stands on all of them (test_the_app_and_its_libraries_never_import_the_launcher_package).
+LAYERS = (("app", "app_pages"), ("ui",), ("live_class",), ("lab_core",), ("metrics",))
+
+
+def _imports_under(source: str, packages: set[str]) -> list[tuple[int, str]]:
+    """(line, module) of each import in ``source`` (inside functions too) of a module under one of the top-level
+    ``packages``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module]
+        else:
+            continue
+        found += [(node.lineno, name) for name in names if name.split(".")[0] in packages]
+    return sorted(found)
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    """The pages (app.py, app_pages/) on top; ui/ (Streamlit helpers, ui.live_class draws the polls); live_class/
+    (polls, questions, moves: drawing nothing); lab_core/ (the playground's Scenario and THE literal-text helper,
+    which ui and live_class share); metrics/ at the bottom. So live_class and lab_core never reach up into ui or a
+    page, and lab_core not into live_class."""
+    sample = "import ui.state\nfrom metrics import x\ndef f():\n    from app_pages import quiz\nfrom . import y\n"
+    assert _imports_under(sample, {"ui", "app_pages"}) == [(1, "ui.state"), (4, "app_pages")]  # the check finds them
+    upward = {}
+    for depth, layer in enumerate(LAYERS[1:], start=1):
+        above = {package for higher in LAYERS[:depth] for package in higher}
+        for path in _python_files(*layer):
+            if found := _imports_under(path.read_text(encoding="utf-8"), above):
+                upward[str(path.relative_to(REPO))] = found
+    assert len(_python_files("lab_core", "live_class")) >= 6  # the folders were found
+    assert upward == {}
+
+
+def test_live_class_and_lab_core_never_load_streamlit():
+    """live_class (questions, moves, the store) and lab_core (the Scenario, the literal-text helper) load no
+    Streamlit, through no module at any depth, so they run and are tested without a server."""
+    assert _loads_streamlit("ui.state") and not _loads_streamlit("metrics")  # the check tells them apart
     assert {"ui.quiz", "ui.state"} <= _imported_modules(REPO / "app_pages" / "quiz.py")  # ``from ui import state``
-    used = {
-        name for path in _python_files("live_class") for name in _imported_modules(path) if name.split(".")[0] == "ui"
-    }
-    assert used, "live_class imports nothing from ui: this test would check nothing"
-    assert sorted(name for name in used if _loads_streamlit(name)) == []
-    assert not any(_loads_streamlit(_module_name(path)) for path in _python_files("live_class"))
+    modules = [_module_name(path) for path in _python_files("live_class", "lab_core")]
+    assert {"live_class.questions", "lab_core.markdown", "lab_core.scenario"} <= set(modules)
+    assert [module for module in modules if _loads_streamlit(module)] == []
 
 
 def test_no_two_modules_of_metrics_share_a_name():
@@ -389,3 +554,30 @@ def test_no_two_modules_of_metrics_share_a_name():
             names.setdefault(path.stem, []).append(str(path.relative_to(REPO)))
     assert len(names) > 80  # the modules were found
     assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
+
+
+def _old_paths_imported(path: Path) -> list[str]:
+    """The modules ``path`` imports by a path metrics/ had before its regrouping (metrics._moved.MOVED)."""
+    from metrics._moved import MOVED
+
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)  # ``from metrics import registry``
+    return sorted(name for name in names if name in MOVED)
+
+
+def test_the_project_imports_no_old_path_of_metrics():
+    """The old paths are for users' code, for one release: the project itself uses the new ones, so nothing of ours
+    warns and the aliases can go without touching it (tests/test_moved_paths.py imports them on purpose)."""
+    sample = REPO / "tests" / "test_moved_paths.py"
+    assert _old_paths_imported(sample) == ["metrics.engine"]  # the check finds one
+    offenders = {
+        str(path.relative_to(REPO)): names
+        for path in {*_python_files("metrics", "ui", "live_class", "tests", "bench", "scripts"), *page_scripts()}
+        if path != sample and (names := _old_paths_imported(path))
+    }
+    assert offenders == {}

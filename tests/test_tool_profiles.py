@@ -182,6 +182,21 @@ def test_every_runnable_tool_is_tested_here_and_the_others_say_they_are_not_inst
                 assert "Not reproducible" in p.note, (t.key, p.measure)
 
 
+def test_profiles_name_each_measure_as_the_tools_are_run_here():
+    """The names the profiles show (read from the families' records: profiles.named) are the ones the tests above
+    run pytrec_eval, ir_measures and ranx with."""
+    for family, name in PYTREC_NAMES.items():
+        assert profile("pytrec_eval", family).name.startswith(f"{name}_{{k}}"), family
+        assert profile("trec_eval", family).name == profile("pytrec_eval", family).name, family
+    assert profile("pytrec_eval", "RR").name == "recip_rank"
+    assert profile("pytrec_eval", "AP").name.endswith("(map uncut)")
+    ir_measures_names = {"NDCG": "nDCG", "AP": "AP", "P": "P", "R": "R", "RR": "RR"}  # test_ir_measures_profiles'
+    for family, name in ir_measures_names.items():
+        assert profile("ir_measures", family).name.startswith(f"{name}@{{k}}"), family
+    for family, name in RANX_NAMES.items():
+        assert profile("ranx", family).name == f"{name}@{{k}}", family
+
+
 def test_profiles_agree_with_the_registry_tool_notes():
     """registry.tools() names who makes each choice; the profiles must make the same choices."""
     assert profile("sklearn", "NDCG").setting.idcg == "retrieved"

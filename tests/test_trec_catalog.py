@@ -132,7 +132,7 @@ def test_engine_equals_readable_functions_exactly(run, qrels, conventions, compl
             expected = with_trec_eval_missing(measure, expected, run, qrels, conventions)
         got = dict(zip(engine.queries, engine.per_query[name].tolist(), strict=True))
         assert got == expected, name  # == on floats: bit for bit
-        summary = registry.family(measure.family).summary
+        summary = registry.family(measure.family).values.summary
         if complete and measure.family == "NumRel":  # -c: every qrels line with a grade above 0, whatever -l says
             assert engine.means[name] == num_rel_all(qrels), name
         else:

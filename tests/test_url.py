@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lab_core.scenario import MAX_DOCS, SCALES, Scenario
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.teaching.examples import EXAMPLES
 from ui import url
-from ui.scenario import MAX_DOCS, SCALES, Scenario
 
 # --- the contract --------------------------------------------------------------------------------------------------
 

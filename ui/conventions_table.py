@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from lab_core.scenario import MAX_DOCS, Scenario
 from metrics import (
     average_precision,
     capped_recall,
@@ -26,12 +27,12 @@ from metrics import (
     rank_by_score,
     recall,
     reciprocal_rank,
-    registry,
 )
+from metrics.catalog import registry
 from metrics.core.conventions import Conventions
+from metrics.core.types import Term
 from metrics.teaching.blog_posts import SOURCES
 from metrics.teaching.examples import BETTER_AUTH, CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A
-from ui.scenario import MAX_DOCS, Scenario
 
 SAME = 5e-5  # values that agree to 4 decimals are "the same" on the page
 
@@ -86,11 +87,11 @@ def _missed_doc(scn: Scenario) -> Scenario | None:
 
 def _first_relevant(scn: Scenario) -> int | None:
     rr = reciprocal_rank(list(scn.full_ranking), scn.qrels, conventions=scn.conventions)
-    return rr.terms.get("first relevant rank")
+    return rr.terms.get(Term.FIRST_RELEVANT_RANK)
 
 
 def _relevant_count(scn: Scenario) -> int:
-    return int(recall(list(scn.full_ranking), scn.qrels, scn.k, conventions=scn.conventions).terms["R"])
+    return int(recall(list(scn.full_ranking), scn.qrels, scn.k, conventions=scn.conventions).terms[Term.R])
 
 
 # --- built-in examples, as data (each shows its split) ---
@@ -217,14 +218,14 @@ def split_ap_denominator(scn: Scenario) -> Split:
         "AP's denominator: R or the relevant docs retrieved",
         (
             Way(
-                f"÷ R = {int(by_r.terms['R'])} (all relevant)",
+                f"÷ R = {int(by_r.terms[Term.R])} (all relevant)",
                 "AP",
                 by_r.value,
                 registry.tools("ap_denominator", "all"),
                 current=scn.conventions.ap_denominator == "all",
             ),
             Way(
-                f"÷ {int(by_hits.terms['hits'])} relevant retrieved",
+                f"÷ {int(by_hits.terms[Term.HITS])} relevant retrieved",
                 "AP",
                 by_hits.value,
                 f"{registry.tools('ap_denominator', 'retrieved')}, the prose of IR Metrics 102",
@@ -240,9 +241,9 @@ def split_ap_denominator(scn: Scenario) -> Split:
 def split_ap_at_k(scn: Scenario) -> Split:
     ranking, qrels, k = list(scn.full_ranking), scn.qrels, scn.k
     b = average_precision(ranking, qrels, k, conventions=dataclasses.replace(scn.conventions, ap_denominator="all"))
-    R = int(b.terms["R"])
+    R = int(b.terms[Term.R])
     cap = min(R, k)
-    capped = b.terms["sum of P@i"] / cap if cap else 0.0  # ml_metrics apk: score / min(len(actual), k)
+    capped = b.terms[Term.PRECISION_SUM] / cap if cap else 0.0  # ml_metrics apk: score / min(len(actual), k)
     return Split(
         "ap_at_k",
         "AP@k's denominator: R or min(R, k)",
@@ -292,7 +293,7 @@ def split_rcap(scn: Scenario) -> Split:
     ranking, qrels, k = list(scn.full_ranking), scn.qrels, scn.k
     r = recall(ranking, qrels, k, conventions=scn.conventions)
     rc = capped_recall(ranking, qrels, k, conventions=scn.conventions)
-    R = int(r.terms["R"])
+    R = int(r.terms[Term.R])
     return Split(
         "rcap",
         "Recall: R or R_cap when R > k",

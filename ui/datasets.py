@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
+from lab_core.markdown import plain
 from metrics.catalog import registry
 from metrics.catalog.measure_lists import measure_names
 from metrics.catalog.measures import parse_measure
@@ -43,7 +44,6 @@ from metrics.evaluation.judged_coverage import JudgedCoverage, judged_coverage
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
 from ui import state, upload_copy, words
 from ui.charts import COLORS
-from ui.markdown import plain
 from ui.paths import SAMPLES_DIR
 
 upload_copy.install()  # each script run would otherwise copy every uploaded file
@@ -242,7 +242,7 @@ def parse_measures(chosen: Sequence[str], extra: str) -> tuple[list[str], list[s
 def numeric_names(evaluation: Evaluation) -> list[str]:
     """The evaluated measures (as spelled) whose values are numbers: all but those with a string per query
     (relstring), which have nothing to chart, average or compare."""
-    return [m.name for m in evaluation.measures if not registry.family(m.family).text]
+    return [m.name for m in evaluation.measures if not registry.family(m.family).values.text]
 
 
 def summary_labels(evaluation: Evaluation) -> list[str]:
@@ -254,7 +254,7 @@ def summary_labels(evaluation: Evaluation) -> list[str]:
         "queries": "number of queries",
         "none": "none (per query only)",
     }
-    return [words[registry.family(m.family).summary] for m in evaluation.measures]
+    return [words[registry.family(m.family).values.summary] for m in evaluation.measures]
 
 
 @st.cache_data(max_entries=32, ttl=3600, show_spinner=False)

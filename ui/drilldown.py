@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from lab_core.markdown import plain
+from lab_core.scenario import MAX_DOCS, SCALES, Scenario
 from metrics.catalog.measures import parse_measure
 from metrics.core.conventions import TREC_EVAL, Conventions
 from ui import state
-from ui.markdown import plain
 from ui.paths import PAGES_DIR
-from ui.scenario import MAX_DOCS, SCALES, Scenario
 
 PLAYGROUND = PAGES_DIR / "playground.py"  # absolute: works whatever the entrypoint
 AB_PAGE = PAGES_DIR / "ab.py"

@@ -2,7 +2,7 @@
 
 Every number comes from the Breakdowns the page already computed (``ui.widgets.breakdowns``); the LaTeX is
 ``metrics.teaching.formulas.latex``, which never contains user text. Doc ids and titles go into the
-Markdown table through ui.markdown.plain, one line each.
+Markdown table through lab_core.markdown.plain, one line each.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ import csv as _csv
 import io
 from collections.abc import Mapping
 
+from lab_core.markdown import plain
+from lab_core.scenario import SCALES, Scenario
 from metrics.catalog import registry
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown
 from metrics.teaching import formulas
 from ui import url, words
-from ui.markdown import plain
-from ui.scenario import SCALES, Scenario
 
 CSV_COLUMNS = ("metric", "family", "value", "k", "threshold", "gain", "idcg", "ap_denominator", "retrieved")
 

@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from lab_core.markdown import plain
 from metrics.catalog import registry
 from metrics.catalog.measures import parse_measure
 from metrics.compare.leaderboard import Leaderboard, win_tie_loss
-from ui.markdown import plain
 
 BEST_STYLE = "background-color: #D6EAF8"
 RUN_COLUMN = "run"

@@ -19,11 +19,11 @@ import plotly.graph_objects as go
 import segno
 import streamlit as st
 
+from lab_core.markdown import plain
+from lab_core.scenario import Scenario
 from live_class import questions
 from live_class.store import Store, new_student_id, normalize_code
 from ui import charts, state
-from ui.markdown import plain
-from ui.scenario import Scenario
 
 ASK_PATH = "ask-the-class"
 JOIN_PATH = "join"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lab_core.scenario import Scenario
 from metrics import average_precision, ndcg, precision, recall, reciprocal_rank
-from metrics.core.types import Breakdown
-from ui.scenario import Scenario
+from metrics.core.types import Breakdown, Term
 
 
 def _fmt(x: float) -> str:
@@ -33,7 +33,7 @@ class _Side:
 
     @property
     def first(self) -> int | None:
-        rank = self.rr.terms.get("first relevant rank")
+        rank = self.rr.terms.get(Term.FIRST_RELEVANT_RANK)
         return None if rank is None else int(rank)
 
     def relevant_within(self, depth: int) -> int:
@@ -47,8 +47,8 @@ def _side(name: str, s: Scenario) -> _Side:
     return _Side(
         name,
         k,
-        int(p.terms["hits"]),
-        int(r.terms["R"]),
+        int(p.terms[Term.HITS]),
+        int(r.terms[Term.R]),
         p,
         r,
         reciprocal_rank(ranking, qrels, conventions=c),  # uncut, as on the cards and in trec_eval's recip_rank

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from lab_core.markdown import plain
 from metrics.catalog import registry
 from metrics.teaching.preference_examples import WorkedExample, preference_example, yaap_example
-from ui.markdown import plain
 
-# what the playground's list is, read by a measure of other judgments (Family.reads)
+# what the playground's list is, read by a measure of other judgments (TrecEval.reads)
 READ_AS = {
     "prefs": "Here the playground's grades are read as one user's preferences (trec_eval -R qrels_prefs): a higher "
     "grade is preferred to a lower one. The Conventions explorer says what preference measures are for.",
@@ -21,7 +21,7 @@ READ_AS = {
 
 def note(family_key: str, where=st) -> None:
     """A caption under a measure that reads other judgments than qrels: how the playground's list is read."""
-    reads = registry.family(family_key).reads
+    reads = registry.family(family_key).trec_eval.reads
     for judgments, text in READ_AS.items():
         if judgments in reads and "qrels" not in reads:
             where.caption(text)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from lab_core.scenario import Scenario
 from ui import first_paint, state
-from ui.scenario import Scenario
 
 _ASSETS = Path(__file__).parent / "components"
 _COMPONENT = st.components.v2.component(

@@ -13,9 +13,9 @@ from types import MappingProxyType
 
 import streamlit as st
 
+from lab_core.scenario import Scenario
 from metrics.teaching.examples import CAT_DOG_PARROT, EXAMPLES, RETRIEVER_A, RETRIEVER_B
 from ui import quiz, url
-from ui.scenario import Scenario
 
 DEFAULT_EXAMPLE = "grades-32301"
 UNDO_LIMIT = 200
@@ -345,7 +345,7 @@ def clear_widgets(*widget_keys: str) -> None:
 
 def set_message(area: str, level: str, text: str) -> None:
     """Keep a callback's outcome ("error", "warning", "success") for the area's next render. ``text`` is plain text
-    (it may quote ids and titles): the area shows it through ui.markdown.plain.
+    (it may quote ids and titles): the area shows it through lab_core.markdown.plain.
 
     ui.drilldown announces a query it opened in the playground here ("Opened query Q of run: its top N ..."); the
     part before the colon becomes the scenario's origin, so the example picker names the query, not a preset."""

@@ -13,10 +13,10 @@ from contextlib import contextmanager
 import plotly.graph_objects as go
 import streamlit as st
 
+from lab_core.scenario import Scenario
 from metrics.core.types import Breakdown
 from metrics.teaching import formulas
 from ui import first_paint, presenter, tables
-from ui.scenario import Scenario
 
 
 def fmt(x: float) -> str:

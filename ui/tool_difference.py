@@ -9,14 +9,14 @@ import html
 
 import pandas as pd
 import plotly.graph_objects as go
-from metrics.explain import Explanation
 
+from lab_core.scenario import MAX_DOCS, Scenario
 from metrics.catalog.measures import parse_measure
+from metrics.tools.explain import Explanation
 from metrics.tools.settings import TITLES
 from ui import url
 from ui.charts import COLORS
 from ui.drilldown import DEFAULT_K, scenario_for_query
-from ui.scenario import MAX_DOCS, Scenario
 
 
 def waterfall_figure(found: Explanation) -> go.Figure:

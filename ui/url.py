@@ -38,9 +38,9 @@ import dataclasses
 from collections.abc import Mapping
 from urllib.parse import quote, unquote, urlencode
 
+from lab_core.scenario import MAX_DOCS, SCALES, Scenario
 from metrics.core.conventions import TREC_EVAL
 from ui import words
-from ui.scenario import MAX_DOCS, SCALES, Scenario
 
 MAX_K = MAX_DOCS  # the playground's k input allows 1..100 as well
 DEFAULT_K = Scenario(()).k

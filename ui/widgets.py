@@ -11,26 +11,27 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
+from lab_core import family_display
+from lab_core.markdown import plain
+from lab_core.scenario import MAX_DOCS, SCALES, Scenario
 from metrics import Breakdown, parse_measure
 from metrics.catalog import registry
 from metrics.core.conventions import TREC_EVAL
+from metrics.core.types import Term
 from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_points
 from metrics.families.interpolated_precision import interpolated_precision
 from metrics.teaching.examples import EXAMPLES
 from metrics.teaching.sweep import at_each_cutoff
 from ui import charts, first_paint, state, words
-from ui.markdown import plain
-from ui.scenario import MAX_DOCS, SCALES, Scenario
 
 Apply = Callable[[Scenario], None]
 Current = Callable[[], Scenario]
 
 MAX_K = MAX_DOCS  # curves are swept to k: keep a typo like k = 10^9 from stalling the page
-# The playground's cards, tabs and curves, as the registry declares them.
-UNCUT = tuple(f.key for f in registry.FAMILIES if f.uncut_card)  # whole list, as trec_eval's recip_rank and map
-ORDER_AWARE = registry.cards("order")
-SET_BASED = registry.cards("set")
-CURVE_FAMILIES = registry.curve_families()
+# The playground's cards, tabs and curves, as lab_core.family_display declares them.
+ORDER_AWARE = family_display.cards("order")
+SET_BASED = family_display.cards("set")
+CURVE_FAMILIES = family_display.curve_families()
 HELP = {f.key: f.help for f in registry.FAMILIES}
 # The heights of the parts a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
 EXAMPLE_PICKER_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
@@ -50,9 +51,8 @@ def breakdowns(scn: Scenario) -> dict[str, Breakdown]:
     includes a query's hidden tail (Scenario.full_ranking), so uncut RR and AP equal the run's values."""
     ranking, qrels = list(scn.full_ranking), scn.qrels
     return {
-        f.key: f.function(ranking, qrels, None if f.uncut_card else scn.k, conventions=scn.conventions)
-        for f in registry.FAMILIES
-        if f.card is not None
+        f.key: f.function(ranking, qrels, family_display.card_k(f.key, scn.k), conventions=scn.conventions)
+        for f in family_display.carded()
     }
 
 
@@ -67,7 +67,7 @@ def catalog_choices(k: int) -> list[str]:
     for f in registry.FAMILIES:
         if f.at_param:
             choices.append(f"{f.key}@{0.5 if f.at_param == 'level' else 1}")
-        elif f.usually_cut and f.cutoff != "none":
+        elif f.written != "whole" and f.cutoff != "none":
             choices.append(f"{f.key}@{k}")
         else:
             choices.append(f.key)
@@ -122,7 +122,7 @@ def metric_cards(now: dict[str, Breakdown], before: dict[str, Breakdown] | None,
             )
 
 
-SUMMARY = registry.pinned_families()  # the key numbers a phone keeps in view (ui/layout.py makes it sticky)
+SUMMARY = family_display.pinned_families()  # the key numbers a phone keeps in view (ui/layout.py makes it sticky)
 SUMMARY_KEY = "pg_summary"
 
 
@@ -393,12 +393,13 @@ def shelf(prefix: str, current: Current, apply: Apply) -> None:
 
 
 def judgment_summary(now: dict[str, Breakdown]) -> None:
-    """R and hits, read off the metrics' own terms, so the learner sees what the denominators are."""
-    recall = now["R"]
+    """R and hits, read off the metrics' own terms (the first card at k that carries both), so the learner sees what
+    the denominators are."""
+    counted = next(b for b in now.values() if b.k is not None and Term.R in b.terms and Term.HITS in b.terms)
+    R, hits = int(counted.terms[Term.R]), int(counted.terms[Term.HITS])
     st.caption(
-        f"R = **{int(recall.terms['R'])}** relevant {'document' if int(recall.terms['R']) == 1 else 'documents'} "
-        f"judged (grade ≥ {recall.conventions.threshold}); **{int(recall.terms['hits'])}** of them "
-        f"{words.verb(int(recall.terms['hits']), 'is')} in the top {recall.k}."
+        f"R = **{R}** relevant {'document' if R == 1 else 'documents'} judged (grade ≥ "
+        f"{counted.conventions.threshold}); **{hits}** of them {words.verb(hits, 'is')} in the top {counted.k}."
     )
 
 

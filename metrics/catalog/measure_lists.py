@@ -21,18 +21,18 @@ def _trec_family(name: str, *, uncut: bool = False) -> registry.Family | None:
     """The family whose trec_eval name this bare name is, case-insensitively: the name that takes cutoffs or
     parameters (P, ndcg_cut), and with ``uncut`` also the whole-list one (ndcg, map)."""
     found = registry.spelled(name.lower())
-    names = (found.trec_eval, found.trec_eval_uncut if uncut else None) if found is not None else ()
+    names = (found.trec_eval.name, found.trec_eval.uncut if uncut else None) if found is not None else ()
     return found if any((n or "").lower() == name.lower() for n in names) else None
 
 
 def _defaults(name: str) -> list[str] | None:
     """trec_eval's expansion of a bare name: P -> P_5 ... P_1000; iprec_at_recall -> iprec_at_recall_0.00 ..."""
     family = _trec_family(name)
-    if family is None or not family.trec_defaults:
+    if family is None or not family.trec_eval.defaults:
         return None
     if family.at_param:
-        return [f"{name}_{value:.2f}" for value in family.trec_defaults]
-    return [f"{name}_{int(cutoff)}" for cutoff in family.trec_defaults]
+        return [f"{name}_{value:.2f}" for value in family.trec_eval.defaults]
+    return [f"{name}_{int(cutoff)}" for cutoff in family.trec_eval.defaults]
 
 
 def _joins(name: str, item: str) -> bool:
@@ -45,8 +45,8 @@ def _joins(name: str, item: str) -> bool:
         return False
     if "=" in item:
         return any(p.gains for p in family.params)
-    dotted = family.trec_param or family.at_param
-    return (dotted is not None and isinstance(family.param(dotted).default, tuple)) or len(family.trec_params) > 1
+    dotted = family.trec_eval.param or family.at_param
+    return (dotted is not None and isinstance(family.param(dotted).default, tuple)) or len(family.trec_eval.params) > 1
 
 
 def measure_names(options: Sequence[str] | None) -> list[str]:
@@ -132,5 +132,5 @@ def without_text_measures(names: Sequence[str]) -> tuple[list[str], list[str]]:
     >>> without_text_measures(["map", "relstring", "P_5"])
     (['map', 'P_5'], ['relstring'])
     """
-    numbers = [name for name in names if not registry.family(parse_measure(name).family).text]
+    numbers = [name for name in names if not registry.family(parse_measure(name).family).values.text]
     return numbers, [name for name in names if name not in numbers]

@@ -216,12 +216,14 @@ def parse_measure(text: str) -> Measure:
         given = _trec_pairs(spelled, declared, pairs["pairs"])
         params = [_parameter(spelled, declared, key, value) for key, value in given]
         return Measure(spelled, declared.key, None, gain, tuple(params))
-    if trec and (found := _spelling(trec["name"])) and found[0].trec_params and "," in trec["k"]:
+    if trec and (found := _spelling(trec["name"])) and found[0].trec_eval.params and "," in trec["k"]:
         declared, values = found[0], trec["k"].split(",")
-        if len(values) != len(declared.trec_params):  # trec_eval: "improper number of coefficients"
-            names = ", ".join(declared.trec_params)
-            raise ValueError(f"measure {spelled!r}: {declared.key} takes {len(declared.trec_params)} values ({names})")
-        pairs_given = zip(declared.trec_params, values, strict=True)
+        if len(values) != len(declared.trec_eval.params):  # trec_eval: "improper number of coefficients"
+            names = ", ".join(declared.trec_eval.params)
+            raise ValueError(
+                f"measure {spelled!r}: {declared.key} takes {len(declared.trec_eval.params)} values ({names})"
+            )
+        pairs_given = zip(declared.trec_eval.params, values, strict=True)
         given = [_parameter(spelled, declared, key, value) for key, value in pairs_given]
         return Measure(spelled, declared.key, None, found[1], tuple(given))
     if trec and "@" not in lowered and "(" not in lowered and (found := _spelling(trec["name"])):
@@ -244,7 +246,7 @@ def parse_measure(text: str) -> Measure:
         else:
             params.append(_parameter(spelled, declared, key, value))
     k = None
-    dotted = declared.trec_param or declared.at_param  # what trec_eval's NAME.x sets, when not a cutoff
+    dotted = declared.trec_eval.param or declared.at_param  # what trec_eval's NAME.x sets, when not a cutoff
     if at is not None and trec_spelling and dotted is not None:
         params.append(_parameter(spelled, declared, dotted, at))
     elif at is not None and declared.at_param is not None:
@@ -254,7 +256,7 @@ def parse_measure(text: str) -> Measure:
             raise ValueError(f"measure {_quoted(spelled)}: one cutoff per measure name (P_5, P_10), or -m P.5,10")
         k = _cutoff(spelled, at, trec_spelling)
     if (k is None and declared.cutoff == "required") or (
-        k is None and name == (declared.trec_eval or "").lower() and declared.trec_eval_uncut
+        k is None and name == (declared.trec_eval.name or "").lower() and declared.trec_eval.uncut
     ):
         raise ValueError(f"measure {_quoted(spelled)} needs a cutoff, e.g. {name}_10")
     return Measure(spelled, declared.key, k, gain, tuple(params), rel)

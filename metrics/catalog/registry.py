@@ -1,21 +1,22 @@
 """The measure registry: the collection of every family's record (each declared once, with its readable function,
 kernel and formulas, in its module of metrics.families), in the spirit of trec_eval's ``TREC_MEAS`` records and
-ir_measures' measure definitions. Parsing, the CLI's help, the engine's dispatch (``Family.kernel``), the app's
-cards, tabs, pickers, formulas and chart scales, and the README's measure table all read from here. Pure: no
+ir_measures' measure definitions. Parsing, the CLI's help, the engine's dispatch (``Family.kernel``), the default
+measure set, the app's formulas, pickers and chart scales, and the README's measure table all read from here; where
+the app shows a family (cards, tabs, curves, its pages' lists) is the app's (lab_core/family_display.py). Pure: no
 Streamlit, and no numpy at import (the kernels load numpy on first use: metrics.core.lazy_numpy).
 
 Adding a measure family: one module in metrics/families declaring its ``Family`` (see the README's recipe) and
 its test file in tests/families; the registry finds the module by itself.
 
->>> spelled("ndcg_cut").key, family("NDCG").trec_eval, cards("set")
-('NDCG', 'ndcg_cut', ('P', 'R', 'R_cap', 'F1', 'HitRate'))
+>>> spelled("ndcg_cut").key, family("NDCG").trec_eval.name
+('NDCG', 'ndcg_cut')
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from metrics import families as families_package
 
@@ -56,7 +57,7 @@ _BY_KEY = {f.key: f for f in FAMILIES}
 _BY_SPELLING = {
     name.lower(): f
     for f in FAMILIES
-    for name in (f.key, *f.spellings, f.trec_eval, f.trec_eval_uncut, f.ir_measures)
+    for name in (f.key, *f.names.spellings, f.trec_eval.name, f.trec_eval.uncut, f.names.ir_measures)
     if name is not None
 }
 
@@ -103,11 +104,6 @@ def families(*, kind: Kind | None = None, graded: bool | None = None) -> tuple[F
     return tuple(f for f in FAMILIES if (kind is None or f.kind == kind) and (graded is None or f.graded == graded))
 
 
-def cards(kind: Kind) -> tuple[str, ...]:
-    """The playground's metric cards of one kind, in their display order."""
-    return tuple(f.key for f in sorted((f for f in families(kind=kind) if f.card is not None), key=_card))
-
-
 def default_measures() -> tuple[str, ...]:
     """The default measure set, in its declared order: what the CLI, the leaderboard and Compare runs show unless
     told otherwise.
@@ -115,76 +111,13 @@ def default_measures() -> tuple[str, ...]:
     >>> default_measures()
     ('NDCG@10', 'AP', 'RR@10', 'R@100', 'R_cap@100', 'P@10')
     """
-    chosen = sorted((f for f in FAMILIES if f.default is not None), key=lambda f: f.default or 0)
-    return tuple(f.key if f.default_cutoff is None else f"{f.key}@{f.default_cutoff}" for f in chosen)
-
-
-def suggested_measures() -> tuple[str, ...]:
-    """A measure picker's list: the default set, then each playground card's family at 10 (and uncut, for the
-    cards that show the whole list).
-
-    >>> suggested_measures()[:8]
-    ('NDCG@10', 'AP', 'RR@10', 'R@100', 'R_cap@100', 'P@10', 'R@10', 'R_cap@10')
-    """
-    carded = [f for f in FAMILIES if f.card is not None]
-    spelled = [name for f in carded for name in (f"{f.key}@10", *((f.key,) if f.uncut_card else ()))]
-    return tuple(dict.fromkeys([*default_measures(), *spelled]))
+    placed = sorted((f.default.position, f.key, f.default.cutoff) for f in FAMILIES if f.default is not None)
+    return tuple(key if cutoff is None else f"{key}@{cutoff}" for _, key, cutoff in placed)
 
 
 def value_range(measure_family: str) -> tuple[float, float] | None:
     """The range every value of this family lies in (a chart's fixed scale), or None when it is not bounded."""
-    return family(measure_family).value_range
-
-
-def _placed(position: Callable[[Family], int | None]) -> tuple[str, ...]:
-    """The keys of the families with a position, in its order."""
-    placed = [(spot, f.key) for f in FAMILIES if (spot := position(f)) is not None]
-    return tuple(key for _, key in sorted(placed))
-
-
-def playground_tabs() -> tuple[str, ...]:
-    """The families with a tab of their own in the playground, in tab order.
-
-    >>> playground_tabs()
-    ('NDCG', 'AP', 'RR')
-    """
-    return _placed(lambda f: f.tab)
-
-
-def pinned_families() -> tuple[str, ...]:
-    """The playground's key numbers, which a phone keeps in view, in order.
-
-    >>> pinned_families()
-    ('NDCG', 'AP', 'RR', 'P', 'R')
-    """
-    return _placed(lambda f: f.pinned)
-
-
-def curve_families() -> tuple[str, ...]:
-    """The families drawn in the playground's metric@k curves, in drawing order."""
-    return tuple(f.key for f in sorted((f for f in FAMILIES if f.curve is not None), key=lambda f: f.curve))
-
-
-def listed(name: str) -> tuple[str, ...]:
-    """The families of one of the app's measure lists (``Family.lists``: "compared", "compared_curves",
-    "swap_heatmap"), in their declared positions.
-
-    >>> listed("compared_curves")
-    ('P', 'R', 'NDCG')
-    """
-    placed = _placed(lambda f: f.lists.get(name))
-    if not placed:
-        raise ValueError(f"no family is in a list named {name!r}")
-    return placed
-
-
-def offered_measures() -> tuple[str, ...]:
-    """The measures Your data's picker offers beside the default set (``Family.offered``), in the registry's order."""
-    return tuple(name for f in FAMILIES for name in f.offered)
-
-
-def _card(f: Family) -> int:
-    return f.card if f.card is not None else 0
+    return family(measure_family).values.range
 
 
 def canonical_names() -> tuple[str, ...]:
@@ -193,9 +126,9 @@ def canonical_names() -> tuple[str, ...]:
     def spelled(f: Family) -> tuple[str, ...]:
         if f.at_param:
             return (f"{f.key}@{f.at_param}",)
-        if not f.usually_cut or f.cutoff == "none":
+        if f.written == "whole" or f.cutoff == "none":
             return (f.key,)
-        return (f.key, f"{f.key}@k") if f.uncut_card else (f"{f.key}@k",)
+        return (f.key, f"{f.key}@k") if f.written == "both" else (f"{f.key}@k",)
 
     plain = [name for f in FAMILIES for name in spelled(f)]
     return (*plain, *(f"{f.key}_exp@k" for f in FAMILIES if f.graded))
@@ -215,11 +148,13 @@ def markdown_table() -> str:
             for name in canonical_names()
             if name.split("@")[0] in (f.key, f"{f.key}_exp")
         )
-        cut = "_x" if f.at_param else "_k" if f.trec_defaults else ""
-        trec = ", ".join(code(n) for n in (f.trec_eval and f.trec_eval + cut, f.trec_eval_uncut) if n) or "none"
-        at = "@ℓ" if f.at_param == "level" else "@x" if f.at_param else "@k" if f.usually_cut else ""
-        ir = code(f.ir_measures and f.ir_measures + at)
-        others = ", ".join(f"{tool} `{name}`" for tool, name in f.tools.items())
+        cut = "_x" if f.at_param else "_k" if f.trec_eval.defaults else ""
+        trec = (
+            ", ".join(code(n) for n in (f.trec_eval.name and f.trec_eval.name + cut, f.trec_eval.uncut) if n) or "none"
+        )
+        at = "@ℓ" if f.at_param == "level" else "@x" if f.at_param else "@k" if f.written != "whole" else ""
+        ir = code(f.names.ir_measures and f.names.ir_measures + at)
+        others = ", ".join(f"{tool} `{name}`" for tool, name in f.names.tools.items())
         rows.append(f"| {ours} | `{f.function.__name__}` | {trec} | {ir} | {others or '—'} | {f.help} |")
     return "\n".join(rows) + "\n"
 

@@ -23,22 +23,22 @@ def trec_name(measure: Measure) -> str:
     """The name trec_eval prints for this measure: P_10, map, iprec_at_recall_0.50, set_F_0.5, ndcg_1=3,2=9,
     utility_2,-1,0,0, relstring_20. Parameters other than cutoffs are echoed as typed, as trec_eval does."""
     family = registry.family(measure.family)
-    if family.trec_eval is None or measure.gain == "exp" or measure.rel is not None:
+    if family.trec_eval.name is None or measure.gain == "exp" or measure.rel is not None:
         raise ValueError(f"{measure.name!r} is not a trec_eval measure; --format trec_eval prints trec_eval's only")
     if family.at_param:
-        return f"{family.trec_eval}_{measure.param(family.at_param):3.2f}"  # trec_eval's "%s_%3.2f"
-    base = family.trec_eval_uncut if measure.k is None and family.trec_eval_uncut else family.trec_eval
+        return f"{family.trec_eval.name}_{measure.param(family.at_param):3.2f}"  # trec_eval's "%s_%3.2f"
+    base = family.trec_eval.uncut if measure.k is None and family.trec_eval.uncut else family.trec_eval.name
     if any(name != "collection" for name, _ in measure.params):  # set_F.0.5, 11pt_avg..25,.5, utility.2,-1,0,0
         stem, dot, typed = measure.name.partition(".")
         return f"{base}_{typed}" if dot and stem.lower() == base.lower() else f"{base}_{_printable(measure)}"
     if measure.k is None:
-        if family.trec_defaults and not family.trec_eval_uncut:
-            example = f"{family.trec_eval}_10"
-            raise ValueError(f"{measure.name!r}: trec_eval's {family.trec_eval} needs a cutoff, e.g. {example}")
+        if family.trec_eval.defaults and not family.trec_eval.uncut:
+            example = f"{family.trec_eval.name}_10"
+            raise ValueError(f"{measure.name!r}: trec_eval's {family.trec_eval.name} needs a cutoff, e.g. {example}")
         return base
-    if not family.trec_defaults and not family.trec_cut:
-        raise ValueError(f"{measure.name!r}: trec_eval's {family.trec_eval} takes no cutoff")
-    return f"{family.trec_eval}_{measure.k}"
+    if not family.trec_eval.defaults and not family.trec_eval.cut:
+        raise ValueError(f"{measure.name!r}: trec_eval's {family.trec_eval.name} takes no cutoff")
+    return f"{family.trec_eval.name}_{measure.k}"
 
 
 def _printable(measure: Measure) -> str:
@@ -56,7 +56,7 @@ def _printable(measure: Measure) -> str:
 
 def _order(measure: Measure) -> tuple:
     family = registry.family(measure.family)
-    base = family.trec_eval_uncut if measure.k is None and family.trec_eval_uncut else family.trec_eval
+    base = family.trec_eval.uncut if measure.k is None and family.trec_eval.uncut else family.trec_eval.name
     at = measure.param(family.at_param) if family.at_param else 0.0
     return (
         registry.TREC_EVAL_ORDER.index(base) if base in registry.TREC_EVAL_ORDER else len(registry.TREC_EVAL_ORDER),
@@ -84,8 +84,8 @@ def pieces(result, runid: str | None, *, per_query: bool, summary: bool = True, 
     names = [trec_name(m) for m in ordered]
     families = [registry.family(m.family) for m in ordered]
     if zscores:
-        names = [name if family.text else f"Z{name:<22}" for name, family in zip(names, families, strict=True)]
-        families = [dataclasses.replace(family, count=False) for family in families]
+        names = [name if f.values.text else f"Z{name:<22}" for name, f in zip(names, families, strict=True)]
+        families = [dataclasses.replace(f, values=dataclasses.replace(f.values, count=False)) for f in families]
     out: list[str] = []
     if per_query:
         out += _query_blocks(result, ordered, names, families)
@@ -93,8 +93,8 @@ def pieces(result, runid: str | None, *, per_query: bool, summary: bool = True, 
         if runid is not None:
             out.append(STRING_LINE % (RUNID, "all", runid) + "\n")
         for measure, name, family in zip(ordered, names, families, strict=True):
-            if family.summary != "none":
-                out.append(_line(name, "all", result.means[measure.name], family.count) + "\n")
+            if family.values.summary != "none":
+                out.append(_line(name, "all", result.means[measure.name], family.values.count) + "\n")
     return out
 
 
@@ -103,12 +103,12 @@ def _query_blocks(result, ordered, names, families) -> list[str]:
     template per run holding every line of a query: 2,000 formattings of ~95 values each instead of 190,000 of one
     (at 2,000 queries and -m all_trec, 0.15 s -> 0.04 s). A query with a NaN value (printed -nan) takes _line."""
     measures = zip(ordered, names, families, strict=True)
-    shown = [(m, n, f) for m, n, f in measures if m.name in result.texts or f.per_query]
+    shown = [(m, n, f) for m, n, f in measures if m.name in result.texts or f.trec_eval.per_query]
     if not shown or not result.queries:
         return []
     template = "".join(
         # the line's format with the measure's name already in place (its % doubled): "P_10   ...\t%s\t%6.4f\n"
-        (STRING_LINE if m.name in result.texts else COUNT_LINE if f.count else VALUE_LINE).replace(
+        (STRING_LINE if m.name in result.texts else COUNT_LINE if f.values.count else VALUE_LINE).replace(
             "%-22s", f"{n:<22}".replace("%", "%%"), 1
         )
         + "\n"
@@ -142,7 +142,7 @@ def _query_lines(query: str, index: int, shown, columns) -> str:
     for (_, name, family), column in zip(shown, columns, strict=True):
         value = column[index]
         text = isinstance(value, str)  # relstring
-        out.append(STRING_LINE % (name, query, value) if text else _line(name, query, value, family.count))
+        out.append(STRING_LINE % (name, query, value) if text else _line(name, query, value, family.values.count))
     return "".join(line + "\n" for line in out)
 
 

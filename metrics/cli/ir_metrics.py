@@ -7,9 +7,13 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from metrics.cli import trec_options
-from metrics.cli.common import OneLineParser, run
+from metrics.cli.common import OneLineParser, add_large_run_options, evaluation_options, run
+
+if TYPE_CHECKING:
+    from metrics.evaluation.options import EvaluationOptions
 
 KEEP_FREED_PAGES_FROM_BYTES = 128 << 20  # a run file this large keeps the parser's freed pages (_run)
 
@@ -22,7 +26,7 @@ measures (case-insensitive; -m may be repeated or hold a comma-separated list):
   (judgment groups: -R qrels_jg), -m all_prefs and -m prefs (preferences: -R prefs or -R qrels_prefs).
   ir_measures' syntax: nDCG@10 P(rel=2)@5 AP(rel=2) IPrec@0.5 SetF(beta=0.5) NumRet Rprec.
   A bare number repeats the previous measure at another cutoff, as in trec_eval: -m P.5,10 = P.5 and P.10.
-  Default: NDCG@10 AP RR@10 R@100 R_cap@100 P@10 (with --format trec_eval: trec_eval's default, official).
+  Default: {defaults} (with --format trec_eval: trec_eval's default, official).
 
 query set (trec_eval's): queries in both the run and the qrels; -c also counts qrels queries missing
 from the run, as 0. Counts of queries only in one file are noted on stderr.
@@ -41,12 +45,15 @@ Bad input exits with status 2 and one line on stderr naming the file, the line a
 
 
 def _parser() -> argparse.ArgumentParser:
-    from metrics.catalog.registry import canonical_names  # pure Python: no numpy before the process opts out of THP
+    # pure Python: no numpy before the process opts out of THP
+    from metrics.catalog.registry import canonical_names, default_measures
 
     parser = OneLineParser(
         prog="python -m metrics",
         description="Score a TREC run against qrels, with trec_eval's numbers (ties, query set, conventions).",
-        epilog=EPILOG.replace("{names}", " ".join(canonical_names())),
+        epilog=EPILOG.replace("{names}", " ".join(canonical_names())).replace(
+            "{defaults}", " ".join(default_measures())
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("qrels", help="qrels file: 'qid iter docid grade' (or CSV/TSV with a header; .gz ok)")
@@ -75,22 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format")
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals in text and csv (default 4)")
     trec_options.add_options(parser)
-    large = parser.add_argument_group("large runs (see the README's 'Large runs')")
-    streaming = large.add_mutually_exclusive_group()
-    streaming.add_argument(
-        "--stream",
-        action="store_true",
-        default=None,
-        help="read the run in blocks of whole queries (bounded memory; the default for a run file over 1 GiB)",
-    )
-    streaming.add_argument("--no-stream", dest="stream", action="store_false", help="read the run whole")
-    large.add_argument("--block-bytes", type=int, metavar="N", help="bytes of run text read at a time when streaming")
-    large.add_argument(
-        "--to-parquet", metavar="DIR", help="also write the run to DIR as Parquet files partitioned by query"
-    )
-    large.add_argument(
-        "--dask", metavar="ADDRESS", help="evaluate on Dask: local[:N] (N worker processes here) or tcp://HOST:PORT"
-    )
+    add_large_run_options(parser, runs="the run", dask="evaluate on Dask", to_parquet=True)
     return parser
 
 
@@ -122,7 +114,6 @@ def _run(options: argparse.Namespace) -> int:
         os.environ.setdefault("MIMALLOC_PURGE_DELAY", "20")
     from metrics.catalog import trec_format
     from metrics.catalog.measures import parse_measure
-    from metrics.core.conventions import Conventions
     from metrics.evaluation.zscores import converted, read_zscores
 
     if options.digits < 0 or options.digits > 17:
@@ -141,15 +132,8 @@ def _run(options: argparse.Namespace) -> int:
     trec_options.check_readable(measures, options.rel_format)
     if options.level < 0:
         raise ValueError(f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)")
-    conventions = Conventions(threshold=options.level, recall_rounding=options.recall_rounding)
-    settings = {
-        "conventions": conventions,
-        "complete": options.complete,
-        "max_docs": options.max_docs,
-        "judged_only": options.judged_only,
-    }
     zscores = read_zscores(options.zscores) if options.zscores else None  # trec_eval -Z
-    result, run_name, qrels_name = _evaluate(options, measures, settings)
+    result, run_name, qrels_name = _evaluate(options, measures, evaluation_options(options))
     if zscores is not None:
         result = converted(result, zscores)
     _return_freed_memory()
@@ -181,36 +165,33 @@ def _with_collection(measure, documents: int):
     return dataclasses.replace(measure, params=(*measure.params, ("collection", float(documents))))
 
 
-def _evaluate(options: argparse.Namespace, measures, settings: dict):
+def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions):
     """The Evaluation, and the names of the run and qrels: read whole, streamed, or on Dask
-    (metrics.evaluation.streaming, metrics.evaluation.distributed: the same numbers)."""
+    (metrics.evaluation.streaming, metrics.evaluation.distributed: the same numbers), under ``settings``."""
     from metrics.evaluation.engine import evaluate, join, score
     from metrics.evaluation.streaming import evaluate_stream, too_large_to_read_whole
     from metrics.io import read_qrels, read_run
 
-    if options.block_bytes is not None and options.block_bytes < 1:
-        raise ValueError(f"--block-bytes must be a positive number of bytes, got {options.block_bytes}")
-    block = {"piece_bytes": options.block_bytes} if options.block_bytes else {}
+    if options.rel_format != "qrels":  # trec_eval -R: judgment groups, preferences
+        return trec_options.evaluate_format(options, measures, settings, _return_freed_memory)
+    if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
+        run, qrels = read_run(options.run), read_qrels(options.qrels)
+        cut = trec_options.only_query(run, qrels, options.debug.query, settings.complete)
+        return evaluate(*cut, measures, options=settings), run.name, qrels.name
     run_source = options.run
     if options.to_parquet:
         from metrics.evaluation.streaming import write_parquet
 
-        write_parquet(options.run, options.to_parquet, **block)
+        write_parquet(options.run, options.to_parquet, piece_bytes=settings.piece_bytes)
         run_source = options.to_parquet  # grouped by query now: read back, a partition at a time
     names = os.path.basename(os.path.normpath(options.run)), os.path.basename(options.qrels)
-    if options.rel_format != "qrels":  # trec_eval -R: judgment groups
-        return trec_options.evaluate_format(options, measures, settings, _return_freed_memory)
-    if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
-        run, qrels = read_run(options.run), read_qrels(options.qrels)
-        cut = trec_options.only_query(run, qrels, options.debug.query, options.complete)
-        return evaluate(*cut, measures, **settings), run.name, qrels.name
     if options.dask:
         from metrics.evaluation.distributed import evaluate_dask
 
-        return evaluate_dask(options.dask, run_source, options.qrels, measures, **settings, **block), *names
+        return evaluate_dask(options.dask, run_source, options.qrels, measures, options=settings), *names
     stream = options.stream if options.stream is not None else too_large_to_read_whole(run_source)
     if stream or options.to_parquet:
-        return evaluate_stream(run_source, options.qrels, measures, **settings, **block), *names
+        return evaluate_stream(run_source, options.qrels, measures, options=settings), *names
     # The run first: its parse is the peak, and the qrels' arrays are not yet held then (9 MiB less at 2M rows).
     try:
         run = read_run(run_source)
@@ -221,7 +202,7 @@ def _evaluate(options: argparse.Namespace, measures, settings: dict):
     qrels = read_qrels(options.qrels)
     _return_freed_memory()
     names = run.name, qrels.name
-    joined = join(run, qrels, measures, **settings)
+    joined = join(run, qrels, measures, options=settings)
     del run, qrels  # scoring reads only the join: the run's doc ids go before the measures' arrays come
     _return_freed_memory()
     return score(joined), *names
@@ -303,7 +284,7 @@ def _text(result, per_query: bool, digits: int, *, summary: bool = True, runid: 
     from metrics.catalog import registry
 
     lines = []
-    shown = [m for m in result.measures if registry.family(m.family).per_query] if per_query else []
+    shown = [m for m in result.measures if registry.family(m.family).trec_eval.per_query] if per_query else []
     if shown:
         # One printf-style template per query, its measures' lines in a row: a third faster than a format per line
         # (35k lines at 7M rows). relstring's values are text.
@@ -320,7 +301,7 @@ def _text(result, per_query: bool, digits: int, *, summary: bool = True, runid: 
         if runid is not None:
             lines.append(f"runid\tall\t{runid}")
         for measure in result.measures:
-            if registry.family(measure.family).summary != "none":  # relstring has no 'all' value
+            if registry.family(measure.family).values.summary != "none":  # relstring has no 'all' value
                 lines.append(f"{measure.name}\tall\t{result.means[measure.name]:.{digits}f}")
     return "\n".join(lines) + "\n" if lines else ""
 

@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from metrics.cli.common import OneLineParser, run
+from metrics.cli.common import OneLineParser, add_large_run_options, evaluation_options, run
 
 EPILOG = """\
 Each run is read and evaluated in turn, keeping only its per-query values, so memory stays near one run's (with
@@ -55,21 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals (default 4)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    large = parser.add_argument_group("large runs (see the README's 'Large runs')")
-    streaming = large.add_mutually_exclusive_group()
-    streaming.add_argument(
-        "--stream",
-        action="store_true",
-        default=None,
-        help="read each run in blocks of whole queries (bounded memory; the default for a run file over 1 GiB)",
-    )
-    streaming.add_argument("--no-stream", dest="stream", action="store_false", help="read each run whole")
-    large.add_argument("--block-bytes", type=int, metavar="N", help="bytes of run text read at a time when streaming")
-    large.add_argument(
-        "--dask",
-        metavar="ADDRESS",
-        help="evaluate the runs on Dask, all at once: local[:N] (N worker processes) or tcp://HOST:PORT",
-    )
+    add_large_run_options(parser, runs="each run", dask="evaluate the runs on Dask, all at once")
     return parser
 
 
@@ -85,7 +71,6 @@ def _run(options: argparse.Namespace) -> int:
     from metrics.catalog.trec_format import RUNID
     from metrics.cli.ir_metrics import measure_names
     from metrics.compare.leaderboard import MAX_RUNS, evaluate_runs, from_evaluations, run_name, unique_names
-    from metrics.core.conventions import Conventions
 
     if len(options.runs) < 2:
         raise ValueError(f"give at least two runs to compare (got {len(options.runs)}); one run: python -m metrics")
@@ -95,8 +80,7 @@ def _run(options: argparse.Namespace) -> int:
         raise ValueError(f"--name was given {len(options.name)} times for {len(options.runs)} runs")
     if not 0 <= options.digits <= 17:
         raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
-    if options.block_bytes is not None and options.block_bytes < 1:
-        raise ValueError(f"--block-bytes must be a positive number of bytes, got {options.block_bytes}")
+    settings = evaluation_options(options)  # checks --block-bytes
     if options.permutations < 1:
         raise ValueError(f"--permutations must be at least 1, got {options.permutations}")
     # none given: the registry's default measure set; trec_eval's runid is the run's tag, not a measure
@@ -123,12 +107,10 @@ def _run(options: argparse.Namespace) -> int:
         list(zip(names, options.runs, strict=True)),
         options.qrels,
         measures,
-        conventions=Conventions(threshold=options.level),
-        complete=options.complete,
+        options=settings,
         progress=progress,
         stream=options.stream,
         dask=options.dask,
-        piece_bytes=options.block_bytes,
     )
     board = from_evaluations(
         evaluations,

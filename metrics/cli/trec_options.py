@@ -97,20 +97,20 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 
 def check_readable(measures, rel_format: str) -> None:
-    """Refuse a measure trec_eval cannot compute from judgments of this -R format (Family.reads), as it does
+    """Refuse a measure trec_eval cannot compute from judgments of this -R format (TrecEval.reads), as it does
     (it exits 4: "Can't calculate measure"), naming the formats it can."""
     from metrics.catalog import registry
 
     for measure in measures:
-        reads = registry.family(measure.family).reads
+        reads = registry.family(measure.family).trec_eval.reads
         if rel_format not in reads:
             needs = " or ".join(f"-R {name}" for name in reads)
             raise ValueError(f"-R {rel_format}: trec_eval cannot compute {measure.name} from it (it needs {needs})")
 
 
-def evaluate_format(options, measures, settings: dict, release=lambda: None):
-    """(Evaluation, run name, judgments name) for -R qrels_jg, prefs and qrels_prefs: the judgments read first
-    (trec_eval's order), then the run, whole. ``release`` hands freed memory back after each file is read."""
+def evaluate_format(options, measures, settings, release=lambda: None):
+    """(Evaluation, run name, judgments name) for -R qrels_jg, prefs and qrels_prefs, under ``settings`` (an
+    EvaluationOptions): the run read whole. ``release`` hands freed memory back after each file is read."""
     from metrics.evaluation.judgment_groups import evaluate_judgment_groups
     from metrics.evaluation.preferences import RankedRun, evaluate_preferences, judged_docs, ranked_run
     from metrics.io import read_run
@@ -141,11 +141,11 @@ def evaluate_format(options, measures, settings: dict, release=lambda: None):
         judgments = judgments.only(query)
         if isinstance(run, RankedRun):
             run = run.only(query)
-            if not len(judgments.query) or not (len(run.doc) or settings["complete"]):
+            if not len(judgments.query) or not (len(run.doc) or settings.complete):
                 raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the judgments")
         else:
-            run = cut_run(run, query, judged=len(judgments.query) > 0, complete=settings["complete"])
-    return evaluate(run, judgments, measures, **settings), *names
+            run = cut_run(run, query, judged=len(judgments.query) > 0, complete=settings.complete)
+    return evaluate(run, judgments, measures, options=settings), *names
 
 
 def cut_run(run, query: str, *, judged: bool, complete: bool) -> dict:

@@ -19,12 +19,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from metrics.compare.significance import N_PERMUTATIONS, SEED, TIE, bonferroni, holm, paired_t_test, randomization_test
-from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.evaluation.aggregate import mean
+
+if TYPE_CHECKING:
+    from metrics.evaluation.options import EvaluationOptions
 
 ALPHA = 0.05
 TESTS = {"t-test": "paired t-test", "randomization": "randomization test"}
@@ -66,14 +69,15 @@ def evaluate_runs(
     qrels,
     measures: Sequence[str],
     *,
-    conventions: Conventions = TREC_EVAL,
-    complete: bool = False,
+    options: EvaluationOptions | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     stream: bool | None = None,
     dask=None,
-    piece_bytes: int | None = None,
+    **keywords,
 ) -> dict[str, object]:
-    """{name: metrics.evaluation.engine.Evaluation} of each (name, run source) against the same qrels.
+    """{name: metrics.evaluation.engine.Evaluation} of each (name, run source) against the same qrels, every run under
+    the same options (``options=``, or its fields as keywords: ``conventions``, ``complete``, ...; see
+    metrics.evaluation.options).
 
     Runs are read and evaluated one at a time and only the Evaluation (per-query values) is kept, so memory stays
     near one run's. ``progress(i, n, name)`` is called before run i (0-based) is read, and once more with i = n.
@@ -82,15 +86,17 @@ def evaluate_runs(
     ``stream``: read each run file in blocks of whole queries (metrics.evaluation.streaming; None: only a file over 1
     GiB). ``dask``: evaluate the runs on one Dask cluster (``local[:N]``, ``tcp://HOST:PORT`` or a Client; see
     metrics.evaluation.distributed), all at once: runs x partitions tasks. The numbers are the same either way.
-    ``piece_bytes``: bytes of run text read at a time when streaming or sending blocks to Dask.
+    ``piece_bytes``: bytes of run text read at a time when streaming or sending blocks to Dask (None: the default).
     """
     from metrics.evaluation.engine import evaluate
+    from metrics.evaluation.options import given
     from metrics.evaluation.streaming import evaluate_stream, too_large_to_read_whole
     from metrics.io import read_qrels, read_run
 
+    if "piece_bytes" in keywords and not keywords["piece_bytes"]:  # None (the CLI without --block-bytes): the default
+        del keywords["piece_bytes"]
+    options = given(options, keywords)
     qrels = read_qrels(qrels)
-    settings = {"conventions": conventions, "complete": complete}
-    block = {"piece_bytes": piece_bytes} if piece_bytes else {}
     if dask is not None:  # every run's partitions on the cluster at once (runs x partitions tasks)
         from metrics.evaluation.distributed import evaluate_runs_dask
 
@@ -99,7 +105,7 @@ def evaluate_runs(
                 progress(index, len(runs), runs[index][0])
 
         sources = [source for _, source in runs]
-        evaluated = evaluate_runs_dask(dask, sources, qrels, measures, progress=started, **settings, **block)
+        evaluated = evaluate_runs_dask(dask, sources, qrels, measures, options=options, progress=started)
         evaluations = {name: evaluation for (name, _), evaluation in zip(runs, evaluated, strict=True)}
     else:
         evaluations = {}
@@ -107,10 +113,10 @@ def evaluate_runs(
             if progress:
                 progress(index, len(runs), name)
             if stream or (stream is None and too_large_to_read_whole(source)):
-                evaluations[name] = evaluate_stream(source, qrels, measures, **settings, **block)
+                evaluations[name] = evaluate_stream(source, qrels, measures, options=options)
             else:
                 run = read_run(source)  # errors name the file, not the run
-                evaluations[name] = evaluate(run, qrels, measures, **settings)
+                evaluations[name] = evaluate(run, qrels, measures, options=options)
                 del run  # the parsed rows go before the next run is read
     if progress:
         progress(len(runs), len(runs), "")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from metrics.core.conventions import TREC_EVAL, Conventions
 
@@ -16,47 +15,51 @@ Judgments = Mapping[str, int]
 qrels file, every query's judgments, is a metrics.io.Qrels.)"""
 
 
-class Term(StrEnum):
-    """The named terms of the formulas, as a Breakdown's ``terms`` keys. The value is the label a learner reads."""
+class _Shared:
+    """A term several families share, named on the Term class (``Term.HITS``): made a Term once the class exists."""
 
-    HITS = "hits"
-    CUTOFF = "k"  # the divisor of P@k: k, or the list length when uncut
-    R = "R"  # judged relevant documents, retrieved or not
-    CAP = "min(R, k)"
-    PRECISION = "P"
-    RECALL = "R@k"
-    FIRST_RELEVANT_RANK = "first relevant rank"
-    PRECISION_SUM = "sum of P@i"
-    DENOMINATOR = "denominator"
-    DCG = "DCG"
-    IDCG = "IDCG"
-    RETRIEVED = "retrieved"  # documents retrieved (num_ret)
-    JUDGED_NONRELEVANT = "judged non-relevant"
-    RELEVANT_RETRIEVED = "relevant retrieved"
-    SET_PRECISION = "set P"
-    SET_RECALL = "set recall"
-    BETA = "beta"
-    RANK_CUTOFF = "cutoff rank"  # where a measure looks: R for Rprec, round(x R) for Rprec_mult
-    RECALL_LEVEL = "recall level"
-    RELEVANT_NEEDED = "relevant needed"  # the relevant documents a recall level asks for
-    NONRELEVANT = "N"  # judged non-relevant documents (0 <= grade < threshold), retrieved or not
-    PREFERENCE_SUM = "sum of preferences"
-    ESTIMATE_SUM = "sum of estimated P@i"
-    JUDGED = "judged"
-    UNJUDGED = "unjudged"
-    PATIENCE = "p"
-    DISCOUNTED_SUM = "sum of g_i p^(i-1)"
-    TAIL = "p^n"
-    STILL_READING = "P(still reading)"  # ERR: the chance the user reads past the last rank
-    SUM = "sum"
-    IDEAL_GAIN = "ideal gain"
-    POINTS = "points averaged"
-    GROUPS = "judgment groups"  # trec_eval -R qrels_jg: sets of judgments (users), a value averaged over them
-    FULFILLED = "fulfilled"  # preferences (trec_eval -R prefs) the ranking agrees with
-    POSSIBLE = "possible"  # preferences the ranking could agree with
-    PAIRS = "document pairs"  # pairs of documents some judgment group states a preference on
+    def __init__(self, label: str) -> None:
+        self.label = label
 
+    def __set_name__(self, owner: type[Term], name: str) -> None:
+        self.term = owner(self.label)
+
+    def __get__(self, instance: object, owner: type[Term]) -> Term:
+        return self.term
+
+
+class Term(str):
+    """A named term of a formula, as a Breakdown's ``terms`` key; the string is the label a learner reads. Open: the
+    terms several families share (or other code reads) are named here (``Term.HITS``); a family with a term of its own
+    declares it in its module (bpref.py: ``PREFERENCE_SUM = Term("sum of preferences")``), with no list here to edit."""
+
+    __slots__ = ()
     __repr__ = str.__repr__  # a printed Breakdown.terms reads {'DCG': 3.5}, as a plain dict would
+
+    HITS = _Shared("hits")
+    CUTOFF = _Shared("k")  # the divisor of P@k: k, or the list length when uncut
+    R = _Shared("R")  # judged relevant documents, retrieved or not
+    PRECISION = _Shared("P")
+    RECALL = _Shared("R@k")
+    FIRST_RELEVANT_RANK = _Shared("first relevant rank")
+    PRECISION_SUM = _Shared("sum of P@i")
+    DENOMINATOR = _Shared("denominator")
+    DCG = _Shared("DCG")
+    IDCG = _Shared("IDCG")
+    RETRIEVED = _Shared("retrieved")  # documents retrieved (num_ret)
+    SET_PRECISION = _Shared("set P")
+    SET_RECALL = _Shared("set recall")
+    RANK_CUTOFF = _Shared("cutoff rank")  # where a measure looks: R for Rprec, round(x R) for Rprec_mult
+    RECALL_LEVEL = _Shared("recall level")
+    NONRELEVANT = _Shared("N")  # judged non-relevant documents (0 <= grade < threshold), retrieved or not
+    UNJUDGED = _Shared("unjudged")
+    PATIENCE = _Shared("p")
+    SUM = _Shared("sum")
+    POINTS = _Shared("points averaged")
+    GROUPS = _Shared("judgment groups")  # trec_eval -R qrels_jg, -R prefs: sets of judgments (users), averaged over
+    FULFILLED = _Shared("fulfilled")  # preferences (trec_eval -R prefs) the ranking agrees with
+    POSSIBLE = _Shared("possible")  # preferences the ranking could agree with
+    PAIRS = _Shared("document pairs")  # pairs of documents some judgment group states a preference on
 
 
 @dataclass(frozen=True, slots=True)

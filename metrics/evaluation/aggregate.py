@@ -133,13 +133,13 @@ def _in_order(values: list[float]) -> float:
 
 # With -c, trec_eval scores a query missing from the run on a stand-in ranking of one unjudged document (trec_eval.c's
 # bogus_ranking; -J drops it), then sets some measures to 0 ("clean up leftovers"): each family declares whether
-# (Family.zero_when_missing).
+# (Family.trec_eval.zero_when_missing).
 STAND_IN_DOC = "ceci_nest_pas_un_docno"  # trec_eval's name for it
 
 
 def zero_when_missing(measure) -> bool:
     """Does trec_eval -c set this measure to 0 for a query missing from the run (else: its stand-in's value)?"""
-    rule = registry.family(measure.family).zero_when_missing
+    rule = registry.family(measure.family).trec_eval.zero_when_missing
     return rule(measure) if callable(rule) else rule
 
 

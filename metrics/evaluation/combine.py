@@ -12,21 +12,22 @@ import pyarrow.compute as pc
 
 from metrics.catalog.measures import Measure
 from metrics.evaluation.engine import Evaluation, QueryCounts, summaries
+from metrics.evaluation.options import EvaluationOptions
 from metrics.io.arrays import int_numpy
 
 
 def combine(
     parts: Sequence[Evaluation],
     measures: Sequence[Measure],
+    options: EvaluationOptions,
     *,
     only_in_qrels: Sequence[str],
-    conventions,
-    complete: bool,
     qrels=None,
 ) -> Evaluation:
-    """One Evaluation of ``parts`` (evaluations of the same measures on disjoint queries). ``only_in_qrels``: the
-    judged queries that no part's run had (each part only knows its own queries); ``qrels``: all the judgments (with
-    ``complete``, num_rel's 'all' counts them, metrics.evaluation.engine.summaries)."""
+    """One Evaluation of ``parts`` (evaluations of the same measures on disjoint queries) under the whole run's
+    ``options``. ``only_in_qrels``: the judged queries that no part's run had (each part only knows its own
+    queries); ``qrels``: all the judgments (with ``complete``, num_rel's 'all' counts them,
+    metrics.evaluation.engine.summaries)."""
     queries = [q for part in parts for q in part.queries]
     order = int_numpy(pc.sort_indices(pa.array(queries, pa.string()))) if queries else np.zeros(0, np.int64)
     parsed = {m.name: m for m in measures}
@@ -46,12 +47,12 @@ def combine(
         tuple(queries[i] for i in order.tolist()),
         tuple(measures),
         per_query,
-        summaries(per_query, parsed, positive_judgments=_positive(qrels) if complete else None),
+        summaries(per_query, parsed, positive_judgments=_positive(qrels) if options.complete else None),
         counts,
         only_in_run,
         tuple(sorted(only_in_qrels)),
-        conventions,
-        complete,
+        options.conventions,
+        options.complete,
         texts,
     )
 

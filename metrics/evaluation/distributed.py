@@ -31,19 +31,20 @@ from collections.abc import Callable, Iterable, Sequence
 import pyarrow.compute as pc
 
 from metrics.catalog.measures import DEFAULT_MEASURES, Measure, parse_measures
-from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.evaluation.engine import Evaluation, evaluate
+from metrics.evaluation.options import EvaluationOptions, given
 from metrics.evaluation.streaming import (
     PARTITION_BYTES,
     NotContiguous,
     QrelsByQuery,
+    block_options,
     finish,
     open_run,
     size_of,
 )
 from metrics.io import read_qrels
 from metrics.io.parquet import ParquetInput, is_parquet, partitions_for, spill, spilled_blocks
-from metrics.io.stream import PIECE_BYTES, Rows, block_run, whole_queries
+from metrics.io.stream import Rows, block_run, whole_queries
 
 INSTALL_HINT = "--dask needs Dask: pip install 'ir-metrics-lab[dask]' (dask and distributed)"
 LOCAL_WORKERS = 2  # local without :N
@@ -60,18 +61,13 @@ def evaluate_dask(
     qrels,
     measures: Iterable[str | Measure] = DEFAULT_MEASURES,
     *,
-    conventions: Conventions = TREC_EVAL,
-    complete: bool = False,
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    piece_bytes: int = PIECE_BYTES,
+    options: EvaluationOptions | None = None,
+    **keywords,
 ) -> Evaluation:
-    """:func:`metrics.evaluation.engine.evaluate` on a Dask cluster: ``address`` is ``local[:N]``, ``tcp://HOST:PORT``
-    or a ``distributed.Client``. The same Evaluation as on one machine."""
-    settings = {"conventions": conventions, "max_docs": max_docs, "judged_only": judged_only}
-    (evaluation,) = evaluate_runs_dask(
-        address, [run], qrels, measures, complete=complete, piece_bytes=piece_bytes, **settings
-    )
+    """:func:`metrics.evaluation.engine.evaluate` on a Dask cluster, with the same options (``options=``, or its fields
+    as keywords; ``piece_bytes`` sizes the blocks sent): ``address`` is ``local[:N]``, ``tcp://HOST:PORT`` or a
+    ``distributed.Client``. The same Evaluation as on one machine."""
+    (evaluation,) = evaluate_runs_dask(address, [run], qrels, measures, options=given(options, keywords))
     return evaluation
 
 
@@ -81,32 +77,30 @@ def evaluate_runs_dask(
     qrels,
     measures: Iterable[str | Measure] = DEFAULT_MEASURES,
     *,
-    conventions: Conventions = TREC_EVAL,
-    complete: bool = False,
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    piece_bytes: int = PIECE_BYTES,
+    options: EvaluationOptions | None = None,
     progress: Callable[[int], None] | None = None,
+    **keywords,
 ) -> list[Evaluation]:
     """The Evaluation of each run against the same qrels, all runs on one cluster at once: runs x partitions tasks,
     the partitions of the next run queued while the last ones of this run are still being evaluated. Each is the
-    Evaluation one process would give. ``progress(i)``: run i (0-based) is being read or handed out."""
+    Evaluation one process would give (options as for :func:`evaluate_dask`). ``progress(i)``: run i (0-based) is
+    being read or handed out."""
+    options = given(options, keywords)
     measures = parse_measures(measures)
-    options = {"conventions": conventions, "max_docs": max_docs, "judged_only": judged_only}
     index = QrelsByQuery(read_qrels(qrels))
     with connect(address) as client:
-        parts = _Dispatch(client, index, measures, options, piece_bytes, progress).run(list(runs))
-    return [_summarized(run_parts, index, measures, options, complete) for run_parts in parts]
+        parts = _Dispatch(client, index, measures, options, progress).run(list(runs))
+    return [_summarized(run_parts, index, measures, options) for run_parts in parts]
 
 
-def _summarized(parts: list[Evaluation], index: QrelsByQuery, measures, options, complete: bool) -> Evaluation:
+def _summarized(parts: list[Evaluation], index: QrelsByQuery, measures, options: EvaluationOptions) -> Evaluation:
     """One run's parts joined and summarized as on one machine (metrics.evaluation.streaming.finish; -c: the judged
     queries no part had, evaluated)."""
     index.reset()
     for part in parts:
         index.mark_seen_ids(part.queries)
         index.mark_seen_ids(part.only_in_run)
-    return finish(parts, index, measures, complete=complete, **options)
+    return finish(parts, index, measures, options)
 
 
 class _Dispatch:
@@ -114,10 +108,11 @@ class _Dispatch:
     workers); any other run is read here in blocks of whole queries, sent with at most ``window`` blocks in flight
     over all runs (bounded memory here), so one run's blocks follow the last run's without waiting for them."""
 
-    def __init__(self, client, index: QrelsByQuery, measures, options, piece_bytes: int, progress=None):
+    def __init__(self, client, index: QrelsByQuery, measures, options: EvaluationOptions, progress=None):
         self.client = client
         self.shared = client.scatter(index, broadcast=True, hash=False)  # a fresh key: never one being released
-        self.measures, self.options, self.piece_bytes = measures, options, piece_bytes
+        self.measures, self.options = measures, options
+        self.task_options = block_options(options)  # what each task evaluates its queries with (sent with it)
         self.progress = progress or (lambda index: None)
         self.window = IN_FLIGHT_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
         self.pending: deque = deque()  # (run number, future) in submission order
@@ -138,7 +133,7 @@ class _Dispatch:
                     root=root,
                     index=self.shared,
                     measures=self.measures,
-                    options=self.options,
+                    options=self.task_options,
                     pure=False,
                     retries=2,
                 )
@@ -157,7 +152,7 @@ class _Dispatch:
         return self.parts
 
     def _send_run(self, number: int, run) -> None:
-        source = open_run(run, piece_bytes=self.piece_bytes)
+        source = open_run(run, piece_bytes=self.options.piece_bytes)
         try:
             self._send_blocks(number, source, whole_queries(source.pieces()))
         except NotContiguous:  # regrouped here first, as streaming does; then each partition is a task
@@ -165,7 +160,7 @@ class _Dispatch:
             self.client.cancel(dropped)
             self.pending = deque((n, future) for n, future in self.pending if n != number)
             self.parts[number] = []
-            directory = tempfile.mkdtemp(prefix="ir-metrics-spill-")
+            directory = tempfile.mkdtemp(prefix="ir-metrics-spill-", dir=self.options.spill_dir)
             try:
                 paths = spill(source.pieces(), directory, partitions_for(size_of(run), PARTITION_BYTES))
                 self._send_blocks(number, source, spilled_blocks(paths), check=False)
@@ -188,7 +183,7 @@ class _Dispatch:
                 rows,
                 self.shared,
                 self.measures,
-                self.options,
+                self.task_options,
                 key=_key(number, f"block-{block}"),
                 pure=False,
                 retries=2,
@@ -211,19 +206,22 @@ def _key(run_number: int, part: str) -> str:
     return f"ir-metrics-run{run_number}-{part}-{uuid.uuid4().hex}"
 
 
-def _evaluate_rows(name: str, rows: Rows, index: QrelsByQuery, measures, options) -> Evaluation:
-    """A task: one block of whole queries (duplicates are named by their row in the run)."""
+def _evaluate_rows(name: str, rows: Rows, index: QrelsByQuery, measures, options: EvaluationOptions) -> Evaluation:
+    """A task: one block of whole queries (duplicates are named by their row in the run), under the block options
+    (metrics.evaluation.streaming.block_options: without -c)."""
     run = block_run(name, rows, lambda file_rows: [f"row {r}" for r in file_rows])
-    return evaluate(run, index.subset(run.query_ids), measures, complete=False, **options)
+    return evaluate(run, index.subset(run.query_ids), measures, options=options)
 
 
-def _evaluate_file(path: str, root: str, index: QrelsByQuery, measures, options) -> Evaluation | None:
+def _evaluate_file(
+    path: str, root: str, index: QrelsByQuery, measures, options: EvaluationOptions
+) -> Evaluation | None:
     """A task: one Parquet file of whole queries of the dataset at ``root`` (hive keys such as query=q1/ apply),
-    read by the worker."""
+    read by the worker, under the block options."""
     source = ParquetInput(root, "run", files=[path])
     columns, line_names = source.read_columns()
     run = block_run(source.name, Rows(columns), line_names)
-    return evaluate(run, index.subset(run.query_ids), measures, complete=False, **options)
+    return evaluate(run, index.subset(run.query_ids), measures, options=options)
 
 
 def _dataset_files(run) -> list[str]:

@@ -22,6 +22,7 @@ from metrics.catalog.measures import DEFAULT_MEASURES, Measure, parse_measures
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.prepared import Prepared, position_within
 from metrics.evaluation.aggregate import summarize, zero_when_missing
+from metrics.evaluation.options import EvaluationOptions, given
 from metrics.io import Qrels, Run, doc_hash, fingerprint, read_qrels, read_run
 from metrics.io.arrays import bool_numpy, int_numpy, take
 from metrics.io.parallel import by_halves
@@ -72,15 +73,15 @@ def evaluate(
     qrels,
     measures: Iterable[str | Measure] = DEFAULT_MEASURES,
     *,
-    conventions: Conventions = TREC_EVAL,
-    complete: bool = False,
-    max_docs: int | None = None,
-    judged_only: bool = False,
+    options: EvaluationOptions | None = None,
+    **keywords,
 ) -> Evaluation:
-    """Score every query of a run (trec_eval's query set; ``complete`` = trec_eval ``-c``).
+    """Score every query of a run (trec_eval's query set).
 
-    ``max_docs`` keeps the top ``max_docs`` of each ranking (trec_eval ``-M``); ``judged_only`` then drops the
-    documents without a judgment of 0 or more and ranks the rest 1, 2, 3... (trec_eval ``-J``).
+    ``options`` (:class:`metrics.evaluation.options.EvaluationOptions`), or its fields as keywords:
+    ``conventions``; ``complete`` (trec_eval ``-c``); ``max_docs`` keeps the top ``max_docs`` of each ranking
+    (trec_eval ``-M``); ``judged_only`` then drops the documents without a judgment of 0 or more and ranks the rest
+    1, 2, 3... (trec_eval ``-J``).
 
     ``run`` and ``qrels`` are anything :func:`metrics.io.read_run` / :func:`read_qrels` accept (a path, bytes,
     a DataFrame, a dict) or what they return. Each measure is a name (``nDCG@10``, ``map``, ``P_5``) or a Measure.
@@ -89,8 +90,7 @@ def evaluate(
     >>> result.per_query["RR"].tolist(), result.means["RR"]
     ([0.5, 0.0], 0.25)
     """
-    settings = {"conventions": conventions, "complete": complete, "max_docs": max_docs, "judged_only": judged_only}
-    return score(join(read_run(run), read_qrels(qrels), measures, **settings))
+    return score(join(read_run(run), read_qrels(qrels), measures, options=given(options, keywords)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,9 +100,7 @@ class Joined:
 
     measures: dict[str, Measure]  # name as spelled -> Measure
     prepared: dict[int, _Prepared]  # one per relevance threshold (a measure may bring its own, P(rel=2)@5)
-    conventions: Conventions
-    complete: bool
-    judged_only: bool
+    options: EvaluationOptions
     positive_judgments: int | None  # with complete: the qrels lines with a grade above 0 (num_rel's 'all')
 
 
@@ -111,13 +109,14 @@ def join(
     qrels: Qrels,
     measures: Iterable[str | Measure] = DEFAULT_MEASURES,
     *,
-    conventions: Conventions = TREC_EVAL,
-    complete: bool = False,
-    max_docs: int | None = None,
-    judged_only: bool = False,
+    options: EvaluationOptions | None = None,
+    **keywords,
 ) -> Joined:
-    """The first half of :func:`evaluate`: the run joined with its qrels at every threshold the measures use."""
+    """The first half of :func:`evaluate` (its options too): the run joined with its qrels at every threshold the
+    measures use."""
+    options = given(options, keywords)
     parsed = {measure.name: measure for measure in parse_measures(measures)}
+    max_docs, conventions = options.max_docs, options.conventions
     if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1):
         raise ValueError(f"the largest number of documents per query must be a positive integer, got {max_docs!r}")
     thresholds = [measure.conventions_under(conventions).threshold for measure in parsed.values()]
@@ -125,14 +124,15 @@ def join(
     for threshold in thresholds or [conventions.threshold]:
         if threshold not in prepared:
             at_threshold = dataclasses.replace(conventions, threshold=threshold)
-            prepared[threshold] = _Prepared(run, qrels, at_threshold, complete, max_docs, judged_only)
-    positive = int(np.count_nonzero(qrels.grade > 0)) if complete else None
-    return Joined(parsed, prepared, conventions, complete, judged_only, positive)
+            prepared[threshold] = _Prepared(run, qrels, dataclasses.replace(options, conventions=at_threshold))
+    positive = int(np.count_nonzero(qrels.grade > 0)) if options.complete else None
+    return Joined(parsed, prepared, options, positive)
 
 
 def score(joined: Joined) -> Evaluation:
     """The second half of :func:`evaluate`: every measure's per-query values and summaries."""
-    conventions, complete, judged_only = joined.conventions, joined.complete, joined.judged_only
+    options = joined.options
+    conventions, complete, judged_only = options.conventions, options.complete, options.judged_only
     cache: dict[tuple, np.ndarray] = {}
     per_query = {}
     for name, measure in joined.measures.items():
@@ -144,8 +144,8 @@ def score(joined: Joined) -> Evaluation:
             values = family.kernel(data, measure)
             if complete and zero_when_missing(measure):
                 values = np.where(data.in_run, values, 0.0)  # -c: trec_eval's values for a query missing from the run
-            elif complete and family.stand_in is not None and not judged_only:  # -J drops the stand-in document
-                values = family.stand_in(values, data, measure)
+            elif complete and (stand_in := family.trec_eval.stand_in) and not judged_only:  # -J drops the stand-in
+                values = stand_in(values, data, measure)
             cache[key] = values
         per_query[name] = cache[key]
     texts = {name: tuple(values.tolist()) for name, values in per_query.items() if values.dtype == object}
@@ -174,30 +174,24 @@ def summaries(
     distributed). ``positive_judgments`` (-c only): the qrels lines with a grade above 0, which trec_eval -c prints as
     num_rel's 'all', whatever -l says (m_num_rel.c)."""
     means = {
-        name: summarize(values.tolist(), registry.family(measures[name].family).summary)
+        name: summarize(values.tolist(), registry.family(measures[name].family).values.summary)
         for name, values in per_query.items()
     }
     if positive_judgments is not None:
         for name, measure in measures.items():
-            if registry.family(measure.family).counts_positive_judgments:
+            if registry.family(measure.family).trec_eval.counts_positive_judgments:
                 means[name] = float(positive_judgments)
     return means
 
 
 class _Prepared(Prepared):
-    """A run joined with its qrels (metrics.core.prepared.Prepared documents the arrays), with trec_eval's -M and -J."""
+    """A run joined with its qrels (metrics.core.prepared.Prepared documents the arrays), with trec_eval's -M and -J;
+    ``options`` at one relevance threshold."""
 
-    def __init__(
-        self,
-        run: Run,
-        qrels: Qrels,
-        conventions: Conventions,
-        complete: bool,
-        max_docs: int | None = None,
-        judged_only: bool = False,
-    ):
+    def __init__(self, run: Run, qrels: Qrels, options: EvaluationOptions):
+        conventions = options.conventions  # at this one threshold
         self.conventions = conventions
-        self.judged_only = judged_only
+        self.judged_only = options.judged_only
         # Qrels files come grouped by query: the distinct queries and each line's slot are read off the first line
         # of each group (a few thousand strings), not hashed line by line (0.1 s of CPU at 300k lines).
         heads, line_group = _groups(qrels.query)
@@ -205,7 +199,7 @@ class _Prepared(Prepared):
         run_ids = run.query_ids
         judged_in_run = pc.is_in(judged, value_set=run_ids)
         run_in_qrels = bool_numpy(pc.is_in(run_ids, value_set=judged))
-        counted = judged if complete else judged.filter(judged_in_run)
+        counted = judged if options.complete else judged.filter(judged_in_run)
         counted = counted.take(pc.sort_indices(counted))  # trec_eval -q lists queries by id (strcmp order)
         self.queries = tuple(counted.to_pylist())
         size = len(counted)
@@ -234,10 +228,10 @@ class _Prepared(Prepared):
         lines = np.flatnonzero(evaluated)
         del positive, evaluated, judged_nonrelevant  # the join is the peak of a large evaluation: free what we can
         self.slot, self.rank, self.grade = _judged_retrieved(run, ranking_slot, qrels, lines, line_slot)
-        if max_docs is not None:  # trec_eval -M: the top max_docs after sorting, before -J
-            np.minimum(self.n, max_docs, out=self.n)
-            self._keep(self.rank <= max_docs)
-        if judged_only:  # trec_eval -J: unjudged (and pool-unjudged, grade < 0) documents leave the ranking
+        if options.max_docs is not None:  # trec_eval -M: the top max_docs after sorting, before -J
+            np.minimum(self.n, options.max_docs, out=self.n)
+            self._keep(self.rank <= options.max_docs)
+        if options.judged_only:  # trec_eval -J: unjudged (and pool-unjudged, grade < 0) documents leave the ranking
             self._keep(self.grade >= 0)
             self.rank = position_within(self.slot)
             self.n = np.bincount(self.slot, minlength=size)

@@ -17,8 +17,8 @@ import numpy as np
 import pyarrow as pa
 
 from metrics.catalog.measures import Measure, parse_measures
-from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.evaluation.engine import Evaluation, QueryCounts, join, score, summaries
+from metrics.evaluation.options import EvaluationOptions, given
 from metrics.io import Qrels, Run, read_run
 from metrics.io.arrays import take
 from metrics.io.qrels_jg import JudgmentGroups, read_qrels_jg
@@ -31,29 +31,29 @@ def evaluate_judgment_groups(
     groups,
     measures: Iterable[str | Measure],
     *,
-    conventions: Conventions = TREC_EVAL,
-    complete: bool = False,
-    max_docs: int | None = None,
-    judged_only: bool = False,
+    options: EvaluationOptions | None = None,
+    **keywords,
 ) -> Evaluation:
     """Score a run against judgment groups: ``groups`` is a qrels_jg file (a path or bytes), a dict {query: {group:
-    {doc: grade}}} or metrics.io.qrels_jg.JudgmentGroups; ``run`` anything metrics.io.read_run reads. The
+    {doc: grade}}} or metrics.io.qrels_jg.JudgmentGroups; ``run`` anything metrics.io.read_run reads; ``options``
+    (metrics.evaluation.options.EvaluationOptions) or its fields as keywords, as for the engine's evaluate. The
     measures are any of the engine's; trec_eval computes only P_avgjg, map_avgjg, Rprec_mult_avgjg and num_q from
-    judgment groups (Family.reads), and on a query judged by one group each is the measure it averages.
+    judgment groups (TrecEval.reads), and on a query judged by one group each is the measure it averages.
 
     >>> run = {"q1": {"a": 2.0, "b": 1.0}}
     >>> groups = {"q1": {"u1": {"a": 1}, "u2": {"b": 1, "z": 1}}}
     >>> evaluate_judgment_groups(run, groups, ["map_avgjg", "P_avgjg_2"]).per_query["map_avgjg"].tolist()
     [0.625]
     """
+    options = given(options, keywords)
+    conventions, complete = options.conventions, options.complete
     parsed = parse_measures(measures)
     run, groups = read_run(run), read_qrels_jg(groups)
     queries_of_run = set(run.query_ids.to_pylist())
     qrels, real_of = _group_qrels(groups)
     judged = sorted(set(real_of.values()))
     evaluated = [q for q in judged if complete or q in queries_of_run]
-    settings = {"conventions": conventions, "complete": complete, "max_docs": max_docs, "judged_only": judged_only}
-    by_group = score(join(_group_run(run, groups, evaluated), qrels, parsed, **settings))
+    by_group = score(join(_group_run(run, groups, evaluated), qrels, parsed, options=options))
     position = {query: index for index, query in enumerate(evaluated)}
     query_of_slot = np.array([position[real_of[pseudo]] for pseudo in by_group.queries], dtype=np.int64)
     groups_per_query = np.bincount(query_of_slot, minlength=len(evaluated))

@@ -17,9 +17,10 @@ import pyarrow.compute as pc
 
 from metrics.catalog import registry
 from metrics.catalog.measures import Measure, parse_measures
-from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.prepared import Prepared
 from metrics.evaluation.engine import Evaluation, QueryCounts, summaries
-from metrics.families._preference_kernels import PreferenceTable, group_counts
+from metrics.evaluation.options import EvaluationOptions, given
+from metrics.families._preference_kernels import PREPARED_KEY, PreferenceTable, group_counts
 from metrics.io import Run, doc_hash
 from metrics.io.arrays import (
     arrow_float64,
@@ -35,7 +36,7 @@ from metrics.io.arrays import (
 from metrics.io.duplicates import refuse_duplicate_docs
 from metrics.io.prefs import Preferences, read_prefs
 
-READS = "prefs"  # the -R format whose measures this scores (Family.reads)
+READS = "prefs"  # the -R format whose measures this scores (TrecEval.reads)
 
 
 def evaluate_preferences(
@@ -43,15 +44,13 @@ def evaluate_preferences(
     prefs,
     measures: Iterable[str | Measure],
     *,
-    conventions: Conventions = TREC_EVAL,
-    complete: bool = False,
-    max_docs: int | None = None,
-    judged_only: bool = False,
+    options: EvaluationOptions | None = None,
+    **keywords,
 ) -> Evaluation:
     """Score a run against preferences: ``prefs`` is a prefs file (a path or bytes), a dict {query: {group:
     {subgroup: {doc: level}}}} or metrics.io.prefs.Preferences (``read_qrels_prefs`` reads a qrels file as trec_eval
     -R qrels_prefs does); ``run`` anything metrics.io.read_run reads. The measures are the preference families and
-    num_q (Family.reads). ``judged_only`` (-J) changes nothing, as in trec_eval.
+    num_q (TrecEval.reads). ``judged_only`` (-J) changes nothing, as in trec_eval.
 
     >>> run = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}}
     >>> prefs = {"q1": {"u1": {"s": {"a": 2, "b": 1, "c": 0}}, "u2": {"s": {"b": 1, "a": 0}}}}
@@ -59,9 +58,11 @@ def evaluate_preferences(
     >>> [round(float(result.per_query[name][0]), 4) for name in ("prefs_simp", "prefs_avgjg", "prefs_pair")]
     [0.75, 0.5, 0.8333]
     """
+    options = given(options, keywords)
+    complete, max_docs = options.complete, options.max_docs
     parsed = parse_measures(measures)
     for measure in parsed:
-        if READS not in registry.family(measure.family).reads:
+        if READS not in registry.family(measure.family).trec_eval.reads:
             raise ValueError(f"{measure.name} is not computed from preferences (trec_eval -R prefs)")
     prefs = read_prefs(prefs)
     judged = sorted(set(prefs.query.to_pylist()))  # byte order: trec_eval's order of the queries
@@ -69,7 +70,10 @@ def evaluate_preferences(
     in_run = ranked.query_ids
     evaluated = [query for query in judged if complete or query in in_run]
     table = preference_table(ranked, prefs, evaluated, max_docs)
-    per_query = {measure.name: registry.family(measure.family).kernel(table, measure) for measure in parsed}
+    prepared = Prepared()  # what a kernel takes: the table, where the preference kernels look for it
+    prepared.size, prepared.queries, prepared.conventions = table.size, tuple(evaluated), options.conventions
+    prepared.shared(PREPARED_KEY, lambda: table)
+    per_query = {measure.name: registry.family(measure.family).kernel(prepared, measure) for measure in parsed}
     by_name = {measure.name: measure for measure in parsed}
     only_in_run = tuple(sorted(in_run - set(judged)))
     only_in_qrels = tuple(query for query in judged if query not in in_run)
@@ -83,7 +87,7 @@ def evaluate_preferences(
         counts,
         only_in_run,
         only_in_qrels,
-        conventions,
+        options.conventions,
         complete,
     )
 

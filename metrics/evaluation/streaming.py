@@ -9,6 +9,7 @@ files, and each partition is evaluated as a block. The qrels are read whole (jud
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import tempfile
@@ -19,9 +20,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics.catalog.measures import DEFAULT_MEASURES, Measure, parse_measures
-from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.evaluation.combine import combine
 from metrics.evaluation.engine import Evaluation, evaluate
+from metrics.evaluation.options import EvaluationOptions, given
 from metrics.io import Qrels, read_qrels
 from metrics.io.arrays import arrow_int64, bool_numpy, chunked, int_numpy, take
 from metrics.io.model import Run
@@ -60,59 +61,61 @@ def evaluate_stream(
     qrels,
     measures: Iterable[str | Measure] = DEFAULT_MEASURES,
     *,
-    conventions: Conventions = TREC_EVAL,
-    complete: bool = False,
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    piece_bytes: int = PIECE_BYTES,
-    spill_dir: str | None = None,
+    options: EvaluationOptions | None = None,
+    **keywords,
 ) -> Evaluation:
-    """:func:`metrics.evaluation.engine.evaluate` of a run file (text, .gz, or Parquet) read in blocks of whole queries:
-    the same Evaluation, in memory bounded by a block (``piece_bytes`` of text) plus the largest query, plus the
-    per-query values. ``spill_dir``: where a run whose queries are not contiguous is regrouped (default: the
-    system's temporary directory; it needs about the run's size, as compressed Parquet).
+    """:func:`metrics.evaluation.engine.evaluate` of a run file (text, .gz, or Parquet) read in blocks of whole queries,
+    with the same options (``options=``, or its fields as keywords): the same Evaluation, in memory bounded by a block
+    (``piece_bytes`` of text) plus the largest query, plus the per-query values. ``spill_dir``: where a run whose
+    queries are not contiguous is regrouped (default: the system's temporary directory; it needs about the run's
+    size, as compressed Parquet).
     """
-    source = open_run(run, piece_bytes=piece_bytes)
+    options = given(options, keywords)
+    source = open_run(run, piece_bytes=options.piece_bytes)
     qrels = QrelsByQuery(read_qrels(qrels))
     measures = parse_measures(measures)
-    options = {"conventions": conventions, "max_docs": max_docs, "judged_only": judged_only}
+    each_block = block_options(options)
     try:
-        parts = _evaluate_blocks(source, whole_queries(source.pieces()), qrels, measures, options)
+        parts = _evaluate_blocks(source, whole_queries(source.pieces()), qrels, measures, each_block)
     except NotContiguous:
-        directory = tempfile.mkdtemp(prefix="ir-metrics-spill-", dir=spill_dir)
+        directory = tempfile.mkdtemp(prefix="ir-metrics-spill-", dir=options.spill_dir)
         try:
             paths = spill(source.pieces(), directory, partitions_for(size_of(run), PARTITION_BYTES))
             qrels.reset()
-            parts = _evaluate_blocks(source, spilled_blocks(paths), qrels, measures, options)
+            parts = _evaluate_blocks(source, spilled_blocks(paths), qrels, measures, each_block)
         finally:
             shutil.rmtree(directory, ignore_errors=True)
-    return finish(parts, qrels, measures, complete=complete, **options)
+    return finish(parts, qrels, measures, options)
 
 
-def finish(parts: list[Evaluation], qrels: QrelsByQuery, measures: list[Measure], *, complete: bool, **options):
-    """The parts joined; with ``complete`` (-c), the judged queries no part had are evaluated too (as missing from
-    the run: the engine's own -c values) and join them."""
+def block_options(options: EvaluationOptions) -> EvaluationOptions:
+    """The options each block (or Dask task) is evaluated with: without -c, which only the whole run can apply (a
+    block does not have the judged queries of the others; finish() scores those no block had)."""
+    return dataclasses.replace(options, complete=False)
+
+
+def finish(parts: list[Evaluation], qrels: QrelsByQuery, measures: list[Measure], options: EvaluationOptions):
+    """The parts joined under the whole run's ``options``; with ``complete`` (-c), the judged queries no part had are
+    evaluated too (as missing from the run: the engine's own -c values) and join them."""
     missing = qrels.unseen()
-    if complete and len(missing):
+    if options.complete and len(missing):
         parts = [*parts, evaluate_missing(qrels, missing, measures, options)]
-    return combine(
-        parts,
-        measures,
-        only_in_qrels=missing.to_pylist(),
-        conventions=options["conventions"],
-        complete=complete,
-        qrels=qrels.qrels,
-    )
+    return combine(parts, measures, options, only_in_qrels=missing.to_pylist(), qrels=qrels.qrels)
 
 
-def evaluate_missing(qrels: QrelsByQuery, missing: pa.Array, measures: list[Measure], options: dict) -> Evaluation:
+def evaluate_missing(
+    qrels: QrelsByQuery, missing: pa.Array, measures: list[Measure], options: EvaluationOptions
+) -> Evaluation:
     """-c: the judged queries the run lacks, evaluated by the engine as queries missing from the run."""
     no_rows = pa.chunked_array([], pa.string())
     empty = Run("", pa.array([], pa.string()), np.zeros(1, np.int64), no_rows, np.zeros(0, np.uint32))
-    return evaluate(empty, qrels.subset(missing), measures, complete=True, **options)
+    return evaluate(empty, qrels.subset(missing), measures, options=given(options, {"complete": True}))
 
 
-def _evaluate_blocks(source, blocks: Iterator[Rows], qrels: QrelsByQuery, measures, options) -> list[Evaluation]:
+def _evaluate_blocks(
+    source, blocks: Iterator[Rows], qrels: QrelsByQuery, measures, options: EvaluationOptions
+) -> list[Evaluation]:
+    """Each block evaluated under ``options`` (block_options: without -c)."""
     parts = []
     seen: set[str] = set()
     for rows in blocks:
@@ -122,7 +125,7 @@ def _evaluate_blocks(source, blocks: Iterator[Rows], qrels: QrelsByQuery, measur
             raise NotContiguous
         seen.update(ids)
         qrels.mark_seen(run.query_ids)
-        parts.append(evaluate(run, qrels.subset(run.query_ids), measures, complete=False, **options))
+        parts.append(evaluate(run, qrels.subset(run.query_ids), measures, options=options))
         del run
     return parts
 

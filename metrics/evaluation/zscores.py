@@ -80,7 +80,7 @@ def converted(result: Evaluation, table: ZScoreTable) -> Evaluation:
         means = np.array([mean for mean, _ in stats], dtype=np.float64).reshape(-1)
         deviations = np.array([deviation for _, deviation in stats], dtype=np.float64).reshape(-1)
         values = result.per_query[measure.name]
-        if registry.family(measure.family).summary == "geometric":  # trec_eval keeps log(value) per query
+        if registry.family(measure.family).values.summary == "geometric":  # trec_eval keeps log(value) per query
             geometric.add(measure.name)
             values = np.array([math.log(max(value, GEOMETRIC_FLOOR)) for value in values.tolist()], dtype=np.float64)
         values = z_scores(values, means, deviations)
@@ -91,7 +91,7 @@ def converted(result: Evaluation, table: ZScoreTable) -> Evaluation:
         family = registry.family(measure.family)
         if measure.name in geometric:  # the exponential of the mean z-score of the logs (m_gm_map.c, meas_avg.c)
             means[measure.name] = math.exp(mean(per_query[measure.name].tolist())) if len(result.queries) else 0.0
-        elif family.summary == "queries" or (family.counts_positive_judgments and result.complete):
+        elif family.values.summary == "queries" or (family.trec_eval.counts_positive_judgments and result.complete):
             means[measure.name] = result.means[measure.name]  # not formed from the values (m_num_q.c, m_num_rel.c)
     return dataclasses.replace(result, per_query=per_query, means=means)
 

@@ -1,5 +1,6 @@
-"""The parts trec_eval's five counts (num_q, num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret) share: one
-step per counted rank, and their LaTeX (the same shape for all: a number of documents).
+"""The parts trec_eval's counts (num_q, num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret) share: one step per
+counted rank, and their LaTeX (the same shape for all: a number of documents), built from each count's own symbol and
+meaning.
 
 Each count's Breakdown has the count as its value (a float, as trec_eval stores it) and steps that add 1 at every
 rank that counts. trec_eval sums the counts over queries (``num_ret all`` is the run's total), it does not average.
@@ -9,11 +10,10 @@ non-relevant.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from metrics.catalog.family import Teaching
 from metrics.core.checks import checked, judged
 from metrics.core.conventions import Conventions
-from metrics.core.types import Breakdown, Judgments, Ranking, RankStep
+from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import MAX_TERMS, aligned_block, whole
 
 
@@ -27,25 +27,15 @@ def _counted(ranking: Ranking, qrels: Judgments, k: int | None, conventions: Con
     return steps
 
 
-_COUNT_LABELS = {
-    "NumRet": (r"\mathrm{num\_ret}", r"\text{documents retrieved}"),
-    "NumRel": (r"\mathrm{num\_rel}", r"R = \text{judged relevant, retrieved or not}"),
-    "NumRelRet": (r"\mathrm{num\_rel\_ret}", r"\text{relevant documents retrieved}"),
-    "NumNonRelJudgedRet": (r"\mathrm{num\_nonrel\_judged\_ret}", r"\text{judged non-relevant documents retrieved}"),
-    "NumQ": (r"\mathrm{num\_q}", r"\text{1 per evaluated query, summed}"),
-}
+def count_teaching(symbol: str, meaning: str, terms: tuple[Term, ...], *, ranks: bool = True) -> Teaching:
+    """A count's definition and worked formula: ``symbol = meaning`` (LaTeX), and its value with the ranks that were
+    counted, or, with ``ranks=False`` (a count not taken on the list: num_rel, num_q), with its meaning again."""
 
+    def worked(b: Breakdown) -> str:
+        counted = [s for s in b.steps if s.contribution]
+        if not ranks or not counted:
+            return aligned_block([rf"{symbol} &= {whole(b.value)} \quad ({meaning})"])
+        shown = ", ".join(str(s.rank) for s in counted[:MAX_TERMS]) + (r", \ldots" if len(counted) > MAX_TERMS else "")
+        return aligned_block([rf"{symbol} &= {whole(b.value)} \quad (\text{{ranks }} {shown})"])
 
-def count_definition(family: str) -> Callable[[Conventions], str]:
-    """The definition of one of trec_eval's counts (the same shape for all: a number of documents)."""
-    symbol, meaning = _COUNT_LABELS[family]
-    return lambda c: rf"{symbol} = {meaning}"
-
-
-def count_worked(b: Breakdown) -> str:
-    symbol, meaning = _COUNT_LABELS[b.family]
-    counted = [s for s in b.steps if s.contribution]
-    if b.family in ("NumRel", "NumQ") or not counted:
-        return aligned_block([rf"{symbol} &= {whole(b.value)} \quad ({meaning})"])
-    ranks = ", ".join(str(s.rank) for s in counted[:MAX_TERMS]) + (r", \ldots" if len(counted) > MAX_TERMS else "")
-    return aligned_block([rf"{symbol} &= {whole(b.value)} \quad (\text{{ranks }} {ranks})"])
+    return Teaching(lambda c: rf"{symbol} = {meaning}", worked, terms=terms)

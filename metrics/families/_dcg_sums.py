@@ -8,7 +8,7 @@ from metrics.core.conventions import Conventions, Gain
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import log2_discounts, position_within
 from metrics.core.types import Breakdown
-from metrics.teaching.latex import compact, elided_sum, measure_symbol
+from metrics.teaching.latex import aligned_block, compact, decimal, elided_sum, measure_symbol
 
 
 def gain(grade: int, kind: Gain = "linear") -> float:
@@ -49,6 +49,20 @@ def _dcg_terms(b: Breakdown) -> str:
         numerators = [_gain_term(s.grade, b.conventions.gain) for s in b.steps]
     terms = [rf"\frac{{{g}}}{{\log_2 {s.rank + 1}}}" for g, s in zip(numerators, b.steps, strict=True)]
     return elided_sum(terms, [s.contribution for s in b.steps])
+
+
+def dcg_sum_worked(b: Breakdown, grade: str, note: str = "") -> str:
+    """The worked formula of a DCG sum (DCG's, or IDCG's over the ideal ranking): the sum over the gains of ``grade``
+    (``g_i``, or ``g^*_i``), ``note`` after it, the terms written out and the value."""
+    s = _symbol(b.family, b.k, b.conventions.gain)
+    upper = b.k if b.k is not None else "n"
+    lines = [rf"{s} &= \sum_{{i=1}}^{{{upper}}} \frac{{{gain_symbol(grade, b.conventions)}}}{{\log_2(i+1)}}{note}"]
+    if b.steps:
+        lines.append(rf"&= {_dcg_terms(b)}")
+    else:
+        lines.append(r"&= 0 \quad \text{(nothing to sum)}")
+    lines.append(rf"&= {decimal(b.value)}")
+    return aligned_block(lines)
 
 
 def _gains(grades: np.ndarray, kind: str) -> np.ndarray:

@@ -17,11 +17,12 @@ from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._gain_walks import ideal_rows, row_gains, walk_values
 
 
-def dcg_with_gains(ranking: Ranking, qrels: Judgments, k: int | None, conventions: Conventions, gains: Gains):
+def dcg_with_gains(key: str, ranking: Ranking, qrels: Judgments, k: int | None, conventions: Conventions, gains: Gains):
     """DCG with a gain per level (trec_eval ``dcg.1=3,2=9``): each retrieved document's gain / log2(rank + 1),
     added where the gain is not 0, as m_ndcg.c adds them.
 
-    >>> dcg_with_gains(["a", "b"], {"a": 1, "b": 2}, None, Conventions(), ((1, 3.0),)).value == 3 + 2 / math.log2(3)
+    >>> b = dcg_with_gains("DCG", ["a", "b"], {"a": 1, "b": 2}, None, Conventions(), ((1, 3.0),))
+    >>> b.value == 3 + 2 / math.log2(3)
     True
     """
     top, values = walk_values(ranking, qrels, k)
@@ -34,7 +35,7 @@ def dcg_with_gains(ranking: Ranking, qrels: Judgments, k: int | None, convention
             total += term
         grade = int(qrels.get(doc, 0))
         steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, term, total))
-    return Breakdown("DCG", k, total, tuple(steps), {Term.DCG: total}, conventions, gains=tuple(gains), graded=True)
+    return Breakdown(key, k, total, tuple(steps), {Term.DCG: total}, conventions, gains=tuple(gains), graded=True)
 
 
 def ideal_order(qrels: Judgments, gains: Gains) -> list[tuple[str, float]]:
@@ -48,10 +49,13 @@ def ideal_order(qrels: Judgments, gains: Gains) -> list[tuple[str, float]]:
     return list(zip(docs, ideal_gains(levels), strict=False))
 
 
-def idcg_with_gains(ranking: Ranking, qrels: Judgments, k: int | None, conventions: Conventions, gains: Gains):
+def idcg_with_gains(
+    key: str, ranking: Ranking, qrels: Judgments, k: int | None, conventions: Conventions, gains: Gains
+):
     """IDCG with a gain per level (trec_eval ``ideal_dcg.1=3,2=9``): the ideal ranking's gains / log2(i + 1).
 
-    >>> idcg_with_gains([], {"a": 1, "b": 2}, None, Conventions(), ((1, 3.0),)).value == 3 + 2 / math.log2(3)
+    >>> b = idcg_with_gains("IDCG", [], {"a": 1, "b": 2}, None, Conventions(), ((1, 3.0),))
+    >>> b.value == 3 + 2 / math.log2(3)
     True
     """
     ideal = ideal_order(qrels, gains)
@@ -63,7 +67,7 @@ def idcg_with_gains(ranking: Ranking, qrels: Judgments, k: int | None, conventio
         grade = int(qrels[doc])
         steps.append(RankStep(position, doc, grade, grade >= conventions.threshold, term, total))
     terms = {Term.IDCG: total}
-    return Breakdown("IDCG", k, total, tuple(steps), terms, conventions, gains=tuple(gains), graded=True)
+    return Breakdown(key, k, total, tuple(steps), terms, conventions, gains=tuple(gains), graded=True)
 
 
 def dcg_with_gains_kernel(data, measure) -> np.ndarray:

@@ -71,7 +71,7 @@ def precision_recall_points(
 def _interpolated_rows(data, level: float, k: int | None) -> np.ndarray:
     """Interpolated precision at one recall level, per query (metrics.families.interpolated_precision, vectorized)."""
     # The same for every level: built once per cutoff (all_trec asks for 11 levels, and 11pt_avg for 11 more)
-    hits, first_row, best_after = data.shared(("IPrec", k), lambda: _best_precision_after(data, k))
+    hits, first_row, best_after = data.shared(("best precision after", k), lambda: _best_precision_after(data, k))
     needed = _relevant_needed_per_query(level, data.R, data.conventions.recall_rounding)
     answered = (needed <= hits) & (hits > 0)
     values = np.zeros(data.size)

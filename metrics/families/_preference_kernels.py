@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 
 COUNTS = ("ful_ret", "poss_ret", "ful_imp", "poss_imp", "notoccur", "rel", "rel_ret", "nonrel", "nonrel_ret")
 
@@ -79,12 +80,13 @@ class PreferenceTable:
         ))  # fmt: skip
 
 
-def preference_table(data, k: int | None = None) -> PreferenceTable:
-    """The table (cut at k), or one built (once) from the engine's prepared run of plain qrels."""
-    table = (
-        data if isinstance(data, PreferenceTable) else data.shared(("preference table",), lambda: _from_prepared(data))
-    )
-    return table.cut(k)
+def preference_table(data: Prepared, k: int | None = None) -> PreferenceTable:
+    """The prepared run's preferences (cut at k): the table metrics.evaluation.preferences prepared from a prefs
+    file, or one built (once) from the engine's prepared run of plain qrels."""
+    return data.shared(PREPARED_KEY, lambda: _from_prepared(data)).cut(k)
+
+
+PREPARED_KEY = ("preference table",)  # where a Prepared keeps its PreferenceTable (Prepared.shared)
 
 
 def _from_prepared(data) -> PreferenceTable:

@@ -6,13 +6,20 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import TREC_CUTOFFS, Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import position_within, ratio
+from metrics.core.prepared import Prepared, position_within, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
+from metrics.families.num_rel import NUM_REL
+from metrics.families.num_rel_ret import NUM_REL_RET
 from metrics.teaching.latex import aligned_block, at_cut, decimal, defined, elided_sum, measure_symbol, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def average_precision(
@@ -50,7 +57,7 @@ def average_precision(
 
 
 def average_precision_definition(c: Conventions) -> str:
-    denominator = "R" if c.ap_denominator == "all" else r"\mathrm{hits@}k"
+    denominator = Term.R if c.ap_denominator == "all" else r"\mathrm{hits@}k"
     relevant_ranks = r"i \leq k,\ d_i \text{ relevant}"
     return rf"{defined('AP')} = \frac{{1}}{{{denominator}}} \sum_{{{relevant_ranks}}} \mathrm{{P@}}i"
 
@@ -58,7 +65,7 @@ def average_precision_definition(c: Conventions) -> str:
 def average_precision_worked(b: Breakdown) -> str:
     s = measure_symbol("AP", b.k)
     by_R = b.conventions.ap_denominator == "all"
-    denominator_symbol = "R" if by_R else rf"\mathrm{{hits{at_cut(b.k)}}}"
+    denominator_symbol = Term.R if by_R else rf"\mathrm{{hits{at_cut(b.k)}}}"
     lines = [rf"{s} &= \frac{{1}}{{{denominator_symbol}}} \sum_{{d_i \text{{ relevant}}}} \mathrm{{P@}}i"]
     fractions, values, hits = [], [], 0
     for step in b.steps:
@@ -83,7 +90,7 @@ def average_precision_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def average_precision_kernel(data, measure) -> np.ndarray:
+def average_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     k = measure.k
     relevant = np.flatnonzero(data.relevant())
     slot, rank = data.slot[relevant], data.rank[relevant]
@@ -97,34 +104,26 @@ def average_precision_kernel(data, measure) -> np.ndarray:
 def _denominator(k: int | None, conventions: Conventions) -> str:
     """AP's denominator as a measure: R (NumRel), or the relevant documents retrieved in the top k (NumRelRet@k)."""
     if conventions.ap_denominator == "retrieved":
-        return "NumRelRet" if k is None else f"NumRelRet@{k}"
-    return "NumRel"
+        return NUM_REL_RET.key if k is None else f"{NUM_REL_RET.key}@{k}"
+    return NUM_REL.key
 
 
 AVERAGE_PRECISION = Family(
     key="AP",
     title="Average precision",
+    help="Average precision: precision at each relevant rank, summed and divided by R.",
     function=average_precision,
     kernel=average_precision_kernel,
     kind="order",
-    help="Average precision: precision at each relevant rank, summed and divided by R.",
-    definition=average_precision_definition,
-    worked=average_precision_worked,
-    terms=(Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
-    spellings=("map", "map_cut"),
-    trec_eval="map_cut",
-    trec_eval_uncut="map",
-    ir_measures="AP",
-    trec_defaults=TREC_CUTOFFS,
-    tools={"ranx": "map@k", "BEIR": "MAP@k"},
-    card=2,
-    uncut_card=True,
-    curve=5,
-    default=2,
-    tab=2,
-    pinned=2,
-    lists={"compared": 5, "swap_heatmap": 2},
-    offered=("AP@10",),
+    teaching=Teaching(
+        average_precision_definition,
+        average_precision_worked,
+        terms=(Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
+    ),
+    written="both",
+    names=Names(spellings=("map", "map_cut"), ir_measures="AP", tools={"ranx": "map@k", "BEIR": "MAP@k"}),
+    trec_eval=TrecEval("map_cut", uncut="map", defaults=TREC_CUTOFFS),
+    default=Default(2),
     normaliser=_denominator,
     order=70,
 )

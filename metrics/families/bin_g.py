@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.checks import count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import position_within, ratio
+from metrics.core.prepared import Prepared, position_within, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._gain_walks import Walk, walk_breakdown, walk_values
 from metrics.teaching.latex import aligned_block, decimal, elided_sum, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def binary_g_walk(values: Sequence[int], threshold: int, R: int) -> Walk:
@@ -73,7 +77,7 @@ def bing_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def binary_g_kernel(data, measure) -> np.ndarray:
+def binary_g_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     slot, rank, grade = data.within(measure.k)
     relevant = grade >= data.conventions.threshold
     slot, rank = slot[relevant], rank[relevant]
@@ -86,15 +90,13 @@ def binary_g_kernel(data, measure) -> np.ndarray:
 BINARY_G = Family(
     key="binG",
     title="Binary G",
+    help="binG (experimental): each relevant document counts 1 / log2(2 + non-relevant ones above it), divided by R.",
     function=binary_g,
     kernel=binary_g_kernel,
     kind="order",
-    help="binG (experimental): each relevant document counts 1 / log2(2 + non-relevant ones above it), divided by R.",
-    definition=bing_definition,
-    worked=bing_worked,
-    terms=(Term.SUM, Term.R, Term.HITS),
-    usually_cut=False,
+    teaching=Teaching(bing_definition, bing_worked, terms=(Term.SUM, Term.R, Term.HITS)),
     cutoff="none",
-    trec_eval="binG",
+    written="whole",
+    trec_eval=TrecEval("binG"),
     order=330,
 )

@@ -7,14 +7,21 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import level
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import count_before, ratio
+from metrics.core.prepared import Prepared, count_before, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, decimal, elided_sum, plain, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+PREFERENCE_SUM = Term("sum of preferences")
 
 
 def _judged_nonrelevant(qrels: Judgments, threshold: int) -> int:
@@ -55,7 +62,7 @@ def bpref(
         running = (steps[-1].running if steps else 0.0) + contribution
         steps.append(RankStep(rank, doc, int(qrels.get(doc, 0)), relevant, contribution, running))
     value = preferences / R if R else 0.0
-    terms = {Term.PREFERENCE_SUM: preferences, Term.R: R, Term.NONRELEVANT: N}
+    terms = {PREFERENCE_SUM: preferences, Term.R: R, Term.NONRELEVANT: N}
     return Breakdown("bpref", k, value, tuple(steps), terms, conventions)
 
 
@@ -66,7 +73,9 @@ def bpref_definition(c: Conventions) -> str:
     )
 
 
-def bpref_worked(b: Breakdown) -> str:
+def bpref_worked(b: Breakdown, note: str | None = None) -> str:
+    """bpref's worked formula; ``note``, a LaTeX line closing it, says what else is done with the value (say, a
+    geometric mean over queries)."""
     R, N = whole(b.terms[Term.R]), whole(b.terms[Term.NONRELEVANT])
     s = plain("bpref")
     share = r"\left(1 - \frac{\min(n_i,\ R)}{\min(N,\ R)}\right)"
@@ -78,12 +87,12 @@ def bpref_worked(b: Breakdown) -> str:
     lines.append(rf"&\quad (R = {R},\ N = {N}\ \text{{judged non-relevant; unjudged documents skipped}})")
     written = elided_sum([decimal(v) for v in shares], shares) if shares else "0"
     lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {written} \Bigr) = {decimal(b.value)}")
-    if b.family == "gm_bpref":
-        lines.append(r"&\quad \text{(this query's bpref; the summary is the geometric mean over queries)}")
+    if note is not None:
+        lines.append(note)
     return aligned_block(lines)
 
 
-def bpref_kernel(data, measure) -> np.ndarray:
+def bpref_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     slot, _, grade = data.within(measure.k)
     threshold = data.conventions.threshold
     relevant = grade >= threshold
@@ -99,16 +108,14 @@ def bpref_kernel(data, measure) -> np.ndarray:
 BPREF = Family(
     key="bpref",
     title="Binary preference",
+    help="bpref: how few judged non-relevant documents each relevant one is ranked below; unjudged ones are skipped.",
     function=bpref,
     kernel=bpref_kernel,
     kind="order",
-    help="bpref: how few judged non-relevant documents each relevant one is ranked below; unjudged ones are skipped.",
-    definition=bpref_definition,
-    worked=bpref_worked,
-    terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
-    usually_cut=False,
+    teaching=Teaching(bpref_definition, bpref_worked, terms=(PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
     cutoff="none",
-    trec_eval="bpref",
-    ir_measures="Bpref",
+    written="whole",
+    names=Names(ir_measures="Bpref"),
+    trec_eval=TrecEval("bpref"),
     order=250,
 )

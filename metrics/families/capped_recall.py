@@ -6,13 +6,16 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import TREC_CUTOFFS, Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.checks import check_k, count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._hits import _hits_breakdown
+from metrics.families.recall import RECALL
 from metrics.teaching.latex import (
     aligned_block,
     at_cut,
@@ -23,6 +26,11 @@ from metrics.teaching.latex import (
     whole,
     zero_R_line,
 )
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+CAP = Term("min(R, k)")
 
 
 def capped_recall(
@@ -44,21 +52,21 @@ def capped_recall(
     cap = min(R, len(ranking) if k is None else k)
     hits, steps = _hits_breakdown(ranking, qrels, k, cap, conventions)
     value = hits / cap if cap else 0.0
-    return Breakdown("R_cap", k, value, tuple(steps), {Term.HITS: hits, Term.R: R, Term.CAP: cap}, conventions)
+    return Breakdown("R_cap", k, value, tuple(steps), {Term.HITS: hits, Term.R: R, CAP: cap}, conventions)
 
 
-_CAP = r"{\mathrm{cap}}"  # R_cap's subscript
+_SUBSCRIPT = r"{\mathrm{cap}}"  # R_cap is recall's symbol with this subscript
 
 
 def capped_recall_definition(c: Conventions) -> str:
-    return rf"{defined('R', subscript=_CAP)} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}"
+    return rf"{defined(RECALL.key, subscript=_SUBSCRIPT)} = \frac{{\mathrm{{hits@}}k}}{{\min(R,\ k)}}"
 
 
 def capped_recall_worked(b: Breakdown) -> str:
     s, R, cap, hits = (
-        measure_symbol("R", b.k, subscript=_CAP),
+        measure_symbol(RECALL.key, b.k, subscript=_SUBSCRIPT),
         whole(b.terms[Term.R]),
-        whole(b.terms[Term.CAP]),
+        whole(b.terms[CAP]),
         whole(b.terms[Term.HITS]),
     )
     k_shown = str(b.k) if b.k is not None else str(len(b.steps))
@@ -72,28 +80,24 @@ def capped_recall_worked(b: Breakdown) -> str:
     return aligned_block([rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{\min(R,\ k)}}", hits_line(b), last])
 
 
-def capped_recall_kernel(data, measure) -> np.ndarray:
+def capped_recall_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return ratio(data.hits(measure.k), np.minimum(data.R, data.cutoff_divisor(measure.k)))
 
 
 CAPPED_RECALL = Family(
     key="R_cap",
     title="Capped recall",
+    help="Capped recall@k (BEIR): divides by min(R, k), so 1.0 is reachable when R > k.",
     function=capped_recall,
     kernel=capped_recall_kernel,
     kind="set",
-    help="Capped recall@k (BEIR): divides by min(R, k), so 1.0 is reachable when R > k.",
-    definition=capped_recall_definition,
-    worked=capped_recall_worked,
-    terms=(Term.HITS, Term.R, Term.CAP),
-    spellings=("rcap", "capped_recall", "relative_P", "set_relative_P"),
-    trec_eval="relative_P",  # m_rel_P.c: hits@k / min(k, R), the same number
-    trec_eval_uncut="set_relative_P",  # m_set_rel_P.c: relevant retrieved / min(retrieved, R)
-    tools={"BEIR": "R_cap@k"},
-    card=3,
-    curve=3,
-    trec_defaults=TREC_CUTOFFS,
-    default=5,
-    default_cutoff=100,
+    teaching=Teaching(capped_recall_definition, capped_recall_worked, terms=(Term.HITS, Term.R, CAP)),
+    names=Names(spellings=("rcap", "capped_recall", "relative_P", "set_relative_P"), tools={"BEIR": "R_cap@k"}),
+    trec_eval=TrecEval(
+        name="relative_P",  # m_rel_P.c: hits@k / min(k, R), the same number
+        uncut="set_relative_P",  # m_set_rel_P.c: relevant retrieved / min(retrieved, R)
+        defaults=TREC_CUTOFFS,
+    ),
+    default=Default(5, cutoff=100),
     order=30,
 )

@@ -7,16 +7,20 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 from __future__ import annotations
 
 from math import log2
+from typing import TYPE_CHECKING
 
-from metrics.catalog.family import GAINS, Family
+from metrics.catalog.family import GAINS, Family, Names, Teaching, TrecEval, Values
 from metrics.core.checks import checked, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
-from metrics.families._dcg_sums import _dcg_terms, _defined, _row_dcg_terms, _symbol, _within, gain, gain_symbol
+from metrics.families._dcg_sums import _defined, _row_dcg_terms, _within, dcg_sum_worked, gain, gain_symbol
 from metrics.families._gain_map_sums import dcg_with_gains, dcg_with_gains_kernel
-from metrics.teaching.latex import aligned_block, decimal
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def dcg(
@@ -36,7 +40,7 @@ def dcg(
     ``gains`` maps levels to gains as trec_eval's ``dcg.1=3,2=9`` does (metrics.families._gain_map_sums).
     """
     if gains:
-        return dcg_with_gains(ranking, qrels, k, conventions, gains)
+        return dcg_with_gains("DCG", ranking, qrels, k, conventions, gains)
     top = checked(ranking, qrels, k)
     total, steps = 0.0, []
     for rank, doc, grade, relevant in judged(top, qrels, conventions.threshold):
@@ -51,23 +55,10 @@ def dcg_definition(c: Conventions) -> str:
 
 
 def dcg_worked(b: Breakdown) -> str:
-    s = _symbol(b.family, b.k, b.conventions.gain)
-    upper = b.k if b.k is not None else "n"
-    g = "g^*_i" if b.family == "IDCG" else "g_i"
-    gain = g if b.conventions.gain == "linear" else rf"\left(2^{{{g}}} - 1\right)"
-    lines = [rf"{s} &= \sum_{{i=1}}^{{{upper}}} \frac{{{gain}}}{{\log_2(i+1)}}"]
-    if b.family == "IDCG":
-        source = "all judged grades" if b.conventions.idcg == "all" else "retrieved grades only"
-        lines[0] += rf" \quad (g^* = \text{{{source}, best first}})"
-    if b.steps:
-        lines.append(rf"&= {_dcg_terms(b)}")
-    else:
-        lines.append(r"&= 0 \quad \text{(nothing to sum)}")
-    lines.append(rf"&= {decimal(b.value)}")
-    return aligned_block(lines)
+    return dcg_sum_worked(b, "g_i")
 
 
-def dcg_kernel(data, measure) -> np.ndarray:
+def dcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     if measure.param("gains"):
         return dcg_with_gains_kernel(data, measure)
     kind = measure.gain_under(data.conventions)
@@ -77,19 +68,15 @@ def dcg_kernel(data, measure) -> np.ndarray:
 DCG = Family(
     key="DCG",
     title="Discounted cumulative gain",
+    help="Discounted cumulative gain: each grade's gain divided by log2(rank + 1).",
     function=dcg,
     kernel=dcg_kernel,
     kind="order",
-    help="Discounted cumulative gain: each grade's gain divided by log2(rank + 1).",
-    definition=dcg_definition,
-    worked=dcg_worked,
-    terms=(Term.DCG,),
+    teaching=Teaching(dcg_definition, dcg_worked, terms=(Term.DCG,)),
     graded=True,
     params=(GAINS,),
-    trec_eval="dcg",
-    tools={"ranx": "dcg@k"},
-    card=4,
-    value_range=None,
-    lists={"swap_heatmap": 6},
+    names=Names(tools={"ranx": "dcg@k"}),
+    trec_eval=TrecEval("dcg"),
+    values=Values(range=None),
     order=80,
 )

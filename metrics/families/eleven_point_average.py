@@ -7,10 +7,13 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Param
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, Param, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._interpolation import (
     ELEVEN_LEVELS,
@@ -20,6 +23,9 @@ from metrics.families._interpolation import (
     relevant_needed,
 )
 from metrics.teaching.latex import aligned_block, decimal, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def eleven_point_average(
@@ -80,7 +86,7 @@ def eleven_point_average_worked(b: Breakdown) -> str:
     )
 
 
-def eleven_point_average_kernel(data, measure) -> np.ndarray:
+def eleven_point_average_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     levels = measure.param("levels")
     total = np.zeros(data.size)
     for level in reversed(levels):  # the readable function's order of additions
@@ -91,18 +97,16 @@ def eleven_point_average_kernel(data, measure) -> np.ndarray:
 ELEVEN_POINT_AVERAGE = Family(
     key="IPrec11",
     title="11-point interpolated average precision",
+    help="The mean interpolated precision at recall 0, 0.1, ..., 1 (an old estimate of the area under the curve).",
     function=eleven_point_average,
     kernel=eleven_point_average_kernel,
     kind="curve",
-    help="The mean interpolated precision at recall 0, 0.1, ..., 1 (an old estimate of the area under the curve).",
-    definition=eleven_point_average_definition,
-    worked=eleven_point_average_worked,
-    terms=(Term.R, Term.HITS, Term.RECALL_LEVEL),
-    spellings=("11pt", "11-pt_avg"),
-    trec_eval="11pt_avg",
+    teaching=Teaching(
+        eleven_point_average_definition, eleven_point_average_worked, terms=(Term.R, Term.HITS, Term.RECALL_LEVEL)
+    ),
+    written="whole",
     params=(Param("levels", ELEVEN_LEVELS, 0.0, 1.0, "the recall levels averaged"),),
-    trec_param="levels",
-    usually_cut=False,
-    offered=("IPrec11",),
+    names=Names(spellings=("11pt", "11-pt_avg")),
+    trec_eval=TrecEval("11pt_avg", param="levels"),
     order=200,
 )

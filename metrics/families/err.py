@@ -8,14 +8,20 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import position_within
+from metrics.core.prepared import Prepared, position_within
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, decimal, elided_sum, plain
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+STILL_READING = Term("P(still reading)")  # the chance the user reads past the last rank
 
 ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: a grade-4 document satisfies the user with probability 15/16
 
@@ -68,7 +74,7 @@ def expected_reciprocal_rank(
         total += s.contribution
         still_reading = s.reach * (1 - s.stop)
         steps.append(RankStep(s.rank, s.doc_id, s.grade, s.grade >= conventions.threshold, s.contribution, total))
-    return Breakdown("ERR", k, total, tuple(steps), {Term.STILL_READING: still_reading}, conventions)
+    return Breakdown("ERR", k, total, tuple(steps), {STILL_READING: still_reading}, conventions)
 
 
 def err_definition(c: Conventions) -> str:
@@ -84,12 +90,12 @@ def err_worked(b: Breakdown) -> str:
     stops = [st for st in b.steps if st.contribution]
     if stops:
         lines.append(rf"&= {elided_sum([decimal(st.contribution) for st in stops], [st.contribution for st in stops])}")
-    past = decimal(b.terms[Term.STILL_READING])
+    past = decimal(b.terms[STILL_READING])
     lines.append(rf"&= {decimal(b.value)} \quad \text{{(reads past the end with probability {past})}}")
     return aligned_block(lines)
 
 
-def expected_reciprocal_rank_kernel(data, measure) -> np.ndarray:
+def expected_reciprocal_rank_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     slot, rank, grade = data.within(measure.k)
     positive = grade > 0
     slot, rank, grade = slot[positive], rank[positive], grade[positive]
@@ -108,13 +114,11 @@ def expected_reciprocal_rank_kernel(data, measure) -> np.ndarray:
 EXPECTED_RECIPROCAL_RANK = Family(
     key="ERR",
     title="Expected reciprocal rank",
+    help="ERR@k: the expected 1/rank where a user stops, satisfied with probability (2^grade - 1) / 16 at each rank.",
     function=expected_reciprocal_rank,
     kernel=expected_reciprocal_rank_kernel,
     kind="order",
-    help="ERR@k: the expected 1/rank where a user stops, satisfied with probability (2^grade - 1) / 16 at each rank.",
-    definition=err_definition,
-    worked=err_worked,
-    terms=(Term.STILL_READING,),
-    ir_measures="ERR",
+    teaching=Teaching(err_definition, err_worked, terms=(STILL_READING,)),
+    names=Names(ir_measures="ERR"),
     order=320,
 )

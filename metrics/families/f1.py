@@ -6,13 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, Teaching
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, at_cut, decimal, defined, measure_symbol
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def f1(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
@@ -69,7 +74,7 @@ def f1_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def f1_kernel(data, measure) -> np.ndarray:
+def f1_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     hits = data.hits(measure.k)
     p, r = ratio(hits, data.cutoff_divisor(measure.k)), ratio(hits, data.R)
     return ratio(2 * p * r, p + r)  # the readable f1: 2 * p * r / (p + r), 0 when p + r = 0
@@ -78,14 +83,11 @@ def f1_kernel(data, measure) -> np.ndarray:
 F1 = Family(
     key="F1",
     title="F1",
+    help="F1@k: the harmonic mean of P@k and R@k.",
     function=f1,
     kernel=f1_kernel,
     kind="set",
-    help="F1@k: the harmonic mean of P@k and R@k.",
-    definition=f1_definition,
-    worked=f1_worked,
-    terms=(Term.HITS, Term.PRECISION, Term.RECALL, Term.R),
-    tools={"ranx": "f1@k"},
-    card=4,
+    teaching=Teaching(f1_definition, f1_worked, terms=(Term.HITS, Term.PRECISION, Term.RECALL, Term.R)),
+    names=Names(tools={"ranx": "f1@k"}),
     order=50,
 )

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from metrics.catalog.family import GAINS, Family
+from metrics.catalog.family import GAINS, Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains, LevelGain, gain_of, ideal_gains, ieee_divide, level_counts, level_gains
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import position_within, ratio
+from metrics.core.prepared import Prepared, position_within, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._gain_walks import (
     Walk,
@@ -27,6 +28,11 @@ from metrics.families._gain_walks import (
     walk_values,
 )
 from metrics.teaching.latex import aligned_block, decimal
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+IDEAL_GAIN = Term("ideal gain")
 
 
 def _log2(x: float) -> float:
@@ -56,7 +62,7 @@ def g_walk(values: Sequence[int], levels: Sequence[LevelGain]) -> Walk:
         best += gain
     value = total / best if best > 0.0 else 0.0
     shares = tuple(c / best if best > 0 else 0.0 for c in contributions)
-    return Walk(value, shares, {Term.SUM: total, Term.IDEAL_GAIN: best})
+    return Walk(value, shares, {Term.SUM: total, IDEAL_GAIN: best})
 
 
 def normalized_gain(
@@ -87,7 +93,7 @@ def g_definition(c: Conventions) -> str:
 
 def g_worked(b: Breakdown) -> str:
     lines = [r"\mathrm{G} &= \frac{1}{\sum_i g^*_i} \sum_i \frac{g_i}{\log_2(2 + \mathrm{cost}_i - \mathrm{gain}_i)}"]
-    best = b.terms[Term.IDEAL_GAIN]
+    best = b.terms[IDEAL_GAIN]
     if not best:
         lines.append(r"&= 0 \quad \text{(no judged document with a positive gain)}")
         return aligned_block(lines)
@@ -95,7 +101,7 @@ def g_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def normalized_gain_kernel(data, measure) -> np.ndarray:
+def normalized_gain_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     gains = _gains_of(measure)
     if not _integer(gains):  # sums of fractions: walk each query, in its own order
         return _walks(data, measure, lambda values, levels, _: g_walk(values, levels))
@@ -123,16 +129,14 @@ def normalized_gain_kernel(data, measure) -> np.ndarray:
 NORMALIZED_GAIN = Family(
     key="G",
     title="Normalised gain G",
+    help="G (experimental): each gain discounted by how far the ranking's total gain lags behind the ideal one.",
     function=normalized_gain,
     kernel=normalized_gain_kernel,
     kind="order",
-    help="G (experimental): each gain discounted by how far the ranking's total gain lags behind the ideal one.",
-    definition=g_definition,
-    worked=g_worked,
-    terms=(Term.SUM, Term.IDEAL_GAIN),
-    usually_cut=False,
+    teaching=Teaching(g_definition, g_worked, terms=(Term.SUM, IDEAL_GAIN)),
     cutoff="none",
-    trec_eval="G",
+    written="whole",
     params=(GAINS,),
+    trec_eval=TrecEval("G"),
     order=340,
 )

@@ -7,10 +7,10 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Teaching, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
-from metrics.families.bpref import bpref, bpref_kernel, bpref_worked
+from metrics.families.bpref import PREFERENCE_SUM, bpref, bpref_kernel, bpref_worked
 
 
 def gm_bpref(
@@ -30,20 +30,21 @@ def gm_bpref_definition(c: Conventions) -> str:
     return r"\mathrm{gm\_bpref} = \exp\Bigl(\frac{1}{Q} \sum_q \log \max(\mathrm{bpref}_q,\ 10^{-5})\Bigr)"
 
 
+def gm_bpref_worked(b: Breakdown) -> str:
+    return bpref_worked(b, r"&\quad \text{(this query's bpref; the summary is the geometric mean over queries)}")
+
+
 GM_BPREF = Family(
     key="gm_bpref",
     title="Binary preference, geometric mean",
+    help="gm_bpref: bpref summarised by the geometric mean over queries (a query at 0 counts as 0.00001).",
     function=gm_bpref,
     kernel=bpref_kernel,
     kind="order",
-    help="gm_bpref: bpref summarised by the geometric mean over queries (a query at 0 counts as 0.00001).",
-    definition=gm_bpref_definition,
-    worked=bpref_worked,
-    terms=(Term.PREFERENCE_SUM, Term.R, Term.NONRELEVANT),
-    usually_cut=False,
+    teaching=Teaching(gm_bpref_definition, gm_bpref_worked, terms=(PREFERENCE_SUM, Term.R, Term.NONRELEVANT)),
     cutoff="none",
-    trec_eval="gm_bpref",
-    summary="geometric",
-    per_query=False,
+    written="whole",
+    trec_eval=TrecEval("gm_bpref", per_query=False),
+    values=Values(summary="geometric"),
     order=260,
 )

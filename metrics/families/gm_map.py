@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Names, Teaching, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families.average_precision import average_precision, average_precision_kernel
@@ -45,18 +45,18 @@ def geometric_mean_ap_worked(b: Breakdown) -> str:
 GEOMETRIC_MEAN_AP = Family(
     key="GM_AP",
     title="Geometric mean average precision",
+    help="AP per query; over queries the geometric mean, which rewards consistency across topics.",
     function=geometric_mean_ap,
     kernel=average_precision_kernel,
     kind="order",
-    help="AP per query; over queries the geometric mean, which rewards consistency across topics.",
-    definition=geometric_mean_ap_definition,
-    worked=geometric_mean_ap_worked,
-    terms=(Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
-    spellings=("gm_ap",),
-    trec_eval="gm_map",
-    summary="geometric",
-    per_query=False,
-    usually_cut=False,
-    offered=("GM_AP",),
+    teaching=Teaching(
+        geometric_mean_ap_definition,
+        geometric_mean_ap_worked,
+        terms=(Term.PRECISION_SUM, Term.R, Term.HITS, Term.DENOMINATOR),
+    ),
+    written="whole",
+    names=Names(spellings=("gm_ap",)),
+    trec_eval=TrecEval("gm_map", per_query=False),
+    values=Values(summary="geometric"),
     order=160,
 )

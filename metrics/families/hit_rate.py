@@ -6,12 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, at_cut, defined, measure_symbol, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def hit_rate(
@@ -56,27 +62,21 @@ def hit_rate_worked(b: Breakdown) -> str:
     )
 
 
-def hit_rate_kernel(data, measure) -> np.ndarray:
+def hit_rate_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return (data.hits(measure.k) > 0).astype(np.float64)
 
 
 HIT_RATE = Family(
     key="HitRate",
     title="Hit rate",
+    help="HitRate@k (trec_eval success): 1 if any relevant doc is in the top k, else 0.",
     function=hit_rate,
     kernel=hit_rate_kernel,
     kind="set",
-    help="HitRate@k (trec_eval success): 1 if any relevant doc is in the top k, else 0.",
-    definition=hit_rate_definition,
-    worked=hit_rate_worked,
-    terms=(Term.HITS,),
-    spellings=("hit_rate", "success"),
-    trec_eval="success",
-    ir_measures="Success",
-    trec_defaults=(1, 5, 10),
-    tools={"ranx": "hit_rate@k", "BEIR": "Accuracy@k"},
-    card=5,
-    lists={"compared": 3},
-    offered=("HitRate@10",),
+    teaching=Teaching(hit_rate_definition, hit_rate_worked, terms=(Term.HITS,)),
+    names=Names(
+        spellings=("hit_rate", "success"), ir_measures="Success", tools={"ranx": "hit_rate@k", "BEIR": "Accuracy@k"}
+    ),
+    trec_eval=TrecEval("success", defaults=(1, 5, 10)),
     order=40,
 )

@@ -6,15 +6,21 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import GAINS, Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import GAINS, Family, Teaching, TrecEval, Values
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
-from metrics.families._dcg_sums import _defined, _ideal_terms, _within, gain_symbol
+from metrics.families._dcg_sums import _defined, _ideal_terms, _within, dcg_sum_worked, gain_symbol
 from metrics.families._gain_map_sums import idcg_with_gains, idcg_with_gains_kernel
-from metrics.families.dcg import dcg, dcg_worked
+from metrics.families.dcg import dcg
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Conventions = TREC_EVAL) -> list[str]:
@@ -28,8 +34,7 @@ def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Convention
 def idcg(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
-    r"""Ideal DCG at cutoff k: the DCG of the best possible ordering (trec_eval's ndcg denominator; ``ideal_dcg``
-    uncut).
+    r"""Ideal DCG at cutoff k: the DCG of the best possible ordering (trec_eval's ndcg denominator).
 
     .. math:: IDCG@k = \sum_{i=1}^{k} \frac{g(d^*_i)}{\log_2(i + 1)}, \quad d^*\ \text{sorted by grade}
 
@@ -42,10 +47,9 @@ def idcg(
 
     ``gains`` maps levels to gains as trec_eval's ``ideal_dcg.1=3,2=9`` does (metrics.families._gain_map_sums).
     """
-    if gains:
-        checked(ranking, qrels, k)
-        return idcg_with_gains(ranking, qrels, k, conventions, gains)
     checked(ranking, qrels, k)
+    if gains:
+        return idcg_with_gains("IDCG", ranking, qrels, k, conventions, gains)
     ideal = ideal_ranking(ranking, qrels, conventions=conventions)
     best = dcg(ideal if k is None else ideal[:k], qrels, conventions=conventions)
     return Breakdown("IDCG", k, best.value, best.steps, {Term.IDCG: best.value}, conventions, graded=True)
@@ -55,12 +59,17 @@ def idcg_definition(c: Conventions) -> str:
     return rf"{_defined('IDCG', c)} = \sum_{{i=1}}^{{k}} \frac{{{gain_symbol('g^*_i', c)}}}{{\log_2(i+1)}}"
 
 
+def idcg_worked(b: Breakdown) -> str:
+    source = "all judged grades" if b.conventions.idcg == "all" else "retrieved grades only"
+    return dcg_sum_worked(b, "g^*_i", rf" \quad (g^* = \text{{{source}, best first}})")
+
+
 def _idcg(data, k: int | None, kind: str) -> np.ndarray:
     slot, position, terms = _ideal_terms(data, kind)
     return _within(data, slot, position, terms, k)
 
 
-def idcg_kernel(data, measure) -> np.ndarray:
+def idcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     if measure.param("gains"):
         return idcg_with_gains_kernel(data, measure)
     return _idcg(data, measure.k, measure.gain_under(data.conventions))
@@ -69,18 +78,15 @@ def idcg_kernel(data, measure) -> np.ndarray:
 IDCG = Family(
     key="IDCG",
     title="Ideal DCG",
+    help="Ideal DCG: the DCG of the best possible ordering of the judged docs.",
     function=idcg,
     kernel=idcg_kernel,
     kind="order",
-    help="Ideal DCG: the DCG of the best possible ordering of the judged docs.",
-    definition=idcg_definition,
-    worked=dcg_worked,
-    terms=(Term.IDCG,),
+    teaching=Teaching(idcg_definition, idcg_worked, terms=(Term.IDCG,)),
     graded=True,
     params=(GAINS,),
-    trec_eval="ideal_dcg",
-    card=5,
-    value_range=None,
+    trec_eval=TrecEval("ideal_dcg"),
+    values=Values(range=None),
     scores_the_list=False,
     order=90,
 )

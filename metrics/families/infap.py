@@ -7,14 +7,21 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import POOL_UNJUDGED, level
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import count_before, ratio
+from metrics.core.prepared import Prepared, count_before, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, decimal, elided_sum, plain, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+ESTIMATE_SUM = Term("sum of estimated P@i")
 
 INFAP_EPSILON = 0.00001  # trec_eval.h: keeps infAP's estimated precision defined when nothing above was judged
 
@@ -63,7 +70,7 @@ def inferred_average_precision(
         running = (steps[-1].running if steps else 0.0) + contribution
         steps.append(RankStep(rank, doc, int(qrels.get(doc, 0)), relevant, contribution, running))
     value = total / R if R else 0.0
-    return Breakdown("infAP", k, value, tuple(steps), {Term.ESTIMATE_SUM: total, Term.R: R}, conventions)
+    return Breakdown("infAP", k, value, tuple(steps), {ESTIMATE_SUM: total, Term.R: R}, conventions)
 
 
 def infap_definition(c: Conventions) -> str:
@@ -83,11 +90,11 @@ def infap_worked(b: Breakdown) -> str:
     terms = [rf"\underbrace{{{decimal(v)}}}_{{{rank}}}" for rank, v in estimates]
     written = elided_sum(terms, [v for _, v in estimates]) if terms else "0"
     lines.append(rf"&= \frac{{1}}{{{R}}} \Bigl( {written} \Bigr)")
-    lines.append(rf"&= \frac{{{decimal(b.terms[Term.ESTIMATE_SUM])}}}{{{R}}} = {decimal(b.value)}")
+    lines.append(rf"&= \frac{{{decimal(b.terms[ESTIMATE_SUM])}}}{{{R}}} = {decimal(b.value)}")
     return aligned_block(lines)
 
 
-def inferred_average_precision_kernel(data, measure) -> np.ndarray:
+def inferred_average_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     slot, rank, grade = data.within(measure.k)
     threshold = data.conventions.threshold
     relevant = grade >= threshold
@@ -108,17 +115,14 @@ def inferred_average_precision_kernel(data, measure) -> np.ndarray:
 INFERRED_AP = Family(
     key="infAP",
     title="Inferred average precision",
+    help="infAP: AP estimated from a sampled pool; documents graded below 0 are in the pool but not judged.",
     function=inferred_average_precision,
     kernel=inferred_average_precision_kernel,
     kind="order",
-    help="infAP: AP estimated from a sampled pool; documents graded below 0 are in the pool but not judged.",
-    definition=infap_definition,
-    worked=infap_worked,
-    terms=(Term.ESTIMATE_SUM, Term.R),
-    usually_cut=False,
+    teaching=Teaching(infap_definition, infap_worked, terms=(ESTIMATE_SUM, Term.R)),
     cutoff="none",
-    spellings=("infap",),
-    trec_eval="infAP",
-    ir_measures="infAP",
+    written="whole",
+    names=Names(spellings=("infap",), ir_measures="infAP"),
+    trec_eval=TrecEval("infAP"),
     order=270,
 )

@@ -7,10 +7,13 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Param
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, Param, Teaching, TrecEval
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._interpolation import (
     ELEVEN_LEVELS,
@@ -20,6 +23,11 @@ from metrics.families._interpolation import (
     relevant_needed,
 )
 from metrics.teaching.latex import aligned_block, decimal, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+RELEVANT_NEEDED = Term("relevant needed")  # the relevant documents a recall level asks for
 
 
 def interpolated_precision(
@@ -57,7 +65,7 @@ def interpolated_precision(
         contribution = value if relevant and hit == winner else 0.0
         running += contribution
         steps.append(RankStep(rank, doc, grade, relevant, contribution, running))
-    terms = {Term.R: R, Term.RECALL_LEVEL: level, Term.RELEVANT_NEEDED: needed, Term.HITS: len(corners)}
+    terms = {Term.R: R, Term.RECALL_LEVEL: level, RELEVANT_NEEDED: needed, Term.HITS: len(corners)}
     return Breakdown("IPrec", k, value, tuple(steps), terms, conventions)
 
 
@@ -66,7 +74,7 @@ def interpolated_precision_definition(c: Conventions) -> str:
 
 
 def interpolated_precision_worked(b: Breakdown) -> str:
-    level, needed, hits = b.terms[Term.RECALL_LEVEL], whole(b.terms[Term.RELEVANT_NEEDED]), whole(b.terms[Term.HITS])
+    level, needed, hits = b.terms[Term.RECALL_LEVEL], whole(b.terms[RELEVANT_NEEDED]), whole(b.terms[Term.HITS])
     s = rf"\mathrm{{iP}}({level:.2f})"
     product = rf"{level:.2f} \cdot {whole(b.terms[Term.R])}"
     nine = b.conventions.recall_rounding == "plus_0.9"  # trec_eval 9's rounding
@@ -76,7 +84,7 @@ def interpolated_precision_worked(b: Breakdown) -> str:
         rf" \quad (\text{{needs }} {rounded} = {needed}"
         r"\text{ relevant})"
     ]
-    if b.terms[Term.RELEVANT_NEEDED] > b.terms[Term.HITS]:
+    if b.terms[RELEVANT_NEEDED] > b.terms[Term.HITS]:
         lines.append(rf"&= 0 \quad \text{{(only {hits} relevant retrieved)}}")
         return aligned_block(lines)
     winner = next((st for st in b.steps if st.contribution), None)
@@ -85,25 +93,25 @@ def interpolated_precision_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def interpolated_precision_kernel(data, measure) -> np.ndarray:
+def interpolated_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return _interpolated_rows(data, measure.param("level"), measure.k)
 
 
 INTERPOLATED_PRECISION = Family(
     key="IPrec",
     title="Interpolated precision at a recall level",
+    help="Interpolated precision: the best precision at or after the rank where recall reaches the level.",
     function=interpolated_precision,
     kernel=interpolated_precision_kernel,
     kind="curve",
-    help="Interpolated precision: the best precision at or after the rank where recall reaches the level.",
-    definition=interpolated_precision_definition,
-    worked=interpolated_precision_worked,
-    terms=(Term.R, Term.RECALL_LEVEL, Term.RELEVANT_NEEDED, Term.HITS),
-    trec_eval="iprec_at_recall",
-    ir_measures="IPrec",
+    teaching=Teaching(
+        interpolated_precision_definition,
+        interpolated_precision_worked,
+        terms=(Term.R, Term.RECALL_LEVEL, RELEVANT_NEEDED, Term.HITS),
+    ),
     params=(Param("level", 0.0, 0.0, 1.0, "the recall level, 0 to 1"),),
     at_param="level",
-    trec_defaults=ELEVEN_LEVELS,
-    offered=("IPrec@0.5",),
+    names=Names(ir_measures="IPrec"),
+    trec_eval=TrecEval("iprec_at_recall", defaults=ELEVEN_LEVELS),
     order=190,
 )

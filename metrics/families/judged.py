@@ -7,14 +7,21 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, Teaching
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._judged_ranks import _share_steps
 from metrics.teaching.latex import aligned_block, plain, share_line, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+JUDGED_DOCUMENTS = Term("judged")
 
 
 def judged(
@@ -35,7 +42,9 @@ def judged(
     divisor = len(top)
     count, steps = _share_steps(top, qrels, lambda doc: doc in qrels, divisor, conventions)
     value = count / divisor if divisor else 0.0
-    return Breakdown("Judged", k, value, tuple(steps), {Term.JUDGED: count, Term.DENOMINATOR: divisor}, conventions)
+    return Breakdown(
+        "Judged", k, value, tuple(steps), {JUDGED_DOCUMENTS: count, Term.DENOMINATOR: divisor}, conventions
+    )
 
 
 def judged_definition(c: Conventions) -> str:
@@ -43,7 +52,7 @@ def judged_definition(c: Conventions) -> str:
 
 
 def judged_worked(b: Breakdown) -> str:
-    s, count, divisor = plain("Judged", b.k), whole(b.terms[Term.JUDGED]), whole(b.terms[Term.DENOMINATOR])
+    s, count, divisor = plain("Judged", b.k), whole(b.terms[JUDGED_DOCUMENTS]), whole(b.terms[Term.DENOMINATOR])
     zero = "nothing retrieved" if not b.terms[Term.DENOMINATOR] else None
     return aligned_block(
         [
@@ -53,7 +62,7 @@ def judged_worked(b: Breakdown) -> str:
     )
 
 
-def judged_kernel(data, measure) -> np.ndarray:
+def judged_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     slot, _, _ = data.within(measure.k)
     return ratio(np.bincount(slot, minlength=data.size), data.retrieved(measure.k))
 
@@ -61,13 +70,11 @@ def judged_kernel(data, measure) -> np.ndarray:
 JUDGED = Family(
     key="Judged",
     title="Judgment rate",
+    help="Judged@k: the share of the top k that has a judgment (any qrels line); a short list divides by its length.",
     function=judged,
     kernel=judged_kernel,
     kind="set",
-    help="Judged@k: the share of the top k that has a judgment (any qrels line); a short list divides by its length.",
-    definition=judged_definition,
-    worked=judged_worked,
-    terms=(Term.JUDGED, Term.DENOMINATOR),
-    ir_measures="Judged",
+    teaching=Teaching(judged_definition, judged_worked, terms=(JUDGED_DOCUMENTS, Term.DENOMINATOR)),
+    names=Names(ir_measures="Judged"),
     order=280,
 )

@@ -7,7 +7,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._judgment_groups import (
@@ -49,15 +49,12 @@ def map_avgjg_worked(b: Breakdown) -> str:
 MAP_AVGJG = Family(
     key="AP_avgjg",
     title="Average precision averaged over judgment groups",
+    help="AP_avgjg (trec_eval map_avgjg): AP on each judgment group's judgments (e.g. each user's), averaged.",
     function=map_avgjg,
     kernel=AVERAGE_PRECISION.kernel,  # one group per slot: metrics.evaluation.judgment_groups averages a query's
     kind="order",
-    help="AP_avgjg (trec_eval map_avgjg): AP on each judgment group's judgments (e.g. each user's), averaged.",
-    definition=map_avgjg_definition,
-    worked=map_avgjg_worked,
-    terms=(Term.SUM, Term.GROUPS),
-    trec_eval="map_avgjg",
-    usually_cut=False,
-    reads=("qrels_jg",),
+    teaching=Teaching(map_avgjg_definition, map_avgjg_worked, terms=(Term.SUM, Term.GROUPS)),
+    written="whole",
+    trec_eval=TrecEval("map_avgjg", reads=("qrels_jg",)),
     order=396,
 )

@@ -9,19 +9,23 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from metrics.catalog.family import GAINS, TREC_CUTOFFS, Family
+from metrics.catalog.family import GAINS, TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains, LevelGain, gain_of, ideal_gains, level_counts, level_gains
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._dcg_sums import _dcg_terms, _defined, _symbol
 from metrics.families._gain_map_sums import dcg_with_gains_kernel, idcg_with_gains_kernel
 from metrics.families._gain_walks import Walk, walk_breakdown, walk_values
-from metrics.families.dcg import dcg, dcg_kernel
-from metrics.families.idcg import idcg, idcg_kernel
+from metrics.families.dcg import DCG, dcg, dcg_kernel
+from metrics.families.idcg import IDCG, idcg, idcg_kernel
 from metrics.teaching.latex import aligned_block, compact, decimal
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def ndcg(
@@ -103,13 +107,13 @@ def ndcg_with_gains(
 
 
 def ndcg_definition(c: Conventions) -> str:
-    return rf"{_defined('NDCG', c)} = \frac{{{_defined('DCG', c)}}}{{{_defined('IDCG', c)}}}"
+    return rf"{_defined('NDCG', c)} = \frac{{{_defined(DCG.key, c)}}}{{{_defined(IDCG.key, c)}}}"
 
 
 def ndcg_worked(b: Breakdown) -> str:
     gain = b.conventions.gain
     s = _symbol("NDCG", b.k, gain)
-    dcg_s, idcg_s = _symbol("DCG", b.k, gain), _symbol("IDCG", b.k, gain)
+    dcg_s, idcg_s = _symbol(DCG.key, b.k, gain), _symbol(IDCG.key, b.k, gain)
     dcg_v, idcg_v = b.terms[Term.DCG], b.terms[Term.IDCG]
     lines = [rf"{s} &= \frac{{{dcg_s}}}{{{idcg_s}}}"]
     if b.gains:
@@ -124,13 +128,13 @@ def ndcg_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def ndcg_kernel(data, measure) -> np.ndarray:
+def ndcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     if measure.param("gains"):  # trec_eval's ndcg.1=3,2=9: the gain-map walk below
         return ndcg_with_gains_kernel(data, measure)
     return ratio(dcg_kernel(data, measure), idcg_kernel(data, measure))
 
 
-def ndcg_with_gains_kernel(data, measure) -> np.ndarray:
+def ndcg_with_gains_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     best = idcg_with_gains_kernel(data, measure)
     return ratio(dcg_with_gains_kernel(data, measure), np.where(best > 0, best, 0.0))
 
@@ -138,29 +142,16 @@ def ndcg_with_gains_kernel(data, measure) -> np.ndarray:
 NDCG = Family(
     key="NDCG",
     title="Normalised discounted cumulative gain",
+    help="Normalised DCG: DCG / IDCG, 1.0 for the ideal ordering.",
     function=ndcg,
     kernel=ndcg_kernel,
     kind="order",
-    help="Normalised DCG: DCG / IDCG, 1.0 for the ideal ordering.",
-    definition=ndcg_definition,
-    worked=ndcg_worked,
-    terms=(Term.DCG, Term.IDCG),
+    teaching=Teaching(ndcg_definition, ndcg_worked, terms=(Term.DCG, Term.IDCG)),
     graded=True,
-    spellings=("ndcg_cut",),
     params=(GAINS,),
-    trec_eval="ndcg_cut",
-    trec_eval_uncut="ndcg",
-    ir_measures="nDCG",
-    trec_defaults=TREC_CUTOFFS,
-    tools={"ranx": "ndcg@k", "BEIR": "NDCG@k"},
-    card=1,
-    curve=4,
-    default=1,
-    default_cutoff=10,
-    tab=1,
-    pinned=1,
-    lists={"compared": 6, "compared_curves": 3, "swap_heatmap": 1},
-    offered=("NDCG@5", "NDCG@20", "NDCG_exp@10"),
-    normaliser=lambda k, conventions: "IDCG" if k is None else f"IDCG@{k}",
+    names=Names(spellings=("ndcg_cut",), ir_measures="nDCG", tools={"ranx": "ndcg@k", "BEIR": "NDCG@k"}),
+    trec_eval=TrecEval("ndcg_cut", uncut="ndcg", defaults=TREC_CUTOFFS),
+    default=Default(1, cutoff=10),
+    normaliser=lambda k, conventions: IDCG.key if k is None else f"{IDCG.key}@{k}",
     order=100,
 )

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from metrics.catalog.family import GAINS, Family
+from metrics.catalog.family import GAINS, Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains, LevelGain, gain_of, ieee_divide, level_counts, level_gains
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._gain_walks import (
     Walk,
@@ -26,6 +28,9 @@ from metrics.families._gain_walks import (
     walk_breakdown,
     walk_values,
 )
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def ndcg_rel_walk(values: Sequence[int], levels: Sequence[LevelGain]) -> Walk:
@@ -101,7 +106,7 @@ def ndcg_rel_worked(b: Breakdown) -> str:
     return averaged_worked(r"\mathrm{ndcg\_rel}", b, "NDCG at each document with a positive gain")
 
 
-def ndcg_rel_kernel(data, measure) -> np.ndarray:
+def ndcg_rel_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     if not _integer(_gains_of(measure)):
         return _walks(data, measure, lambda values, levels, _: ndcg_rel_walk(values, levels))
     sums = _Sums(data, measure)
@@ -120,16 +125,14 @@ def ndcg_rel_kernel(data, measure) -> np.ndarray:
 NDCG_REL = Family(
     key="ndcg_rel",
     title="NDCG averaged over relevant documents",
+    help="ndcg_rel (experimental): NDCG at each document with a positive gain (missed ones at the end), averaged.",
     function=ndcg_rel,
     kernel=ndcg_rel_kernel,
     kind="order",
-    help="ndcg_rel (experimental): NDCG at each document with a positive gain (missed ones at the end), averaged.",
-    definition=ndcg_rel_definition,
-    worked=ndcg_rel_worked,
-    terms=(Term.SUM, Term.POINTS),
-    usually_cut=False,
+    teaching=Teaching(ndcg_rel_definition, ndcg_rel_worked, terms=(Term.SUM, Term.POINTS)),
     cutoff="none",
-    trec_eval="ndcg_rel",
+    written="whole",
     params=(GAINS,),
+    trec_eval=TrecEval("ndcg_rel"),
     order=360,
 )

@@ -7,11 +7,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
-from metrics.families._counting import _counted, count_definition, count_worked
+from metrics.families._counting import _counted, count_teaching
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+JUDGED_NONRELEVANT = Term("judged non-relevant")
 
 
 def num_nonrel_judged_ret(
@@ -28,11 +36,11 @@ def num_nonrel_judged_ret(
         ranking, qrels, k, conventions, lambda doc, grade, relevant: doc in qrels and 0 <= grade < conventions.threshold
     )
     judged_nonrelevant = int(sum(s.contribution for s in steps))
-    terms = {Term.JUDGED_NONRELEVANT: judged_nonrelevant}
+    terms = {JUDGED_NONRELEVANT: judged_nonrelevant}
     return Breakdown("NumNonRelJudgedRet", k, float(judged_nonrelevant), tuple(steps), terms, conventions)
 
 
-def num_nonrel_judged_ret_kernel(data, measure) -> np.ndarray:
+def num_nonrel_judged_ret_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     nonrelevant = (data.grade >= 0) & ~data.relevant() & data.in_top(measure.k)
     return np.bincount(data.slot[nonrelevant], minlength=data.size).astype(np.float64)
 
@@ -40,21 +48,23 @@ def num_nonrel_judged_ret_kernel(data, measure) -> np.ndarray:
 NUM_NONREL_JUDGED_RET = Family(
     key="NumNonRelJudgedRet",
     title="Judged non-relevant documents retrieved",
+    help="Retrieved documents judged below the relevance threshold (0 or more).",
     function=num_nonrel_judged_ret,
     kernel=num_nonrel_judged_ret_kernel,
     kind="count",
-    help="Retrieved documents judged below the relevance threshold (0 or more).",
-    definition=count_definition("NumNonRelJudgedRet"),
-    worked=count_worked,
-    terms=(Term.JUDGED_NONRELEVANT,),
+    teaching=count_teaching(
+        r"\mathrm{num\_nonrel\_judged\_ret}",
+        r"\text{judged non-relevant documents retrieved}",
+        (JUDGED_NONRELEVANT,),
+    ),
     cutoff="optional",
-    trec_eval="num_nonrel_judged_ret",
-    ir_measures=None,
-    summary="sum",
-    count=True,
-    per_query=True,
-    usually_cut=False,
-    value_range=None,  # whole numbers, summed over queries
-    zero_when_missing=True,
+    written="whole",
+    names=Names(ir_measures=None),
+    trec_eval=TrecEval("num_nonrel_judged_ret", per_query=True, zero_when_missing=True),
+    values=Values(
+        range=None,  # whole numbers, summed over queries
+        summary="sum",
+        count=True,
+    ),
     order=150,
 )

@@ -6,12 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking
-from metrics.families._counting import count_definition, count_worked
+from metrics.families._counting import count_teaching
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def num_q(
@@ -26,28 +32,27 @@ def num_q(
     return Breakdown("NumQ", k, 1.0, (), {}, conventions)
 
 
-def num_q_kernel(data, measure) -> np.ndarray:
+def num_q_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return np.ones(data.size)
 
 
 NUM_Q = Family(
     key="NumQ",
     title="Queries evaluated",
+    help="1 per evaluated query; summed: how many were evaluated.",
     function=num_q,
     kernel=num_q_kernel,
     kind="count",
-    help="1 per evaluated query; summed: how many were evaluated.",
-    definition=count_definition("NumQ"),
-    worked=count_worked,
-    terms=(),
+    teaching=count_teaching(r"\mathrm{num\_q}", r"\text{1 per evaluated query, summed}", (), ranks=False),
     cutoff="none",
-    trec_eval="num_q",
-    ir_measures="NumQ",
-    summary="queries",
-    reads=("qrels", "qrels_jg", "prefs", "qrels_prefs"),  # a count of queries, whatever the judgments
-    count=True,
-    per_query=False,
-    usually_cut=False,
-    value_range=None,  # whole numbers, summed over queries
+    written="whole",
+    names=Names(ir_measures="NumQ"),
+    # a count of queries, whatever the judgments
+    trec_eval=TrecEval("num_q", per_query=False, reads=("qrels", "qrels_jg", "prefs", "qrels_prefs")),
+    values=Values(
+        range=None,  # whole numbers, summed over queries
+        summary="queries",
+        count=True,
+    ),
     order=110,
 )

@@ -6,12 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.checks import check_qrels
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
-from metrics.families._counting import _counted, count_definition, count_worked
+from metrics.families._counting import _counted, count_teaching
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def num_rel(
@@ -30,28 +36,28 @@ def num_rel(
     return Breakdown("NumRel", k, float(R), tuple(steps), {Term.R: R}, conventions)
 
 
-def num_rel_kernel(data, measure) -> np.ndarray:
+def num_rel_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return data.R.astype(np.float64)
 
 
 NUM_REL = Family(
     key="NumRel",
     title="Relevant documents",
+    help="R: judged relevant documents, retrieved or not.",
     function=num_rel,
     kernel=num_rel_kernel,
     kind="count",
-    help="R: judged relevant documents, retrieved or not.",
-    definition=count_definition("NumRel"),
-    worked=count_worked,
-    terms=(Term.R,),
+    teaching=count_teaching(
+        r"\mathrm{num\_rel}", r"R = \text{judged relevant, retrieved or not}", (Term.R,), ranks=False
+    ),
     cutoff="optional",
-    trec_eval="num_rel",
-    ir_measures="NumRel",
-    summary="sum",
-    count=True,
-    per_query=True,
-    usually_cut=False,
-    value_range=None,  # whole numbers, summed over queries
-    counts_positive_judgments=True,
+    written="whole",
+    names=Names(ir_measures="NumRel"),
+    trec_eval=TrecEval("num_rel", per_query=True, counts_positive_judgments=True),
+    values=Values(
+        range=None,  # whole numbers, summed over queries
+        summary="sum",
+        count=True,
+    ),
     order=130,
 )

@@ -6,11 +6,17 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
-from metrics.families._counting import _counted, count_definition, count_worked
+from metrics.families._counting import _counted, count_teaching
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def num_rel_ret(
@@ -26,29 +32,26 @@ def num_rel_ret(
     return Breakdown("NumRelRet", k, float(hits), tuple(steps), {Term.HITS: hits}, conventions)
 
 
-def num_rel_ret_kernel(data, measure) -> np.ndarray:
+def num_rel_ret_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return data.hits(measure.k).astype(np.float64)
 
 
 NUM_REL_RET = Family(
     key="NumRelRet",
     title="Relevant documents retrieved",
+    help="How many relevant documents the run retrieved.",
     function=num_rel_ret,
     kernel=num_rel_ret_kernel,
     kind="count",
-    help="How many relevant documents the run retrieved.",
-    definition=count_definition("NumRelRet"),
-    worked=count_worked,
-    terms=(Term.HITS,),
+    teaching=count_teaching(r"\mathrm{num\_rel\_ret}", r"\text{relevant documents retrieved}", (Term.HITS,)),
     cutoff="optional",
-    trec_eval="num_rel_ret",
-    ir_measures="NumRelRet",
-    summary="sum",
-    count=True,
-    per_query=True,
-    usually_cut=False,
-    value_range=None,  # whole numbers, summed over queries
-    zero_when_missing=True,
-    offered=("NumRelRet",),
+    written="whole",
+    names=Names(ir_measures="NumRelRet"),
+    trec_eval=TrecEval("num_rel_ret", per_query=True, zero_when_missing=True),
+    values=Values(
+        range=None,  # whole numbers, summed over queries
+        summary="sum",
+        count=True,
+    ),
     order=140,
 )

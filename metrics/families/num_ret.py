@@ -6,11 +6,17 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
-from metrics.families._counting import _counted, count_definition, count_worked
+from metrics.families._counting import _counted, count_teaching
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def num_ret(
@@ -25,28 +31,26 @@ def num_ret(
     return Breakdown("NumRet", k, float(len(steps)), tuple(steps), {Term.RETRIEVED: len(steps)}, conventions)
 
 
-def num_ret_kernel(data, measure) -> np.ndarray:
+def num_ret_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return data.retrieved(measure.k).astype(np.float64)
 
 
 NUM_RET = Family(
     key="NumRet",
     title="Documents retrieved",
+    help="How many documents the run retrieved.",
     function=num_ret,
     kernel=num_ret_kernel,
     kind="count",
-    help="How many documents the run retrieved.",
-    definition=count_definition("NumRet"),
-    worked=count_worked,
-    terms=(Term.RETRIEVED,),
+    teaching=count_teaching(r"\mathrm{num\_ret}", r"\text{documents retrieved}", (Term.RETRIEVED,)),
     cutoff="optional",
-    trec_eval="num_ret",
-    ir_measures="NumRet",
-    summary="sum",
-    count=True,
-    per_query=True,
-    usually_cut=False,
-    value_range=None,  # whole numbers, summed over queries
-    zero_when_missing=True,
+    written="whole",
+    names=Names(ir_measures="NumRet"),
+    trec_eval=TrecEval("num_ret", per_query=True, zero_when_missing=True),
+    values=Values(
+        range=None,  # whole numbers, summed over queries
+        summary="sum",
+        count=True,
+    ),
     order=120,
 )

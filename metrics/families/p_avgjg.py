@@ -6,7 +6,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import TREC_CUTOFFS, Family
+from metrics.catalog.family import TREC_CUTOFFS, Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._judgment_groups import (
@@ -47,15 +47,11 @@ def p_avgjg_worked(b: Breakdown) -> str:
 P_AVGJG = Family(
     key="P_avgjg",
     title="Precision averaged over judgment groups",
+    help="P_avgjg@k: P@k on each judgment group's judgments (e.g. each user's), averaged over the groups.",
     function=p_avgjg,
     kernel=PRECISION.kernel,  # one group per slot: metrics.evaluation.judgment_groups averages a query's groups
     kind="set",
-    help="P_avgjg@k: P@k on each judgment group's judgments (e.g. each user's), averaged over the groups.",
-    definition=p_avgjg_definition,
-    worked=p_avgjg_worked,
-    terms=(Term.SUM, Term.GROUPS),
-    trec_eval="P_avgjg",
-    trec_defaults=TREC_CUTOFFS,
-    reads=("qrels_jg",),
+    teaching=Teaching(p_avgjg_definition, p_avgjg_worked, terms=(Term.SUM, Term.GROUPS)),
+    trec_eval=TrecEval("P_avgjg", defaults=TREC_CUTOFFS, reads=("qrels_jg",)),
     order=395,
 )

@@ -6,13 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import TREC_CUTOFFS, Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._hits import _hits_breakdown
 from metrics.teaching.latex import aligned_block, at_cut, decimal, defined, hits_line, measure_symbol, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def precision(
@@ -50,31 +55,20 @@ def precision_worked(b: Breakdown) -> str:
     )
 
 
-def precision_kernel(data, measure) -> np.ndarray:
+def precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return ratio(data.hits(measure.k), data.cutoff_divisor(measure.k))
 
 
 PRECISION = Family(
     key="P",
     title="Precision",
+    help="Precision@k: the share of the top k that is relevant (divides by k even if fewer were retrieved).",
     function=precision,
     kernel=precision_kernel,
     kind="set",
-    help="Precision@k: the share of the top k that is relevant (divides by k even if fewer were retrieved).",
-    definition=precision_definition,
-    worked=precision_worked,
-    terms=(Term.HITS, Term.CUTOFF),
-    spellings=("precision",),
-    trec_eval="P",
-    ir_measures="P",
-    trec_defaults=TREC_CUTOFFS,
-    tools={"ranx": "precision@k", "BEIR": "P@k"},
-    card=1,
-    curve=1,
-    default=6,
-    default_cutoff=10,
-    pinned=4,
-    lists={"compared": 1, "compared_curves": 1, "swap_heatmap": 4},
-    offered=("P@5", "P@20"),
+    teaching=Teaching(precision_definition, precision_worked, terms=(Term.HITS, Term.CUTOFF)),
+    names=Names(spellings=("precision",), ir_measures="P", tools={"ranx": "precision@k", "BEIR": "P@k"}),
+    trec_eval=TrecEval("P", defaults=TREC_CUTOFFS),
+    default=Default(6, cutoff=10),
     order=10,
 )

@@ -7,13 +7,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._preference_formulas import group_definition, group_worked
 from metrics.families._preference_kernels import fulfilled_possible, group_mean, preference_table, ratio_or_zero
 from metrics.families._preferences import PreferenceJudgments, averaged_breakdown
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def prefs_avgjg_imp(
@@ -42,7 +48,7 @@ def prefs_avgjg_imp_worked(b: Breakdown) -> str:
     return group_worked("prefs_avgjg_imp", b)
 
 
-def prefs_avgjg_imp_kernel(data, measure) -> np.ndarray:
+def prefs_avgjg_imp_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     table = preference_table(data, measure.k)
     fulfilled, possible = fulfilled_possible(table, "imp")
     return group_mean(table, ratio_or_zero(fulfilled.astype(np.float64), possible.astype(np.float64)))
@@ -51,15 +57,12 @@ def prefs_avgjg_imp_kernel(data, measure) -> np.ndarray:
 PREFS_AVGJG_IMP = Family(
     key="prefs_avgjg_imp",
     title="Preferences fulfilled with a retrieved document, averaged over judgment groups",
+    help="prefs_avgjg counting only preferences with a retrieved document.",
     function=prefs_avgjg_imp,
     kernel=prefs_avgjg_imp_kernel,
     kind="order",
-    help="prefs_avgjg counting only preferences with a retrieved document.",
-    definition=prefs_avgjg_imp_definition,
-    worked=prefs_avgjg_imp_worked,
-    terms=(Term.SUM, Term.GROUPS),
-    trec_eval="prefs_avgjg_imp",
-    usually_cut=False,
-    reads=("prefs", "qrels_prefs"),
+    teaching=Teaching(prefs_avgjg_imp_definition, prefs_avgjg_imp_worked, terms=(Term.SUM, Term.GROUPS)),
+    written="whole",
+    trec_eval=TrecEval("prefs_avgjg_imp", reads=("prefs", "qrels_prefs")),
     order=710,
 )

@@ -7,13 +7,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._preference_formulas import group_definition, group_worked
 from metrics.families._preference_kernels import group_mean, preference_table, rnonrel
 from metrics.families._preferences import PreferenceJudgments, rnonrel_breakdown
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def prefs_avgjg_rnonrel(
@@ -43,7 +49,7 @@ def prefs_avgjg_rnonrel_worked(b: Breakdown) -> str:
     return group_worked("prefs_avgjg_Rnonrel", b)
 
 
-def prefs_avgjg_rnonrel_kernel(data, measure) -> np.ndarray:
+def prefs_avgjg_rnonrel_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     table = preference_table(data, measure.k)
     fulfilled, possible = rnonrel(table, False)
     with np.errstate(invalid="ignore"):  # a group's 0 / 0 is NaN, as in trec_eval: its query scores 0
@@ -53,15 +59,12 @@ def prefs_avgjg_rnonrel_kernel(data, measure) -> np.ndarray:
 PREFS_AVGJG_RNONREL = Family(
     key="prefs_avgjg_Rnonrel",
     title="Preferences averaged over judgment groups, as many non-relevant as relevant",
+    help="prefs_avgjg as if each group had judged as many non-relevant documents as relevant ones (akin to bpref).",
     function=prefs_avgjg_rnonrel,
     kernel=prefs_avgjg_rnonrel_kernel,
     kind="order",
-    help="prefs_avgjg as if each group had judged as many non-relevant documents as relevant ones (akin to bpref).",
-    definition=prefs_avgjg_rnonrel_definition,
-    worked=prefs_avgjg_rnonrel_worked,
-    terms=(Term.SUM, Term.GROUPS),
-    trec_eval="prefs_avgjg_Rnonrel",
-    usually_cut=False,
-    reads=("prefs", "qrels_prefs"),
+    teaching=Teaching(prefs_avgjg_rnonrel_definition, prefs_avgjg_rnonrel_worked, terms=(Term.SUM, Term.GROUPS)),
+    written="whole",
+    trec_eval=TrecEval("prefs_avgjg_Rnonrel", reads=("prefs", "qrels_prefs")),
     order=720,
 )

@@ -7,13 +7,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Teaching, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._preference_formulas import count_definition, count_worked
 from metrics.families._preference_kernels import fulfilled_possible, per_slot, preference_table
 from metrics.families._preferences import PreferenceJudgments, count_breakdown
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def prefs_num_prefs_ful(
@@ -42,7 +48,7 @@ def prefs_num_prefs_ful_worked(b: Breakdown) -> str:
     return count_worked("prefs_num_prefs_ful", "fulfilled preferences", b)
 
 
-def prefs_num_prefs_ful_kernel(data, measure) -> np.ndarray:
+def prefs_num_prefs_ful_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     table = preference_table(data, measure.k)
     fulfilled, _ = fulfilled_possible(table, "")
     return per_slot(table, fulfilled.astype(np.float64))
@@ -51,18 +57,13 @@ def prefs_num_prefs_ful_kernel(data, measure) -> np.ndarray:
 PREFS_NUM_PREFS_FUL = Family(
     key="prefs_num_prefs_ful",
     title="Preferences fulfilled",
+    help="How many stated preferences A > B the ranking fulfils: A retrieved above B, or A retrieved and B not.",
     function=prefs_num_prefs_ful,
     kernel=prefs_num_prefs_ful_kernel,
     kind="count",
-    help="How many stated preferences A > B the ranking fulfils: A retrieved above B, or A retrieved and B not.",
-    definition=prefs_num_prefs_ful_definition,
-    worked=prefs_num_prefs_ful_worked,
-    terms=(Term.FULFILLED,),
-    summary="sum",
-    count=True,
-    value_range=None,
-    trec_eval="prefs_num_prefs_ful",
-    usually_cut=False,
-    reads=("prefs", "qrels_prefs"),
+    teaching=Teaching(prefs_num_prefs_ful_definition, prefs_num_prefs_ful_worked, terms=(Term.FULFILLED,)),
+    written="whole",
+    trec_eval=TrecEval("prefs_num_prefs_ful", reads=("prefs", "qrels_prefs")),
+    values=Values(range=None, summary="sum", count=True),
     order=610,
 )

@@ -7,13 +7,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Teaching, TrecEval, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._preference_formulas import count_definition, count_worked
 from metrics.families._preference_kernels import fulfilled_possible, per_slot, preference_table
 from metrics.families._preferences import PreferenceJudgments, count_breakdown
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def prefs_num_prefs_poss(
@@ -42,7 +48,7 @@ def prefs_num_prefs_poss_worked(b: Breakdown) -> str:
     return count_worked("prefs_num_prefs_poss", "possible preferences", b)
 
 
-def prefs_num_prefs_poss_kernel(data, measure) -> np.ndarray:
+def prefs_num_prefs_poss_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     table = preference_table(data, measure.k)
     _, possible = fulfilled_possible(table, "")
     return per_slot(table, possible.astype(np.float64))
@@ -51,18 +57,13 @@ def prefs_num_prefs_poss_kernel(data, measure) -> np.ndarray:
 PREFS_NUM_PREFS_POSS = Family(
     key="prefs_num_prefs_poss",
     title="Preferences possible",
+    help="How many preferences the judgment groups state (A preferred to B), whatever was retrieved.",
     function=prefs_num_prefs_poss,
     kernel=prefs_num_prefs_poss_kernel,
     kind="count",
-    help="How many preferences the judgment groups state (A preferred to B), whatever was retrieved.",
-    definition=prefs_num_prefs_poss_definition,
-    worked=prefs_num_prefs_poss_worked,
-    terms=(Term.POSSIBLE,),
-    summary="sum",
-    count=True,
-    value_range=None,
-    trec_eval="prefs_num_prefs_poss",
-    usually_cut=False,
-    reads=("prefs", "qrels_prefs"),
+    teaching=Teaching(prefs_num_prefs_poss_definition, prefs_num_prefs_poss_worked, terms=(Term.POSSIBLE,)),
+    written="whole",
+    trec_eval=TrecEval("prefs_num_prefs_poss", reads=("prefs", "qrels_prefs")),
+    values=Values(range=None, summary="sum", count=True),
     order=600,
 )

@@ -7,13 +7,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._preference_formulas import pair_definition, pair_worked
 from metrics.families._preference_kernels import pair_values, preference_table
 from metrics.families._preferences import PreferenceJudgments, pair_breakdown
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def prefs_pair(
@@ -42,22 +48,19 @@ def prefs_pair_worked(b: Breakdown) -> str:
     return pair_worked("prefs_pair", b)
 
 
-def prefs_pair_kernel(data, measure) -> np.ndarray:
+def prefs_pair_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return pair_values(preference_table(data, measure.k), (1, 2, 3))
 
 
 PREFS_PAIR = Family(
     key="prefs_pair",
     title="Preferences by document pair",
+    help="Per document pair, the share of judgment groups preferring the better-ranked one, averaged over pairs.",
     function=prefs_pair,
     kernel=prefs_pair_kernel,
     kind="order",
-    help="Per document pair, the share of judgment groups preferring the better-ranked one, averaged over pairs.",
-    definition=prefs_pair_definition,
-    worked=prefs_pair_worked,
-    terms=(Term.SUM, Term.PAIRS),
-    trec_eval="prefs_pair",
-    usually_cut=False,
-    reads=("prefs", "qrels_prefs"),
+    teaching=Teaching(prefs_pair_definition, prefs_pair_worked, terms=(Term.SUM, Term.PAIRS)),
+    written="whole",
+    trec_eval=TrecEval("prefs_pair", reads=("prefs", "qrels_prefs")),
     order=660,
 )

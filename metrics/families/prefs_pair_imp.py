@@ -7,13 +7,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._preference_formulas import pair_definition, pair_worked
 from metrics.families._preference_kernels import pair_values, preference_table
 from metrics.families._preferences import PreferenceJudgments, pair_breakdown
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def prefs_pair_imp(
@@ -42,22 +48,19 @@ def prefs_pair_imp_worked(b: Breakdown) -> str:
     return pair_worked("prefs_pair_imp", b)
 
 
-def prefs_pair_imp_kernel(data, measure) -> np.ndarray:
+def prefs_pair_imp_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return pair_values(preference_table(data, measure.k), (1, 2))
 
 
 PREFS_PAIR_IMP = Family(
     key="prefs_pair_imp",
     title="Preferences by document pair, with a retrieved document",
+    help="prefs_pair over the pairs with a retrieved document; pairs of two unretrieved documents are left out.",
     function=prefs_pair_imp,
     kernel=prefs_pair_imp_kernel,
     kind="order",
-    help="prefs_pair over the pairs with a retrieved document; pairs of two unretrieved documents are left out.",
-    definition=prefs_pair_imp_definition,
-    worked=prefs_pair_imp_worked,
-    terms=(Term.SUM, Term.PAIRS),
-    trec_eval="prefs_pair_imp",
-    usually_cut=False,
-    reads=("prefs", "qrels_prefs"),
+    teaching=Teaching(prefs_pair_imp_definition, prefs_pair_imp_worked, terms=(Term.SUM, Term.PAIRS)),
+    written="whole",
+    trec_eval=TrecEval("prefs_pair_imp", reads=("prefs", "qrels_prefs")),
     order=680,
 )

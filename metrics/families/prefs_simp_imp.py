@@ -7,13 +7,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._preference_formulas import ratio_definition, ratio_worked
 from metrics.families._preference_kernels import fulfilled_possible, per_slot, preference_table, ratio_or_zero
 from metrics.families._preferences import PreferenceJudgments, simple_breakdown
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def prefs_simp_imp(
@@ -42,7 +48,7 @@ def prefs_simp_imp_worked(b: Breakdown) -> str:
     return ratio_worked("prefs_simp_imp", b)
 
 
-def prefs_simp_imp_kernel(data, measure) -> np.ndarray:
+def prefs_simp_imp_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     table = preference_table(data, measure.k)
     fulfilled, possible = fulfilled_possible(table, "imp")
     numerator, denominator = per_slot(table, fulfilled.astype(float)), per_slot(table, possible.astype(float))
@@ -52,15 +58,12 @@ def prefs_simp_imp_kernel(data, measure) -> np.ndarray:
 PREFS_SIMP_IMP = Family(
     key="prefs_simp_imp",
     title="Preferences fulfilled with a retrieved document, simple ratio",
+    help="Fulfilled over possible preferences that involve a retrieved document (two unretrieved: left out).",
     function=prefs_simp_imp,
     kernel=prefs_simp_imp_kernel,
     kind="order",
-    help="Fulfilled over possible preferences that involve a retrieved document (two unretrieved: left out).",
-    definition=prefs_simp_imp_definition,
-    worked=prefs_simp_imp_worked,
-    terms=(Term.FULFILLED, Term.POSSIBLE),
-    trec_eval="prefs_simp_imp",
-    usually_cut=False,
-    reads=("prefs", "qrels_prefs"),
+    teaching=Teaching(prefs_simp_imp_definition, prefs_simp_imp_worked, terms=(Term.FULFILLED, Term.POSSIBLE)),
+    written="whole",
+    trec_eval=TrecEval("prefs_simp_imp", reads=("prefs", "qrels_prefs")),
     order=650,
 )

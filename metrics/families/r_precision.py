@@ -6,13 +6,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.checks import count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._precision_at_r import _precision_at, _precision_at_rank
 from metrics.teaching.latex import aligned_block, decimal, whole, zero_R_line
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def r_precision(
@@ -48,24 +54,20 @@ def r_precision_worked(b: Breakdown) -> str:
     )
 
 
-def r_precision_kernel(data, measure) -> np.ndarray:
+def r_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return _precision_at_rank(data, data.R, measure.k)
 
 
 R_PRECISION = Family(
     key="Rprec",
     title="R-precision",
+    help="R-precision: precision at rank R (where precision equals recall).",
     function=r_precision,
     kernel=r_precision_kernel,
     kind="order",
-    help="R-precision: precision at rank R (where precision equals recall).",
-    definition=r_precision_definition,
-    worked=r_precision_worked,
-    terms=(Term.R, Term.HITS, Term.RANK_CUTOFF),
-    spellings=("r_prec", "r-prec"),
-    trec_eval="Rprec",
-    ir_measures="Rprec",
-    usually_cut=False,
-    offered=("Rprec",),
+    teaching=Teaching(r_precision_definition, r_precision_worked, terms=(Term.R, Term.HITS, Term.RANK_CUTOFF)),
+    written="whole",
+    names=Names(spellings=("r_prec", "r-prec"), ir_measures="Rprec"),
+    trec_eval=TrecEval("Rprec"),
     order=170,
 )

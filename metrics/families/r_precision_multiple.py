@@ -7,13 +7,19 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Param
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Param, Teaching, TrecEval
 from metrics.core.checks import check_qrels, count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._precision_at_r import _precision_at, _precision_at_rank
 from metrics.teaching.latex import aligned_block, decimal, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def r_precision_multiple(
@@ -55,7 +61,7 @@ def r_precision_multiple_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def r_precision_multiple_kernel(data, measure) -> np.ndarray:
+def r_precision_multiple_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     cut = (measure.param("multiple") * data.R + 0.9).astype(np.int64)  # C's (long)(x * R + 0.9)
     return _precision_at_rank(data, cut, measure.k)
 
@@ -63,16 +69,15 @@ def r_precision_multiple_kernel(data, measure) -> np.ndarray:
 R_PRECISION_MULTIPLE = Family(
     key="RprecMult",
     title="Precision at a multiple of R",
+    help="Precision at rank x·R (rounded as trec_eval does): precision- or recall-oriented.",
     function=r_precision_multiple,
     kernel=r_precision_multiple_kernel,
     kind="order",
-    help="Precision at rank x·R (rounded as trec_eval does): precision- or recall-oriented.",
-    definition=r_precision_multiple_definition,
-    worked=r_precision_multiple_worked,
-    terms=(Term.R, Term.HITS, Term.RANK_CUTOFF),
-    trec_eval="Rprec_mult",
+    teaching=Teaching(
+        r_precision_multiple_definition, r_precision_multiple_worked, terms=(Term.R, Term.HITS, Term.RANK_CUTOFF)
+    ),
     params=(Param("multiple", 1.0, 0.0, 1000.0, "the multiple x of R"),),
     at_param="multiple",
-    trec_defaults=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+    trec_eval=TrecEval("Rprec_mult", defaults=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
     order=180,
 )

@@ -7,14 +7,22 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import PATIENCE, Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import PATIENCE, Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import level, level_counts, level_gains
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._rbp_powers import _powers
 from metrics.teaching.latex import aligned_block, compact, decimal, elided_sum
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+DISCOUNTED_SUM = Term("sum of g_i p^(i-1)")
 
 
 def rbp_gains(qrels: Judgments) -> dict[int, float]:
@@ -62,7 +70,7 @@ def rank_biased_precision(
         grade = int(qrels.get(doc, 0))
         steps.append(RankStep(rank, doc, grade, grade >= conventions.threshold, contribution, running))
     value = (1.0 - p) * total
-    return Breakdown("RBP", k, value, tuple(steps), {Term.PATIENCE: p, Term.DISCOUNTED_SUM: total}, conventions)
+    return Breakdown("RBP", k, value, tuple(steps), {Term.PATIENCE: p, DISCOUNTED_SUM: total}, conventions)
 
 
 def rbp_weights(n: int, p: float) -> tuple[list[float], float]:
@@ -91,11 +99,11 @@ def rbp_worked(b: Breakdown) -> str:
     if terms:
         written = elided_sum(terms, [st.contribution for st in gained])
         lines.append(rf"&= {compact(1 - p)} \cdot \Bigl( {written} \Bigr)")
-    lines.append(rf"&= {compact(1 - p)} \cdot {decimal(b.terms[Term.DISCOUNTED_SUM])} = {decimal(b.value)}")
+    lines.append(rf"&= {compact(1 - p)} \cdot {decimal(b.terms[DISCOUNTED_SUM])} = {decimal(b.value)}")
     return aligned_block(lines)
 
 
-def rank_biased_precision_kernel(data, measure) -> np.ndarray:
+def rank_biased_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     p = float(measure.param("p"))
     slot, rank, grade = data.within(measure.k)
     top_grade = np.zeros(data.size, dtype=np.int64)
@@ -112,16 +120,14 @@ def rank_biased_precision_kernel(data, measure) -> np.ndarray:
 RANK_BIASED_PRECISION = Family(
     key="RBP",
     title="Rank-biased precision",
+    help="RBP: expected gain per document read by a user who reads on with probability p (trec_eval rbp, p = 0.9).",
     function=rank_biased_precision,
     kernel=rank_biased_precision_kernel,
     kind="order",
-    help="RBP: expected gain per document read by a user who reads on with probability p (trec_eval rbp, p = 0.9).",
-    definition=rbp_definition,
-    worked=rbp_worked,
-    terms=(Term.PATIENCE, Term.DISCOUNTED_SUM),
-    usually_cut=False,
-    trec_eval="rbp",
-    ir_measures="RBP",
+    teaching=Teaching(rbp_definition, rbp_worked, terms=(Term.PATIENCE, DISCOUNTED_SUM)),
+    written="whole",
     params=(PATIENCE,),
+    names=Names(ir_measures="RBP"),
+    trec_eval=TrecEval("rbp"),
     order=300,
 )

@@ -7,14 +7,22 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import PATIENCE, Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import PATIENCE, Family, Teaching, TrecEval
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import level
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._rbp_powers import _powers
 from metrics.teaching.latex import aligned_block, compact, decimal
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+TAIL = Term("p^n")
 
 
 def rbp_residual(
@@ -49,7 +57,7 @@ def rbp_residual(
     if count:  # the tail beyond the list has no rank: the last rank carries it, so the contributions sum to the value
         last = steps[-1]
         steps[-1] = RankStep(last.rank, last.doc_id, last.grade, last.relevant, last.contribution + weight, value)
-    terms = {Term.PATIENCE: p, Term.UNJUDGED: count, Term.TAIL: weight if count else 0.0}
+    terms = {Term.PATIENCE: p, Term.UNJUDGED: count, TAIL: weight if count else 0.0}
     return Breakdown("RBP_resid", k, value, tuple(steps), terms, conventions)
 
 
@@ -64,12 +72,12 @@ def rbp_resid_worked(b: Breakdown) -> str:
     if not b.terms[Term.UNJUDGED]:
         lines.append(r"&= 0 \quad \text{(no unjudged document in the list: trec\_eval reports 0)}")
         return aligned_block(lines)
-    unjudged = sum(st.contribution for st in b.steps) - b.terms[Term.TAIL]  # the last rank's step carries the tail
-    lines.append(rf"&= {decimal(b.terms[Term.TAIL])} + {decimal(unjudged)} = {decimal(b.value)}")
+    unjudged = sum(st.contribution for st in b.steps) - b.terms[TAIL]  # the last rank's step carries the tail
+    lines.append(rf"&= {decimal(b.terms[TAIL])} + {decimal(unjudged)} = {decimal(b.value)}")
     return aligned_block(lines)
 
 
-def rbp_residual_kernel(data, measure) -> np.ndarray:
+def rbp_residual_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     p = float(measure.param("p"))
     n = data.retrieved(measure.k)
     slot, rank, grade = data.within(measure.k)
@@ -115,18 +123,15 @@ def _unjudged_weight_expanded(size, n, slot, rank, weights) -> np.ndarray:
 RBP_RESIDUAL = Family(
     key="RBP_resid",
     title="Rank-biased precision residual",
-    function=rbp_residual,
-    kernel=rbp_residual_kernel,
-    kind="order",
     help=(
         "RBP residual: how much RBP could still rise if the unjudged documents and the rest of the list were relevant."
     ),
-    definition=rbp_resid_definition,
-    worked=rbp_resid_worked,
-    terms=(Term.PATIENCE, Term.UNJUDGED, Term.TAIL),
-    usually_cut=False,
-    trec_eval="rbp_resid",
+    function=rbp_residual,
+    kernel=rbp_residual_kernel,
+    kind="order",
+    teaching=Teaching(rbp_resid_definition, rbp_resid_worked, terms=(Term.PATIENCE, Term.UNJUDGED, TAIL)),
+    written="whole",
     params=(PATIENCE,),
-    zero_when_missing=True,
+    trec_eval=TrecEval("rbp_resid", zero_when_missing=True),
     order=310,
 )

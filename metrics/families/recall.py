@@ -6,13 +6,16 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import TREC_CUTOFFS, Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import TREC_CUTOFFS, Default, Family, Names, Teaching, TrecEval
 from metrics.core.checks import count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._hits import _hits_breakdown
+from metrics.families.num_rel import NUM_REL
 from metrics.teaching.latex import (
     aligned_block,
     at_cut,
@@ -23,6 +26,9 @@ from metrics.teaching.latex import (
     whole,
     zero_R_line,
 )
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def recall(
@@ -55,32 +61,21 @@ def recall_worked(b: Breakdown) -> str:
     return aligned_block([rf"{s} &= \frac{{\mathrm{{hits{at_cut(b.k)}}}}}{{R}}", hits_line(b), last])
 
 
-def recall_kernel(data, measure) -> np.ndarray:
+def recall_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return ratio(data.hits(measure.k), data.R)
 
 
 RECALL = Family(
     key="R",
     title="Recall",
+    help="Recall@k: the share of all relevant docs (retrieved or not) found in the top k.",
     function=recall,
     kernel=recall_kernel,
     kind="set",
-    help="Recall@k: the share of all relevant docs (retrieved or not) found in the top k.",
-    definition=recall_definition,
-    worked=recall_worked,
-    terms=(Term.HITS, Term.R),
-    spellings=("recall",),
-    trec_eval="recall",
-    ir_measures="R",
-    trec_defaults=TREC_CUTOFFS,
-    tools={"ranx": "recall@k", "BEIR": "Recall@k"},
-    card=2,
-    curve=2,
-    default=4,
-    default_cutoff=100,
-    pinned=5,
-    lists={"compared": 2, "compared_curves": 2, "swap_heatmap": 5},
-    offered=("R@10", "R@1000"),
-    normaliser=lambda k, conventions: "NumRel",
+    teaching=Teaching(recall_definition, recall_worked, terms=(Term.HITS, Term.R)),
+    names=Names(spellings=("recall",), ir_measures="R", tools={"ranx": "recall@k", "BEIR": "Recall@k"}),
+    trec_eval=TrecEval("recall", defaults=TREC_CUTOFFS),
+    default=Default(4, cutoff=100),
+    normaliser=lambda k, conventions: NUM_REL.key,
     order=20,
 )

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Default, Family, Names, Teaching, TrecEval
 from metrics.core.checks import checked, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, decimal, defined, measure_symbol, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def reciprocal_rank(
@@ -61,7 +67,7 @@ def reciprocal_rank_worked(b: Breakdown) -> str:
     )
 
 
-def reciprocal_rank_kernel(data, measure) -> np.ndarray:
+def reciprocal_rank_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     k = measure.k
     relevant = np.flatnonzero(data.relevant())
     slots, first = np.unique(data.slot[relevant], return_index=True)  # rows are in rank order
@@ -75,24 +81,14 @@ def reciprocal_rank_kernel(data, measure) -> np.ndarray:
 RECIPROCAL_RANK = Family(
     key="RR",
     title="Reciprocal rank",
+    help="Reciprocal rank: 1 / rank of the first relevant doc; 0 if none was retrieved.",
     function=reciprocal_rank,
     kernel=reciprocal_rank_kernel,
     kind="order",
-    help="Reciprocal rank: 1 / rank of the first relevant doc; 0 if none was retrieved.",
-    definition=reciprocal_rank_definition,
-    worked=reciprocal_rank_worked,
-    terms=(Term.FIRST_RELEVANT_RANK,),
-    spellings=("mrr", "recip_rank"),
-    trec_eval="recip_rank",
-    ir_measures="RR",
-    tools={"ranx": "mrr@k", "BEIR": "MRR@k"},
-    card=3,
-    uncut_card=True,
-    default=3,
-    default_cutoff=10,
-    tab=3,
-    pinned=3,
-    lists={"compared": 4, "swap_heatmap": 3},
-    offered=("RR",),
+    teaching=Teaching(reciprocal_rank_definition, reciprocal_rank_worked, terms=(Term.FIRST_RELEVANT_RANK,)),
+    written="both",
+    names=Names(spellings=("mrr", "recip_rank"), ir_measures="RR", tools={"ranx": "mrr@k", "BEIR": "MRR@k"}),
+    trec_eval=TrecEval("recip_rank"),
+    default=Default(3, cutoff=10),
     order=60,
 )

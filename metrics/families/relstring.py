@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Teaching, TrecEval, Values
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 DEFAULT_LENGTH = 10  # trec_eval's relstring.10
 
@@ -62,7 +68,7 @@ _RELSTRING_SAFE = {
 }
 
 
-def relstring_kernel(data, measure) -> np.ndarray:
+def relstring_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     """The strings themselves (an array of str), not numbers: see metrics.families.relstring."""
     length = DEFAULT_LENGTH if measure.k is None else measure.k
     slot, rank, grade = data.within(length)
@@ -75,18 +81,20 @@ def relstring_kernel(data, measure) -> np.ndarray:
 RELSTRING = Family(
     key="relstring",
     title="Relevance string",
+    help="relstring: the judgments of the first k documents (10 by default) as characters; not a number.",
     function=relstring,
     kernel=relstring_kernel,
     kind="order",
-    help="relstring: the judgments of the first k documents (10 by default) as characters; not a number.",
-    definition=relstring_definition,
-    worked=relstring_worked,
-    terms=(Term.CUTOFF,),
-    usually_cut=False,
-    trec_eval="relstring",
-    summary="none",
-    text=True,
-    value_range=None,  # a string, not a number
-    trec_cut=True,  # relstring.20: its length
+    teaching=Teaching(relstring_definition, relstring_worked, terms=(Term.CUTOFF,)),
+    written="whole",
+    trec_eval=TrecEval(
+        "relstring",
+        cut=True,  # relstring.20: its length
+    ),
+    values=Values(
+        range=None,  # a string, not a number
+        summary="none",
+        text=True,
+    ),
     order=380,
 )

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from metrics.catalog.family import GAINS, Family
+from metrics.catalog.family import GAINS, Family, Teaching, TrecEval
 from metrics.core.checks import count_relevant
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import Gains, LevelGain, gain_of, level_counts, level_gains
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import position_within
+from metrics.core.prepared import Prepared, position_within
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._gain_walks import (
     Walk,
@@ -28,6 +29,9 @@ from metrics.families._gain_walks import (
     walk_breakdown,
     walk_values,
 )
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def rndcg_walk(values: Sequence[int], levels: Sequence[LevelGain], R: int) -> Walk:
@@ -115,7 +119,7 @@ def rndcg_worked(b: Breakdown) -> str:
     return averaged_worked(r"\mathrm{Rndcg}", b, "NDCG where the ideal gain changes level, and at the list's end")
 
 
-def rndcg_kernel(data, measure) -> np.ndarray:
+def rndcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     if not _integer(_gains_of(measure)):
         R = data.R.tolist()
         return _walks(data, measure, lambda values, levels, s: rndcg_walk(values, levels, R[s]))
@@ -148,16 +152,14 @@ def rndcg_kernel(data, measure) -> np.ndarray:
 RNDCG = Family(
     key="Rndcg",
     title="NDCG averaged at the R levels",
+    help="Rndcg (experimental): NDCG taken wherever the ideal gain drops a level, and at the list's end, averaged.",
     function=rndcg,
     kernel=rndcg_kernel,
     kind="order",
-    help="Rndcg (experimental): NDCG taken wherever the ideal gain drops a level, and at the list's end, averaged.",
-    definition=rndcg_definition,
-    worked=rndcg_worked,
-    terms=(Term.SUM, Term.POINTS),
-    usually_cut=False,
+    teaching=Teaching(rndcg_definition, rndcg_worked, terms=(Term.SUM, Term.POINTS)),
     cutoff="none",
-    trec_eval="Rndcg",
+    written="whole",
     params=(GAINS,),
+    trec_eval=TrecEval("Rndcg"),
     order=350,
 )

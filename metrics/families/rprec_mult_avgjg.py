@@ -7,7 +7,7 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._judgment_groups import (
@@ -55,17 +55,13 @@ def rprec_mult_avgjg_worked(b: Breakdown) -> str:
 RPREC_MULT_AVGJG = Family(
     key="RprecMult_avgjg",
     title="Precision at a multiple of R averaged over judgment groups",
+    help="RprecMult_avgjg@x (trec_eval Rprec_mult_avgjg): precision at rank x·R of each judgment group, averaged.",
     function=rprec_mult_avgjg,
     kernel=R_PRECISION_MULTIPLE.kernel,  # one group per slot: metrics.evaluation.judgment_groups averages a query's
     kind="order",
-    help="RprecMult_avgjg@x (trec_eval Rprec_mult_avgjg): precision at rank x·R of each judgment group, averaged.",
-    definition=rprec_mult_avgjg_definition,
-    worked=rprec_mult_avgjg_worked,
-    terms=(Term.SUM, Term.GROUPS),
-    trec_eval="Rprec_mult_avgjg",
+    teaching=Teaching(rprec_mult_avgjg_definition, rprec_mult_avgjg_worked, terms=(Term.SUM, Term.GROUPS)),
     params=R_PRECISION_MULTIPLE.params,
     at_param="multiple",
-    trec_defaults=R_PRECISION_MULTIPLE.trec_defaults,
-    reads=("qrels_jg",),
+    trec_eval=TrecEval("Rprec_mult_avgjg", defaults=R_PRECISION_MULTIPLE.trec_eval.defaults, reads=("qrels_jg",)),
     order=397,
 )

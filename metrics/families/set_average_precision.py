@@ -6,13 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._set_counts import _SET_P, _SET_RECALL, _set_counts, _steps
 from metrics.teaching.latex import aligned_block, decimal
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def set_average_precision(
@@ -50,7 +55,7 @@ def set_average_precision_worked(b: Breakdown) -> str:
     )
 
 
-def set_average_precision_kernel(data, measure) -> np.ndarray:
+def set_average_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     hits = data.hits(measure.k).astype(np.float64)
     return ratio(hits * hits, data.retrieved(measure.k) * data.R.astype(np.float64))  # as the readable function
 
@@ -58,14 +63,16 @@ def set_average_precision_kernel(data, measure) -> np.ndarray:
 SET_AVERAGE_PRECISION = Family(
     key="SetAP",
     title="Set average precision",
+    help="Set precision times set recall.",
     function=set_average_precision,
     kernel=set_average_precision_kernel,
     kind="set",
-    help="Set precision times set recall.",
-    definition=set_average_precision_definition,
-    worked=set_average_precision_worked,
-    terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL),
-    trec_eval="set_map",
-    usually_cut=False,
+    teaching=Teaching(
+        set_average_precision_definition,
+        set_average_precision_worked,
+        terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL),
+    ),
+    written="whole",
+    trec_eval=TrecEval("set_map"),
     order=240,
 )

@@ -6,13 +6,20 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Param
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, Param, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.families._set_counts import _set_counts
 from metrics.teaching.latex import aligned_block, decimal
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
+
+BETA = Term("beta")
 
 
 def set_f(
@@ -45,7 +52,7 @@ def set_f(
     p = hits / retrieved if retrieved else 0.0
     r = hits / R if R else 0.0
     terms = {Term.HITS: hits, Term.RETRIEVED: retrieved, Term.R: R, Term.SET_PRECISION: p, Term.SET_RECALL: r}
-    terms[Term.BETA] = beta
+    terms[BETA] = beta
     return Breakdown("SetF", k, _f(hits, retrieved, R, beta), tuple(steps), terms, conventions)
 
 
@@ -65,7 +72,7 @@ def set_f_definition(c: Conventions) -> str:
 
 def set_f_worked(b: Breakdown) -> str:
     s = _SET_F
-    beta, p, r = b.terms[Term.BETA], b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
+    beta, p, r = b.terms[BETA], b.terms[Term.SET_PRECISION], b.terms[Term.SET_RECALL]
     lines = [rf"{s} &= \frac{{(\beta + 1)\, P\, R}}{{\beta P + R}} \quad (\beta = {beta:g})"]
     if not b.value:
         lines.append(r"&= 0 \quad \text{(nothing relevant retrieved)}")
@@ -77,7 +84,7 @@ def set_f_worked(b: Breakdown) -> str:
     return aligned_block(lines)
 
 
-def set_f_kernel(data, measure) -> np.ndarray:
+def set_f_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     hits, beta = data.hits(measure.k), measure.param("beta")
     p, r = ratio(hits, data.retrieved(measure.k)), ratio(hits, data.R)
     scored = (hits > 0) & (data.retrieved(measure.k) > 0) & (data.R > 0)
@@ -89,18 +96,18 @@ def set_f_kernel(data, measure) -> np.ndarray:
 SET_F = Family(
     key="SetF",
     title="Set F",
+    help="Weighted harmonic mean of set precision and set recall (trec_eval's beta enters unsquared).",
     function=set_f,
     kernel=set_f_kernel,
     kind="set",
-    help="Weighted harmonic mean of set precision and set recall (trec_eval's beta enters unsquared).",
-    definition=set_f_definition,
-    worked=set_f_worked,
-    terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL, Term.BETA),
-    trec_eval="set_F",
-    ir_measures="SetF",
+    teaching=Teaching(
+        set_f_definition,
+        set_f_worked,
+        terms=(Term.HITS, Term.RETRIEVED, Term.R, Term.SET_PRECISION, Term.SET_RECALL, BETA),
+    ),
+    written="whole",
     params=(Param("beta", 1.0, 0.0, 1000.0, "the weight of recall against precision (trec_eval's, unsquared)"),),
-    trec_param="beta",
-    usually_cut=False,
-    offered=("SetF",),
+    names=Names(ir_measures="SetF"),
+    trec_eval=TrecEval("set_F", param="beta"),
     order=230,
 )

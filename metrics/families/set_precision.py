@@ -6,13 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._set_counts import _SET_P, _set_counts, _steps
 from metrics.teaching.latex import aligned_block, decimal, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def set_precision(
@@ -45,22 +50,20 @@ def set_precision_worked(b: Breakdown) -> str:
     return aligned_block([rf"{s} &= {fraction} = \frac{{{hits}}}{{{retrieved}}} = {decimal(b.value)}"])
 
 
-def set_precision_kernel(data, measure) -> np.ndarray:
+def set_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return ratio(data.hits(measure.k), data.retrieved(measure.k))
 
 
 SET_PRECISION = Family(
     key="SetP",
     title="Set precision",
+    help="Precision of the whole retrieved list: relevant retrieved / retrieved.",
     function=set_precision,
     kernel=set_precision_kernel,
     kind="set",
-    help="Precision of the whole retrieved list: relevant retrieved / retrieved.",
-    definition=set_precision_definition,
-    worked=set_precision_worked,
-    terms=(Term.HITS, Term.RETRIEVED),
-    trec_eval="set_P",
-    ir_measures="SetP",
-    usually_cut=False,
+    teaching=Teaching(set_precision_definition, set_precision_worked, terms=(Term.HITS, Term.RETRIEVED)),
+    written="whole",
+    names=Names(ir_measures="SetP"),
+    trec_eval=TrecEval("set_P"),
     order=210,
 )

@@ -6,13 +6,18 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Names, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._set_counts import _SET_RECALL, _set_counts, _steps
 from metrics.teaching.latex import aligned_block, decimal, whole, zero_R_line
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def set_recall(
@@ -44,22 +49,20 @@ def set_recall_worked(b: Breakdown) -> str:
     return aligned_block([rf"{s} &= \frac{{\mathrm{{hits}}}}{{R}} = \frac{{{hits}}}{{{R}}} = {decimal(b.value)}"])
 
 
-def set_recall_kernel(data, measure) -> np.ndarray:
+def set_recall_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     return ratio(data.hits(measure.k), data.R)
 
 
 SET_RECALL = Family(
     key="SetR",
     title="Set recall",
+    help="Recall of the whole retrieved list: relevant retrieved / R.",
     function=set_recall,
     kernel=set_recall_kernel,
     kind="set",
-    help="Recall of the whole retrieved list: relevant retrieved / R.",
-    definition=set_recall_definition,
-    worked=set_recall_worked,
-    terms=(Term.HITS, Term.R),
-    trec_eval="set_recall",
-    ir_measures="SetR",
-    usually_cut=False,
+    teaching=Teaching(set_recall_definition, set_recall_worked, terms=(Term.HITS, Term.R)),
+    written="whole",
+    names=Names(ir_measures="SetR"),
+    trec_eval=TrecEval("set_recall"),
     order=220,
 )

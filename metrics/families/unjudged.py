@@ -6,15 +6,20 @@ Its readable function (with the per-rank breakdown), engine kernel, LaTeX formul
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.checks import checked
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.judgments import NOT_IN_POOL, POOL_UNJUDGED, level
 from metrics.core.lazy_numpy import np
-from metrics.core.prepared import ratio
+from metrics.core.prepared import Prepared, ratio
 from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._judged_ranks import _share_steps
 from metrics.teaching.latex import aligned_block, plain, share_line, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def unjudged(
@@ -55,7 +60,7 @@ def unjudged_worked(b: Breakdown) -> str:
     )
 
 
-def unjudged_kernel(data, measure) -> np.ndarray:
+def unjudged_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     slot, _, grade = data.within(measure.k)
     judged_count = np.bincount(slot[grade >= 0], minlength=data.size)
     divisor = data.n if measure.k is None else np.full(data.size, measure.k, dtype=np.int64)
@@ -65,15 +70,11 @@ def unjudged_kernel(data, measure) -> np.ndarray:
 UNJUDGED = Family(
     key="unj",
     title="Unjudged at k",
+    help="unj@k: the share of the top k with no judgment (no qrels line or a grade below 0), divided by k.",
     function=unjudged,
     kernel=unjudged_kernel,
     kind="set",
-    help="unj@k: the share of the top k with no judgment (no qrels line or a grade below 0), divided by k.",
-    definition=unjudged_definition,
-    worked=unjudged_worked,
-    terms=(Term.UNJUDGED, Term.CUTOFF),
-    trec_eval="unj",
-    trec_defaults=(5, 10, 20),
-    zero_when_missing=True,
+    teaching=Teaching(unjudged_definition, unjudged_worked, terms=(Term.UNJUDGED, Term.CUTOFF)),
+    trec_eval=TrecEval("unj", defaults=(5, 10, 20), zero_when_missing=True),
     order=290,
 )

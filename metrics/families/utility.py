@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from metrics.catalog.family import Family, Param
+from typing import TYPE_CHECKING
+
+from metrics.catalog.family import Family, Param, Teaching, TrecEval, Values
 from metrics.core.checks import checked, count_relevant, judged
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
+from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, decimal, whole
+
+if TYPE_CHECKING:
+    from metrics.catalog.measures import Measure
 
 
 def utility(
@@ -72,7 +78,7 @@ def utility_worked(b: Breakdown) -> str:
     )
 
 
-def utility_kernel(data, measure) -> np.ndarray:
+def utility_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     a, b, c, d = (float(measure.param(name)) for name in "abcd")
     collection = float(measure.param("collection"))
     slot, _, grade = data.within(measure.k)
@@ -81,13 +87,13 @@ def utility_kernel(data, measure) -> np.ndarray:
     return a * hits + b * (n - hits) + c * (R - hits) + d * (collection + hits - n - R)
 
 
-def plain_utility(measure) -> bool:
+def plain_utility(measure: Measure) -> bool:
     """Is this trec_eval's plain ``utility`` (no parameters but -N's collection)? trec_eval -c sets it to 0 for a
     query missing from the run; a utility with parameters keeps the stand-in document's value."""
     return all(name == "collection" for name, _ in measure.params)
 
 
-def utility_stand_in(values: np.ndarray, data, measure) -> np.ndarray:
+def utility_stand_in(values: np.ndarray, data: Prepared, measure: Measure) -> np.ndarray:
     """-c: a query missing from the run retrieved trec_eval's stand-in document, which is not relevant: one more
     non-relevant document retrieved (b), one fewer not retrieved (d)."""
     return np.where(data.in_run, values, values + measure.param("b") - measure.param("d"))
@@ -96,17 +102,13 @@ def utility_stand_in(values: np.ndarray, data, measure) -> np.ndarray:
 UTILITY = Family(
     key="utility",
     title="Set utility",
+    help="Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
     function=utility,
     kernel=utility_kernel,
     kind="set",
-    help="Utility: a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * rest (1, -1, 0, 0).",
-    definition=utility_definition,
-    worked=utility_worked,
-    terms=(Term.HITS, Term.RETRIEVED, Term.R),
-    usually_cut=False,
+    teaching=Teaching(utility_definition, utility_worked, terms=(Term.HITS, Term.RETRIEVED, Term.R)),
     cutoff="none",
-    trec_eval="utility",
-    trec_params=("a", "b", "c", "d"),
+    written="whole",
     params=(
         Param("a", 1.0, -1e6, 1e6, "Worth of a relevant retrieved document."),
         Param("b", -1.0, -1e6, 1e6, "Worth of a non-relevant retrieved document."),
@@ -114,8 +116,9 @@ UTILITY = Family(
         Param("d", 0.0, -1e6, 1e6, "Worth of a non-relevant document not retrieved."),
         Param("collection", 0.0, 0.0, 1e12, "Documents in the collection (trec_eval -N).", integer=True),
     ),
-    value_range=None,
-    zero_when_missing=plain_utility,
-    stand_in=utility_stand_in,
+    trec_eval=TrecEval(
+        "utility", params=("a", "b", "c", "d"), zero_when_missing=plain_utility, stand_in=utility_stand_in
+    ),
+    values=Values(range=None),
     order=370,
 )

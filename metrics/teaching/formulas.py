@@ -28,9 +28,9 @@ def definition(family: str, conventions: Conventions) -> str:
     >>> definition("P", TREC_EVAL)
     '\\\\mathrm{P@k} = \\\\frac{\\\\mathrm{hits@}k}{k}'
     """
-    return declared(family).definition(conventions)
+    return declared(family).teaching.definition(conventions)
 
 
 def latex(b: Breakdown) -> str:
     """The worked formula of any Breakdown: definition, the user's numbers substituted, the result."""
-    return declared(b.family).worked(b)
+    return declared(b.family).teaching.worked(b)

@@ -261,13 +261,13 @@ def as_text(found: Explanation, top: int = TOP_QUERIES) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from metrics.tools.profiles import TOOLS
+    from metrics.tools.profiles import TOOLS, measure_forms
 
     parser = OneLineParser(
         prog="python -m metrics.explain",
         description="Why two tools give two numbers on your run: the difference, attributed to each convention.",
-        epilog="tools: " + ", ".join(t.key for t in TOOLS) + ". Measures: NDCG@k, DCG@k, AP, AP@k, P@k, R@k, RR, RR@k "
-        "(where the tool has them). Bad input exits with status 2 and one line on stderr.",
+        epilog=f"tools: {', '.join(t.key for t in TOOLS)}. Measures: {', '.join(measure_forms())} (where the tool has "
+        "them). Bad input exits with status 2 and one line on stderr.",
     )
     parser.add_argument("qrels", help="qrels file: 'qid iter docid grade' (or CSV/TSV with a header; .gz ok)")
     parser.add_argument("run", help="run file: 'qid Q0 docid rank score tag' (or CSV/TSV with a header; .gz ok)")

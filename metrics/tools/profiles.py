@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from metrics.catalog import registry
+from metrics.catalog.family import Cutoff
 from metrics.catalog.measures import Measure, parse_measure
 from metrics.tools.settings import TREC_EVAL_SETTING, Setting
 
@@ -40,7 +42,6 @@ TIES_WORDS = {
     "input": "tied documents keep their input order (a stable sort)",
     "unspecified": "an unstable sort: the order of tied documents is not defined",
 }
-Cutoff = Literal["optional", "required", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +49,11 @@ class Profile:
     """One measure of one tool."""
 
     measure: str  # the registry family: NDCG, DCG, AP, P, R, RR
-    name: str  # the tool's own spelling; {k} stands for the cutoff
+    name: str  # the tool's own spelling; {k} stands for the cutoff (named(): as the family's record states it)
     setting: Setting | None  # None: the engine cannot express the tool's rule (``note`` says why)
     ties: Ties
     source: str  # where the facts come from: the file and function read, or what was run
-    cutoff: Cutoff = "optional"  # does the tool take a cutoff
+    cutoff: Cutoff = "optional"  # does the tool take a cutoff (the values of a family's cutoff)
     note: str = ""  # anything a user should know (input the tool refuses, or why it is not reproducible)
 
     @property
@@ -69,7 +70,38 @@ class Tool:
     profiles: tuple[Profile, ...]
 
 
-_TREC_SOURCES = "trec_eval 10.0 src/form_res_rels.c (ties), m_{}.c"
+def named(tool_key: str, family: str, *, uncut: bool = False) -> str:
+    """A tool's name for a family at cutoff ``{k}``, read from the family's record (metrics/families/), where the
+    names of trec_eval (pytrec_eval's too), ir_measures and the other tools it lists are stated; ``uncut``: followed
+    by the name without a cutoff. For the tools whose names no family records (scikit-learn, ...), a profile spells
+    its own.
+
+    >>> named("trec_eval", "AP", uncut=True), named("ranx", "NDCG"), named("ir_measures", "P"), named("trec_eval", "RR")
+    ('map_cut_{k} (map uncut)', 'ndcg@{k}', 'P@{k}', 'recip_rank')
+    """
+    declared = registry.family(family)
+    if tool_key in ("trec_eval", "pytrec_eval"):
+        trec = declared.trec_eval
+        base, whole = trec.name, trec.uncut or trec.name
+        suffix = "_{k}" if trec.defaults else ""  # a cutoff where trec_eval has default cutoffs (P_10)
+    elif tool_key == "ir_measures":
+        base = whole = declared.names.ir_measures
+        suffix = "@{k}" if declared.written != "whole" else ""
+    else:  # the other tools the family lists, ``k`` standing for the cutoff
+        listed = declared.names.tools.get(tool_key)
+        base = whole = listed and listed.removesuffix("@k")
+        suffix = "@{k}" if listed and listed.endswith("@k") else ""
+    if base is None:
+        raise ValueError(f"the {family} family records no {tool_key} name")
+    cut = base + suffix
+    return f"{cut} ({whole} uncut)" if uncut and cut != whole else cut
+
+
+def _trec_eval_source(family: str) -> str:
+    """Where trec_eval computes a family: its m_<name>.c file (after the tie rule's)."""
+    return f"trec_eval 10.0 src/form_res_rels.c (ties), m_{registry.family(family).trec_eval.name}.c"
+
+
 _RUN_ONLY = Setting(queries="run")
 _COMPLETE = Setting(queries="complete")
 _RANX_CHECKED = (
@@ -85,16 +117,16 @@ TOOLS: tuple[Tool, ...] = (
         "the golden cases",
         False,
         (
-            Profile("NDCG", "ndcg_cut_{k}", TREC_EVAL_SETTING, "docid", _TREC_SOURCES.format("ndcg_cut")),
-            Profile("AP", "map_cut_{k} (map uncut)", TREC_EVAL_SETTING, "docid", _TREC_SOURCES.format("map_cut")),
-            Profile("P", "P_{k}", TREC_EVAL_SETTING, "docid", _TREC_SOURCES.format("P"), "required"),
-            Profile("R", "recall_{k}", TREC_EVAL_SETTING, "docid", _TREC_SOURCES.format("recall"), "required"),
+            Profile("NDCG", named("trec_eval", "NDCG"), TREC_EVAL_SETTING, "docid", _trec_eval_source("NDCG")),
+            Profile("AP", named("trec_eval", "AP", uncut=True), TREC_EVAL_SETTING, "docid", _trec_eval_source("AP")),
+            Profile("P", named("trec_eval", "P"), TREC_EVAL_SETTING, "docid", _trec_eval_source("P"), "required"),
+            Profile("R", named("trec_eval", "R"), TREC_EVAL_SETTING, "docid", _trec_eval_source("R"), "required"),
             Profile(
                 "RR",
-                "recip_rank",
+                named("trec_eval", "RR"),
                 TREC_EVAL_SETTING,
                 "docid",
-                _TREC_SOURCES.format("recip_rank"),
+                _trec_eval_source("RR"),
                 note="recip_rank has no cutoff; RR@k is recip_rank on the run cut to its top k (-M k).",
             ),
         ),
@@ -105,11 +137,23 @@ TOOLS: tuple[Tool, ...] = (
         "run here: pytrec-eval-terrier 0.5 (trec_eval 9.0.x inside) on random runs",
         True,
         (
-            Profile("NDCG", "ndcg_cut_{k}", TREC_EVAL_SETTING, "docid", "pytrec_eval.RelevanceEvaluator"),
-            Profile("AP", "map_cut_{k} (map uncut)", TREC_EVAL_SETTING, "docid", "pytrec_eval.RelevanceEvaluator"),
-            Profile("P", "P_{k}", TREC_EVAL_SETTING, "docid", "pytrec_eval.RelevanceEvaluator", "required"),
-            Profile("R", "recall_{k}", TREC_EVAL_SETTING, "docid", "pytrec_eval.RelevanceEvaluator", "required"),
-            Profile("RR", "recip_rank", TREC_EVAL_SETTING, "docid", "pytrec_eval.RelevanceEvaluator", "none"),
+            Profile("NDCG", named("pytrec_eval", "NDCG"), TREC_EVAL_SETTING, "docid", "pytrec_eval.RelevanceEvaluator"),
+            Profile(
+                "AP",
+                named("pytrec_eval", "AP", uncut=True),
+                TREC_EVAL_SETTING,
+                "docid",
+                "pytrec_eval.RelevanceEvaluator",
+            ),
+            Profile(
+                "P", named("pytrec_eval", "P"), TREC_EVAL_SETTING, "docid", "pytrec_eval.RelevanceEvaluator", "required"
+            ),
+            Profile(
+                "R", named("pytrec_eval", "R"), TREC_EVAL_SETTING, "docid", "pytrec_eval.RelevanceEvaluator", "required"
+            ),
+            Profile(
+                "RR", named("pytrec_eval", "RR"), TREC_EVAL_SETTING, "docid", "pytrec_eval.RelevanceEvaluator", "none"
+            ),
         ),
     ),
     Tool(
@@ -119,11 +163,11 @@ TOOLS: tuple[Tool, ...] = (
         "query missing from the run as 0, as trec_eval -c does",
         True,
         (
-            Profile("NDCG", "nDCG@{k}", _COMPLETE, "docid", "ir_measures.calc_aggregate"),
-            Profile("AP", "AP@{k}", _COMPLETE, "docid", "ir_measures.calc_aggregate"),
-            Profile("P", "P@{k}", _COMPLETE, "docid", "ir_measures.calc_aggregate", "required"),
-            Profile("R", "R@{k}", _COMPLETE, "docid", "ir_measures.calc_aggregate", "required"),
-            Profile("RR", "RR@{k} (RR uncut)", _COMPLETE, "docid", "ir_measures.calc_aggregate"),
+            Profile("NDCG", named("ir_measures", "NDCG"), _COMPLETE, "docid", "ir_measures.calc_aggregate"),
+            Profile("AP", named("ir_measures", "AP"), _COMPLETE, "docid", "ir_measures.calc_aggregate"),
+            Profile("P", named("ir_measures", "P"), _COMPLETE, "docid", "ir_measures.calc_aggregate", "required"),
+            Profile("R", named("ir_measures", "R"), _COMPLETE, "docid", "ir_measures.calc_aggregate", "required"),
+            Profile("RR", named("ir_measures", "RR", uncut=True), _COMPLETE, "docid", "ir_measures.calc_aggregate"),
         ),
     ),
     Tool(
@@ -132,12 +176,12 @@ TOOLS: tuple[Tool, ...] = (
         _RANX_CHECKED,
         True,
         (
-            Profile("NDCG", "ndcg@{k}", _COMPLETE, "unspecified", "ranx.evaluate"),
-            Profile("DCG", "dcg@{k}", _COMPLETE, "unspecified", "ranx.evaluate"),
-            Profile("AP", "map@{k}", _COMPLETE, "unspecified", "ranx.evaluate"),
-            Profile("P", "precision@{k}", _COMPLETE, "unspecified", "ranx.evaluate", "required"),
-            Profile("R", "recall@{k}", _COMPLETE, "unspecified", "ranx.evaluate", "required"),
-            Profile("RR", "mrr@{k}", _COMPLETE, "unspecified", "ranx.evaluate"),
+            Profile("NDCG", named("ranx", "NDCG"), _COMPLETE, "unspecified", "ranx.evaluate"),
+            Profile("DCG", named("ranx", "DCG"), _COMPLETE, "unspecified", "ranx.evaluate"),
+            Profile("AP", named("ranx", "AP"), _COMPLETE, "unspecified", "ranx.evaluate"),
+            Profile("P", named("ranx", "P"), _COMPLETE, "unspecified", "ranx.evaluate", "required"),
+            Profile("R", named("ranx", "R"), _COMPLETE, "unspecified", "ranx.evaluate", "required"),
+            Profile("RR", named("ranx", "RR"), _COMPLETE, "unspecified", "ranx.evaluate"),
         ),
     ),
     Tool(
@@ -378,6 +422,19 @@ def unusable(key: str, measure: str | Measure) -> str | None:
         plain_name = f"{measure.family}{cut}"
         return f"{measure.name}: give the plain measure ({plain_name}); each tool's profile sets its gain and threshold"
     return None
+
+
+def measure_forms() -> tuple[str, ...]:
+    """The measures some tool's profile can give, a cutoff written ``@k``, the families in the profiles' order.
+
+    >>> measure_forms()
+    ('NDCG', 'NDCG@k', 'AP', 'AP@k', 'P@k', 'R@k', 'RR', 'RR@k', 'DCG', 'DCG@k')
+    """
+    reproducible = [p for t in TOOLS for p in t.profiles if p.reproducible]
+    uncut = {p.measure for p in reproducible if p.cutoff != "required"}
+    cut = {p.measure for p in reproducible if p.cutoff != "none"}
+    families = dict.fromkeys(p.measure for p in reproducible)
+    return tuple(form for f in families for form, given in ((f, f in uncut), (f"{f}@k", f in cut)) if given)
 
 
 def usable_tools(measure: str | Measure) -> tuple[list[str], dict[str, str]]:

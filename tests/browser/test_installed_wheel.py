@@ -38,6 +38,7 @@ APP_FILES = [
     "ir_metrics_lab/app/.streamlit/config.toml",
     "ui/components/sortable.js",
     "ui/components/sortable.css",
+    "lab_core/scenario.py",  # a top-level package of its own, listed in pyproject.toml like ui and live_class
     "metrics/__main__.py",
     "metrics/families/dcg.py",  # every package of metrics/ is listed in pyproject.toml
 ]

@@ -38,7 +38,7 @@ def kernel_equals_readable(
     result = evaluate(run, qrels, names, conventions=conventions)
     for name in names:
         measure = parse_measure(name)
-        text = registry.family(measure.family).text
+        text = registry.family(measure.family).values.text
         for index, query in enumerate(result.queries):
             readable = measure.compute(run.get(query, []), qrels[query], conventions)
             if text:
@@ -127,7 +127,7 @@ def equals_trec_eval10(trec_measure: str) -> int:
             measure = parse_measure(name)
             readable = measure.compute(rankings[query], judged[query], TREC_EVAL)
             kernel_index = engine.queries.index(query)
-            if registry.family(measure.family).text:  # printed between quotes
+            if registry.family(measure.family).values.text:  # printed between quotes
                 got = [f"'{readable.text}'", f"'{engine.texts[name][kernel_index]}'"]
             elif "." in printed:
                 got = [f"{readable.value:.4f}", f"{engine.per_query[name][kernel_index]:.4f}"]
@@ -137,7 +137,7 @@ def equals_trec_eval10(trec_measure: str) -> int:
             compared += 1
         for name, query, printed in rows:  # the summary of a count (a sum, num_q's number of queries) or a gm_
             measure = parse_measure(name.strip())  # measure (a geometric mean)
-            summary = registry.family(measure.family).summary
+            summary = registry.family(measure.family).values.summary
             if query != "all" or summary not in ("sum", "queries", "geometric"):
                 continue
             scored = [q for q in run.to_rankings() if qrels.grades_of(q)]  # trec_eval without -c
