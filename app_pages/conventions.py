@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from lab_core.markdown import plain
-from ui import conventions_table, state, teaching
+from ui import conventions_table, preferences, state, teaching
 from ui.conventions_table import Split
 from ui.widgets import fmt
 
@@ -90,3 +90,5 @@ for s in splits:
     card(s)
 
 teaching.show_source(conventions_table.split_gain, "Show the code behind one split: `split_gain`")
+
+preferences.section()  # trec_eval's measures of preferences, and yaap: what they are for, a worked example each

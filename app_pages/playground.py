@@ -7,7 +7,21 @@ import streamlit as st
 from lab_core import family_display
 from lab_core.markdown import plain
 from metrics.teaching import formulas
-from ui import a11y, charts, drilldown, export, first_paint, presenter, sortable, state, teaching, url, widgets, words
+from ui import (
+    a11y,
+    charts,
+    drilldown,
+    export,
+    first_paint,
+    preferences,
+    presenter,
+    sortable,
+    state,
+    teaching,
+    url,
+    widgets,
+    words,
+)
 
 LIST_KEY = "pg_list"
 FORMULAS_ROOM = 760  # px: the open NDCG tab (two formulas, two charts) at 1440 px
@@ -225,6 +239,7 @@ def worked_formulas() -> None:
             formula_col, chart_col = st.columns(2)
             formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
             formula_col.latex(formulas.latex(chosen))
+            preferences.note(chosen.family, formula_col)  # a measure of preferences or judgment groups
             if chosen.text is None:
                 teaching.chart(
                     drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn),

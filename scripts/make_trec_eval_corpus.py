@@ -30,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "trec_eval10"
+sys.path.insert(0, str(ROOT))
+from metrics.catalog.registry import TREC_EVAL_ORDER  # noqa: E402 (trec_eval's 57 names, in measures.c's order)
 
 # trec_eval 10.0's all_trec list (measures.c), each measure asked for alone
 ALL_TREC = [
@@ -188,6 +190,9 @@ QUICKTEST = [
         "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20", "qrels.test", "results.test",
     ]),
     ("out.test.aqZ", ["-q", "-m", "all_trec", "-Z", "zscores_file", "qrels.test", "results.test"]),
+    ("out.test.prefs", ["-m", "all_prefs", "-q", "-R", "prefs", "prefs.test", "prefs.results.test"]),
+    ("out.test.prefs", ["-m", "all_prefs", "-q", "-R", "prefs", "prefs.comment.test", "prefs.results.test"]),
+    ("out.test.qrels_prefs", ["-m", "all_prefs", "-q", "-R", "qrels_prefs", "qrels.test", "results.test"]),
     ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg", "qrels.123", "results.test"]),
     ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg", "qrels.comments.123", "results.test"]),
 ]  # fmt: skip
@@ -286,6 +291,56 @@ def judgment_group_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
     return "".join(line + "\n" for line in lines), run, {}
 
 
+PREFS_OPTION_SETS = [
+    ["-q", "-R", "prefs", "-m", "all_prefs"], ["-c", "-q", "-R", "prefs", "-m", "all_prefs"],
+    ["-M3", "-q", "-R", "prefs", "-m", "all_prefs"], ["-J", "-q", "-R", "prefs", "-m", "prefs"],
+    ["-l2", "-R", "prefs", "-m", "all_prefs"], ["-n", "-q", "-Rprefs", "-m", "prefs_pair", "-m", "prefs_avgjg_Rnonrel"],
+    ["-q", "-R", "prefs", "-m", "num_q", "-m", "prefs_simp_imp"], ["-R", "prefs"], ["-R", "prefs", "-m", "map"],
+    ["-q", "-m", "prefs_simp"], ["-q", "-D", "0.q1", "-R", "prefs", "-m", "all_prefs"],
+]  # fmt: skip
+QRELS_PREFS_OPTION_SETS = [
+    ["-q", "-R", "qrels_prefs", "-m", "all_prefs"], ["-c", "-q", "-R", "qrels_prefs", "-m", "all_prefs"],
+    ["-M5", "-q", "-R", "qrels_prefs", "-m", "all_prefs"], ["-q", "-Rqrels_prefs", "-m", "prefs"],
+    ["-c", "-M3", "-R", "qrels_prefs", "-m", "all_prefs"],
+]  # fmt: skip
+
+
+def prefs_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
+    """A prefs text (qid group subgroup docno level) and a run (ties among the scores often: preferences break them
+    by doc id ascending). Each group (a user) ranks documents in its mind (levels 0 to 4, some 0.5 apart) and states
+    some of them in one to three subgroups, so a group never contradicts itself; levels stay 0 or more (README:
+    trec_eval reads past a class of its judgments when a group has levels below 0)."""
+    queries = [f"q{i}" for i in rng.sample(range(1, 9), rng.randint(1, 4))]
+    lines, run_lines = [], []
+    tag = rng.choice(["prefs_run", "t"])
+    for query in queries:
+        pool = [f"d{j}" for j in range(rng.randint(2, 14))]
+        for group in rng.sample(["u1", "u2", "u3", "user4"], rng.randint(1, 3)):
+            mind = {doc: rng.choice([0, 0, 1, 2, 3, 4, 1.5]) for doc in rng.sample(pool, rng.randint(2, len(pool)))}
+            for subgroup in rng.sample(["s1", "s2", "s3"], rng.choice([1, 1, 2, 3])):
+                for doc in rng.sample(sorted(mind), rng.randint(1, len(mind))):
+                    lines.append(" ".join([query, group, subgroup, doc, str(mind[doc])]))
+        if query != queries[-1] or rng.random() < 0.8:  # now and then a query the run lacks
+            for rank, doc in enumerate(rng.sample([*pool, "x1", "x2"], rng.randint(0, len(pool) + 2)), 1):
+                run_lines.append(f"{query} Q0 {doc} {rank} {rng.choice(['1', '2', '0.5', str(20 - rank)])} {tag}")
+    if not run_lines:
+        run_lines.append(f"{queries[0]} Q0 x1 1 1 {tag}")
+    rng.shuffle(lines)
+    rng.shuffle(run_lines)
+    return "".join(line + "\n" for line in lines), "".join(line + "\n" for line in run_lines), {}
+
+
+def qrels_prefs_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
+    """random_input's qrels and run, read as preferences: grades 0 or more (see prefs_input), and now and then a
+    query judged by two groups (the second field)."""
+    qrels, run = random_input(rng)
+    lines = []
+    for line in qrels.splitlines():
+        query, group, doc, grade = line.split()
+        lines.append(" ".join([query, rng.choice([group, group, group, "other"]), doc, str(max(int(grade), 0))]))
+    return "".join(line + "\n" for line in lines), run, {}
+
+
 def random_zscores(rng: random.Random, qrels: str) -> str:
     """A z-score file for a qrels text: for most of its queries (and one it does not have) a mean and standard
     deviation of some measures, among them standard deviations of 0 (a value equal to the mean gives 0) and means a
@@ -317,6 +372,12 @@ def _with_stand_in(text: str, queries: list[str]) -> str:
     return text + "".join(f"{q} 0 trec_eval_stand_in_doc 0\n" for q in sorted(queries))
 
 
+def _grade(line: str) -> int:
+    """A qrels line's grade; 0 for a line of another format (a prefs line read as qrels: trec_eval refuses it)."""
+    fields = line.split()
+    return int(fields[3]) if len(fields) == 4 and fields[3].lstrip("-").isdigit() else 0
+
+
 def _rel_format(args: list[str]) -> str:
     for index, arg in enumerate(args):
         if arg == "-R":
@@ -341,6 +402,8 @@ LIVE = {
     "plain": (lambda rng: (*random_input(rng), {}), OPTION_SETS, None),
     "zscores": (zscore_input, ZSCORE_OPTION_SETS, 15),
     "judgment_groups": (judgment_group_input, JUDGMENT_GROUP_OPTION_SETS, 20),
+    "prefs": (prefs_input, PREFS_OPTION_SETS, 25),
+    "qrels_prefs": (qrels_prefs_input, QRELS_PREFS_OPTION_SETS, 15),
 }
 
 
@@ -352,11 +415,12 @@ def diagnose(args: list[str], qrels: str, run: str, rc: int) -> tuple[str, str, 
     comment_lines = [line for line in qrels.splitlines() if line.lstrip().startswith("#")]
     if comment_lines:
         return "qrels_comment_lines", _without_comments(qrels), run, args
-    all_negative = [
-        q for q in _qids(qrels)
-        if all(int(line.split()[3]) < 0 for line in qrels.splitlines() if line.split() and line.split()[0] == q)
-    ]  # fmt: skip
-    if all_negative and _level(args) >= 1 and _rel_format(args) == "qrels":  # a group's judgments: no failure
+    all_negative = []  # (other formats than qrels: trec_eval does not fail on them)
+    if _rel_format(args) == "qrels":
+        queries = _qids(qrels)
+        lines = [line for line in qrels.splitlines() if line.split()]
+        all_negative = [q for q in queries if all(_grade(line) < 0 for line in lines if line.split()[0] == q)]
+    if all_negative and _level(args) >= 1:
         return "all_grades_negative", _with_stand_in(qrels, all_negative), run, args
     missing = _qids(qrels) - _qids(run)
     if missing and "-c" not in args:
@@ -377,6 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     defects = json.loads((DATA / "defects.json").read_text())
     if options.quicktest:
         copy_quicktest(options.binary, Path(options.quicktest))
+        record_alone(options.binary, Path(options.quicktest))
     rng = random.Random(options.seed)
     inputs = [(f"edge {name}", qrels, run, {}, EDGE_OPTION_SETS) for name, qrels, run in EDGE_INPUTS]
     inputs += [(f"random {i}", *random_input(rng), {}, OPTION_SETS) for i in range(options.inputs)]
@@ -416,6 +481,29 @@ def main(argv: list[str] | None = None) -> int:
     cases = sum(r["kind"] == "case" for r in records)
     print(f"{cases} cases over {len(inputs)} inputs -> {out} ({out.stat().st_size:,} bytes); failures: {failures}")
     return 0
+
+
+# Each name of trec_eval 10.0's measures.c asked for alone with -q on trec_eval's own test inputs, in the format its
+# measure reads: (the name, -R format, judgments file, run file). The outputs go to quicktest/alone.json.gz.
+PREFERENCE_MEASURES = {name for name in TREC_EVAL_ORDER if name.startswith("prefs_")}
+GROUP_MEASURES = {"map_avgjg", "P_avgjg", "Rprec_mult_avgjg"}
+ALONE = [
+    (name, "prefs", "prefs.test", "prefs.results.test") if name in PREFERENCE_MEASURES
+    else (name, "qrels_jg", "qrels.123", "results.test") if name in GROUP_MEASURES
+    else (name, "qrels", "qrels.test", "results.test")
+    for name in TREC_EVAL_ORDER
+]  # fmt: skip
+
+
+def record_alone(binary: str, source: Path) -> None:
+    """trec_eval's output for each measures.c name alone (ALONE), gzip'd into the quicktest folder."""
+    records = []
+    for name, rel_format, judgments, run in ALONE:
+        args = ["-q", "-m", name, "-R", rel_format, judgments, run]
+        done = subprocess.run([binary, *args[:-2], str(source / judgments), str(source / run)], capture_output=True)
+        records.append({"args": args, "rc": done.returncode, "stdout": done.stdout.decode()})
+    with gzip.GzipFile(DATA / "quicktest" / "alone.json.gz", "wb", 9, mtime=0) as handle:
+        handle.write((json.dumps(records, indent=0) + "\n").encode())
 
 
 def copy_quicktest(binary: str, source: Path) -> None:

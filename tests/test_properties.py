@@ -44,8 +44,9 @@ CONVENTIONS = st.builds(
 # utility is a weighted count: negative when non-relevant documents cost more than relevant ones bring; YAAP is a
 # log-odds, negative below AP = 1/2
 SIGNED = {"utility", "YAAP"}
-# Their value is not a sum over ranks: R (num_rel) comes from the qrels alone, num_q is 1 per query.
-NOT_FROM_RANKS = {"NumRel", "NumQ"}
+# Their value is not a sum over ranks: R (num_rel) comes from the qrels alone, num_q is 1 per query, the preferences
+# possible are stated whatever was retrieved.
+NOT_FROM_RANKS = {"NumRel", "NumQ", "prefs_num_prefs_poss"}
 # An empty list scores other than 0 (YAAP: log(1 / (1 + R))): their contributions rise from that value.
 NONZERO_WHEN_EMPTY = {"YAAP"}
 

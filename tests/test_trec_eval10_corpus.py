@@ -159,6 +159,32 @@ def test_quicktest(command):
     assert printed == expected
 
 
+ALONE = json.loads(gzip.decompress((DATA / "quicktest" / "alone.json.gz").read_bytes()))
+
+
+def test_every_measures_c_name_is_recorded_alone():
+    from metrics.catalog import registry
+
+    assert [case["args"][2] for case in ALONE] == list(registry.TREC_EVAL_ORDER)  # all 57, measures.c's order
+    assert [name for name in registry.TREC_EVAL_ORDER if not _known(name)] == []
+
+
+def _known(name: str) -> bool:
+    from metrics.catalog import registry
+
+    return name == "runid" or registry.spelled(name.lower()) is not None
+
+
+@pytest.mark.parametrize("case", ALONE, ids=lambda c: c["args"][2])
+def test_every_measures_c_name_alone(case):
+    """Each name trec_eval 10.0's measures.c registers, asked for alone with -q on trec_eval's own test inputs (in
+    the -R format it reads): byte for byte."""
+    folder = DATA / "quicktest"
+    args = [str(folder / f"{arg}.gz") if (folder / f"{arg}.gz").is_file() else arg for arg in case["args"]]
+    assert case["rc"] == 0
+    assert run_cli(args) == (0, case["stdout"])
+
+
 def _generator():
     """scripts/make_trec_eval_corpus.py, imported: its random inputs, option sets and defect diagnosis."""
     spec = importlib.util.spec_from_file_location("make_trec_eval_corpus", SCRIPT)

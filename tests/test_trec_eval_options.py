@@ -154,3 +154,76 @@ def test_z_of_gm_map_is_taken_on_the_log(tmp_path):
 def test_a_bad_zscore_file_is_refused(tmp_path, zscores, message):
     status, printed, err = _zscore_case(tmp_path, zscores, "-m", "map")
     assert (status, printed) == (2, "") and message in err
+
+
+# --- -R: judgment groups and preferences (their measures: tests/families/test_p_avgjg.py, test_prefs_*.py, ...) ---
+
+
+def _judged_case(tmp_path, rel_format: str, judgments: str, *args: str, run: str | None = None) -> tuple[int, str, str]:
+    (tmp_path / "judgments").write_text(judgments)
+    (tmp_path / "run").write_text(run or "q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\n")
+    return run_cli("-R", rel_format, *args, str(tmp_path / "judgments"), str(tmp_path / "run"))
+
+
+@pytest.mark.parametrize(
+    ("rel_format", "judgments", "message"),
+    [
+        # trec_eval aborts (exit 134): "Pref inconsistency found"
+        ("prefs", "q1 u1 s1 a 2\nq1 u1 s1 b 1\nq1 u1 s2 b 2\nq1 u1 s2 a 1\n", "contradict"),
+        # trec_eval exits 4: "doc 'b' has both 0 and non-0 rel_level assigned"
+        ("prefs", "q1 u1 s1 a 2\nq1 u1 s1 b 0\nq1 u1 s2 b 1\nq1 u1 s2 c 0\n", "level 0 and above 0"),
+        # trec_eval counts a > b twice (prefs_num_prefs_poss 2): refused as a judgment given twice is
+        ("prefs", "q1 u1 s1 a 2\nq1 u1 s1 a 2\nq1 u1 s1 b 1\n", "gives doc 'a' twice"),
+        ("qrels_prefs", "q1 0 a 2\nq1 0 a 1\n", "gives doc 'a' twice"),
+        ("qrels_jg", "q1 u1 a 1\nq1 u1 a 0\n", "judges doc 'a' twice"),
+        ("prefs", "q1 u1 s1 a\n", "line 1: expected 5 fields"),
+        ("prefs", "q1 u1 s1 a high\n", "line 1: level 'high' is not a number"),
+        ("qrels_jg", "q1 u1 a 1.5\n", "grade '1.5' is not an integer"),
+    ],
+)
+def test_bad_judgments_are_refused(tmp_path, rel_format, judgments, message):
+    status, printed, err = _judged_case(tmp_path, rel_format, judgments, "-m", "num_q")
+    if status == 0:  # found only where a measure counts the query's preferences
+        status, printed, err = _judged_case(tmp_path, rel_format, judgments, "-m", "prefs_simp")
+    assert (status, printed) == (2, "") and message in err, err
+
+
+def test_a_measure_the_judgments_cannot_give_is_refused(tmp_path):
+    """As trec_eval (exit 4, "Can't calculate measure"): map from preferences, a preference measure from qrels."""
+    status, _, err = _judged_case(tmp_path, "prefs", "q1 u1 s1 a 1\nq1 u1 s1 b 0\n", "-m", "map")
+    assert status == 2 and "needs -R qrels" in err
+    status, _, err = _judged_case(tmp_path, "qrels", "q1 0 a 1\n", "-m", "prefs_simp")
+    assert status == 2 and "needs -R prefs or -R qrels_prefs" in err
+
+
+def test_rnonrel_takes_the_lowest_level_whole_when_it_is_short(tmp_path):
+    """Levels a 1, b 1, c 0, d 0, e -1: R = 2 relevant, N = 3 non-relevant (levels 0 and below), so only the first R
+    documents of the lowest level count, but it holds one (e). trec_eval reads past it (it prints 0.9286 here,
+    13 / 14, its second 'document' whatever lies there); we take e: the pairs between the levels above the lowest,
+    {a, b} x {c, d}, all fulfilled (4), then every document against e, fulfilled for a, b, c, d (4, not e itself):
+    8 / (4 + 5)."""
+    prefs = "".join(f"q1 u1 s1 {doc} {level}\n" for doc, level in zip("abcde", [1, 1, 0, 0, -1], strict=True))
+    run = "".join(f"q1 Q0 {doc} {rank} {10 - rank} t\n" for rank, doc in enumerate("abcde", start=1))
+    status, printed, _ = _judged_case(tmp_path, "prefs", prefs, "-q", "-m", "prefs_avgjg_Rnonrel", run=run)
+    assert status == 0
+    assert printed.splitlines()[0] == f"prefs_avgjg_Rnonrel   \tq1\t{8 / 9:6.4f}"
+
+
+def test_preferences_rank_ties_by_doc_id_ascending(tmp_path):
+    """form_prefs_counts.c breaks score ties by doc id ascending (everywhere else trec_eval goes descending): a and
+    b tie, so a is ranked first and a > b is fulfilled."""
+    run = "q1 Q0 b 1 1 t\nq1 Q0 a 2 1 t\n"
+    status, printed, _ = _judged_case(
+        tmp_path, "prefs", "q1 u1 s1 a 1\nq1 u1 s1 b 0\n", "-q", "-m", "prefs_simp", run=run
+    )
+    assert (status, printed.splitlines()[0]) == (0, "prefs_simp            \tq1\t1.0000")
+    run = "q1 Q0 b 1 2 t\nq1 Q0 a 2 1 t\n"  # b scores higher: not fulfilled
+    status, printed, _ = _judged_case(
+        tmp_path, "prefs", "q1 u1 s1 a 1\nq1 u1 s1 b 0\n", "-q", "-m", "prefs_simp", run=run
+    )
+    assert (status, printed.splitlines()[0]) == (0, "prefs_simp            \tq1\t0.0000")
+
+
+def test_other_judgment_formats_read_the_run_whole(tmp_path):
+    status, _, err = _judged_case(tmp_path, "prefs", "q1 u1 s1 a 1\nq1 u1 s1 b 0\n", "-m", "prefs_simp", "--stream")
+    assert status == 2 and "reads the run whole" in err

@@ -100,7 +100,7 @@ class TrecEval:
     # -l says (num_rel: m_num_rel.c)
     # the judgment files it is computed from, as -R names their formats (formats.c): "qrels", "qrels_jg" (judgment
     # groups), "prefs", "qrels_prefs" (preferences). The engine computes every family from qrels too (one group per
-    # query, the grades read as preferences), as the Python API's evaluate does; the CLI follows trec_eval
+    # query, the grades read as preferences), as the Python API's evaluate does; the CLI refuses it from the others
     reads: tuple[str, ...] = ("qrels",)
 
 

@@ -23,7 +23,7 @@ measures (case-insensitive; -m may be repeated or hold a comma-separated list):
   trec_eval's names: P_10 recall_100 map map_cut_10 recip_rank ndcg ndcg_cut_10 success_10 Rprec num_ret set_F ...
   and its syntax: -m P (its default cutoffs 5 ... 1000), -mP.5,10, -m iprec_at_recall..10,.20,
   -m 11pt_avg..25,.5,.75, -m set_F.0.5, and its nicknames -m official, -m all_trec, -m set, -m qrels_jg
-  (judgment groups: -R qrels_jg).
+  (judgment groups: -R qrels_jg), -m all_prefs and -m prefs (preferences: -R prefs or -R qrels_prefs).
   ir_measures' syntax: nDCG@10 P(rel=2)@5 AP(rel=2) IPrec@0.5 SetF(beta=0.5) NumRet Rprec.
   A bare number repeats the previous measure at another cutoff, as in trec_eval: -m P.5,10 = P.5 and P.10.
   Default: {defaults} (with --format trec_eval: trec_eval's default, official).
@@ -172,6 +172,12 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
     from metrics.evaluation.streaming import evaluate_stream, too_large_to_read_whole
     from metrics.io import read_qrels, read_run
 
+    if options.rel_format != "qrels":  # trec_eval -R: judgment groups, preferences
+        return trec_options.evaluate_format(options, measures, settings, _return_freed_memory)
+    if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
+        run, qrels = read_run(options.run), read_qrels(options.qrels)
+        cut = trec_options.only_query(run, qrels, options.debug.query, settings.complete)
+        return evaluate(*cut, measures, options=settings), run.name, qrels.name
     run_source = options.run
     if options.to_parquet:
         from metrics.evaluation.streaming import write_parquet
@@ -179,12 +185,6 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
         write_parquet(options.run, options.to_parquet, piece_bytes=settings.piece_bytes)
         run_source = options.to_parquet  # grouped by query now: read back, a partition at a time
     names = os.path.basename(os.path.normpath(options.run)), os.path.basename(options.qrels)
-    if options.rel_format != "qrels":  # trec_eval -R: judgment groups
-        return trec_options.evaluate_format(options, measures, settings)
-    if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
-        run, qrels = read_run(options.run), read_qrels(options.qrels)
-        cut = trec_options.only_query(run, qrels, options.debug.query, options.complete)
-        return evaluate(*cut, measures, options=settings), run.name, qrels.name
     if options.dask:
         from metrics.evaluation.distributed import evaluate_dask
 

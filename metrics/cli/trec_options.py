@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 TREC_EVAL_VERSION = "10.0-rc3"  # what trec_eval 10.0's -v prints (its Makefile's VERSIONID)
 RESULTS_FORMATS = ("trec_results",)  # trec_eval's -T formats (formats.c): its only one
-REL_INFO_FORMATS = ("qrels", "qrels_jg")  # trec_eval's -R formats (formats.c) that we read
+REL_INFO_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")  # trec_eval's -R formats (formats.c)
 
 
 class _PrintVersion(argparse.Action):
@@ -67,7 +67,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         choices=REL_INFO_FORMATS,
         default=REL_INFO_FORMATS[0],
         help="the judgments' format: qrels (qid iter docno grade; the default), qrels_jg (qid group docno grade: "
-        "judgment groups, for P_avgjg, map_avgjg, Rprec_mult_avgjg)",
+        "judgment groups, for P_avgjg, map_avgjg, Rprec_mult_avgjg), prefs (qid group subgroup docno level: "
+        "preferences, for the prefs_ measures), qrels_prefs (a qrels file read as preferences)",
     )
     group.add_argument(
         "-T",
@@ -111,24 +112,44 @@ def check_readable(measures, rel_format: str) -> None:
             raise ValueError(f"-R {rel_format}: trec_eval cannot compute {measure.name} from it (it needs {needs})")
 
 
-def evaluate_format(options, measures, settings: EvaluationOptions):
-    """(Evaluation, run name, judgments name) for -R qrels_jg: the judgments read first (trec_eval's order), then
-    the run, whole."""
+def evaluate_format(options, measures, settings: EvaluationOptions, release=lambda: None):
+    """(Evaluation, run name, judgments name) for -R qrels_jg, prefs and qrels_prefs, under ``settings`` (an
+    EvaluationOptions): the run read whole. ``release`` hands freed memory back after each file is read."""
     from metrics.evaluation.judgment_groups import evaluate_judgment_groups
+    from metrics.evaluation.preferences import RankedRun, evaluate_preferences, judged_docs, ranked_run
     from metrics.io import read_run
+    from metrics.io.prefs import read_prefs, read_qrels_prefs
     from metrics.io.qrels_jg import read_qrels_jg
 
     if options.stream or options.dask or options.to_parquet:
         large = "--stream, --dask and --to-parquet are for qrels"
         raise ValueError(f"-R {options.rel_format} reads the run whole: {large}")
-    judgments = read_qrels_jg(options.qrels)
-    run = read_run(options.run)
+    if options.rel_format == "qrels_jg":
+        judgments = read_qrels_jg(options.qrels)
+        release()
+        run, evaluate = read_run(options.run), evaluate_judgment_groups
+    else:  # preferences rank ties their own way (evaluation.preferences.ranked_run)
+        read = read_prefs if options.rel_format == "prefs" else read_qrels_prefs
+        try:  # the run first, as metrics.cli.ir_metrics reads it: its parse is the peak, the judgments not yet held
+            run = ranked_run(options.run)
+        except (ValueError, OSError):
+            read(options.qrels)  # trec_eval reads the judgments first: an error there is the one reported
+            raise
+        release()
+        judgments = read(options.qrels)
+        run, evaluate = ranked_run(run, keep=judged_docs(judgments)), evaluate_preferences
+    release()
     names = run.name, judgments.name
     if options.debug.query is not None:  # -D LEVEL.QID: that query alone
         query = options.debug.query
         judgments = judgments.only(query)
-        run = cut_run(run, query, judged=len(judgments.grade) > 0, complete=settings.complete)
-    return evaluate_judgment_groups(run, judgments, measures, options=settings), *names
+        if isinstance(run, RankedRun):
+            run = run.only(query)
+            if not len(judgments.query) or not (len(run.doc) or settings.complete):
+                raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the judgments")
+        else:
+            run = cut_run(run, query, judged=len(judgments.query) > 0, complete=settings.complete)
+    return evaluate(run, judgments, measures, options=settings), *names
 
 
 def cut_run(run, query: str, *, judged: bool, complete: bool) -> dict:

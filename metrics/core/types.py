@@ -56,6 +56,10 @@ class Term(str):
     PATIENCE = _Shared("p")
     SUM = _Shared("sum")
     POINTS = _Shared("points averaged")
+    GROUPS = _Shared("judgment groups")  # trec_eval -R qrels_jg, -R prefs: sets of judgments (users), averaged over
+    FULFILLED = _Shared("fulfilled")  # preferences (trec_eval -R prefs) the ranking agrees with
+    POSSIBLE = _Shared("possible")  # preferences the ranking could agree with
+    PAIRS = _Shared("document pairs")  # pairs of documents some judgment group states a preference on
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,8 @@ def evaluate_judgment_groups(
     **keywords,
 ) -> Evaluation:
     """Score a run against judgment groups: ``groups`` is a qrels_jg file (a path or bytes), a dict {query: {group:
-    {doc: grade}}} or metrics.io.qrels_jg.JudgmentGroups; ``run`` anything metrics.io.read_run reads. The
+    {doc: grade}}} or metrics.io.qrels_jg.JudgmentGroups; ``run`` anything metrics.io.read_run reads; ``options``
+    (metrics.evaluation.options.EvaluationOptions) or its fields as keywords, as for the engine's evaluate. The
     measures are any of the engine's; trec_eval computes only P_avgjg, map_avgjg, Rprec_mult_avgjg and num_q from
     judgment groups (TrecEval.reads), and on a query judged by one group each is the measure it averages. ``options``
     (metrics.evaluation.options.EvaluationOptions), or its fields as keywords, as for
@@ -47,12 +48,13 @@ def evaluate_judgment_groups(
     [0.625]
     """
     options = given(options, keywords)
+    complete = options.complete
     parsed = parse_measures(measures)
     run, groups = read_run(run), read_qrels_jg(groups)
     queries_of_run = set(run.query_ids.to_pylist())
     qrels, real_of = _group_qrels(groups)
     judged = sorted(set(real_of.values()))
-    evaluated = [q for q in judged if options.complete or q in queries_of_run]
+    evaluated = [q for q in judged if complete or q in queries_of_run]
     by_group = score(join(_group_run(run, groups, evaluated), qrels, parsed, options=options))
     position = {query: index for index, query in enumerate(evaluated)}
     query_of_slot = np.array([position[real_of[pseudo]] for pseudo in by_group.queries], dtype=np.int64)

@@ -20,7 +20,6 @@ from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, decimal, whole
 
 JudgmentGroups = Mapping[str, Judgments]
-GROUPS = Term("judgment groups")  # how many groups judged the query: the value is their mean
 
 
 def groups_of(qrels: Judgments | JudgmentGroups) -> list[tuple[str, Judgments]]:
@@ -77,7 +76,7 @@ def averaged_breakdown(
     total = 0.0
     for breakdown in per_group:
         total += breakdown.value
-    terms = {Term.SUM: total, GROUPS: count}
+    terms = {Term.SUM: total, Term.GROUPS: count}
     return Breakdown(key, k, averaged([b.value for b in per_group]), tuple(steps), terms, conventions)
 
 
@@ -87,7 +86,7 @@ def averaged_definition(symbol: str, each: str) -> str:
 
 
 def averaged_worked(symbol: str, each: str, b: Breakdown) -> str:
-    groups = whole(b.terms[GROUPS])
+    groups = whole(b.terms[Term.GROUPS])
     lines = [rf"{symbol} &= \frac{{1}}{{m}} \sum_{{j=1}}^{{m}} {each}_j \quad \text{{(m = {groups} judgment groups)}}"]
     lines.append(rf"&= \frac{{{decimal(b.terms[Term.SUM])}}}{{{groups}}} = {decimal(b.value)}")
     return aligned_block(lines)

@@ -34,8 +34,7 @@ def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Convention
 def idcg(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
-    r"""Ideal DCG at cutoff k: the DCG of the best possible ordering (trec_eval's ndcg denominator; ``ideal_dcg``
-    uncut).
+    r"""Ideal DCG at cutoff k: the DCG of the best possible ordering (trec_eval's ndcg denominator).
 
     .. math:: IDCG@k = \sum_{i=1}^{k} \frac{g(d^*_i)}{\log_2(i + 1)}, \quad d^*\ \text{sorted by grade}
 

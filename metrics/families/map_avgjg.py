@@ -11,7 +11,6 @@ from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._judgment_groups import (
-    GROUPS,
     JudgmentGroups,
     averaged_breakdown,
     averaged_definition,
@@ -50,14 +49,14 @@ def map_avgjg_worked(b: Breakdown) -> str:
 MAP_AVGJG = Family(
     key="AP_avgjg",
     title="Average precision averaged over judgment groups",
+    help="AP_avgjg (trec_eval map_avgjg): AP on each judgment group's judgments (e.g. each user's), averaged.",
     function=map_avgjg,
     kernel=AVERAGE_PRECISION.kernel,  # one group per slot: metrics.evaluation.judgment_groups averages a query's
     kind="order",
-    help="AP_avgjg (trec_eval map_avgjg): AP on each judgment group's judgments (e.g. each user's), averaged.",
     teaching=Teaching(
         map_avgjg_definition,
         map_avgjg_worked,
-        terms=(Term.SUM, GROUPS),
+        terms=(Term.SUM, Term.GROUPS),
         plain=(
             "rewards putting every relevant document high, not only the first, as each group of judges (e.g. "
             "each user) judges them, averaged over the groups"

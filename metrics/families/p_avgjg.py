@@ -10,7 +10,6 @@ from metrics.catalog.family import TREC_CUTOFFS, Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._judgment_groups import (
-    GROUPS,
     JudgmentGroups,
     averaged_breakdown,
     averaged_definition,
@@ -48,14 +47,14 @@ def p_avgjg_worked(b: Breakdown) -> str:
 P_AVGJG = Family(
     key="P_avgjg",
     title="Precision averaged over judgment groups",
+    help="P_avgjg@k: P@k on each judgment group's judgments (e.g. each user's), averaged over the groups.",
     function=p_avgjg,
     kernel=PRECISION.kernel,  # one group per slot: metrics.evaluation.judgment_groups averages a query's groups
     kind="set",
-    help="P_avgjg@k: P@k on each judgment group's judgments (e.g. each user's), averaged over the groups.",
     teaching=Teaching(
         p_avgjg_definition,
         p_avgjg_worked,
-        terms=(Term.SUM, GROUPS),
+        terms=(Term.SUM, Term.GROUPS),
         plain=(
             "rewards a high share of relevant documents in {top}, in any order, as each group of judges (e.g. "
             "each user) judges them, averaged over the groups"

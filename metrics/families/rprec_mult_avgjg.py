@@ -11,7 +11,6 @@ from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.families._judgment_groups import (
-    GROUPS,
     JudgmentGroups,
     averaged_breakdown,
     averaged_definition,
@@ -56,14 +55,14 @@ def rprec_mult_avgjg_worked(b: Breakdown) -> str:
 RPREC_MULT_AVGJG = Family(
     key="RprecMult_avgjg",
     title="Precision at a multiple of R averaged over judgment groups",
+    help="RprecMult_avgjg@x (trec_eval Rprec_mult_avgjg): precision at rank x·R of each judgment group, averaged.",
     function=rprec_mult_avgjg,
     kernel=R_PRECISION_MULTIPLE.kernel,  # one group per slot: metrics.evaluation.judgment_groups averages a query's
     kind="order",
-    help="RprecMult_avgjg@x (trec_eval Rprec_mult_avgjg): precision at rank x·R of each judgment group, averaged.",
     teaching=Teaching(
         rprec_mult_avgjg_definition,
         rprec_mult_avgjg_worked,
-        terms=(Term.SUM, GROUPS),
+        terms=(Term.SUM, Term.GROUPS),
         plain=(
             "rewards relevant documents in the top x·R results, as each group of judges (e.g. each user) judges "
             "them, R being the number of documents that group judged relevant, averaged over the groups"

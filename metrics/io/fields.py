@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 from metrics.io.arrays import float_numpy
-from metrics.io.fast import _squeeze_whitespace, _without_comments
+from metrics.io.fast import _read_csv, _squeeze_whitespace, _without_comments
 from metrics.io.rules import InputError, grade_problem, id_problem, ids_ok, quoted, score_problem
 from metrics.io.sources import BLOCK_BYTES, TextSource
 
@@ -49,13 +49,10 @@ def _parsed(data: bytes, fields: Fields) -> dict | None:
     options = pa_csv.ConvertOptions(
         column_types=types, null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False
     )
-    try:
-        table = pa_csv.read_csv(
-            pa.BufferReader(pa.py_buffer(data)),
-            pa_csv.ReadOptions(column_names=list(fields.names), block_size=BLOCK_BYTES),
-            pa_csv.ParseOptions(delimiter=" ", quote_char=False),
-            options,
-        )
+    read = pa_csv.ReadOptions(column_names=list(fields.names), block_size=BLOCK_BYTES, use_threads=False)
+    parse = pa_csv.ParseOptions(delimiter=" ", quote_char=False)
+    try:  # block by block: the peak is the columns themselves (fast.py's in-memory read)
+        table = _read_csv(pa.BufferReader(pa.py_buffer(data)), read, parse, options, True)
     except pa.ArrowInvalid:
         return None
     columns: dict = {}

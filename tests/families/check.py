@@ -233,3 +233,87 @@ def _cases(args: list[str]) -> list[dict]:
         if case["args"] == args and answer["rc"] == 0:
             found.append({**case, "stdout": answer["stdout"]})
     return found
+
+
+# --- preferences (trec_eval -R prefs, -R qrels_prefs): groups of subgroups, each ordering some documents ---
+
+LEVELS = st.sampled_from([0.0, 0.0, 1.0, 2.0, 3.0, 0.5, -1.0])
+
+
+@st.composite
+def preference_runs(draw):
+    """A run {query: {doc: score}} (ties among the scores) and preferences {query: {group: {subgroup: {doc:
+    level}}}}: each group gives its documents one level each (so it never contradicts itself), stated in one to
+    three subgroups of some of them; levels below 0 too."""
+    run, prefs = {}, {}
+    for query in draw(st.lists(st.sampled_from(["q1", "q2", "q10"]), min_size=1, max_size=3, unique=True)):
+        pool = [f"d{i}" for i in range(draw(st.integers(2, 9)))]
+        prefs[query] = {}
+        for group in draw(st.lists(st.sampled_from(GROUPS), min_size=1, max_size=3, unique=True)):
+            mind = draw(st.dictionaries(st.sampled_from(pool), LEVELS, min_size=1))
+            subgroups = draw(st.lists(st.sampled_from(["s1", "s2", "s3"]), min_size=1, max_size=3, unique=True))
+            stated = {
+                s: {d: mind[d] for d in draw(st.sets(st.sampled_from(sorted(mind)), min_size=1))} for s in subgroups
+            }
+            prefs[query][group] = stated
+        if draw(st.booleans()) or query == "q1":
+            run[query] = draw(
+                st.dictionaries(st.sampled_from([*pool, "x1", "x2"]), st.sampled_from([0.0, 1.0, 2.0, 3.5]))
+            )
+    return run, prefs
+
+
+def preferences_equal_readable(names: Sequence[str], run: Mapping, prefs: Mapping, complete: bool = False) -> None:
+    """metrics.evaluation.preferences' per-query values == the readable functions' on each query's preferences, bit
+    for bit, the ranking as trec_eval ranks it for preferences (ties by doc id ascending); both refuse a group
+    whose preferences contradict each other or give one document level 0 and above 0 in two subgroups."""
+    from metrics.evaluation.preferences import evaluate_preferences
+
+    try:
+        result = evaluate_preferences(run, prefs, names, complete=complete)
+    except ValueError:
+        for query, groups in prefs.items():
+            ranking = sorted(run.get(query, {}), key=lambda d: (-run[query][d], d))
+            try:
+                parse_measure(names[0]).compute(ranking, groups)
+            except ValueError:
+                return
+        raise
+    for name in names:
+        measure = parse_measure(name)
+        for index, query in enumerate(result.queries):
+            ranking = sorted(run.get(query, {}), key=lambda d: (-run[query][d], d.encode()))
+            readable = measure.compute(ranking, prefs[query]).value
+            assert result.per_query[name][index] == readable, (name, query, result.per_query[name][index], readable)
+
+
+PREFERENCE_CASES = (["-q", "-R", "prefs", "-m", "all_prefs"], ["-q", "-R", "qrels_prefs", "-m", "all_prefs"])
+
+
+def equals_trec_eval10_prefs(names: Mapping[str, str]) -> int:
+    """trec_eval 10.0's per-query values for ``-q -R prefs -m all_prefs`` and ``-q -R qrels_prefs -m all_prefs`` on
+    every preference input of the corpus == our readable functions' and metrics.evaluation.preferences' (``names``:
+    ours -> the printed name). Returns how many values were compared."""
+    from metrics.evaluation.preferences import evaluate_preferences, ranked_run
+    from metrics.io.prefs import read_prefs, read_qrels_prefs
+
+    inputs, _ = _corpus()
+    compared = 0
+    for args in PREFERENCE_CASES:
+        read = read_prefs if args[2] == "prefs" else read_qrels_prefs
+        for case in _cases(args):
+            record = inputs[case["input"]]
+            run, prefs = ranked_run(record["run"].encode()), read(record["qrels"].encode())
+            printed = {tuple(line.split("\t")[:2]): line.split("\t")[2] for line in case["stdout"].splitlines()}
+            engine = evaluate_preferences(run, prefs, list(names))
+            by_query = prefs.to_dict()
+            for name, trec_name in names.items():
+                for index, query in enumerate(engine.queries):
+                    want = printed[f"{trec_name:<22}", query]
+                    ranking = run.ranking_of(query)
+                    readable = parse_measure(name).compute(ranking, by_query[query]).value
+                    values = [readable, engine.per_query[name][index]]
+                    got = [f"{v:.4f}" if "." in want else str(int(v)) for v in values]
+                    assert got == [want, want], (name, query, got, want)
+                    compared += 1
+    return compared

@@ -1,0 +1,321 @@
+"""A run scored against preference judgments (trec_eval -R prefs, -R qrels_prefs): the judgments joined with the run
+into a metrics.families._preference_kernels.PreferenceTable, which the preference families' kernels score.
+
+As trec_eval's form_prefs_counts.c: the queries of the judgments that the run has (all of them with -c, a query
+missing from the run retrieving nothing); -M keeps the top of each ranking; -J and -l change nothing (a preference
+names two judged documents, and a level only orders them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from metrics.catalog import registry
+from metrics.catalog.measures import Measure, parse_measures
+from metrics.core.prepared import Prepared
+from metrics.evaluation.engine import Evaluation, QueryCounts, summaries
+from metrics.evaluation.options import EvaluationOptions, given
+from metrics.families._preference_kernels import PREPARED_KEY, PreferenceTable, group_counts
+from metrics.io import Run, doc_hash
+from metrics.io.arrays import (
+    arrow_float64,
+    arrow_int64,
+    bool_numpy,
+    chunked,
+    dictionary_codes,
+    float_numpy,
+    int_numpy,
+    is_dictionary,
+    take,
+)
+from metrics.io.duplicates import refuse_duplicate_docs
+from metrics.io.prefs import Preferences, read_prefs
+
+READS = "prefs"  # the -R format whose measures this scores (TrecEval.reads)
+
+
+def evaluate_preferences(
+    run,
+    prefs,
+    measures: Iterable[str | Measure],
+    *,
+    options: EvaluationOptions | None = None,
+    **keywords,
+) -> Evaluation:
+    """Score a run against preferences: ``prefs`` is a prefs file (a path or bytes), a dict {query: {group:
+    {subgroup: {doc: level}}}} or metrics.io.prefs.Preferences (``read_qrels_prefs`` reads a qrels file as trec_eval
+    -R qrels_prefs does); ``run`` anything metrics.io.read_run reads. The measures are the preference families and
+    num_q (TrecEval.reads). ``judged_only`` (-J) changes nothing, as in trec_eval.
+
+    >>> run = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    >>> prefs = {"q1": {"u1": {"s": {"a": 2, "b": 1, "c": 0}}, "u2": {"s": {"b": 1, "a": 0}}}}
+    >>> result = evaluate_preferences(run, prefs, ["prefs_simp", "prefs_avgjg", "prefs_pair"])
+    >>> [round(float(result.per_query[name][0]), 4) for name in ("prefs_simp", "prefs_avgjg", "prefs_pair")]
+    [0.75, 0.5, 0.8333]
+    """
+    options = given(options, keywords)
+    complete, max_docs = options.complete, options.max_docs
+    parsed = parse_measures(measures)
+    for measure in parsed:
+        if READS not in registry.family(measure.family).trec_eval.reads:
+            raise ValueError(f"{measure.name} is not computed from preferences (trec_eval -R prefs)")
+    prefs = read_prefs(prefs)
+    judged = sorted(set(prefs.query.to_pylist()))  # byte order: trec_eval's order of the queries
+    ranked = ranked_run(run, keep=judged_docs(prefs))
+    in_run = ranked.query_ids
+    evaluated = [query for query in judged if complete or query in in_run]
+    table = preference_table(ranked, prefs, evaluated, max_docs)
+    prepared = Prepared()  # what a kernel takes: the table, where the preference kernels look for it
+    prepared.size, prepared.queries, prepared.conventions = table.size, tuple(evaluated), options.conventions
+    prepared.shared(PREPARED_KEY, lambda: table)
+    per_query = {measure.name: registry.family(measure.family).kernel(prepared, measure) for measure in parsed}
+    by_name = {measure.name: measure for measure in parsed}
+    only_in_run = tuple(sorted(in_run - set(judged)))
+    only_in_qrels = tuple(query for query in judged if query not in in_run)
+    relevant = np.bincount(table.group_slot, weights=group_counts(table).counts["rel"], minlength=table.size)
+    counts = QueryCounts(len(evaluated), len(only_in_run), len(only_in_qrels), int((relevant == 0).sum()))
+    return Evaluation(
+        tuple(evaluated),
+        tuple(parsed),
+        per_query,
+        summaries(per_query, by_name),
+        counts,
+        only_in_run,
+        only_in_qrels,
+        options.conventions,
+        complete,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class RankedRun:
+    """A run's rows (in file order) with their rank as trec_eval ranks them for preferences (form_prefs_counts.c):
+    score descending, then doc id ascending. (Everywhere else trec_eval breaks ties by doc id descending.)"""
+
+    name: str
+    queries: pa.Array  # the run's query ids, one per code
+    code: np.ndarray  # per row: its query's code
+    rank: np.ndarray  # per row: 1-based within its query
+    doc: pa.ChunkedArray
+    doc_hash: np.ndarray  # per row: metrics.io.doc_hash of its doc (uint32)
+
+    def only(self, query: str) -> RankedRun:
+        """The rows of one query."""
+        codes = np.flatnonzero(bool_numpy(pc.equal(self.queries, pa.scalar(query, pa.string()))))
+        rows = np.flatnonzero(np.isin(self.code, codes))
+        doc = pa.chunked_array([take(self.doc, rows)], pa.string())
+        return RankedRun(self.name, self.queries, self.code[rows], self.rank[rows], doc, self.doc_hash[rows])
+
+    def kept(self, rows: np.ndarray) -> RankedRun:
+        """Only these rows (a boolean mask)."""
+        index = np.flatnonzero(rows)
+        doc = pa.chunked_array([take(self.doc, index)], pa.string())
+        return RankedRun(self.name, self.queries, self.code[index], self.rank[index], doc, self.doc_hash[index])
+
+    def ranking_of(self, query: str) -> list[str]:
+        """One query's doc ids, best first (ranked for preferences), as the readable functions take them."""
+        mine = self.only(query)
+        return take(mine.doc, np.argsort(mine.rank, kind="stable")).to_pylist()
+
+    @property
+    def query_ids(self) -> set[str]:
+        """The queries the run has (rows dropped by ``keep`` aside: every query of the file)."""
+        return set(self.queries.to_pylist())
+
+
+def ranked_run(source, name: str | None = None, keep=None) -> RankedRun:
+    """Read a run (what metrics.io.read_run reads) and rank it for preferences; the same rules, and a doc given twice
+    for a query is refused. ``keep`` (doc hashes -> which rows to keep) drops the other rows once ranked: a run's
+    rows are many, its judged documents few. A metrics.io.Run has no scores left: its order is kept."""
+    if isinstance(source, RankedRun | Run):
+        ranked = source if isinstance(source, RankedRun) else _from_run(source)
+        return ranked if keep is None else ranked.kept(keep(ranked.doc_hash))
+    display, query, doc, score, row_names = _columns(source, name)
+    queries, code = _query_codes(query)
+    del query
+    n = len(code)
+    hashed = doc_hash(doc)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int32)
+        return RankedRun(display, queries, empty, empty, doc, hashed)
+    starts = np.concatenate([[0], np.flatnonzero(code[1:] != code[:-1]) + 1, [n]]).astype(np.int64)
+    lengths = np.diff(starts)
+    grouped = len(np.unique(code[starts[:-1]])) == len(lengths)
+    going_on = np.ones(n, dtype=bool)  # rows that continue the ranking of the row before
+    going_on[starts[:-1]] = False
+    descending = grouped and not (score[1:] > score[:-1])[going_on[1:]].any()
+    if descending:  # the usual file: each query's lines together, by score: only tied rows move
+        rank = np.arange(1, n + 1, dtype=np.int32)
+        rank -= np.repeat(starts[:-1].astype(np.int32), lengths)
+        _ties_by_doc_ascending(rank, score, going_on, doc)
+        del score, going_on
+        refuse_duplicate_docs(display, starts, hashed, _query_of(queries, code), doc, None, row_names)
+    else:  # any other order: one sort of every row by query, score descending, doc id ascending
+        table = pa.table({"code": arrow_int64(code), "score": arrow_float64(score), "doc": doc})
+        del score, going_on
+        keys = [("code", "ascending"), ("score", "descending"), ("doc", "ascending")]
+        file_row = int_numpy(pc.sort_indices(table, sort_keys=keys))
+        del table
+        ordered_code = code[file_row]
+        starts = np.concatenate([[0], np.flatnonzero(ordered_code[1:] != ordered_code[:-1]) + 1, [n]])
+        rank = np.empty(n, dtype=np.int32)
+        rank[file_row] = np.arange(n) - np.repeat(starts[:-1], np.diff(starts)) + 1
+        in_order = pa.chunked_array([take(doc, file_row)], pa.string())
+        query_of = _query_of(queries, ordered_code)
+        refuse_duplicate_docs(display, starts, hashed[file_row], query_of, in_order, file_row, row_names)
+        del in_order, ordered_code, file_row
+    ranked = RankedRun(display, queries, code, rank, doc, hashed)
+    return ranked if keep is None else ranked.kept(keep(hashed))
+
+
+def _from_run(run: Run) -> RankedRun:
+    ranking, rank = run.ranks(np.arange(run.num_rows))
+    return RankedRun(run.name, run.query_ids, ranking, rank, run.doc, run.doc_hash)
+
+
+def _ties_by_doc_ascending(rank: np.ndarray, score: np.ndarray, going_on: np.ndarray, doc) -> None:
+    """Within each run of tied scores, the ranks given by doc id ascending (in place)."""
+    tied = np.flatnonzero(going_on[1:] & (score[1:] == score[:-1]))  # row i + 1 ties with row i
+    if len(tied) == 0:
+        return
+    rows = np.unique(np.concatenate([tied, tied + 1]))
+    new_block = np.ones(len(rows), dtype=bool)
+    new_block[1:] = ~np.isin(rows[1:] - 1, tied) | (rows[1:] - 1 != rows[:-1])
+    block = np.cumsum(new_block)
+    table = pa.table({"block": arrow_int64(block), "doc": take(doc, rows)})
+    by_doc = rows[int_numpy(pc.sort_indices(table, sort_keys=[("block", "ascending"), ("doc", "ascending")]))]
+    rank[by_doc] = rank[rows]  # the block's ranks, in row order, handed out in doc order
+
+
+def _query_of(queries: pa.Array, code: np.ndarray):
+    return lambda rows: queries.take(arrow_int64(code[rows])).to_pylist()
+
+
+def _query_codes(query) -> tuple[pa.Array, np.ndarray]:
+    """(the distinct query ids, each row's code among them), without decoding a dictionary-encoded column."""
+    query = chunked(query)
+    if not is_dictionary(query):
+        distinct = pc.unique(query)
+        return distinct.combine_chunks() if isinstance(distinct, pa.ChunkedArray) else distinct, int_numpy(
+            pc.index_in(query, value_set=distinct)
+        )
+    distinct = pc.unique(pa.chunked_array([chunk.dictionary for chunk in query.chunks], pa.string()))
+    parts = []
+    for chunk in query.chunks:
+        mapping = int_numpy(pc.index_in(chunk.dictionary, value_set=distinct))
+        parts.append(mapping.astype(np.int32)[dictionary_codes(chunk)])
+    return distinct, np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+
+
+def _columns(source, name: str | None):
+    """(name, query, doc, score, row names) of a run source, checked by the readers' rules."""
+    from metrics.io.fast import parse_text
+    from metrics.io.frames import from_mapping, parse_frame
+    from metrics.io.parquet import ParquetInput, is_parquet
+    from metrics.io.sources import TextSource
+
+    if isinstance(source, Mapping):
+        from_mapping(source, name or "run", "run")  # checks the dict; its scores are read below
+        rows = [(str(q), str(d), float(v)) for q, entries in source.items() for d, v in _entries(entries).items()]
+        columns = list(zip(*rows, strict=True)) if rows else [(), (), ()]
+        query, doc = (pa.chunked_array([pa.array(list(c), pa.string())]) for c in columns[:2])
+        return name or "run", query, doc, np.array(columns[2], dtype=np.float64), lambda r: [f"row {i}" for i in r]
+    if is_parquet(source):
+        parquet = ParquetInput(source, "run", name)
+        columns, row_names = parquet.read_columns()
+        display = parquet.name
+    elif hasattr(source, "columns") and (hasattr(source, "to_arrow") or hasattr(source, "iloc")):
+        display = name or "DataFrame"
+        columns, row_names = parse_frame(source, display, "run")
+    else:
+        text = TextSource.open(source, name)
+        columns, row_names = parse_text(text, "run")
+        display = text.name
+    score = columns.pop("score")
+    score = score.astype(np.float64) if isinstance(score, np.ndarray) else float_numpy(score)
+    return display, columns.pop("query"), chunked(columns.pop("doc")), score, row_names
+
+
+def _entries(entries) -> dict:
+    """A query's {doc: score}, or its [docs best first] as scores n, n - 1, ... (as metrics.io reads a dict)."""
+    if isinstance(entries, Mapping):
+        return dict(entries)
+    return {doc: float(len(entries) - rank) for rank, doc in enumerate(entries)}
+
+
+def preference_table(run: RankedRun, prefs: Preferences, evaluated: list[str], max_docs: int | None):
+    """The judgments of the evaluated queries joined with their rankings (the top max_docs of each)."""
+    slot = int_numpy(pc.index_in(prefs.query, value_set=pa.array(evaluated, pa.string())), null=-1)
+    kept = np.flatnonzero(slot >= 0)
+    slot = slot[kept]
+    rows = arrow_int64(kept)
+    group_code = _byte_order_codes(prefs.group.take(rows))
+    subgroup_code = _byte_order_codes(prefs.subgroup.take(rows))
+    distinct_docs, doc_code = prefs.docs
+    doc_code = doc_code[kept]
+    groups_width = int(group_code.max(initial=0)) + 1
+    group_keys, group = np.unique(slot * groups_width + group_code, return_inverse=True)
+    subgroups_width = int(subgroup_code.max(initial=0)) + 1
+    subgroup_keys, subgroup = np.unique(group * subgroups_width + subgroup_code, return_inverse=True)
+    group_slot = group_keys // groups_width
+    subgroups_of = np.bincount(subgroup_keys // subgroups_width, minlength=len(group_keys))
+    rank = _ranks(run, evaluated, distinct_docs, slot, doc_code, max_docs)
+    if (subgroups_of > 1).any():  # the order of the unretrieved documents matters for several subgroups only
+        doc_code = _byte_order(distinct_docs)[doc_code]
+    return PreferenceTable(
+        len(evaluated), slot, group, subgroup, prefs.level[kept], doc_code, rank, group_slot, subgroups_of
+    )
+
+
+def _byte_order(distinct: pa.Array) -> np.ndarray:
+    """Each distinct string's rank among them in byte order (strcmp's)."""
+    rank_of = np.empty(len(distinct), dtype=np.int64)
+    rank_of[int_numpy(pc.sort_indices(distinct))] = np.arange(len(distinct))
+    return rank_of
+
+
+def _byte_order_codes(strings: pa.Array) -> np.ndarray:
+    """Each string's rank among the distinct strings in byte order."""
+    encoded = pc.dictionary_encode(strings)
+    return _byte_order(encoded.dictionary)[int_numpy(encoded.indices)]
+
+
+def judged_docs(prefs: Preferences):
+    """A filter of run rows by doc hash: True for a doc the judgments may name (a superset, a bit table of their
+    hashes; the exact match follows in _ranks)."""
+    table = np.zeros(1 << _HASH_BITS, dtype=bool)
+    table[doc_hash(prefs.docs[0]) & _HASH_MASK] = True
+    return lambda hashes: table[hashes & _HASH_MASK]
+
+
+def _ranks(run: RankedRun, evaluated, distinct_docs, slot, doc_code, max_docs) -> np.ndarray:
+    """Each judgment's document's rank in its query's ranking (the top max_docs), 0 if absent."""
+    code_slot = int_numpy(pc.index_in(run.queries, value_set=pa.array(evaluated, pa.string())), null=-1)
+    if len(run.code) == 0 or len(distinct_docs) == 0:
+        return np.zeros(len(slot), dtype=np.int64)
+    row_slot = code_slot[run.code]
+    # candidates: rows of an evaluated query, in the top max_docs, whose doc hash is a judged doc's; then the strings
+    candidate = row_slot >= 0  # (the rows of other queries, and other docs, are dropped here if they were kept)
+    if max_docs is not None:
+        candidate &= run.rank <= max_docs
+    rows = np.flatnonzero(candidate)
+    found = int_numpy(pc.index_in(take(run.doc, rows), value_set=distinct_docs), null=-1)
+    rows, found = rows[found >= 0], found[found >= 0]
+    width = len(distinct_docs) + 1
+    row_keys = row_slot[rows] * width + found
+    sorter = np.argsort(row_keys)
+    row_keys, row_rank = row_keys[sorter], run.rank[rows][sorter]
+    if len(row_keys) == 0:
+        return np.zeros(len(slot), dtype=np.int64)
+    line_keys = slot * width + doc_code
+    at = np.minimum(np.searchsorted(row_keys, line_keys), len(row_keys) - 1)
+    return np.where(row_keys[at] == line_keys, row_rank[at], 0).astype(np.int64)
+
+
+_HASH_BITS = 22  # the judged docs' hashes as a bit table (4 MiB): a cheap filter before the exact match
+_HASH_MASK = (1 << _HASH_BITS) - 1
