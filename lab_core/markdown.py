@@ -1,7 +1,7 @@
-"""User text as literal Markdown: THE helper through which every user-provided string (titles, doc ids, query ids,
-file names, typed measure names, anything from a URL or a file) reaches a Streamlit element that interprets Markdown
-or LaTeX (body text, captions, labels, button labels, help tooltips, metric labels, toasts, messages). Pure (no
-Streamlit), so the exports use it too.
+"""User text as literal Markdown, and as a plotly label (``chart_label``): THE helper through which every
+user-provided string (titles, doc ids, query ids, file names, typed measure names, anything from a URL or a file)
+reaches a Streamlit element that interprets Markdown or LaTeX (body text, captions, labels, button labels, help
+tooltips, metric labels, toasts, messages) or a chart. Pure (no Streamlit), so the exports use it too.
 
 CommonMark lets a backslash escape any ASCII punctuation character, and an escaped character is always shown as
 itself: so every one is escaped. That covers Markdown (``# * _ [ ] ( ) ` > | ~ = - + .``), HTML (``< > &``), LaTeX
@@ -13,6 +13,7 @@ break is shown as a space.
 
 from __future__ import annotations
 
+import html
 import re
 import string
 
@@ -44,3 +45,16 @@ def plain(text: object, *, one_line: bool = False) -> str:
         escaped = escaped.replace("\n", " ")
     escaped = _LEADING_BLANKS.sub(lambda blanks: "".join(f"&#{ord(c)};" for c in blanks[0]), escaped)
     return escaped.replace("\n", "\\\n")
+
+
+def chart_label(text: object) -> str:
+    """``text`` as a plotly label (title, tick, legend, hover) shows it, character for character.
+
+    Plotly reads its labels as a subset of HTML: ``<`` ``>`` ``&`` are written as entities, which it decodes. Quotes
+    stay as they are: plotly knows no ``&quot;`` (it would show the entity as typed), and a label is text, never an
+    attribute.
+
+    >>> chart_label('<b>"x" & y</b>')
+    '&lt;b&gt;"x" &amp; y&lt;/b&gt;'
+    """
+    return html.escape(str(text), quote=False)

@@ -48,6 +48,14 @@ def test_user_text_is_escaped_in_hover():
     assert "&lt;b&gt;bold&lt;/b&gt; &amp; co" in str([bar.customdata for bar in _bars(fig)])
 
 
+def test_quotes_in_user_text_reach_plotly_as_typed():
+    # plotly decodes &lt; &gt; &amp; in a label but knows no &quot;: it would show the entity itself
+    doc = 'say "hi" it\'s <me>'
+    fig = charts.contributions(ndcg([doc], {doc: 1}, 1), titles={doc: 'the "best" one'})
+    (customdata,) = [row for bar in _bars(fig) for row in bar.customdata]
+    assert customdata[0] == 'say "hi" it\'s &lt;me&gt;' and customdata[2] == 'the "best" one'
+
+
 def test_ideal_vs_actual_has_both_orders():
     d, i = dcg(RANKING, GRADES, 5), idcg(RANKING, GRADES, 5)
     fig = charts.ideal_vs_actual(d, i)

@@ -3,16 +3,17 @@ share of queries with a relevant document at each rank, the per-query difference
 ranked lists' per-rank contributions and measures side by side. Pure (plotly only).
 
 They follow ui.charts' conventions: Okabe-Ito colours set on every mark (A orange, B blue), and every piece of user
-text (run names, query ids) through ``html.escape`` before it reaches plotly, which reads its labels as HTML.
+text (run names, query ids) through ``lab_core.markdown.chart_label`` before it reaches plotly, which reads its labels
+as HTML.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
+from lab_core.markdown import chart_label
 from metrics.compare.significance import TIE
 from metrics.core.types import Breakdown
 from ui.charts import COLORS, SERIES_COLORS, SYMBOLS, SYSTEM_COLORS, _layout
@@ -20,10 +21,7 @@ from ui.charts import COLORS, SERIES_COLORS, SYMBOLS, SYSTEM_COLORS, _layout
 HEIGHT = 300
 
 
-def _safe(text: object) -> str:
-    """User text for a plotly label. Quotes stay as they are: plotly decodes &lt; &gt; &amp; in its labels but shows
-    &quot; as typed, and a label is text, never an attribute."""
-    return html.escape(str(text), quote=False)
+_safe = chart_label  # short: it wraps every piece of user text below
 
 
 def intervals(rows: Sequence[tuple[str, float, float, float]], x_title: str) -> go.Figure:

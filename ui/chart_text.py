@@ -24,7 +24,7 @@ _KINDS = {"bar": "bar chart", "heatmap": "heatmap", "histogram": "histogram", "w
 
 def _text(value: object) -> str:
     """A Plotly title or label as plain words (titles may hold <b>, <br>, <sup> tags, and user text is escaped as
-    HTML: ui.charts._safe)."""
+    HTML: lab_core.markdown.chart_label)."""
     return html.unescape(" ".join(_TAG.sub(" ", str(value or "")).split()))
 
 

@@ -6,17 +6,17 @@ Chromium on 1.67: same fills either way). Pages call ``st.plotly_chart(fig, them
 and grid are ours too (``ui.teaching.chart``).
 
 Plotly renders hover text and tick labels as a subset of HTML and does not escape them, so every piece of user
-text (doc ids, titles, query ids) goes through ``html.escape`` before it reaches a figure.
+text (doc ids, titles, query ids) goes through ``lab_core.markdown.chart_label`` before it reaches a figure.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 
+from lab_core.markdown import chart_label
 from metrics.catalog import registry
 from metrics.compare.significance import TIE, Randomization, differences
 from metrics.core.types import Breakdown
@@ -58,8 +58,7 @@ SYSTEM_COLORS = {"A": COLORS["orange"], "B": COLORS["blue"]}
 HEIGHT = 300
 
 
-def _safe(text: str) -> str:
-    return html.escape(str(text), quote=True)
+_safe = chart_label  # short: it wraps every piece of user text below
 
 
 def _layout(

@@ -5,11 +5,10 @@ Pure (no Streamlit); the numbers all come from metrics.explain.
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 import plotly.graph_objects as go
 
+from lab_core.markdown import chart_label
 from lab_core.scenario import MAX_DOCS, Scenario
 from metrics.catalog.measures import parse_measure
 from metrics.tools.explain import Explanation
@@ -29,7 +28,7 @@ def waterfall_figure(found: Explanation) -> go.Figure:
     text = [f"{found.means[0]:.4f}", *(f"{found.attribution[s]:+.4f}" for s in found.switches), f"{found.means[1]:.4f}"]
     fig = go.Figure(
         go.Waterfall(
-            x=[html.escape(label) for label in labels],
+            x=[chart_label(label) for label in labels],
             y=values,
             measure=kinds,
             text=text,
@@ -54,10 +53,10 @@ def waterfall_figure(found: Explanation) -> go.Figure:
         margin={"l": 56, "r": 16, "t": 36, "b": 72},
         font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
         showlegend=False,
-        title={"text": f"Mean {html.escape(found.measure)}, one bar per convention", "x": 0},
+        title={"text": f"Mean {chart_label(found.measure)}, one bar per convention", "x": 0},
     )
     fig.update_yaxes(
-        title_text=f"mean {html.escape(found.measure)} (axis zoomed)",
+        title_text=f"mean {chart_label(found.measure)} (axis zoomed)",
         range=[max(low - pad, 0.0) if low >= 0 else low - pad, high + pad],
         gridcolor="#E5E9F0",
     )
