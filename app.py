@@ -90,7 +90,7 @@ PAGES = {
 st.logo(":material/leaderboard:", size="large")
 # Streamlit's own sidebar menu is hidden: its markup fails WCAG (ui/navigation.py draws the links instead).
 page = st.navigation(PAGES, position="hidden")
-presenter.apply()  # before the page, so its exit button sits at the top
+presenter.apply()  # before the page: its exit button at the top, its CSS in the first paint
 navigation.sidebar(PAGES)
 with st.sidebar:
     st.divider()
@@ -104,6 +104,5 @@ first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (u
 # The CSS last: its element is a line tall until its style applies (a few hundred ms into a new visitor's first
 # paint), and at the top it would move the page when it went.
 layout.apply()
-presenter.style()
 a11y.apply(page.title)
 first_paint.end_run()

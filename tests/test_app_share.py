@@ -242,12 +242,11 @@ def styles(at: AppTest) -> list[str]:
 
 
 def _presenter_frame() -> None:
-    """What app.py does on every page (the lead wires it): the sidebar toggle, apply() and, after the page, style()."""
+    """What app.py does on every page: the sidebar toggle and apply()."""
     from ui import presenter
 
     presenter.sidebar_toggle()
     presenter.apply()
-    presenter.style()
 
 
 def test_presenter_apply_injects_css_and_an_exit_button():

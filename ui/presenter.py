@@ -4,9 +4,8 @@ It is one plain session-state flag (``ui.state.presenter_on``), so it survives p
 style block sent with ui.css (it takes no space on the page). Nothing in it comes from the user. Streamlit 1.67 has
 no per-session option for this: ``theme.baseFontSize`` in config.toml applies to every session of the server.
 
-Wiring (app.py, every page): ``presenter.apply()`` before ``page.run()``, ``presenter.style()`` after it, and
-``presenter.sidebar_toggle()`` in the shared sidebar. With the sidebar hidden, ``apply()`` draws an "Exit presenter
-mode" button at the top of the page.
+Wiring (app.py, every page): ``presenter.apply()`` before ``page.run()`` and ``presenter.sidebar_toggle()`` in the
+shared sidebar. With the sidebar hidden, ``apply()`` draws an "Exit presenter mode" button at the top of the page.
 """
 
 from __future__ import annotations
@@ -146,23 +145,19 @@ def from_link(params: dict[str, str]) -> bool | None:
     return {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}.get(value)
 
 
-def style() -> None:
-    """Call once per page run (app.py, after the page and ui.layout's CSS, which it overrides): in presenter mode,
-    the CSS."""
-    if state.presenter_on():
-        css.apply(CSS)
-
-
 def apply() -> None:
     """Call once per page run (app.py, before ``page.run()``): the session's first run reads ``?presenter=1``;
-    in presenter mode, show an Exit button, since the sidebar (and its toggle) is hidden."""
+    in presenter mode, an Exit button (the sidebar, and its toggle, is hidden) and the CSS, both before the page so
+    that a projector's first paint already has the large type. The CSS sits in the button's row, after it: its
+    element is a line of text until its style applies (ui.css), and there it moves nothing when it goes."""
     if state.first_look_at_presenter_link():
         wanted = from_link(st.query_params.to_dict())
         if wanted is not None:
             state.set_presenter(wanted)
     if not state.presenter_on():
         return
-    st.button(
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    row.button(
         "Exit presenter mode",
         key=EXIT_KEY,
         icon=":material/fullscreen_exit:",
@@ -170,3 +165,4 @@ def apply() -> None:
         args=(False,),
         type="tertiary",
     )
+    css.apply(CSS, row)
