@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import pytrec_eval_ext
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics import TREC_EVAL, Conventions, parse_measure
@@ -317,3 +317,28 @@ def equals_trec_eval10_prefs(names: Mapping[str, str]) -> int:
                     assert got == [want, want], (name, query, got, want)
                     compared += 1
     return compared
+
+
+def preference_checks(name: str):
+    """The three checks of a preference family's test file, for the family spelled ``name``: its kernel equals its
+    readable function on plain qrels and on random preferences, and both equal trec_eval 10.0's recorded values.
+    Its test file binds them to test names and adds its own worked example."""
+    names = [name, f"{name}@3"]
+
+    @SETTINGS
+    @given(RUNS, THRESHOLDS)
+    def kernel(data, threshold):
+        """On plain qrels: each query one judgment group, its grades the levels."""
+        kernel_equals_readable(names, *data, Conventions(threshold=threshold))
+
+    @SETTINGS
+    @given(preference_runs(), st.booleans())
+    def preferences(data, complete):
+        preferences_equal_readable(names, *data, complete)
+
+    def trec_eval_10():
+        """trec_eval 10.0's own values: -q -R prefs (and qrels_prefs) -m all_prefs on every preference input of its
+        recorded corpus."""
+        assert equals_trec_eval10_prefs({name: name}) > 0
+
+    return kernel, preferences, trec_eval_10

@@ -2,40 +2,13 @@
 
 from __future__ import annotations
 
-from hypothesis import given
-from hypothesis import strategies as st
+from metrics import parse_measure
+from tests.families.check import preference_checks
 
-from metrics import Conventions, parse_measure
-from tests.families.check import (
-    RUNS,
-    SETTINGS,
-    THRESHOLDS,
-    equals_trec_eval10_prefs,
-    kernel_equals_readable,
-    preference_runs,
-    preferences_equal_readable,
+# kernel = readable on qrels and on preferences, both = trec_eval 10.0
+test_kernel_equals_readable, test_preferences_equal_readable, test_equals_trec_eval_10 = preference_checks(
+    "prefs_simp_ret"
 )
-
-NAMES = ["prefs_simp_ret", "prefs_simp_ret@3"]
-
-
-@SETTINGS
-@given(RUNS, THRESHOLDS)
-def test_kernel_equals_readable(data, threshold):
-    """On plain qrels: each query one judgment group, its grades the levels."""
-    kernel_equals_readable(NAMES, *data, Conventions(threshold=threshold))
-
-
-@SETTINGS
-@given(preference_runs(), st.booleans())
-def test_preferences_equal_readable(data, complete):
-    preferences_equal_readable(NAMES, *data, complete)
-
-
-def test_equals_trec_eval_10():
-    """trec_eval 10.0's own values: -q -R prefs (and qrels_prefs) -m all_prefs on every preference input of its
-    recorded corpus."""
-    assert equals_trec_eval10_prefs({"prefs_simp_ret": "prefs_simp_ret"}) > 0
 
 
 def test_worked_example_by_hand():
