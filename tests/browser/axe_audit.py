@@ -64,8 +64,8 @@ def report(violations: list[dict], limit: int = 6) -> str:
     return "\n".join(lines)
 
 
-# Counts the script runs that start while axe looks: a run redraws the page (presenter mode's style block, sent
-# last, is replaced for a moment by what moved up to its place), so such an audit saw no settled page.
+# Counts the script runs that start while axe looks: a run redraws the page (an element whose place changed is
+# replaced for a moment), so such an audit saw no settled page.
 _WATCH_RUNS = """() => {
   window.__irlabRuns = 0;
   const app = document.querySelector('[data-testid="stApp"]');
