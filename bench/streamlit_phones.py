@@ -70,6 +70,7 @@ class Tab:
         self._paint_trigger: str | None = None  # the fragments this run asked to rerun by themselves
         self._changed = asyncio.Condition()
         self.closed = False
+        self.replica: str | None = None
 
     # --- the connection -----------------------------------------------------------------------------------
 
@@ -83,6 +84,8 @@ class Tab:
             ping_interval=None,  # a browser's websocket sends no pings either
             open_timeout=timeout,
         )
+        cookie = self._ws.response.headers.get("Set-Cookie", "")
+        self.replica = cookie.split(";", 1)[0].partition("=")[2] or None  # HAProxy's sticky cookie, if it set one
         self._reader = asyncio.create_task(self._read())
         await self._rerun()
         await self.wait_for(lambda: self.runs_finished > 0, timeout)

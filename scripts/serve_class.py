@@ -65,7 +65,7 @@ def haproxy_config(address: str, port: int, replicas: list[int]) -> str:
         f"    server app{n} 127.0.0.1:{p} check cookie app{n} inter 2s" for n, p in enumerate(replicas, 1)
     )
     return f"""global
-    maxconn 20000
+    maxconn 4000  # two file descriptors each: within a default limit of 20000 (or a few thousand phones)
 
 defaults
     mode http
