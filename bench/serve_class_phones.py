@@ -144,6 +144,10 @@ async def hall(base: str, pids: list[int], url: str, args) -> dict[str, object]:
     start = time.monotonic()
     await asyncio.gather(*(join(p) for p in phones))
     figures["joined"] = len(joined)
+    replicas: dict[str, int] = {}
+    for phone in joined:
+        replicas[phone.replica or "-"] = replicas.get(phone.replica or "-", 0) + 1
+    figures["per_replica"] = ", ".join(f"{name}: {n}" for name, n in sorted(replicas.items()))
     figures["join_s"] = time.monotonic() - start
     await asyncio.sleep(3)  # the last joins' runs settle
     idle = await measure_cpu(pids, args.idle)
@@ -253,6 +257,8 @@ def report(backend: str, args, f: dict[str, object]) -> None:
     where = f"{args.replicas} replicas behind HAProxy" if args.replicas > 1 else "one app process"
     print(f"\n{backend}, {where}: {args.phones} phones, {args.rounds} rounds of {args.window:.0f} s")
     print(f"  phones joined                 {f['joined']} of {args.phones} in {f['join_s']:.1f} s")
+    if args.replicas > 1:
+        print(f"  phones per replica            {f['per_replica']} (HAProxy's cookie)")
     print(
         f"  answers                       sent {f['sent']}, acknowledged {f['acknowledged']}, in the database "
         f"{f['in_database']}, on the projector {f['on_projector']}"

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from live_class.store import Store
 
 INTERVAL_S = 1.0  # a reveal reaches the phones within this (plus their rerun)
+# A reveal reruns every phone's page at once: hundreds of script threads at the same moment fight for the GIL (and
+# for the database's connections) and all finish late. Paced, they finish in turn.
+PUSHES_PER_S = 100
 _LOGGER = logging.getLogger(__name__)
 
 
@@ -36,9 +40,10 @@ class Shown:
 
 
 class PollWatch:
-    def __init__(self, store: Store, interval: float = INTERVAL_S):
+    def __init__(self, store: Store, interval: float = INTERVAL_S, pushes_per_s: float = PUSHES_PER_S):
         self.store = store
         self.interval = interval
+        self.pushes_per_s = pushes_per_s
         self._phones: dict[str, tuple[Shown, Callable[[], None], Callable[[], bool]]] = {}
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -82,7 +87,9 @@ class PollWatch:
             for key, shown, _ in stale + gone:
                 if self._phones.get(key, (None,))[0] == shown:  # not re-registered meanwhile
                     del self._phones[key]
-        for _, _, notify in stale:
+        for n, (_, _, notify) in enumerate(stale):
+            if n:
+                time.sleep(1 / self.pushes_per_s)
             try:
                 notify()
             except Exception:  # one phone's failure must not stop the others' pushes
