@@ -3,6 +3,7 @@ students): the store, the join address and QR code, the read-only list, the live
 
 Polls and answers live in the database (live_class.store), not in session state, so every session of every replica
 sees the same poll; a session only remembers which poll it teaches (ui.state.live_teacher) or which student it is.
+A phone does not ask whether the teacher has revealed: the process's watcher (live_class.watch) reruns its page.
 """
 
 from __future__ import annotations
