@@ -199,7 +199,8 @@ def main() -> int:
             url = stack.enter_context(temporary_postgres())
         served = stack.enter_context(serving(args.replicas, url, address=args.address, port=args.port))
         print(f"{args.replicas} replicas ({', '.join(served.replicas)}) behind {served.base}; Ctrl-C stops", flush=True)
-        signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as Ctrl-C does: the replicas go too
+        for stop_signal in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C or kill: the replicas and the balancer go too
+            signal.signal(stop_signal, signal.default_int_handler)
         with contextlib.suppress(KeyboardInterrupt):
             while True:
                 time.sleep(3600)
