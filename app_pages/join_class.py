@@ -38,16 +38,6 @@ def join_form(code: str) -> None:
             st.rerun()
 
 
-@st.fragment(run_every=live.STUDENT_REFRESH_S)
-def watch(code: str, round_: int, poll_state: str, answered: bool) -> None:
-    """Redraw the page when the teacher reveals, resets or re-asks (no reload needed)."""
-    now = live.store().poll(code)
-    if now is None or (now.round, now.state) != (round_, poll_state):
-        st.rerun(scope="app")
-    if answered and live.store().my_answer(code, round_, student) is None:  # the teacher reset the answers
-        st.rerun(scope="app")
-
-
 def answer_page(poll) -> None:
     """The poll's question, this phone's answer, and after the reveal the right one."""
     question = poll.question
@@ -132,7 +122,7 @@ def answer_page(poll) -> None:
             st.caption(f"Right within ±{diagnosis.tolerance(question['decimals'])} (the rounding of the answer).")
     else:
         st.info("The teacher has closed this poll.")
-    watch(poll.code, poll.round, poll.state, mine is not None)
+    live.watch_poll(poll, student, mine is not None)  # the reveal, a reset or a new round redraws the page
 
 
 if poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page

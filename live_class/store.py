@@ -48,7 +48,7 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -143,6 +143,13 @@ class Answer:
     value: str
     nickname: str | None
     answered_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Watched:
+    round: int
+    state: State
+    answered: frozenset[str]  # the students with an answer in this round
 
 
 def new_student_id() -> str:
@@ -439,6 +446,28 @@ class Store:
         query = sa.select(sa.func.count()).select_from(answers)
         with self._read() as conn:
             return conn.execute(query.where(answers.c.poll_code == code, answers.c.round == round_)).scalar_one()
+
+    def watched(self, codes: Collection[str]) -> dict[str, Watched]:
+        """What the phones of these polls display: each live poll's round and state, and who has answered that round.
+        One read of two queries for all the polls (live_class.watch reads it once a second for every session)."""
+        codes = sorted({normalize_code(c) for c in codes})
+        if not codes:
+            return {}
+        now = self._now_ms()
+        current = sa.select(polls.c.code, polls.c.round, polls.c.state).where(
+            polls.c.code.in_(codes), polls.c.expires_ms > now
+        )
+        answered = (
+            sa.select(answers.c.poll_code, answers.c.student)
+            .join(polls, sa.and_(polls.c.code == answers.c.poll_code, polls.c.round == answers.c.round))
+            .where(answers.c.poll_code.in_(codes))
+        )
+        with self._read() as conn:
+            found = {code: (round_, state) for code, round_, state in conn.execute(current)}
+            students: dict[str, set[str]] = {code: set() for code in found}
+            for code, student in conn.execute(answered):
+                students.setdefault(code, set()).add(student)
+        return {code: Watched(r, s, frozenset(students[code])) for code, (r, s) in found.items()}
 
     def purge_expired(self) -> int:
         """Delete the polls whose time is up, with their answers. Returns how many polls went."""

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up and run the whole test suite on a fresh machine: Debian's Chromium for the browser tests,
-# Debian's PostgreSQL for the live-class store tests, a virtualenv with the package and its test extra, then
-# pytest (doctests, golden, differential, app, browser).
+# Debian's PostgreSQL for the live-class store tests, Debian's HAProxy for the load-balancer test, a virtualenv with
+# the package and its test extra, then pytest (doctests, golden, differential, app, browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +16,13 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+fi
+
+# The load-balancer test puts two app replicas behind HAProxy (scripts/serve_class.py).
+if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
 fi
 
 python3 -m venv .venv

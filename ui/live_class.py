@@ -3,6 +3,7 @@ students): the store, the join address and QR code, the read-only list, the live
 
 Polls and answers live in the database (live_class.store), not in session state, so every session of every replica
 sees the same poll; a session only remembers which poll it teaches (ui.state.live_teacher) or which student it is.
+A phone does not ask whether the teacher has revealed: the process's watcher (live_class.watch) reruns its page.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ import streamlit as st
 from lab_core.markdown import plain
 from lab_core.scenario import Scenario
 from live_class import questions
-from live_class.store import Store, new_student_id, normalize_code
+from live_class.store import Poll, Store, new_student_id, normalize_code
+from live_class.watch import PollWatch, Shown
 from ui import charts, state
 
 ASK_PATH = "ask-the-class"
 JOIN_PATH = "join"
 REFRESH_S = 0.5  # the projector's answer count: an answer shows well within the 2 s promised
-STUDENT_REFRESH_S = 2.0
+STUDENT_REFRESH_S = 2.0  # a phone's own check, only where the server cannot push (push_available)
 _STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 
 CHOICE_CSS = """
@@ -43,6 +45,93 @@ CHOICE_CSS = """
 def store() -> Store:
     """One store (and connection pool) per server process, configured from the environment (live_class.store)."""
     return Store.from_environment()
+
+
+@st.cache_resource
+def poll_watch() -> PollWatch:
+    """The process's one watcher of the phones' polls (live_class.watch)."""
+    return PollWatch(store())
+
+
+# --- pushing a change to the phones --------------------------------------------------------------------------
+# Streamlit has no public call to rerun another session; these use its runtime's session manager and AppSession
+# (1.67), as its own "rerun on save" does. Without them (AppTest, another version) each phone asks instead:
+# a fragment every STUDENT_REFRESH_S.
+
+
+def _app_session(session_id: str):
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return None
+    info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
+    return info.session if info is not None else None
+
+
+def push_available() -> bool:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    try:
+        session = _app_session(ctx.session_id) if ctx else None
+        return session is not None and all(
+            hasattr(session, name) for name in ("_event_loop", "_client_state", "request_rerun", "session_state")
+        )
+    except (AttributeError, ImportError):
+        return False
+
+
+def _rerun_session(session_id: str, page_script_hash: str) -> None:
+    """Rerun a session's whole page as the browser last asked for it (its address, its widgets' values), if it is
+    still on that page; from any thread."""
+    from streamlit.proto.ClientState_pb2 import ClientState
+
+    session = _app_session(session_id)
+    if session is None:
+        return
+
+    def rerun() -> None:
+        last = session._client_state
+        if last.page_script_hash != page_script_hash:  # the student went to another page
+            return
+        client = ClientState()
+        client.CopyFrom(last)
+        client.ClearField("fragment_id")
+        client.is_auto_rerun = False
+        values = session.session_state.get_widget_states()
+        # one-shot triggers (a button's tap) are not repeated
+        client.widget_states.widgets.extend(w for w in values if "trigger" not in (w.WhichOneof("value") or ""))
+        session.request_rerun(client)
+
+    session._event_loop.call_soon_threadsafe(rerun)
+
+
+def watch_poll(poll: Poll, student: str, answered: bool) -> None:
+    """Redraw this phone's page when the teacher reveals, resets or re-asks: pushed by the process's watcher
+    (poll_watch) when Streamlit allows it, else the phone's own fragment every STUDENT_REFRESH_S."""
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if not push_available():
+        _watch_fragment(poll.code, poll.round, poll.state, student, answered)
+        return
+    ctx = get_script_run_ctx()
+    session_id, page = ctx.session_id, ctx.page_script_hash
+    poll_watch().watch(
+        session_id,
+        Shown(poll.code, poll.round, poll.state, student, answered),
+        notify=lambda: _rerun_session(session_id, page),
+        alive=lambda: Runtime.instance().is_active_session(session_id),
+    )
+
+
+@st.fragment(run_every=STUDENT_REFRESH_S)
+def _watch_fragment(code: str, round_: int, poll_state: str, student: str, answered: bool) -> None:
+    now = store().poll(code)
+    if now is None or (now.round, now.state) != (round_, poll_state):
+        st.rerun(scope="app")
+    if answered and store().my_answer(code, round_, student) is None:  # the teacher reset the answers
+        st.rerun(scope="app")
 
 
 # --- addresses -----------------------------------------------------------------------------------------------

@@ -292,3 +292,50 @@ def test_a_killed_server_keeps_the_poll_its_answers_and_its_links(browser, tmp_p
         for context in contexts:
             context.close()
         stop_server(proc)
+
+
+HALL_PHONES = 10  # tens of phones in one Chromium; bench/serve_class_phones.py plays hundreds without a browser
+
+
+def test_a_row_of_phones_answers_and_the_reveal_is_pushed_to_them(browser, live_server):
+    """Ten phones (contexts of one Chromium) join by link and answer; the projector counts them all. An idle phone
+    sends the server nothing (no timer of its own asks whether the teacher has revealed: the server pushes it), and
+    the reveal reaches every phone without a reload."""
+    projector = open_context(browser, live_server, PROJECTOR)
+    phones: list[App] = []
+    try:
+        visit(projector, "/ask-the-class?presenter=1")
+        projector.page.get_by_role("button", name="Open the poll").click()
+        expect(projector.page.locator(COUNT)).to_have_text("0", timeout=WAIT_MS * 2)
+        code = projector.page.locator(".st-key-live_join_code").inner_text().strip().replace("-", "")
+        sent: list[int] = []
+        for _ in range(HALL_PHONES):
+            phone = open_context(browser, live_server, PHONE, phone=True)
+            phone.page.on("websocket", lambda ws: ws.on("framesent", lambda _frame: sent.append(1)))
+            phone.page.goto(f"{live_server}/join?code={code}", wait_until="domcontentloaded", timeout=WAIT_MS * 4)
+            phones.append(phone)
+        for phone in phones:
+            phone.wait_idle(WAIT_MS * 2)
+            phone.page.evaluate("window.__notReloaded = true")
+        for n, phone in enumerate(phones, 1):
+            send_number(phone, "0.97" if n % 2 else "0.96")
+        expect(projector.page.locator(COUNT)).to_have_text(str(HALL_PHONES), timeout=WAIT_MS)
+        for phone in phones:
+            phone.wait_idle(WAIT_MS * 2)
+
+        sent.clear()
+        phones[0].page.wait_for_timeout(5_000)  # a fragment timer would ask every 2 s: 2 frames per phone
+        assert sent == []
+
+        projector.page.get_by_role("button", name="Reveal").click()
+        expect(
+            projector.page.get_by_text(f"The answer: 0.97 · {HALL_PHONES // 2} of {HALL_PHONES} right")
+        ).to_be_visible(timeout=WAIT_MS)
+        for n, phone in enumerate(phones, 1):
+            verdict = "Your answer 0.97 is right" if n % 2 else "is what you get with exponential gain"
+            expect(phone.page.get_by_text(verdict)).to_be_visible(timeout=WAIT_MS)
+            assert phone.page.evaluate("window.__notReloaded") is True
+            assert phone.errors == []
+    finally:
+        for app in (projector, *phones):
+            app.page.context.close()

@@ -1,0 +1,90 @@
+"""The phones' watcher (live_class.watch): one read of the store for every phone, and a phone is told exactly when its
+page is out of date (a reveal, a re-ask, a reset of its answer), never while nothing changed. SQLite in a temporary
+folder; Store.watched is plain SQL that PostgreSQL runs too (tests/test_live_balancer.py runs it there)."""
+
+from __future__ import annotations
+
+import pytest
+
+from live_class.store import Store, Watched, default_sqlite_url, dispose_engine
+from live_class.watch import PollWatch, Shown
+
+QUESTION = {"kind": "predict", "measure": "P", "k": 5}  # the watcher never reads the question
+
+
+@pytest.fixture
+def store(tmp_path):
+    url = default_sqlite_url(tmp_path)
+    yield Store(url)
+    dispose_engine(url)
+
+
+class Phone:
+    def __init__(self, watch: PollWatch, key: str, shown: Shown):
+        self.told, self.here = 0, True
+        watch.watch(key, shown, notify=self.tell, alive=lambda: self.here)
+
+    def tell(self) -> None:
+        self.told += 1
+
+
+def test_watched_reads_round_state_and_who_answered_for_several_polls(store):
+    one, two = store.create_poll(QUESTION), store.create_poll(QUESTION)
+    store.answer(one.poll.code, 1, "ann", "0.5")
+    store.answer(one.poll.code, 1, "bob", "0.4")
+    store.reveal(two.poll.code, two.teacher_token)
+    store.reask(two.poll.code, two.teacher_token, QUESTION)
+    store.answer(two.poll.code, 2, "cat", "0.1")
+    assert store.watched([one.poll.code, two.poll.code.lower(), "NOSUCHPO"]) == {
+        one.poll.code: Watched(1, "open", frozenset({"ann", "bob"})),
+        two.poll.code: Watched(2, "open", frozenset({"cat"})),  # round 2's answers only
+    }
+    assert store.watched([]) == {}
+
+
+def test_a_phone_is_told_once_when_its_page_is_out_of_date_and_not_before(store):
+    created = store.create_poll(QUESTION)
+    code, token = created.poll.code, created.teacher_token
+    store.answer(code, 1, "ann", "0.5")
+    watch = PollWatch(store, interval=3600)  # passes by hand (check), not by its thread
+    answered = Phone(watch, "s1", Shown(code, 1, "open", "ann", answered=True))
+    waiting = Phone(watch, "s2", Shown(code, 1, "open", "bob", answered=False))
+    other = store.create_poll(QUESTION)
+    elsewhere = Phone(watch, "s3", Shown(other.poll.code, 1, "open", "cat", answered=False))
+
+    assert watch.check() == 0  # nothing changed: no phone reruns
+    store.answer(code, 1, "dan", "0.3")  # another student's answer changes no phone's page
+    assert watch.check() == 0
+
+    store.reset(code, token)  # ann's answer is gone: her page said it was sent
+    assert watch.check() == 1
+    assert (answered.told, waiting.told, elsewhere.told) == (1, 0, 0)
+    assert len(watch) == 2  # ann's phone is dropped until its page's next run registers again
+
+    store.reveal(code, token)
+    assert watch.check() == 1
+    assert (answered.told, waiting.told, elsewhere.told) == (1, 1, 0)
+    assert watch.check() == 0  # told once
+
+
+def test_a_phone_that_left_is_dropped_without_being_told(store):
+    created = store.create_poll(QUESTION)
+    watch = PollWatch(store, interval=3600)
+    phone = Phone(watch, "s1", Shown(created.poll.code, 1, "open", "ann", answered=False))
+    phone.here = False
+    store.reveal(created.poll.code, created.teacher_token)
+    watch.check()
+    assert (phone.told, len(watch)) == (0, 0)
+
+
+def test_the_watcher_thread_tells_the_phones_by_itself(store):
+    created = store.create_poll(QUESTION)
+    watch = PollWatch(store, interval=0.05)
+    told = []
+    watch.watch("s1", Shown(created.poll.code, 1, "open", "ann", False), lambda: told.append(1), lambda: True)
+    store.reveal(created.poll.code, created.teacher_token)
+    for _ in range(200):
+        if told:
+            break
+        watch._wake.wait(0.05)
+    assert told == [1]
