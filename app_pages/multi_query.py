@@ -17,7 +17,7 @@ from metrics import mean_over_queries
 from metrics.catalog import registry
 from metrics.evaluation.aggregate import query_statuses
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, state, teaching, words
+from ui import charts, first_paint, state, teaching, words
 
 try:  # H4's drag-and-drop list; the move and grade controls below work without it
     from ui.sortable import ranked_list
@@ -26,6 +26,9 @@ except ImportError:  # pragma: no cover - depends on another engineer's module
 HAS_DRAG = ranked_list is not None and hasattr(state, "component_edit")
 
 PAGE = "multi_query"
+# The heights of the parts a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
+CONTROLS_ROOM = first_paint.Room(wide=68, phone=228, presenter=89)
+EDGE_CASES_ROOM = first_paint.Room(wide=40, phone=40, presenter=53)
 DOCS = ("D1", "D2", "D3", "D4")
 # Demo queries for trec_eval's counting rule: (run, qrels, what it shows). None means "absent from that side".
 DEMOS = {
@@ -162,31 +165,42 @@ st.markdown(
 
 queries = state.queries()
 first_k = next(iter(queries.values())).k if queries else 2
-top_left, top_mid, top_right = st.columns([2, 3, 4], vertical_alignment="bottom")
-k = top_left.number_input("Cutoff k", 1, 20, first_k, key=f"{PAGE}_k", on_change=set_k)
-complete = top_mid.toggle("Missing queries count as 0 (-c)", key=f"{PAGE}_complete")
-with top_right:
-    add_col, reset_col = st.columns(2)
-    add_col.button("Add a query", key=f"{PAGE}_add", on_click=add_query, icon=":material/add:", width="stretch")
-    reset_col.button(
-        "Reset to the preset",
-        key=f"{PAGE}_reset",
-        on_click=state.reset_queries,
-        icon=":material/restart_alt:",
-        width="stretch",
-    )
 
-with st.expander("Which queries count? Add the edge cases", icon=":material/rule:"):
-    st.markdown(
-        "trec_eval averages over the queries that are **in the run and have at least one judgment**. A query with "
-        "judgments but no relevant document counts, and scores 0. A query with no judgments does not exist for "
-        "trec_eval. With `-c`, a judged query missing from the run counts as 0."
-    )
-    demo_cols = st.columns(len(DEMOS))
-    shown = {
-        name: col.toggle(f"Add {desc}", key=f"{PAGE}_demo_{name}")
-        for col, (name, (*_, desc)) in zip(demo_cols, DEMOS.items(), strict=True)
-    }
+
+def controls() -> None:
+    top_left, top_mid, top_right = st.columns([2, 3, 4], vertical_alignment="bottom")
+    top_left.number_input("Cutoff k", 1, 20, first_k, key=f"{PAGE}_k", on_change=set_k)
+    top_mid.toggle("Missing queries count as 0 (-c)", key=f"{PAGE}_complete")
+    with top_right:
+        add_col, reset_col = st.columns(2)
+        add_col.button("Add a query", key=f"{PAGE}_add", on_click=add_query, icon=":material/add:", width="stretch")
+        reset_col.button(
+            "Reset to the preset",
+            key=f"{PAGE}_reset",
+            on_click=state.reset_queries,
+            icon=":material/restart_alt:",
+            width="stretch",
+        )
+
+
+def edge_cases() -> None:
+    with st.expander("Which queries count? Add the edge cases", icon=":material/rule:"):
+        st.markdown(
+            "trec_eval averages over the queries that are **in the run and have at least one judgment**. A query "
+            "with judgments but no relevant document counts, and scores 0. A query with no judgments does not exist "
+            "for trec_eval. With `-c`, a judged query missing from the run counts as 0."
+        )
+        for col, (name, (*_, desc)) in zip(st.columns(len(DEMOS)), DEMOS.items(), strict=True):
+            col.toggle(f"Add {desc}", key=f"{PAGE}_demo_{name}")
+
+
+# The means paint first: the controls wait for the second run in rooms of their height (ui.first_paint.later), and
+# until they are drawn their values are the ones they will show.
+first_paint.later(f"{PAGE}_controls", controls, CONTROLS_ROOM)
+first_paint.later(f"{PAGE}_edge_cases", edge_cases, EDGE_CASES_ROOM)
+k = state.widget_value(f"{PAGE}_k", first_k)
+complete = bool(state.widget_value(f"{PAGE}_complete", False))
+shown = {name: bool(state.widget_value(f"{PAGE}_demo_{name}", False)) for name in DEMOS}
 
 run = {q: list(scn.full_ranking) for q, scn in queries.items() if scn.full_ranking}
 qrels = {q: scn.qrels for q, scn in queries.items()}
@@ -205,51 +219,56 @@ for card, (label, result) in zip(cards, results.items(), strict=True):
     card.metric(label, teaching.fmt(result.mean), border=True, help=f"over {over}")
 st.caption("Uncut MRR vs MRR@k: a first hit beyond k counts 0 in MRR@k. MAP@k is the mean of AP@k (not of P@k).")
 
-chart_col, table_col = st.columns([3, 2])
-with chart_col:
-    choice = (
-        st.segmented_control("Per-query bars", list(results), default=f"MAP@{k}", key=f"{PAGE}_metric") or f"MAP@{k}"
-    )
-    chosen = results[choice]
-    teaching.chart(charts.per_query_bars(dict(chosen.per_query), chosen.mean, choice), key=f"{PAGE}_bars")
-with table_col:
-    per_query = families(k)[f"MAP@{k}"]
-    rows = [
-        {
-            "query": status.query,
-            "counts": status.counts,
-            "why": WHY[status.reason],
-            per_query[0]: results[f"MAP@{k}"].per_query.get(status.query),
-        }
-        for status in query_statuses(run, qrels, complete=complete)
-    ]
-    st.dataframe(
-        pd.DataFrame(rows),
-        hide_index=True,
-        width="stretch",
-        column_config={f"AP@{k}": st.column_config.NumberColumn(format="%.4f")},
-    )
 
-st.subheader("Edit the queries", anchor=False)
-if queries:
-    tabs = st.tabs(list(queries))
-    for tab, query_id in zip(tabs, list(queries), strict=True):
-        with tab:
-            query_editor(query_id)
-            if len(queries) > 1:
-                st.button(
-                    f"Remove {query_id}",
-                    key=f"{PAGE}_{query_id}_remove",
-                    on_click=state.remove_query,
-                    args=(query_id,),
-                    icon=":material/delete:",
-                )
-else:
-    st.info("No queries left. Add one, or reset to the preset.")
+def per_query_and_editors() -> None:
+    chart_col, table_col = st.columns([3, 2])
+    with chart_col:
+        picked = st.segmented_control("Per-query bars", list(results), default=f"MAP@{k}", key=f"{PAGE}_metric")
+        choice = picked or f"MAP@{k}"
+        chosen = results[choice]
+        teaching.chart(charts.per_query_bars(dict(chosen.per_query), chosen.mean, choice), key=f"{PAGE}_bars")
+    with table_col:
+        per_query = families(k)[f"MAP@{k}"]
+        rows = [
+            {
+                "query": status.query,
+                "counts": status.counts,
+                "why": WHY[status.reason],
+                per_query[0]: results[f"MAP@{k}"].per_query.get(status.query),
+            }
+            for status in query_statuses(run, qrels, complete=complete)
+        ]
+        st.dataframe(
+            pd.DataFrame(rows),
+            hide_index=True,
+            width="stretch",
+            column_config={f"AP@{k}": st.column_config.NumberColumn(format="%.4f")},
+        )
 
-teaching.naming(
-    "Naming: MRR, MAP and mean NDCG are means over queries of RR, AP and NDCG. Tools disagree on which queries "
-    "count: ranx scores a query with no judgments as 0 (trec_eval skips it), and BEIR divides R_cap and MRR by "
-    "the number of judged queries even when the run misses some."
-)
-teaching.show_source(mean_over_queries)
+    st.subheader("Edit the queries", anchor=False)
+    if queries:
+        tabs = st.tabs(list(queries))
+        for tab, query_id in zip(tabs, list(queries), strict=True):
+            with tab:
+                query_editor(query_id)
+                if len(queries) > 1:
+                    st.button(
+                        f"Remove {query_id}",
+                        key=f"{PAGE}_{query_id}_remove",
+                        on_click=state.remove_query,
+                        args=(query_id,),
+                        icon=":material/delete:",
+                    )
+    else:
+        st.info("No queries left. Add one, or reset to the preset.")
+
+    teaching.naming(
+        "Naming: MRR, MAP and mean NDCG are means over queries of RR, AP and NDCG. Tools disagree on which queries "
+        "count: ranx scores a query with no judgments as 0 (trec_eval skips it), and BEIR divides R_cap and MRR by "
+        "the number of judged queries even when the run misses some."
+    )
+    teaching.show_source(mean_over_queries)
+
+
+# the page's end: nothing moves when it arrives
+first_paint.later(f"{PAGE}_per_query", per_query_and_editors)
