@@ -4,10 +4,24 @@ ui.charts."""
 
 import streamlit as st
 
-from lab_core import family_display
+from lab_core import family_display, notebooks
 from lab_core.markdown import plain
 from metrics.teaching import formulas
-from ui import a11y, charts, drilldown, export, first_paint, presenter, sortable, state, teaching, url, widgets, words
+from ui import (
+    a11y,
+    charts,
+    drilldown,
+    export,
+    first_paint,
+    notebook_button,
+    presenter,
+    sortable,
+    state,
+    teaching,
+    url,
+    widgets,
+    words,
+)
 
 LIST_KEY = "pg_list"
 FORMULAS_ROOM = 760  # px: the open NDCG tab (two formulas, two charts) at 1440 px
@@ -66,7 +80,7 @@ def share_export() -> None:
                 "the same numbers. The address bar always holds it too; the button at the right of the box copies it."
             )
     ordered = {family: now[family] for family in (*widgets.ORDER_AWARE, *widgets.SET_BASED)}
-    md_col, csv_col, presenter_col = st.columns(3, vertical_alignment="center")
+    md_col, csv_col, notebook_col, presenter_col = st.columns(4, vertical_alignment="center")
     md_col.download_button(
         "Worked solution (.md)",
         export.markdown(scn, ordered, url.app_address(st.context.url, st.context.headers)),
@@ -89,6 +103,7 @@ def share_export() -> None:
         width="stretch",
         help="One row per metric: value, k and conventions.",
     )
+    notebook_button.button(notebooks.playground(scn), "ir-metrics-playground.ipynb", "pg_notebook", notebook_col)
     with presenter_col:
         presenter.toggle("pg_presenter")
 

@@ -1,0 +1,265 @@
+"""A page's scenario as a Jupyter notebook (nbformat 4.5 JSON, built as plain dicts: the app needs no Jupyter
+package) that rebuilds exactly what the page shows by calling the library: the same numbers (lab_core.numbers), the
+worked formulas and per-rank tables (the Breakdowns' Jupyter reprs, metrics.teaching.jupyter) and the same plotly
+figures (ui.charts, which imports no Streamlit). Pure (no Streamlit).
+
+Safe by construction: the scenario's user text (ids, titles, query ids, file names) reaches a code cell only inside a
+Python literal written by ``repr`` (``literal``), which cannot run code however it is spelled, and a Markdown cell only
+through lab_core.markdown.plain, which shows it character for character. Every other piece of a cell is this
+module's own text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import pprint
+from collections.abc import Mapping, Sequence
+
+from lab_core import family_display
+from lab_core.markdown import plain
+from lab_core.scenario import Scenario
+
+NBFORMAT, NBFORMAT_MINOR = 4, 5
+MIME = "application/x-ipynb+json"
+KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
+PACKAGE = "ir-metrics-lab"  # what the first cell installs when the kernel lacks the library
+
+INSTALL = f"""\
+# Installs the IR Metrics Lab if this kernel lacks it (Colab, Binder, a fresh environment); otherwise does nothing.
+# From a clone of the repository it installs that clone; else IR_METRICS_LAB_SOURCE (a path, wheel or git URL), or
+# {PACKAGE} from the package index.
+import importlib, importlib.util, os, pathlib, subprocess, sys
+
+if importlib.util.find_spec("lab_core") is None:
+    here = pathlib.Path.cwd()
+    clone = next((p for p in (here, *here.parents) if (p / "lab_core").is_dir() and (p / "app.py").is_file()), None)
+    source = os.environ.get("IR_METRICS_LAB_SOURCE") or (str(clone) if clone else {PACKAGE!r})
+    subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", source])
+    importlib.invalidate_caches()"""
+
+# Tables of user text stay literal: pandas marks its HTML so MathJax leaves a "$x$" in a doc id alone.
+IMPORTS = """\
+import pandas as pd
+
+from lab_core import numbers
+from lab_core.scenario import Scenario
+from metrics.core.conventions import Conventions
+from ui import charts
+
+pd.set_option("display.html.use_mathjax", False)
+pd.set_option("display.max_colwidth", None)
+pd.set_option("display.width", 10_000)  # each row on one line in plain text too"""
+
+
+# --- cells ---
+
+
+def literal(value: object) -> str:
+    """``value`` (str, int, float, bool, None, and tuples, lists, dicts and frozensets of them) as Python source that
+    evaluates to it: repr writes every string as a quoted literal, so no text in it can run."""
+    return pprint.pformat(value, width=100, sort_dicts=False)
+
+
+def markdown_cell(text: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+
+def code_cell(source: str) -> dict:
+    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
+
+
+def notebook(cells: Sequence[dict]) -> dict:
+    """The cells as an nbformat 4.5 notebook, outputs empty, with stable cell ids (the same page gives the same
+    file)."""
+    numbered = [{"id": f"cell-{i}", **cell} for i, cell in enumerate(cells, start=1)]
+    metadata = {"kernelspec": KERNEL, "language_info": {"name": "python"}}
+    return {"cells": numbered, "metadata": metadata, "nbformat": NBFORMAT, "nbformat_minor": NBFORMAT_MINOR}
+
+
+def dumps(nb: Mapping) -> str:
+    """The notebook as the .ipynb text Jupyter writes (one-space indent)."""
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+
+
+def _source(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
+
+def scenario_source(name: str, scn: Scenario) -> str:
+    """``NAME = Scenario(...)``: every field the metrics read, each a literal (conventions in full)."""
+    conventions = {f.name: getattr(scn.conventions, f.name) for f in dataclasses.fields(scn.conventions)}
+    fields = {
+        "ranking": tuple(scn.ranking),
+        "shelf": tuple(scn.shelf),
+        "grades": dict(scn.grades),
+        "titles": dict(scn.titles),
+        "k": scn.k,
+        "scale": scn.scale,
+        "tail": tuple(scn.tail),
+        "unjudged": frozenset(scn.unjudged),
+    }
+    lines = [f"{name} = Scenario("]
+    for field, value in fields.items():
+        lines.append(f"    {field}={_indented(literal(value))},")
+    lines.append(f"    conventions=Conventions(**{_indented(literal(conventions))}),")
+    lines.append(")")
+    return "\n".join(lines)
+
+
+def _indented(text: str) -> str:
+    return text.replace("\n", "\n    ")
+
+
+def _heading(title: str, about: str) -> dict:
+    return markdown_cell(
+        f"# {title}\n\n{about}\n\n"
+        "Run every cell from the top (*Run All*): each number below is the page's, to its 4 decimals, computed by "
+        "the `metrics` library; the charts are the page's own plotly figures (`ui.charts`)."
+    )
+
+
+def _setup() -> list[dict]:
+    return [code_cell(INSTALL), code_cell(IMPORTS)]
+
+
+def _scenario_cells(names: Mapping[str, Scenario], about: str) -> list[dict]:
+    source = "\n\n".join(scenario_source(name, scn) for name, scn in names.items())
+    shown = "\n".join(f"display(pd.DataFrame(numbers.scenario_table({name})))" for name in names)
+    return [markdown_cell(about), code_cell(f"{source}\n\n{shown}")]
+
+
+# --- the pages ---
+
+
+def playground(scn: Scenario, *, preset: str | None = None) -> dict:
+    """The Playground's list, grades, titles, shelf, k and conventions: its cards, every worked formula with its
+    per-rank table and bars, the metric@k curves and the precision-recall curve."""
+    about = "The Playground's ranked list" + (f" (preset: {plain(preset, one_line=True)})" if preset else "") + "."
+    cells = [_heading("Playground", about), *_setup()]
+    cells += _scenario_cells(
+        {"SCENARIO": scn},
+        "## The scenario\n\nThe ranked list (best first), the judged documents it missed (the shelf: they count in R "
+        "and in the ideal ordering), every grade and title, k and every convention, as data.",
+    )
+    cells += [
+        markdown_cell("## The numbers\n\nThe page's cards: RR and AP over the whole list, the rest at k."),
+        code_cell("now = numbers.breakdowns(SCENARIO)\nnumbers.values_table(now.values())"),
+        markdown_cell(
+            "## How each number is computed\n\nEach metric's worked formula with this list's numbers, its per-rank "
+            "table (each rank's contribution and the running total) and, where the page draws them, its bars."
+        ),
+    ]
+    tabs = family_display.playground_tabs()
+    for family in family_display.cards("order") + family_display.cards("set"):
+        shown = family_display.display(family)
+        lines = [f"now[{family!r}]"]
+        if family in tabs or shown.bars:
+            lines.insert(0, f"display(charts.contributions(now[{family!r}], titles=SCENARIO.titles))")
+        if shown.versus:
+            actual, ideal = shown.versus
+            lines.insert(0, f"display(charts.ideal_vs_actual(now[{actual!r}], now[{ideal!r}]))")
+        cells.append(code_cell("\n".join(lines)))
+    cells += [
+        markdown_cell(
+            "## Metric@k curves and the precision-recall curve\n\nEach metric at every cutoff (the marked line is "
+            "k), then precision against recall: one point per rank, and trec_eval's interpolated precision at the 11 "
+            "recall levels."
+        ),
+        code_cell(
+            "display(charts.curves(numbers.curves(SCENARIO), SCENARIO.k, 'Each metric at every cutoff'))\n"
+            "charts.precision_recall(*numbers.precision_recall(SCENARIO))"
+        ),
+    ]
+    return notebook(cells)
+
+
+def ab(a: Scenario, b: Scenario, *, bars_of: str | None = None) -> dict:
+    """Retriever A vs B: both lists (grades belong to the documents, k is shared), the side-by-side numbers, the
+    page's sentences, the per-rank bars of ``bars_of`` (the page's picker; its first tab by default) and the
+    metric@k curves."""
+    bars_of = bars_of or family_display.playground_tabs()[0]
+    cells = [_heading("Retriever A vs B", "Two retrievers' rankings of the same documents."), *_setup()]
+    cells += _scenario_cells(
+        {"A": a, "B": b}, "## The two lists\n\nRetriever A's and B's rankings, grades, titles, k and conventions."
+    )
+    cells += [
+        markdown_cell(
+            "## Side by side\n\nRR and AP over the whole list, the rest at k; *equal* when the 4 decimals tie."
+        ),
+        code_cell(
+            "from ui import narrative\n\n"
+            "now = {'A': numbers.breakdowns(A), 'B': numbers.breakdowns(B)}\n"
+            "numbers.ab_table(now['A'], now['B'])"
+        ),
+        markdown_cell("## What the numbers say"),
+        code_cell(
+            "print(narrative.headline(A, B))\nfor sentence in narrative.explain_ab(A, B):\n    print('-', sentence)"
+        ),
+        markdown_cell("## Per-rank contributions\n\nBoth on the same scale, then each worked formula and table."),
+        code_cell(
+            f"bars = {{side: charts.contributions(now[side][{bars_of!r}], titles=scn.titles) "
+            "for side, scn in (('A', A), ('B', B))}\n"
+            "charts.share_y_range(*bars.values())\n"
+            "for side, fig in bars.items():\n"
+            f"    display(fig, now[side][{bars_of!r}])"
+        ),
+        markdown_cell("## Metric@k curves\n\nEach metric at every cutoff, A against B."),
+        code_cell(
+            f"families = {literal(family_display.listed('compared_curves'))}\n"
+            "charts.ab_curves(numbers.curves(A, families), numbers.curves(B, families), A.k)"
+        ),
+    ]
+    return notebook(cells)
+
+
+def multi_query(
+    queries: Mapping[str, Scenario],
+    run: Mapping[str, Sequence[str]],
+    qrels: Mapping[str, Mapping[str, int]],
+    k: int,
+    *,
+    complete: bool = False,
+    bars_of: str | None = None,
+) -> dict:
+    """Many queries: each query's ranked list and judgments (``run`` and ``qrels``, the page's queries with any demo
+    queries added), k and ``-c``: the means, the per-query bars of ``bars_of`` (a mean's label; MAP@k by default)
+    and which queries count."""
+    titles = {doc: title for scn in queries.values() for doc, title in scn.titles.items() if title}
+    cells = [_heading("Many queries: MRR, MAP and mean NDCG", "Per-query scores and their means."), *_setup()]
+    cells += [
+        markdown_cell(
+            "## The queries\n\nEach query's ranked list (best first) and its judgments (document: grade), k, and "
+            "whether a judged query missing from the run counts as 0 (trec_eval `-c`)."
+        ),
+        code_cell(
+            f"RUN = {_indented(literal({q: list(docs) for q, docs in run.items()}))}\n"
+            f"QRELS = {_indented(literal({q: dict(j) for q, j in qrels.items()}))}\n"
+            f"TITLES = {_indented(literal(titles))}\n"
+            f"K = {k!r}\n"
+            f"COMPLETE = {complete!r}\n\n"
+            "from metrics.evaluation.dataframes import qrels_frame, run_frame\n\n"
+            "display(run_frame(RUN), qrels_frame(QRELS))  # as DataFrames, with ir_measures' and ranx's column names"
+        ),
+        markdown_cell("## The means\n\nEach mean over the queries that count, and each query's value."),
+        code_cell(
+            "from metrics import mean_over_queries\n\n"
+            "results = {label: mean_over_queries(fn, RUN, QRELS, complete=COMPLETE)\n"
+            "           for label, (_, fn) in numbers.query_set_families(K).items()}\n"
+            "numbers.means_table(results)"
+        ),
+        code_cell("for label, result in results.items():\n    print(label)\n    display(result)"),
+        markdown_cell("## Per-query bars and which queries count"),
+        code_cell(
+            f"chosen = {literal(bars_of)} or f'MAP@{{K}}'\n"
+            "display(charts.per_query_bars(dict(results[chosen].per_query), results[chosen].mean, chosen))\n"
+            "pd.DataFrame(numbers.query_status_rows(RUN, QRELS, K, results, complete=COMPLETE))"
+        ),
+    ]
+    return notebook(cells)
+
+
+def to_text(nb: Mapping) -> str:
+    """The notebook as the .ipynb file, cells' sources split into lines as Jupyter saves them."""
+    cells = [{**cell, "source": _source(cell["source"])} for cell in nb["cells"]]
+    return dumps({**nb, "cells": cells})
