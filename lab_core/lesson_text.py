@@ -1,8 +1,8 @@
 """Each lesson's words that its page and its teaching notebook (docs/notebooks/, built by lab_core.notebooks) share:
 the title, the introduction, the traps and the naming note (one fact, one place). Markdown; no user text. Pure.
 
-A lesson's ``example`` is the notebook's code: the lesson's measures on the Playground's default list, with their
-worked formulas, per-rank tables and the page's charts."""
+NOTEBOOK_STEPS holds each teaching notebook's own code: the lesson's measures on the Playground's default list, with
+their worked formulas, per-rank tables and the page's charts; GUIDES the two notebooks that are not lessons."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ class Lesson:
     intro: str
     traps: Sequence[str]
     naming: str = ""  # empty: the page builds its note from the registry (the notebook has none)
-    example: str = ""  # the notebook's code cells, separated by a line "# ---"
 
 
 LESSONS: dict[str, Lesson] = {
@@ -261,6 +260,174 @@ LESSONS: dict[str, Lesson] = {
             (
                 "**ERR's grades stop at 4** (gdeval's maximum): a grade 5 counts as 4. Grades are not scaled, so a "
                 "binary qrels (grade 1) stops only 1 reader in 16."
+            ),
+        ),
+    ),
+}
+
+# Each teaching notebook's worked example after its setup cells: (Markdown, code) pairs. The code reads SCENARIO, the
+# Playground's default list, and ``ranking``, ``qrels`` and ``k`` taken from it (lab_core.notebooks writes them).
+NOTEBOOK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "precision_recall": (
+        (
+            "## Your list at k\n\nThe five measures count the same hits@k and divide by something different.",
+            "from metrics import capped_recall, f1, hit_rate, precision, recall\n\n"
+            "for measure in (precision, recall, capped_recall, hit_rate, f1):\n"
+            "    display(measure(ranking, qrels, k))",
+        ),
+        (
+            "## Every k at once\n\nP@k falls when a non-relevant document enters the top k; R@k never falls as k "
+            "grows.",
+            "charts.curves(numbers.curves(SCENARIO, ('P', 'R', 'R_cap', 'HitRate')), k)",
+        ),
+        (
+            "## Short lists: P@k still divides by k\n\nThree documents retrieved, two of them relevant.",
+            "precision(['a', 'x', 'b'], {'a': 1, 'b': 1}, 10)",
+        ),
+    ),
+    "rr": (
+        (
+            "## Your list\n\nRR is 1 over the rank of the first relevant document; everything after it is ignored.",
+            "from metrics import reciprocal_rank\n\n"
+            "rr = reciprocal_rank(ranking, qrels)\n"
+            "display(charts.contributions(rr, titles=SCENARIO.titles))\nrr",
+        ),
+        (
+            "## MRR over the *Metrics for IR* post's three queries, uncut and at k = 2",
+            "from functools import partial\n\nfrom metrics import mean_over_queries\n"
+            "from metrics.teaching.examples import CAT_DOG_PARROT\n\n"
+            "run = {q: list(query.ranking) for q, query in CAT_DOG_PARROT.queries.items()}\n"
+            "judged = {q: dict(query.qrels) for q, query in CAT_DOG_PARROT.queries.items()}\n"
+            "display(mean_over_queries(reciprocal_rank, run, judged))\n"
+            "mean_over_queries(partial(reciprocal_rank, k=2), run, judged)",
+        ),
+    ),
+    "ap": (
+        (
+            "## Your list\n\nPrecision at each relevant document's rank, summed, divided by R (every relevant "
+            "judged document, retrieved or not).",
+            "from metrics import average_precision\n\n"
+            "ap = average_precision(ranking, qrels)\n"
+            "display(charts.contributions(ap, titles=SCENARIO.titles))\n"
+            "display(ap)\naverage_precision(ranking, qrels, k)",
+        ),
+        (
+            "## MAP@2 over the *Metrics for IR* post's three queries: the mean of AP@2, not of P@2",
+            "from functools import partial\n\nfrom metrics import mean_over_queries\n"
+            "from metrics.teaching.examples import CAT_DOG_PARROT\n\n"
+            "run = {q: list(query.ranking) for q, query in CAT_DOG_PARROT.queries.items()}\n"
+            "judged = {q: dict(query.qrels) for q, query in CAT_DOG_PARROT.queries.items()}\n"
+            "mean_over_queries(partial(average_precision, k=2), run, judged)",
+        ),
+    ),
+    "ndcg": (
+        (
+            "## DCG, the ideal DCG and their ratio\n\nEach rank's gain, discounted by log₂(rank + 1); IDCG orders "
+            "every judged document best first.",
+            "from metrics import dcg, idcg, ndcg\n\n"
+            "display(dcg(ranking, qrels, k), idcg(ranking, qrels, k))\n"
+            "display(charts.ideal_vs_actual(dcg(ranking, qrels, k), idcg(ranking, qrels, k)))\n"
+            "ndcg(ranking, qrels, k)",
+        ),
+        (
+            "## Exponential gain\n\n2^grade − 1 instead of the grade: the same list, another number.",
+            "ndcg(ranking, qrels, k, conventions=Conventions(gain='exp'))",
+        ),
+    ),
+    "pr_curve": (
+        (
+            "## R-precision and interpolated precision",
+            "from metrics import eleven_point_average, interpolated_precision, r_precision\n\n"
+            "display(r_precision(ranking, qrels))\n"
+            "display(interpolated_precision(ranking, qrels, level=0.5))\n"
+            "eleven_point_average(ranking, qrels)",
+        ),
+        (
+            "## The curve\n\nOne point per rank, and trec_eval's interpolated precision at the 11 recall levels.",
+            "charts.precision_recall(*numbers.precision_recall(SCENARIO))",
+        ),
+    ),
+    "unjudged": (
+        (
+            "## Mark one document unjudged\n\nThe second document loses its qrels line: P@k and AP now read it as "
+            "non-relevant, bpref skips it, and Judged@k counts it missing. Which numbers move, and how far?",
+            "from metrics import average_precision, bpref, inferred_average_precision, judged, precision\n\n"
+            "marked = SCENARIO.with_unjudged(SCENARIO.ranking[1:2])\n"
+            "for measure in (precision, average_precision, bpref, inferred_average_precision, judged):\n"
+            "    before = measure(ranking, qrels, k)\n"
+            "    after = measure(list(marked.full_ranking), marked.qrels, k)\n"
+            "    print(f'{before.metric:>10}  judged {before.value:.4f}  unjudged {after.value:.4f}')",
+        ),
+        ("## bpref's worked formula with the document unjudged", "bpref(list(marked.full_ranking), marked.qrels, k)"),
+    ),
+    "user_models": (
+        (
+            "## RBP at three patiences\n\nA patient reader (p near 1) reads far down; an impatient one stops early.",
+            "from metrics import rank_biased_precision, rbp_residual\n\n"
+            "for p in (0.5, 0.8, 0.95):\n"
+            "    display(rank_biased_precision(ranking, qrels, p=p))\n"
+            "rbp_residual(ranking, qrels)",
+        ),
+        (
+            "## ERR: read down until a document satisfies",
+            "from metrics import expected_reciprocal_rank\n\nexpected_reciprocal_rank(ranking, qrels, k)",
+        ),
+    ),
+}
+
+# The two notebooks that are not lessons: their title and introduction, then their steps as above.
+GUIDES: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
+    "evaluate_your_run": (
+        "Evaluate your run",
+        "Score a whole run file against its qrels, as trec_eval does, then read the numbers query by query. The "
+        "sample is a BM25 run bundled with the app; put your own paths, or your own DataFrames "
+        "with the columns `query_id`, `doc_id`, `score` and `query_id`, `doc_id`, `relevance`, in their place.",
+        (
+            (
+                "## The means",
+                "from metrics.evaluation.engine import evaluate\nfrom ui.paths import SAMPLES_DIR\n\n"
+                "RUN, QRELS = SAMPLES_DIR / 'bm25.run.gz', SAMPLES_DIR / 'qrels.txt.gz'\n"
+                "MEASURES = ['nDCG@10', 'AP', 'RR', 'P@10', 'R@100']\n"
+                "result = evaluate(RUN, QRELS, MEASURES)\n"
+                "pd.DataFrame({'measure': list(result.means), 'mean': [f'{v:.4f}' for v in result.means.values()]})",
+            ),
+            (
+                "## Query by query\n\nThe same values as a DataFrame with ir_measures' and ranx's column names, "
+                "and the spread of NDCG@10 over the queries.",
+                "from metrics.evaluation.dataframes import evaluate_frame\n\n"
+                "per_query = evaluate_frame(RUN, QRELS, MEASURES)\n"
+                "display(per_query.head(10))\n"
+                "ndcg10 = dict(zip(result.queries, result.per_query['nDCG@10'].tolist()))\n"
+                "charts.per_query_bars(ndcg10, result.means['nDCG@10'], 'nDCG@10')",
+            ),
+            (
+                "## One query, worked\n\nThe query whose NDCG@10 is nearest the mean, and its worked formula.",
+                "from metrics import ndcg\nfrom metrics.io import read_qrels, read_run\n\n"
+                "typical = min(ndcg10, key=lambda q: abs(ndcg10[q] - result.means['nDCG@10']))\n"
+                "run, judged = read_run(RUN), read_qrels(QRELS)\n"
+                "print('query', typical)\n"
+                "ndcg(run.ranking_of(typical), judged.grades_of(typical), 10)",
+            ),
+        ),
+    ),
+    "why_tools_differ": (
+        "Why two tools disagree",
+        "Two libraries can print different numbers for the same measure on the same run: each makes its own "
+        "choices (gain, ideal ordering, which queries count, ties). `explain` scores the run under both tools' "
+        "choices and splits the difference between the conventions that differ (exact Shapley values).",
+        (
+            (
+                "## One small query\n\nscikit-learn's ndcg_score builds the ideal ordering from the retrieved "
+                "list only; trec_eval from every judged document.",
+                "from metrics.tools.explain import explain\n\n"
+                "explain({'q1': ['d1', 'd2', 'd3']}, {'q1': {'d1': 1, 'd2': 0, 'd3': 2, 'd9': 3}}, 'NDCG@3', "
+                "'trec_eval', 'sklearn')",
+            ),
+            (
+                "## A whole run\n\ntrec_eval against ranx with Burges' (exponential) gain, on the sample BM25 run.",
+                "from ui.paths import SAMPLES_DIR\n\n"
+                "explain(SAMPLES_DIR / 'bm25.run.gz', SAMPLES_DIR / 'qrels.txt.gz', 'NDCG@10', 'trec_eval', "
+                "'ranx_burges')",
             ),
         ),
     ),

@@ -17,8 +17,9 @@ import pprint
 from collections.abc import Mapping, Sequence
 
 from lab_core import family_display
+from lab_core.lesson_text import GUIDES, LESSONS, NOTEBOOK_STEPS
 from lab_core.markdown import plain
-from lab_core.scenario import Scenario
+from lab_core.scenario import DEFAULT_EXAMPLE, Scenario
 
 NBFORMAT, NBFORMAT_MINOR = 4, 5
 MIME = "application/x-ipynb+json"
@@ -29,7 +30,12 @@ INSTALL = f"""\
 # Installs the IR Metrics Lab if this kernel lacks it (Colab, Binder, a fresh environment); otherwise does nothing.
 # From a clone of the repository it installs that clone; else IR_METRICS_LAB_SOURCE (a path, wheel or git URL), or
 # {PACKAGE} from the package index.
-import importlib, importlib.util, os, pathlib, subprocess, sys
+import importlib
+import importlib.util
+import os
+import pathlib
+import subprocess
+import sys
 
 if importlib.util.find_spec("lab_core") is None:
     here = pathlib.Path.cwd()
@@ -256,6 +262,53 @@ def multi_query(
             "pd.DataFrame(numbers.query_status_rows(RUN, QRELS, K, results, complete=COMPLETE))"
         ),
     ]
+    return notebook(cells)
+
+
+# --- the teaching notebooks (docs/notebooks/, written by scripts/write_notebooks.py) ---
+
+# File name (without .ipynb) -> lesson or guide key, in the order a course reads them.
+TEACHING = {
+    "01-precision-and-recall": "precision_recall",
+    "02-reciprocal-rank": "rr",
+    "03-average-precision": "ap",
+    "04-dcg-and-ndcg": "ndcg",
+    "05-pr-curve-and-r-precision": "pr_curve",
+    "06-unjudged-documents": "unjudged",
+    "07-rbp-and-err": "user_models",
+    "08-evaluate-your-run": "evaluate_your_run",
+    "09-why-two-tools-disagree": "why_tools_differ",
+}
+TEACHING_INTRO = (
+    "Part of the IR Metrics Lab's teaching notebooks; the app's page of the same name lets you drag the list and "
+    "watch every number follow. Run every cell from the top (*Run All*)."
+)
+DEFAULT_LIST = f"""\
+from metrics.teaching.examples import EXAMPLES
+
+# The Playground's default list: edit it (Scenario's methods return a new one) and run the cells below again.
+SCENARIO = Scenario.from_example(EXAMPLES[{DEFAULT_EXAMPLE!r}])
+ranking, qrels, k = list(SCENARIO.full_ranking), SCENARIO.qrels, SCENARIO.k
+pd.DataFrame(numbers.scenario_table(SCENARIO))"""
+
+
+def _steps(steps: Sequence[tuple[str, str]]) -> list[dict]:
+    return [cell for text, code in steps for cell in (markdown_cell(text), code_cell(code))]
+
+
+def teaching(name: str) -> dict:
+    """The teaching notebook ``name`` (a TEACHING file name): a lesson's words as its page says them
+    (lab_core.lesson_text), its measures worked on the Playground's default list, its traps and naming."""
+    key = TEACHING[name]
+    if key in GUIDES:
+        title, intro, steps = GUIDES[key]
+        return notebook([markdown_cell(f"# {title}\n\n{intro}\n\n{TEACHING_INTRO}"), *_setup(), *_steps(steps)])
+    lesson = LESSONS[key]
+    cells = [markdown_cell(f"# {lesson.title}\n\n{lesson.intro}\n\n{TEACHING_INTRO}"), *_setup()]
+    cells += [markdown_cell("## The list"), code_cell(DEFAULT_LIST), *_steps(NOTEBOOK_STEPS[key])]
+    cells.append(markdown_cell("## Traps\n\n" + "\n".join(f"- {trap}" for trap in lesson.traps)))
+    if lesson.naming:
+        cells.append(markdown_cell(lesson.naming))
     return notebook(cells)
 
 

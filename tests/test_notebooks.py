@@ -215,3 +215,40 @@ def test_every_notebook_is_valid_nbformat():
     scn = hostile_scenario()
     for nb in (notebooks.playground(scn), notebooks.ab(scn, scn), notebooks.multi_query({"q": scn}, {}, {}, 2)):
         nbformat.validate(nbformat.reads(notebooks.to_text(nb), as_version=4))
+
+
+# --- the committed teaching notebooks ------------------------------------------------------------------------------
+
+NOTEBOOKS = ROOT / "docs" / "notebooks"
+
+
+def test_the_committed_notebooks_are_up_to_date_and_cleared():
+    """docs/notebooks/ is what scripts/write_notebooks.py writes from lab_core (rerun it after editing a lesson)."""
+    assert sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")) == sorted(notebooks.TEACHING)
+    for name in notebooks.TEACHING:
+        text = (NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8")
+        assert text == notebooks.to_text(notebooks.teaching(name)), f"run scripts/write_notebooks.py ({name})"
+        nb = nbformat.reads(text, as_version=4)
+        nbformat.validate(nb)
+        assert all(not c.get("outputs") and c.get("execution_count") is None for c in nb.cells if c.cell_type == "code")
+
+
+def test_a_lesson_notebook_says_what_its_page_says():
+    from lab_core.lesson_text import LESSONS
+
+    for name, key in notebooks.TEACHING.items():
+        if key in LESSONS:
+            markdown = "\n".join(c["source"] for c in notebooks.teaching(name)["cells"] if c["cell_type"] == "markdown")
+            lesson = LESSONS[key]
+            assert lesson.title in markdown and lesson.intro in markdown and lesson.naming in markdown
+            assert all(trap in markdown for trap in lesson.traps)
+
+
+def test_the_committed_notebooks_run_clean_in_another_folder(tmp_path):
+    for name in notebooks.TEACHING:
+        folder = tmp_path / name
+        folder.mkdir()
+        executed = execute((NOTEBOOKS / f"{name}.ipynb").read_bytes(), folder)
+        errors = [o for c in executed.cells for o in c.get("outputs", []) if o.output_type == "error"]
+        assert errors == [], name
+        assert any(c.get("outputs") for c in executed.cells), name
