@@ -8,7 +8,7 @@ import streamlit as st
 from lab_core.lesson_text import LESSONS
 from metrics import Conventions, average_precision, mean_over_queries, precision
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, state, teaching, widgets
+from ui import charts, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["ap"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_ap"
@@ -97,6 +97,7 @@ with teaching.step(
         "At k = 2 both happen to be 0.6667 (the *Metrics for IR* post printed 0.5 for either). Move k: they part ways."
     )
 
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
 teaching.traps(LESSON.traps)
 teaching.naming(LESSON.naming)
 teaching.show_source(average_precision)

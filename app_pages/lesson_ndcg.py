@@ -7,7 +7,7 @@ import streamlit as st
 from lab_core.lesson_text import LESSONS
 from metrics import Conventions, dcg, idcg, ndcg, precision
 from metrics.teaching.examples import GRADES_32301
-from ui import charts, first_paint, state, teaching
+from ui import charts, first_paint, notebook_button, state, teaching
 
 LESSON = LESSONS["ndcg"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_ndcg"
@@ -97,6 +97,7 @@ def later_steps() -> None:
             ]
         )
 
+    notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
     teaching.traps(LESSON.traps)
     teaching.naming(LESSON.naming)
     teaching.show_source(dcg)

@@ -10,7 +10,7 @@ from metrics.families.eleven_point_average import eleven_point_average
 from metrics.families.interpolated_precision import interpolated_precision
 from metrics.families.r_precision import r_precision
 from metrics.families.recall import recall
-from ui import charts, state, teaching
+from ui import charts, notebook_button, state, teaching
 
 LESSON = LESSONS["pr_curve"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_pr_curve"
@@ -80,6 +80,7 @@ with teaching.step(4, "R-precision: precision at rank R", "Where the precision a
         "shorter than R is padded with non-relevant documents, as P@k pads."
     )
 
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
 teaching.traps(LESSON.traps)
 teaching.naming(LESSON.naming)
 teaching.show_source(interpolated_precision)

@@ -8,7 +8,7 @@ from lab_core.lesson_text import LESSONS
 from metrics import capped_recall, precision, recall
 from metrics.catalog import registry
 from metrics.teaching.sweep import at_each_cutoff
-from ui import charts, state, teaching
+from ui import charts, notebook_button, state, teaching
 
 LESSON = LESSONS["precision_recall"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_pr"
@@ -78,6 +78,7 @@ with teaching.step(4, "Short lists: P@k still divides by k", "Three documents re
     short = precision(["a", "x", "b"], {"a": 1, "b": 1}, short_k)
     teaching.worked(short)
 
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
 teaching.traps(LESSON.traps)
 teaching.naming(LESSON.naming)
 for fn in (precision, recall, capped_recall):

@@ -8,7 +8,7 @@ import streamlit as st
 from lab_core.lesson_text import LESSONS
 from metrics import mean_over_queries, reciprocal_rank
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, drilldown, state, teaching, widgets
+from ui import charts, drilldown, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["rr"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_rr"
@@ -81,6 +81,7 @@ with teaching.step(
         "MRR@2: that is the uncut MRR, 0.7778."
     )
 
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
 teaching.traps(LESSON.traps)
 teaching.naming(LESSON.naming)
 teaching.show_source(reciprocal_rank)

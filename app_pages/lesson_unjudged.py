@@ -13,7 +13,7 @@ from metrics.families._judged_ranks import condensed, in_pool_unjudged, judged_r
 from metrics.families.bpref import bpref
 from metrics.families.infap import inferred_average_precision
 from metrics.families.judged import judged
-from ui import state, teaching, widgets
+from ui import notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["unjudged"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_unjudged"
@@ -235,6 +235,7 @@ with teaching.step(
         why = " bpref skips unjudged documents anyway, so its two numbers are equal." if "bpref" in unchanged else ""
         st.caption(f"{dropped} changed {', '.join(changed) or 'no measure'}{same}.{why}")
 
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
 teaching.traps(LESSON.traps)
 teaching.naming(
     f"Naming: trec_eval prints `{registry.family('bpref').trec_eval.name}` and "

@@ -10,7 +10,7 @@ from metrics.core.types import Term
 from metrics.families.err import STILL_READING, err_cascade, expected_reciprocal_rank
 from metrics.families.rbp import rank_biased_precision, rbp_gains, rbp_weights
 from metrics.families.rbp_resid import rbp_residual
-from ui import charts, state, teaching
+from ui import charts, notebook_button, state, teaching
 
 LESSON = LESSONS["user_models"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_user_models"
@@ -118,6 +118,7 @@ with teaching.step(
     else:
         st.info("The list is empty: ERR is 0.")
 
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
 teaching.traps(LESSON.traps)
 teaching.naming(
     f"Naming: trec_eval prints `{registry.family('RBP').trec_eval.name}` and "

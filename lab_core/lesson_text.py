@@ -349,9 +349,15 @@ NOTEBOOK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "unjudged": (
         (
+            "## The list as judged\n\nJudged@k (the share of the top k with a qrels line), bpref and infAP over "
+            "the whole list.",
+            "from metrics import bpref, inferred_average_precision, judged\n\n"
+            "display(judged(ranking, qrels, k), bpref(ranking, qrels))\ninferred_average_precision(ranking, qrels)",
+        ),
+        (
             "## Mark one document unjudged\n\nThe second document loses its qrels line: P@k and AP now read it as "
             "non-relevant, bpref skips it, and Judged@k counts it missing. Which numbers move, and how far?",
-            "from metrics import average_precision, bpref, inferred_average_precision, judged, precision\n\n"
+            "from metrics import average_precision, precision\n\n"
             "marked = SCENARIO.with_unjudged(SCENARIO.ranking[1:2])\n"
             "for measure in (precision, average_precision, bpref, inferred_average_precision, judged):\n"
             "    before = measure(ranking, qrels, k)\n"

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import pprint
 from collections.abc import Mapping, Sequence
 
 from lab_core import family_display
@@ -61,10 +60,41 @@ pd.set_option("display.width", 10_000)  # each row on one line in plain text too
 # --- cells ---
 
 
-def literal(value: object) -> str:
+WIDTH = 100  # a literal longer than this is written one item per line
+
+
+def literal(value: object, indent: int = 0) -> str:
     """``value`` (str, int, float, bool, None, and tuples, lists, dicts and frozensets of them) as Python source that
-    evaluates to it: repr writes every string as a quoted literal, so no text in it can run."""
-    return pprint.pformat(value, width=100, sort_dicts=False)
+    evaluates to it, laid out for reading (``indent``: the column it starts at). Every atom is written by ``repr``,
+    so no text in a string can end the literal or run."""
+    flat = _flat(value)
+    if len(flat) + indent <= WIDTH or not isinstance(value, tuple | list | dict | frozenset) or not value:
+        return flat
+    pad, end = " " * (indent + 4), " " * indent
+    if isinstance(value, dict):
+        items = [f"{pad}{_flat(k)}: {literal(v, indent + 4)}," for k, v in value.items()]
+        return "{\n" + "\n".join(items) + f"\n{end}}}"
+    items = [f"{pad}{literal(v, indent + 4)}," for v in _ordered(value)]
+    opening, closing = {tuple: ("(", ")"), list: ("[", "]"), frozenset: ("frozenset({", "})")}[type(value)]
+    return opening + "\n" + "\n".join(items) + f"\n{end}{closing}"
+
+
+def _ordered(value: object) -> list:
+    return sorted(value, key=repr) if isinstance(value, frozenset) else list(value)  # a set: the same file each time
+
+
+def _flat(value: object) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_flat(k)}: {_flat(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, frozenset):
+        return "frozenset({" + ", ".join(map(_flat, _ordered(value))) + "})" if value else "frozenset()"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_flat, value)) + "]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(map(_flat, value)) + ("," if len(value) == 1 else "") + ")"
+    if value is None or isinstance(value, bool | int | float | str):
+        return repr(value)
+    raise TypeError(f"not a plain literal: {type(value).__name__}")
 
 
 def markdown_cell(text: str) -> dict:
@@ -93,8 +123,7 @@ def _source(text: str) -> list[str]:
 
 
 def scenario_source(name: str, scn: Scenario) -> str:
-    """``NAME = Scenario(...)``: every field the metrics read, each a literal (conventions in full)."""
-    conventions = {f.name: getattr(scn.conventions, f.name) for f in dataclasses.fields(scn.conventions)}
+    """``NAME = Scenario(...)``: every field the metrics read, each a literal, and every convention spelled out."""
     fields = {
         "ranking": tuple(scn.ranking),
         "shelf": tuple(scn.shelf),
@@ -106,15 +135,10 @@ def scenario_source(name: str, scn: Scenario) -> str:
         "unjudged": frozenset(scn.unjudged),
     }
     lines = [f"{name} = Scenario("]
-    for field, value in fields.items():
-        lines.append(f"    {field}={_indented(literal(value))},")
-    lines.append(f"    conventions=Conventions(**{_indented(literal(conventions))}),")
-    lines.append(")")
+    lines += [f"    {field}={literal(value, 4)}," for field, value in fields.items()]
+    conventions = [f"{f.name}={literal(getattr(scn.conventions, f.name))}" for f in dataclasses.fields(scn.conventions)]
+    lines += [f"    conventions=Conventions({', '.join(conventions)}),", ")"]
     return "\n".join(lines)
-
-
-def _indented(text: str) -> str:
-    return text.replace("\n", "\n    ")
 
 
 def _heading(title: str, about: str) -> dict:
@@ -239,9 +263,9 @@ def multi_query(
             "whether a judged query missing from the run counts as 0 (trec_eval `-c`)."
         ),
         code_cell(
-            f"RUN = {_indented(literal({q: list(docs) for q, docs in run.items()}))}\n"
-            f"QRELS = {_indented(literal({q: dict(j) for q, j in qrels.items()}))}\n"
-            f"TITLES = {_indented(literal(titles))}\n"
+            f"RUN = {literal({q: list(docs) for q, docs in run.items()})}\n"
+            f"QRELS = {literal({q: dict(j) for q, j in qrels.items()})}\n"
+            f"TITLES = {literal(titles)}\n"
             f"K = {k!r}\n"
             f"COMPLETE = {complete!r}\n\n"
             "from metrics.evaluation.dataframes import qrels_frame, run_frame\n\n"
@@ -296,20 +320,41 @@ def _steps(steps: Sequence[tuple[str, str]]) -> list[dict]:
     return [cell for text, code in steps for cell in (markdown_cell(text), code_cell(code))]
 
 
-def teaching(name: str) -> dict:
+def teaching(name: str, scn: Scenario | None = None) -> dict:
     """The teaching notebook ``name`` (a TEACHING file name): a lesson's words as its page says them
-    (lab_core.lesson_text), its measures worked on the Playground's default list, its traps and naming."""
+    (lab_core.lesson_text), its measures worked on the Playground's default list (or on ``scn``, the list a lesson
+    page downloads it with), its traps and naming."""
     key = TEACHING[name]
     if key in GUIDES:
         title, intro, steps = GUIDES[key]
         return notebook([markdown_cell(f"# {title}\n\n{intro}\n\n{TEACHING_INTRO}"), *_setup(), *_steps(steps)])
     lesson = LESSONS[key]
     cells = [markdown_cell(f"# {lesson.title}\n\n{lesson.intro}\n\n{TEACHING_INTRO}"), *_setup()]
-    cells += [markdown_cell("## The list"), code_cell(DEFAULT_LIST), *_steps(NOTEBOOK_STEPS[key])]
+    if scn is None:
+        cells += [markdown_cell("## The list"), code_cell(DEFAULT_LIST)]
+    else:
+        own = "\n".join(
+            [
+                scenario_source("SCENARIO", scn),
+                "ranking, qrels, k = list(SCENARIO.full_ranking), SCENARIO.qrels, SCENARIO.k",
+            ]
+        )
+        cells += [
+            markdown_cell(
+                "## The list\n\nYour Playground list as the lesson page showed it: grades, k and conventions."
+            ),
+            code_cell(f"{own}\npd.DataFrame(numbers.scenario_table(SCENARIO))"),
+        ]
+    cells += _steps(NOTEBOOK_STEPS[key])
     cells.append(markdown_cell("## Traps\n\n" + "\n".join(f"- {trap}" for trap in lesson.traps)))
     if lesson.naming:
         cells.append(markdown_cell(lesson.naming))
     return notebook(cells)
+
+
+def lesson_file(key: str) -> str:
+    """The teaching notebook's name of the lesson ``key`` (lab_core.lesson_text.LESSONS)."""
+    return next(name for name, lesson in TEACHING.items() if lesson == key)
 
 
 def to_text(nb: Mapping) -> str:

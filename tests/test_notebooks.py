@@ -252,3 +252,35 @@ def test_the_committed_notebooks_run_clean_in_another_folder(tmp_path):
         errors = [o for c in executed.cells for o in c.get("outputs", []) if o.output_type == "error"]
         assert errors == [], name
         assert any(c.get("outputs") for c in executed.cells), name
+
+
+LESSON_PAGES = sorted((ROOT / "app_pages").glob("lesson_*.py"))
+
+
+def shown_breakdowns(nb: nbformat.NotebookNode) -> set[tuple[str, str]]:
+    """(label, value) of every Breakdown the notebook displayed (the head of its HTML repr)."""
+    head = re.compile(r'<p><b><span class="[^"]*">([^<]*)</span> = <span class="[^"]*">([^<]*)</span></b></p>')
+    return set(head.findall(outputs(nb, ("text/html",))))
+
+
+def test_each_lesson_pages_notebook_runs_on_the_pages_list(tmp_path):
+    """Each lesson page downloads its teaching notebook worked on the Playground's list (here a link's: k = 4,
+    exponential gain, a missed document); run, it shows the page's cards on that list with the page's values."""
+    assert len(LESSON_PAGES) == 7
+    for page in LESSON_PAGES:
+        with recorded_downloads() as stores:
+            at = AppTest.from_file(APP, default_timeout=30)
+            for key, value in {"docs": "d1,d2,d3,d4,d5", "grades": "3,2,3,0,1", "missing": "d9:3", "k": "4"}.items():
+                at.query_params[key] = value
+            at.run()
+            at.switch_page(str(page.relative_to(ROOT))).run()
+            assert not at.exception, page.name
+            text = downloaded_notebook(at, stores)
+        folder = tmp_path / page.stem
+        folder.mkdir()
+        nb = execute(text, folder)
+        assert not [o for c in nb.cells for o in c.get("outputs", []) if o.output_type == "error"], page.name
+        cards = {(m.label, m.value) for m in at.metric}
+        assert cards & shown_breakdowns(nb), page.name  # the page's numbers on the list, in the notebook
+        if page.stem == "lesson_precision_recall":  # step 2's five cards at the list's k
+            assert {("P@4", "0.7500"), ("R@4", "0.6000"), ("HitRate@4", "1.0000")} <= cards & shown_breakdowns(nb)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 import streamlit as st
 
 from lab_core import notebooks
+from lab_core.scenario import Scenario
 
 LABEL = "Open as notebook (.ipynb)"
 HELP = (
@@ -30,3 +31,9 @@ def button(nb: Mapping, file_name: str, key: str, where: object = st) -> None:
         width="stretch",
         help=HELP,
     )
+
+
+def lesson(key: str, scn: Scenario) -> None:
+    """A lesson page's button: its teaching notebook (docs/notebooks/) worked on the page's list ``scn``."""
+    name = notebooks.lesson_file(key)
+    button(notebooks.teaching(name, scn), f"{name}.ipynb", f"lesson_{key}_notebook")
