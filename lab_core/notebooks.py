@@ -289,6 +289,45 @@ def multi_query(
     return notebook(cells)
 
 
+def swap_heatmap(scn: Scenario, family: str, k: int | None) -> dict:
+    """The Swap heatmap: for every two ranks of the Playground's list, how much swapping them would change
+    ``family`` at ``k`` (None: the whole list), the best single swap and the heatmap."""
+    cells = [
+        _heading("Swap heatmap", "How much each swap of two ranks of the Playground's list would change a metric."),
+        *_setup(),
+    ]
+    cells += _scenario_cells({"SCENARIO": scn}, "## The list\n\nThe Playground's list, grades, k and conventions.")
+    cells += [
+        markdown_cell("## The metric now"),
+        code_cell(
+            "from metrics.catalog import registry\n"
+            "from metrics.teaching.swaps import best_swap, swap_deltas\n\n"
+            f"FAMILY, CUTOFF = {family!r}, {k!r}\n"
+            "ranking = list(SCENARIO.ranking)  # the shown ranks are swapped; a hidden tail still counts\n"
+            "now = registry.family(FAMILY).function(list(SCENARIO.full_ranking), SCENARIO.qrels, CUTOFF, "
+            "conventions=SCENARIO.conventions)\nnow"
+        ),
+        markdown_cell(
+            "## Every swap\n\nRow i, column j: the change in the metric if the documents at ranks i and j swapped "
+            "places (4 decimals), then the best single swap and the page's heatmap."
+        ),
+        code_cell(
+            "deltas = swap_deltas(ranking, SCENARIO.qrels, FAMILY, CUTOFF, SCENARIO.conventions, tail=SCENARIO.tail)\n"
+            "ranks = range(1, len(ranking) + 1)\n"
+            "display(pd.DataFrame([[f'{d:+.4f}' for d in row] for row in deltas], index=ranks, columns=ranks))\n"
+            "best = best_swap(deltas)\n"
+            "if best is None:\n"
+            "    print(f'No single swap raises {now.metric}: '\n"
+            "          'this order is already the best you can reach by one swap.')\n"
+            "else:\n"
+            "    i, j, gain = best\n"
+            "    print(f'The best single swap is rank {i} ↔ rank {j}: {now.metric} {gain:+.4f}.')\n"
+            "charts.swap_heatmap(deltas, SCENARIO.ranking, now.metric)"
+        ),
+    ]
+    return notebook(cells)
+
+
 # --- the teaching notebooks (docs/notebooks/, written by scripts/write_notebooks.py) ---
 
 # File name (without .ipynb) -> lesson or guide key, in the order a course reads them.

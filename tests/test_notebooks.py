@@ -20,7 +20,7 @@ from nbclient import NotebookClient
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from lab_core import notebooks
+from lab_core import family_display, notebooks
 from lab_core.markdown import plain
 from lab_core.scenario import Scenario
 from metrics.core.conventions import Conventions
@@ -172,16 +172,26 @@ def hostile_scenario() -> Scenario:
     return Scenario(ranking, shelf, grades, titles, k=3, conventions=Conventions(gain="exp"), scale=3)
 
 
+LESSON_NOTEBOOK = "04-dcg-and-ndcg"
 ROUND_TRIP = """\
 import json
 print("ROUND-TRIP", json.dumps(DATA))"""
 
 
-@pytest.mark.parametrize("page", ["playground", "ab", "multi_query"])
+@pytest.mark.parametrize("page", ["playground", "ab", "multi_query", "swap_heatmap", "lesson"])
 def test_a_hostile_scenario_runs_no_code_and_shows_literally(tmp_path, page):
     scn = hostile_scenario()
     if page == "playground":
         nb = notebooks.playground(scn, preset=HOSTILE[2] + HOSTILE[3])
+        data = "DATA = [list(SCENARIO.ranking), list(SCENARIO.shelf), dict(SCENARIO.titles)]"
+        expected = [list(scn.ranking), list(scn.shelf), dict(scn.titles)]
+    elif page in ("swap_heatmap", "lesson"):
+        first = family_display.listed("swap_heatmap")[0]
+        nb = (
+            notebooks.swap_heatmap(scn, first, 3)
+            if page == "swap_heatmap"
+            else notebooks.teaching(LESSON_NOTEBOOK, scn)
+        )
         data = "DATA = [list(SCENARIO.ranking), list(SCENARIO.shelf), dict(SCENARIO.titles)]"
         expected = [list(scn.ranking), list(scn.shelf), dict(scn.titles)]
     elif page == "ab":
@@ -284,3 +294,16 @@ def test_each_lesson_pages_notebook_runs_on_the_pages_list(tmp_path):
         assert cards & shown_breakdowns(nb), page.name  # the page's numbers on the list, in the notebook
         if page.stem == "lesson_precision_recall":  # step 2's five cards at the list's k
             assert {("P@4", "0.7500"), ("R@4", "0.6000"), ("HitRate@4", "1.0000")} <= cards & shown_breakdowns(nb)
+
+
+def test_swap_heatmap_notebook_prints_the_metric_and_the_best_swap(tmp_path):
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(APP, default_timeout=30).run()
+        at.switch_page("app_pages/swap_heatmap.py").run()
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    nb = execute(text, tmp_path)
+    (card,) = at.metric
+    assert (card.label, card.value) in shown_breakdowns(nb)
+    (advice,) = [e.value for e in (*at.info, *at.success) if "swap" in e.value]
+    assert advice in outputs(nb, ("stream",))
