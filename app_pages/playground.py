@@ -103,7 +103,9 @@ def share_export() -> None:
         width="stretch",
         help="One row per metric: value, k and conventions.",
     )
-    notebook_button.button(notebooks.playground(scn), "ir-metrics-playground.ipynb", "pg_notebook", notebook_col)
+    notebook_button.button(
+        notebooks.playground(scn), "ir-metrics-playground.ipynb", "pg_notebook", notebook_col, width="stretch"
+    )
     with presenter_col:
         presenter.toggle("pg_presenter")
 

@@ -18,8 +18,9 @@ HELP = (
 )
 
 
-def button(nb: Mapping, file_name: str, key: str, where: object = st) -> None:
-    """A download button for ``nb`` (a notebook from lab_core.notebooks) named ``file_name`` (.ipynb)."""
+def button(nb: Mapping, file_name: str, key: str, where: object = st, *, width: str = "content") -> None:
+    """A download button for ``nb`` (a notebook from lab_core.notebooks) named ``file_name`` (.ipynb); ``width``
+    "stretch" fills a column of buttons (the Playground's export row)."""
     where.download_button(
         LABEL,
         notebooks.to_text(nb),
@@ -28,7 +29,7 @@ def button(nb: Mapping, file_name: str, key: str, where: object = st) -> None:
         key=key,
         icon=":material/code:",
         on_click="ignore",
-        width="stretch",
+        width=width,
         help=HELP,
     )
 
