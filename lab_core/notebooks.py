@@ -328,6 +328,70 @@ def swap_heatmap(scn: Scenario, family: str, k: int | None) -> dict:
     return notebook(cells)
 
 
+def _data_files(files: Mapping[str, tuple[str, str]]) -> str:
+    """``NAME = path`` for each input: ("sample", file name) is one of the app's bundled samples, ("upload", file
+    name) a file the user puts beside the notebook (the kernel's working folder), checked before it is read."""
+    lines = ["import pathlib", "", "from ui.paths import SAMPLES_DIR", ""]
+    uploads = []
+    for name, (kind, file_name) in files.items():
+        if kind == "sample":
+            lines.append(f"{name} = SAMPLES_DIR / {literal(file_name)}  # bundled with the app")
+        else:
+            lines.append(
+                f"{name} = pathlib.Path({literal(file_name)})  # the uploaded file: put it beside this notebook"
+            )
+            uploads.append(name)
+    if uploads:
+        lines += [
+            "",
+            f"for path in ({', '.join(uploads)},):",
+            "    if not path.is_file():",
+            "        raise FileNotFoundError(f'put {path.name!r} in {pathlib.Path.cwd()} and run again')",
+        ]
+    return "\n".join(lines)
+
+
+def why_tools_differ(run: tuple[str, str], qrels: tuple[str, str], measure: str, first: str, second: str) -> dict:
+    """Why tools differ: the run and qrels (each ("sample" or "upload", file name)), the measure and the two tools:
+    the sentence, both means and their difference, each convention's share, the waterfall and the per-query table."""
+    uploaded = [plain(name, one_line=True) for kind, name in (run, qrels) if kind == "upload"]
+    where = (
+        "## The data\n\nThe uploaded files (" + ", ".join(uploaded) + ") are read from this notebook's folder: "
+        "put them beside it."
+        if uploaded
+        else "## The data\n\nThe sample run and qrels bundled with the app."
+    )
+    cells = [
+        _heading("Why do two tools disagree?", "Two tools' numbers for one measure on a run, and why they differ."),
+        *_setup(),
+        markdown_cell(where),
+        code_cell(_data_files({"RUN": run, "QRELS": qrels})),
+        markdown_cell(
+            "## The difference\n\nThe run scored under both tools' choices; the difference of the means split "
+            "between the conventions that differ (exact Shapley values)."
+        ),
+        code_cell(
+            "from metrics.tools.explain import explain\n\n"
+            f"MEASURE, FIRST, SECOND = {literal(measure)}, {literal(first)}, {literal(second)}\n"
+            "found = explain(RUN, QRELS, MEASURE, FIRST, SECOND)\n"
+            "print(found.sentence)\n"
+            "first, second = (tool.title for tool in found.tools)\n"
+            "display(pd.DataFrame({'': [f'{first}: mean {MEASURE}', f'{second}: mean {MEASURE}', "
+            "'Difference (second − first)'],\n"
+            "                      'value': [f'{found.means[0]:.4f}', f'{found.means[1]:.4f}', "
+            "f'{found.difference:+.4f}']}))\n"
+            "found"
+        ),
+        markdown_cell("## One bar per convention, then each query, largest difference first"),
+        code_cell(
+            "if found.switches:\n    display(charts.tool_waterfall(found))\n"
+            "with pd.option_context('display.float_format', '{:.4f}'.format, 'display.max_rows', 20):\n"
+            "    display(numbers.tool_query_frame(found))"
+        ),
+    ]
+    return notebook(cells)
+
+
 # --- the teaching notebooks (docs/notebooks/, written by scripts/write_notebooks.py) ---
 
 # File name (without .ipynb) -> lesson or guide key, in the order a course reads them.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
+from typing import TYPE_CHECKING
 
 from lab_core import family_display
 from lab_core.scenario import Scenario
@@ -15,6 +16,10 @@ from metrics.evaluation.aggregate import QuerySetResult, query_statuses
 from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_points
 from metrics.families.interpolated_precision import interpolated_precision
 from metrics.teaching.sweep import at_each_cutoff
+from metrics.tools.settings import TITLES
+
+if TYPE_CHECKING:  # an annotation only: drawing needs none of explain's imports
+    from metrics.tools.explain import Explanation
 
 CURVE_FAMILIES = family_display.curve_families()
 
@@ -136,3 +141,21 @@ def query_status_rows(run, qrels, k: int, results: Mapping[str, QuerySetResult],
         }
         for status in query_statuses(run, qrels, complete=complete)
     ]
+
+
+def tool_query_frame(found: Explanation):
+    """One row per query either tool averages, largest |difference| first; a tool that does not average a query
+    has no value there (None)."""
+    import pandas as pd
+
+    first, second = (t.title for t in found.tools)
+    rows = found.moved()
+    frame = {
+        "query": [found.queries[i] for i in rows],
+        first: [float(found.values[0][i]) if found.counted[0][i] else None for i in rows],
+        second: [float(found.values[1][i]) if found.counted[1][i] else None for i in rows],
+        "difference": [float(found.query_difference[i]) for i in rows],
+    }
+    for switch, parts in found.query_attribution.items():
+        frame[TITLES[switch]] = [float(parts[i]) for i in rows]
+    return pd.DataFrame(frame)

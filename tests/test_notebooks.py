@@ -307,3 +307,30 @@ def test_swap_heatmap_notebook_prints_the_metric_and_the_best_swap(tmp_path):
     assert (card.label, card.value) in shown_breakdowns(nb)
     (advice,) = [e.value for e in (*at.info, *at.success) if "swap" in e.value]
     assert advice in outputs(nb, ("stream",))
+
+
+def test_why_tools_differ_notebook_prints_both_means_and_the_difference(tmp_path):
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(APP, default_timeout=60).run()
+        at.switch_page("app_pages/tool_difference.py").run()
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    cards = {m.label: m.value for m in at.metric}
+    assert len(cards) == 3
+    nb = execute(text, tmp_path)
+    printed = outputs(nb, ("stream", "text/plain"))
+    for label, value in cards.items():
+        assert shows_row(printed, label, value), label
+    (sentence,) = [e.value for e in at.markdown if e.value.startswith("**") and "gives" in e.value]
+    assert sentence.strip("*").replace("\\", "") in printed  # the page writes it through plain()
+
+
+def test_an_uploaded_files_name_stays_data(tmp_path):
+    """Uploaded files are read from the notebook's folder under their names, written as literals: a hostile name runs
+    nothing (here the files are missing: the notebook says where to put them) and shows escaped in Markdown."""
+    nb = notebooks.why_tools_differ(("upload", HOSTILE[0]), ("upload", HOSTILE[2]), "NDCG@10", "trec_eval", "ranx")
+    with pytest.raises(Exception, match="FileNotFoundError"):
+        execute(notebooks.to_text(nb), tmp_path)
+    assert not list(tmp_path.glob("PWNED*"))
+    markdown = "\n".join(c["source"] for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert plain(HOSTILE[2], one_line=True) in markdown and HOSTILE[2] not in markdown

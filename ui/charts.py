@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import plotly.graph_objects as go
@@ -21,6 +22,10 @@ from metrics.catalog import registry
 from metrics.compare.significance import TIE, Randomization, differences
 from metrics.core.types import Breakdown
 from metrics.families.err import CascadeStep
+from metrics.tools.settings import TITLES
+
+if TYPE_CHECKING:  # an annotation only: drawing needs none of explain's imports
+    from metrics.tools.explain import Explanation
 
 COLORS = {
     "blue": "#0072B2",
@@ -606,4 +611,50 @@ def runs_heatmap(
     )
     fig.update_xaxes(title_text="queries, in the order chosen above", showticklabels=False, showgrid=False)
     fig.update_yaxes(autorange="reversed", showgrid=False, automargin=True)
+    return fig
+
+
+def tool_waterfall(found: Explanation) -> go.Figure:
+    """One bar per differing convention between the first tool's mean and the second's (the bars' heights are the
+    Shapley parts, so they land exactly on the second mean)."""
+    first, second = (t.title for t in found.tools)
+    labels = [first, *(TITLES[s] for s in found.switches), second]
+    values = [found.means[0], *(found.attribution[s] for s in found.switches), found.means[1]]
+    kinds = ["absolute", *(["relative"] * len(found.switches)), "total"]
+    text = [f"{found.means[0]:.4f}", *(f"{found.attribution[s]:+.4f}" for s in found.switches), f"{found.means[1]:.4f}"]
+    fig = go.Figure(
+        go.Waterfall(
+            x=[html.escape(label) for label in labels],
+            y=values,
+            measure=kinds,
+            text=text,
+            textposition="outside",
+            connector={"line": {"color": COLORS["grey"], "width": 1}},
+            increasing={"marker": {"color": COLORS["green"]}},
+            decreasing={"marker": {"color": COLORS["vermillion"]}},
+            totals={"marker": {"color": COLORS["blue"]}},
+            hovertemplate="%{x}: %{text}<extra></extra>",
+        )
+    )
+    running = [found.means[0]]
+    for switch in found.switches:
+        running.append(running[-1] + found.attribution[switch])
+    # Zoomed on the steps: on a 0-1 axis a difference of 0.02 would be a sliver. The two totals' bars run off the
+    # bottom, and the axis title says the axis is zoomed.
+    low, high = min(*running, found.means[1]), max(*running, found.means[1])
+    pad = max(0.35 * (high - low), 0.01)
+    fig.update_layout(
+        template="plotly_white",
+        height=360,
+        margin={"l": 56, "r": 16, "t": 36, "b": 72},
+        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
+        showlegend=False,
+        title={"text": f"Mean {html.escape(found.measure)}, one bar per convention", "x": 0},
+    )
+    fig.update_yaxes(
+        title_text=f"mean {html.escape(found.measure)} (axis zoomed)",
+        range=[max(low - pad, 0.0) if low >= 0 else low - pad, high + pad],
+        gridcolor="#E5E9F0",
+    )
+    fig.update_xaxes(showgrid=False, automargin=True)
     return fig
