@@ -392,6 +392,48 @@ def why_tools_differ(run: tuple[str, str], qrels: tuple[str, str], measure: str,
     return notebook(cells)
 
 
+def evaluate_run(run: tuple[str, str], qrels: tuple[str, str], measures: Sequence[str], *, complete: bool) -> dict:
+    """Evaluate a run: the files (as for why_tools_differ), the measures as typed and trec_eval's -c: the means, each
+    measure's distribution over the queries and the per-query table."""
+    uploaded = [plain(name, one_line=True) for kind, name in (run, qrels) if kind != "sample"]
+    where = (
+        "## The data\n\nYour files (" + ", ".join(uploaded) + ") are read from this notebook's folder: put them "
+        "beside it."
+        if uploaded
+        else "## The data\n\nThe sample run and qrels bundled with the app."
+    )
+    cells = [
+        _heading("Evaluate a run", "A run scored against its qrels with trec_eval's conventions."),
+        *_setup(),
+        markdown_cell(where),
+        code_cell(_data_files({"RUN": run, "QRELS": qrels})),
+        markdown_cell(
+            "## The means\n\nOver the queries in both files (with `-c`, a judged query the run misses counts as "
+            "0): the same numbers as `python -m metrics QRELS RUN -q`."
+        ),
+        code_cell(
+            "from metrics.evaluation.engine import evaluate\n\n"
+            f"MEASURES = {literal(list(measures))}\nCOMPLETE = {complete!r}\n"
+            "result = evaluate(RUN, QRELS, MEASURES, complete=COMPLETE)\n"
+            "names = numbers.numeric_names(result)\n"
+            "labels = dict(zip((m.name for m in result.measures), numbers.summary_labels(result), strict=True))\n"
+            "print(f'{result.counts.evaluated} queries evaluated')\n"
+            "pd.DataFrame({'measure': names, 'all': [f'{result.means[n]:.4f}' for n in names], "
+            "'over queries': [labels[n] for n in names]})"
+        ),
+        markdown_cell("## Distribution over queries"),
+        code_cell(
+            "for name in names:\n    display(charts.distribution(result.per_query[name], name, result.means[name]))"
+        ),
+        markdown_cell("## Per query"),
+        code_cell(
+            "with pd.option_context('display.float_format', '{:.4f}'.format, 'display.max_rows', 20):\n"
+            "    display(result.to_frame().reset_index())"
+        ),
+    ]
+    return notebook(cells)
+
+
 # --- the teaching notebooks (docs/notebooks/, written by scripts/write_notebooks.py) ---
 
 # File name (without .ipynb) -> lesson or guide key, in the order a course reads them.

@@ -18,7 +18,8 @@ from metrics.families.interpolated_precision import interpolated_precision
 from metrics.teaching.sweep import at_each_cutoff
 from metrics.tools.settings import TITLES
 
-if TYPE_CHECKING:  # an annotation only: drawing needs none of explain's imports
+if TYPE_CHECKING:  # annotations only
+    from metrics.evaluation.engine import Evaluation
     from metrics.tools.explain import Explanation
 
 CURVE_FAMILIES = family_display.curve_families()
@@ -159,3 +160,21 @@ def tool_query_frame(found: Explanation):
     for switch, parts in found.query_attribution.items():
         frame[TITLES[switch]] = [float(parts[i]) for i in rows]
     return pd.DataFrame(frame)
+
+
+def numeric_names(evaluation: Evaluation) -> list[str]:
+    """The evaluated measures (as spelled) whose values are numbers: all but those with a string per query
+    (relstring), which have nothing to chart, average or compare."""
+    return [m.name for m in evaluation.measures if not registry.family(m.family).values.text]
+
+
+def summary_labels(evaluation: Evaluation) -> list[str]:
+    """How each measure's 'all' value is formed, as trec_eval forms it: mean, sum, geometric mean or none."""
+    words = {
+        "mean": "mean",
+        "sum": "sum",
+        "geometric": "geometric mean",
+        "queries": "number of queries",
+        "none": "none (per query only)",
+    }
+    return [words[registry.family(m.family).values.summary] for m in evaluation.measures]

@@ -334,3 +334,20 @@ def test_an_uploaded_files_name_stays_data(tmp_path):
     assert not list(tmp_path.glob("PWNED*"))
     markdown = "\n".join(c["source"] for c in nb["cells"] if c["cell_type"] == "markdown")
     assert plain(HOSTILE[2], one_line=True) in markdown and HOSTILE[2] not in markdown
+
+
+def test_evaluate_a_run_notebook_prints_every_mean(tmp_path):
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(APP, default_timeout=60).run()
+        at.switch_page("app_pages/your_data.py").run()
+        at.run()  # the tables follow the first paint
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    (summary,) = [frame.value for frame in at.dataframe if "over queries" in frame.value.columns]
+    assert len(summary) >= 3
+    nb = execute(text, tmp_path)
+    printed = outputs(nb, ("stream", "text/plain"))
+    for row in summary.itertuples(index=False):
+        assert shows_row(printed, row.measure, f"{row.mean:.4f}"), row.measure
+    plotly = "application/vnd.plotly.v1+json"
+    assert sum(plotly in o.get("data", {}) for c in nb.cells for o in c.get("outputs", [])) == len(summary)

@@ -12,6 +12,7 @@ text (doc ids, titles, query ids) goes through ``html.escape`` before it reaches
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,7 @@ from metrics.compare.significance import TIE, Randomization, differences
 from metrics.core.types import Breakdown
 from metrics.families.err import CascadeStep
 from metrics.tools.settings import TITLES
+from ui import words
 
 if TYPE_CHECKING:  # an annotation only: drawing needs none of explain's imports
     from metrics.tools.explain import Explanation
@@ -657,4 +659,47 @@ def tool_waterfall(found: Explanation) -> go.Figure:
         gridcolor="#E5E9F0",
     )
     fig.update_xaxes(showgrid=False, automargin=True)
+    return fig
+
+
+def distribution(values: np.ndarray, name: str, mean: float) -> go.Figure:
+    """A histogram of one measure over the queries, with the mean marked. Values in [0, 1] get bins of 0.05."""
+    values = np.asarray(values, dtype=np.float64)
+    unit = len(values) == 0 or float(values.max(initial=0.0)) <= 1.0
+    fig = go.Figure()
+    fig.add_histogram(
+        x=values,
+        xbins={"start": 0.0, "end": 1.0 + 1e-9, "size": 0.05} if unit else None,
+        marker={"color": COLORS["blue"], "line": {"color": "white", "width": 1}},
+        hovertemplate="%{x}: %{y} queries<extra></extra>",
+        name=name,
+    )
+    if math.isfinite(mean):
+        fig.add_vline(x=mean, line={"color": COLORS["vermillion"], "width": 2, "dash": "dash"})
+        fig.add_annotation(
+            x=mean,
+            y=1,
+            yref="paper",
+            text=f"mean {mean:.4f}",
+            showarrow=False,
+            xanchor="left",
+            yanchor="bottom",
+            font={"color": TEXT_COLORS["vermillion"]},
+        )
+    zeros = int((values == 0).sum())
+    fig.update_layout(
+        template="plotly_white",
+        height=300,
+        margin={"l": 56, "r": 16, "t": 36, "b": 62},
+        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
+        showlegend=False,
+        bargap=0.05,
+    )
+    fig.update_xaxes(  # two lines: one ran off a phone's screen
+        title_text=f"{name} per query<br>({zeros:,} of {words.count(len(values), 'query')} "
+        f"{words.verb(zeros, 'scores')} 0)",
+        range=[0, 1] if unit else None,
+        showgrid=False,
+    )
+    fig.update_yaxes(title_text="queries", gridcolor="#E5E9F0")
     return fig
