@@ -434,6 +434,55 @@ def evaluate_run(run: tuple[str, str], qrels: tuple[str, str], measures: Sequenc
     return notebook(cells)
 
 
+def _path(kind: str, file_name: str) -> str:
+    if kind == "sample":
+        return f"SAMPLES_DIR / {literal(file_name)}"
+    return f"pathlib.Path({literal(file_name)})"
+
+
+def compare_runs(
+    runs: Mapping[str, tuple[str, str]], qrels: tuple[str, str], measures: Sequence[str], *, test: str, correction: str
+) -> dict:
+    """Compare runs: each run by name with its file, the qrels (as for why_tools_differ), the measures, the
+    significance test and the correction: the leaderboard (means, best per column, the runs each one beats)."""
+    uploaded = [plain(name, one_line=True) for kind, name in (*runs.values(), qrels) if kind != "sample"]
+    where = (
+        "## The data\n\nYour files (" + ", ".join(uploaded) + ") are read from this notebook's folder: put them "
+        "beside it."
+        if uploaded
+        else "## The data\n\nThe sample runs and qrels bundled with the app."
+    )
+    files = ["import pathlib", "", "from ui.paths import SAMPLES_DIR", "", "RUN_FILES = {"]
+    files += [f"    {literal(name)}: {_path(*source)}," for name, source in runs.items()]
+    files += ["}", f"QRELS = {_path(*qrels)}"]
+    files += [
+        "for path in (*RUN_FILES.values(), QRELS):",
+        "    if not path.is_file():",
+        "        raise FileNotFoundError(f'put {path.name!r} in {pathlib.Path.cwd()} and run again')",
+    ]
+    cells = [
+        _heading("Compare runs", "Several runs against the same qrels: a leaderboard with significance tests."),
+        *_setup(),
+        markdown_cell(where),
+        code_cell("\n".join(files)),
+        markdown_cell(
+            "## The leaderboard\n\nMeans over the queries every run was evaluated on, best per column, and the "
+            "runs each one beats significantly (the letters), under the page's test and correction."
+        ),
+        code_cell(
+            "from metrics.compare.leaderboard import from_evaluations\n"
+            "from metrics.evaluation.engine import evaluate\n\n"
+            f"MEASURES = {literal(list(measures))}\n"
+            f"TEST, CORRECTION = {literal(test)}, {literal(correction)}\n"
+            "evaluations = {name: evaluate(path, QRELS, MEASURES) for name, path in RUN_FILES.items()}\n"
+            "board = from_evaluations(evaluations, test=TEST, correction=CORRECTION)\n"
+            "print(board.to_text())\n"
+            "board"
+        ),
+    ]
+    return notebook(cells)
+
+
 # --- the teaching notebooks (docs/notebooks/, written by scripts/write_notebooks.py) ---
 
 # File name (without .ipynb) -> lesson or guide key, in the order a course reads them.

@@ -351,3 +351,19 @@ def test_evaluate_a_run_notebook_prints_every_mean(tmp_path):
         assert shows_row(printed, row.measure, f"{row.mean:.4f}"), row.measure
     plotly = "application/vnd.plotly.v1+json"
     assert sum(plotly in o.get("data", {}) for c in nb.cells for o in c.get("outputs", [])) == len(summary)
+
+
+def test_compare_runs_notebook_prints_every_cell_of_the_leaderboard(tmp_path):
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(APP, default_timeout=90).run()
+        at.switch_page("app_pages/compare_runs.py").run()
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    (table,) = at.table
+    frame = table.value
+    nb = execute(text, tmp_path)
+    printed = outputs(nb, ("stream",))
+    cells = [str(frame[column].iloc[i]) for column in frame.columns[1:] for i in range(len(frame))]
+    assert len(cells) >= 6
+    for cell in cells:  # the page's Markdown bold marks the best; the text marks it with a star
+        assert cell.replace("**", "") in printed, cell
