@@ -3,9 +3,21 @@ Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrativ
 
 import streamlit as st
 
-from lab_core import family_display
+from lab_core import family_display, notebooks
 from lab_core.markdown import plain
-from ui import brief_download, charts, drilldown, first_paint, narrative, presenter, sortable, state, teaching, widgets
+from ui import (
+    brief_download,
+    charts,
+    drilldown,
+    first_paint,
+    narrative,
+    notebook_button,
+    presenter,
+    sortable,
+    state,
+    teaching,
+    widgets,
+)
 
 SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
 COMPARED = family_display.listed("compared")
@@ -115,3 +127,6 @@ if note := charts.coincide_note({f"{side} · {name}": v for side in SIDES for na
     st.caption(note)
 st.info(narrative.lost_in_the_middle_note(), icon=":material/menu_book:")
 brief_download.ab(scenarios["A"], scenarios["B"], state.ab_origin(), key="ab_brief")
+notebook_button.button(
+    notebooks.ab(scenarios["A"], scenarios["B"], bars_of=shown_family), "ir-metrics-a-vs-b.ipynb", "ab_notebook"
+)

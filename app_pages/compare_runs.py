@@ -9,11 +9,12 @@ renders.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
 
-from lab_core import family_display
+from lab_core import family_display, notebooks
 from lab_core.markdown import plain
 from metrics.catalog import measure_lists, registry
 from metrics.compare.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
@@ -28,7 +29,17 @@ from metrics.compare.significance import (
     holm_across_metrics,
 )
 from metrics.evaluation.engine import Evaluation
-from ui import brief_download, charts, cli_args, datasets, drilldown, leaderboard, state, teaching
+from ui import (
+    brief_download,
+    charts,
+    cli_args,
+    datasets,
+    drilldown,
+    leaderboard,
+    notebook_button,
+    state,
+    teaching,
+)
 
 PAGE = "cmp"
 DEFAULT_MEASURES = list(registry.default_measures())
@@ -212,7 +223,7 @@ def explain(r: PairedComparison, metric: str, name_a: str, name_b: str) -> None:
 # --- the leaderboard and where the runs differ ---
 
 
-def leaderboard_section(sources, qrels, measures: list[str]):
+def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
     """The table, its caption and exports; returns the Leaderboard (None when it cannot be built)."""
     st.subheader("Leaderboard", anchor=False)
     test_col, correction_col = st.columns(2, gap="medium")
@@ -271,7 +282,19 @@ def leaderboard_section(sources, qrels, measures: list[str]):
                 else None,
             )
         brief_download.leaderboard(board, read, qrels, key=f"{PAGE}_brief_board")
+        notebook_button.button(
+            notebook_of(mode, read, qrels, board), "ir-metrics-compare-runs.ipynb", f"{PAGE}_notebook"
+        )
     return board, evaluations
+
+
+def notebook_of(mode: str, sources, qrels, board):
+    """The leaderboard as a notebook: each run by its file's name (a bundled sample, or a file beside the notebook)."""
+    kind = "sample" if mode == "sample" else "upload"
+    runs = {s.name: (kind, s.loaded.name if s.loaded is not None else Path(s.path).name) for s in sources}
+    return notebooks.compare_runs(
+        runs, (kind, qrels.name), list(board.measures), test=board.test, correction=board.correction
+    )
 
 
 def choose_pair_from_matrix(board) -> None:
@@ -461,7 +484,7 @@ def render() -> None:
     if not names:
         st.info("Pick at least one metric.")
         return
-    board, evaluations = leaderboard_section(sources, qrels, names)
+    board, evaluations = leaderboard_section(source, sources, qrels, names)
     if board is None:
         return
     differ_section(board)

@@ -5,10 +5,12 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
+from lab_core.lesson_text import LESSONS
 from metrics import Conventions, average_precision, mean_over_queries, precision
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, state, teaching, widgets
+from ui import charts, notebook_button, state, teaching, widgets
 
+LESSON = LESSONS["ap"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_ap"
 RETRIEVED_ONLY = Conventions(ap_denominator="retrieved")
 
@@ -20,13 +22,8 @@ def toy_list(relevant_judged: int) -> tuple[list[str], dict[str, int]]:
     return ranking, {f"r{i}": 1 for i in range(relevant_judged)}
 
 
-st.title("Average precision (AP) and MAP")
-st.markdown(
-    "**What it measures:** precision at the rank of every relevant document, averaged over *all* relevant "
-    "documents. It rewards finding every relevant document and finding them early. **Use it when** the reader "
-    "wants all the relevant documents (search for a literature review, legal discovery, a RAG context that should "
-    "hold every supporting passage) and the grades are binary."
-)
+st.title(LESSON.title)
+st.markdown(LESSON.intro)
 
 scn = state.scenario()
 
@@ -100,25 +97,7 @@ with teaching.step(
         "At k = 2 both happen to be 0.6667 (the *Metrics for IR* post printed 0.5 for either). Move k: they part ways."
     )
 
-teaching.traps(
-    [
-        "**AP@k divides by R, not min(R, k).** With R = 10 relevant and hits at ranks 1 and 3 of the top 3, "
-        "AP@3 = (1 + 2/3) / 10 = 0.1667, not 0.5556 (÷ 3) and not 0.8333 (÷ 2 hits). trec_eval `map_cut_3` "
-        "and ranx `map@3` agree on 0.1667.",
-        "**R counts relevant documents never retrieved.** Each one adds a precision of 0 to the sum: AP can only "
-        "reach 1 when every relevant document is ranked above every non-relevant one.",
-        "**The code in *IR Metrics 102* divides by every judged document** (`len(ground_truth)`, grade 0 "
-        "included) and counts "
-        "judged non-relevant documents as hits: its example gives 0.6875 or 0.25 where trec_eval gives 0.3333.",
-        "**R = 0 gives 0, not NaN**, and the query still counts in MAP.",
-        "**Grades are binarised** at the threshold (grade ≥ 1 by default): AP cannot tell a grade-3 document "
-        "from a grade-1 one. Use NDCG for graded relevance.",
-    ]
-)
-teaching.naming(
-    "Naming: MAP@k is the mean of AP@k over queries (trec_eval `map_cut_k`, BEIR's MAP@k), "
-    "not the mean of P@k, which the *Metrics for IR* post used. RAGAS and DeepEval's *context precision* "
-    "divides by the relevant "
-    "documents retrieved, so it is not AP."
-)
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
+teaching.traps(LESSON.traps)
+teaching.naming(LESSON.naming)
 teaching.show_source(average_precision)

@@ -4,10 +4,12 @@ import dataclasses
 
 import streamlit as st
 
+from lab_core.lesson_text import LESSONS
 from metrics import Conventions, dcg, idcg, ndcg, precision
 from metrics.teaching.examples import GRADES_32301
-from ui import charts, first_paint, state, teaching
+from ui import charts, first_paint, notebook_button, state, teaching
 
+LESSON = LESSONS["ndcg"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_ndcg"
 # The k slider's height, which a new visitor's first run leaves for the next (ui.first_paint.later), measured in
 # Chromium.
@@ -19,13 +21,8 @@ IDCG_SOURCES = {
     "retrieved": "the retrieved list only (IR Metrics 102; RAG Pipelines, Part 3)",
 }
 
-st.title("DCG, IDCG and NDCG")
-st.markdown(
-    "**What it measures:** graded usefulness of the top k, where each rank is worth less than the one above "
-    "(discount 1/log₂(rank + 1)), normalised by the best possible ordering. **Use it when** documents are more or "
-    "less relevant (grades 0-3), not just relevant or not: web search, recommendations, the main score of "
-    "BEIR and MTEB (NDCG@10)."
-)
+st.title(LESSON.title)
+st.markdown(LESSON.intro)
 
 scn = state.scenario()
 ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
@@ -100,27 +97,9 @@ def later_steps() -> None:
             ]
         )
 
-    teaching.traps(
-        [
-            "**IDCG from the retrieved list only** (*IR Metrics 102*; *RAG Pipelines, Part 3*) overrates a "
-            "retriever that misses relevant "
-            "documents: 0.9724 instead of trec_eval's 0.8047 in step 4.",
-            "**Linear vs exponential gain** rank systems differently: [3, 2, 3, 0, 1] gives NDCG@5 = 0.9724 (linear) "
-            "and 0.9575 (exponential); Better Auth's A, B, C gives 0.8175 vs 0.7364.",
-            '**"DCG@4 = 28.19"** (*RAG Pipelines, Part 3*) cannot come from [3, 2, 3, 0, 1]: DCG@4 is 5.7619 '
-            "(linear) or 12.3928 "
-            "(exponential).",
-            "**The discount is log₂(rank + 1).** *IR Metrics 102*'s prose uses the natural log, which scales DCG by "
-            "1.4427 (it cancels in NDCG). trec_eval before 9.0.4 used log₂(rank) with rank 1 undiscounted.",
-            "**Negative grades gain 0.** *IR Metrics 102*'s 2^g − 1 gives a grade of −1 a gain of −0.5.",
-            "**NDCG = 1 does not mean the documents are good,** only that no better order of the judged documents "
-            'exists: a list of grade-1 documents is "perfect" if nothing better was judged.',
-        ]
-    )
-    teaching.naming(
-        "Naming: trec_eval's `ndcg_cut_k` is NDCG@k with linear gain; ranx `ndcg_burges@k` and many blog posts use "
-        "exponential gain under the same name. ir_measures writes `nDCG@k`."
-    )
+    notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
+    teaching.traps(LESSON.traps)
+    teaching.naming(LESSON.naming)
     teaching.show_source(dcg)
     teaching.show_source(ndcg)
 

@@ -4,23 +4,19 @@ list; computes nothing."""
 
 import streamlit as st
 
+from lab_core.lesson_text import LESSONS
 from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_points, relevant_needed
 from metrics.families.eleven_point_average import eleven_point_average
 from metrics.families.interpolated_precision import interpolated_precision
 from metrics.families.r_precision import r_precision
 from metrics.families.recall import recall
-from ui import charts, state, teaching
+from ui import charts, notebook_button, state, teaching
 
+LESSON = LESSONS["pr_curve"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_pr_curve"
 
-st.title("R-precision and the precision-recall curve")
-st.markdown(
-    "**What they measure:** how precision trades against recall as you read further down the list. Every rank adds "
-    "a point (recall so far, precision so far); **interpolation** makes the curve fall monotonically so queries with "
-    "different numbers of relevant documents can be averaged; **R-precision** reads the curve at one rank, R, where "
-    "precision equals recall. **Use them when** the whole ranking matters (search evaluation campaigns, TREC), not "
-    "just a fixed top k."
-)
+st.title(LESSON.title)
+st.markdown(LESSON.intro)
 
 scn = state.scenario()
 ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
@@ -84,22 +80,8 @@ with teaching.step(4, "R-precision: precision at rank R", "Where the precision a
         "shorter than R is padded with non-relevant documents, as P@k pads."
     )
 
-teaching.traps(
-    [
-        "**Interpolated precision is not precision.** At a recall level it can be higher than the precision at the "
-        "rank where that recall was reached: it looks ahead for a better precision later.",
-        "**Recall levels are rounded to whole documents.** With R = 2, levels 0.1 to 0.5 all ask for 1 relevant "
-        "document. trec_eval 10.0 rounds ℓ·R half away from zero; trec_eval 9 (inside pytrec_eval and ir_measures) "
-        "takes ⌊ℓ·R + 0.9⌋, so a few levels differ between versions: level 0.6 with R = 2 asks for 1 or 2.",
-        "**R-precision adapts its cutoff to the query.** A query with 3 relevant documents is read at rank 3, one "
-        "with 50 at rank 50: unlike P@10, a perfect ranking always scores 1.",
-        "**A relevant document never retrieved caps the curve.** Recall never reaches 1, so the high levels score "
-        "0, and so does R-precision's share of it.",
-    ]
-)
-teaching.naming(
-    "Naming: trec_eval prints `iprec_at_recall_0.50`, `11pt_avg` and `Rprec`; ir_measures writes `IPrec@0.5` and "
-    "`Rprec`. Here: IPrec@0.5, IPrec11 and Rprec, and any of them in the Playground's measure picker."
-)
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
+teaching.traps(LESSON.traps)
+teaching.naming(LESSON.naming)
 teaching.show_source(interpolated_precision)
 teaching.show_source(r_precision)

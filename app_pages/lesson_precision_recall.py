@@ -4,22 +4,20 @@ capped_recall, hit_rate and f1; computes nothing."""
 import streamlit as st
 
 from lab_core import family_display
+from lab_core.lesson_text import LESSONS
 from metrics import capped_recall, precision, recall
 from metrics.catalog import registry
 from metrics.teaching.sweep import at_each_cutoff
-from ui import charts, state, teaching
+from ui import charts, notebook_button, state, teaching
 
+LESSON = LESSONS["precision_recall"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_pr"
 FAMILIES = {key: registry.family(key).function for key in family_display.cards("set")}
 # The capped-recall example of Metrics for IR: ten results, relevant at ranks 1, 2, 3, 6, 7, 8 and 10.
 RCAP_RANKING = ["r1", "r2", "r3", "n1", "n2", "r4", "r5", "r6", "n3", "r7"]
 
-st.title("Precision, recall, hit rate and F1 at k")
-st.markdown(
-    "**What they measure:** how many relevant documents are in the top k, ignoring their order. "
-    "Each counts the same hits@k and divides by something different. **Use them when** the reader looks at a "
-    "fixed number of results as a set: a RAG prompt with k passages, a page of ten links."
-)
+st.title(LESSON.title)
+st.markdown(LESSON.intro)
 
 scn = state.scenario()
 ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
@@ -80,24 +78,8 @@ with teaching.step(4, "Short lists: P@k still divides by k", "Three documents re
     short = precision(["a", "x", "b"], {"a": 1, "b": 1}, short_k)
     teaching.worked(short)
 
-teaching.traps(
-    [
-        "**P@k divides by k even when fewer than k documents were retrieved:** 2 relevant of 3 retrieved gives "
-        'P@10 = 0.2, not 0.6667 (trec_eval: "nonrelevant docs fill in the rest").',
-        "**R counts every judged relevant document, retrieved or not.** The *Metrics for IR* post's R_cap "
-        "example says 7 relevant "
-        "but divides by 8: R@5 = 3/7 = 0.4286, not 0.38.",
-        "**R = 0 gives 0, not NaN** (the *Metrics for IR* post wrote NaN for Q3, which in fact has R = 1 and R@2 = 0).",
-        "**The *Metrics for IR* post's P@2 summary (0.5, 0.5, 0) should be 1, 1, 0**: precision is relative "
-        "to k, not to the length "
-        "of the ranking.",
-        "**HitRate is not recall.** With R = 5 and one hit in the top 5, HitRate@5 = 1 but R@5 = 0.2.",
-    ]
-)
-teaching.naming(
-    'Naming: Recall@k here is trec_eval\'s `recall_k` (hits ÷ R). Many RAG tools say "recall@k" for *any* '
-    "relevant document in the top k: that is HitRate@k, trec_eval's `success_k`, ir_measures' `Success@k`, "
-    "BEIR's `Accuracy@k`. R_cap@k is BEIR's capped recall; trec_eval has none."
-)
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
+teaching.traps(LESSON.traps)
+teaching.naming(LESSON.naming)
 for fn in (precision, recall, capped_recall):
     teaching.show_source(fn)

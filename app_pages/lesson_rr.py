@@ -5,10 +5,12 @@ from functools import partial
 
 import streamlit as st
 
+from lab_core.lesson_text import LESSONS
 from metrics import mean_over_queries, reciprocal_rank
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, drilldown, state, teaching, widgets
+from ui import charts, drilldown, notebook_button, state, teaching, widgets
 
+LESSON = LESSONS["rr"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_rr"
 TOY_LENGTH = 10
 
@@ -21,12 +23,8 @@ def toy_list(first_relevant: int) -> list[str]:
 
 TOY_QRELS = {"rel": 1}
 
-st.title("Reciprocal rank (RR) and MRR")
-st.markdown(
-    "**What it measures:** how soon the *first* relevant document appears. "
-    "**Use it when one good answer is enough:** question answering, known-item and navigational search, "
-    "a RAG pipeline that needs one supporting passage. It ignores everything after the first hit."
-)
+st.title(LESSON.title)
+st.markdown(LESSON.intro)
 
 scn = state.scenario()
 
@@ -83,21 +81,7 @@ with teaching.step(
         "MRR@2: that is the uncut MRR, 0.7778."
     )
 
-teaching.traps(
-    [
-        "**The word *relevant* matters.** *IR Metrics 102* defines RR as the reciprocal rank of the first document "
-        "*in the retrieved set*: that would always be 1. It is the first **relevant** document.",
-        "**MRR@k is not MRR.** A first hit beyond k scores 0: the *Metrics for IR* post's 0.78 for MRR@2 "
-        "should be 0.6667.",
-        "**RR ignores everything after the first hit.** Two lists with the first hit at rank 1 score 1.0 each, "
-        "even if one has nine more relevant documents and the other none.",
-        "**trec_eval's `recip_rank` has no cutoff.** RR@k equals `recip_rank` on the run truncated to its top k.",
-        "**Ties.** trec_eval orders tied scores by doc id descending, and other tools differ, so a tie at the top "
-        "can change RR from 1 to 0.5 between tools.",
-    ]
-)
-teaching.naming(
-    "Naming: RR is one query's score; MRR (mean reciprocal rank) is its mean over queries. "
-    "trec_eval calls RR `recip_rank`, ranx `mrr`, ir_measures `RR` (alias `MRR`)."
-)
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
+teaching.traps(LESSON.traps)
+teaching.naming(LESSON.naming)
 teaching.show_source(reciprocal_rank)

@@ -4,6 +4,7 @@ and _judged_ranks; computes nothing."""
 
 import streamlit as st
 
+from lab_core.lesson_text import LESSONS
 from lab_core.markdown import plain
 from metrics import parse_measure
 from metrics.catalog import registry
@@ -12,8 +13,9 @@ from metrics.families._judged_ranks import condensed, in_pool_unjudged, judged_r
 from metrics.families.bpref import bpref
 from metrics.families.infap import inferred_average_precision
 from metrics.families.judged import judged
-from ui import state, teaching, widgets
+from ui import notebook_button, state, teaching, widgets
 
+LESSON = LESSONS["unjudged"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_unjudged"
 AS_NONRELEVANT = "Unjudged treated as non-relevant"
 DROPPED = "Unjudged dropped (condensed list, as trec_eval -J)"
@@ -21,14 +23,8 @@ NOT_IN_POOL = "never in the pool (no qrels line)"
 IN_POOL = "in the pool, not sampled (grade −1 in the qrels)"
 JUDGMENT_SHOWN = {"relevant": "relevant", "non-relevant": "judged non-relevant", "unjudged": "unjudged"}
 
-st.title("Unjudged is not non-relevant")
-st.markdown(
-    "**The problem:** qrels are built by **pooling**: assessors judge only the top documents of the systems that "
-    "took part. A document nobody judged has no qrels line, and P@k, AP and NDCG quietly count it as non-relevant. "
-    "A new retriever, a dense one above all, surfaces documents the old pool never saw: many are relevant, and it "
-    "is punished for finding them. **Measures for incomplete judgments** say how much was judged (Judged@k), "
-    "ignore the unjudged (bpref, condensed lists) or estimate them (infAP)."
-)
+st.title(LESSON.title)
+st.markdown(LESSON.intro)
 
 scn = state.scenario()
 ranking, qrels, conventions, k = list(scn.full_ranking), scn.qrels, scn.conventions, scn.k
@@ -239,21 +235,8 @@ with teaching.step(
         why = " bpref skips unjudged documents anyway, so its two numbers are equal." if "bpref" in unchanged else ""
         st.caption(f"{dropped} changed {', '.join(changed) or 'no measure'}{same}.{why}")
 
-teaching.traps(
-    [
-        '**A missing judgment is not a "no".** P@k, AP and NDCG count an unjudged document as non-relevant. '
-        "Compare a new retriever to the systems that built the pool and it loses for finding what they missed.",
-        "**Look at Judged@k first.** When much of the top 10 is unjudged, the other numbers say more about the "
-        "qrels than about the retriever: judge more, or report a measure for incomplete judgments beside them.",
-        "**A condensed list reads further down.** P@10 with -J is precision over the first ten *judged* documents, "
-        "wherever they sit in the real list, possibly far below rank 10.",
-        "**bpref is not AP.** It ignores the unjudged, but it is another measure with its own scale: compare "
-        "bpref with bpref. Sakai (*Alternatives to Bpref*, SIGIR 2007) found AP and NDCG computed on condensed "
-        "lists to be better choices for incomplete judgments.",
-        "**infAP needs a sampled pool.** Its estimate covers only documents in the pool that were not sampled "
-        "(a negative grade); a document with no qrels line counts as non-relevant, as in AP.",
-    ]
-)
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
+teaching.traps(LESSON.traps)
 teaching.naming(
     f"Naming: trec_eval prints `{registry.family('bpref').trec_eval.name}` and "
     f"`{registry.family('infAP').trec_eval.name}`, and `-J` scores judged documents only; ir_measures writes "

@@ -4,24 +4,20 @@ nothing."""
 
 import streamlit as st
 
+from lab_core.lesson_text import LESSONS
 from metrics.catalog import registry
 from metrics.core.types import Term
 from metrics.families.err import STILL_READING, err_cascade, expected_reciprocal_rank
 from metrics.families.rbp import rank_biased_precision, rbp_gains, rbp_weights
 from metrics.families.rbp_resid import rbp_residual
-from ui import charts, state, teaching
+from ui import charts, notebook_button, state, teaching
 
+LESSON = LESSONS["user_models"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_user_models"
 PATIENCE = registry.family("RBP").param("p")
 
-st.title("User models: RBP and ERR")
-st.markdown(
-    "**What they measure:** the value of a ranking to a model of a reader. **RBP** (rank-biased precision) reads "
-    "rank 1, then goes on to the next rank with probability p, its patience: the score is the gain per document "
-    "read. **ERR** (expected reciprocal rank) reads down until a document satisfies it, and a better grade "
-    "satisfies more often: the score is the expected 1/rank where the reader stops. **Use them when** you can say "
-    "how your users read: a few impatient glances (small p) or a long scroll (p near 1)."
-)
+st.title(LESSON.title)
+st.markdown(LESSON.intro)
 
 scn = state.scenario()
 ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
@@ -122,21 +118,8 @@ with teaching.step(
     else:
         st.info("The list is empty: ERR is 0.")
 
-teaching.traps(
-    [
-        "**RBP is not normalised.** A perfect list scores at most 1 − p^n; with p = 0.9, ten relevant documents "
-        "give 0.65, not 1. Compare RBP at the same p only.",
-        "**ir_measures' RBP defaults to p = 0.8, trec_eval's rbp to p = 0.9**: the same name, two numbers. Write "
-        "the p.",
-        "**A residual of 0 does not mean certainty.** trec_eval computes rbp_resid only when the list has an "
-        "unjudged document; otherwise it prints 0, though the ranks below the list are still unknown.",
-        "**ERR rewards the first great document and little after it.** Once a grade-4 document has stopped 15 of "
-        "16 readers, the rest of the list barely counts: ERR suits navigational queries, not result sets a user "
-        "reads in full.",
-        "**ERR's grades stop at 4** (gdeval's maximum): a grade 5 counts as 4. Grades are not scaled, so a "
-        "binary qrels (grade 1) stops only 1 reader in 16.",
-    ]
-)
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
+teaching.traps(LESSON.traps)
 teaching.naming(
     f"Naming: trec_eval prints `{registry.family('RBP').trec_eval.name}` and "
     f"`{registry.family('RBP_resid').trec_eval.name}` (p = 0.9); ir_measures writes "

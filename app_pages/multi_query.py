@@ -6,18 +6,16 @@ from metrics.evaluation.aggregate.query_statuses.
 """
 
 import hashlib
-from functools import partial
 
 import pandas as pd
 import streamlit as st
 
-from lab_core import family_display
+from lab_core import notebooks, numbers
 from lab_core.scenario import Scenario
 from metrics import mean_over_queries
-from metrics.catalog import registry
 from metrics.evaluation.aggregate import query_statuses
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, first_paint, state, teaching, words
+from ui import charts, first_paint, notebook_button, state, teaching, words
 
 try:  # H4's drag-and-drop list; the move and grade controls below work without it
     from ui.sortable import ranked_list
@@ -36,24 +34,10 @@ DEMOS = {
     "zeros": ("Q-zeros", list(DOCS), dict.fromkeys(DOCS, 0), "a query whose judgments are all grade 0"),
     "missed": ("Q-missed", None, {"D2": 1}, "a judged query the run has no results for"),
 }
-WHY = {  # metrics.evaluation.aggregate.QUERY_RULES in words
-    "no judgments": "skipped: no judgments, so trec_eval does not know it",
-    "not in run": "skipped: not in the run (-c would count it as 0)",
-    "missing counts 0": "counts as 0 (-c): judged, but the run has no results",
-    "nothing relevant": "counts as 0: judged, but nothing is relevant",
-    "counts": "counts",
-}
+WHY = numbers.QUERY_STATUS_WORDS
 
 
-def families(k: int) -> dict[str, tuple[str, object]]:
-    """Label of the mean -> (label of the per-query value, metric function of (ranking, qrels)), for the families of
-    lab_core.family_display's "means" list at k and over the whole list."""
-    means = {}
-    for family, cut in family_display.listed_at("means", k):
-        at = "" if cut is None else f"@{cut}"
-        mean = family_display.display(family).mean or f"mean {family}"
-        means[f"{mean}{at}"] = (f"{family}{at}", partial(registry.family(family).function, k=cut))
-    return means
+families = numbers.query_set_families  # the means the cards show (the notebook computes the same)
 
 
 def set_k() -> None:
@@ -244,6 +228,11 @@ def per_query_and_editors() -> None:
             width="stretch",
             column_config={f"AP@{k}": st.column_config.NumberColumn(format="%.4f")},
         )
+    notebook_button.button(
+        notebooks.multi_query(queries, run, qrels, k, complete=complete, bars_of=choice),
+        "ir-metrics-many-queries.ipynb",
+        f"{PAGE}_notebook",
+    )
 
     st.subheader("Edit the queries", anchor=False)
     if queries:

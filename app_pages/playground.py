@@ -4,7 +4,7 @@ ui.charts."""
 
 import streamlit as st
 
-from lab_core import family_display
+from lab_core import family_display, notebooks
 from lab_core.markdown import plain
 from metrics.teaching import formulas
 from ui import (
@@ -13,6 +13,7 @@ from ui import (
     drilldown,
     export,
     first_paint,
+    notebook_button,
     preferences,
     presenter,
     sortable,
@@ -80,7 +81,7 @@ def share_export() -> None:
                 "the same numbers. The address bar always holds it too; the button at the right of the box copies it."
             )
     ordered = {family: now[family] for family in (*widgets.ORDER_AWARE, *widgets.SET_BASED)}
-    md_col, csv_col, presenter_col = st.columns(3, vertical_alignment="center")
+    md_col, csv_col, notebook_col, presenter_col = st.columns(4, vertical_alignment="center")
     md_col.download_button(
         "Worked solution (.md)",
         export.markdown(scn, ordered, url.app_address(st.context.url, st.context.headers)),
@@ -102,6 +103,9 @@ def share_export() -> None:
         on_click="ignore",
         width="stretch",
         help="One row per metric: value, k and conventions.",
+    )
+    notebook_button.button(
+        notebooks.playground(scn), "ir-metrics-playground.ipynb", "pg_notebook", notebook_col, width="stretch"
     )
     with presenter_col:
         presenter.toggle("pg_presenter")

@@ -7,10 +7,10 @@ list.
 import pandas as pd
 import streamlit as st
 
-from lab_core import family_display
+from lab_core import family_display, notebooks
 from lab_core.markdown import plain
 from metrics.teaching.swaps import best_swap, swap_deltas, swapped
-from ui import chart_text, charts, presenter, state, teaching, widgets
+from ui import chart_text, charts, notebook_button, presenter, state, teaching, widgets
 from ui.widgets import fmt
 
 PAGE = "swap"
@@ -128,4 +128,5 @@ if len(ranking) < 2:  # not st.stop(): app.py's CSS and first-paint bookkeeping 
 else:
     swaps(scn, ranking, choice, family, k, now, delta)
 
+notebook_button.button(notebooks.swap_heatmap(scn, family, k), "ir-metrics-swap-heatmap.ipynb", f"{PAGE}_notebook")
 teaching.show_source(swap_deltas)

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from lab_core import notebooks
 from lab_core.markdown import plain
 from metrics.catalog.measures import parse_measure
 from metrics.tools.explain import Explanation, explain
 from metrics.tools.profiles import MEASURES, TIES_WORDS, TOOLS, usable_tools
 from metrics.tools.settings import TITLES, described
-from ui import brief_download, datasets, state, teaching, tool_difference, words
+from ui import brief_download, datasets, notebook_button, state, teaching, tool_difference, words
 from ui.datasets import Loaded
 
 PAGE = "td"
@@ -219,6 +220,9 @@ def render() -> None:
         return
     _summary(found)
     brief_download.tools(found, run, qrels, key=f"{PAGE}_brief")
+    source = "sample" if state.widget_value(f"{PAGE}_source", "sample") == "sample" else "upload"
+    nb = notebooks.why_tools_differ((source, run.name), (source, qrels.name), measure, first, second)
+    notebook_button.button(nb, "ir-metrics-why-tools-differ.ipynb", f"{PAGE}_notebook")
     _per_query(found, run, qrels)
 
 

@@ -11,11 +11,11 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from lab_core import family_display
+from lab_core import family_display, notebooks
 from lab_core.markdown import plain
 from metrics import DEFAULT_MEASURES
 from metrics.catalog import registry
-from ui import cli_args, datasets, first_paint, state, teaching, words
+from ui import cli_args, datasets, first_paint, notebook_button, state, teaching, words
 from ui.datasets import Loaded
 
 SOURCES = {"cli": "Files given on the command line", "sample": "Sample data", "upload": "Upload files"}
@@ -340,6 +340,9 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
     def tables() -> None:  # the page's end: nothing moves when they arrive (ui.first_paint.later)
         _summary_and_distributions(evaluation)
         _per_query(evaluation, run, qrels)
+        source = "sample" if _chosen("source", "sample", "yd_source") == "sample" else "upload"
+        nb = notebooks.evaluate_run((source, run.name), (source, qrels.name), names, complete=complete)
+        notebook_button.button(nb, "ir-metrics-evaluate-run.ipynb", "yd_notebook")
 
     first_paint.later("yd_tables", tables)
 

@@ -14,6 +14,7 @@ from metrics.teaching.examples import Example
 
 SCALES = {1: "binary (0-1)", 3: "graded (0-3)", 4: "graded (0-4)"}
 MAX_DOCS = 100  # more than a person can drag meaningfully; keeps every rerun fast
+DEFAULT_EXAMPLE = "grades-32301"  # the preset a new visitor's Playground opens with (and the teaching notebooks use)
 
 
 @dataclass(frozen=True, slots=True)

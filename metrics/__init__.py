@@ -22,8 +22,10 @@ from metrics.families.ndcg import ndcg
 from metrics.families.precision import precision
 from metrics.families.recall import recall
 from metrics.families.reciprocal_rank import reciprocal_rank
+from metrics.teaching import jupyter as _jupyter
 
 _moved.install()  # the old import paths (metrics.engine, ...), for one release
+_jupyter.install()  # Breakdowns and query-set results show as formulas and tables in Jupyter
 
 # Every family's readable function (bpref, utility, ...), as the registry finds the families: a new family is
 # exported with no edit here. The ten above are imported by name too, for readers and editors.

@@ -221,7 +221,7 @@ def test_an_id_that_cannot_be_linked_is_explained():
 def test_export_buttons_exist():
     at = open_link(docs="d1,d2,d3,d4,d5", grades="3,2,3,0,1", missing="d9:3", k="5")
     buttons = {b.proto.label: b.proto for b in at.get("download_button")}
-    assert set(buttons) == {"Worked solution (.md)", "Numbers (.csv)"}
+    assert set(buttons) == {"Worked solution (.md)", "Numbers (.csv)", "Open as notebook (.ipynb)"}
     assert buttons["Worked solution (.md)"].url.endswith(".md")
     assert buttons["Numbers (.csv)"].url.endswith(".csv")
 

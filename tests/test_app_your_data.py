@@ -186,8 +186,8 @@ def test_distribution_chart_of_the_open_tab_only():
 
 def test_download_is_the_per_query_table():
     at = page().run()
-    (button,) = at.get("download_button")
-    assert "Per-query values" in button.proto.label
+    labels = [button.proto.label for button in at.get("download_button")]
+    assert labels == ["Per-query values (.csv)", "Open as notebook (.ipynb)"]
 
 
 # --- uploads -----------------------------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ text (doc ids, titles, query ids) goes through ``lab_core.markdown.chart_label``
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import plotly.graph_objects as go
@@ -21,6 +23,11 @@ from metrics.catalog import registry
 from metrics.compare.significance import TIE, Randomization, differences
 from metrics.core.types import Breakdown
 from metrics.families.err import CascadeStep
+from metrics.tools.settings import TITLES
+from ui import words
+
+if TYPE_CHECKING:  # an annotation only: drawing needs none of explain's imports
+    from metrics.tools.explain import Explanation
 
 COLORS = {
     "blue": "#0072B2",
@@ -605,4 +612,93 @@ def runs_heatmap(
     )
     fig.update_xaxes(title_text="queries, in the order chosen above", showticklabels=False, showgrid=False)
     fig.update_yaxes(autorange="reversed", showgrid=False, automargin=True)
+    return fig
+
+
+def tool_waterfall(found: Explanation) -> go.Figure:
+    """One bar per differing convention between the first tool's mean and the second's (the bars' heights are the
+    Shapley parts, so they land exactly on the second mean)."""
+    first, second = (t.title for t in found.tools)
+    labels = [first, *(TITLES[s] for s in found.switches), second]
+    values = [found.means[0], *(found.attribution[s] for s in found.switches), found.means[1]]
+    kinds = ["absolute", *(["relative"] * len(found.switches)), "total"]
+    text = [f"{found.means[0]:.4f}", *(f"{found.attribution[s]:+.4f}" for s in found.switches), f"{found.means[1]:.4f}"]
+    fig = go.Figure(
+        go.Waterfall(
+            x=[_safe(label) for label in labels],
+            y=values,
+            measure=kinds,
+            text=text,
+            textposition="outside",
+            connector={"line": {"color": COLORS["grey"], "width": 1}},
+            increasing={"marker": {"color": COLORS["green"]}},
+            decreasing={"marker": {"color": COLORS["vermillion"]}},
+            totals={"marker": {"color": COLORS["blue"]}},
+            hovertemplate="%{x}: %{text}<extra></extra>",
+        )
+    )
+    running = [found.means[0]]
+    for switch in found.switches:
+        running.append(running[-1] + found.attribution[switch])
+    # Zoomed on the steps: on a 0-1 axis a difference of 0.02 would be a sliver. The two totals' bars run off the
+    # bottom, and the axis title says the axis is zoomed.
+    low, high = min(*running, found.means[1]), max(*running, found.means[1])
+    pad = max(0.35 * (high - low), 0.01)
+    fig.update_layout(
+        template="plotly_white",
+        height=360,
+        margin={"l": 56, "r": 16, "t": 36, "b": 72},
+        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
+        showlegend=False,
+        title={"text": f"Mean {_safe(found.measure)}, one bar per convention", "x": 0},
+    )
+    fig.update_yaxes(
+        title_text=f"mean {_safe(found.measure)} (axis zoomed)",
+        range=[max(low - pad, 0.0) if low >= 0 else low - pad, high + pad],
+        gridcolor="#E5E9F0",
+    )
+    fig.update_xaxes(showgrid=False, automargin=True)
+    return fig
+
+
+def distribution(values: np.ndarray, name: str, mean: float) -> go.Figure:
+    """A histogram of one measure over the queries, with the mean marked. Values in [0, 1] get bins of 0.05."""
+    values = np.asarray(values, dtype=np.float64)
+    unit = len(values) == 0 or float(values.max(initial=0.0)) <= 1.0
+    fig = go.Figure()
+    fig.add_histogram(
+        x=values,
+        xbins={"start": 0.0, "end": 1.0 + 1e-9, "size": 0.05} if unit else None,
+        marker={"color": COLORS["blue"], "line": {"color": "white", "width": 1}},
+        hovertemplate="%{x}: %{y} queries<extra></extra>",
+        name=name,
+    )
+    if math.isfinite(mean):
+        fig.add_vline(x=mean, line={"color": COLORS["vermillion"], "width": 2, "dash": "dash"})
+        fig.add_annotation(
+            x=mean,
+            y=1,
+            yref="paper",
+            text=f"mean {mean:.4f}",
+            showarrow=False,
+            xanchor="left",
+            yanchor="bottom",
+            font={"color": TEXT_COLORS["vermillion"]},
+        )
+    zeros = int((values == 0).sum())
+    fig.update_layout(
+        template="plotly_white",
+        height=300,
+        margin={"l": 56, "r": 16, "t": 36, "b": 62},
+        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
+        showlegend=False,
+        bargap=0.05,
+    )
+    fig.update_xaxes(  # two lines: one ran off a phone's screen
+        title_text=f"{name} per query<br>({zeros:,} of {words.count(len(values), 'query')} "
+        f"{words.verb(zeros, 'scores')} 0)",
+        range=[0, 1] if unit else None,
+        showgrid=False,
+    )
+    fig.update_yaxes(title_text="queries", gridcolor="#E5E9F0")
     return fig

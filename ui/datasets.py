@@ -18,7 +18,6 @@ Identity (for the evaluation cache): uploads by a blake2b digest of their bytes,
 from __future__ import annotations
 
 import hashlib
-import math
 import os
 import re
 import sys
@@ -27,14 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-import plotly.graph_objects as go
 import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
+from lab_core import numbers
 from lab_core.markdown import plain
-from metrics.catalog import registry
 from metrics.catalog.measure_lists import measure_names
 from metrics.catalog.measures import parse_measure
 from metrics.compare import leaderboard
@@ -42,8 +39,7 @@ from metrics.compare.leaderboard import Leaderboard
 from metrics.evaluation.engine import Evaluation, evaluate
 from metrics.evaluation.judged_coverage import JudgedCoverage, judged_coverage
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
-from ui import state, upload_copy, words
-from ui.charts import COLORS, TEXT_COLORS
+from ui import charts, state, upload_copy, words
 from ui.paths import SAMPLES_DIR
 
 upload_copy.install()  # each script run would otherwise copy every uploaded file
@@ -239,22 +235,8 @@ def parse_measures(chosen: Sequence[str], extra: str) -> tuple[list[str], list[s
     return names, errors
 
 
-def numeric_names(evaluation: Evaluation) -> list[str]:
-    """The evaluated measures (as spelled) whose values are numbers: all but those with a string per query
-    (relstring), which have nothing to chart, average or compare."""
-    return [m.name for m in evaluation.measures if not registry.family(m.family).values.text]
-
-
-def summary_labels(evaluation: Evaluation) -> list[str]:
-    """How each measure's 'all' value is formed, as trec_eval forms it: mean, sum, geometric mean or none."""
-    words = {
-        "mean": "mean",
-        "sum": "sum",
-        "geometric": "geometric mean",
-        "queries": "number of queries",
-        "none": "none (per query only)",
-    }
-    return [words[registry.family(m.family).values.summary] for m in evaluation.measures]
+numeric_names = numbers.numeric_names  # shared with the notebooks (lab_core.numbers)
+summary_labels = numbers.summary_labels
 
 
 @st.cache_data(max_entries=32, ttl=3600, show_spinner=False)
@@ -294,47 +276,7 @@ def no_overlap_message(run: Loaded, qrels: Loaded) -> str | None:
 # --- charts -----------------------------------------------------------------------------------------------------
 
 
-def distribution_figure(values: np.ndarray, name: str, mean: float) -> go.Figure:
-    """A histogram of one measure over the queries, with the mean marked. Values in [0, 1] get bins of 0.05."""
-    values = np.asarray(values, dtype=np.float64)
-    unit = len(values) == 0 or float(values.max(initial=0.0)) <= 1.0
-    fig = go.Figure()
-    fig.add_histogram(
-        x=values,
-        xbins={"start": 0.0, "end": 1.0 + 1e-9, "size": 0.05} if unit else None,
-        marker={"color": COLORS["blue"], "line": {"color": "white", "width": 1}},
-        hovertemplate="%{x}: %{y} queries<extra></extra>",
-        name=name,
-    )
-    if math.isfinite(mean):
-        fig.add_vline(x=mean, line={"color": COLORS["vermillion"], "width": 2, "dash": "dash"})
-        fig.add_annotation(
-            x=mean,
-            y=1,
-            yref="paper",
-            text=f"mean {mean:.4f}",
-            showarrow=False,
-            xanchor="left",
-            yanchor="bottom",
-            font={"color": TEXT_COLORS["vermillion"]},
-        )
-    zeros = int((values == 0).sum())
-    fig.update_layout(
-        template="plotly_white",
-        height=300,
-        margin={"l": 56, "r": 16, "t": 36, "b": 62},
-        font={"family": "sans-serif", "size": 13, "color": COLORS["ink"]},
-        showlegend=False,
-        bargap=0.05,
-    )
-    fig.update_xaxes(  # two lines: one ran off a phone's screen
-        title_text=f"{name} per query<br>({zeros:,} of {words.count(len(values), 'query')} "
-        f"{words.verb(zeros, 'scores')} 0)",
-        range=[0, 1] if unit else None,
-        showgrid=False,
-    )
-    fig.update_yaxes(title_text="queries", gridcolor="#E5E9F0")
-    return fig
+distribution_figure = charts.distribution  # one module draws every chart (ui.charts: no Streamlit)
 
 
 # --- widgets ----------------------------------------------------------------------------------------------------

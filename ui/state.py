@@ -13,11 +13,10 @@ from types import MappingProxyType
 
 import streamlit as st
 
-from lab_core.scenario import Scenario
+from lab_core.scenario import DEFAULT_EXAMPLE, Scenario
 from metrics.teaching.examples import CAT_DOG_PARROT, EXAMPLES, RETRIEVER_A, RETRIEVER_B
 from ui import quiz, url
 
-DEFAULT_EXAMPLE = "grades-32301"
 UNDO_LIMIT = 200
 
 _SCENARIO = "scenario"  # the playground's current Scenario

@@ -11,17 +11,14 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from lab_core import family_display
+from lab_core import family_display, numbers
 from lab_core.markdown import plain
 from lab_core.scenario import MAX_DOCS, SCALES, Scenario
 from metrics import Breakdown, parse_measure
 from metrics.catalog import registry
 from metrics.core.conventions import TREC_EVAL
 from metrics.core.types import Term
-from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_points
-from metrics.families.interpolated_precision import interpolated_precision
 from metrics.teaching.examples import EXAMPLES
-from metrics.teaching.sweep import at_each_cutoff
 from ui import charts, first_paint, state, words
 
 Apply = Callable[[Scenario], None]
@@ -31,7 +28,7 @@ MAX_K = MAX_DOCS  # curves are swept to k: keep a typo like k = 10^9 from stalli
 # The playground's cards, tabs and curves, as lab_core.family_display declares them.
 ORDER_AWARE = family_display.cards("order")
 SET_BASED = family_display.cards("set")
-CURVE_FAMILIES = family_display.curve_families()
+CURVE_FAMILIES = numbers.CURVE_FAMILIES
 HELP = {f.key: f.help for f in registry.FAMILIES}
 # The heights of the parts a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
 EXAMPLE_PICKER_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
@@ -46,14 +43,7 @@ def fmt(x: float) -> str:
 # --- numbers ---
 
 
-def breakdowns(scn: Scenario) -> dict[str, Breakdown]:
-    """Every metric on the playground's cards, keyed by family (RR and AP over the whole list, the rest at k). The list
-    includes a query's hidden tail (Scenario.full_ranking), so uncut RR and AP equal the run's values."""
-    ranking, qrels = list(scn.full_ranking), scn.qrels
-    return {
-        f.key: f.function(ranking, qrels, family_display.card_k(f.key, scn.k), conventions=scn.conventions)
-        for f in family_display.carded()
-    }
+breakdowns = numbers.breakdowns  # the cards' numbers: lab_core.numbers, which the notebooks call too
 
 
 def breakdown(scn: Scenario, family: str, k: int | None) -> Breakdown:
@@ -76,13 +66,7 @@ def catalog_choices(k: int) -> list[str]:
 
 def precision_recall_chart(scn: Scenario):
     """The playground list's precision-recall curve with trec_eval's 11 interpolated points."""
-    ranking, conventions = list(scn.full_ranking), scn.conventions
-    points = precision_recall_points(ranking, scn.qrels, conventions=conventions)
-    interpolated = [
-        interpolated_precision(ranking, scn.qrels, conventions=conventions, level=level).value
-        for level in ELEVEN_LEVELS
-    ]
-    return charts.precision_recall(points, ELEVEN_LEVELS, interpolated)
+    return charts.precision_recall(*numbers.precision_recall(scn))
 
 
 def measure_breakdown(scn: Scenario, name: str) -> Breakdown:
@@ -90,12 +74,7 @@ def measure_breakdown(scn: Scenario, name: str) -> Breakdown:
     return parse_measure(name).compute(list(scn.full_ranking), scn.qrels, scn.conventions)
 
 
-def curves(scn: Scenario, families: Sequence[str] = CURVE_FAMILIES) -> dict[str, list[float]]:
-    """metric@k for k = 1 .. max(k, displayed list length), one series per family, labelled like the cards. Values
-    are computed on the full ranking (a hidden tail counts), but only swept over the ranks on screen."""
-    depth = max(scn.k, len(scn.ranking), 1)
-    ranking = list(scn.full_ranking)
-    return {f"{family}@k": at_each_cutoff(family, ranking, scn.qrels, depth, scn.conventions) for family in families}
+curves = numbers.curves
 
 
 def delta(now: Breakdown, before: Breakdown | None) -> str | None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from metrics.compare.significance import N_PERMUTATIONS, SEED, TIE, bonferroni, holm, paired_t_test, randomization_test
+from metrics.core.tables import html_table
 from metrics.evaluation.aggregate import mean
 
 if TYPE_CHECKING:
@@ -254,6 +255,17 @@ class Leaderboard:
             for run in self.runs
         ]
         return "\n".join(lines) + "\n\n" + self.caption() + "\n"
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the table as to_text draws it (best per column starred), with its caption."""
+        rows = [
+            [self.letters[run], run, *(("*" if run in self.best(m) else "") + self.cell(m, run) for m in self.measures)]
+            for run in self.runs
+        ]
+        return html_table(["", "run", *self.measures], rows, caption="* best per column. " + self.caption())
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
 
     def to_latex(self, digits: int = 4) -> str:
         """A booktabs table: best per column in bold, the beaten runs as superscript letters (ranx's style)."""

@@ -21,6 +21,7 @@ from metrics.catalog import registry
 from metrics.catalog.measures import DEFAULT_MEASURES, Measure, parse_measures
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.prepared import Prepared, position_within
+from metrics.core.tables import html_table, markdown_table, number
 from metrics.evaluation.aggregate import summarize, zero_when_missing
 from metrics.evaluation.options import EvaluationOptions, given
 from metrics.io import Qrels, Run, doc_hash, fingerprint, read_qrels, read_run
@@ -56,6 +57,25 @@ class Evaluation:
     # a measure whose value is a string (trec_eval relstring) -> one string per query; its per_query values are 0.0,
     # as trec_eval stores them
     texts: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+
+    def _table(self) -> tuple[list[str], list[list[object]]]:
+        """Each query's values then the means (or summaries), 4 decimals: what Jupyter shows."""
+        names = list(self.per_query)
+
+        def cell(name: str, index: int | None) -> object:
+            if index is None:
+                return number(self.means[name])
+            return self.texts[name][index] if name in self.texts else number(float(self.per_query[name][index]))
+
+        rows = [[query, *(cell(n, i) for n in names)] for i, query in enumerate(self.queries)]
+        return ["query", *names], [*rows, ["all", *(cell(n, None) for n in names)]]
+
+    def _repr_html_(self) -> str:
+        header, rows = self._table()
+        return html_table(header, rows, caption=f"{self.counts.evaluated} queries evaluated; the last row: all")
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(*self._table())
 
     def to_frame(self):
         """One row per query (index ``query``), one column per measure as spelled: its values, or its strings for a

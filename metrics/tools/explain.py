@@ -32,6 +32,7 @@ import numpy as np
 
 from metrics.catalog.measures import Measure, parse_measure
 from metrics.cli.common import OneLineParser, run
+from metrics.core.tables import html_table, html_text, number
 from metrics.io import read_qrels, read_run
 from metrics.tools.profiles import TIES_WORDS, Profile, Tool, profile, tool, unusable
 from metrics.tools.settings import PER_RANKING, Setting, counted_under, described, differing, mixed, values_under
@@ -95,6 +96,22 @@ class Explanation:
     @property
     def sentence(self) -> str:
         return sentence(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the sentence, the two means and each differing convention's share of the difference."""
+        first, second = (t.title for t in self.tools)
+        means = html_table(
+            [self.measure, first, second, "difference"],
+            [["mean", number(self.means[0]), number(self.means[1]), f"{self.difference:+.4f}"]],
+        )
+        shares = html_table(
+            ["convention", first, second, "share of the difference"],
+            [[s, *map(str, self.choices[s]), f"{self.attribution[s]:+.4f}"] for s in self.switches],
+        )
+        return f"<p>{html_text(self.sentence)}</p>{means}{shares if self.switches else ''}"
+
+    def _repr_markdown_(self) -> str:
+        return "```text\n" + as_text(self).replace("```", "` ` `") + "```\n"
 
 
 def sentence(found: Explanation) -> str:

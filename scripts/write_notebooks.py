@@ -1,0 +1,27 @@
+"""Write the teaching notebooks (docs/notebooks/*.ipynb, outputs cleared) from lab_core.notebooks and the lessons'
+words in lab_core.lesson_text; tests/test_notebooks.py checks they are up to date and run clean.
+
+    .venv/bin/python scripts/write_notebooks.py
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from lab_core import notebooks
+
+FOLDER = Path(__file__).resolve().parents[1] / "docs" / "notebooks"
+
+
+def main() -> None:
+    FOLDER.mkdir(parents=True, exist_ok=True)
+    for name in notebooks.TEACHING:
+        (FOLDER / f"{name}.ipynb").write_text(notebooks.to_text(notebooks.teaching(name)), encoding="utf-8")
+        print(f"wrote docs/notebooks/{name}.ipynb")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,369 @@
+"""Open as notebook: each page's download, taken from the page's own download button and run as a user would (a fresh
+kernel in another folder), prints every number the page shows; a hostile scenario runs no code of its own and its
+text shows literally.
+
+Expected values are the page's own (AppTest reads them), which tests/test_app_*.py check against trec_eval and
+hand arithmetic.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from pathlib import Path
+from unittest import mock
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.testing.v1 import AppTest
+
+from lab_core import family_display, notebooks
+from lab_core.markdown import plain
+from lab_core.scenario import Scenario
+from metrics.core.conventions import Conventions
+from ui.notebook_button import LABEL
+
+ROOT = Path(__file__).parents[1]
+APP = str(ROOT / "app.py")
+TEXT_TYPES = ("stream", "text/plain", "text/html", "text/latex", "text/markdown")
+
+
+@contextlib.contextmanager
+def recorded_downloads():
+    """The media stores AppTest creates, so a download button's file can be read back as the browser would get it."""
+    stores: list[MemoryMediaFileStorage] = []
+
+    class Recording(MemoryMediaFileStorage):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            stores.append(self)
+
+    with mock.patch("streamlit.testing.v1.app_test.MemoryMediaFileStorage", Recording):
+        yield stores
+
+
+def downloaded_notebook(at: AppTest, stores: list[MemoryMediaFileStorage]) -> bytes:
+    (button,) = [b.proto for b in at.get("download_button") if b.proto.label == LABEL]
+    file = stores[-1].get_file(button.url.rsplit("/", 1)[-1])
+    assert file.filename.endswith(".ipynb") and file.mimetype == notebooks.MIME
+    return file.content
+
+
+def execute(text: str | bytes, folder: Path, extra: str | None = None) -> nbformat.NotebookNode:
+    """Save the download in ``folder`` and run it top to bottom in a fresh kernel started there."""
+    path = folder / "downloaded.ipynb"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    if extra:
+        nb.cells.append(nbformat.v4.new_code_cell(extra))
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(folder)}}).execute()
+    return nb
+
+
+def outputs(nb: nbformat.NotebookNode, kinds: tuple[str, ...] = TEXT_TYPES) -> str:
+    parts = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.output_type == "stream" and "stream" in kinds:
+                parts.append(out.text)
+            for kind in kinds:
+                if kind in out.get("data", {}):
+                    parts.append(out.data[kind])
+    return "\n".join(parts)
+
+
+def shows_row(text: str, *cells: str) -> bool:
+    """A DataFrame's text/plain holds a row with these cells, in order."""
+    return re.search(r"\s+".join(re.escape(c) for c in cells), text) is not None
+
+
+# --- each page's notebook holds the page's numbers -------------------------------------------------------------------
+
+
+def test_playground_notebook_prints_every_card_and_formula(tmp_path):
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(APP, default_timeout=30)
+        for key, value in {"docs": "d1,d2,d3,d4,d5", "grades": "3,2,3,0,1", "missing": "d9:3", "k": "4"}.items():
+            at.query_params[key] = value
+        at.query_params["gain"] = "exp"
+        at.run()
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    cards = {m.label: m.value for m in at.metric}
+    assert len(cards) >= 10 and "NDCG_exp@4" in cards  # the link's k and gain reached the page
+    nb = execute(text, tmp_path)
+    printed = outputs(nb, ("stream", "text/plain"))
+    for label, value in cards.items():
+        assert shows_row(printed, label, value), label
+    page_formulas = [e.value.removeprefix("$$").removesuffix("$$").strip() for e in at.latex]  # st.latex adds $$
+    assert page_formulas  # the open tab's worked formulas
+    notebook_latex = outputs(nb, ("text/latex",))
+    for formula in page_formulas:
+        assert f"$$\n{formula}\n$$" in notebook_latex
+    figures = [
+        o for c in nb.cells for o in c.get("outputs", []) if "application/vnd.plotly.v1+json" in o.get("data", {})
+    ]
+    assert len(figures) >= 5  # per-rank bars, the ideal ordering, the curves and the PR curve
+
+
+def test_ab_notebook_prints_the_side_by_side_table_and_the_verdict(tmp_path):
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(APP, default_timeout=30).run()
+        at.switch_page("app_pages/ab.py").run()
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    from tests.markdown_text import markdown_table
+
+    rows = markdown_table(at.markdown, "metric")
+    assert len(rows) >= 5
+    nb = execute(text, tmp_path)
+    printed = outputs(nb, ("stream", "text/plain"))
+    for metric, (a, b, verdict) in rows.items():
+        shown = "equal" if "equal" in verdict else ("B higher" if "B higher" in verdict else "A higher")
+        assert shows_row(printed, metric, a, b, shown), metric
+    (verdict,) = [e.value for e in (*at.success, *at.info) if e.value.startswith("**")]
+    assert verdict.strip("*") in printed
+
+
+def test_multi_query_notebook_prints_every_mean_and_per_query_value(tmp_path):
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(str(ROOT / "app_pages" / "multi_query.py"), default_timeout=30).run()
+        at.toggle(key="multi_query_demo_unjudged").set_value(True).run()
+        at.toggle(key="multi_query_complete").set_value(True).run()
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    means = {m.label: m.value for m in at.metric}
+    (table,) = [frame for frame in at.dataframe if "why" in frame.value.columns]  # the others edit grades
+    nb = execute(text, tmp_path)
+    printed = outputs(nb, ("stream", "text/plain"))
+    for label, value in means.items():
+        assert shows_row(printed, label, value), label
+    frame = table.value
+    value_column = frame.columns[-1]
+    assert len(frame) >= 4
+    for _, row in frame.iterrows():
+        value = "NaN" if row[value_column] != row[value_column] else f"{row[value_column]:.4f}"  # NaN: not counted
+        line = re.escape(row["query"]) + r"\s+" + str(row["counts"]) + r"\s+" + re.escape(row["why"]) + r"\s+"
+        assert re.search(line + re.escape(value), printed), row["query"]
+
+
+# --- a hostile scenario stays data ------------------------------------------------------------------------------------
+
+HOSTILE = (
+    "\"); import os; os.system('touch PWNED') #",
+    "'''; __import__('os').system('touch PWNED'); '''",
+    "<script>document.title='PWNED'</script><img src=x onerror=alert(1)>",
+    "$\\alpha$ and $$\\beta$$ \\(x\\)",
+    "```python\nimport os; os.system('touch PWNED')\n```",
+    "line one\nline two\r\n# heading\n- item",
+    "x" * 10_000,
+)
+
+
+def hostile_scenario() -> Scenario:
+    ranking = HOSTILE[:5]
+    shelf = HOSTILE[5:]
+    grades = {doc: i % 4 for i, doc in enumerate(HOSTILE)}
+    titles = {doc: HOSTILE[(i + 1) % len(HOSTILE)] for i, doc in enumerate(HOSTILE)}
+    return Scenario(ranking, shelf, grades, titles, k=3, conventions=Conventions(gain="exp"), scale=3)
+
+
+LESSON_NOTEBOOK = "04-dcg-and-ndcg"
+ROUND_TRIP = """\
+import json
+print("ROUND-TRIP", json.dumps(DATA))"""
+
+
+@pytest.mark.parametrize("page", ["playground", "ab", "multi_query", "swap_heatmap", "lesson"])
+def test_a_hostile_scenario_runs_no_code_and_shows_literally(tmp_path, page):
+    scn = hostile_scenario()
+    if page == "playground":
+        nb = notebooks.playground(scn, preset=HOSTILE[2] + HOSTILE[3])
+        data = "DATA = [list(SCENARIO.ranking), list(SCENARIO.shelf), dict(SCENARIO.titles)]"
+        expected = [list(scn.ranking), list(scn.shelf), dict(scn.titles)]
+    elif page in ("swap_heatmap", "lesson"):
+        first = family_display.listed("swap_heatmap")[0]
+        nb = (
+            notebooks.swap_heatmap(scn, first, 3)
+            if page == "swap_heatmap"
+            else notebooks.teaching(LESSON_NOTEBOOK, scn)
+        )
+        data = "DATA = [list(SCENARIO.ranking), list(SCENARIO.shelf), dict(SCENARIO.titles)]"
+        expected = [list(scn.ranking), list(scn.shelf), dict(scn.titles)]
+    elif page == "ab":
+        nb = notebooks.ab(scn, scn.reordered(reversed(scn.ranking)))
+        data = "DATA = [list(A.ranking), list(B.ranking), dict(B.titles)]"
+        expected = [list(scn.ranking), list(reversed(scn.ranking)), dict(scn.titles)]
+    else:
+        run = {HOSTILE[0]: list(scn.ranking), HOSTILE[6]: list(scn.shelf)}
+        qrels = {HOSTILE[0]: dict(scn.qrels), HOSTILE[6]: {HOSTILE[1]: 1}}
+        nb = notebooks.multi_query({HOSTILE[0]: scn}, run, qrels, 3)
+        data = "DATA = [RUN, QRELS, TITLES]"
+        expected = [run, qrels, {d: t for d, t in scn.titles.items() if t}]
+    executed = execute(notebooks.to_text(nb), tmp_path, f"{data}\n{ROUND_TRIP}")
+    assert not list(tmp_path.glob("PWNED*")) and not (Path.cwd() / "PWNED").exists()
+    errors = [o for c in executed.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    assert errors == []
+    (line,) = [line for line in outputs(executed).splitlines() if line.startswith("ROUND-TRIP ")]
+    assert json.loads(line.removeprefix("ROUND-TRIP ")) == expected  # every id and title came back unchanged
+    # Markdown cells hold user text only as lab_core.markdown.plain writes it.
+    markdown = "\n".join(c.source for c in executed.cells if c.cell_type == "markdown")
+    for text in HOSTILE:
+        assert text not in markdown
+    if page == "playground":
+        assert plain(HOSTILE[2] + HOSTILE[3], one_line=True) in markdown
+    # HTML outputs hold user text escaped.
+    shown_html = outputs(executed, ("text/html",))
+    assert "<script>" not in shown_html and "&lt;script&gt;" in shown_html
+
+
+def test_every_notebook_is_valid_nbformat():
+    scn = hostile_scenario()
+    for nb in (notebooks.playground(scn), notebooks.ab(scn, scn), notebooks.multi_query({"q": scn}, {}, {}, 2)):
+        nbformat.validate(nbformat.reads(notebooks.to_text(nb), as_version=4))
+
+
+# --- the committed teaching notebooks ------------------------------------------------------------------------------
+
+NOTEBOOKS = ROOT / "docs" / "notebooks"
+
+
+def test_the_committed_notebooks_are_up_to_date_and_cleared():
+    """docs/notebooks/ is what scripts/write_notebooks.py writes from lab_core (rerun it after editing a lesson)."""
+    assert sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")) == sorted(notebooks.TEACHING)
+    for name in notebooks.TEACHING:
+        text = (NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8")
+        assert text == notebooks.to_text(notebooks.teaching(name)), f"run scripts/write_notebooks.py ({name})"
+        nb = nbformat.reads(text, as_version=4)
+        nbformat.validate(nb)
+        assert all(not c.get("outputs") and c.get("execution_count") is None for c in nb.cells if c.cell_type == "code")
+
+
+def test_a_lesson_notebook_says_what_its_page_says():
+    from lab_core.lesson_text import LESSONS
+
+    for name, key in notebooks.TEACHING.items():
+        if key in LESSONS:
+            markdown = "\n".join(c["source"] for c in notebooks.teaching(name)["cells"] if c["cell_type"] == "markdown")
+            lesson = LESSONS[key]
+            assert lesson.title in markdown and lesson.intro in markdown and lesson.naming in markdown
+            assert all(trap in markdown for trap in lesson.traps)
+
+
+def test_the_committed_notebooks_run_clean_in_another_folder(tmp_path):
+    for name in notebooks.TEACHING:
+        folder = tmp_path / name
+        folder.mkdir()
+        executed = execute((NOTEBOOKS / f"{name}.ipynb").read_bytes(), folder)
+        errors = [o for c in executed.cells for o in c.get("outputs", []) if o.output_type == "error"]
+        assert errors == [], name
+        assert any(c.get("outputs") for c in executed.cells), name
+
+
+LESSON_PAGES = sorted((ROOT / "app_pages").glob("lesson_*.py"))
+
+
+def shown_breakdowns(nb: nbformat.NotebookNode) -> set[tuple[str, str]]:
+    """(label, value) of every Breakdown the notebook displayed (the head of its HTML repr)."""
+    head = re.compile(r'<p><b><span class="[^"]*">([^<]*)</span> = <span class="[^"]*">([^<]*)</span></b></p>')
+    return set(head.findall(outputs(nb, ("text/html",))))
+
+
+def test_each_lesson_pages_notebook_runs_on_the_pages_list(tmp_path):
+    """Each lesson page downloads its teaching notebook worked on the Playground's list (here a link's: k = 4,
+    exponential gain, a missed document); run, it shows the page's cards on that list with the page's values."""
+    assert len(LESSON_PAGES) == 7
+    for page in LESSON_PAGES:
+        with recorded_downloads() as stores:
+            at = AppTest.from_file(APP, default_timeout=30)
+            for key, value in {"docs": "d1,d2,d3,d4,d5", "grades": "3,2,3,0,1", "missing": "d9:3", "k": "4"}.items():
+                at.query_params[key] = value
+            at.run()
+            at.switch_page(str(page.relative_to(ROOT))).run()
+            assert not at.exception, page.name
+            text = downloaded_notebook(at, stores)
+        folder = tmp_path / page.stem
+        folder.mkdir()
+        nb = execute(text, folder)
+        assert not [o for c in nb.cells for o in c.get("outputs", []) if o.output_type == "error"], page.name
+        cards = {(m.label, m.value) for m in at.metric}
+        assert cards & shown_breakdowns(nb), page.name  # the page's numbers on the list, in the notebook
+        if page.stem == "lesson_precision_recall":  # step 2's five cards at the list's k
+            assert {("P@4", "0.7500"), ("R@4", "0.6000"), ("HitRate@4", "1.0000")} <= cards & shown_breakdowns(nb)
+
+
+def test_swap_heatmap_notebook_prints_the_metric_and_the_best_swap(tmp_path):
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(APP, default_timeout=30).run()
+        at.switch_page("app_pages/swap_heatmap.py").run()
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    nb = execute(text, tmp_path)
+    (card,) = at.metric
+    assert (card.label, card.value) in shown_breakdowns(nb)
+    (advice,) = [e.value for e in (*at.info, *at.success) if "swap" in e.value]
+    assert advice in outputs(nb, ("stream",))
+
+
+def test_why_tools_differ_notebook_prints_both_means_and_the_difference(tmp_path):
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(APP, default_timeout=60).run()
+        at.switch_page("app_pages/tool_difference.py").run()
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    cards = {m.label: m.value for m in at.metric}
+    assert len(cards) == 3
+    nb = execute(text, tmp_path)
+    printed = outputs(nb, ("stream", "text/plain"))
+    for label, value in cards.items():
+        assert shows_row(printed, label, value), label
+    (sentence,) = [e.value for e in at.markdown if e.value.startswith("**") and "gives" in e.value]
+    assert sentence.strip("*").replace("\\", "") in printed  # the page writes it through plain()
+
+
+def test_an_uploaded_files_name_stays_data(tmp_path):
+    """Uploaded files are read from the notebook's folder under their names, written as literals: a hostile name runs
+    nothing (here the files are missing: the notebook says where to put them) and shows escaped in Markdown."""
+    nb = notebooks.why_tools_differ(("upload", HOSTILE[0]), ("upload", HOSTILE[2]), "NDCG@10", "trec_eval", "ranx")
+    with pytest.raises(Exception, match="FileNotFoundError"):
+        execute(notebooks.to_text(nb), tmp_path)
+    assert not list(tmp_path.glob("PWNED*"))
+    markdown = "\n".join(c["source"] for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert plain(HOSTILE[2], one_line=True) in markdown and HOSTILE[2] not in markdown
+
+
+def test_evaluate_a_run_notebook_prints_every_mean(tmp_path):
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(APP, default_timeout=60).run()
+        at.switch_page("app_pages/your_data.py").run()
+        at.run()  # the tables follow the first paint
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    (summary,) = [frame.value for frame in at.dataframe if "over queries" in frame.value.columns]
+    assert len(summary) >= 3
+    nb = execute(text, tmp_path)
+    printed = outputs(nb, ("stream", "text/plain"))
+    for row in summary.itertuples(index=False):
+        assert shows_row(printed, row.measure, f"{row.mean:.4f}"), row.measure
+    plotly = "application/vnd.plotly.v1+json"
+    assert sum(plotly in o.get("data", {}) for c in nb.cells for o in c.get("outputs", [])) == len(summary)
+
+
+def test_compare_runs_notebook_prints_every_cell_of_the_leaderboard(tmp_path):
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(APP, default_timeout=90).run()
+        at.switch_page("app_pages/compare_runs.py").run()
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    (table,) = at.table
+    frame = table.value
+    nb = execute(text, tmp_path)
+    printed = outputs(nb, ("stream",))
+    cells = [str(frame[column].iloc[i]) for column in frame.columns[1:] for i in range(len(frame))]
+    assert len(cells) >= 6
+    for cell in cells:  # the page's Markdown bold marks the best; the text marks it with a star
+        assert cell.replace("**", "") in printed, cell

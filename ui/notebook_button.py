@@ -1,0 +1,40 @@
+"""The "Open as notebook" download: a page's scenario as an .ipynb (lab_core.notebooks builds it) that rebuilds what
+the page shows by calling the library, run top to bottom in Jupyter, Colab or Binder."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import streamlit as st
+
+from lab_core import notebooks
+from lab_core.scenario import Scenario
+
+LABEL = "Open as notebook (.ipynb)"
+HELP = (
+    "A Jupyter notebook that rebuilds what this page shows (the lists, grades, k, every convention) and computes the "
+    "same numbers, worked formulas, per-rank tables and charts with the library. Its first cell installs the library "
+    "when the kernel lacks it."
+)
+
+
+def button(nb: Mapping, file_name: str, key: str, where: object = st, *, width: str = "content") -> None:
+    """A download button for ``nb`` (a notebook from lab_core.notebooks) named ``file_name`` (.ipynb); ``width``
+    "stretch" fills a column of buttons (the Playground's export row)."""
+    where.download_button(
+        LABEL,
+        notebooks.to_text(nb),
+        file_name=file_name,
+        mime=notebooks.MIME,
+        key=key,
+        icon=":material/code:",
+        on_click="ignore",
+        width=width,
+        help=HELP,
+    )
+
+
+def lesson(key: str, scn: Scenario) -> None:
+    """A lesson page's button: its teaching notebook (docs/notebooks/) worked on the page's list ``scn``."""
+    name = notebooks.lesson_file(key)
+    button(notebooks.teaching(name, scn), f"{name}.ipynb", f"lesson_{key}_notebook")
