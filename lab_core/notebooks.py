@@ -23,12 +23,12 @@ from lab_core.scenario import DEFAULT_EXAMPLE, Scenario
 NBFORMAT, NBFORMAT_MINOR = 4, 5
 MIME = "application/x-ipynb+json"
 KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
-PACKAGE = "ir-metrics-lab"  # what the first cell installs when the kernel lacks the library
-
-INSTALL = f"""\
+# The package is not on the package index: a kernel without it installs the clone it runs in, or what
+# IR_METRICS_LAB_SOURCE names, and otherwise says so.
+INSTALL = """\
 # Installs the IR Metrics Lab if this kernel lacks it (Colab, Binder, a fresh environment); otherwise does nothing.
-# From a clone of the repository it installs that clone; else IR_METRICS_LAB_SOURCE (a path, wheel or git URL), or
-# {PACKAGE} from the package index.
+# From a clone of the repository it installs that clone; else IR_METRICS_LAB_SOURCE (a path, wheel or git URL of
+# the repository: on Colab, run `%env IR_METRICS_LAB_SOURCE=...` first).
 import importlib
 import importlib.util
 import os
@@ -39,7 +39,13 @@ import sys
 if importlib.util.find_spec("lab_core") is None:
     here = pathlib.Path.cwd()
     clone = next((p for p in (here, *here.parents) if (p / "lab_core").is_dir() and (p / "app.py").is_file()), None)
-    source = os.environ.get("IR_METRICS_LAB_SOURCE") or (str(clone) if clone else {PACKAGE!r})
+    source = os.environ.get("IR_METRICS_LAB_SOURCE") or (str(clone) if clone else None)
+    if source is None:
+        raise ModuleNotFoundError(
+            "The IR Metrics Lab is not installed in this kernel. Open the notebook from a clone of its repository, "
+            "or set IR_METRICS_LAB_SOURCE to a path, wheel or git URL of it (%env IR_METRICS_LAB_SOURCE=...) and "
+            "run this cell again."
+        )
     subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", source])
     importlib.invalidate_caches()"""
 
