@@ -7,10 +7,11 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from lab_core import notebooks
 from lab_core.scenario import Scenario
 from live_class import questions
 from metrics.teaching import formulas
-from ui import quiz, sortable, state
+from ui import notebook_button, quiz, sortable, state
 from ui.paths import PAGES_DIR
 from ui.widgets import fmt
 
@@ -83,6 +84,23 @@ def list_table(ranking, qrels) -> pd.DataFrame:
     )
 
 
+def notebook(index: int, ex: quiz.Exercise) -> None:
+    """The answered exercise as a notebook: its lists, judgments and measures, worked (lab_core.notebooks)."""
+    if ex.kind == "mrr":
+        runs, qrels, measures = {f"System {side}": ex.runs[side] for side in ("A", "B")}, ex.qrels, ["RR"]
+        question = "Two systems answer the same three queries. Which has the higher MRR (the mean of RR)?"
+    elif ex.kind == "reorder":
+        order = state.quiz_order(seed, index, ex.ranking)
+        runs = {"Your order": {"q": order}, "One order that works": {"q": ex.solution}}
+        qrels, measures = {"q": ex.qrels}, [f"NDCG@{ex.k}", f"P@{ex.p_at}"]
+        question = f"Reorder the list so that NDCG@{ex.k} ≥ {fmt(ex.target)} without changing P@{ex.p_at}."
+    else:
+        runs, qrels, measures = {"The list": {"q": ex.ranking}}, {"q": ex.qrels}, [ex.label]
+        question = f"Predict the {ex.named} of this list (trec_eval's conventions)."
+    nb = notebooks.quiz_exercise(ex.title, question, runs, qrels, measures)
+    notebook_button.button(nb, f"ir-metrics-quiz-{seed}-{index + 1}.ipynb", key(index, "notebook"))
+
+
 def predict(index: int, ex: quiz.Predict) -> None:
     st.markdown(f"Predict the **{ex.named}** of this list (trec_eval's conventions, 4 decimals, ±{quiz.TOLERANCE}).")
     st.table(list_table(ex.ranking, ex.qrels), hide_index=True, width="content")  # HTML: scales in presenter mode
@@ -122,6 +140,7 @@ def predict(index: int, ex: quiz.Predict) -> None:
                 st.latex(formulas.latex(ex.ideal))
                 st.markdown(f"**2. DCG@{ex.k}** of the list as retrieved, divided by IDCG@{ex.k}:")
             st.latex(formulas.latex(ex.breakdown))
+            notebook(index, ex)
 
 
 def reorder(index: int, ex: quiz.Reorder) -> None:
@@ -168,6 +187,7 @@ def reorder(index: int, ex: quiz.Reorder) -> None:
                 f"P@{ex.p_at} counts only how many relevant documents are in the top {ex.p_at}, so any reshuffle "
                 f"inside the top {ex.p_at} keeps it; NDCG@{ex.k} wants the highest grades first."
             )
+            notebook(index, ex)
 
 
 def mrr_pair(index: int, ex: quiz.MrrPair) -> None:
@@ -195,6 +215,7 @@ def mrr_pair(index: int, ex: quiz.MrrPair) -> None:
                 terms = " + ".join(fmt(b.value) for b in per_query.values())
                 st.latex(rf"\mathrm{{MRR}}_{side} = \frac{{{terms}}}{{{len(per_query)}}} = {fmt(ex.mrr(side))}")
             st.caption("Each query's RR is 1 / rank of its first relevant document; later ones do not count.")
+            notebook(index, ex)
 
 
 RENDER = {"predict": predict, "reorder": reorder, "mrr": mrr_pair}

@@ -334,6 +334,45 @@ def swap_heatmap(scn: Scenario, family: str, k: int | None) -> dict:
     return notebook(cells)
 
 
+def quiz_exercise(
+    title: str, question: str, runs: Mapping[str, Mapping[str, Sequence[str]]], qrels: Mapping, measures: Sequence[str]
+) -> dict:
+    """A Quiz exercise once answered: its lists (``runs``: a name per list -> {query: ranking}; one query for the
+    single-list exercises, "A" and "B" over three queries for Which MRR is higher), every judgment (``qrels``:
+    {query: {doc: grade}}) and the measures it asks about, each worked rank by rank and averaged over the queries as
+    trec_eval averages."""
+    cells = [
+        _heading(f"Quiz: {plain(title, one_line=True)}", plain(question)),
+        *_setup(),
+        markdown_cell("## The exercise\n\nEach list (best first, per query) and every judgment, as data."),
+        code_cell(
+            f"RUNS = {literal({name: dict(run) for name, run in runs.items()})}\n"
+            f"QRELS = {literal(dict(qrels))}\n"
+            f"MEASURES = {literal(list(measures))}\n"
+            "for name, run in RUNS.items():\n"
+            "    for query, ranking in run.items():\n"
+            "        print(f'{name}, {query}: ' + ', '.join(f'{d} (grade {QRELS[query].get(d, 0)})' for d in ranking))"
+        ),
+        markdown_cell(
+            "## The solution\n\nEach measure worked rank by rank on each query (its formula with the list's numbers, "
+            "then its per-rank table), then its mean over the queries."
+        ),
+        code_cell(
+            "from metrics import mean_over_queries, parse_measure\n\n"
+            "for name, run in RUNS.items():\n"
+            "    for spelled in MEASURES:\n"
+            "        measure = parse_measure(spelled)\n"
+            "        result = mean_over_queries(lambda ranking, judged: measure.compute(list(ranking), judged), run,\n"
+            "                                   QRELS)\n"
+            "        for query in result.per_query:\n"
+            "            display(measure.compute(list(run[query]), QRELS[query]))\n"
+            "        over = f' (the mean over {len(result.per_query)} queries)' if len(result.per_query) > 1 else ''\n"
+            "        print(f'{name}: {spelled} = {result.mean:.4f}{over}')"
+        ),
+    ]
+    return notebook(cells)
+
+
 def _data_files(files: Mapping[str, tuple[str, str]]) -> str:
     """``NAME = path`` for each input: ("sample", file name) is one of the app's bundled samples, ("upload", file
     name) a file the user puts beside the notebook (the kernel's working folder), checked before it is read."""

@@ -367,3 +367,37 @@ def test_compare_runs_notebook_prints_every_cell_of_the_leaderboard(tmp_path):
     assert len(cells) >= 6
     for cell in cells:  # the page's Markdown bold marks the best; the text marks it with a star
         assert cell.replace("**", "") in printed, cell
+
+
+def test_each_answered_quiz_exercise_opens_as_a_notebook_with_its_solution(tmp_path):
+    """Seed 5 holds every kind of exercise (predict, reorder, which MRR is higher). Each answered exercise's worked
+    solution has a notebook button; run, each notebook prints the numbers the solution shows."""
+    from ui import quiz
+
+    exercises = quiz.generate(5)
+    assert {ex.kind for ex in exercises} == {"predict", "reorder", "mrr"}
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(str(ROOT / "app_pages" / "quiz.py"), default_timeout=60)
+        at.query_params["seed"] = "5"
+        at.run()
+        for index, ex in enumerate(exercises):  # a real attempt each: the solution shows after one
+            if ex.kind == "mrr":
+                at.radio(key=f"quiz_s5_{index}_choice").set_value("A").run()
+            elif ex.kind == "predict":
+                at.number_input(key=f"quiz_s5_{index}").set_value(0.5).run()
+            at.button(key=f"quiz_s5_{index}_check").click().run()
+        assert not at.exception
+        buttons = [b.proto for b in at.get("download_button") if b.proto.label == LABEL]
+        assert len(buttons) == len(exercises)
+        files = [stores[-1].get_file(b.url.rsplit("/", 1)[-1]).content for b in buttons]
+    for index, (ex, text) in enumerate(zip(exercises, files, strict=True)):
+        shown = outputs(execute(text, tmp_path), ("stream",))
+        if ex.kind == "predict":  # the page's worked solution ends on this value
+            assert f"The list: {ex.label} = {ex.answer:.4f}" in shown, (index, shown)
+        elif ex.kind == "reorder":
+            solution = f"One order that works: NDCG@{ex.k} = {ex.ndcg(ex.solution).value:.4f}"
+            start = f"Your order: NDCG@{ex.k} = {ex.ndcg(ex.ranking).value:.4f}"  # not moved yet
+            assert solution in shown and start in shown, (index, shown)
+        else:
+            for side in ("A", "B"):
+                assert f"System {side}: RR = {ex.mrr(side):.4f} (the mean over 3 queries)" in shown, (index, shown)
