@@ -8,6 +8,7 @@ renders.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -289,12 +290,23 @@ def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
 
 
 def notebook_of(mode: str, sources, qrels, board):
-    """The leaderboard as a notebook: each run by its file's name (a bundled sample, or a file beside the notebook)."""
+    """The leaderboard as a notebook: each run by its file's name (a bundled sample, a file beside the notebook, or
+    an upload it carries)."""
     kind = "sample" if mode == "sample" else "upload"
-    runs = {s.name: (kind, s.loaded.name if s.loaded is not None else Path(s.path).name) for s in sources}
-    return notebooks.compare_runs(
-        runs, (kind, qrels.name), list(board.measures), test=board.test, correction=board.correction
+    loaded = [s.loaded if s.loaded is not None else _Named(Path(s.path).name) for s in sources]
+    *run_files, qrels_file = notebook_button.file_sources(
+        [*((kind, item) for item in loaded), (kind, qrels)], f"{PAGE}_notebook_embed"
     )
+    runs = {s.name: source for s, source in zip(sources, run_files, strict=True)}
+    return notebooks.compare_runs(runs, qrels_file, list(board.measures), test=board.test, correction=board.correction)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Named:
+    """A run given on the command line: its name, and no bytes to carry."""
+
+    name: str
+    embeddable: None = None
 
 
 def choose_pair_from_matrix(board) -> None:

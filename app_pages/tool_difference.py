@@ -221,7 +221,8 @@ def render() -> None:
     _summary(found)
     brief_download.tools(found, run, qrels, key=f"{PAGE}_brief")
     source = "sample" if state.widget_value(f"{PAGE}_source", "sample") == "sample" else "upload"
-    nb = notebooks.why_tools_differ((source, run.name), (source, qrels.name), measure, first, second)
+    files = notebook_button.file_sources([(source, run), (source, qrels)], f"{PAGE}_notebook_embed")
+    nb = notebooks.why_tools_differ(*files, measure, first, second)
     notebook_button.button(nb, "ir-metrics-why-tools-differ.ipynb", f"{PAGE}_notebook")
     _per_query(found, run, qrels)
 

@@ -341,7 +341,8 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
         _summary_and_distributions(evaluation)
         _per_query(evaluation, run, qrels)
         source = "sample" if _chosen("source", "sample", "yd_source") == "sample" else "upload"
-        nb = notebooks.evaluate_run((source, run.name), (source, qrels.name), names, complete=complete)
+        files = notebook_button.file_sources([(source, run), (source, qrels)], "yd_notebook_embed")
+        nb = notebooks.evaluate_run(*files, names, complete=complete)
         notebook_button.button(nb, "ir-metrics-evaluate-run.ipynb", "yd_notebook")
 
     first_paint.later("yd_tables", tables)

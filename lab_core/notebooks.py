@@ -11,9 +11,12 @@ module's own text.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import gzip
 import json
 from collections.abc import Mapping, Sequence
+from pathlib import PurePath
 
 from lab_core import family_display
 from lab_core.lesson_text import GUIDES, LESSONS, NOTEBOOK_STEPS
@@ -21,6 +24,7 @@ from lab_core.markdown import plain
 from lab_core.scenario import DEFAULT_EXAMPLE, Scenario
 
 NBFORMAT, NBFORMAT_MINOR = 4, 5
+EMBED_BYTES = 5 << 20  # an uploaded file up to this size can travel inside the notebook (the pages offer it)
 MIME = "application/x-ipynb+json"
 KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
 # The package is not on the package index: a kernel without it installs the clone it runs in, or what
@@ -373,17 +377,56 @@ def quiz_exercise(
     return notebook(cells)
 
 
-def _data_files(files: Mapping[str, tuple[str, str]]) -> str:
+def embedded_name(file_name: str) -> str:
+    """The name an embedded file is written under, beside the notebook: the uploaded name's last part, never a path.
+
+    >>> embedded_name("../../etc/passwd"), embedded_name(".."), embedded_name("run.txt")
+    ('passwd', 'uploaded-file', 'run.txt')
+    """
+    name = PurePath(str(file_name).replace("\\", "/")).name
+    return name if name not in ("", ".", "..") else "uploaded-file"
+
+
+def _embedding(files: Sequence[tuple]) -> list[str]:
+    """Lines that write each embedded file (("embedded", name, bytes)) beside the notebook unless one is there."""
+    embedded = {embedded_name(source[1]): source[2] for source in files if source[0] == "embedded"}
+    if not embedded:
+        return []
+    lines = [
+        "import base64",
+        "import gzip",
+        "",
+        "# Your uploaded files travel inside this notebook (gzip, base64): each is written beside it unless a file of",
+        "# that name is already there.",
+        "EMBEDDED = {",
+    ]
+    for name, data in embedded.items():
+        packed = base64.b64encode(gzip.compress(data, mtime=0)).decode("ascii")
+        lines.append(f"    {literal(name)}: {packed!r},")
+    lines += [
+        "}",
+        "for name, packed in EMBEDDED.items():",
+        "    if not pathlib.Path(name).exists():",
+        "        pathlib.Path(name).write_bytes(gzip.decompress(base64.b64decode(packed)))",
+        "",
+    ]
+    return lines
+
+
+def _data_files(files: Mapping[str, tuple]) -> str:
     """``NAME = path`` for each input: ("sample", file name) is one of the app's bundled samples, ("upload", file
-    name) a file the user puts beside the notebook (the kernel's working folder), checked before it is read."""
-    lines = ["import pathlib", "", "from ui.paths import SAMPLES_DIR", ""]
+    name) a file the user puts beside the notebook (the kernel's working folder), checked before it is read, and
+    ("embedded", file name, bytes) an uploaded file the notebook carries and writes there itself."""
+    lines = ["import pathlib", "", "from ui.paths import SAMPLES_DIR", "", *_embedding(list(files.values()))]
     uploads = []
-    for name, (kind, file_name) in files.items():
-        if kind == "sample":
-            lines.append(f"{name} = SAMPLES_DIR / {literal(file_name)}  # bundled with the app")
+    for name, source in files.items():
+        if source[0] == "sample":
+            lines.append(f"{name} = SAMPLES_DIR / {literal(source[1])}  # bundled with the app")
+        elif source[0] == "embedded":
+            lines.append(f"{name} = pathlib.Path({literal(embedded_name(source[1]))})  # embedded above")
         else:
             lines.append(
-                f"{name} = pathlib.Path({literal(file_name)})  # the uploaded file: put it beside this notebook"
+                f"{name} = pathlib.Path({literal(source[1])})  # the uploaded file: put it beside this notebook"
             )
             uploads.append(name)
     if uploads:
@@ -396,16 +439,28 @@ def _data_files(files: Mapping[str, tuple[str, str]]) -> str:
     return "\n".join(lines)
 
 
+def _where(files: Sequence[tuple], what: str) -> str:
+    """The notebook's words on its data: the samples, files carried inside it, or files to put beside it."""
+    uploaded = [plain(source[1], one_line=True) for source in files if source[0] == "upload"]
+    embedded = [plain(embedded_name(source[1]), one_line=True) for source in files if source[0] == "embedded"]
+    if not uploaded and not embedded:
+        return f"## The data\n\nThe sample {what} bundled with the app."
+    said = []
+    if embedded:
+        said.append(
+            "Your files (" + ", ".join(embedded) + ") travel inside this notebook: the next cell writes them beside it."
+        )
+    if uploaded:
+        said.append(
+            "Your files (" + ", ".join(uploaded) + ") are read from this notebook's folder: put them beside it."
+        )
+    return "## The data\n\n" + " ".join(said)
+
+
 def why_tools_differ(run: tuple[str, str], qrels: tuple[str, str], measure: str, first: str, second: str) -> dict:
     """Why tools differ: the run and qrels (each ("sample" or "upload", file name)), the measure and the two tools:
     the sentence, both means and their difference, each convention's share, the waterfall and the per-query table."""
-    uploaded = [plain(name, one_line=True) for kind, name in (run, qrels) if kind == "upload"]
-    where = (
-        "## The data\n\nThe uploaded files (" + ", ".join(uploaded) + ") are read from this notebook's folder: "
-        "put them beside it."
-        if uploaded
-        else "## The data\n\nThe sample run and qrels bundled with the app."
-    )
+    where = _where((run, qrels), "run and qrels")
     cells = [
         _heading("Why do two tools disagree?", "Two tools' numbers for one measure on a run, and why they differ."),
         *_setup(),
@@ -440,13 +495,7 @@ def why_tools_differ(run: tuple[str, str], qrels: tuple[str, str], measure: str,
 def evaluate_run(run: tuple[str, str], qrels: tuple[str, str], measures: Sequence[str], *, complete: bool) -> dict:
     """Evaluate a run: the files (as for why_tools_differ), the measures as typed and trec_eval's -c: the means, each
     measure's distribution over the queries and the per-query table."""
-    uploaded = [plain(name, one_line=True) for kind, name in (run, qrels) if kind != "sample"]
-    where = (
-        "## The data\n\nYour files (" + ", ".join(uploaded) + ") are read from this notebook's folder: put them "
-        "beside it."
-        if uploaded
-        else "## The data\n\nThe sample run and qrels bundled with the app."
-    )
+    where = _where((run, qrels), "run and qrels")
     cells = [
         _heading("Evaluate a run", "A run scored against its qrels with trec_eval's conventions."),
         *_setup(),
@@ -479,9 +528,11 @@ def evaluate_run(run: tuple[str, str], qrels: tuple[str, str], measures: Sequenc
     return notebook(cells)
 
 
-def _path(kind: str, file_name: str) -> str:
+def _path(kind: str, file_name: str, *_: object) -> str:
     if kind == "sample":
         return f"SAMPLES_DIR / {literal(file_name)}"
+    if kind == "embedded":
+        return f"pathlib.Path({literal(embedded_name(file_name))})"
     return f"pathlib.Path({literal(file_name)})"
 
 
@@ -490,14 +541,9 @@ def compare_runs(
 ) -> dict:
     """Compare runs: each run by name with its file, the qrels (as for why_tools_differ), the measures, the
     significance test and the correction: the leaderboard (means, best per column, the runs each one beats)."""
-    uploaded = [plain(name, one_line=True) for kind, name in (*runs.values(), qrels) if kind != "sample"]
-    where = (
-        "## The data\n\nYour files (" + ", ".join(uploaded) + ") are read from this notebook's folder: put them "
-        "beside it."
-        if uploaded
-        else "## The data\n\nThe sample runs and qrels bundled with the app."
-    )
-    files = ["import pathlib", "", "from ui.paths import SAMPLES_DIR", "", "RUN_FILES = {"]
+    where = _where((*runs.values(), qrels), "runs and qrels")
+    files = ["import pathlib", "", "from ui.paths import SAMPLES_DIR", "", *_embedding([*runs.values(), qrels])]
+    files += ["RUN_FILES = {"]
     files += [f"    {literal(name)}: {_path(*source)}," for name, source in runs.items()]
     files += ["}", f"QRELS = {_path(*qrels)}"]
     files += [

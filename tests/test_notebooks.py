@@ -401,3 +401,44 @@ def test_each_answered_quiz_exercise_opens_as_a_notebook_with_its_solution(tmp_p
         else:
             for side in ("A", "B"):
                 assert f"System {side}: RR = {ex.mrr(side):.4f} (the mean over 3 queries)" in shown, (index, shown)
+
+
+def test_an_embedded_upload_travels_inside_the_notebook(tmp_path):
+    """An upload small enough goes inside the notebook: run in an empty folder, it writes the files there (under the
+    last part of their names only) and prints what the same files read from the app's samples give."""
+    samples = ROOT / "data" / "samples"
+    run_bytes, qrels_bytes = (samples / "bm25.run.gz").read_bytes(), (samples / "qrels.txt.gz").read_bytes()
+    measures = ["P@10", "nDCG@10"]
+    by_name = notebooks.evaluate_run(("sample", "bm25.run.gz"), ("sample", "qrels.txt.gz"), measures, complete=False)
+    carried = notebooks.evaluate_run(
+        ("embedded", "../../PWNED my run.gz", run_bytes), ("embedded", "qrels.txt.gz", qrels_bytes), measures,
+        complete=False,
+    )  # fmt: skip
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    from_samples = outputs(execute(notebooks.to_text(by_name), tmp_path), ("text/plain",))
+    from_inside = outputs(execute(notebooks.to_text(carried), folder), ("text/plain",))
+    assert (folder / "PWNED my run.gz").read_bytes() == run_bytes and (
+        folder / "qrels.txt.gz"
+    ).read_bytes() == qrels_bytes
+    assert not list(tmp_path.glob("PWNED*")) and not list(tmp_path.parent.glob("PWNED*"))
+    assert all(m in from_samples for m in measures) and from_inside == from_samples  # every table, the means first
+
+
+def _embed_choice() -> None:
+    from types import SimpleNamespace
+
+    from ui import notebook_button
+
+    uploaded = SimpleNamespace(name="mine.run", embeddable=b"q1 Q0 d1 1 1.0 r\n")
+    sample = SimpleNamespace(name="qrels.txt.gz", embeddable=None)
+    import streamlit as st
+
+    st.session_state["sources"] = notebook_button.file_sources([("upload", uploaded), ("sample", sample)], "embed")
+
+
+def test_the_embed_box_carries_only_uploads_and_only_when_ticked():
+    at = AppTest.from_function(_embed_choice, default_timeout=30).run()
+    assert at.session_state["sources"] == [("upload", "mine.run"), ("sample", "qrels.txt.gz")]
+    at.checkbox(key="embed").check().run()
+    assert at.session_state["sources"] == [("embedded", "mine.run", b"q1 Q0 d1 1 1.0 r\n"), ("sample", "qrels.txt.gz")]

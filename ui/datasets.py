@@ -17,6 +17,7 @@ Identity (for the evaluation cache): uploads by a blake2b digest of their bytes,
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import re
@@ -30,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
-from lab_core import numbers
+from lab_core import notebooks, numbers
 from lab_core.markdown import plain
 from metrics.catalog.measure_lists import measure_names
 from metrics.catalog.measures import parse_measure
@@ -75,6 +76,8 @@ class Loaded:
     value: Run | Qrels | None = None
     error: str | None = None
     seconds: float = 0.0
+    # an uploaded file's bytes, kept when it is small enough to embed in a notebook (lab_core.notebooks.EMBED_BYTES)
+    embeddable: bytes | None = None
 
     @property
     def ok(self) -> bool:
@@ -186,6 +189,8 @@ def load_bytes(kind: str, name: str, data: bytes | memoryview, *, limit_mb: int 
     release_memory()  # what receiving the upload freed (Streamlit's request buffers) goes back before parsing
     loaded = _guarded(kind, name, ("bytes", content_digest(data)), lambda: _read(kind, data, name))
     release_memory()
+    if loaded.ok and memoryview(data).nbytes <= notebooks.EMBED_BYTES:
+        loaded = dataclasses.replace(loaded, embeddable=bytes(data))
     return loaded
 
 

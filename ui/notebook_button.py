@@ -3,7 +3,7 @@ the page shows by calling the library, run top to bottom in Jupyter, Colab or Bi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
@@ -38,3 +38,25 @@ def lesson(key: str, scn: Scenario) -> None:
     """A lesson page's button: its teaching notebook (docs/notebooks/) worked on the page's list ``scn``."""
     name = notebooks.lesson_file(key)
     button(notebooks.teaching(name, scn), f"{name}.ipynb", f"lesson_{key}_notebook")
+
+
+EMBED_LABEL = "Carry the uploaded files inside the notebook"
+
+
+def file_sources(files: Sequence[tuple[str, object]], key: str) -> list[tuple]:
+    """The notebook's file sources for ``files`` ((kind, a ui.datasets.Loaded) with kind "sample" or "upload"): a
+    sample by name; an upload by name, or with its bytes when the reader ticks the box this draws (shown when an
+    upload is small enough to travel inside the notebook: lab_core.notebooks.EMBED_BYTES)."""
+    can_embed = any(kind == "upload" and loaded.embeddable is not None for kind, loaded in files)
+    embed = can_embed and st.checkbox(
+        EMBED_LABEL,
+        key=key,
+        help=f"Each uploaded file up to {notebooks.EMBED_BYTES >> 20} MB goes inside the .ipynb (gzip-compressed), "
+        "and the notebook writes it beside itself: nothing to copy. Larger files are read from the notebook's folder.",
+    )
+    return [
+        ("embedded", loaded.name, loaded.embeddable)
+        if embed and kind == "upload" and loaded.embeddable is not None
+        else (kind, loaded.name)
+        for kind, loaded in files
+    ]
