@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from lab_core import family_display, notebooks
+from lab_core import family_display, notebooks, numbers
 from lab_core.markdown import plain
 from metrics.catalog import measure_lists, registry
 from metrics.compare.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
@@ -153,8 +153,7 @@ def _compare(a_values: np.ndarray, b_values: np.ndarray) -> PairedComparison:
 # --- formatting ---
 
 
-def fmt_p(p: float) -> str:
-    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+fmt_p = numbers.p_value_text
 
 
 def p_is(p: float) -> str:
@@ -283,22 +282,29 @@ def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
                 else None,
             )
         brief_download.leaderboard(board, read, qrels, key=f"{PAGE}_brief_board")
-        notebook_button.button(
-            notebook_of(mode, read, qrels, board), "ir-metrics-compare-runs.ipynb", f"{PAGE}_notebook"
-        )
     return board, evaluations
 
 
-def notebook_of(mode: str, sources, qrels, board):
-    """The leaderboard as a notebook: each run by its file's name (a bundled sample, a file beside the notebook, or
-    an upload it carries)."""
+def notebook_of(mode: str, sources, qrels, board, heatmap: tuple[str, str], pair: tuple[str, str, str] | None):
+    """The page as a notebook: the leaderboard, the heatmap and win/tie/loss table of ``heatmap`` (measure, order),
+    and the pair view of ``pair`` (run A, run B, the metric looked at); each run by its file's name (a bundled sample,
+    a file beside the notebook, or an upload it carries)."""
     kind = "sample" if mode == "sample" else "upload"
-    loaded = [s.loaded if s.loaded is not None else _Named(Path(s.path).name) for s in sources]
+    read = [s for s in sources if s.name in board.runs]
+    loaded = [s.loaded if s.loaded is not None else _Named(Path(s.path).name) for s in read]
     *run_files, qrels_file = notebook_button.file_sources(
         [*((kind, item) for item in loaded), (kind, qrels)], f"{PAGE}_notebook_embed"
     )
-    runs = {s.name: source for s, source in zip(sources, run_files, strict=True)}
-    return notebooks.compare_runs(runs, qrels_file, list(board.measures), test=board.test, correction=board.correction)
+    runs = {s.name: source for s, source in zip(read, run_files, strict=True)}
+    return notebooks.compare_runs(
+        runs,
+        qrels_file,
+        list(board.measures),
+        test=board.test,
+        correction=board.correction,
+        heatmap=(*heatmap, HEATMAP_QUERIES),
+        pair=pair,
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -322,7 +328,8 @@ def choose_pair_from_matrix(board) -> None:
         state.set_dataset_setting(f"{PAGE}_pair_b", pair[1])
 
 
-def differ_section(board) -> None:
+def differ_section(board) -> tuple[str, str]:
+    """The heatmap and the win/tie/loss matrix; returns the measure and order they show."""
     st.subheader("Where the runs differ", anchor=False)
     measure_col, order_col = st.columns([1, 2], gap="medium")
     keep_valid("view_measure", list(board.measures), board.measures[0])
@@ -356,12 +363,14 @@ def differ_section(board) -> None:
         on_select=lambda: choose_pair_from_matrix(board),
         selection_mode="single-cell",
     )
+    return measure, order_by or "disagreement"
 
 
 # --- the pair view ---
 
 
-def pair_section(board, sources: dict, evaluations: dict, qrels) -> None:
+def pair_section(board, sources: dict, evaluations: dict, qrels) -> tuple[str, str, str] | None:
+    """Two runs side by side; returns (run A, run B, the metric looked at), None when they share no query."""
     st.subheader("Two runs, query by query", anchor=False)
     names = list(board.runs)
     keep_valid("pair_a", names, names[0])
@@ -373,10 +382,14 @@ def pair_section(board, sources: dict, evaluations: dict, qrels) -> None:
     name_b = col_b.selectbox(
         "Run B", names, format_func=lambda r: leaderboard.run_label(board, r), **kept("pair_b", names[1])
     )
-    pair_view(evaluations[name_a], evaluations[name_b], sources[name_a], sources[name_b], qrels, name_a, name_b)
+    metric = pair_view(
+        evaluations[name_a], evaluations[name_b], sources[name_a], sources[name_b], qrels, name_a, name_b
+    )
+    return None if metric is None else (name_a, name_b, metric)
 
 
-def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_a: str, name_b: str) -> None:
+def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_a: str, name_b: str) -> str | None:
+    """The pair's tests and charts; returns the metric looked at (None: no shared query)."""
     pair = align(eval_a, eval_b)
     common, dropped, values = list(pair.queries), left_out_notes(pair.left_out), pair.values
     st.markdown(f"**{len(common)} queries** are evaluated in both runs ({plain(name_a)} = A, {plain(name_b)} = B).")
@@ -384,7 +397,7 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
         st.caption("Left out: " + "; ".join(dropped) + ".")
     if not common:
         st.warning("No query is evaluated in both runs, so there is nothing to compare. Are these the right files?")
-        return
+        return None
     if len(common) < 2:
         st.warning(
             "Only 1 shared query: the tests need at least 2 (t is undefined, p = 1). The numbers are for that one."
@@ -459,6 +472,7 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
         )
     brief_download.pair(eval_a, eval_b, run_a, run_b, qrels, (name_a, name_b), metric, key=f"{PAGE}_brief_pair")
     drilldown.compare_picker(PAGE, run_a, run_b, qrels.value, common, a_values, b_values, metric, (name_a, name_b))
+    return metric
 
 
 # --- the page ---
@@ -499,8 +513,10 @@ def render() -> None:
     board, evaluations = leaderboard_section(source, sources, qrels, names)
     if board is None:
         return
-    differ_section(board)
-    pair_section(board, {source.name: source for source in sources}, evaluations, qrels)
+    heatmap = differ_section(board)
+    pair = pair_section(board, {source.name: source for source in sources}, evaluations, qrels)
+    notebook = notebook_of(source, sources, qrels, board, heatmap, pair)
+    notebook_button.button(notebook, "ir-metrics-compare-runs.ipynb", f"{PAGE}_notebook")
 
 
 render()

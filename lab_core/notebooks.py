@@ -537,10 +537,20 @@ def _path(kind: str, file_name: str, *_: object) -> str:
 
 
 def compare_runs(
-    runs: Mapping[str, tuple[str, str]], qrels: tuple[str, str], measures: Sequence[str], *, test: str, correction: str
+    runs: Mapping[str, tuple],
+    qrels: tuple,
+    measures: Sequence[str],
+    *,
+    test: str,
+    correction: str,
+    heatmap: tuple[str, str, int] | None = None,
+    pair: tuple[str, str, str] | None = None,
 ) -> dict:
     """Compare runs: each run by name with its file, the qrels (as for why_tools_differ), the measures, the
-    significance test and the correction: the leaderboard (means, best per column, the runs each one beats)."""
+    significance test and the correction: the leaderboard (means, best per column, the runs each one beats); with
+    ``heatmap`` (measure, query order, at most this many queries) the runs x queries heatmap and the win/tie/loss
+    table; with ``pair`` (run A, run B, the metric looked at) the pair's tests, its per-query differences and its
+    randomization test, as the page's pair view shows them."""
     where = _where((*runs.values(), qrels), "runs and qrels")
     files = ["import pathlib", "", "from ui.paths import SAMPLES_DIR", "", *_embedding([*runs.values(), qrels])]
     files += ["RUN_FILES = {"]
@@ -571,6 +581,46 @@ def compare_runs(
             "board"
         ),
     ]
+    if heatmap is not None:
+        measure, order, most = heatmap
+        cells += [
+            markdown_cell(
+                "## Where the runs differ\n\nOne row per run, one column per query; then each run against each "
+                "other, query by query: wins / ties / losses (row against column)."
+            ),
+            code_cell(
+                "from metrics.compare.leaderboard import query_order\n"
+                "from ui import leaderboard as board_tables\n\n"
+                f"MEASURE, ORDER, MOST = {literal(measure)}, {literal(order)}, {most!r}\n"
+                "order = query_order(board.queries, board.per_query[MEASURE], by=ORDER)\n"
+                "queries, values = board_tables.heatmap_rows(board, MEASURE, order, MOST)\n"
+                "labels = [board_tables.run_label(board, run) for run in board.runs]\n"
+                "unit = board_tables.on_unit_scale(MEASURE)\n"
+                "display(charts.runs_heatmap(queries, labels, values, MEASURE, unit=unit))\n"
+                "board_tables.win_tie_loss_table(board, MEASURE)"
+            ),
+        ]
+    if pair is not None:
+        name_a, name_b, metric = pair
+        cells += [
+            markdown_cell(
+                "## Two runs, query by query\n\nThe queries both runs are evaluated on; for each measure the paired "
+                "t-test, the randomization test and a bootstrap interval (fixed seeds: the page's numbers)."
+            ),
+            code_cell(
+                "from metrics.compare.pairing import align\n"
+                "from metrics.compare.significance import compare_paired\n\n"
+                f"A, B, METRIC = {literal(name_a)}, {literal(name_b)}, {literal(metric)}\n"
+                "pair = align(evaluations[A], evaluations[B])\n"
+                "results = {name: compare_paired(a, b) for name, (a, b) in pair.values.items()}\n"
+                "print(f'{len(pair.queries)} queries are evaluated in both runs (A = {A}, B = {B}).')\n"
+                "for name, comparison in results.items():\n"
+                "    print(f'{name}: {numbers.pair_summary(comparison)}')\n"
+                "a_values, b_values = pair.values[METRIC]\n"
+                "display(charts.waterfall(list(pair.queries), a_values, b_values, METRIC, A, B))\n"
+                "charts.null_histogram(results[METRIC].randomization, METRIC)"
+            ),
+        ]
     return notebook(cells)
 
 

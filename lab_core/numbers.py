@@ -178,3 +178,23 @@ def summary_labels(evaluation: Evaluation) -> list[str]:
         "none": "none (per query only)",
     }
     return [words[registry.family(m.family).values.summary] for m in evaluation.measures]
+
+
+def p_value_text(p: float) -> str:
+    """A p-value as Compare runs shows it: 4 decimals, or "< 0.0001".
+
+    >>> p_value_text(0.01234), p_value_text(0.00001)
+    ('0.0123', '< 0.0001')
+    """
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def pair_summary(comparison) -> str:
+    """One line of a paired comparison (metrics.compare.significance.PairedComparison) with the numbers Compare runs'
+    pair view shows: both means, B − A, wins / ties / losses, and both tests' p-values."""
+    r = comparison
+    return (
+        f"A {r.mean_a:.4f}, B {r.mean_b:.4f} (B − A {r.mean_difference:+.4f}); B wins / ties / losses "
+        f"{r.wins} / {r.ties} / {r.losses}; p (t-test) · p (randomization) {p_value_text(r.t_test.p_value)} · "
+        f"{p_value_text(r.randomization.p_value)}"
+    )

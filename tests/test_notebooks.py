@@ -367,6 +367,19 @@ def test_compare_runs_notebook_prints_every_cell_of_the_leaderboard(tmp_path):
     assert len(cells) >= 6
     for cell in cells:  # the page's Markdown bold marks the best; the text marks it with a star
         assert cell.replace("**", "") in printed, cell
+    # the pair view: its cards' numbers are on the notebook's line for the metric looked at
+    cards = {re.sub(r"\\(.)", r"\1", m.label): m.value for m in at.metric}  # labels are escaped Markdown
+    (looked_at,) = [label.split(" · ")[0] for label in cards if " · A (" in label]
+    (line,) = [line for line in printed.splitlines() if line.startswith(f"{looked_at}: A ")]
+    mean_a = next(value for label, value in cards.items() if label.startswith(f"{looked_at} · A ("))
+    mean_b = next(value for label, value in cards.items() if label.startswith(f"{looked_at} · B ("))
+    assert f"A {mean_a}, B {mean_b}" in line, (line, cards)
+    assert f"wins / ties / losses {cards['B wins / ties / losses']}" in line, (line, cards)
+    assert f"p (randomization) {cards['p (t-test) · p (randomization)']}" in line, (line, cards)
+    charts_shown = sum(
+        "application/vnd.plotly.v1+json" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", [])
+    )
+    assert charts_shown == 3  # the heatmap, the pair's waterfall and its randomization histogram
 
 
 def test_each_answered_quiz_exercise_opens_as_a_notebook_with_its_solution(tmp_path):
