@@ -97,7 +97,7 @@ def later_steps() -> None:
             ]
         )
 
-    notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
+    notebook_button.lesson(LESSON.key, scn.with_settings(k=k))  # this lesson's notebook, on this list at its k
     teaching.traps(LESSON.traps)
     teaching.naming(LESSON.naming)
     teaching.show_source(dcg)

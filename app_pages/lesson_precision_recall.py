@@ -78,7 +78,7 @@ with teaching.step(4, "Short lists: P@k still divides by k", "Three documents re
     short = precision(["a", "x", "b"], {"a": 1, "b": 1}, short_k)
     teaching.worked(short)
 
-notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
+notebook_button.lesson(LESSON.key, scn.with_settings(k=int(k)))  # this lesson's notebook, on this list at its k
 teaching.traps(LESSON.traps)
 teaching.naming(LESSON.naming)
 for fn in (precision, recall, capped_recall):

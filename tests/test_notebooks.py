@@ -455,3 +455,17 @@ def test_the_embed_box_carries_only_uploads_and_only_when_ticked():
     assert at.session_state["sources"] == [("upload", "mine.run"), ("sample", "qrels.txt.gz")]
     at.checkbox(key="embed").check().run()
     assert at.session_state["sources"] == [("embedded", "mine.run", b"q1 Q0 d1 1 1.0 r\n"), ("sample", "qrels.txt.gz")]
+
+
+@pytest.mark.parametrize(
+    ("page", "slider"), [("lesson_precision_recall", "lesson_pr_k"), ("lesson_ndcg", "lesson_ndcg_k")]
+)
+def test_a_lesson_notebook_follows_the_lessons_own_cutoff(tmp_path, page, slider):
+    """The lesson's k slider moved to 2: its notebook works the list at k = 2 too (the page's cards at k = 2)."""
+    with recorded_downloads() as stores:
+        at = AppTest.from_file(str(ROOT / "app_pages" / f"{page}.py"), default_timeout=30).run()
+        at.slider(key=slider).set_value(2).run()
+        assert not at.exception
+        text = downloaded_notebook(at, stores)
+    cards = {(m.label, m.value) for m in at.metric if m.label.endswith("@2")}
+    assert cards and cards <= shown_breakdowns(execute(text, tmp_path)), cards
