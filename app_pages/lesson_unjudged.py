@@ -13,10 +13,12 @@ from metrics.families._judged_ranks import condensed, in_pool_unjudged, judged_r
 from metrics.families.bpref import bpref
 from metrics.families.infap import inferred_average_precision
 from metrics.families.judged import judged
-from ui import notebook_button, state, teaching, widgets
+from ui import first_paint, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["unjudged"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_unjudged"
+# The height of the picker a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
+PICKER_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
 AS_NONRELEVANT = "Unjudged treated as non-relevant"
 DROPPED = "Unjudged dropped (condensed list, as trec_eval -J)"
 NOT_IN_POOL = "never in the pool (no qrels line)"
@@ -41,7 +43,13 @@ def mark_unjudged() -> None:
     state.update(current.with_unjudged(chosen | (current.unjudged & set(current.tail))))
 
 
-def list_table(rows, ranks_from=None) -> None:
+def table_height(rows: int) -> int:
+    """A data grid's height in px for ``rows`` rows (up to 10 shown, then it scrolls): Streamlit's own sizing, fixed
+    so that its room on the first paint is exact."""
+    return 35 * (min(rows, 10) + 1) + 3
+
+
+def list_table(rows, ranks_from=None, height: int | None = None) -> None:
     """The list with each document's judgment (cells are plain text, so ids and titles are safe)."""
     st.dataframe(
         [
@@ -56,6 +64,7 @@ def list_table(rows, ranks_from=None) -> None:
         ],
         hide_index=True,
         width="stretch",
+        height=height if height is not None else "auto",
     )
 
 
@@ -66,18 +75,25 @@ with teaching.step(
     "P@k, AP and NDCG can see; the measures below tell them apart.",
 ):
     teaching.playground_note(scn)
-    state.sync_widget(f"{PAGE}_unjudged", [doc for doc in scn.ranking if doc in scn.unjudged])
-    labels = {doc: f"{rank}. {doc}" for rank, doc in enumerate(scn.ranking, start=1)}
-    st.multiselect(
-        "Unjudged documents (no qrels line)",
-        list(scn.ranking),
-        key=f"{PAGE}_unjudged",
-        on_change=mark_unjudged,
-        format_func=lambda doc: labels.get(doc, str(doc)),
-        placeholder="Nothing is unjudged: pick documents to take their judgment away",
-        help="Changes the Playground's list (undo is there), where they show grade 0; a grade above 0 judges one.",
-    )
-    list_table(shown)
+
+    def unjudged_picker() -> None:
+        state.sync_widget(f"{PAGE}_unjudged", [doc for doc in scn.ranking if doc in scn.unjudged])
+        labels = {doc: f"{rank}. {doc}" for rank, doc in enumerate(scn.ranking, start=1)}
+        st.multiselect(
+            "Unjudged documents (no qrels line)",
+            list(scn.ranking),
+            key=f"{PAGE}_unjudged",
+            on_change=mark_unjudged,
+            format_func=lambda doc: labels.get(doc, str(doc)),
+            placeholder="Nothing is unjudged: pick documents to take their judgment away",
+            help="Changes the Playground's list (undo is there), where they show grade 0; a grade above 0 judges one.",
+        )
+
+    # The numbers below paint first: the picker and the table (a data grid's code) wait in rooms of their height.
+    first_paint.later(f"{PAGE}_picker", unjudged_picker, PICKER_ROOM)
+    height = table_height(len(shown))
+    list_room = first_paint.Room(wide=height, phone=height, presenter=height)  # the grid's px, whatever the type size
+    first_paint.later(f"{PAGE}_list", lambda: list_table(shown, height=height), list_room)
     if unjudged_count:
         names = ", ".join(row.doc_id for row in shown if row.judgment == "unjudged")
         hidden = unjudged_count - sum(1 for row in shown if row.judgment == "unjudged")

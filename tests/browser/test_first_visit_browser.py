@@ -112,7 +112,8 @@ ROOM_VIEWS = {  # the layouts whose rooms differ: a laptop, a phone (columns sta
 ROOM_PAGES = {"/": {"pg_example_picker", "pg_list_controls"}, "/a-vs-b": {"ab_controls", "ab_chart_picker"},
               "/your-data": {"yd_source_picker", "yd_sample_picker", "yd_measure_pickers", "yd_complete_switch"},
               "/ndcg": {"lesson_ndcg_k_slider"},
-              "/multi-query": {"multi_query_controls", "multi_query_edge_cases"}}  # fmt: skip
+              "/multi-query": {"multi_query_controls", "multi_query_edge_cases"},
+              "/unjudged": {"lesson_unjudged_picker", "lesson_unjudged_list"}}  # fmt: skip
 
 
 @pytest.mark.parametrize("view", ROOM_VIEWS)
