@@ -10,10 +10,13 @@ from metrics.core.types import Term
 from metrics.families.err import STILL_READING, err_cascade, expected_reciprocal_rank
 from metrics.families.rbp import rank_biased_precision, rbp_gains, rbp_weights
 from metrics.families.rbp_resid import rbp_residual
-from ui import charts, notebook_button, state, teaching
+from ui import charts, first_paint, notebook_button, state, teaching
 
 LESSON = LESSONS["user_models"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_user_models"
+# The patience slider's height, which a new visitor's first run leaves for the next (ui.first_paint.later), measured
+# in Chromium.
+P_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
 PATIENCE = registry.family("RBP").param("p")
 
 st.title(LESSON.title)
@@ -26,15 +29,13 @@ with teaching.step(
     1, "RBP: patience p", "Rank i is worth (1 − p)·p^(i−1) of the reading: at p = 0.5, half of it goes to rank 1."
 ):
     teaching.playground_note(scn)
-    p = st.slider(
-        "Patience p",
-        0.5,
-        0.99,
-        float(PATIENCE.default),
-        step=0.01,
-        key=f"{PAGE}_p",
-        help=PATIENCE.help,
-    )
+
+    def patience_slider() -> None:
+        st.slider("Patience p", 0.5, 0.99, float(PATIENCE.default), step=0.01, key=f"{PAGE}_p", help=PATIENCE.help)
+
+    # the numbers paint first; the slider waits in a room of its height (ui.first_paint.later)
+    first_paint.later(f"{PAGE}_p_slider", patience_slider, P_ROOM)
+    p = float(state.widget_value(f"{PAGE}_p", float(PATIENCE.default)))  # (the slider's, once drawn)
     rbp = rank_biased_precision(ranking, qrels, conventions=conventions, p=p)
     residual = rbp_residual(ranking, qrels, conventions=conventions, p=p)
     teaching.definition("RBP", rbp)

@@ -113,7 +113,8 @@ ROOM_PAGES = {"/": {"pg_example_picker", "pg_list_controls"}, "/a-vs-b": {"ab_co
               "/your-data": {"yd_source_picker", "yd_sample_picker", "yd_measure_pickers", "yd_complete_switch"},
               "/ndcg": {"lesson_ndcg_k_slider"},
               "/multi-query": {"multi_query_controls", "multi_query_edge_cases"},
-              "/unjudged": {"lesson_unjudged_picker", "lesson_unjudged_list"}}  # fmt: skip
+              "/unjudged": {"lesson_unjudged_picker", "lesson_unjudged_list"},
+              "/precision-recall": {"lesson_pr_k_slider"}, "/user-models": {"lesson_user_models_p_slider"}}  # fmt: skip
 
 
 @pytest.mark.parametrize("view", ROOM_VIEWS)
