@@ -85,6 +85,22 @@ def test_d_with_a_query_nobody_has_is_refused():
     assert (status, printed) == (2, "") and "999" in err
 
 
+def test_d_on_preferences_keeps_a_query_whose_retrieved_documents_nobody_judged(tmp_path):
+    """The run's rows that no preference names are dropped before the query is cut out: the query is still in the
+    run. Expected: trec_eval 10.0's output for `-q -D 0.q1 -R prefs -m prefs_simp -m num_q` on these two lines."""
+    (tmp_path / "prefs").write_text("q1 user4 s2 d1 2\n")
+    (tmp_path / "run").write_text("q1 Q0 x1 1 1 t\n")
+    printed = run_cli("-q", "-D", "0.q1", "-R", "prefs", "-m", "prefs_simp", "-m", "num_q", *_files(tmp_path))[:2]
+    assert printed == (
+        0,
+        "prefs_simp            \tq1\t0.0000\nnum_q                 \tall\t1\nprefs_simp            \tall\t0.0000\n",
+    )
+
+
+def _files(folder: Path) -> tuple[str, str]:
+    return str(folder / "prefs"), str(folder / "run")
+
+
 # --- -Z: z-scores against a file of means and standard deviations (trec_eval's quicktest out.test.aqZ is replayed
 # by tests/test_trec_eval10_corpus.py) ---
 

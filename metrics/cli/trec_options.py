@@ -143,9 +143,10 @@ def evaluate_format(options, measures, settings: EvaluationOptions, release=lamb
     if options.debug.query is not None:  # -D LEVEL.QID: that query alone
         query = options.debug.query
         judgments = judgments.only(query)
-        if isinstance(run, RankedRun):
+        if isinstance(run, RankedRun):  # its queries are the file's, though rows nobody judged were dropped
+            in_run = query in run.query_ids
             run = run.only(query)
-            if not len(judgments.query) or not (len(run.doc) or settings.complete):
+            if not len(judgments.query) or not (in_run or settings.complete):
                 raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the judgments")
         else:
             run = cut_run(run, query, judged=len(judgments.query) > 0, complete=settings.complete)
