@@ -342,3 +342,27 @@ def preference_checks(name: str):
         assert equals_trec_eval10_prefs({name: name}) > 0
 
     return kernel, preferences, trec_eval_10
+
+
+def judgment_group_checks(names: Sequence[str], printed: Mapping[str, str]):
+    """The three checks of a judgment-group family's test file (``names``: spellings to compute, ``printed``: ours ->
+    trec_eval's printed name): its kernel equals its readable function on plain qrels (one group per query, where the
+    family is the measure it averages) and on random judgment groups, and both equal trec_eval 10.0's recorded
+    values. Its test file binds them to test names and adds its own worked example."""
+
+    @SETTINGS
+    @given(RUNS, THRESHOLDS)
+    def kernel(data, threshold):
+        """On plain qrels (one group per query) the family is the measure it averages."""
+        kernel_equals_readable(names, *data, Conventions(threshold=threshold))
+
+    @SETTINGS
+    @given(grouped_runs(), THRESHOLDS)
+    def groups(data, threshold):
+        groups_equal_readable(names, *data, Conventions(threshold=threshold))
+
+    def trec_eval_10():
+        """trec_eval 10.0's own values: -q -R qrels_jg -m qrels_jg on every judgment-group input of its corpus."""
+        assert equals_trec_eval10_groups(printed) > 0
+
+    return kernel, groups, trec_eval_10

@@ -2,38 +2,13 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from metrics import parse_measure
+from tests.families.check import judgment_group_checks
 
-from metrics import Conventions, parse_measure
-from tests.families.check import (
-    RUNS,
-    SETTINGS,
-    THRESHOLDS,
-    equals_trec_eval10_groups,
-    grouped_runs,
-    groups_equal_readable,
-    kernel_equals_readable,
+# kernel = readable on qrels and on judgment groups, both = trec_eval 10.0
+test_kernel_equals_readable, test_judgment_groups_equal_readable, test_equals_trec_eval_10 = judgment_group_checks(
+    ["map_avgjg", "AP_avgjg@3"], {"map_avgjg": "map_avgjg"}
 )
-
-NAMES = ["map_avgjg", "AP_avgjg@3"]
-
-
-@SETTINGS
-@given(RUNS, THRESHOLDS)
-def test_kernel_equals_readable(data, threshold):
-    """On plain qrels (one group per query) map_avgjg is AP."""
-    kernel_equals_readable(NAMES, *data, Conventions(threshold=threshold))
-
-
-@SETTINGS
-@given(grouped_runs(), THRESHOLDS)
-def test_judgment_groups_equal_readable(data, threshold):
-    groups_equal_readable(NAMES, *data, Conventions(threshold=threshold))
-
-
-def test_equals_trec_eval_10():
-    """trec_eval 10.0's own values: -q -R qrels_jg -m qrels_jg on every judgment-group input of its recorded corpus."""
-    assert equals_trec_eval10_groups({"map_avgjg": "map_avgjg"}) > 0
 
 
 def test_worked_example_by_hand():

@@ -3,39 +3,15 @@ trec_eval -R qrels_jg)."""
 
 from __future__ import annotations
 
-from hypothesis import given
+from metrics import parse_measure
+from tests.families.check import judgment_group_checks
 
-from metrics import Conventions, parse_measure
-from tests.families.check import (
-    RUNS,
-    SETTINGS,
-    THRESHOLDS,
-    equals_trec_eval10_groups,
-    grouped_runs,
-    groups_equal_readable,
-    kernel_equals_readable,
+MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+# kernel = readable on qrels and on judgment groups, both = trec_eval 10.0
+test_kernel_equals_readable, test_judgment_groups_equal_readable, test_equals_trec_eval_10 = judgment_group_checks(
+    ["RprecMult_avgjg@0.5", "Rprec_mult_avgjg_2.00"],
+    {f"RprecMult_avgjg@{x}": f"Rprec_mult_avgjg_{x:.2f}" for x in MULTIPLES},
 )
-
-NAMES = ["RprecMult_avgjg@0.5", "Rprec_mult_avgjg_2.00"]
-
-
-@SETTINGS
-@given(RUNS, THRESHOLDS)
-def test_kernel_equals_readable(data, threshold):
-    """On plain qrels (one group per query) Rprec_mult_avgjg is Rprec_mult."""
-    kernel_equals_readable(NAMES, *data, Conventions(threshold=threshold))
-
-
-@SETTINGS
-@given(grouped_runs(), THRESHOLDS)
-def test_judgment_groups_equal_readable(data, threshold):
-    groups_equal_readable(NAMES, *data, Conventions(threshold=threshold))
-
-
-def test_equals_trec_eval_10():
-    """trec_eval 10.0's own values: -q -R qrels_jg -m qrels_jg on every judgment-group input of its recorded corpus."""
-    multiples = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
-    assert equals_trec_eval10_groups({f"RprecMult_avgjg@{x}": f"Rprec_mult_avgjg_{x:.2f}" for x in multiples}) > 0
 
 
 def test_worked_example_by_hand():
