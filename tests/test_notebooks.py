@@ -1,5 +1,5 @@
-"""Open as notebook: each page's download, taken from the page's own download button and run as a user would (a fresh
-kernel in another folder), prints every number the page shows; a hostile scenario runs no code of its own and its
+"""Open as notebook: each page's download, taken from the page's own download button and run top to bottom in another
+folder, prints every number the page shows; a hostile scenario runs no code of its own and its
 text shows literally.
 
 Expected values are the page's own (AppTest reads them), which tests/test_app_*.py check against trec_eval and
@@ -16,6 +16,7 @@ from unittest import mock
 
 import nbformat
 import pytest
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
@@ -52,15 +53,38 @@ def downloaded_notebook(at: AppTest, stores: list[MemoryMediaFileStorage]) -> by
     return file.content
 
 
-def execute(text: str | bytes, folder: Path, extra: str | None = None) -> nbformat.NotebookNode:
-    """Save the download in ``folder`` and run it top to bottom in a fresh kernel started there."""
+@pytest.fixture(scope="module", autouse=True)
+def shared_kernel():
+    """One kernel for the module's downloads: starting one (and importing pandas and plotly in it) costs about as
+    much as running a notebook. Each run starts in its own folder with an empty namespace (``execute``), so a
+    notebook still cannot use another's names; the committed notebooks get a fresh kernel each (``fresh=True``)."""
+    manager = KernelManager(kernel_name="python3")
+    manager.start_kernel()
+    _SHARED["kernel"] = manager
+    yield
+    del _SHARED["kernel"]
+    manager.shutdown_kernel(now=True)
+
+
+_SHARED: dict[str, KernelManager] = {}
+
+
+def execute(text: str | bytes, folder: Path, extra: str | None = None, fresh: bool = False) -> nbformat.NotebookNode:
+    """Save the download in ``folder`` and run it top to bottom there: in a fresh kernel, or in the module's shared
+    kernel moved to ``folder`` with its namespace emptied first."""
     path = folder / "downloaded.ipynb"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
     if extra:
         nb.cells.append(nbformat.v4.new_code_cell(extra))
-    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(folder)}}).execute()
+    if fresh:
+        NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(folder)}}).execute()
+        return nb
+    # Run before the notebook, then dropped: its outputs and names are not the notebook's.
+    nb.cells.insert(0, nbformat.v4.new_code_cell(f"__import__('os').chdir({str(folder)!r})\n%reset -f"))
+    NotebookClient(nb, km=_SHARED["kernel"], timeout=120).execute()
+    nb.cells.pop(0)
     return nb
 
 
@@ -258,7 +282,7 @@ def test_the_committed_notebooks_run_clean_in_another_folder(tmp_path):
     for name in notebooks.TEACHING:
         folder = tmp_path / name
         folder.mkdir()
-        executed = execute((NOTEBOOKS / f"{name}.ipynb").read_bytes(), folder)
+        executed = execute((NOTEBOOKS / f"{name}.ipynb").read_bytes(), folder, fresh=True)
         errors = [o for c in executed.cells for o in c.get("outputs", []) if o.output_type == "error"]
         assert errors == [], name
         assert any(c.get("outputs") for c in executed.cells), name
