@@ -30,5 +30,7 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q -e ".[test]"
 .venv/bin/python -m ruff check .
 .venv/bin/python -m ruff format --check --quiet .
-# One worker per core, at most 4: each browser-testing worker starts its own app server and Chromium.
-exec .venv/bin/python -m pytest --numprocesses=auto --maxprocesses=4 "$@"
+# One worker per core, at most 4: each browser-testing worker starts its own app server and Chromium. worksteal: a
+# worker that runs out takes half of another's queue (with plain load scheduling the browser tests, collected first,
+# all landed on one worker while the other finished early and sat idle).
+exec .venv/bin/python -m pytest --numprocesses=auto --maxprocesses=4 --dist=worksteal "$@"
