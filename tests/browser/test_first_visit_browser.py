@@ -122,18 +122,15 @@ def test_a_part_left_for_the_second_run_arrives_in_a_room_of_its_own_height(brow
     """The settings, pickers and buttons a new visitor's first run leaves out (their code held the numbers back) wait
     in empty boxes of their height (ui.first_paint.Room): when they arrive, nothing around them moves."""
     options, query = ROOM_VIEWS[view]
-    # Every page in a tab of one context, opened at once: each tab is a new session (its first run leaves the parts
-    # out), and the browser fetches the app's code once instead of once per page.
+    # Every page in a new tab of one context: each tab is a new session (its first run leaves the parts out), and the
+    # browser fetches the app's code once instead of once per page.
     context = browser.new_context(**options)
     try:
         context.add_init_script(ROOMS_WATCH)
-        tabs = {}
-        for path in ROOM_PAGES:
-            tabs[path] = context.new_page()
-            tabs[path].set_default_timeout(30_000)
-            tabs[path].goto(app_server + path + query, wait_until="commit")
         for path, keys in ROOM_PAGES.items():
-            page = tabs[path]
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            page.goto(app_server + path + query)
             wait_idle(page, 90_000)  # the second run included
             rooms = page.evaluate("window.__rooms")
             assert set(rooms) >= keys, (path, rooms)
@@ -152,5 +149,6 @@ def test_a_part_left_for_the_second_run_arrives_in_a_room_of_its_own_height(brow
                 except TimeoutError:
                     drawn = page.locator(f".st-key-{key}").bounding_box()
                     raise AssertionError((view, path, key, rooms[key], drawn)) from None
+            page.close()
     finally:
         context.close()
