@@ -133,7 +133,7 @@ def _line_pattern(kind: str, tab_fields: int | None) -> re.Pattern | None:
     if tab_fields is None:
         field, blank = "[^ \t\n]+", "[ \t]+"
         query = "[^# \t\n][^ \t\n]*"
-        rest = f"(?:{blank}{field})*" if kind == "run" else ""  # a run's columns after the 6th: any number
+        rest = f"{blank}{field}(?:{blank}{field})*" if kind == "run" else ""  # the tag, and any columns after it
         middle = (
             f"{field}{blank}({field}){blank}{field}{blank}({value})"
             if kind == "run"
