@@ -99,10 +99,8 @@ def evaluate(
     >>> result.per_query["RR"].tolist(), result.means["RR"]
     ([0.5, 0.0], 0.25)
     """
-    from metrics.io import (
-        read_qrels,
-        read_run,
-    )  # pyarrow: not for the CLI's small files (metrics.evaluation.plain_join)
+    # Here: pyarrow, which the CLI's small files never load (plain_join).
+    from metrics.io.readers import read_qrels, read_run
 
     return score(join(read_run(run), read_qrels(qrels), measures, options=given(options, keywords)))
 
