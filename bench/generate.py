@@ -4,10 +4,12 @@
     python bench/generate.py --only scale --scale-queries 10,100
     python bench/generate.py --msmarco-queries 500 --out /tmp/data   # smaller variants
 
-(--only judged: judged.run/.qrels, the shape of issue 21's all_trec goal: 2,000 queries x 1,000 docs with ~150 graded
-judgments each, about 300k qrels lines, built as dl-like is. --only variants: msmarco-v1..v4.run, the same queries,
-docs and qrels as msmarco-like, reordered with more and more noise: the leaderboard bench compares them with
-msmarco.run.)
+(--only small,trec,short: the CLI's other shapes (bench/cli_shapes.py): a 7-line run with its qrels; a TREC-style run
+of 50 queries x 1,000 docs with ~200 pooled judgments each; many short queries, 30,000 x 100 docs with ~30 judgments
+each (3M and 900k lines), all built as dl-like is but the first, which is written out. --only judged:
+judged.run/.qrels, the shape of issue 21's all_trec goal: 2,000 queries x 1,000 docs with ~150 graded judgments each,
+about 300k qrels lines, built as dl-like is. --only variants: msmarco-v1..v4.run, the same queries, docs and qrels as
+msmarco-like, reordered with more and more noise: the leaderboard bench compares them with msmarco.run.)
 
 msmarco-like: N queries x 1,000 docs, ~1.1 relevant (grade 1) per query, placed often in the top 10, sometimes deeper,
 sometimes not retrieved. dl-like: 200 queries x 1,000 docs, ~200 graded judgments (0-3) per query, most on
@@ -186,11 +188,33 @@ def dl_like(out: Path, name: str, n_queries: int, depth: int, judged: int, seed:
     return rows, len(q_all)
 
 
+SMALL_RUN = """\
+q1 Q0 d3 1 2.5 small
+q1 Q0 d1 2 1.5 small
+q1 Q0 d7 3 1.5 small
+q1 Q0 d2 4 0.5 small
+q2 Q0 d4 1 3.0 small
+q2 Q0 d5 2 2.0 small
+q3 Q0 d9 1 1.0 small
+"""
+SMALL_QRELS = "q1 0 d1 1\nq1 0 d2 2\nq1 0 d8 1\nq2 0 d5 1\nq2 0 d6 0\nq3 0 d2 1\n"
+
+
+def small(out: Path, name: str) -> tuple[int, int]:
+    """The smallest run worth timing: 7 lines, 3 queries (one tie), and 6 judgments (every judged query is in the
+    run: trec_eval 10.0 exits otherwise without -c)."""
+    (out / f"{name}.run").write_text(SMALL_RUN)
+    (out / f"{name}.qrels").write_text(SMALL_QRELS)
+    return SMALL_RUN.count("\n"), SMALL_QRELS.count("\n")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=DATA)
     ap.add_argument("--seed", type=int, default=20261122)
-    ap.add_argument("--only", default="msmarco,dl,scale,judged", help="msmarco, dl, scale, variants, judged")
+    ap.add_argument(
+        "--only", default="msmarco,dl,scale,judged", help="msmarco, dl, scale, variants, judged, small, trec, short"
+    )
     ap.add_argument("--variants", type=int, default=4, help="msmarco-like variant runs for the leaderboard bench")
     ap.add_argument("--depth", type=int, default=1000, help="docs per query")
     ap.add_argument("--msmarco-queries", type=int, default=6980)
@@ -199,6 +223,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--judged-queries", type=int, default=2000, help="queries of judged.run (many judgments each)")
     ap.add_argument("--judged-per-query", type=int, default=150, help="judgments per query of judged.qrels, on average")
     ap.add_argument("--scale-queries", default=",".join(map(str, SCALE_QUERIES)))
+    ap.add_argument("--short-queries", type=int, default=30_000, help="queries of short.run (100 docs each)")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     jobs = []
@@ -225,6 +250,12 @@ def main(argv: list[str] | None = None) -> None:
                 ),
             )
         )
+    if "small" in only:
+        jobs.append(("small", lambda: small(args.out, "small")))
+    if "trec" in only:  # a TREC ad hoc track's shape: 50 topics x 1,000 docs, pooled judgments
+        jobs.append(("trec", lambda: dl_like(args.out, "trec", 50, args.depth, 200, args.seed + 3)))
+    if "short" in only:  # many short queries: per-query overhead costs most here
+        jobs.append(("short", lambda: dl_like(args.out, "short", args.short_queries, 100, 30, args.seed + 4)))
     if "scale" in only:
         for nq in map(int, args.scale_queries.split(",")):
             rows = nq * args.depth

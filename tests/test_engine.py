@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from missing_queries import num_rel_all, with_trec_eval_missing
 from strategies import binary_scored_qrels_sets, every_conventions, scored_qrels_sets, scored_runs
 
-import metrics.evaluation.engine
 import metrics.io.order
 import metrics.io.parallel
 from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score
 from metrics.catalog import registry
+from metrics.evaluation import arrow_join
 from metrics.evaluation.aggregate import summarize
 from metrics.evaluation.engine import evaluate
 from metrics.io import read_qrels, read_run
@@ -122,7 +122,7 @@ def in_halves():
     with (
         mock.patch.object(metrics.io.parallel, "PARALLEL_ROWS", 2),
         mock.patch.object(metrics.io.order, "_PIECE_ROWS", 3),
-        mock.patch.object(metrics.evaluation.engine, "_JOIN_ROWS", 2),
+        mock.patch.object(arrow_join, "_JOIN_ROWS", 2),
     ):
         yield
 
@@ -169,8 +169,8 @@ def colliding_join_keys():
     """Every doc id the same fingerprint: every (query, doc) key of the engine's join collides; and every run row
     a candidate of the join (not only those whose doc's hash a judged doc shares)."""
     with (
-        mock.patch.object(metrics.evaluation.engine, "fingerprint", lambda docs: np.zeros(len(docs), dtype=np.uint64)),
-        mock.patch.object(metrics.evaluation.engine, "_candidates", lambda run, judged_docs: np.arange(run.num_rows)),
+        mock.patch.object(arrow_join, "fingerprint", lambda docs: np.zeros(len(docs), dtype=np.uint64)),
+        mock.patch.object(arrow_join, "_candidates", lambda run, judged_docs: np.arange(run.num_rows)),
     ):
         yield
 

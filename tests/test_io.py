@@ -553,3 +553,50 @@ def test_queries_only_in_run_or_only_in_qrels_are_accepted_and_counted(tmp_path)
     result = evaluate(run, qrels, ["P@1"])
     assert (result.counts.only_in_run, result.counts.only_in_qrels, result.counts.evaluated) == (1, 2, 2)
     assert result.only_in_run == ("q7",) and result.only_in_qrels == ("q8", "q9")
+
+
+# The plain-Python reader of small files (metrics.io.plain): what it reads, it reads as the readers do (trec_eval's
+# order: score descending, ties by doc id descending); anything else it leaves to them (None).
+@pytest.mark.parametrize(
+    ("text", "rankings"),
+    [
+        ("q1 Q0 a 1 1 t\nq1 Q0 b 2 1.0 t\nq2 Q0 c 1 -1e3 t\n", {"q1": ["b", "a"], "q2": ["c"]}),  # a tie: "b" > "a"
+        ("  q1 \tQ0  a 1 2 t x y\nq1 Q0 b 2 -0 t\nq1 Q0 c 3 0 t", {"q1": ["a", "c", "b"]}),  # blanks; -0 ties 0
+        ("q1\tQ0\ta\t1\t.5\tt\nq2\tQ0\tb\t1\t+5\tt\n", {"q1": ["a"], "q2": ["b"]}),  # tab-separated
+    ],
+)
+def test_plain_reader_orders_as_trec_eval(text, rankings):
+    from metrics.io.plain import plain_run
+
+    assert plain_run(text.encode(), "run").rankings == rankings
+    assert read_run(text.encode()).to_rankings() == rankings
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "q1 Q0 a 1 1 t\n# a comment\n",
+        "q1 Q0 a 1 1 t\n\nq1 Q0 b 2 0 t\n",  # a blank line
+        "query,doc,score\nq1,a,1\n",  # a CSV
+        "qid Q0 docid rank score tag\nq1 Q0 a 1 1 t\n",  # a header
+        "q1 Q0 a 1 1 t\nq1 Q0 a 2 0 t\n",  # a doc given twice
+        "q1 Q0 a 1 nan t\n",
+        "q1 Q0 a 1 inf t\n",  # pyarrow and Python read it alike, but not by the same rule: the readers decide
+        "q1 Q0 a 1 1\n",  # five fields
+        "q1\tQ0\ta\t1\t1\tt\nq1\tQ0\tb c\t2\t0\tt\n",  # a space in a tab-separated file
+        "q1 Q0 é 1 1 t\n",  # not ASCII
+        "q1 Q0 a 1 1 t\r\n",
+    ],
+)
+def test_plain_reader_leaves_other_runs_to_the_readers(text):
+    from metrics.io.plain import plain_run
+
+    assert plain_run(text.encode(), "run") is None
+
+
+@pytest.mark.parametrize("text", ["q1 0 a 1.0\n", "q1 0 a 1\nq1 0 a 2\n", "q1 0 a 1 x\n", "q1 0 a 99999999999\n"])
+def test_plain_reader_leaves_other_qrels_to_the_readers(text):
+    from metrics.io.plain import plain_qrels
+
+    assert plain_qrels(text.encode(), "qrels") is None
+    assert plain_qrels(b"q1 0 a +1\nq1 0 b -2\n", "qrels").grade == [1, -2]

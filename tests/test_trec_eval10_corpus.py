@@ -7,6 +7,10 @@ also checked through the Python API (metrics.evaluation.engine.evaluate). Where 
 the case names its row of tests/data/trec_eval10/defects.json (the one list of them, with reasons) and carries the
 answer trec_eval gives on the repaired input, which is what we must print instead.
 
+A small run and qrels in plain text are read and joined in plain Python (metrics.io.plain,
+metrics.evaluation.plain_join), others with pyarrow (metrics.io, metrics.evaluation.arrow_join): most inputs here take
+the plain path, and a quarter of their cases are replayed through the Arrow path as well (test_corpus_case_by_arrow).
+
 trec_eval's own `make quicktest` is replayed the same way (tests/data/trec_eval10/quicktest/commands.json).
 
 With TREC_EVAL_BIN naming a trec_eval 10.0 binary, random inputs drawn by hypothesis are also scored live by it
@@ -23,9 +27,11 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
+import metrics.io.plain
 from metrics.cli.ir_metrics import main
 
 DATA = Path(__file__).parent / "data" / "trec_eval10"
@@ -69,12 +75,23 @@ def with_files(args: list[str], others: dict[str, str]) -> list[str]:
     return [others.get(arg[1:-1], arg) if arg.startswith("{") else arg for arg in args]
 
 
-def run_cli(args: list[str]) -> tuple[int, str]:
-    """Our CLI in this process: exit status and stdout."""
+def run_cli(args: list[str], *, arrow: bool = False) -> tuple[int, str]:
+    """Our CLI in this process: exit status and stdout. ``arrow``: small files read with pyarrow too."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(contextlib.redirect_stdout(out))
+        stack.enter_context(contextlib.redirect_stderr(err))
+        if arrow:
+            stack.enter_context(mock.patch.object(metrics.io.plain, "SMALL_FILE_BYTES", 0))
         status = main([*args, "--format", "trec_eval"])
     return status, out.getvalue()
+
+
+def _plain(record: dict) -> bool:
+    """Whether the CLI reads this input in plain Python (metrics.io.plain)."""
+    return bool(metrics.io.plain.plain_run(record["run"].encode(), "run")) and bool(
+        metrics.io.plain.plain_qrels(record["qrels"].encode(), "qrels")
+    )
 
 
 def _case_id(case: dict) -> str:
@@ -88,8 +105,18 @@ def test_corpus_is_whole():
 
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
 def test_corpus_case(case, input_files):
+    _check_case(case, input_files, arrow=False)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if _plain(INPUTS[c["input"]])][::4], ids=_case_id)
+def test_corpus_case_by_arrow(case, input_files):
+    """Cases of inputs the CLI reads in plain Python, read with pyarrow: the two paths print the same bytes."""
+    _check_case(case, input_files, arrow=True)
+
+
+def _check_case(case, input_files, *, arrow: bool) -> None:
     qrels, run, others = input_files[case["input"]]
-    status, printed = run_cli([*with_files(case["args"], others), qrels, run])
+    status, printed = run_cli([*with_files(case["args"], others), qrels, run], arrow=arrow)
     expected = case.get("expected", case)  # a trec_eval defect: what it prints on the repaired input
     if expected["rc"] != 0:  # trec_eval refuses input that is invalid: so do we, printing nothing
         assert status != 0 and printed == ""
@@ -221,9 +248,10 @@ if TREC_EVAL_BIN:  # the live differential exists only with a binary to compare 
                 rc, out = expected["rc"], expected["stdout"]
             (tmp_path / "ours.qrels").write_text(qrels_text)
             (tmp_path / "ours.run").write_text(run_text)
-            ours = corpus.with_files(args, files, tmp_path / "ours")
-            status, printed = run_cli([*ours, str(tmp_path / "ours.qrels"), str(tmp_path / "ours.run")])
-            assert (status, printed) == (0, out) if rc == 0 else status != 0
+            ours = [*corpus.with_files(args, files, tmp_path / "ours"), str(tmp_path / "ours.qrels")]
+            for arrow in (False, True):  # plain text is read in plain Python; with pyarrow too
+                status, printed = run_cli([*ours, str(tmp_path / "ours.run")], arrow=arrow)
+                assert (status, printed) == (0, out) if rc == 0 else status != 0
 
         (tmp_path / "ours").mkdir()
         check()

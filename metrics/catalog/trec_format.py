@@ -8,7 +8,7 @@ order of its measure table (registry.TREC_EVAL_ORDER), a measure's cutoffs in in
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from metrics.catalog import registry
 from metrics.catalog.measures import Measure
@@ -75,11 +75,11 @@ def text(result, runid: str | None, *, per_query: bool, summary: bool = True) ->
     return "".join(pieces(result, runid, per_query=per_query, summary=summary))
 
 
-def pieces(result, runid: str | None, *, per_query: bool, summary: bool = True, zscores: bool = False) -> list[str]:
-    """:func:`text` in pieces (a query's lines, a summary line), to be written one after the other: the output of
-    a large run is never held whole, twice (as text, then encoded). ``zscores``: the values are z-scores (trec_eval
-    -Z), printed as it prints them: each name after a ``Z``, counts with ``%6.4f`` too (runid and relstring as
-    always)."""
+def pieces(result, runid: str | None, *, per_query: bool, summary: bool = True, zscores: bool = False) -> Iterator[str]:
+    """:func:`text` in pieces (a block of queries' lines, a summary line), made as they are written: the output of
+    a large run is never held whole (at 30,000 queries and -m all_trec, ~100 MB of text and as much in Python
+    floats). ``zscores``: the values are z-scores (trec_eval -Z), printed as it prints them: each name after a ``Z``,
+    counts with ``%6.4f`` too (runid and relstring as always)."""
     ordered = sorted(result.measures, key=_order)
     names = [trec_name(m) for m in ordered]
     families = [registry.family(m.family) for m in ordered]
@@ -88,26 +88,28 @@ def pieces(result, runid: str | None, *, per_query: bool, summary: bool = True, 
         families = [
             dataclasses.replace(family, values=dataclasses.replace(family.values, count=False)) for family in families
         ]
-    out: list[str] = []
     if per_query:
-        out += _query_blocks(result, ordered, names, families)
+        yield from _query_blocks(result, ordered, names, families)
     if summary:
         if runid is not None:
-            out.append(STRING_LINE % (RUNID, "all", runid) + "\n")
+            yield STRING_LINE % (RUNID, "all", runid) + "\n"
         for measure, name, family in zip(ordered, names, families, strict=True):
             if family.values.summary != "none":
-                out.append(_line(name, "all", result.means[measure.name], family.values.count) + "\n")
-    return out
+                yield _line(name, "all", result.means[measure.name], family.values.count) + "\n"
 
 
-def _query_blocks(result, ordered, names, families) -> list[str]:
-    """Each query's lines (with -c, queries missing from the run too) as one string, formatted by one printf-style
+_QUERIES_AT_ONCE = 1024  # queries formatted at a time: only their values become Python floats
+
+
+def _query_blocks(result, ordered, names, families) -> Iterator[str]:
+    """The queries' lines (with -c, queries missing from the run too), _QUERIES_AT_ONCE queries a string, each
+    query's formatted by one printf-style
     template per run holding every line of a query: 2,000 formattings of ~95 values each instead of 190,000 of one
     (at 2,000 queries and -m all_trec, 0.15 s -> 0.04 s). A query with a NaN value (printed -nan) takes _line."""
     measures = zip(ordered, names, families, strict=True)
     shown = [(m, n, f) for m, n, f in measures if m.name in result.texts or f.trec_eval.per_query]
     if not shown or not result.queries:
-        return []
+        return
     template = "".join(
         # the line's format with the measure's name already in place (its % doubled): "P_10   ...\t%s\t%6.4f\n"
         (STRING_LINE if m.name in result.texts else COUNT_LINE if f.values.count else VALUE_LINE).replace(
@@ -118,28 +120,32 @@ def _query_blocks(result, ordered, names, families) -> list[str]:
     )
     import numpy as np
 
-    columns, nan = [], np.zeros(len(result.queries), dtype=bool)
+    nan = np.zeros(len(result.queries), dtype=bool)
     for measure, _, _ in shown:
-        if measure.name in result.texts:  # relstring: a string per query, in quotes (m_relstring.c)
-            columns.append([f"'{t}'" for t in result.texts[measure.name]])
-        else:
-            values = result.per_query[measure.name]
-            nan |= np.isnan(values)
-            columns.append(values.tolist())
-    blocks = []
-    for index, query in enumerate(result.queries):
-        if nan[index]:
-            blocks.append(_query_lines(query, index, shown, columns))
-        else:
-            args = []
-            for column in columns:
-                args += (query, column[index])
-            blocks.append(template % tuple(args))
-    return blocks
+        if measure.name not in result.texts:
+            nan |= np.isnan(result.per_query[measure.name])
+    for first in range(0, len(result.queries), _QUERIES_AT_ONCE):
+        stop = first + _QUERIES_AT_ONCE
+        columns = [
+            # relstring: a string per query, in quotes (m_relstring.c)
+            [f"'{t}'" for t in result.texts[m.name][first:stop]] if m.name in result.texts
+            else result.per_query[m.name][first:stop].tolist()
+            for m, _, _ in shown
+        ]  # fmt: skip
+        blocks = []
+        for index, query in enumerate(result.queries[first:stop]):
+            if nan[first + index]:
+                blocks.append(_query_lines(query, index, shown, columns))
+            else:
+                args = []
+                for column in columns:
+                    args += (query, column[index])
+                blocks.append(template % tuple(args))
+        yield "".join(blocks)
 
 
 def _query_lines(query: str, index: int, shown, columns) -> str:
-    """One query's lines, line by line (the way for a query with a NaN value)."""
+    """One query's lines, line by line (the way for a query with a NaN value); ``index``: its place in columns."""
     out = []
     for (_, name, family), column in zip(shown, columns, strict=True):
         value = column[index]

@@ -114,7 +114,6 @@ def _run(options: argparse.Namespace) -> int:
         os.environ.setdefault("MIMALLOC_PURGE_DELAY", "20")
     from metrics.catalog import trec_format
     from metrics.catalog.measures import parse_measure
-    from metrics.evaluation.zscores import converted, read_zscores
 
     if options.digits < 0 or options.digits > 17:
         raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
@@ -132,7 +131,11 @@ def _run(options: argparse.Namespace) -> int:
     trec_options.check_readable(measures, options.rel_format)
     if options.level < 0:
         raise ValueError(f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)")
-    zscores = read_zscores(options.zscores) if options.zscores else None  # trec_eval -Z
+    zscores = None
+    if options.zscores:  # trec_eval -Z
+        from metrics.evaluation.zscores import converted, read_zscores
+
+        zscores = read_zscores(options.zscores)
     result, run_name, qrels_name = _evaluate(options, measures, evaluation_options(options))
     if zscores is not None:
         result = converted(result, zscores)
@@ -166,14 +169,23 @@ def _with_collection(measure, documents: int):
 
 
 def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions):
-    """The Evaluation, and the names of the run and qrels: read whole, streamed, or on Dask
-    (metrics.evaluation.streaming, metrics.evaluation.distributed: the same numbers), under ``settings``."""
-    from metrics.evaluation.engine import evaluate, join, score
-    from metrics.evaluation.streaming import evaluate_stream, too_large_to_read_whole
-    from metrics.io import read_qrels, read_run
+    """The Evaluation, and the names of the run and qrels: read in plain Python (small files), read whole, streamed,
+    or on Dask (metrics.evaluation.plain_join, streaming, distributed: the same numbers), under ``settings``."""
+    from metrics.evaluation.engine import score
 
     if options.rel_format != "qrels":  # trec_eval -R: judgment groups, preferences
         return trec_options.evaluate_format(options, measures, settings, _return_freed_memory)
+    if options.debug.query is None and not (options.stream or options.dask or options.to_parquet):
+        small = _plain_files(options.run, options.qrels)
+        if small is not None:
+            from metrics.evaluation.plain_join import plain_join
+
+            run, qrels = small
+            return score(plain_join(run, qrels, measures, settings)), run.name, qrels.name
+    from metrics.evaluation.engine import evaluate, join
+    from metrics.evaluation.streaming import evaluate_stream, too_large_to_read_whole
+    from metrics.io import read_qrels, read_run
+
     if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
         run, qrels = read_run(options.run), read_qrels(options.qrels)
         cut = trec_options.only_query(run, qrels, options.debug.query, settings.complete)
@@ -206,6 +218,18 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
     del run, qrels  # scoring reads only the join: the run's doc ids go before the measures' arrays come
     _return_freed_memory()
     return score(joined), *names
+
+
+def _plain_files(run_path: str, qrels_path: str):
+    """(PlainRun, PlainQrels) when both files are small and plain (metrics.io.plain), read without pyarrow, whose
+    import would cost more than their evaluation; else None, and the readers read them."""
+    from metrics.io import plain
+
+    if not (plain.small_file(run_path) and plain.small_file(qrels_path)):
+        return None
+    run = plain.read_plain_run(run_path)
+    qrels = plain.read_plain_qrels(qrels_path) if run is not None else None
+    return None if qrels is None else (run, qrels)
 
 
 def _return_freed_memory() -> None:
@@ -247,8 +271,8 @@ def _file_bytes(path: str) -> int:
 
 def _run_tag(path: str) -> str:
     """trec_eval's runid: the run file's tag, or its file name when it has none (a CSV run)."""
-    from metrics.io.parquet import is_parquet
     from metrics.io.run_tag import run_tag
+    from metrics.io.sources import is_parquet
 
     if is_parquet(path):  # no tag column: the file or directory name
         return os.path.basename(os.path.normpath(path))

@@ -43,7 +43,8 @@ from metrics.evaluation.streaming import (
     size_of,
 )
 from metrics.io import read_qrels
-from metrics.io.parquet import ParquetInput, is_parquet, partitions_for, spill, spilled_blocks
+from metrics.io.parquet import ParquetInput, partitions_for, spill, spilled_blocks
+from metrics.io.sources import is_parquet
 from metrics.io.stream import Rows, block_run, whole_queries
 
 INSTALL_HINT = "--dask needs Dask: pip install 'ir-metrics-lab[dask]' (dask and distributed)"

@@ -216,8 +216,8 @@ def _columns(source, name: str | None):
     """(name, query, doc, score, row names) of a run source, checked by the readers' rules."""
     from metrics.io.fast import parse_text
     from metrics.io.frames import from_mapping, parse_frame
-    from metrics.io.parquet import ParquetInput, is_parquet
-    from metrics.io.sources import TextSource
+    from metrics.io.parquet import ParquetInput
+    from metrics.io.sources import TextSource, is_parquet
 
     if isinstance(source, Mapping):
         from_mapping(source, name or "run", "run")  # checks the dict; its scores are read below

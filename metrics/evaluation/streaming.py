@@ -30,7 +30,6 @@ from metrics.io.parquet import (
     PART_NAME,
     ParquetInput,
     grouped_by_query,
-    is_parquet,
     partitions_for,
     run_table,
     spill,
@@ -39,7 +38,8 @@ from metrics.io.parquet import (
     write_partitioned,
 )
 from metrics.io.rules import InputError
-from metrics.io.stream import PIECE_BYTES, Rows, TextRun, block_run, whole_queries
+from metrics.io.sources import PIECE_BYTES, is_parquet
+from metrics.io.stream import Rows, TextRun, block_run, whole_queries
 
 STREAM_BYTES = 1 << 30  # the CLI streams a run file larger than this (smaller: read whole, a little faster)
 PARTITION_BYTES = 256 << 20  # input bytes per partition when a non-contiguous run is regrouped

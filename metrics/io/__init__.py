@@ -22,14 +22,41 @@ duplicates.py   a doc given twice for a query, a judgment given twice
 parallel.py     the threading helper (two halves on two cores)
 arrays.py       Arrow <-> numpy helpers (metrics.evaluation.engine uses them too)
 hashing.py      string fingerprints and doc hashes with numpy
+plain.py        a small, plain TREC file read in plain Python, no pyarrow (the CLI's small runs)
 =============== ================================================================================================
 """
 
-from metrics.io.hashing import doc_hash, fingerprint, pair_key
+from typing import TYPE_CHECKING
+
 from metrics.io.layout import ALIASES, QRELS_COLUMNS, RUN_COLUMNS
-from metrics.io.model import Qrels, Run
-from metrics.io.readers import read_qrels, read_run
 from metrics.io.rules import MAPPING_ADVICE, MAX_GRADE, MAX_ID_BYTES, InputError, quoted
+
+if TYPE_CHECKING:
+    from metrics.io.hashing import doc_hash, fingerprint, pair_key
+    from metrics.io.model import Qrels, Run
+    from metrics.io.readers import read_qrels, read_run
+
+# Imported on first use (PEP 562): they load pyarrow, which a small file read in plain Python (plain.py) never needs.
+_LAZY = {
+    "doc_hash": "hashing",
+    "fingerprint": "hashing",
+    "pair_key": "hashing",
+    "Qrels": "model",
+    "Run": "model",
+    "read_qrels": "readers",
+    "read_run": "readers",
+}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ALIASES",

@@ -33,22 +33,6 @@ WRITE_OPTIONS = {"compression": "zstd", "use_dictionary": ["query"]}
 SPILL_OPTIONS = {"compression": "lz4", "use_dictionary": ["query"]}  # temporary files: the fastest to write
 
 
-def is_parquet(source) -> bool:
-    """A directory (a dataset), a .parquet / .pq file, or a file that starts with Parquet's magic bytes."""
-    if not isinstance(source, str | os.PathLike):
-        return False
-    path = os.fspath(source)
-    if os.path.isdir(path):  # a dataset when it holds a Parquet file (else: "is a directory, not a file")
-        return any(name.lower().endswith((".parquet", ".pq")) for _, _, names in os.walk(path) for name in names)
-    if path.lower().endswith((".parquet", ".pq")):
-        return True
-    try:
-        with open(path, "rb") as stream:
-            return stream.read(4) == b"PAR1"
-    except OSError:
-        return False
-
-
 class ParquetInput:
     """A Parquet file or dataset directory, read a batch at a time."""
 

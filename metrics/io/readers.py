@@ -9,9 +9,9 @@ from metrics.io.fast import parse_text
 from metrics.io.frames import from_mapping, parse_frame
 from metrics.io.model import Qrels, Run
 from metrics.io.order import prepare_qrels, prepare_run
-from metrics.io.parquet import ParquetInput, is_parquet
+from metrics.io.parquet import ParquetInput
 from metrics.io.rules import InputError
-from metrics.io.sources import TextSource
+from metrics.io.sources import TextSource, is_parquet
 
 
 def read_run(source, name: str | None = None) -> Run:

@@ -8,12 +8,14 @@ hands over to the scanner: both paths refuse the same values with the same messa
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
 
-from metrics.io.arrays import float64_parts, float_numpy, string_views
 from metrics.io.parallel import by_halves
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 MAPPING_ADVICE = "map scores to integer grades explicitly, e.g. 1 if score >= 0.5 else 0, or round(10 * score)"
 MAX_GRADE = 2**31 - 1  # grades are small integers (trec_eval reads them as C ints); beyond this: a score column
@@ -71,6 +73,9 @@ def ids_ok(column: pa.ChunkedArray) -> bool:
     """id_problem's rules for a whole column (no id empty or over MAX_ID_BYTES), and valid UTF-8 without NUL bytes
     (trec_eval would cut a string at a NUL). ASCII is checked with two numpy reductions per chunk; only a chunk with
     other bytes needs Arrow's full UTF-8 validation."""
+    import pyarrow as pa  # here: the plain-Python reader (metrics.io.plain) checks ids itself
+
+    from metrics.io.arrays import string_views
 
     def clean(first: int, stop: int) -> bool:
         for chunk in column.chunks[first:stop]:
@@ -96,6 +101,8 @@ def ids_ok(column: pa.ChunkedArray) -> bool:
 def values_ok(column: pa.ChunkedArray, kind: str) -> bool:
     """score_problem's and grade_problem's rules for a whole column: scores not NaN, grades integers (1.0 is read
     as 1) of at most MAX_GRADE in size."""
+    from metrics.io.arrays import float64_parts, float_numpy
+
     if column.null_count:
         return False
     if kind == "run":  # chunk by chunk: no concatenated copy of 7M scores

@@ -9,12 +9,11 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import pyarrow as pa
-
 from metrics.io.rules import InputError
 
 HEAD_BYTES = 1 << 16
 BLOCK_BYTES = 1 << 22  # pyarrow parses this much at a time; a longer line cannot be parsed
+PIECE_BYTES = 64 << 20  # a streamed run's text read and parsed at a time (metrics.io.stream): about 1.7M TREC lines
 
 
 @dataclass
@@ -63,6 +62,8 @@ class TextSource:
             raise InputError(f"{self.name}: cannot be read ({error.__class__.__name__}: {error})") from None
 
     def arrow_input(self):
+        import pyarrow as pa  # here: a file read in plain Python (metrics.io.plain) never loads it
+
         if self.data is not None:
             return pa.BufferReader(pa.py_buffer(self.data))  # py_buffer: no copy, 2-4x faster than bytes
         if self.gz:
@@ -86,3 +87,19 @@ class TextSource:
 
 def strip_bom(data: bytes) -> bytes:
     return data[3:] if data[:3] == b"\xef\xbb\xbf" else data
+
+
+def is_parquet(source) -> bool:
+    """A directory (a dataset), a .parquet / .pq file, or a file that starts with Parquet's magic bytes."""
+    if not isinstance(source, str | os.PathLike):
+        return False
+    path = os.fspath(source)
+    if os.path.isdir(path):  # a dataset when it holds a Parquet file (else: "is a directory, not a file")
+        return any(name.lower().endswith((".parquet", ".pq")) for _, _, names in os.walk(path) for name in names)
+    if path.lower().endswith((".parquet", ".pq")):
+        return True
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(4) == b"PAR1"
+    except OSError:
+        return False

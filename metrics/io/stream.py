@@ -23,9 +23,7 @@ from metrics.io.model import Run
 from metrics.io.order import prepare_run
 from metrics.io.rules import InputError
 from metrics.io.scan import text_line_numbers
-from metrics.io.sources import TextSource
-
-PIECE_BYTES = 64 << 20  # text read and parsed at a time: about 1.7M TREC run lines
+from metrics.io.sources import PIECE_BYTES, TextSource
 
 
 @dataclass(frozen=True)
