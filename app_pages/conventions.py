@@ -3,11 +3,11 @@
 Renders ui.conventions_table (computed by metrics); computes nothing itself.
 """
 
-import pandas as pd
 import streamlit as st
 
 from lab_core.markdown import plain
 from ui import conventions_table, preferences, state, teaching
+from ui.chart_text import markdown_table
 from ui.conventions_table import Split
 from ui.widgets import fmt
 
@@ -25,21 +25,27 @@ teaching.playground_note(scn)
 splits = conventions_table.splits(scn)
 
 
-def overview(rows: list[Split]) -> pd.DataFrame:
-    """One line per split (plain cells: doc ids never reach HTML)."""
-    return pd.DataFrame(
-        {
-            "split": [s.title for s in rows],
-            "metric": [s.ways[0].metric for s in rows],
-            "one way": [f"{fmt(s.ways[0].value)}  ({s.ways[0].label})" for s in rows],
-            "the other way": [f"{fmt(s.ways[1].value)}  ({s.ways[1].label})" for s in rows],
-            "differs?": ["yes" if s.differs else "no" for s in rows],  # one word: the narrow column does not wrap
-        }
-    )
+OVERVIEW_HEADER = ["split", "metric", "one way", "the other way", "differs?"]
 
 
-# A static table: its cells wrap, where a dataframe's fixed columns cut the split names and labels off.
-st.table(overview(splits).set_index("split"))
+def overview(rows: list[Split]) -> list[list[str]]:
+    """One line per split, in OVERVIEW_HEADER's columns (literal cells: doc ids never reach HTML)."""
+    return [
+        [
+            s.title,
+            s.ways[0].metric,
+            f"{fmt(s.ways[0].value)}  ({s.ways[0].label})",
+            f"{fmt(s.ways[1].value)}  ({s.ways[1].label})",
+            "yes" if s.differs else "no",  # one word: the narrow column does not wrap
+        ]
+        for s in rows
+    ]
+
+
+# A Markdown table: its cells wrap (a dataframe's fixed columns cut the split names off), and it is drawn by the
+# Markdown code the page's text has already loaded (st.table would wait for about 1 MB of Arrow and grid code, and
+# the split cards' numbers with it, on a new visitor's first paint).
+st.markdown(markdown_table(OVERVIEW_HEADER, overview(splits)))
 
 
 def apply_fix(fix: conventions_table.Fix) -> None:
