@@ -109,9 +109,9 @@ def list_drag(key: str, store: str, which=None):
 
     def browser(page, i):
         lst = page.locator(f'ul[data-testid="ranked-list"][data-list="{key}"]')
-        lst.evaluate("el => el.scrollIntoView({block: 'center'})")
         j = lst.evaluate(FIRST_OTHER_GRADE)
         cards = lst.locator("li[data-doc-id]")
+        cards.nth(0).evaluate("el => el.scrollIntoView({block: 'center'})")  # a 100-card list is taller than the screen
         src = cards.nth(j).locator(".rk-handle").bounding_box()
         dst = cards.nth(0).bounding_box()
         arm(page)
@@ -147,7 +147,8 @@ def list_grade(key: str, store: str, which=None):
         card = page.locator(f'ul[data-testid="ranked-list"][data-list="{key}"] li[data-doc-id]').first
         card.scroll_into_view_if_needed()
         pressed = card.locator('.rk-chip[aria-pressed="true"]').get_attribute("data-grade")
-        target = "0" if pressed != "0" else "3"
+        top = card.locator(".rk-chip").last.get_attribute("data-grade")  # the scale's top grade
+        target = "0" if pressed != "0" else top
         arm(page)
         card.locator(f'.rk-chip[data-grade="{target}"]').click()
 
@@ -164,14 +165,17 @@ def pg_shelve():
         else:
             at.button(key=f"pg_retrieve_{scn.shelf[-1]}").click()
 
+    shelved: list[str] = []
+
     def browser(page, i):
         if i % 2 == 0:
             card = page.locator('ul[data-testid="ranked-list"][data-list="pg_list"] li[data-doc-id]').first
             card.scroll_into_view_if_needed()
+            shelved.append(card.get_attribute("data-doc-id"))
             arm(page)
             card.locator(".rk-shelve").click()
         else:
-            button = page.locator('[class*="st-key-pg_retrieve_"] button').last
+            button = page.locator(f".st-key-pg_retrieve_{shelved[-1]} button").first
             button.scroll_into_view_if_needed()
             arm(page)
             button.click()
@@ -202,8 +206,8 @@ def slider(key: str, kind: str = "slider", step: float = 1):
         widget.set_value(round(value, 2) if isinstance(value, float) else value)
 
     def browser(page, i):
-        thumb = page.locator(f'.st-key-{key} [role="slider"]')
-        thumb.scroll_into_view_if_needed()
+        page.locator(f".st-key-{key}").scroll_into_view_if_needed()
+        thumb = page.locator(f'.st-key-{key} input[type="range"]')  # react-aria's hidden range input
         thumb.focus()
         arm(page)
         thumb.press("ArrowLeft" if i % 2 == 0 else "ArrowRight")
@@ -218,7 +222,8 @@ def choice(key: str, kind: str, values: tuple):
     def browser(page, i):
         root = page.locator(f".st-key-{key}")
         root.scroll_into_view_if_needed()
-        option = root.locator("label" if kind == "radio" else "button").nth((i + 1) % 2)
+        options = 'label:has(input[type="radio"])' if kind == "radio" else "button"
+        option = root.locator(options).nth((i + 1) % 2)
         arm(page)
         option.click()
 
@@ -248,17 +253,24 @@ def unjudged_pick():
     def browser(page, i):
         root = page.locator(".st-key-lesson_unjudged_unjudged")
         root.scroll_into_view_if_needed()
+        box = root.locator("input")
+        box.focus()
         if i % 2 == 0:
-            root.locator('[data-baseweb="select"]').click()
-            option = page.locator('[role="option"]').nth(1)
+            page.keyboard.type("2. ")  # the option "2. <doc>": the second document
             arm(page)
-            option.click()
-            page.keyboard.press("Escape")
+            page.keyboard.press("Enter")
         else:
             arm(page)
-            root.locator('[role="button"][aria-label^="Delete"]').first.click()
+            page.keyboard.press("Backspace")  # the last chip
 
     return server, browser
+
+
+# The page's text and formulas (the quiz's exercises; the RR lesson's toy list, whose value is in a sentence).
+TEXT = (
+    '[data-testid="stMain"] :is([data-testid="stMarkdownContainer"], .katex-html, [data-testid="stMetricValue"])'
+    ':not([data-testid="stSlider"] *, [data-testid="stWidgetLabel"] *)'  # not a slider's own value, which moves at once
+)
 
 
 def _edits() -> list[Edit]:
@@ -280,18 +292,26 @@ def _edits() -> list[Edit]:
         Edit(
             "swap_heatmap", "/swap-heatmap", "metric", *choice("swap_metric", "segmented_control", ("AP@k", "NDCG@k"))
         ),
-        Edit("lesson_precision_recall", "/precision-recall", "k slider", *slider("lesson_pr_k")),
-        Edit("lesson_rr", "/reciprocal-rank", "rank slider", *slider("lesson_rr_rank")),
-        Edit("lesson_ap", "/average-precision", "k slider", *slider("lesson_ap_k")),
-        Edit("lesson_ndcg", "/ndcg", "k slider", *slider("lesson_ndcg_k")),
-        Edit("lesson_ndcg", "/ndcg", "gain", *choice("lesson_ndcg_gain", "radio", ("exp", "linear"))),
-        Edit("lesson_pr_curve", "/pr-curve", "recall level", *slider("lesson_pr_curve_level", "select_slider", 0.1)),
-        Edit("lesson_unjudged", "/unjudged", "mark unjudged", *unjudged_pick()),
-        Edit("lesson_user_models", "/user-models", "patience p", *slider("lesson_user_models_p", step=0.01)),
+        Edit("lesson_precision_recall", "/precision-recall", "k slider", *slider("lesson_pr_k"), watch=TEXT),
+        Edit("lesson_rr", "/reciprocal-rank", "rank slider", *slider("lesson_rr_rank"), watch=TEXT),
+        Edit("lesson_ap", "/average-precision", "k slider", *slider("lesson_ap_k"), watch=TEXT),
+        Edit("lesson_ndcg", "/ndcg", "k slider", *slider("lesson_ndcg_k"), watch=TEXT),
+        Edit("lesson_ndcg", "/ndcg", "gain", *choice("lesson_ndcg_gain", "radio", ("exp", "linear")), watch=TEXT),
+        Edit(
+            "lesson_pr_curve",
+            "/pr-curve",
+            "recall level",
+            *slider("lesson_pr_curve_level", "select_slider", 0.1),
+            watch=TEXT,
+        ),
+        Edit("lesson_unjudged", "/unjudged", "mark unjudged", *unjudged_pick(), watch=TEXT),
+        Edit(
+            "lesson_user_models", "/user-models", "patience p", *slider("lesson_user_models_p", step=0.01), watch=TEXT
+        ),
         Edit(
             "quiz", "/quiz", "drag", *list_drag("quiz_s1_3_list", "quiz_orders", (1, 3)), watch=None, sizes=("default",)
         ),
-        Edit("quiz", "/quiz", "seed", *number("quiz_seed", (2, 1)), sizes=("default",)),
+        Edit("quiz", "/quiz", "seed", *number("quiz_seed", (2, 1)), watch=TEXT, sizes=("default",)),
     ]
     return edits
 
