@@ -20,11 +20,12 @@ measured in AppTest only (session state written before the first run). The quiz'
     is shown. Budget: 400 ms (median and p90 are printed; the verdict is on the p90). The browser's edits go back
     and forth too, so its caches are warm as in (a)'s first column.
 
-How the new numbers are checked: on the Playground drag the NDCG@5 card must show the value computed here by hand
-(grades d1..d5 = 3, 2, 3, 0, 1; linear gain); every other edit is checked by detection: the watched numbers (metric
-cards, or the page's table or text) must differ from their value before the edit, and in AppTest the run must raise
-nothing. The quiz drag changes no number (the answer is checked by a button), so its browser figure is to the end
-of the rerun (``data-test-script-state`` back to ``notRunning``) with the new order on screen.
+How the new numbers are checked: in AppTest, after the Playground drag on the default list the NDCG@5 card must show
+the value computed here by hand (grades d1..d5 = 3, 2, 3, 0, 1; linear gain). Every other edit, and every browser
+edit, is checked by detection only: the watched numbers (metric cards, or the page's table or text) must differ from
+their value before the edit, and in AppTest the run must raise nothing. The quiz drag changes no number (the answer
+is checked by a button), so its browser figure is to the end of the rerun (a MutationObserver saw the script state
+go to ``running`` and it is no longer running).
 
 Run from the repository root:  .venv/bin/python bench/edit_speed.py [--reruns 10] [--edits 10] [--only server|browser]
 [--page playground] (a substring of the page names). Nothing is written to the repository.
