@@ -18,9 +18,9 @@ from metrics.teaching.examples import CAT_DOG_PARROT
 from ui import charts, first_paint, notebook_button, state, teaching, words
 
 try:  # H4's drag-and-drop list; the move and grade controls below work without it
-    from ui.sortable import ranked_list
+    from ui.sortable import consume, ranked_list
 except ImportError:  # pragma: no cover - depends on another engineer's module
-    ranked_list = None
+    consume = ranked_list = None
 HAS_DRAG = ranked_list is not None and hasattr(state, "component_edit")
 
 PAGE = "multi_query"
@@ -147,6 +147,13 @@ st.markdown(
     "(cat, dog, parrot), every one ranking D1-D4."
 )
 
+if HAS_DRAG:  # a drop is applied before the means are computed (the list itself is drawn further down)
+    for query_id in list(state.queries()):
+        consume(
+            f"{PAGE}_{query_id}_list",
+            lambda q=query_id: state.queries()[q],
+            lambda new, q=query_id: state.set_query(q, new),
+        )
 queries = state.queries()
 first_k = next(iter(queries.values())).k if queries else 2
 

@@ -179,3 +179,14 @@ def test_rbp_weights_and_err_cascade_carry_the_library_numbers_and_escape_ids():
     assert list(contributions.y) == [s.contribution for s in steps]
     for fig in (charts.rbp_weights(b, weights), charts.err_cascade(steps)):
         assert EVIL not in fig.to_json()
+
+
+def test_charts_get_plotly_white_and_plotly_still_checks_what_follows():
+    # ui.charts assigns plotly's own template with plotly's check switched off for that one assignment (a private
+    # switch plotly uses itself): the figure must carry plotly_white exactly, and the check must be back on after.
+    import plotly.io as pio
+
+    fig = charts.contributions(ndcg(["a", "b"], {"a": 1}, 2))
+    assert fig.layout.template == pio.templates["plotly_white"]
+    with pytest.raises(ValueError):
+        fig.update_layout(height="tall")

@@ -128,8 +128,15 @@ def _is_number(text: str) -> bool:
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]], max_rows: int = MAX_ROWS) -> str:
     """A Markdown table of literal cells (at most ``max_rows`` rows, and a line saying how many were left out)."""
 
+    escaped: dict[str, str] = {}  # a big matrix repeats its values: escape each once
+
+    def cell(text: str) -> str:
+        if text not in escaped:
+            escaped[text] = plain(text, one_line=True) or " "
+        return escaped[text]
+
     def line(cells: Sequence[str]) -> str:
-        return "| " + " | ".join(plain(c, one_line=True) or " " for c in cells) + " |"
+        return "| " + " | ".join(cell(c) for c in cells) + " |"
 
     lines = [line(header), "|" + "---|" * len(header), *(line(r) for r in rows[:max_rows])]
     if len(rows) > max_rows:
