@@ -16,7 +16,6 @@ Nothing is written to the repository; the server log goes to a temporary file.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import statistics
 import sys
@@ -24,6 +23,8 @@ import tempfile
 import time
 from math import log2
 from pathlib import Path
+
+from browser_helpers import browser_conftest
 
 REPO = Path(__file__).resolve().parents[1]
 LIST_KEY = "pg_list"
@@ -36,15 +37,6 @@ NDCG = {
     tuple(DEFAULT): (3 / log2(2) + 2 / log2(3) + 3 / log2(4) + 0 / log2(5) + 1 / log2(6)) / IDCG,  # 0.9724
     tuple(TOP): (1 / log2(2) + 3 / log2(3) + 2 / log2(4) + 3 / log2(5) + 0 / log2(6)) / IDCG,  # 0.8199
 }
-
-
-def _conftest():
-    """The browser-test helpers (server start/stop, Chromium launch, idle wait), loaded from their file."""
-    path = REPO / "tests" / "browser" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("browser_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -133,7 +125,7 @@ UPDATED = """(expected) => {
 def browser_drags(drags: int, warmup: int) -> tuple[list[float], list[float], int]:
     from playwright.sync_api import sync_playwright
 
-    c = _conftest()
+    c = browser_conftest()
     c.require_chromium()
     log = Path(tempfile.mkstemp(prefix="app_speed_streamlit_", suffix=".log")[1])
     proc, base = c.start_server(log)

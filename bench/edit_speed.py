@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib.util
 import logging
 import os
 import sys
@@ -48,6 +47,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+from browser_helpers import browser_conftest  # noqa: E402
 
 from bench.app_speed import percentile, summary  # noqa: E402  (the same statistics as the Playground bench)
 
@@ -436,7 +437,7 @@ def browser_times(
 
     from ui import url
 
-    c = _conftest()
+    c = browser_conftest()
     c.require_chromium()
     log = Path(tempfile.mkstemp(prefix="edit_speed_streamlit_", suffix=".log")[1])
     proc, base = c.start_server(log)
@@ -485,14 +486,6 @@ def _encoded(params: dict[str, str]) -> dict[str, str]:
     from urllib.parse import quote
 
     return {k: quote(v, safe="") for k, v in params.items()}
-
-
-def _conftest():
-    path = REPO / "tests" / "browser" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("browser_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # --- report ------------------------------------------------------------------------------------------------------

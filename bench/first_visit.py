@@ -20,7 +20,6 @@ Nothing is written to the repository; the server logs go to a temporary director
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import re
 import statistics
@@ -28,6 +27,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from browser_helpers import browser_conftest
 
 REPO = Path(__file__).resolve().parents[1]
 # A page's first content, in this order of preference: a metric's number, else what the page opens with.
@@ -94,14 +95,6 @@ WATCH = """
 """
 
 
-def _conftest():
-    """The browser-test helpers (server start/stop, Chromium launch, idle wait), loaded from their file."""
-    spec = importlib.util.spec_from_file_location("browser_conftest", REPO / "tests" / "browser" / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def visit(browser, base: str, path: str, view: str, helpers) -> dict[str, float | None]:
     import json
 
@@ -148,7 +141,7 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated paths (default: every page app.py lists)")
     parser.add_argument("--views", default="wide,presenter", help="wide, presenter or both (default)")
     args = parser.parse_args()
-    helpers = _conftest()
+    helpers = browser_conftest()
     from playwright.sync_api import sync_playwright
 
     def bare_command(port: int) -> list[str]:

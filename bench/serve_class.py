@@ -20,23 +20,15 @@ written to the repository.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
+from browser_helpers import browser_conftest
+
 REPO = Path(__file__).resolve().parents[1]
 PAGE_SIZE = 4096
-
-
-def _conftest():
-    """The browser-test helpers (server start/stop, Chromium launch, idle wait), loaded from their file."""
-    path = REPO / "tests" / "browser" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("browser_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _children(pid: int) -> list[int]:
@@ -99,7 +91,7 @@ def measure(
 ) -> tuple[list[tuple], float, int, str, tuple[float, float]]:
     from playwright.sync_api import sync_playwright
 
-    c = _conftest()
+    c = browser_conftest()
     c.require_chromium()
     log = Path(tempfile.mkstemp(prefix="serve_class_streamlit_", suffix=".log")[1])
     proc, base = c.start_server(log)
