@@ -23,11 +23,6 @@ METRICS = {  # picker label -> (family, cut at k?): the whole list too for the f
 DEFAULT = f"{family_display.listed('swap_heatmap')[0]}@k"  # the first of its list at k (LambdaRank's |ΔNDCG|)
 
 
-# One metric call per pair of differently graded docs: about a second for 100 docs. Kept for the lists and metrics a
-# session goes back to (a metric picked again, a swap undone); the key is everything the deltas depend on.
-cached_swap_deltas = st.cache_data(max_entries=64, ttl=3600, show_spinner=False)(swap_deltas)
-
-
 def do_swap(i: int, j: int) -> None:
     scn = state.scenario()
     if i == j:
@@ -63,7 +58,7 @@ if message:
 
 def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now, delta) -> None:
     """The heatmap, the best swap and the swap controls (a list of two documents or more)."""
-    deltas = cached_swap_deltas(tuple(ranking), scn.qrels, family, k, scn.conventions, tail=tuple(scn.tail))
+    deltas = widgets.swap_deltas_kept(tuple(ranking), scn.qrels, family, k, scn.conventions, tail=tuple(scn.tail))
     best = best_swap(deltas)
 
     summary, advice = st.columns([1, 3], vertical_alignment="center")

@@ -19,6 +19,7 @@ from metrics.catalog import registry
 from metrics.core.conventions import TREC_EVAL
 from metrics.core.types import Term
 from metrics.teaching.examples import EXAMPLES
+from metrics.teaching.swaps import swap_deltas
 from ui import charts, first_paint, state, words
 
 Apply = Callable[[Scenario], None]
@@ -74,10 +75,12 @@ def measure_breakdown(scn: Scenario, name: str) -> Breakdown:
     return parse_measure(name).compute(list(scn.full_ranking), scn.qrels, scn.conventions)
 
 
-# metric@k at every cutoff, kept per scenario (a metric call per cutoff: about 250 ms for 100 documents, where a
-# cache hit is 2 ms): an edit recomputes only the list it changed, not A vs B's other side. st.cache_data hands each
-# caller its own copy. (The cards' breakdowns are not kept: for 100 documents they cost less than a cache hit.)
-curves = st.cache_data(max_entries=64, ttl=3600, show_spinner=False)(numbers.curves)
+# Kept for the lists a session goes back to (an edit undone, a metric picked again, A vs B's other side); the key is
+# everything the result depends on, and st.cache_data hands each caller its own copy. (The cards' breakdowns are not
+# kept: for 100 documents they cost less than a cache hit.)
+_kept = st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
+curves = _kept(numbers.curves)  # metric@k at every cutoff: about 250 ms for 100 documents, a cache hit 2 ms
+swap_deltas_kept = _kept(swap_deltas)  # a metric call per pair of differently graded docs: about 1 s for 100 docs
 
 
 def delta(now: Breakdown, before: Breakdown | None) -> str | None:
