@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import os
 import sys
@@ -44,6 +45,7 @@ Bad input exits with status 2 and one line on stderr naming the file, the line a
 """
 
 
+@functools.cache  # built once per process: a notebook or a test suite calls main() thousands of times (2 ms each)
 def _parser() -> argparse.ArgumentParser:
     # pure Python: no numpy before the process opts out of THP
     from metrics.catalog.registry import canonical_names, default_measures
