@@ -69,3 +69,20 @@ def test_a_cell_far_down_a_100_document_list_swaps(warm_app):
     hover_and_click(warm_app, 50, 7, "Swap rank 50 (d50) ↔ rank 7 (d7)")
     hover(warm_app, 7, 50, "Swap rank 7 (d50) ↔ rank 50 (d7)")  # the redrawn map has the two docs' new places
     assert not warm_app.errors
+
+
+def test_the_swap_by_rank_controls_work_from_the_keyboard(warm_app):
+    open_heatmap(warm_app)
+    page = warm_app.page
+    for key, rank in (("swap_i", "2"), ("swap_j", "4")):  # drawn by the run after a new visitor's first
+        page.locator(f".st-key-{key} input").focus()
+        page.keyboard.press("ControlOrMeta+a")
+        page.keyboard.type(rank)
+        page.keyboard.press("Enter")
+        warm_app.wait_idle()
+    page.locator(".st-key-swap_do button").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("Swapped ranks 2 and 4.")).to_be_visible(timeout=WAIT_MS)
+    expect(warm_app.metric("NDCG@5").locator('[data-testid="stMetricValue"]')).to_have_text(
+        f"{ndcg5([3, 0, 3, 2, 1]):.4f}", timeout=WAIT_MS
+    )
