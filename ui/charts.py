@@ -475,10 +475,11 @@ def swap_heatmap(deltas: Sequence[Sequence[float]], docs: Sequence[str], label: 
         )
     )
     cells = [(i, j) for i in ranks for j in ranks if i != j]
-    safe_docs = [_safe(doc) for doc in docs]
+    safe_docs, safe_label = [_safe(doc) for doc in docs], _safe(label)
     # The click layer: a scatter in text mode with no text is hovered and selected by a click, and plotly.js draws
-    # nothing for it (invisible markers, one per cell, took it over a second to style with 100 documents).
-    # One hover template and short per-cell data (numpy: plotly checks a list item by item) keep the JSON small.
+    # nothing for it (invisible markers, one per cell, took it over a second to style with 100 documents). Its
+    # hover text is one string per cell in a template, in a numpy array: plotly checks a list item by item, and
+    # writes an array of strings to JSON faster than one of triples.
     fig.add_trace(
         go.Scatter(
             x=np.array([j for _, j in cells]),
@@ -486,12 +487,14 @@ def swap_heatmap(deltas: Sequence[Sequence[float]], docs: Sequence[str], label: 
             mode="text",
             text="",
             customdata=np.array(
-                [(safe_docs[i - 1], safe_docs[j - 1], f"{deltas[i - 1][j - 1]:+.4f}") for i, j in cells], dtype=object
+                [
+                    f"rank {i} ({safe_docs[i - 1]}) ↔ rank {j} ({safe_docs[j - 1]})"
+                    f"<br>Δ{safe_label} = {deltas[i - 1][j - 1]:+.4f}"
+                    for i, j in cells
+                ],
+                dtype=object,
             ),
-            hovertemplate=(
-                "Swap rank %{y} (%{customdata[0]}) ↔ rank %{x} (%{customdata[1]})"
-                f"<br>Δ{_safe(label)} = %{{customdata[2]}}<br>Click to swap<extra></extra>"
-            ),
+            hovertemplate="Swap %{customdata}<br>Click to swap<extra></extra>",
             showlegend=False,
         )
     )
