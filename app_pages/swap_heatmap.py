@@ -10,10 +10,18 @@ import streamlit as st
 from lab_core import family_display, notebooks
 from lab_core.markdown import plain
 from metrics.teaching.swaps import best_swap, swap_deltas, swapped
-from ui import chart_text, charts, notebook_button, presenter, state, teaching, widgets
+from ui import chart_text, charts, first_paint, notebook_button, presenter, state, teaching, widgets
 from ui.widgets import fmt
 
 PAGE = "swap"
+# The heights of the parts a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
+PICKER_ROOM = first_paint.Room(wide=60, phone=96, presenter=79)
+BY_RANK_ROOM = first_paint.Room(wide=68, phone=208, presenter=89)
+NOTEBOOK_ROOM = first_paint.Room(wide=40, phone=40, presenter=53)
+# The Playground list (st.dataframe): its rows up to 12, else a box of 420 px that scrolls; a row's (and the header's)
+# height in each view, and its border, measured in Chromium.
+LIST_ROWS_SHOWN, LIST_SCROLL_PX = 12, 420
+LIST_ROW_PX, LIST_BORDER_PX = first_paint.Room(wide=35, phone=35, presenter=46), 3
 METRICS = {  # picker label -> (family, cut at k?): the whole list too for the families whose card shows it (AP, RR)
     label: (key, cut)
     for key in family_display.listed("swap_heatmap")
@@ -44,8 +52,15 @@ scn = state.scenario()
 teaching.playground_note(scn)
 ranking = list(scn.ranking)
 
-choice = st.segmented_control("Metric", list(METRICS), default=DEFAULT, key=f"{PAGE}_metric", required=True)
-family, cut = METRICS[choice or DEFAULT]
+
+def metric_picker() -> None:
+    st.segmented_control("Metric", list(METRICS), default=DEFAULT, key=f"{PAGE}_metric", required=True)
+
+
+# The numbers paint first: the picker's code (a widget kind of its own) held the first number back (ui.first_paint).
+first_paint.later(f"{PAGE}_metric_picker", metric_picker, PICKER_ROOM)
+choice = state.widget_value(f"{PAGE}_metric") or DEFAULT  # before the picker is drawn: the value it will show
+family, cut = METRICS[choice]
 k = scn.k if cut else None
 now = widgets.breakdown(scn, family, k)  # scored with the hidden tail, if any: only the shown ranks are swapped
 previous = state.previous()
@@ -81,14 +96,17 @@ def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now,
                 do_swap(int(points[0]["y"]), int(points[0]["x"]))
 
         heatmap = presenter.scaled(charts.swap_heatmap(deltas, scn.ranking, now.metric))
-        st.plotly_chart(  # not teaching.chart: this one takes clicks (on_select)
-            heatmap,
-            theme=None,
-            key=chart_key,
-            on_select=on_click,
-            selection_mode="points",
-            config={"displayModeBar": False},
-        )
+        if not first_paint.charts_now():  # a new visitor's first run: the chart's box (as teaching.chart does)
+            st.container(height=int(heatmap.layout.height), border=False, key=f"{PAGE}_chart_first_paint")
+        else:
+            st.plotly_chart(  # not teaching.chart: this one takes clicks (on_select)
+                heatmap,
+                theme=None,
+                key=chart_key,
+                on_select=on_click,
+                selection_mode="points",
+                config={"displayModeBar": False},
+            )
         chart_text.text_alternative(heatmap, chart_key)
         st.caption(
             "The matrix is symmetric (swapping i with j is swapping j with i) and its diagonal is 0. With a cutoff, "
@@ -97,29 +115,47 @@ def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now,
 
     with list_col:
         st.markdown("**The Playground list**")
-        st.dataframe(
-            pd.DataFrame(
-                {
-                    "rank": range(1, len(ranking) + 1),
-                    "doc": ranking,
-                    "grade": [scn.grades.get(d, 0) for d in ranking],
-                    "title": [scn.title(d) for d in ranking],
-                }
-            ),
-            hide_index=True,
-            width="stretch",
-            height="content" if len(ranking) <= 12 else 420,
-        )
+        # The data grid's code held the first number back: it waits in a room of its height (ui.first_paint).
+        first_paint.later(f"{PAGE}_list", lambda: playground_table(scn, ranking), list_room(len(ranking)))
         st.markdown("**Or swap by rank**")
-        left, right, go_col = st.columns([2, 2, 3], vertical_alignment="bottom")
-        n = len(ranking)
-        left.number_input("Rank i", 1, n, 1, step=1, key=f"{PAGE}_i")
-        right.number_input("Rank j", 1, n, 2, step=1, key=f"{PAGE}_j")
+        first_paint.later(f"{PAGE}_by_rank", lambda: swap_by_rank(len(ranking)), BY_RANK_ROOM)
 
-        def swap_from_inputs() -> None:  # read the inputs at click time, not at render time
-            do_swap(int(state.widget_value(f"{PAGE}_i")), int(state.widget_value(f"{PAGE}_j")))
 
-        go_col.button("Swap", key=f"{PAGE}_do", icon=":material/swap_vert:", on_click=swap_from_inputs, width="stretch")
+def list_room(n: int) -> first_paint.Room:
+    """The Playground list's height: all its rows (and the header) up to 12, else a box that scrolls."""
+    if n > LIST_ROWS_SHOWN:
+        return first_paint.Room(*[LIST_SCROLL_PX] * 3)
+    return first_paint.Room(
+        *(row * (n + 1) + LIST_BORDER_PX for row in (LIST_ROW_PX.wide, LIST_ROW_PX.phone, LIST_ROW_PX.presenter))
+    )
+
+
+def playground_table(scn, ranking: list[str]) -> None:
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "rank": range(1, len(ranking) + 1),
+                "doc": ranking,
+                "grade": [scn.grades.get(d, 0) for d in ranking],
+                "title": [scn.title(d) for d in ranking],
+            }
+        ),
+        hide_index=True,
+        width="stretch",
+        height="content" if len(ranking) <= LIST_ROWS_SHOWN else LIST_SCROLL_PX,
+    )
+
+
+def swap_by_rank(n: int) -> None:
+    """Two rank inputs and a Swap button: the keyboard's way to swap."""
+    left, right, go_col = st.columns([2, 2, 3], vertical_alignment="bottom")
+    left.number_input("Rank i", 1, n, 1, step=1, key=f"{PAGE}_i")
+    right.number_input("Rank j", 1, n, 2, step=1, key=f"{PAGE}_j")
+
+    def swap_from_inputs() -> None:  # read the inputs at click time, not at render time
+        do_swap(int(state.widget_value(f"{PAGE}_i")), int(state.widget_value(f"{PAGE}_j")))
+
+    go_col.button("Swap", key=f"{PAGE}_do", icon=":material/swap_vert:", on_click=swap_from_inputs, width="stretch")
 
 
 if len(ranking) < 2:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page
@@ -128,5 +164,11 @@ if len(ranking) < 2:  # not st.stop(): app.py's CSS and first-paint bookkeeping 
 else:
     swaps(scn, ranking, choice, family, k, now, delta)
 
-notebook_button.button(notebooks.swap_heatmap(scn, family, k), "ir-metrics-swap-heatmap.ipynb", f"{PAGE}_notebook")
+first_paint.later(
+    f"{PAGE}_notebook_row",
+    lambda: notebook_button.button(
+        notebooks.swap_heatmap(scn, family, k), "ir-metrics-swap-heatmap.ipynb", f"{PAGE}_notebook"
+    ),
+    NOTEBOOK_ROOM,
+)
 teaching.show_source(swap_deltas)

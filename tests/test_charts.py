@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 import pytest
 
 from metrics import average_precision, dcg, idcg, ndcg
-from ui import charts
+from ui import chart_text, charts
 
 RANKING = ["d1", "d2", "d3", "d4", "d5"]
 GRADES = {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1}
@@ -139,8 +139,30 @@ def test_swap_heatmap_is_symmetric_around_zero_and_escapes_ids():
     assert heat.z[0][0] is None and heat.z[0][1] == 0.25  # blank diagonal
     assert heat.texttemplate == "%{z:+.4f}"  # four decimals, as everywhere
     assert len(cells.x) == 3 * 2
-    assert EVIL not in fig.to_json() and "Swap rank 1 (d1) ↔ rank 2 (&lt;img" in cells.hovertext[0]
+    assert (cells.y[0], cells.x[0]) == (
+        1,
+        2,
+    ) and cells.hovertemplate == "Swap %{customdata}<br>Click to swap<extra></extra>"
+    assert cells.customdata[0] == "rank 1 (d1) ↔ rank 2 (&lt;img src=x onerror=alert(1)&gt;)<br>ΔAP = +0.2500"
+    assert EVIL not in fig.to_json()
     assert charts.swap_heatmap([[0.0, 0.0], [0.0, 0.0]], ["a", "b"], "RR").data[0].zmax == 1.0  # no 0-width scale
+
+
+def test_swap_heatmaps_click_layer_draws_nothing():
+    """Its cells are clicked and hovered through a layer of points that plotly.js does not style one by one: with
+    100 documents, 9,900 invisible markers took over a second to draw (bench/edit_speed.py)."""
+    n = 100
+    fig = charts.swap_heatmap([[0.0] * n for _ in range(n)], [f"d{i}" for i in range(1, n + 1)], "NDCG@10")
+    (cells,) = fig.data[1:]
+    assert cells.type == "scatter" and cells.mode == "text" and not cells.text  # no marker, no text: nothing drawn
+    assert len(cells.x) == n * (n - 1)
+    assert fig.layout.hovermode == "closest" and fig.layout.clickmode == "event+select"
+
+
+def test_swap_heatmap_as_text_is_the_heatmap_alone():
+    fig = charts.swap_heatmap([[0.0, 0.25], [0.25, 0.0]], ["d1", "d2"], "AP")  # the click layer is not a series
+    assert chart_text.sentence(fig) == ("Heatmap: ΔAP for each rank i (rows) and swap with rank j (columns), 2 by 2.")
+    assert chart_text.table(fig) == (["swap with rank j", "1", "2"], [["1", "", "0.2500"], ["2", "0.2500", ""]])
 
 
 def test_coinciding_curves_differ_in_dash_and_marker_and_are_named():

@@ -40,12 +40,10 @@ def _kind(trace) -> str:
     return _KINDS.get(trace.type, f"{trace.type} chart")
 
 
-_INVISIBLE = "rgba(0,0,0,0)"
-
-
 def _shown(fig: go.Figure) -> list:
-    """The traces that carry data: not a transparent layer of markers that only catches clicks and hovers."""
-    return [t for t in fig.data if not (t.type == "scatter" and str(t.marker.color).replace(" ", "") == _INVISIBLE)]
+    """The traces that carry data: not a layer that draws nothing and only catches clicks and hovers (a scatter in
+    text mode with no text, as the swap heatmap's)."""
+    return [t for t in fig.data if not (t.type == "scatter" and t.mode == "text" and not t.text)]
 
 
 def _axis_title(axis) -> str:

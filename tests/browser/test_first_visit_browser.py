@@ -26,13 +26,14 @@ WATCH = """
 """
 
 
-def test_a_new_visitor_gets_numbers_and_list_first_and_charts_after_without_moving_them(browser, app_server):
+@pytest.mark.parametrize("path", ["/", "/swap-heatmap"])  # the Swap heatmap's picker above the number arrives later
+def test_a_new_visitor_gets_numbers_and_list_first_and_charts_after_without_moving_them(browser, app_server, path):
     context = browser.new_context(viewport={"width": 1440, "height": 900})  # no cache: a new visitor
     try:
         context.add_init_script(WATCH)
         page = context.new_page()
         page.set_default_timeout(30_000)
-        page.goto(app_server + "/")
+        page.goto(app_server + path)
         wait_idle(page, 90_000)  # the second run included
         page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=90_000)
         seen = page.evaluate("window.__seen")
@@ -114,7 +115,8 @@ ROOM_PAGES = {"/": {"pg_example_picker", "pg_list_controls"}, "/a-vs-b": {"ab_co
               "/ndcg": {"lesson_ndcg_k_slider"},
               "/multi-query": {"multi_query_controls", "multi_query_edge_cases"},
               "/unjudged": {"lesson_unjudged_picker", "lesson_unjudged_list"},
-              "/precision-recall": {"lesson_pr_k_slider"}, "/user-models": {"lesson_user_models_p_slider"}}  # fmt: skip
+              "/precision-recall": {"lesson_pr_k_slider"}, "/user-models": {"lesson_user_models_p_slider"},
+              "/swap-heatmap": {"swap_metric_picker", "swap_list", "swap_by_rank", "swap_notebook_row"}}  # fmt: skip
 
 
 @pytest.mark.parametrize("view", ROOM_VIEWS)
