@@ -292,7 +292,7 @@ def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
     if not board.queries:
         st.warning("No query is evaluated in every run, so there is nothing to compare. Are these the right files?")
         return None, {}
-    st.table(leaderboard.styled(board), hide_index=True, border="horizontal", width="content")
+    st.markdown(leaderboard.markdown(board))
     st.caption(board.caption())
     if board.left_out:
         st.caption(
