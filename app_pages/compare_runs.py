@@ -36,6 +36,7 @@ from ui import (
     cli_args,
     datasets,
     drilldown,
+    first_paint,
     leaderboard,
     notebook_button,
     state,
@@ -55,6 +56,20 @@ ORDER_SAYS = {  # for the caption under the heatmap
     "mean": "the lowest mean over the runs first",
     "query": "by query id",
 }
+# The heights of the pickers and buttons that a new visitor's first run leaves for the next (ui.first_paint.later:
+# each kind of widget is one more chunk of code to fetch before the numbers show), measured in Chromium with the
+# bundled samples' defaults. The grids' rooms follow their rows (ui.first_paint.grid_room).
+ROOMS = {
+    "source": first_paint.Room(wide=68, phone=68, presenter=89),
+    "sample_runs": first_paint.Room(wide=68, phone=101, presenter=89),
+    "measures": first_paint.Room(wide=68, phone=101, presenter=89),
+    "board_settings": first_paint.Room(wide=60, phone=152, presenter=79),
+    "board_exports": first_paint.Room(wide=40, phone=96, presenter=53),
+    "view_settings": first_paint.Room(wide=68, phone=160, presenter=89),
+    "pair_pickers": first_paint.Room(wide=68, phone=168, presenter=89),
+    "holm": first_paint.Room(wide=24, phone=24, presenter=32),
+    "metric_picker": first_paint.Room(wide=68, phone=68, presenter=89),
+}
 
 
 # --- loading (ui.datasets parses and caches; this page only picks the files) ---
@@ -66,6 +81,12 @@ def kept(name: str, default: object) -> dict:
     key = f"{PAGE}_{name}"
     state.sync_widget(key, state.dataset_setting(key, default))
     return {"key": key, "on_change": lambda: state.set_dataset_setting(key, state.widget_value(key))}
+
+
+def chosen(name: str, default: object) -> object:
+    """A kept widget's value, or before it is drawn (ui.first_paint.later) the saved setting it will show."""
+    key = f"{PAGE}_{name}"
+    return state.widget_value(key, state.dataset_setting(key, default))
 
 
 def keep_valid(name: str, options: list, default: object) -> None:
@@ -83,19 +104,30 @@ def load_inputs() -> tuple[str, list[datasets.RunSource], datasets.Loaded | None
     options = [s for s in SOURCES if s != "cli" or cli.given]
     default = "cli" if cli.given else "sample"
     keep_valid("source", options, default)
-    source = st.radio("Data", options, format_func=SOURCES.get, horizontal=True, **kept("source", default))
+    first_paint.later(
+        f"{PAGE}_source_picker",
+        lambda: st.radio("Data", options, format_func=SOURCES.get, horizontal=True, **kept("source", default)),
+        ROOMS["source"],
+    )
+    source = chosen("source", default)
     if source == "sample":
         systems = [s for s in SAMPLE_ORDER if s in datasets.SAMPLE_RUNS] + [
             s for s in datasets.SAMPLE_RUNS if s not in SAMPLE_ORDER
         ]
-        chosen = st.multiselect(
-            "Runs (the first is run a)",
-            systems,
-            format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES.get(s, 'sample')})",
-            **kept("sample_runs", systems),
+        first_paint.later(
+            f"{PAGE}_runs_picker",
+            lambda: st.multiselect(
+                "Runs (the first is run a)",
+                systems,
+                format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES.get(s, 'sample')})",
+                **kept("sample_runs", systems),
+            ),
+            ROOMS["sample_runs"],
         )
         st.caption(datasets.SAMPLE_DESCRIPTION)
-        loaded = [(name, datasets.load_path("run", datasets.SAMPLE_RUNS[name])) for name in chosen]
+        loaded = [
+            (name, datasets.load_path("run", datasets.SAMPLE_RUNS[name])) for name in chosen("sample_runs", systems)
+        ]
         qrels = datasets.load_path("qrels", datasets.SAMPLE_QRELS)
     elif source == "upload":
         st.caption(
@@ -226,19 +258,24 @@ def explain(r: PairedComparison, metric: str, name_a: str, name_b: str) -> None:
 def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
     """The table, its caption and exports; returns the Leaderboard (None when it cannot be built)."""
     st.subheader("Leaderboard", anchor=False)
-    test_col, correction_col = st.columns(2, gap="medium")
-    with test_col:
-        test = st.segmented_control(
-            "Significance test", list(TESTS), format_func=TESTS.get, required=True, **kept("test", "t-test")
-        )
-    with correction_col:
-        correction = st.segmented_control(
-            "Correction over all pairs of runs",
-            list(CORRECTIONS),
-            format_func=CORRECTIONS.get,
-            required=True,
-            **kept("correction", "holm"),
-        )
+
+    def settings() -> None:
+        test_col, correction_col = st.columns(2, gap="medium")
+        with test_col:
+            st.segmented_control(
+                "Significance test", list(TESTS), format_func=TESTS.get, required=True, **kept("test", "t-test")
+            )
+        with correction_col:
+            st.segmented_control(
+                "Correction over all pairs of runs",
+                list(CORRECTIONS),
+                format_func=CORRECTIONS.get,
+                required=True,
+                **kept("correction", "holm"),
+            )
+
+    first_paint.later(f"{PAGE}_board_settings", settings, ROOMS["board_settings"])
+    test, correction = chosen("test", "t-test"), chosen("correction", "holm")
     try:
         evaluations, skipped = datasets.evaluate_sources(sources, qrels, measures)
         for message in skipped.values():
@@ -255,13 +292,19 @@ def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
     if not board.queries:
         st.warning("No query is evaluated in every run, so there is nothing to compare. Are these the right files?")
         return None, {}
-    st.table(leaderboard.styled(board), hide_index=True, border="horizontal", width="content")
+    st.markdown(leaderboard.markdown(board))
     st.caption(board.caption())
     if board.left_out:
         st.caption(
             f"{board.left_out:,} quer{'y is' if board.left_out == 1 else 'ies are'} evaluated in some runs but not "
             "all, and left out of the means and tests."
         )
+    first_paint.later(f"{PAGE}_board_exports", lambda: exports(board, read, qrels), ROOMS["board_exports"])
+    return board, evaluations
+
+
+def exports(board, read, qrels) -> None:
+    """The leaderboard's download buttons, in a row."""
     stem = "leaderboard"
     with st.container(horizontal=True, gap="small"):
         for label, data, suffix, mime in (
@@ -282,7 +325,6 @@ def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
                 else None,
             )
         brief_download.leaderboard(board, read, qrels, key=f"{PAGE}_brief_board")
-    return board, evaluations
 
 
 def notebook_of(mode: str, sources, qrels, board, heatmap: tuple[str, str], pair: tuple[str, str, str] | None):
@@ -331,13 +373,18 @@ def choose_pair_from_matrix(board) -> None:
 def differ_section(board) -> tuple[str, str]:
     """The heatmap and the win/tie/loss matrix; returns the measure and order they show."""
     st.subheader("Where the runs differ", anchor=False)
-    measure_col, order_col = st.columns([1, 2], gap="medium")
     keep_valid("view_measure", list(board.measures), board.measures[0])
-    measure = measure_col.selectbox("Measure", list(board.measures), **kept("view_measure", board.measures[0]))
-    with order_col:
-        order_by = st.segmented_control(
-            "Order queries by", list(ORDERS), format_func=ORDERS.get, required=True, **kept("order", "disagreement")
-        )
+
+    def settings() -> None:
+        measure_col, order_col = st.columns([1, 2], gap="medium")
+        measure_col.selectbox("Measure", list(board.measures), **kept("view_measure", board.measures[0]))
+        with order_col:
+            st.segmented_control(
+                "Order queries by", list(ORDERS), format_func=ORDERS.get, required=True, **kept("order", "disagreement")
+            )
+
+    first_paint.later(f"{PAGE}_view_settings", settings, ROOMS["view_settings"])
+    measure, order_by = chosen("view_measure", board.measures[0]), chosen("order", "disagreement")
     order = query_order(board.queries, board.per_query[measure], by=order_by or "disagreement")
     queries, values = leaderboard.heatmap_rows(board, measure, order, HEATMAP_QUERIES)
     unit = leaderboard.on_unit_scale(measure)
@@ -356,12 +403,16 @@ def differ_section(board) -> tuple[str, str]:
         f"**Wins / ties / losses on {measure}**: the row's run against the column's run, query by query. "
         "Click a cell to compare those two runs below."
     )
-    st.dataframe(
-        leaderboard.win_tie_loss_table(board, measure),
-        hide_index=True,
-        key=f"{PAGE}_wtl",
-        on_select=lambda: choose_pair_from_matrix(board),
-        selection_mode="single-cell",
+    first_paint.later(
+        f"{PAGE}_win_tie_loss",
+        lambda: st.dataframe(
+            leaderboard.win_tie_loss_table(board, measure),
+            hide_index=True,
+            key=f"{PAGE}_wtl",
+            on_select=lambda: choose_pair_from_matrix(board),
+            selection_mode="single-cell",
+        ),
+        first_paint.grid_room(len(board.runs)),
     )
     return measure, order_by or "disagreement"
 
@@ -375,13 +426,18 @@ def pair_section(board, sources: dict, evaluations: dict, qrels) -> tuple[str, s
     names = list(board.runs)
     keep_valid("pair_a", names, names[0])
     keep_valid("pair_b", names, names[1])
-    col_a, col_b = st.columns(2, gap="medium")
-    name_a = col_a.selectbox(
-        "Run A", names, format_func=lambda r: leaderboard.run_label(board, r), **kept("pair_a", names[0])
-    )
-    name_b = col_b.selectbox(
-        "Run B", names, format_func=lambda r: leaderboard.run_label(board, r), **kept("pair_b", names[1])
-    )
+
+    def pickers() -> None:
+        col_a, col_b = st.columns(2, gap="medium")
+        col_a.selectbox(
+            "Run A", names, format_func=lambda r: leaderboard.run_label(board, r), **kept("pair_a", names[0])
+        )
+        col_b.selectbox(
+            "Run B", names, format_func=lambda r: leaderboard.run_label(board, r), **kept("pair_b", names[1])
+        )
+
+    first_paint.later(f"{PAGE}_pair_pickers", pickers, ROOMS["pair_pickers"])
+    name_a, name_b = chosen("pair_a", names[0]), chosen("pair_b", names[1])
     metric = pair_view(
         evaluations[name_a], evaluations[name_b], sources[name_a], sources[name_b], qrels, name_a, name_b
     )
@@ -406,17 +462,26 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
     with st.spinner("Resampling ..."):
         results = {m: _compare(a, b) for m, (a, b) in values.items()}
 
-    adjust = st.toggle(
-        "Holm correction for testing several metrics",
-        **kept("holm", False),
-        disabled=len(results) < 2,
-        help="Holm's step-down method keeps the chance of any false 'significant' among the metrics at 5%.",
+    first_paint.later(
+        f"{PAGE}_holm_switch",
+        lambda: st.toggle(
+            "Holm correction for testing several metrics",
+            **kept("holm", False),
+            disabled=len(results) < 2,
+            help="Holm's step-down method keeps the chance of any false 'significant' among the metrics at 5%.",
+        ),
+        ROOMS["holm"],
     )
-    st.dataframe(
-        summary_rows(results, adjust),
-        hide_index=True,
-        column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("mean A", "mean B")}
-        | {"B − A": st.column_config.NumberColumn(format="%+.4f")},
+    adjust = chosen("holm", False)
+    first_paint.later(
+        f"{PAGE}_summary",
+        lambda: st.dataframe(
+            summary_rows(results, adjust),
+            hide_index=True,
+            column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("mean A", "mean B")}
+            | {"B − A": st.column_config.NumberColumn(format="%+.4f")},
+        ),
+        first_paint.grid_room(len(results)),
     )
     if len(results) > 1:
         st.caption(
@@ -429,9 +494,14 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
         "so the numbers are the same on every visit."
     )
 
-    metric = st.selectbox("Look closer at", list(results), key=f"{PAGE}_metric")
+    first_paint.later(
+        f"{PAGE}_metric_picker",
+        lambda: st.selectbox("Look closer at", list(results), key=f"{PAGE}_metric"),
+        ROOMS["metric_picker"],
+    )
+    metric = state.widget_value(f"{PAGE}_metric")
+    metric = metric if metric in results else next(iter(results))  # the first until the picker is drawn
     r = results[metric]
-    a_values, b_values = values[metric]
     with st.container(horizontal=True, gap="small"):
         st.metric(plain(f"{metric} · A ({name_a})", one_line=True), f"{r.mean_a:.4f}", border=True, width="stretch")
         st.metric(
@@ -448,6 +518,20 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
             border=True,
             width="stretch",
         )
+    # the page's end (the notebook's button follows, drawn later too): nothing moves when it arrives
+    first_paint.later(
+        f"{PAGE}_pair_more",
+        lambda: closer_look(
+            r, metric, values[metric], (eval_a, eval_b), (run_a, run_b), qrels, (name_a, name_b), common
+        ),
+    )
+    return metric
+
+
+def closer_look(r: PairedComparison, metric: str, pair_values, evals, runs, qrels, names, common) -> None:
+    """Below the pair's cards: the waterfall, the tests explained, the per-query values, the brief and the query
+    picker (``pair_values``: A's and B's values of ``metric`` on the ``common`` queries)."""
+    (a_values, b_values), (eval_a, eval_b), (run_a, run_b), (name_a, name_b) = pair_values, evals, runs, names
     figure = charts.waterfall(common, a_values, b_values, metric, name_a, name_b)
     teaching.chart(figure, key=f"{PAGE}_waterfall")
     explain(r, metric, plain(name_a), plain(name_b))
@@ -472,7 +556,6 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
         )
     brief_download.pair(eval_a, eval_b, run_a, run_b, qrels, (name_a, name_b), metric, key=f"{PAGE}_brief_pair")
     drilldown.compare_picker(PAGE, run_a, run_b, qrels.value, common, a_values, b_values, metric, (name_a, name_b))
-    return metric
 
 
 # --- the page ---
@@ -490,13 +573,19 @@ def render() -> None:
     stale-widget cleanup, so a widget it did not draw keeps its value on the server while the browser forgets it,
     and the box redrawn later shows nothing while the old value is used (issue 11, item 1)."""
     source, sources, qrels = load_inputs()
-    measures = st.multiselect(
-        "Metrics to compare",
-        CHOICES,
-        **kept("measures", DEFAULT_MEASURES),
-        accept_new_options=True,
-        help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole list.",
+    first_paint.later(
+        f"{PAGE}_measures_picker",
+        lambda: st.multiselect(
+            "Metrics to compare",
+            CHOICES,
+            **kept("measures", DEFAULT_MEASURES),
+            accept_new_options=True,
+            help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole "
+            "list.",
+        ),
+        ROOMS["measures"],
     )
+    measures = chosen("measures", DEFAULT_MEASURES)
     if len(sources) < 2 or qrels is None:
         wanted = "two or more runs and the qrels" if source == "upload" else "at least two runs"
         st.info(f"Choose {wanted} to compare them.", icon=":material/upload_file:")
@@ -515,8 +604,12 @@ def render() -> None:
         return
     heatmap = differ_section(board)
     pair = pair_section(board, {source.name: source for source in sources}, evaluations, qrels)
-    notebook = notebook_of(source, sources, qrels, board, heatmap, pair)
-    notebook_button.button(notebook, "ir-metrics-compare-runs.ipynb", f"{PAGE}_notebook")
+
+    def notebook() -> None:
+        built = notebook_of(source, sources, qrels, board, heatmap, pair)
+        notebook_button.button(built, "ir-metrics-compare-runs.ipynb", f"{PAGE}_notebook")
+
+    first_paint.later(f"{PAGE}_notebook_button", notebook)  # the page's end
 
 
 render()

@@ -13,32 +13,52 @@ from metrics.catalog.measures import parse_measure
 from metrics.tools.explain import Explanation, explain
 from metrics.tools.profiles import MEASURES, TIES_WORDS, TOOLS, usable_tools
 from metrics.tools.settings import TITLES, described
-from ui import brief_download, datasets, notebook_button, state, teaching, tool_difference, words
+from ui import brief_download, datasets, first_paint, notebook_button, state, teaching, tool_difference, words
 from ui.datasets import Loaded
 
 PAGE = "td"
 URL_PATH = "why-tools-differ"
 SOURCES = {"sample": "Sample data", "upload": "Upload files"}
+# The heights of the parts above the numbers that a new visitor's first run leaves for the next
+# (ui.first_paint.later: each kind of widget is one more chunk of code to fetch before the numbers show), measured in
+# Chromium.
+ROOMS = {
+    "source": first_paint.Room(wide=68, phone=68, presenter=89),
+    "sample": first_paint.Room(wide=68, phone=89, presenter=89),
+    "choices": first_paint.Room(wide=68, phone=268, presenter=89),
+    "exports": first_paint.Room(wide=96, phone=96, presenter=126),  # the brief's and the notebook's buttons
+}
 
 
 def _files() -> tuple[Loaded | None, Loaded | None]:
-    state.sync_widget(f"{PAGE}_source", state.dataset_setting(f"{PAGE}_source", "sample"))
-    source = st.radio(
-        "Data",
-        list(SOURCES),
-        format_func=SOURCES.get,
-        horizontal=True,
-        key=f"{PAGE}_source",
-        on_change=lambda: state.set_dataset_setting(f"{PAGE}_source", state.widget_value(f"{PAGE}_source")),
-    )
-    if source == "sample":
-        system = st.radio(
-            "Sample system",
-            list(datasets.SAMPLE_RUNS),
-            format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES[s]})",
+    def source_picker() -> None:
+        state.sync_widget(f"{PAGE}_source", state.dataset_setting(f"{PAGE}_source", "sample"))
+        st.radio(
+            "Data",
+            list(SOURCES),
+            format_func=SOURCES.get,
             horizontal=True,
-            key=f"{PAGE}_sample",
+            key=f"{PAGE}_source",
+            on_change=lambda: state.set_dataset_setting(f"{PAGE}_source", state.widget_value(f"{PAGE}_source")),
         )
+
+    first_paint.later(f"{PAGE}_source_picker", source_picker, ROOMS["source"])
+    # the radio's value, or before it is drawn (ui.first_paint) the saved one it will show
+    source = state.widget_value(f"{PAGE}_source", state.dataset_setting(f"{PAGE}_source", "sample"))
+    if source == "sample":
+        systems = list(datasets.SAMPLE_RUNS)
+        first_paint.later(
+            f"{PAGE}_sample_picker",
+            lambda: st.radio(
+                "Sample system",
+                systems,
+                format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES[s]})",
+                horizontal=True,
+                key=f"{PAGE}_sample",
+            ),
+            ROOMS["sample"],
+        )
+        system = state.widget_value(f"{PAGE}_sample", systems[0])
         st.caption(datasets.SAMPLE_DESCRIPTION)
         return datasets.load_path("run", datasets.SAMPLE_RUNS[system]), datasets.load_path(
             "qrels", datasets.SAMPLE_QRELS
@@ -54,28 +74,43 @@ def _files() -> tuple[Loaded | None, Loaded | None]:
     return run, qrels
 
 
-def _choices() -> tuple[str, str, str] | None:
+def _tool_defaults(usable: list[str]) -> tuple[str, str]:
+    """The two tools shown first for a measure: trec_eval, then a popular library that differs from it."""
+    first = "trec_eval" if "trec_eval" in usable else usable[0]
+    preferred = [k for k in ("sklearn", "lightgbm", "ranx") if k in usable and k != first]
+    return first, preferred[0] if preferred else usable[-1]
+
+
+def _pickers() -> None:
     measure_col, first_col, second_col = st.columns([2, 3, 3], gap="medium")
     measure = measure_col.selectbox("Measure", MEASURES, key=f"{PAGE}_measure")
-    usable, excluded = usable_tools(measure)
+    usable, _ = usable_tools(measure)
     titles = {t.key: t.title for t in TOOLS}
-    first_default = "trec_eval" if "trec_eval" in usable else usable[0]
-    preferred = [k for k in ("sklearn", "lightgbm", "ranx") if k in usable and k != first_default]
-    second_default = preferred[0] if preferred else usable[-1]
-    first = first_col.selectbox(
+    first_default, second_default = _tool_defaults(usable)
+    first_col.selectbox(
         "From (the first tool)",
         usable,
         index=state.choice_index(f"{PAGE}_first", usable, first_default),
         format_func=titles.get,
         key=f"{PAGE}_first",
     )
-    second = second_col.selectbox(
+    second_col.selectbox(
         "To (the second tool)",
         usable,
         index=state.choice_index(f"{PAGE}_second", usable, second_default),
         format_func=titles.get,
         key=f"{PAGE}_second",
     )
+
+
+def _choices() -> tuple[str, str, str] | None:
+    first_paint.later(f"{PAGE}_choices", _pickers, ROOMS["choices"])
+    # The pickers' values, or before they are drawn (ui.first_paint) the ones they will show.
+    measure = state.widget_value(f"{PAGE}_measure", MEASURES[0])
+    usable, excluded = usable_tools(measure)
+    first_default, second_default = _tool_defaults(usable)
+    first = state.widget_value(f"{PAGE}_first", first_default)
+    second = state.widget_value(f"{PAGE}_second", second_default)
     if excluded:
         family = parse_measure(measure).family
         with st.expander(f"Tools that have {family} but cannot be reproduced here", icon=":material/block:"):
@@ -115,7 +150,12 @@ def _summary(found: Explanation) -> None:
             }
             for s in found.switches
         ]
-        st.dataframe(rows, hide_index=True, width="stretch")
+        # the grid's code is one more chunk before the numbers: it waits for the second run in a room of its height
+        first_paint.later(
+            f"{PAGE}_parts",
+            lambda: st.dataframe(rows, hide_index=True, width="stretch"),
+            first_paint.grid_room(len(rows)),
+        )
     else:
         st.info("These two tools make the same choices for this measure: nothing to attribute.")
     for side, (tool_, profile_) in enumerate(zip(found.tools, found.profiles, strict=True)):
@@ -219,12 +259,17 @@ def render() -> None:
         )
         return
     _summary(found)
-    brief_download.tools(found, run, qrels, key=f"{PAGE}_brief")
-    source = "sample" if state.widget_value(f"{PAGE}_source", "sample") == "sample" else "upload"
-    files = notebook_button.file_sources([(source, run), (source, qrels)], f"{PAGE}_notebook_embed")
-    nb = notebooks.why_tools_differ(*files, measure, first, second)
-    notebook_button.button(nb, "ir-metrics-why-tools-differ.ipynb", f"{PAGE}_notebook")
-    _per_query(found, run, qrels)
+
+    def exports() -> None:
+        brief_download.tools(found, run, qrels, key=f"{PAGE}_brief")
+        source = "sample" if state.widget_value(f"{PAGE}_source", "sample") == "sample" else "upload"
+        files = notebook_button.file_sources([(source, run), (source, qrels)], f"{PAGE}_notebook_embed")
+        nb = notebooks.why_tools_differ(*files, measure, first, second)
+        notebook_button.button(nb, "ir-metrics-why-tools-differ.ipynb", f"{PAGE}_notebook")
+
+    first_paint.later(f"{PAGE}_exports", exports, ROOMS["exports"])
+    # the page's end: nothing moves when it arrives (ui.first_paint.later)
+    first_paint.later(f"{PAGE}_per_query", lambda: _per_query(found, run, qrels))
 
 
 render()

@@ -44,6 +44,14 @@ def table_rows(markdown: str) -> list[list[str]]:
     ]
 
 
+def table_source(markdown: str) -> list[list[str]]:
+    """The cells of a GFM table as written (Markdown source: bold, directives and escapes kept), header row first
+    and the delimiter row left out; cells split at the pipes that are not escaped."""
+    lines = [line.strip() for line in markdown.strip().splitlines()]
+    rows = [[cell.strip() for cell in re.split(r"(?<!\\)\|", line.strip("|"))] for line in lines]
+    return [row for index, row in enumerate(rows) if index != 1]
+
+
 def markdown_table(elements, first_header: str) -> dict[str, list[str]]:
     """{first cell: the other cells} of the first Markdown element whose table starts with ``first_header``."""
     for element in elements:

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from metrics.catalog import registry
 from metrics.evaluation.engine import evaluate
 from metrics.io import read_qrels, read_run
-from tests.markdown_text import markdown_table, shown
+from tests.markdown_text import markdown_table, shown, table_rows, table_source
 
 ROOT = Path(__file__).parents[1]
 PAGE = str(ROOT / "app_pages" / "compare_runs.py")
@@ -37,6 +37,17 @@ def page() -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception
     return at
+
+
+def leaderboard_cells(at: AppTest, *, source: bool = False) -> dict[str, list[str]] | None:
+    """The leaderboard (the Markdown table whose first column is "run"): {column: its cells} as a reader sees them,
+    or with ``source`` as written (bold and shading kept); None when the page has none."""
+    for element in at.markdown:
+        rows = table_rows(element.value)
+        if rows and rows[0][0] == "run":
+            cells = table_source(element.value) if source else rows
+            return {header: [row[column] for row in cells[1:]] for column, header in enumerate(rows[0])}
+    return None
 
 
 def summary(at: AppTest):
@@ -203,7 +214,7 @@ def test_no_shared_query_stops_with_a_warning(tmp_path):
     runs, qrels = tiny_samples(tmp_path, "q9 Q0 d2 1 2.0 b\n")
     with runs, qrels:
         at = AppTest.from_file(PAGE, default_timeout=60).run()
-    assert not at.exception and not at.dataframe and not at.table
+    assert not at.exception and not at.dataframe and leaderboard_cells(at) is None
     assert "No query is evaluated in every run" in at.warning[0].value
 
 
@@ -244,24 +255,17 @@ def expected_letters(three, measure: str) -> dict[str, str]:
 
 
 def test_leaderboard_shows_the_three_samples_with_means_and_marks(page, three):
-    board = page.table[0].value  # Markdown cells: the best per column in bold
-    board.columns = [shown(c) for c in board.columns]  # measure names are escaped (lab_core.markdown.plain)
+    board = leaderboard_cells(page, source=True)  # Markdown cells: the best per column in bold and shaded
     assert list(board["run"]) == ["a · bm25", "b · dense", "c · rrf"]
     for m in MEASURES:
         letters = expected_letters(three, m)
         best = max(SAMPLE_ORDER, key=lambda name: three[name].means[m])
         for row, name in enumerate(SAMPLE_ORDER):
             mean = f"{three[name].means[m]:.4f}"
-            assert board[m][row] == (f"**{mean}**" if name == best else mean) + letters[name], (m, name)
-    assert board["NDCG@10"][1].endswith("ᵃᶜ") and board["RR@10"][1].endswith("ᵃ")  # dense vs rrf RR@10: p = 0.22
-    styles = page.table[0].proto.arrow_data.styler.styles  # and shaded: dense's row here
-    marked = styles.split("{")[0].replace(",", " ").split()
-    shaded = []  # the best run of each measure's column (column 0 is the run)
-    for column, m in enumerate(MEASURES, start=1):
-        top = max(three[name].means[m] for name in SAMPLE_ORDER)
-        shaded += [f"row{row}_col{column}" for row, name in enumerate(SAMPLE_ORDER) if three[name].means[m] == top]
-    assert sorted(c.split("_", 2)[2] for c in marked) == sorted(shaded)
-    assert {"row1_col1", "row1_col2", "row1_col3"} <= set(shaded)  # dense leads NDCG@10, AP and RR@10
+            cell = f":blue-background[**{mean}**{letters[name]}]" if name == best else mean + letters[name]
+            assert board[m][row] == cell, (m, name)
+    assert board["NDCG@10"][1].endswith("ᵃᶜ]") and board["RR@10"][1].endswith("ᵃ]")  # dense vs rrf RR@10: p = 0.22
+    assert all(board[m][1].startswith(":blue-background[") for m in ("NDCG@10", "AP", "RR@10"))  # dense leads them
     captions = "\n".join(c.value for c in page.caption)
     assert "paired t-test, Holm-corrected over the 3 pairs of runs per measure, p ≤ 0.05" in captions
 
@@ -281,7 +285,7 @@ def test_two_sample_runs_make_a_two_row_leaderboard():
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     at.multiselect(key="cmp_sample_runs").set_value(["dense", "bm25"]).run()
     assert not at.exception
-    assert list(at.table[0].value["run"]) == ["a · dense", "b · bm25"]
+    assert leaderboard_cells(at)["run"] == ["a · dense", "b · bm25"]
     assert "over the 1 pair of runs" in "\n".join(c.value for c in at.caption)
     at.multiselect(key="cmp_sample_runs").set_value(["dense"]).run()
     assert not at.exception and "Choose at least two runs" in at.info[0].value
@@ -350,7 +354,7 @@ def test_runs_given_on_the_command_line_are_read_one_at_a_time(monkeypatch, thre
     at = AppTest.from_string(script, default_timeout=60).run()
     assert not at.exception
     assert at.radio(key="cmp_source").value == "cli"
-    board = at.table[0].value
+    board = leaderboard_cells(at)
     assert list(board["run"]) == ["a · bm25", "b · dense", "c · rrf"]
     for row, name in enumerate(SAMPLE_ORDER):
         assert board["AP"][row].strip("*").startswith(f"{three[name].means['AP']:.4f}")
@@ -367,8 +371,8 @@ def test_trec_evals_bare_names_expand_and_a_string_measure_is_left_out():
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     at.multiselect(key="cmp_measures").set_value(["P", "relstring"]).run()
     assert not at.exception
-    board = at.table[0].value
-    columns = [shown(c) for c in board.columns]
+    board = leaderboard_cells(at)
+    columns = list(board)
     # trec_eval's P: its default cutoffs 5, 10, 15, 20, 30, 100, 200, 500, 1000 (trec_eval's m_P.c)
     assert [c for c in columns if c.startswith("P")] == [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
     left_out = [shown(c.value) for c in at.caption if c.value.startswith("Left out\\: relstring")]
@@ -386,7 +390,7 @@ def test_a_broken_command_line_run_is_skipped_with_its_error_and_the_others_are_
     assert not at.exception
     [error] = [shown(e.value) for e in at.error]
     assert error.startswith("Skipped: broken.run, line 2: doc 'doc1' appears twice for query '1001'"), error
-    board = at.table[0].value
+    board = leaderboard_cells(at)
     assert list(board["run"]) == ["a · bm25", "b · dense"]
     for row, name in enumerate(["bm25", "dense"]):
         assert board["AP"][row].strip("*").startswith(f"{three[name].means['AP']:.4f}")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from metrics.compare.leaderboard import from_values
-from tests.markdown_text import shown
+from tests.markdown_text import shown, table_source
 from ui import charts, leaderboard
 
 VALUES = {"AP": {"base": np.array([0.1, 0.2, 0.3, 0.4]), "new": np.array([0.5, 0.2, 0.6, 0.3])}}
@@ -25,8 +25,8 @@ def test_table_has_one_row_per_run_with_letters_and_means():
 def test_best_is_bold_and_shaded_in_its_column_only_and_names_are_escaped():
     frame = leaderboard.markdown_table(board())
     assert list(frame["AP"]) == ["0.2500", "**0.4000**"]  # no significant win on 4 queries: no letters
-    styles = leaderboard.styled(board())._compute().ctx  # {(row, column): [(property, value)]}
-    assert [cell for cell, props in styles.items() if props] == [(1, 1)]
+    cells = table_source(leaderboard.markdown(board()))
+    assert cells == [["run", "AP"], ["a · base", "0.2500"], ["b · new", ":blue-background[**0.4000**]"]]
     values = {"NDCG@1*0": {"*x*": np.array([0.1, 0.2]), "<b>y</b>": np.array([0.3, 0.4])}}
     escaped = leaderboard.markdown_table(from_values(["*x*", "<b>y</b>"], ["1", "2"], values))
     assert [shown(cell) for cell in escaped["run"]] == ["a · *x*", "b · <b>y</b>"]  # escaped, read back literally

@@ -94,6 +94,18 @@ def on_phone() -> bool:
     return "Mobile" in st.context.headers.get("User-Agent", "")
 
 
+# st.dataframe's height with its rows all shown (up to 10; more scroll inside it): a header and its rows, each 35 px
+# (46 px in presenter mode's larger type), and its border; measured in Chromium at 1440, 390 and 1920 px.
+_GRID_ROW_PX, _PRESENTER_GRID_ROW_PX, _GRID_BORDER_PX, _GRID_ROWS_SHOWN = 35, 46, 2, 10
+
+
+def grid_room(rows: int) -> Room:
+    """The room of an st.dataframe of ``rows`` rows at its default height (``later``)."""
+    shown = min(rows, _GRID_ROWS_SHOWN) + 1
+    normal = shown * _GRID_ROW_PX + _GRID_BORDER_PX
+    return Room(wide=normal, phone=normal, presenter=shown * _PRESENTER_GRID_ROW_PX + _GRID_BORDER_PX)
+
+
 def later(key: str, draw: Callable[[], None], room: Room | None = None) -> None:
     """Draw a part that is not the numbers or the list (settings, a picker, buttons) once the first screen has
     painted. On a new visitor's first run its place is an empty box of ``room``'s height, so nothing moves when it

@@ -1,6 +1,6 @@
-"""The compare page's leaderboard, as tables for st.dataframe: one row per run (its letter and name), one column per
-measure whose cell is the mean with its superscript letters (metrics.compare.leaderboard computes them), the best per
-column shaded; and the runs x runs win/tie/loss matrix. Pure (pandas, no Streamlit)."""
+"""The compare page's leaderboard as a Markdown table: one row per run (its letter and name), one column per measure
+whose cell is the mean with its superscript letters (metrics.compare.leaderboard computes them), the best per column
+in bold and shaded; and the runs x runs win/tie/loss matrix for st.dataframe. Pure (pandas, no Streamlit)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from metrics.catalog import registry
 from metrics.catalog.measures import parse_measure
 from metrics.compare.leaderboard import Leaderboard, win_tie_loss
 
-BEST_STYLE = "background-color: #D6EAF8"
+BEST = ":blue-background[{}]"  # the best value of a column, shaded (Streamlit Markdown)
 RUN_COLUMN = "run"
 
 
@@ -32,7 +32,7 @@ def table(board: Leaderboard, digits: int = 4) -> pd.DataFrame:
 
 
 def markdown_table(board: Leaderboard, digits: int = 4) -> pd.DataFrame:
-    """``table`` for st.table, whose cells are Markdown: run and measure names escaped (they come from files and
+    """``table`` with Markdown cells: run and measure names escaped (they come from files and
     typing), the best value of each column in bold."""
     best = {m: set(board.best(m)) for m in board.measures}
     rows = []
@@ -46,16 +46,21 @@ def markdown_table(board: Leaderboard, digits: int = 4) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[RUN_COLUMN, *(plain(m) for m in board.measures)])
 
 
-def styled(board: Leaderboard, digits: int = 4):
-    """``markdown_table`` with the best run of each column shaded too."""
+def markdown(board: Leaderboard, digits: int = 4) -> str:
+    """The leaderboard for st.markdown: ``markdown_table``'s cells (names escaped, the best of each column in bold),
+    the best also shaded, the numbers aligned right. A Markdown table is drawn by the code the page's text has
+    already loaded; st.table waited for about 0.8 MB of Arrow and table code (743 kB of it Arrow formatting), and a new
+    visitor's first numbers with it (ui.first_paint)."""
     frame = markdown_table(board, digits)
     best = {plain(m): {board.runs.index(r) for r in board.best(m)} for m in board.measures}
-
-    def mark(column: pd.Series) -> list[str]:
-        rows = best.get(column.name, set())
-        return [BEST_STYLE if i in rows else "" for i in range(len(column))]
-
-    return frame.style.apply(mark, axis=0)
+    lines = ["| " + " | ".join(frame.columns) + " |", "|:--|" + "--:|" * len(board.measures)]
+    for row, cells in enumerate(frame.itertuples(index=False, name=None)):
+        shaded = [
+            BEST.format(cell) if row in best.get(column, ()) else cell
+            for column, cell in zip(frame.columns, cells, strict=True)
+        ]
+        lines.append("| " + " | ".join(shaded) + " |")
+    return "\n".join(lines)
 
 
 def win_tie_loss_table(board: Leaderboard, measure: str) -> pd.DataFrame:

@@ -75,7 +75,7 @@ def test_three_uploaded_runs_make_a_leaderboard_and_export_it(warm_app):
     app, page = warm_app, warm_app.page
     open_with_uploads(app)
     expected = cli_json()
-    board = page.locator('[data-testid="stTable"]').first
+    board = page.locator('[data-testid="stMarkdownContainer"] table').first  # the leaderboard: the page's first table
     expect(board.locator("tbody tr")).to_have_count(3, timeout=IDLE_TIMEOUT_MS)  # a loaded box: seconds per rerun
     for row in expected["runs"]:
         expect(board.locator("td", has_text=f"{row['letter']} · {row['run']}")).to_have_count(1)

@@ -116,7 +116,12 @@ ROOM_PAGES = {"/": {"pg_example_picker", "pg_list_controls"}, "/a-vs-b": {"ab_co
               "/multi-query": {"multi_query_controls", "multi_query_edge_cases"},
               "/unjudged": {"lesson_unjudged_picker", "lesson_unjudged_list"},
               "/precision-recall": {"lesson_pr_k_slider"}, "/user-models": {"lesson_user_models_p_slider"},
-              "/swap-heatmap": {"swap_metric_picker", "swap_list", "swap_by_rank", "swap_notebook_row"}}  # fmt: skip
+              "/swap-heatmap": {"swap_metric_picker", "swap_list", "swap_by_rank", "swap_notebook_row"},
+              "/compare": {"cmp_source_picker", "cmp_runs_picker", "cmp_measures_picker", "cmp_board_settings",
+                           "cmp_board_exports", "cmp_view_settings", "cmp_win_tie_loss", "cmp_pair_pickers",
+                           "cmp_holm_switch", "cmp_summary", "cmp_metric_picker"},
+              "/why-tools-differ": {"td_source_picker", "td_sample_picker", "td_choices", "td_parts",
+                                    "td_exports"}}  # fmt: skip
 
 
 @pytest.mark.parametrize("view", ROOM_VIEWS)
