@@ -259,6 +259,19 @@ def test_presenter_apply_injects_css_and_an_exit_button():
     assert at.sidebar.toggle(key=presenter.SIDEBAR_KEY).value is False
 
 
+def test_the_presenter_toggle_drawn_again_defaults_to_presenter_mode():
+    """A toggle the browser mounts late shows its default until it applies the value sent with it, and sends the
+    default back with the next click: drawn in presenter mode its default must be "on" (or a page switch turned
+    presenter mode off: 4 switches in 10 in Chromium), and "off" once Exit has turned it off."""
+    at = AppTest.from_function(_presenter_frame, default_timeout=30).run()
+    at.sidebar.toggle(key=presenter.SIDEBAR_KEY).set_value(True).run()
+    toggle = at.sidebar.toggle(key=presenter.SIDEBAR_KEY)
+    assert toggle.value is True and toggle.proto.default is True
+    at.button(key=presenter.EXIT_KEY).click().run()
+    toggle = at.sidebar.toggle(key=presenter.SIDEBAR_KEY)
+    assert toggle.value is False and toggle.proto.default is False
+
+
 def test_settings_only_link_applies_to_the_default_list():
     at = open_link(k="3", gain="exp")
     assert not at.exception and not at.warning

@@ -117,9 +117,16 @@ def projector_marks(fig):
 
 def toggle(key: str = "presenter_toggle", label: str = "Presenter mode") -> None:
     """A toggle bound to the presenter flag. Any number may be on screen (with different keys)."""
-    state.sync_widget(key, state.presenter_on())
+    on = state.presenter_on()
+    # The default is the flag itself: a toggle mounted late (ui.first_paint.later, after a page switch) shows its
+    # default until it applies the value sent with it, and a browser that missed that value sent the default back
+    # with the next click, which turned presenter mode off (4 page switches in 10). session_state is written only
+    # when the toggle on screen holds another value (the Exit button, a link).
+    if st.session_state.get(key, on) != on:
+        st.session_state[key] = on
     st.toggle(
         label,
+        value=on,
         key=key,
         on_change=lambda: state.set_presenter(bool(state.widget_value(key))),
         help="For a projector: larger type and charts, no sidebar. An Exit button appears at the top of the page.",
