@@ -466,6 +466,7 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
         f"{PAGE}_holm_switch",
         lambda: st.toggle(
             "Holm correction for testing several metrics",
+            value=bool(chosen("holm", False)),  # a toggle mounted late sends its default back (ui.presenter)
             **kept("holm", False),
             disabled=len(results) < 2,
             help="Holm's step-down method keeps the chance of any false 'significant' among the metrics at 5%.",

@@ -317,7 +317,12 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
 
     def switch() -> None:
         save = _persisted("complete", False, "yd_complete")
-        st.toggle("Count judged queries missing from the run as 0 (trec_eval -c)", key="yd_complete", on_change=save)
+        st.toggle(  # its default is what it shows: a toggle mounted late sends its default back (ui.presenter.toggle)
+            "Count judged queries missing from the run as 0 (trec_eval -c)",
+            value=bool(_chosen("complete", False, "yd_complete")),
+            key="yd_complete",
+            on_change=save,
+        )
 
     first_paint.later("yd_complete_switch", switch, ROOMS["complete"])
     complete = bool(_chosen("complete", False, "yd_complete"))
