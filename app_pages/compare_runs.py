@@ -84,9 +84,8 @@ def kept(name: str, default: object) -> dict:
 
 
 def chosen(name: str, default: object) -> object:
-    """A kept widget's value, or before it is drawn (ui.first_paint.later) the saved setting it will show."""
-    key = f"{PAGE}_{name}"
-    return state.widget_value(key, state.dataset_setting(key, default))
+    """What a kept widget shows (ui.state.shown_setting)."""
+    return state.shown_setting(f"{PAGE}_{name}", default)
 
 
 def keep_valid(name: str, options: list, default: object) -> None:

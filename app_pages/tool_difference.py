@@ -43,8 +43,7 @@ def _files() -> tuple[Loaded | None, Loaded | None]:
         )
 
     first_paint.later(f"{PAGE}_source_picker", source_picker, ROOMS["source"])
-    # the radio's value, or before it is drawn (ui.first_paint) the saved one it will show
-    source = state.widget_value(f"{PAGE}_source", state.dataset_setting(f"{PAGE}_source", "sample"))
+    source = state.shown_setting(f"{PAGE}_source", "sample")
     if source == "sample":
         systems = list(datasets.SAMPLE_RUNS)
         first_paint.later(

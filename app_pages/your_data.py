@@ -48,8 +48,8 @@ def _persisted(name: str, default: object, key: str) -> Callable[[], None]:
 
 
 def _chosen(name: str, default: object, key: str) -> object:
-    """Widget ``key``'s value, or before it is drawn (ui.first_paint.later) the saved setting it will show."""
-    return state.widget_value(key, state.dataset_setting(name, default))
+    """What widget ``key``, seeded from the page's setting ``name``, shows (ui.state.shown_setting)."""
+    return state.shown_setting(key, default, setting=name)
 
 
 def _choose_source(cli: cli_args.CliFiles) -> str:

@@ -488,6 +488,12 @@ def set_dataset_setting(name: str, value: object) -> None:
     st.session_state.setdefault(_DATASET_SETTINGS, {})[name] = value
 
 
+def shown_setting(widget_key: str, default: object, setting: str | None = None) -> object:
+    """What the widget ``widget_key``, seeded from the dataset setting ``setting`` (by default its own key), shows:
+    its value, or before it is drawn (ui.first_paint.later) the saved setting it will show."""
+    return widget_value(widget_key, dataset_setting(setting or widget_key, default))
+
+
 _FIRST_PAINT = "first_paint_done"  # ui.first_paint: the session's first screen has been painted
 
 
