@@ -18,10 +18,8 @@ PAGE = "swap"
 PICKER_ROOM = first_paint.Room(wide=60, phone=96, presenter=79)
 BY_RANK_ROOM = first_paint.Room(wide=68, phone=208, presenter=89)
 NOTEBOOK_ROOM = first_paint.Room(wide=40, phone=40, presenter=53)
-# The Playground list (st.dataframe): its rows up to 12, else a box of 420 px that scrolls; a row's (and the header's)
-# height in each view, and its border, measured in Chromium.
+# The Playground list (st.dataframe): its rows up to 12, else a box of 420 px that scrolls.
 LIST_ROWS_SHOWN, LIST_SCROLL_PX = 12, 420
-LIST_ROW_PX, LIST_BORDER_PX = first_paint.Room(wide=35, phone=35, presenter=46), 3
 METRICS = {  # picker label -> (family, cut at k?): the whole list too for the families whose card shows it (AP, RR)
     label: (key, cut)
     for key in family_display.listed("swap_heatmap")
@@ -125,9 +123,7 @@ def list_room(n: int) -> first_paint.Room:
     """The Playground list's height: all its rows (and the header) up to 12, else a box that scrolls."""
     if n > LIST_ROWS_SHOWN:
         return first_paint.Room(*[LIST_SCROLL_PX] * 3)
-    return first_paint.Room(
-        *(row * (n + 1) + LIST_BORDER_PX for row in (LIST_ROW_PX.wide, LIST_ROW_PX.phone, LIST_ROW_PX.presenter))
-    )
+    return first_paint.grid_room(n, shown_at_most=LIST_ROWS_SHOWN, border_px=3)  # height="content": a 3 px border
 
 
 def playground_table(scn, ranking: list[str]) -> None:

@@ -94,16 +94,18 @@ def on_phone() -> bool:
     return "Mobile" in st.context.headers.get("User-Agent", "")
 
 
-# st.dataframe's height with its rows all shown (up to 10; more scroll inside it): a header and its rows, each 35 px
-# (46 px in presenter mode's larger type), and its border; measured in Chromium at 1440, 390 and 1920 px.
+# st.dataframe's height with its rows all shown (up to 10 at its default height; more scroll inside it): a header and
+# its rows, each 35 px (46 px in presenter mode's larger type), and its border (2 px; 3 px at height="content");
+# measured in Chromium at 1440, 390 and 1920 px.
 _GRID_ROW_PX, _PRESENTER_GRID_ROW_PX, _GRID_BORDER_PX, _GRID_ROWS_SHOWN = 35, 46, 2, 10
 
 
-def grid_room(rows: int) -> Room:
-    """The room of an st.dataframe of ``rows`` rows at its default height (``later``)."""
-    shown = min(rows, _GRID_ROWS_SHOWN) + 1
-    normal = shown * _GRID_ROW_PX + _GRID_BORDER_PX
-    return Room(wide=normal, phone=normal, presenter=shown * _PRESENTER_GRID_ROW_PX + _GRID_BORDER_PX)
+def grid_room(rows: int, *, shown_at_most: int = _GRID_ROWS_SHOWN, border_px: int = _GRID_BORDER_PX) -> Room:
+    """The room of an st.dataframe of ``rows`` rows (``later``): at its default height unless told how many rows it
+    shows at most and its border (height="content" draws them all, with a 3 px border)."""
+    shown = min(rows, shown_at_most) + 1
+    normal = shown * _GRID_ROW_PX + border_px
+    return Room(wide=normal, phone=normal, presenter=shown * _PRESENTER_GRID_ROW_PX + border_px)
 
 
 def later(key: str, draw: Callable[[], None], room: Room | None = None) -> None:
