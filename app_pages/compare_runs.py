@@ -75,12 +75,15 @@ ROOMS = {
 # --- loading (ui.datasets parses and caches; this page only picks the files) ---
 
 
-def kept(name: str, default: object) -> dict:
-    """key and on_change for a widget whose value outlives page switches (Streamlit drops widget keys when another
-    page runs, e.g. after a drill-down into the playground); saved as a ui.state dataset setting."""
+def kept(name: str, default: object, *, options: list | None = None, argument: str = "default") -> dict:
+    """key, on_change and the saved value as its default for a widget whose value outlives page switches
+    (Streamlit drops widget keys when another page runs, e.g. after a drill-down into the playground); saved as a
+    ui.state dataset setting. The default is ``index`` into ``options`` for a radio or a selectbox, else
+    ``argument`` (``default``, a toggle's ``value``): ui.state.sync_widget says why it must be the saved value."""
     key = f"{PAGE}_{name}"
-    state.sync_widget(key, state.dataset_setting(key, default))
-    return {"key": key, "on_change": lambda: state.set_dataset_setting(key, state.widget_value(key))}
+    shown = state.sync_widget(key, state.dataset_setting(key, default))
+    initial = {"index": state.option_index(options, shown)} if options is not None else {argument: shown}
+    return {"key": key, "on_change": lambda: state.set_dataset_setting(key, state.widget_value(key)), **initial}
 
 
 def chosen(name: str, default: object) -> object:
@@ -105,7 +108,9 @@ def load_inputs() -> tuple[str, list[datasets.RunSource], datasets.Loaded | None
     keep_valid("source", options, default)
     first_paint.later(
         f"{PAGE}_source_picker",
-        lambda: st.radio("Data", options, format_func=SOURCES.get, horizontal=True, **kept("source", default)),
+        lambda: st.radio(
+            "Data", options, format_func=SOURCES.get, horizontal=True, **kept("source", default, options=options)
+        ),
         ROOMS["source"],
     )
     source = chosen("source", default)
@@ -376,7 +381,9 @@ def differ_section(board) -> tuple[str, str]:
 
     def settings() -> None:
         measure_col, order_col = st.columns([1, 2], gap="medium")
-        measure_col.selectbox("Measure", list(board.measures), **kept("view_measure", board.measures[0]))
+        measure_col.selectbox(
+            "Measure", list(board.measures), **kept("view_measure", board.measures[0], options=list(board.measures))
+        )
         with order_col:
             st.segmented_control(
                 "Order queries by", list(ORDERS), format_func=ORDERS.get, required=True, **kept("order", "disagreement")
@@ -429,10 +436,16 @@ def pair_section(board, sources: dict, evaluations: dict, qrels) -> tuple[str, s
     def pickers() -> None:
         col_a, col_b = st.columns(2, gap="medium")
         col_a.selectbox(
-            "Run A", names, format_func=lambda r: leaderboard.run_label(board, r), **kept("pair_a", names[0])
+            "Run A",
+            names,
+            format_func=lambda r: leaderboard.run_label(board, r),
+            **kept("pair_a", names[0], options=names),
         )
         col_b.selectbox(
-            "Run B", names, format_func=lambda r: leaderboard.run_label(board, r), **kept("pair_b", names[1])
+            "Run B",
+            names,
+            format_func=lambda r: leaderboard.run_label(board, r),
+            **kept("pair_b", names[1], options=names),
         )
 
     first_paint.later(f"{PAGE}_pair_pickers", pickers, ROOMS["pair_pickers"])
@@ -465,8 +478,7 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
         f"{PAGE}_holm_switch",
         lambda: st.toggle(
             "Holm correction for testing several metrics",
-            value=bool(chosen("holm", False)),  # a toggle mounted late sends its default back (ui.presenter)
-            **kept("holm", False),
+            **kept("holm", False, argument="value"),
             disabled=len(results) < 2,
             help="Holm's step-down method keeps the chance of any false 'significant' among the metrics at 5%.",
         ),
@@ -577,7 +589,7 @@ def render() -> None:
         f"{PAGE}_measures_picker",
         lambda: st.multiselect(
             "Metrics to compare",
-            CHOICES,
+            state.options_with(CHOICES, chosen("measures", DEFAULT_MEASURES)),
             **kept("measures", DEFAULT_MEASURES),
             accept_new_options=True,
             help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole "

@@ -77,11 +77,12 @@ with teaching.step(
     teaching.playground_note(scn)
 
     def unjudged_picker() -> None:
-        state.sync_widget(f"{PAGE}_unjudged", [doc for doc in scn.ranking if doc in scn.unjudged])
+        unjudged = state.sync_widget(f"{PAGE}_unjudged", [doc for doc in scn.ranking if doc in scn.unjudged])
         labels = {doc: f"{rank}. {doc}" for rank, doc in enumerate(scn.ranking, start=1)}
         st.multiselect(
             "Unjudged documents (no qrels line)",
             list(scn.ranking),
+            default=unjudged,
             key=f"{PAGE}_unjudged",
             on_change=mark_unjudged,
             format_func=lambda doc: labels.get(doc, str(doc)),

@@ -86,9 +86,10 @@ def apply_grades(query_id: str, key: str, docs: list[str]) -> None:
 def query_editor(query_id: str) -> None:
     scn = state.queries()[query_id]
     text_key = f"{PAGE}_{query_id}_text"
-    state.sync_widget(text_key, state.query_texts().get(query_id, ""))
+    text = state.sync_widget(text_key, state.query_texts().get(query_id, ""))
     st.text_input(
         "Query text",
+        value=text,
         key=text_key,
         on_change=lambda: state.set_query_text(query_id, str(state.widget_value(text_key) or "")),
     )

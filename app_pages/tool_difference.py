@@ -32,10 +32,11 @@ ROOMS = {
 
 def _files() -> tuple[Loaded | None, Loaded | None]:
     def source_picker() -> None:
-        state.sync_widget(f"{PAGE}_source", state.dataset_setting(f"{PAGE}_source", "sample"))
+        source = state.sync_widget(f"{PAGE}_source", state.dataset_setting(f"{PAGE}_source", "sample"))
         st.radio(
             "Data",
             list(SOURCES),
+            index=state.option_index(SOURCES, source),
             format_func=SOURCES.get,
             horizontal=True,
             key=f"{PAGE}_source",

@@ -36,15 +36,15 @@ ROOMS = {
 }
 
 
-def _persisted(name: str, default: object, key: str) -> Callable[[], None]:
-    """Seed widget ``key`` from the page's saved setting; return the on_change that saves it (widget keys are
-    dropped on page switches, the setting is not)."""
-    state.sync_widget(key, state.dataset_setting(name, default))
+def _persisted(name: str, default: object, key: str) -> tuple[object, Callable[[], None]]:
+    """Seed widget ``key`` from the page's saved setting: (the value to give as the widget's default, the on_change
+    that saves it). Widget keys are dropped on page switches, the setting is not."""
+    shown = state.sync_widget(key, state.dataset_setting(name, default))
 
     def save() -> None:
         state.set_dataset_setting(name, state.widget_value(key))
 
-    return save
+    return shown, save
 
 
 def _chosen(name: str, default: object, key: str) -> object:
@@ -59,8 +59,16 @@ def _choose_source(cli: cli_args.CliFiles) -> str:
         state.set_dataset_setting("source", default)
 
     def picker() -> None:
-        save = _persisted("source", default, "yd_source")
-        st.radio("Data", options, format_func=SOURCES.get, horizontal=True, key="yd_source", on_change=save)
+        shown, save = _persisted("source", default, "yd_source")
+        st.radio(
+            "Data",
+            options,
+            index=state.option_index(options, shown),
+            format_func=SOURCES.get,
+            horizontal=True,
+            key="yd_source",
+            on_change=save,
+        )
 
     first_paint.later("yd_source_picker", picker, ROOMS["source"])
     return _chosen("source", default, "yd_source")
@@ -69,10 +77,11 @@ def _choose_source(cli: cli_args.CliFiles) -> str:
 def _sample_files() -> tuple[Loaded, Loaded]:
 
     def picker() -> None:
-        save = _persisted("sample_system", "dense", "yd_sample_system")
+        shown, save = _persisted("sample_system", "dense", "yd_sample_system")
         st.radio(
             "Sample system",
             list(datasets.SAMPLE_RUNS),
+            index=state.option_index(datasets.SAMPLE_RUNS, shown),
             format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES[s]})",
             horizontal=True,
             key="yd_sample_system",
@@ -104,8 +113,10 @@ def _uploaded_files() -> tuple[Loaded | None, Loaded | None]:
 def _command_line_files(cli: cli_args.CliFiles) -> tuple[Loaded | None, Loaded | None]:
     run_path = cli.runs[0] if cli.runs else None
     if len(cli.runs) > 1:
-        save = _persisted("cli_run", cli.runs[0], "yd_cli_run")
-        run_path = st.selectbox("Run", cli.runs, key="yd_cli_run", on_change=save)
+        shown, save = _persisted("cli_run", cli.runs[0], "yd_cli_run")
+        run_path = st.selectbox(
+            "Run", cli.runs, index=state.option_index(cli.runs, shown), key="yd_cli_run", on_change=save
+        )
     run_col, qrels_col = st.columns(2, gap="medium")
     with run_col:
         run = datasets.path_input("yd_cli_run", "run", run_path) if run_path else None
@@ -123,18 +134,20 @@ def _command_line_files(cli: cli_args.CliFiles) -> tuple[Loaded | None, Loaded |
 def _measure_pickers() -> None:
     pick_col, more_col = st.columns([3, 2], gap="medium")
     with pick_col:
-        save = _persisted("measures", list(DEFAULT_MEASURES), "yd_measures")
+        shown, save = _persisted("measures", list(DEFAULT_MEASURES), "yd_measures")
         st.multiselect(
             "Common measures",
-            [*DEFAULT_MEASURES, *MORE_MEASURES],
+            state.options_with([*DEFAULT_MEASURES, *MORE_MEASURES], shown),
+            default=shown,
             key="yd_measures",
             on_change=save,
             accept_new_options=True,
         )
     with more_col:
-        save = _persisted("more_measures", "", "yd_more_measures")
+        shown, save = _persisted("more_measures", "", "yd_more_measures")
         st.text_input(
             "More measures (type them)",
+            value=shown,
             key="yd_more_measures",
             on_change=save,
             placeholder="e.g. P@5, nDCG@20",
@@ -316,10 +329,10 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
     )
 
     def switch() -> None:
-        save = _persisted("complete", False, "yd_complete")
-        st.toggle(  # its default is what it shows: a toggle mounted late sends its default back (ui.presenter.toggle)
+        shown, save = _persisted("complete", False, "yd_complete")
+        st.toggle(
             "Count judged queries missing from the run as 0 (trec_eval -c)",
-            value=bool(_chosen("complete", False, "yd_complete")),
+            value=bool(shown),
             key="yd_complete",
             on_change=save,
         )

@@ -59,3 +59,28 @@ def test_the_readme_page_table_names_every_page():
     titles = re.findall(r'st\.Page\(\s*"[^"]+",\s*title="([^"]+)"', (ROOT / "app.py").read_text(encoding="utf-8"))
     assert len(titles) >= 17
     assert [title for title in titles if f"**{title}" not in table and f", {title}" not in table] == []
+
+
+def test_widgets_drawn_again_default_to_the_value_they_show():
+    """A browser that mounts a widget late (ui.first_paint.later, or drawn again after a page switch) shows the
+    widget's default until it applies the value sent with it, and one that missed that value sends the default back
+    with the next interaction: an upload right after a first visit lost Evaluate's measures. So a widget seeded from
+    a saved value has that value as its default (ui.state.sync_widget)."""
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.number_input(key="pg_k").set_value(3).run()
+    at.switch_page("app_pages/your_data.py").run()
+    at.multiselect(key="yd_measures").set_value(["AP", "RR"]).run()
+    at.text_input(key="yd_more_measures").set_value("P@7").run()
+    at.radio(key="yd_sample_system").set_value("bm25").run()
+    at.switch_page("app_pages/sources.py").run()
+    at.switch_page("app_pages/your_data.py").run()
+    measures = at.multiselect(key="yd_measures")
+    assert measures.value == ["AP", "RR"]
+    assert [measures.options[i] for i in measures.proto.default] == ["AP", "RR"]
+    assert at.text_input(key="yd_more_measures").proto.default == "P@7"
+    system = at.radio(key="yd_sample_system")
+    assert system.value == "bm25" and system.options[system.proto.default].startswith("bm25")
+    at.switch_page("app_pages/playground.py").run()
+    k = at.number_input(key="pg_k")
+    assert k.value == 3 and k.proto.default == 3
+    assert not at.exception

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
+from typing import TypeVar
 
 import streamlit as st
 
 from lab_core.scenario import DEFAULT_EXAMPLE, Scenario
 from metrics.teaching.examples import CAT_DOG_PARROT, EXAMPLES, RETRIEVER_A, RETRIEVER_B
 from ui import quiz, url
+
+T = TypeVar("T")  # the type of a widget's canonical value
 
 UNDO_LIMIT = 200
 
@@ -304,13 +307,32 @@ def pop_announcement(key: str) -> str:
     return st.session_state.get(_ANNOUNCEMENTS, {}).pop(key, "")
 
 
-def sync_widget(widget_key: str, value: object) -> None:
-    """Show a canonical value in a widget, but only when the canonical value changed (undo, preset, reset) or the
-    widget was dropped by a page switch: what the user typed (even if invalid) stays until then."""
+def sync_widget(widget_key: str, value: T) -> T:
+    """Make the widget ``widget_key`` show the canonical ``value``; returns ``value``, which the caller passes as the
+    widget's default (``value=``, ``default=``, or ``index=`` through ``option_index``) in the same run.
+
+    A widget the browser mounts late (ui.first_paint.later, or drawn again after a page switch) shows its default
+    until it has applied the value sent with it, and a browser that missed that value sends the default back with the
+    next interaction: an upload then lost Evaluate's measures, and presenter mode turned itself off. So the default is
+    always the canonical value, and session_state is written only for a widget already on screen whose canonical
+    value changed (undo, preset, reset): what the user typed (even if invalid) stays until then."""
     pushed = st.session_state.setdefault(_PUSHED, {})
-    if widget_key not in st.session_state or pushed.get(widget_key) != value:
+    if widget_key in st.session_state and pushed.get(widget_key) != value:
         st.session_state[widget_key] = value
-        pushed[widget_key] = value
+    pushed[widget_key] = value
+    return value
+
+
+def options_with(options: Sequence[object], chosen: Sequence[object]) -> list[object]:
+    """``options`` and then any of ``chosen`` not among them: the options of a multiselect that accepts new ones,
+    so that what the user added is still a valid default when the widget is drawn again."""
+    return [*options, *(value for value in chosen if value not in options)]
+
+
+def option_index(options: Sequence[object], value: object) -> int | None:
+    """The ``index`` that makes a radio or selectbox show ``value`` (None, no choice, when it is not an option)."""
+    options = list(options)
+    return options.index(value) if value in options else None
 
 
 def widget_value(widget_key: str, default: object = None) -> object:

@@ -155,14 +155,16 @@ def _k_error(raw: object) -> str | None:
 def k_control(prefix: str, current: Current, apply: Apply, *, label: str = "Cutoff k") -> None:
     """A number input for k; invalid entries stay visible with an error, the scenario keeps its k."""
     key = f"{prefix}_k"
-    state.sync_widget(key, current().k)
+    k = state.sync_widget(key, current().k)
 
     def on_change() -> None:
         raw = state.widget_value(key)
         if _k_error(raw) is None:
             apply(current().with_settings(k=int(raw)))
 
-    st.number_input(label, step=1, key=key, on_change=on_change, help="Metrics with @k look only at the top k.")
+    st.number_input(
+        label, value=k, step=1, key=key, on_change=on_change, help="Metrics with @k look only at the top k."
+    )
     error = _k_error(state.widget_value(key))
     if error:
         st.error(error)
@@ -187,12 +189,14 @@ def convention_controls(prefix: str, current: Current, apply: Apply) -> None:
 
     def widget(name: str, control: Callable[..., object], options: Sequence, **kwargs: object) -> str:
         key = f"{prefix}_{name}"
-        state.sync_widget(key, kwargs.pop("value"))
+        shown = state.sync_widget(key, kwargs.pop("value"))
+        # ui.state.sync_widget: the widget's default is the value it shows (a radio's is an index)
+        initial = {"index": state.option_index(options, shown)} if control is st.radio else {"default": shown}
 
         def on_change() -> None:
             kwargs_apply(name, state.widget_value(key))
 
-        control(options=options, key=key, on_change=on_change, **kwargs)
+        control(options=options, key=key, on_change=on_change, **initial, **kwargs)
         return key
 
     def kwargs_apply(name: str, value: object) -> None:
@@ -470,7 +474,7 @@ def preset_picker(prefix: str) -> None:
     origin = state.origin()
     example = EXAMPLES[state.example_key()]
     edited = origin is None and state.scenario() != Scenario.from_example(example)
-    state.sync_widget(key, None if origin or edited else example.key)
+    shown = state.sync_widget(key, None if origin or edited else example.key)
 
     def load() -> None:
         if state.widget_value(key) is not None:
@@ -484,7 +488,7 @@ def preset_picker(prefix: str) -> None:
                 "Example",
                 list(EXAMPLES),
                 key=key,
-                index=None,
+                index=state.option_index(EXAMPLES, shown),
                 placeholder=origin or f"{example.title} (edited)",
                 format_func=lambda e: EXAMPLES[e].title,
                 on_change=load,
