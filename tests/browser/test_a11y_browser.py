@@ -2,9 +2,10 @@
 impact, on every page at 1440x900, on a 390x844 phone and in presenter mode at 1920x1080.
 
 One tab per view for the whole module (a page switch in one session costs a rerun; a new session a frontend boot):
-it moves between pages by the app's own navigation links, so axe is injected once per view. The phone and presenter
-views hide the sidebar, so their links are clicked from script there; the links themselves are what a person uses
-on the wide view (tests/browser/test_pages_browser.py clicks them).
+it moves between pages by the app's own navigation links, so axe is injected once per view. On the wide view the
+links are clicked as a person would, and each page is also checked to open without an exception, marked as the
+current page in the navigation, and screenshotted into tests/artifacts/ (for a person to look at, not compared). The
+phone and presenter views hide the sidebar, so their links are clicked from script there.
 
 ``test_the_audit_fails_on_a_broken_page`` checks the audit itself: the same call finds what was broken on purpose.
 """
@@ -66,14 +67,30 @@ def tabs(browser, app_server) -> Iterator:
             context.close()
 
 
-def show(app: App, path: str) -> None:
-    """Switch ``app``'s session to the page at ``path`` through its navigation link, and wait until it is drawn."""
+def show(app: App, path: str, *, as_a_person: bool = False) -> None:
+    """Switch ``app``'s session to the page at ``path`` through its navigation link, and wait until it is drawn.
+    ``as_a_person``: a real click on the visible link (the phone's and the projector's sidebar is closed, so there
+    the link is clicked from script)."""
     if urlparse(app.page.url).path != path:
         title = ADDRESSES[path]
         link = app.page.locator(NAV_LINK).filter(has_text=re.compile(rf"{re.escape(title)}$"))
-        link.evaluate("a => a.click()")  # the phone's and the projector's sidebar is closed
+        if as_a_person:
+            link.click()
+        else:
+            link.evaluate("a => a.click()")
         expect(app.page).to_have_url(re.compile(rf"{re.escape(app.base_url + path)}(\?.*)?$"), timeout=WAIT_MS)
     app.wait_rendered()
+
+
+def assert_healthy(app: App, title: str) -> None:
+    """The page drew its title, no exception, no "Page not found", no uncaught error, and the navigation marks it."""
+    page = app.page
+    exceptions = page.locator('[data-testid="stException"]')
+    assert exceptions.count() == 0, f"the page shows an exception: {exceptions.all_inner_texts()}"
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+    expect(page.locator("h1").first).to_be_visible()
+    assert app.errors == [], f"uncaught errors in the page: {app.errors}"
+    expect(page.locator(f'{NAV_LINK}[aria-current="page"]')).to_contain_text(title)
 
 
 def assert_no_violation(app: App, where: str, view: str = "wide", within: str | None = None) -> None:
@@ -104,8 +121,10 @@ def test_every_page_has_no_axe_violation(tabs, view, path):
     """As drawn on the phone and the projector; on the wide screen with every expander open, then every tab shown
     in turn (axe skips what is hidden, so a closed expander or tab would go unchecked)."""
     app = tabs(view)
-    show(app, path)
+    show(app, path, as_a_person=view == "wide")
     if view == "wide":
+        assert_healthy(app, ADDRESSES[path])
+        app.screenshot(path.strip("/") or "playground-home")
         open_every_expander(app)
     assert_no_violation(app, f"{path} ({view})", view)
     if view != "wide":

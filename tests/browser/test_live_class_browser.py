@@ -23,6 +23,7 @@ from tests.browser.axe_audit import assert_accessible
 from tests.browser.conftest import ARTIFACTS, App, _app, in_first_screen, start_server, stop_server, wait_idle
 from tests.browser.conftest import PHONE as PHONE_CONTEXT
 from tests.browser.keyboard import press, reset, tab_to
+from ui.live_class import STUDENT_REFRESH_S
 
 pytestmark = pytest.mark.browser
 
@@ -294,11 +295,11 @@ def test_a_killed_server_keeps_the_poll_its_answers_and_its_links(browser, tmp_p
         stop_server(proc)
 
 
-HALL_PHONES = 10  # tens of phones in one Chromium; bench/serve_class_phones.py plays hundreds without a browser
+HALL_PHONES = 6  # a row of phones in one Chromium; bench/serve_class_phones.py plays hundreds without a browser
 
 
 def test_a_row_of_phones_answers_and_the_reveal_is_pushed_to_them(browser, live_server):
-    """Ten phones (contexts of one Chromium) join by link and answer; the projector counts them all. An idle phone
+    """Six phones (contexts of one Chromium) join by link and answer; the projector counts them all. An idle phone
     sends the server nothing (no timer of its own asks whether the teacher has revealed: the server pushes it), and
     the reveal reaches every phone without a reload."""
     projector = open_context(browser, live_server, PROJECTOR)
@@ -324,7 +325,8 @@ def test_a_row_of_phones_answers_and_the_reveal_is_pushed_to_them(browser, live_
             phone.wait_idle(WAIT_MS * 2)
 
         sent.clear()
-        phones[0].page.wait_for_timeout(5_000)  # a fragment timer would ask every 2 s: 2 frames per phone
+        # A phone's own timer (where the server cannot push) would ask every STUDENT_REFRESH_S: a frame per phone.
+        phones[0].page.wait_for_timeout(STUDENT_REFRESH_S * 1_250)
         assert sent == []
 
         projector.page.get_by_role("button", name="Reveal").click()
