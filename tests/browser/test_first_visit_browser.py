@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import TimeoutError
 
 from tests.browser.conftest import PHONE, wait_idle
+from tests.browser.test_routing_browser import ADDRESSES, RECORD_DIALOGS, SCENARIO, shows_its_page
 
 pytestmark = pytest.mark.browser
 
@@ -124,21 +125,37 @@ ROOM_PAGES = {"/": {"pg_example_picker", "pg_list_controls"}, "/a-vs-b": {"ab_co
                                     "td_exports"}}  # fmt: skip
 
 
+def visits(view: str) -> list[tuple[str, str]]:
+    """(path, query) of the first visits each view makes: the pages with rooms; in presenter mode every address the
+    app routes, with a scenario in the link (tests/browser/test_routing_browser.py: each opens its own page with no
+    "Page not found" dialog); on the wide screen the Playground's alias too."""
+    query = ROOM_VIEWS[view][1]
+    if view == "presenter":
+        return [(path, f"{query}&{SCENARIO}") for path in ADDRESSES]
+    extra = ["/playground"] if view == "wide" else []
+    return [(path, query) for path in [*ROOM_PAGES, *extra]]
+
+
 @pytest.mark.parametrize("view", ROOM_VIEWS)
-def test_a_part_left_for_the_second_run_arrives_in_a_room_of_its_own_height(browser, app_server, view):
-    """The settings, pickers and buttons a new visitor's first run leaves out (their code held the numbers back) wait
-    in empty boxes of their height (ui.first_paint.Room): when they arrive, nothing around them moves."""
-    options, query = ROOM_VIEWS[view]
+def test_a_first_visit_opens_its_page_and_each_part_left_for_later_arrives_in_a_room_of_its_height(
+    browser, app_server, view
+):
+    """A new session's first run, by the address typed or shared, draws that page with no "Page not found" dialog at
+    any moment; the settings, pickers and buttons it leaves out (their code held the numbers back) wait in empty
+    boxes of their height (ui.first_paint.Room): when they arrive, nothing around them moves."""
+    options = ROOM_VIEWS[view][0]
     # Every page in a new tab of one context: each tab is a new session (its first run leaves the parts out), and the
     # browser fetches the app's code once instead of once per page.
     context = browser.new_context(**options)
     try:
         context.add_init_script(ROOMS_WATCH)
-        for path, keys in ROOM_PAGES.items():
+        context.add_init_script(RECORD_DIALOGS)
+        for path, query in visits(view):
             page = context.new_page()
             page.set_default_timeout(30_000)
             page.goto(app_server + path + query)
             wait_idle(page, 90_000)  # the second run included
+            keys = ROOM_PAGES.get(path, set())
             rooms = page.evaluate("window.__rooms")
             assert set(rooms) >= keys, (path, rooms)
             for key in keys:  # once mounted (a widget's code may still be arriving), the part fills its room
@@ -156,6 +173,9 @@ def test_a_part_left_for_the_second_run_arrives_in_a_room_of_its_own_height(brow
                 except TimeoutError:
                     drawn = page.locator(f".st-key-{key}").bounding_box()
                     raise AssertionError((view, path, key, rooms[key], drawn)) from None
+            assert page.evaluate("window.__dialogs") == [], (view, path + query)
+            heading = page.locator("h1").first.inner_text().strip()
+            assert shows_its_page(path, heading), (view, path + query, heading)
             page.close()
     finally:
         context.close()

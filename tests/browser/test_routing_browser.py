@@ -6,8 +6,10 @@ the page's first script records every dialog that ever mounts, so a dialog close
 
 A fresh server's first session is the case that used to flash the dialog (a pages/ folder beside app.py sent it
 through Streamlit's legacy router): the first test gives each of several links its own freshly started server (they
-start in parallel), and the cause itself is guarded by test_app_pages.py. The warm-server test opens every
-address; a mistyped path still gets Streamlit's message.
+start in parallel), and the cause itself is guarded by test_app_pages.py. On the shared server, every address is
+opened as a new session's first visit by tests/browser/test_first_visit_browser.py (in presenter mode with a
+scenario, the Playground's plainly too), which checks its rooms on the same visits; a mistyped path still gets
+Streamlit's message.
 """
 
 from __future__ import annotations
@@ -117,19 +119,6 @@ def test_links_opened_as_a_fresh_servers_first_visit_never_show_a_dialog(browser
         dialogs, heading = open_and_record(browser, base + link)
         assert dialogs == [], f"{link} on a fresh server: {dialogs}"
         assert shows_its_page(link.split("?")[0], heading), (link, heading)
-
-
-@pytest.mark.parametrize("path", list(ADDRESSES))
-def test_every_address_opens_its_page_with_no_dialog(warm_context, app_server, path):
-    variants = ["", f"?presenter=1&{SCENARIO}"] if ADDRESSES[path] == HOME else [f"?presenter=1&{SCENARIO}"]
-    for variant in variants:  # a new tab of the warm context each: a new session, the bundles cached
-        page = warm_context.new_page()
-        try:
-            dialogs, heading = record(page, app_server + path + variant)
-        finally:
-            page.close()
-        assert dialogs == [], f"{path}{variant}: {dialogs}"
-        assert shows_its_page(path, heading), (path + variant, heading)
 
 
 def test_a_mistyped_link_still_says_page_not_found(browser, app_server):
