@@ -172,15 +172,37 @@ UPLOADER = '[data-testid="stFileUploader"]'
 FILE_CHIP = '[data-testid="stFileChip"]'  # one per file an uploader holds
 
 
+# Counts the script runs the page has seen start (the app's data-test-script-state turning "running").
+COUNT_RUNS = """() => {
+  if (window.__runs === undefined) {
+    window.__runs = 0;
+    const app = document.querySelector('[data-testid="stApp"]');
+    new MutationObserver(() => {
+      if (app.getAttribute("data-test-script-state") === "running") window.__runs += 1;
+    }).observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
+  }
+  return window.__runs;
+}"""
+
+
 def upload(app, label: str, *files) -> None:
     """Give the uploader labelled ``label`` these files (paths, or Playwright's name/mimeType/buffer dicts) and wait
-    for the run they cause. Right after the files are handed over the app is still idle for a moment (the upload,
-    then its rerun): wait until the uploader lists them first, or wait_idle can return before the rerun began."""
-    box = app.page.locator(UPLOADER).filter(has=app.page.get_by_text(label, exact=True))
-    box.locator('input[type="file"]').set_input_files(list(files))
+    for the run they cause to end. The uploader lists the files while they are still being sent, before that run
+    begins, so the wait is for a run that started after the files were handed over: a next upload then meets a
+    settled page, not one a run is about to redraw (CI saw the second of two quick uploads lost under load)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
     from playwright.sync_api import expect
 
-    expect(box.locator(FILE_CHIP)).to_have_count(len(files), timeout=IDLE_TIMEOUT_MS)
+    app.wait_idle()
+    runs_before = app.page.evaluate(COUNT_RUNS)
+    box = app.page.locator(UPLOADER).filter(has=app.page.get_by_text(label, exact=True))
+    box.locator('input[type="file"]').set_input_files(list(files))
+    try:
+        expect(box.locator(FILE_CHIP)).to_have_count(len(files), timeout=IDLE_TIMEOUT_MS)
+        app.page.wait_for_function(f"() => window.__runs > {runs_before}", timeout=IDLE_TIMEOUT_MS)
+    except (AssertionError, PlaywrightTimeoutError):
+        app.screenshot(f"upload-lost-{label.lower().replace(' ', '-')}")  # what CI saw, for a person to look at
+        raise
     app.wait_idle()
 
 
