@@ -130,14 +130,10 @@ def evaluate_format(options, measures, settings: EvaluationOptions, release=lamb
         run, evaluate = read_run(options.run), evaluate_judgment_groups
     else:  # preferences rank ties their own way (evaluation.preferences.ranked_run)
         read = read_prefs if options.rel_format == "prefs" else read_qrels_prefs
-        try:  # the run first, as metrics.cli.ir_metrics reads it: its parse is the peak, the judgments not yet held
-            run = ranked_run(options.run)
-        except (ValueError, OSError):
-            read(options.qrels)  # trec_eval reads the judgments first: an error there is the one reported
-            raise
+        judgments = read(options.qrels)  # first, as trec_eval: an error there is the one reported
         release()
-        judgments = read(options.qrels)
-        run, evaluate = ranked_run(run, keep=judged_docs(judgments)), evaluate_preferences
+        # The run's rows cut to the judged docs' as it is read, a block at a time (ranked_run): never held whole.
+        run, evaluate = ranked_run(options.run, keep=judged_docs(judgments)), evaluate_preferences
     release()
     names = run.name, judgments.name
     if options.debug.query is not None:  # -D LEVEL.QID: that query alone

@@ -8,6 +8,7 @@ names two judged documents, and a level only orders them).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -25,6 +26,7 @@ from metrics.io import Run, doc_hash
 from metrics.io.arrays import (
     arrow_float64,
     arrow_int64,
+    arrow_strings,
     bool_numpy,
     chunked,
     dictionary_codes,
@@ -34,9 +36,13 @@ from metrics.io.arrays import (
     take,
 )
 from metrics.io.duplicates import refuse_duplicate_docs
+from metrics.io.hashing import StringIndex
 from metrics.io.prefs import Preferences, read_prefs
+from metrics.io.rules import InputError
 
 READS = "prefs"  # the -R format whose measures this scores (TrecEval.reads)
+TABLE_ENTRIES = 1 << 16  # judgments scored at a time (preference_tables)
+BLOCK_PIECE_BYTES = 4 << 20  # a run file's text parsed at a time when only the judged rows are kept (ranked_run)
 
 
 def evaluate_preferences(
@@ -65,19 +71,28 @@ def evaluate_preferences(
         if READS not in registry.family(measure.family).trec_eval.reads:
             raise ValueError(f"{measure.name} is not computed from preferences (trec_eval -R prefs)")
     prefs = read_prefs(prefs)
-    judged = sorted(set(prefs.query.to_pylist()))  # byte order: trec_eval's order of the queries
-    ranked = ranked_run(run, keep=judged_docs(prefs))
+    judged = sorted(pc.unique(prefs.query).to_pylist())  # byte order: trec_eval's order of the queries
+    # A RankedRun is taken as it is (the CLI's was cut to the judged docs as it was read): _ranks matches exactly.
+    ranked = run if isinstance(run, RankedRun) else ranked_run(run, keep=judged_docs(prefs))
     in_run = ranked.query_ids
     evaluated = [query for query in judged if complete or query in in_run]
-    table = preference_table(ranked, prefs, evaluated, max_docs)
-    prepared = Prepared()  # what a kernel takes: the table, where the preference kernels look for it
-    prepared.size, prepared.queries, prepared.conventions = table.size, tuple(evaluated), options.conventions
-    prepared.shared(PREPARED_KEY, lambda: table)
-    per_query = {measure.name: registry.family(measure.family).kernel(prepared, measure) for measure in parsed}
+    parts: dict[str, list[np.ndarray]] = {measure.name: [] for measure in parsed}
+    relevant_parts = []
+    for first, table in preference_tables(ranked, prefs, evaluated, max_docs):
+        prepared = Prepared()  # what a kernel takes: the table, where the preference kernels look for it
+        prepared.size, prepared.conventions = table.size, options.conventions
+        prepared.queries = tuple(evaluated[first : first + table.size])
+        prepared.shared(PREPARED_KEY, lambda table=table: table)
+        for measure in parsed:
+            parts[measure.name].append(registry.family(measure.family).kernel(prepared, measure))
+        counted = group_counts(table).counts["rel"]
+        relevant_parts.append(np.bincount(table.group_slot, weights=counted, minlength=table.size))
+        del prepared, table
+    per_query = {name: np.concatenate(values) for name, values in parts.items()}
     by_name = {measure.name: measure for measure in parsed}
     only_in_run = tuple(sorted(in_run - set(judged)))
     only_in_qrels = tuple(query for query in judged if query not in in_run)
-    relevant = np.bincount(table.group_slot, weights=group_counts(table).counts["rel"], minlength=table.size)
+    relevant = np.concatenate(relevant_parts)
     counts = QueryCounts(len(evaluated), len(only_in_run), len(only_in_qrels), int((relevant == 0).sum()))
     return Evaluation(
         tuple(evaluated),
@@ -135,7 +150,62 @@ def ranked_run(source, name: str | None = None, keep=None) -> RankedRun:
     if isinstance(source, RankedRun | Run):
         ranked = source if isinstance(source, RankedRun) else _from_run(source)
         return ranked if keep is None else ranked.kept(keep(ranked.doc_hash))
-    display, query, doc, score, row_names = _columns(source, name)
+    if keep is not None and _text_file(source):
+        in_blocks = _ranked_blocks(source, name, keep)
+        if in_blocks is not None:
+            return in_blocks
+    return _ranked(*_columns(source, name), keep)
+
+
+def _text_file(source) -> bool:
+    from metrics.io.sources import is_parquet
+
+    return isinstance(source, str | os.PathLike) and os.path.isfile(source) and not is_parquet(source)
+
+
+def _ranked_blocks(source, name: str | None, keep) -> RankedRun | None:
+    """A text run read BLOCK_PIECE_BYTES at a time in blocks of whole queries (metrics.io.stream), each block ranked
+    and cut to the rows ``keep`` keeps before the next is parsed: the whole run's columns are never held (at 2M rows
+    they were 100 MiB at their peak, the kept rows a tenth of that). None when a query's rows are in two blocks (not
+    contiguous): the caller reads the file whole."""
+    from metrics.io.stream import TextRun, whole_queries
+
+    text_run = TextRun(source, name, BLOCK_PIECE_BYTES)
+    parts, duplicate = [], None
+    for rows in whole_queries(text_run.pieces()):
+        if duplicate is not None:  # the rest is parsed only: as in a whole read, a bad line further on comes first
+            continue
+
+        def row_names(local, first=rows.first_row) -> list[str]:
+            return text_run.line_names((np.asarray(local, dtype=np.int64) + first).tolist())
+
+        columns = rows.columns
+        del rows
+        score = float_numpy(columns.pop("score"))
+        try:
+            parts.append(
+                _ranked(text_run.name, columns.pop("query"), chunked(columns.pop("doc")), score, row_names, keep)
+            )
+        except InputError as error:  # a doc given twice
+            duplicate = error
+    if duplicate is not None:
+        raise duplicate
+    queries = pa.concat_arrays([part.queries for part in parts])
+    if pc.count_distinct(queries).as_py() != len(queries):
+        return None
+    offsets = np.cumsum([0] + [len(part.queries) for part in parts[:-1]])
+    return RankedRun(
+        text_run.name,
+        queries,
+        np.concatenate([part.code + offset for part, offset in zip(parts, offsets, strict=True)]).astype(np.int32),
+        np.concatenate([part.rank for part in parts]),
+        pa.chunked_array([chunk for part in parts for chunk in part.doc.chunks], pa.string()),
+        np.concatenate([part.doc_hash for part in parts]),
+    )
+
+
+def _ranked(display, query, doc, score, row_names, keep) -> RankedRun:
+    """The rows ranked for preferences (the ranked_run of one file's columns), then cut to those ``keep`` keeps."""
     queries, code = _query_codes(query)
     del query
     n = len(code)
@@ -223,7 +293,7 @@ def _columns(source, name: str | None):
         from_mapping(source, name or "run", "run")  # checks the dict; its scores are read below
         rows = [(str(q), str(d), float(v)) for q, entries in source.items() for d, v in _entries(entries).items()]
         columns = list(zip(*rows, strict=True)) if rows else [(), (), ()]
-        query, doc = (pa.chunked_array([pa.array(list(c), pa.string())]) for c in columns[:2])
+        query, doc = (chunked(arrow_strings(c)) for c in columns[:2])
         return name or "run", query, doc, np.array(columns[2], dtype=np.float64), lambda r: [f"row {i}" for i in r]
     if is_parquet(source):
         parquet = ParquetInput(source, "run", name)
@@ -248,28 +318,56 @@ def _entries(entries) -> dict:
     return {doc: float(len(entries) - rank) for rank, doc in enumerate(entries)}
 
 
-def preference_table(run: RankedRun, prefs: Preferences, evaluated: list[str], max_docs: int | None):
-    """The judgments of the evaluated queries joined with their rankings (the top max_docs of each)."""
-    slot = int_numpy(pc.index_in(prefs.query, value_set=pa.array(evaluated, pa.string())), null=-1)
-    kept = np.flatnonzero(slot >= 0)
-    slot = slot[kept]
-    rows = arrow_int64(kept)
-    group_code = _byte_order_codes(prefs.group.take(rows))
-    subgroup_code = _byte_order_codes(prefs.subgroup.take(rows))
+def preference_tables(run: RankedRun, prefs: Preferences, evaluated: list[str], max_docs: int | None):
+    """The judgments of the evaluated queries joined with their rankings (the top max_docs of each), as (first
+    query, PreferenceTable) for blocks of whole queries of about TABLE_ENTRIES judgments: the join's and the
+    kernels' temporaries are arrays of a block's length (at 302,516 judgments in one table, 60 MiB at their peak).
+    Each query's values are those of one table of them all: every count is a query's own, and the codes keep their
+    order within a block."""
+    slot = int_numpy(pc.index_in(prefs.query, value_set=arrow_strings(evaluated)), null=-1)
     distinct_docs, doc_code = prefs.docs
-    doc_code = doc_code[kept]
+    # the order of the unretrieved documents matters only when a group has several subgroups
+    doc_order = _byte_order(distinct_docs) if _several_subgroups(prefs, slot) else None
+    ranks = _Ranks(run, evaluated, distinct_docs, max_docs)
+    ends = np.cumsum(np.bincount(slot[slot >= 0], minlength=len(evaluated)))  # judgments up to each query's
+    first = 0
+    while first < len(evaluated) or first == 0:
+        before = int(ends[first - 1]) if first else 0
+        stop = min(max(first + 1, int(np.searchsorted(ends, before + TABLE_ENTRIES, side="right"))), len(evaluated))
+        rows = np.flatnonzero((slot >= first) & (slot < stop))  # file order, as in one table
+        block_slot, codes, taken = slot[rows] - first, doc_code[rows], arrow_int64(rows)
+        rank = ranks.of(first, stop, block_slot, codes)
+        if doc_order is not None:
+            codes = doc_order[codes]
+        group_code = _byte_order_codes(prefs.group.take(taken))
+        subgroup_code = _byte_order_codes(prefs.subgroup.take(taken))
+        yield first, _table(stop - first, block_slot, group_code, subgroup_code, prefs.level[rows], codes, rank)
+        first = max(stop, 1)
+
+
+def _table(size, slot, group_code, subgroup_code, level, doc_code, rank) -> PreferenceTable:
     groups_width = int(group_code.max(initial=0)) + 1
     group_keys, group = np.unique(slot * groups_width + group_code, return_inverse=True)
     subgroups_width = int(subgroup_code.max(initial=0)) + 1
     subgroup_keys, subgroup = np.unique(group * subgroups_width + subgroup_code, return_inverse=True)
     group_slot = group_keys // groups_width
     subgroups_of = np.bincount(subgroup_keys // subgroups_width, minlength=len(group_keys))
-    rank = _ranks(run, evaluated, distinct_docs, slot, doc_code, max_docs)
-    if (subgroups_of > 1).any():  # the order of the unretrieved documents matters for several subgroups only
-        doc_code = _byte_order(distinct_docs)[doc_code]
-    return PreferenceTable(
-        len(evaluated), slot, group, subgroup, prefs.level[kept], doc_code, rank, group_slot, subgroups_of
-    )
+    return PreferenceTable(size, slot, group, subgroup, level, doc_code, rank, group_slot, subgroups_of)
+
+
+def _several_subgroups(prefs: Preferences, slot: np.ndarray) -> bool:
+    """Whether a group of an evaluated query holds several subgroups."""
+    if pc.count_distinct(prefs.subgroup).as_py() < 2:
+        return False
+    kept = np.flatnonzero(slot >= 0)
+    rows = arrow_int64(kept)
+    group_code = _byte_order_codes(prefs.group.take(rows))
+    subgroup_code = _byte_order_codes(prefs.subgroup.take(rows))
+    groups_width = int(group_code.max(initial=0)) + 1
+    subgroups_width = int(subgroup_code.max(initial=0)) + 1
+    group_key = slot[kept] * groups_width + group_code
+    pairs = np.unique(group_key * subgroups_width + subgroup_code) // subgroups_width
+    return bool((pairs[1:] == pairs[:-1]).any())
 
 
 def _byte_order(distinct: pa.Array) -> np.ndarray:
@@ -293,28 +391,40 @@ def judged_docs(prefs: Preferences):
     return lambda hashes: table[hashes & _HASH_MASK]
 
 
-def _ranks(run: RankedRun, evaluated, distinct_docs, slot, doc_code, max_docs) -> np.ndarray:
-    """Each judgment's document's rank in its query's ranking (the top max_docs), 0 if absent."""
-    code_slot = int_numpy(pc.index_in(run.queries, value_set=pa.array(evaluated, pa.string())), null=-1)
-    if len(run.code) == 0 or len(distinct_docs) == 0:
-        return np.zeros(len(slot), dtype=np.int64)
-    row_slot = code_slot[run.code]
-    # candidates: rows of an evaluated query, in the top max_docs, whose doc hash is a judged doc's; then the strings
-    candidate = row_slot >= 0  # (the rows of other queries, and other docs, are dropped here if they were kept)
-    if max_docs is not None:
-        candidate &= run.rank <= max_docs
-    rows = np.flatnonzero(candidate)
-    found = int_numpy(pc.index_in(take(run.doc, rows), value_set=distinct_docs), null=-1)
-    rows, found = rows[found >= 0], found[found >= 0]
-    width = len(distinct_docs) + 1
-    row_keys = row_slot[rows] * width + found
-    sorter = np.argsort(row_keys)
-    row_keys, row_rank = row_keys[sorter], run.rank[rows][sorter]
-    if len(row_keys) == 0:
-        return np.zeros(len(slot), dtype=np.int64)
-    line_keys = slot * width + doc_code
-    at = np.minimum(np.searchsorted(row_keys, line_keys), len(row_keys) - 1)
-    return np.where(row_keys[at] == line_keys, row_rank[at], 0).astype(np.int64)
+class _Ranks:
+    """Each judgment's document's rank in its query's ranking (the top max_docs), 0 if absent, for a block of
+    queries at a time: the run's rows of the evaluated queries sorted by query once, their doc ids matched to the
+    judged ones a block at a time."""
+
+    def __init__(self, run: RankedRun, evaluated, distinct_docs: pa.Array, max_docs: int | None):
+        self.run, self.width = run, len(distinct_docs) + 1
+        code_slot = int_numpy(pc.index_in(run.queries, value_set=arrow_strings(evaluated)), null=-1)
+        self.row_slot = code_slot[run.code] if len(run.code) else np.zeros(0, dtype=np.int64)
+        # candidates: rows of an evaluated query, in the top max_docs (rows of other docs are dropped below)
+        candidate = self.row_slot >= 0
+        if max_docs is not None:
+            candidate &= run.rank <= max_docs
+        rows = np.flatnonzero(candidate)
+        self.rows = rows[np.argsort(self.row_slot[rows], kind="stable")]
+        self.sorted_slot = self.row_slot[self.rows]
+        self.docs = StringIndex(distinct_docs) if len(distinct_docs) else None
+
+    def of(self, first: int, stop: int, slot: np.ndarray, doc_code: np.ndarray) -> np.ndarray:
+        """The ranks of the judgments (``slot`` counted from query ``first``, ``doc_code``) of queries first..stop-1."""
+        lo, hi = np.searchsorted(self.sorted_slot, [first, stop])
+        rows = self.rows[lo:hi]
+        if self.docs is None or len(rows) == 0:
+            return np.zeros(len(slot), dtype=np.int64)
+        found = self.docs.find(take(self.run.doc, rows))
+        rows, found = rows[found >= 0], found[found >= 0]
+        row_keys = (self.row_slot[rows] - first) * self.width + found
+        sorter = np.argsort(row_keys)
+        row_keys, row_rank = row_keys[sorter], self.run.rank[rows][sorter]
+        if len(row_keys) == 0:
+            return np.zeros(len(slot), dtype=np.int64)
+        line_keys = slot * self.width + doc_code
+        at = np.minimum(np.searchsorted(row_keys, line_keys), len(row_keys) - 1)
+        return np.where(row_keys[at] == line_keys, row_rank[at], 0).astype(np.int64)
 
 
 _HASH_BITS = 22  # the judged docs' hashes as a bit table (4 MiB): a cheap filter before the exact match
