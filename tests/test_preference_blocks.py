@@ -1,6 +1,7 @@
-"""-R prefs and -R qrels_prefs in bounded memory (metrics.evaluation.preferences): the CLI reads the run a piece at a
-time, keeping only the rows of judged documents, and scores the judgments a block of queries at a time. The output
-must be the one of the whole file in one block, byte for byte, whatever the pieces and blocks."""
+"""-R prefs and -R qrels_prefs three ways: small plain files in plain Python, without pyarrow
+(metrics.evaluation.preference_scores), and any file with Arrow in bounded memory (metrics.evaluation.preferences:
+the run read a piece at a time, only the rows of judged documents kept, the judgments scored a block of queries at a
+time). The output must be the same bytes every way, whatever the pieces and blocks."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 import metrics.evaluation.preferences as preferences
+import metrics.io.plain as plain
 from metrics.cli.ir_metrics import main
 
 
@@ -46,15 +48,17 @@ def _files(tmp_path, *, contiguous: bool, subgroups: bool, seed: int) -> tuple[s
 
 @pytest.mark.parametrize("contiguous", [True, False])
 @pytest.mark.parametrize("subgroups", [False, True])
-@pytest.mark.parametrize("options", [["-q"], ["-q", "-c", "-M", "12"]])
-def test_pieces_and_blocks_print_the_bytes_of_one_block(tmp_path, monkeypatch, contiguous, subgroups, options):
+@pytest.mark.parametrize("options", [["-q"], ["-q", "-c", "-M", "12"], ["-q", "-D", "0.q3"]])
+def test_plain_arrow_pieces_and_blocks_print_the_same_bytes(tmp_path, monkeypatch, contiguous, subgroups, options):
     prefs, run = _files(tmp_path, contiguous=contiguous, subgroups=subgroups, seed=len(options) + 2 * subgroups)
     args = [*options, "-R", "prefs", "-m", "all_prefs", prefs, run]
-    whole = _cli(*args)
-    assert whole[0] == 0 and whole[1].count("\n") > 12 * 14, whole
+    in_plain_python = _cli(*args)
+    assert in_plain_python[0] == 0 and in_plain_python[1].count("\n") > 14, in_plain_python
+    monkeypatch.setattr(plain, "SMALL_FILE_BYTES", 0)  # no file is small: Arrow reads them
+    assert _cli(*args) == in_plain_python
     monkeypatch.setattr(preferences, "BLOCK_PIECE_BYTES", 100)  # a piece a line or two: every query in pieces
     monkeypatch.setattr(preferences, "TABLE_ENTRIES", 7)  # a table a query or two
-    assert _cli(*args) == whole
+    assert _cli(*args) == in_plain_python
 
 
 def test_a_query_found_in_two_pieces_is_ranked_as_one(tmp_path, monkeypatch):
@@ -62,6 +66,7 @@ def test_a_query_found_in_two_pieces_is_ranked_as_one(tmp_path, monkeypatch):
     score 3, ranks above a)."""
     (tmp_path / "run").write_text("q1 Q0 a 1 2 t\nq2 Q0 c 1 1 t\nq1 Q0 b 2 3 t\n")
     (tmp_path / "prefs").write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 1\n")
+    monkeypatch.setattr(plain, "SMALL_FILE_BYTES", 0)
     monkeypatch.setattr(preferences, "BLOCK_PIECE_BYTES", 14)
     status, printed, _ = _cli("-q", "-R", "qrels_prefs", "-m", "prefs_simp", str(tmp_path / "prefs"),
                               str(tmp_path / "run"))  # fmt: skip
@@ -74,6 +79,7 @@ def test_a_bad_line_after_a_doc_given_twice_is_the_error(tmp_path, monkeypatch):
     middle = "".join(f"q{query} Q0 c 1 1 t\n" for query in range(2, 3000))
     (tmp_path / "run").write_text("q1 Q0 a 1 2 t\nq1 Q0 a 2 1 t\n" + middle + "q0 Q0 d 1 x t\n")
     (tmp_path / "prefs").write_text("q1 0 a 1\nq2 0 c 1\n")
+    monkeypatch.setattr(plain, "SMALL_FILE_BYTES", 0)
     monkeypatch.setattr(preferences, "BLOCK_PIECE_BYTES", 100)
     status, _, err = _cli("-R", "qrels_prefs", "-m", "prefs_simp", str(tmp_path / "prefs"), str(tmp_path / "run"))
     assert status == 2 and "line 3001: score 'x'" in err, err

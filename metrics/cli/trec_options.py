@@ -115,15 +115,23 @@ def check_readable(measures, rel_format: str) -> None:
 def evaluate_format(options, measures, settings: EvaluationOptions, release=lambda: None):
     """(Evaluation, run name, judgments name) for -R qrels_jg, prefs and qrels_prefs, under ``settings`` (an
     EvaluationOptions): the run read whole. ``release`` hands freed memory back after each file is read."""
+    if options.stream or options.dask or options.to_parquet:
+        large = "--stream, --dask and --to-parquet are for qrels"
+        raise ValueError(f"-R {options.rel_format} reads the run whole: {large}")
+    if options.rel_format in ("prefs", "qrels_prefs"):  # small plain files: scored without pyarrow
+        from metrics.evaluation.preference_scores import plain_preferences
+
+        found = plain_preferences(
+            options.run, options.qrels, options.rel_format, measures, settings, options.debug.query
+        )
+        if found is not None:
+            return found
     from metrics.evaluation.judgment_groups import evaluate_judgment_groups
     from metrics.evaluation.preferences import RankedRun, evaluate_preferences, judged_docs, ranked_run
     from metrics.io import read_run
     from metrics.io.prefs import read_prefs, read_qrels_prefs
     from metrics.io.qrels_jg import read_qrels_jg
 
-    if options.stream or options.dask or options.to_parquet:
-        large = "--stream, --dask and --to-parquet are for qrels"
-        raise ValueError(f"-R {options.rel_format} reads the run whole: {large}")
     if options.rel_format == "qrels_jg":
         judgments = read_qrels_jg(options.qrels)
         release()
@@ -158,6 +166,21 @@ def cut_run(run, query: str, *, judged: bool, complete: bool) -> dict:
         raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the qrels: nothing to evaluate")
     scores = {doc: float(len(ranking) - index) for index, doc in enumerate(ranking)}
     return {query: scores} if ranking else {}  # -c scores a query missing from the run
+
+
+def only_plain_query(run, qrels, query: str, complete: bool):
+    """A small plain run and qrels (metrics.io.plain.PlainRun, PlainQrels) cut to one query, refused as cut_run
+    refuses it: -D LEVEL.QID without pyarrow."""
+    from metrics.io.plain import PlainQrels, PlainRun
+
+    judged = [(doc, grade) for q, doc, grade in zip(qrels.query, qrels.doc, qrels.grade, strict=True) if q == query]
+    ranking = run.rankings.get(query, [])
+    if not judged or not (ranking or complete):
+        raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the qrels: nothing to evaluate")
+    docs, grades = [doc for doc, _ in judged], [grade for _, grade in judged]
+    return PlainRun(run.name, {query: ranking} if ranking else {}), PlainQrels(
+        qrels.name, [query] * len(docs), docs, grades
+    )
 
 
 def only_query(run, qrels, query: str, complete: bool):

@@ -16,12 +16,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.catalog import registry
-from metrics.catalog.measures import Measure, parse_measures
-from metrics.core.prepared import Prepared
-from metrics.evaluation.engine import Evaluation, QueryCounts, summaries
+from metrics.catalog.measures import Measure
+from metrics.evaluation.engine import Evaluation
 from metrics.evaluation.options import EvaluationOptions, given
-from metrics.families._preference_kernels import PREPARED_KEY, PreferenceTable, group_counts
+from metrics.evaluation.preference_scores import preference_measures, scored
+from metrics.families._preference_kernels import table_of
 from metrics.io import Run, doc_hash
 from metrics.io.arrays import (
     arrow_float64,
@@ -40,7 +39,6 @@ from metrics.io.hashing import StringIndex
 from metrics.io.prefs import Preferences, read_prefs
 from metrics.io.rules import InputError
 
-READS = "prefs"  # the -R format whose measures this scores (TrecEval.reads)
 TABLE_ENTRIES = 1 << 16  # judgments scored at a time (preference_tables)
 BLOCK_PIECE_BYTES = 4 << 20  # a run file's text parsed at a time when only the judged rows are kept (ranked_run)
 
@@ -65,46 +63,15 @@ def evaluate_preferences(
     [0.75, 0.5, 0.8333]
     """
     options = given(options, keywords)
-    complete, max_docs = options.complete, options.max_docs
-    parsed = parse_measures(measures)
-    for measure in parsed:
-        if READS not in registry.family(measure.family).trec_eval.reads:
-            raise ValueError(f"{measure.name} is not computed from preferences (trec_eval -R prefs)")
+    parsed = preference_measures(measures)
     prefs = read_prefs(prefs)
     judged = sorted(pc.unique(prefs.query).to_pylist())  # byte order: trec_eval's order of the queries
-    # A RankedRun is taken as it is (the CLI's was cut to the judged docs as it was read): _ranks matches exactly.
+    # A RankedRun is taken as it is (the CLI's was cut to the judged docs as it was read): _Ranks matches exactly.
     ranked = run if isinstance(run, RankedRun) else ranked_run(run, keep=judged_docs(prefs))
     in_run = ranked.query_ids
-    evaluated = [query for query in judged if complete or query in in_run]
-    parts: dict[str, list[np.ndarray]] = {measure.name: [] for measure in parsed}
-    relevant_parts = []
-    for first, table in preference_tables(ranked, prefs, evaluated, max_docs):
-        prepared = Prepared()  # what a kernel takes: the table, where the preference kernels look for it
-        prepared.size, prepared.conventions = table.size, options.conventions
-        prepared.queries = tuple(evaluated[first : first + table.size])
-        prepared.shared(PREPARED_KEY, lambda table=table: table)
-        for measure in parsed:
-            parts[measure.name].append(registry.family(measure.family).kernel(prepared, measure))
-        counted = group_counts(table).counts["rel"]
-        relevant_parts.append(np.bincount(table.group_slot, weights=counted, minlength=table.size))
-        del prepared, table
-    per_query = {name: np.concatenate(values) for name, values in parts.items()}
-    by_name = {measure.name: measure for measure in parsed}
-    only_in_run = tuple(sorted(in_run - set(judged)))
-    only_in_qrels = tuple(query for query in judged if query not in in_run)
-    relevant = np.concatenate(relevant_parts)
-    counts = QueryCounts(len(evaluated), len(only_in_run), len(only_in_qrels), int((relevant == 0).sum()))
-    return Evaluation(
-        tuple(evaluated),
-        tuple(parsed),
-        per_query,
-        summaries(per_query, by_name),
-        counts,
-        only_in_run,
-        only_in_qrels,
-        options.conventions,
-        complete,
-    )
+    evaluated = [query for query in judged if options.complete or query in in_run]
+    tables = preference_tables(ranked, prefs, evaluated, options.max_docs)
+    return scored(tables, judged, in_run, evaluated, parsed, options)
 
 
 @dataclass(frozen=True, eq=False)
@@ -341,18 +308,8 @@ def preference_tables(run: RankedRun, prefs: Preferences, evaluated: list[str], 
             codes = doc_order[codes]
         group_code = _byte_order_codes(prefs.group.take(taken))
         subgroup_code = _byte_order_codes(prefs.subgroup.take(taken))
-        yield first, _table(stop - first, block_slot, group_code, subgroup_code, prefs.level[rows], codes, rank)
+        yield first, table_of(stop - first, block_slot, group_code, subgroup_code, prefs.level[rows], codes, rank)
         first = max(stop, 1)
-
-
-def _table(size, slot, group_code, subgroup_code, level, doc_code, rank) -> PreferenceTable:
-    groups_width = int(group_code.max(initial=0)) + 1
-    group_keys, group = np.unique(slot * groups_width + group_code, return_inverse=True)
-    subgroups_width = int(subgroup_code.max(initial=0)) + 1
-    subgroup_keys, subgroup = np.unique(group * subgroups_width + subgroup_code, return_inverse=True)
-    group_slot = group_keys // groups_width
-    subgroups_of = np.bincount(subgroup_keys // subgroups_width, minlength=len(group_keys))
-    return PreferenceTable(size, slot, group, subgroup, level, doc_code, rank, group_slot, subgroups_of)
 
 
 def _several_subgroups(prefs: Preferences, slot: np.ndarray) -> bool:

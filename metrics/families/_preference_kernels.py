@@ -80,6 +80,18 @@ class PreferenceTable:
         ))  # fmt: skip
 
 
+def table_of(size, slot, group_code, subgroup_code, level, doc_code, rank) -> PreferenceTable:
+    """The table of the judgments of ``size`` queries: each one's query ``slot``, the codes of its group and
+    subgroup (any codes in their ids' byte order), its level, its document's code and rank (0: not retrieved)."""
+    groups_width = int(group_code.max(initial=0)) + 1
+    group_keys, group = np.unique(slot * groups_width + group_code, return_inverse=True)
+    subgroups_width = int(subgroup_code.max(initial=0)) + 1
+    subgroup_keys, subgroup = np.unique(group * subgroups_width + subgroup_code, return_inverse=True)
+    group_slot = group_keys // groups_width
+    subgroups_of = np.bincount(subgroup_keys // subgroups_width, minlength=len(group_keys))
+    return PreferenceTable(size, slot, group, subgroup, level, doc_code, rank, group_slot, subgroups_of)
+
+
 def preference_table(data: Prepared, k: int | None = None) -> PreferenceTable:
     """The prepared run's preferences (cut at k): the table metrics.evaluation.preferences prepared from a prefs
     file, or one built (once) from the engine's prepared run of plain qrels."""

@@ -11,13 +11,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics.io.arrays import arrow_int64, arrow_strings
-from metrics.io.fields import Fields, read_fields
+from metrics.io.fields import ONE_SUBGROUP, PREFS_FIELDS, QRELS_PREFS_FIELDS, read_fields
 from metrics.io.hashing import _mix, encode_strings, fingerprint
 from metrics.io.rules import InputError
-
-PREFS_FIELDS = Fields("prefs file", ("query", "group", "subgroup", "doc", "level"), {"level": "number"})
-QRELS_PREFS_FIELDS = Fields("qrels_prefs file", ("query", "group", "doc", "level"), {"level": "number"})
-ONE_SUBGROUP = "0"  # the subgroup of every line of a qrels_prefs file, as get_qrels_prefs.c names it
 
 
 @dataclass(frozen=True, eq=False)
