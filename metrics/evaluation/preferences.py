@@ -20,7 +20,7 @@ from metrics.catalog.measures import Measure
 from metrics.evaluation.engine import Evaluation
 from metrics.evaluation.options import EvaluationOptions, given
 from metrics.evaluation.preference_scores import preference_measures, scored
-from metrics.families._preference_kernels import table_of
+from metrics.families._preference_kernels import distinct, table_of
 from metrics.io import Run, doc_hash
 from metrics.io.arrays import (
     arrow_float64,
@@ -35,7 +35,7 @@ from metrics.io.arrays import (
     take,
 )
 from metrics.io.duplicates import refuse_duplicate_docs
-from metrics.io.hashing import StringIndex
+from metrics.io.hashing import StringIndex, sorted_search
 from metrics.io.prefs import Preferences, read_prefs
 from metrics.io.rules import InputError
 
@@ -182,7 +182,7 @@ def _ranked(display, query, doc, score, row_names, keep) -> RankedRun:
         return RankedRun(display, queries, empty, empty, doc, hashed)
     starts = np.concatenate([[0], np.flatnonzero(code[1:] != code[:-1]) + 1, [n]]).astype(np.int64)
     lengths = np.diff(starts)
-    grouped = len(np.unique(code[starts[:-1]])) == len(lengths)
+    grouped = len(distinct(code[starts[:-1]])) == len(lengths)
     going_on = np.ones(n, dtype=bool)  # rows that continue the ranking of the row before
     going_on[starts[:-1]] = False
     descending = grouped and not (score[1:] > score[:-1])[going_on[1:]].any()
@@ -220,7 +220,7 @@ def _ties_by_doc_ascending(rank: np.ndarray, score: np.ndarray, going_on: np.nda
     tied = np.flatnonzero(going_on[1:] & (score[1:] == score[:-1]))  # row i + 1 ties with row i
     if len(tied) == 0:
         return
-    rows = np.unique(np.concatenate([tied, tied + 1]))
+    rows = distinct(np.concatenate([tied, tied + 1]))
     new_block = np.ones(len(rows), dtype=bool)
     new_block[1:] = ~np.isin(rows[1:] - 1, tied) | (rows[1:] - 1 != rows[:-1])
     block = np.cumsum(new_block)
@@ -236,11 +236,14 @@ def _query_of(queries: pa.Array, code: np.ndarray):
 def _query_codes(query) -> tuple[pa.Array, np.ndarray]:
     """(the distinct query ids, each row's code among them), without decoding a dictionary-encoded column."""
     query = chunked(query)
-    if not is_dictionary(query):
-        distinct = pc.unique(query)
-        return distinct.combine_chunks() if isinstance(distinct, pa.ChunkedArray) else distinct, int_numpy(
-            pc.index_in(query, value_set=distinct)
-        )
+    if not is_dictionary(query):  # hashed where the id changes only: a run's rows come a query at a time
+        n = len(query)
+        changes = np.flatnonzero(bool_numpy(pc.not_equal(query.slice(1), query.slice(0, max(n - 1, 0))))) + 1
+        starts = np.concatenate([[0], changes]) if n else changes
+        heads = take(query, starts)
+        distinct = pc.unique(heads)
+        head_code = int_numpy(pc.index_in(heads, value_set=distinct)).astype(np.int32)
+        return distinct, np.repeat(head_code, np.diff(np.append(starts, n)))
     distinct = pc.unique(pa.chunked_array([chunk.dictionary for chunk in query.chunks], pa.string()))
     parts = []
     for chunk in query.chunks:
@@ -323,7 +326,7 @@ def _several_subgroups(prefs: Preferences, slot: np.ndarray) -> bool:
     groups_width = int(group_code.max(initial=0)) + 1
     subgroups_width = int(subgroup_code.max(initial=0)) + 1
     group_key = slot[kept] * groups_width + group_code
-    pairs = np.unique(group_key * subgroups_width + subgroup_code) // subgroups_width
+    pairs = distinct(group_key * subgroups_width + subgroup_code) // subgroups_width
     return bool((pairs[1:] == pairs[:-1]).any())
 
 
@@ -380,7 +383,7 @@ class _Ranks:
         if len(row_keys) == 0:
             return np.zeros(len(slot), dtype=np.int64)
         line_keys = slot * self.width + doc_code
-        at = np.minimum(np.searchsorted(row_keys, line_keys), len(row_keys) - 1)
+        at = np.minimum(sorted_search(row_keys, line_keys), len(row_keys) - 1)
         return np.where(row_keys[at] == line_keys, row_rank[at], 0).astype(np.int64)
 
 

@@ -120,7 +120,7 @@ def _from_prepared(data) -> PreferenceTable:
     order = np.argsort(all_slot, kind="stable")
     all_slot = all_slot[order]
     doc = _position(all_slot)  # one document per entry: any distinct codes do
-    with_judgments = np.unique(all_slot)
+    with_judgments = distinct(all_slot)
     group_of_slot = np.full(data.size, -1, dtype=np.int64)
     group_of_slot[with_judgments] = np.arange(len(with_judgments))
     group = group_of_slot[all_slot]
@@ -135,6 +135,12 @@ def _from_prepared(data) -> PreferenceTable:
         with_judgments.astype(np.int64),
         np.ones(len(with_judgments), dtype=np.int64),
     )
+
+
+def distinct(values: np.ndarray) -> np.ndarray:
+    """np.unique(values) for a 1-d array, without numpy.ma (np.unique's test for masked arrays loads it: 5 ms)."""
+    ordered = np.sort(values)
+    return ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if len(ordered) else ordered
 
 
 def _position(slot: np.ndarray) -> np.ndarray:
@@ -278,7 +284,7 @@ def _closed_group(table: PreferenceTable, group: int, rows: np.ndarray) -> dict:
     seen[local] = True
     last_level[~seen] = -1.0
     reach = np.zeros((len(docs), len(docs)), dtype=bool)
-    for sub in np.unique(subgroup).tolist():
+    for sub in distinct(subgroup).tolist():
         here = subgroup == sub
         members, levels = local[here], level[here]
         reach[np.ix_(members, members)] |= levels[:, None] > levels[None, :]

@@ -37,7 +37,9 @@ def read_fields(source, fields: Fields, name: str | None = None) -> tuple[str, d
     from metrics.io.fast import _squeeze_whitespace, _without_comments  # pyarrow: not for a plain small file's Fields
 
     text = TextSource.open(source, name)
-    data = _squeeze_whitespace(_without_comments(text.read_all(), blank_lines_too=True))
+    data = text.read_all()
+    # Squeezing empties the lines of blanks too: the regular expression's pass (30 ms at 300k lines) is for comments.
+    data = _squeeze_whitespace(_without_comments(data, blank_lines_too=True) if b"#" in data else data)
     columns = _parsed(data, fields)
     if columns is None:
         _scan(text, fields)  # raises, naming the first bad line

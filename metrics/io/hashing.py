@@ -115,13 +115,22 @@ class StringIndex:
         if len(self.keys) == 0 or len(values) == 0 or not self.unique:
             return int_numpy(pc.index_in(values, value_set=self.distinct), null=-1)
         wanted = fingerprint(_sliced(values))
-        at = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
+        at = np.minimum(sorted_search(self.keys, wanted), len(self.keys) - 1)
         matched = np.flatnonzero(self.keys[at] == wanted)
         found = np.full(len(wanted), -1, dtype=np.int64)
         found[matched] = self.order[at[matched]]
         same = bool_numpy(pc.equal(take(values, matched), take(self.distinct, found[matched])))
         found[matched[~same]] = -1  # another string with a judged one's fingerprint
         return found
+
+
+def sorted_search(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """np.searchsorted(keys, values), the values looked up in ascending order: each search then starts where the last
+    ended, in cache (at 60k values in 300k keys, 2-5 ms instead of 12)."""
+    order = np.argsort(values)
+    at = np.empty(len(values), dtype=np.int64)
+    at[order] = np.searchsorted(keys, values[order])
+    return at
 
 
 def _sliced(column, rows: int = 1 << 16) -> pa.ChunkedArray:
