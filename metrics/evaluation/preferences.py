@@ -1,5 +1,7 @@
 """A run scored against preference judgments (trec_eval -R prefs, -R qrels_prefs): the judgments joined with the run
-into a metrics.families._preference_kernels.PreferenceTable, which the preference families' kernels score.
+into metrics.families._preference_kernels.PreferenceTables, a block of queries at a time, which the preference
+families' kernels score. A run file is read a piece at a time and only the rows of judged documents kept, so memory
+is the judgments and a piece, not the run.
 
 As trec_eval's form_prefs_counts.c: the queries of the judgments that the run has (all of them with -c, a query
 missing from the run retrieving nothing); -M keeps the top of each ranking; -J and -l change nothing (a preference
