@@ -6,15 +6,14 @@ the same module object, so state set through one is seen through the other. ``py
 ``python -m metrics.explain`` are commands, not old paths: they keep running their programs, with no warning.
 
 Written by hand: the standard library's import hooks (importlib.abc.MetaPathFinder) are the way to alias a module
-name, and no maintained package does it for a list of names.
+name, and no maintained package does it for a list of names. The finder is installed at every import of metrics, so
+it follows the finder protocol (find_spec) without importlib.abc, whose import took 11 ms of every start; the loader
+is built on the first old path asked for.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
+import functools
 import sys
 import warnings
 
@@ -61,39 +60,57 @@ COMMANDS = {
 }
 
 
-class _Alias(importlib.abc.InspectLoader):
-    def __init__(self, old: str, new: str):
-        self.old, self.new = old, new
+@functools.cache
+def _alias_loader() -> type:
+    """The loader of an old path (an importlib.abc.InspectLoader), defined once one is imported."""
+    import importlib.abc
+    import importlib.util
 
-    def create_module(self, spec):
-        warnings.warn(
-            f"{self.old} has moved to {self.new}; the old import path will be removed in the next release",
-            DeprecationWarning,
-            stacklevel=2,  # warnings skips the import machinery's frames: this is the importing line
-        )
-        module = importlib.import_module(self.new)
-        self._spec = module.__spec__  # importlib sets __spec__ to the alias's after this: put it back
-        return module
+    class _Alias(importlib.abc.InspectLoader):
+        def __init__(self, old: str, new: str):
+            self.old, self.new = old, new
 
-    def exec_module(self, module) -> None:
-        module.__spec__ = self._spec  # the module was run when it was imported under its new name
+        def create_module(self, spec):
+            warnings.warn(
+                f"{self.old} has moved to {self.new}; the old import path will be removed in the next release",
+                DeprecationWarning,
+                stacklevel=2,  # warnings skips the import machinery's frames: this is the importing line
+            )
+            module = importlib.import_module(self.new)
+            self._spec = module.__spec__  # importlib sets __spec__ to the alias's after this: put it back
+            return module
 
-    def get_source(self, fullname: str):
-        return None
+        def exec_module(self, module) -> None:
+            module.__spec__ = self._spec  # the module was run when it was imported under its new name
 
-    def get_code(self, fullname: str):
-        """``python -m OLD`` (runpy asks for the code, not the module): the command's program, or the new module."""
-        target = COMMANDS.get(self.old, self.new)
-        return importlib.util.find_spec(target).loader.get_code(target)
+        def get_source(self, fullname: str):
+            return None
+
+        def get_code(self, fullname: str):
+            """``python -m OLD`` (runpy asks for the code, not the module): the command's program, or the new
+            module."""
+            target = COMMANDS.get(self.old, self.new)
+            return importlib.util.find_spec(target).loader.get_code(target)
+
+    return _Alias
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
+    """A meta path finder (importlib.abc.MetaPathFinder's protocol) of the old paths."""
+
     def find_spec(self, fullname, path, target=None):
         if fullname not in MOVED:
             return None
+        import importlib.machinery
+        import importlib.util
+
         runs = COMMANDS.get(fullname, MOVED[fullname])
         origin = importlib.util.find_spec(runs).origin  # what ``python -m`` reports as the file it runs
-        return importlib.machinery.ModuleSpec(fullname, _Alias(fullname, MOVED[fullname]), origin=origin)
+        loader = _alias_loader()(fullname, MOVED[fullname])
+        return importlib.machinery.ModuleSpec(fullname, loader, origin=origin)
+
+    def invalidate_caches(self) -> None:
+        pass
 
 
 def install() -> None:

@@ -257,12 +257,34 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, label, setup, expecte
         # q1: (1/2 + 2/3) / 2 = 0.5833, q2: (1/2) / 1 = 0.5; their mean 0.5417
         (["-m", "map"], "map\tall\t0.5417\n"),
         (["-q", "-m", "map", "-m", "runid"], "map\tq1\t0.5833\nmap\tq2\t0.5000\nrunid\tall\tt\nmap\tall\t0.5417\n"),
+        # trec_eval 10.0's output for the same options and files (its names padded: --format trec_eval)
+        (
+            ["-q", "-c", "-R", "qrels_prefs", "-m", "prefs_simp", "--format", "trec_eval"],
+            "".join(
+                f"prefs_simp            \t{q}\t{v}\n"
+                for q, v in [("q1", "0.0000"), ("q2", "1.0000"), ("q4", "0.0000"), ("all", "0.3333")]
+            ),
+        ),
+        (
+            ["-q", "-D", "0.q1", "-m", "map", "--format", "trec_eval"],
+            "map                   \tq1\t0.5833\nmap                   \tall\t0.5833\n",
+        ),
+        (
+            ["-q", "-c", "-Z", "{zscores}", "-m", "map", "--format", "trec_eval"],
+            "".join(
+                f"Zmap                   \t{q}\t{v}\n"
+                for q, v in [("q1", "0.3333"), ("q2", "1.0000"), ("q4", "-1.0000"), ("all", "0.1111")]
+            ),
+        ),
     ],
 )
 def test_real_process_is_lean_and_prints_trec_eval_lines(tmp_path, args, expected):
-    """A small run is read and scored without pyarrow or pandas, whose imports would cost more than the work."""
+    """A small run is read and scored without pyarrow or pandas, whose imports would cost more than the work: with
+    qrels, with -R qrels_prefs (preferences), with -D's one query and with -Z's z-scores."""
     (tmp_path / "run.txt").write_text(RUN)
     (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "z.txt").write_text("q1 map 0.5 0.25\nq2 map 0.4 0.1\nq4 map 0.1 0.1\n")
+    args = [str(tmp_path / "z.txt") if arg == "{zscores}" else arg for arg in args]
     probe = (
         "import sys; from metrics.cli.ir_metrics import main; status = main(sys.argv[1:]); "
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'pyarrow', 'pandas'}), file=sys.stderr); "

@@ -177,12 +177,14 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
 
     if options.rel_format != "qrels":  # trec_eval -R: judgment groups, preferences
         return trec_options.evaluate_format(options, measures, settings, _return_freed_memory)
-    if options.debug.query is None and not (options.stream or options.dask or options.to_parquet):
+    if not (options.stream or options.dask or options.to_parquet):
         small = _plain_files(options.run, options.qrels)
         if small is not None:
             from metrics.evaluation.plain_join import plain_join
 
             run, qrels = small
+            if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
+                run, qrels = trec_options.only_plain_query(run, qrels, options.debug.query, settings.complete)
             return score(plain_join(run, qrels, measures, settings)), run.name, qrels.name
     from metrics.evaluation.engine import evaluate, join
     from metrics.evaluation.streaming import evaluate_stream, too_large_to_read_whole

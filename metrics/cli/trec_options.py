@@ -115,29 +115,33 @@ def check_readable(measures, rel_format: str) -> None:
 def evaluate_format(options, measures, settings: EvaluationOptions, release=lambda: None):
     """(Evaluation, run name, judgments name) for -R qrels_jg, prefs and qrels_prefs, under ``settings`` (an
     EvaluationOptions): the run read whole. ``release`` hands freed memory back after each file is read."""
+    if options.stream or options.dask or options.to_parquet:
+        large = "--stream, --dask and --to-parquet are for qrels"
+        raise ValueError(f"-R {options.rel_format} reads the run whole: {large}")
+    if options.rel_format in ("prefs", "qrels_prefs"):  # small plain files: scored without pyarrow
+        from metrics.evaluation.preference_scores import plain_preferences
+
+        found = plain_preferences(
+            options.run, options.qrels, options.rel_format, measures, settings, options.debug.query
+        )
+        if found is not None:
+            return found
     from metrics.evaluation.judgment_groups import evaluate_judgment_groups
     from metrics.evaluation.preferences import RankedRun, evaluate_preferences, judged_docs, ranked_run
     from metrics.io import read_run
     from metrics.io.prefs import read_prefs, read_qrels_prefs
     from metrics.io.qrels_jg import read_qrels_jg
 
-    if options.stream or options.dask or options.to_parquet:
-        large = "--stream, --dask and --to-parquet are for qrels"
-        raise ValueError(f"-R {options.rel_format} reads the run whole: {large}")
     if options.rel_format == "qrels_jg":
         judgments = read_qrels_jg(options.qrels)
         release()
         run, evaluate = read_run(options.run), evaluate_judgment_groups
     else:  # preferences rank ties their own way (evaluation.preferences.ranked_run)
         read = read_prefs if options.rel_format == "prefs" else read_qrels_prefs
-        try:  # the run first, as metrics.cli.ir_metrics reads it: its parse is the peak, the judgments not yet held
-            run = ranked_run(options.run)
-        except (ValueError, OSError):
-            read(options.qrels)  # trec_eval reads the judgments first: an error there is the one reported
-            raise
+        judgments = read(options.qrels)  # first, as trec_eval: an error there is the one reported
         release()
-        judgments = read(options.qrels)
-        run, evaluate = ranked_run(run, keep=judged_docs(judgments)), evaluate_preferences
+        # The run's rows cut to the judged docs' as it is read, a block at a time (ranked_run): never held whole.
+        run, evaluate = ranked_run(options.run, keep=judged_docs(judgments)), evaluate_preferences
     release()
     names = run.name, judgments.name
     if options.debug.query is not None:  # -D LEVEL.QID: that query alone
@@ -162,6 +166,21 @@ def cut_run(run, query: str, *, judged: bool, complete: bool) -> dict:
         raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the qrels: nothing to evaluate")
     scores = {doc: float(len(ranking) - index) for index, doc in enumerate(ranking)}
     return {query: scores} if ranking else {}  # -c scores a query missing from the run
+
+
+def only_plain_query(run, qrels, query: str, complete: bool):
+    """A small plain run and qrels (metrics.io.plain.PlainRun, PlainQrels) cut to one query, refused as cut_run
+    refuses it: -D LEVEL.QID without pyarrow."""
+    from metrics.io.plain import PlainQrels, PlainRun
+
+    judged = [(doc, grade) for q, doc, grade in zip(qrels.query, qrels.doc, qrels.grade, strict=True) if q == query]
+    ranking = run.rankings.get(query, [])
+    if not judged or not (ranking or complete):
+        raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the qrels: nothing to evaluate")
+    docs, grades = [doc for doc, _ in judged], [grade for _, grade in judged]
+    return PlainRun(run.name, {query: ranking} if ranking else {}), PlainQrels(
+        qrels.name, [query] * len(docs), docs, grades
+    )
 
 
 def only_query(run, qrels, query: str, complete: bool):

@@ -1,5 +1,7 @@
 """A run scored against preference judgments (trec_eval -R prefs, -R qrels_prefs): the judgments joined with the run
-into a metrics.families._preference_kernels.PreferenceTable, which the preference families' kernels score.
+into metrics.families._preference_kernels.PreferenceTables, a block of queries at a time, which the preference
+families' kernels score. A run file is read a piece at a time and only the rows of judged documents kept, so memory
+is the judgments and a piece, not the run.
 
 As trec_eval's form_prefs_counts.c: the queries of the judgments that the run has (all of them with -c, a query
 missing from the run retrieving nothing); -M keeps the top of each ranking; -J and -l change nothing (a preference
@@ -8,6 +10,7 @@ names two judged documents, and a level only orders them).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -15,16 +18,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.catalog import registry
-from metrics.catalog.measures import Measure, parse_measures
-from metrics.core.prepared import Prepared
-from metrics.evaluation.engine import Evaluation, QueryCounts, summaries
+from metrics.catalog.measures import Measure
+from metrics.evaluation.engine import Evaluation
 from metrics.evaluation.options import EvaluationOptions, given
-from metrics.families._preference_kernels import PREPARED_KEY, PreferenceTable, group_counts
+from metrics.evaluation.preference_scores import preference_measures, scored
+from metrics.families._preference_kernels import distinct, table_of
 from metrics.io import Run, doc_hash
 from metrics.io.arrays import (
     arrow_float64,
     arrow_int64,
+    arrow_strings,
     bool_numpy,
     chunked,
     dictionary_codes,
@@ -34,9 +37,12 @@ from metrics.io.arrays import (
     take,
 )
 from metrics.io.duplicates import refuse_duplicate_docs
+from metrics.io.hashing import StringIndex, sorted_search
 from metrics.io.prefs import Preferences, read_prefs
+from metrics.io.rules import InputError
 
-READS = "prefs"  # the -R format whose measures this scores (TrecEval.reads)
+TABLE_ENTRIES = 1 << 16  # judgments scored at a time (preference_tables)
+BLOCK_PIECE_BYTES = 4 << 20  # a run file's text parsed at a time when only the judged rows are kept (ranked_run)
 
 
 def evaluate_preferences(
@@ -59,37 +65,15 @@ def evaluate_preferences(
     [0.75, 0.5, 0.8333]
     """
     options = given(options, keywords)
-    complete, max_docs = options.complete, options.max_docs
-    parsed = parse_measures(measures)
-    for measure in parsed:
-        if READS not in registry.family(measure.family).trec_eval.reads:
-            raise ValueError(f"{measure.name} is not computed from preferences (trec_eval -R prefs)")
+    parsed = preference_measures(measures)
     prefs = read_prefs(prefs)
-    judged = sorted(set(prefs.query.to_pylist()))  # byte order: trec_eval's order of the queries
-    ranked = ranked_run(run, keep=judged_docs(prefs))
+    judged = sorted(pc.unique(prefs.query).to_pylist())  # byte order: trec_eval's order of the queries
+    # A RankedRun is taken as it is (the CLI's was cut to the judged docs as it was read): _Ranks matches exactly.
+    ranked = run if isinstance(run, RankedRun) else ranked_run(run, keep=judged_docs(prefs))
     in_run = ranked.query_ids
-    evaluated = [query for query in judged if complete or query in in_run]
-    table = preference_table(ranked, prefs, evaluated, max_docs)
-    prepared = Prepared()  # what a kernel takes: the table, where the preference kernels look for it
-    prepared.size, prepared.queries, prepared.conventions = table.size, tuple(evaluated), options.conventions
-    prepared.shared(PREPARED_KEY, lambda: table)
-    per_query = {measure.name: registry.family(measure.family).kernel(prepared, measure) for measure in parsed}
-    by_name = {measure.name: measure for measure in parsed}
-    only_in_run = tuple(sorted(in_run - set(judged)))
-    only_in_qrels = tuple(query for query in judged if query not in in_run)
-    relevant = np.bincount(table.group_slot, weights=group_counts(table).counts["rel"], minlength=table.size)
-    counts = QueryCounts(len(evaluated), len(only_in_run), len(only_in_qrels), int((relevant == 0).sum()))
-    return Evaluation(
-        tuple(evaluated),
-        tuple(parsed),
-        per_query,
-        summaries(per_query, by_name),
-        counts,
-        only_in_run,
-        only_in_qrels,
-        options.conventions,
-        complete,
-    )
+    evaluated = [query for query in judged if options.complete or query in in_run]
+    tables = preference_tables(ranked, prefs, evaluated, options.max_docs)
+    return scored(tables, judged, in_run, evaluated, parsed, options)
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,7 +119,62 @@ def ranked_run(source, name: str | None = None, keep=None) -> RankedRun:
     if isinstance(source, RankedRun | Run):
         ranked = source if isinstance(source, RankedRun) else _from_run(source)
         return ranked if keep is None else ranked.kept(keep(ranked.doc_hash))
-    display, query, doc, score, row_names = _columns(source, name)
+    if keep is not None and _text_file(source):
+        in_blocks = _ranked_blocks(source, name, keep)
+        if in_blocks is not None:
+            return in_blocks
+    return _ranked(*_columns(source, name), keep)
+
+
+def _text_file(source) -> bool:
+    from metrics.io.sources import is_parquet
+
+    return isinstance(source, str | os.PathLike) and os.path.isfile(source) and not is_parquet(source)
+
+
+def _ranked_blocks(source, name: str | None, keep) -> RankedRun | None:
+    """A text run read BLOCK_PIECE_BYTES at a time in blocks of whole queries (metrics.io.stream), each block ranked
+    and cut to the rows ``keep`` keeps before the next is parsed: the whole run's columns are never held (at 2M rows
+    they were 100 MiB at their peak, the kept rows a tenth of that). None when a query's rows are in two blocks (not
+    contiguous): the caller reads the file whole."""
+    from metrics.io.stream import TextRun, whole_queries
+
+    text_run = TextRun(source, name, BLOCK_PIECE_BYTES)
+    parts, duplicate = [], None
+    for rows in whole_queries(text_run.pieces()):
+        if duplicate is not None:  # the rest is parsed only: as in a whole read, a bad line further on comes first
+            continue
+
+        def row_names(local, first=rows.first_row) -> list[str]:
+            return text_run.line_names((np.asarray(local, dtype=np.int64) + first).tolist())
+
+        columns = rows.columns
+        del rows
+        score = float_numpy(columns.pop("score"))
+        try:
+            parts.append(
+                _ranked(text_run.name, columns.pop("query"), chunked(columns.pop("doc")), score, row_names, keep)
+            )
+        except InputError as error:  # a doc given twice
+            duplicate = error
+    if duplicate is not None:
+        raise duplicate
+    queries = pa.concat_arrays([part.queries for part in parts])
+    if pc.count_distinct(queries).as_py() != len(queries):
+        return None
+    offsets = np.cumsum([0] + [len(part.queries) for part in parts[:-1]])
+    return RankedRun(
+        text_run.name,
+        queries,
+        np.concatenate([part.code + offset for part, offset in zip(parts, offsets, strict=True)]).astype(np.int32),
+        np.concatenate([part.rank for part in parts]),
+        pa.chunked_array([chunk for part in parts for chunk in part.doc.chunks], pa.string()),
+        np.concatenate([part.doc_hash for part in parts]),
+    )
+
+
+def _ranked(display, query, doc, score, row_names, keep) -> RankedRun:
+    """The rows ranked for preferences (the ranked_run of one file's columns), then cut to those ``keep`` keeps."""
     queries, code = _query_codes(query)
     del query
     n = len(code)
@@ -145,7 +184,7 @@ def ranked_run(source, name: str | None = None, keep=None) -> RankedRun:
         return RankedRun(display, queries, empty, empty, doc, hashed)
     starts = np.concatenate([[0], np.flatnonzero(code[1:] != code[:-1]) + 1, [n]]).astype(np.int64)
     lengths = np.diff(starts)
-    grouped = len(np.unique(code[starts[:-1]])) == len(lengths)
+    grouped = len(distinct(code[starts[:-1]])) == len(lengths)
     going_on = np.ones(n, dtype=bool)  # rows that continue the ranking of the row before
     going_on[starts[:-1]] = False
     descending = grouped and not (score[1:] > score[:-1])[going_on[1:]].any()
@@ -183,7 +222,7 @@ def _ties_by_doc_ascending(rank: np.ndarray, score: np.ndarray, going_on: np.nda
     tied = np.flatnonzero(going_on[1:] & (score[1:] == score[:-1]))  # row i + 1 ties with row i
     if len(tied) == 0:
         return
-    rows = np.unique(np.concatenate([tied, tied + 1]))
+    rows = distinct(np.concatenate([tied, tied + 1]))
     new_block = np.ones(len(rows), dtype=bool)
     new_block[1:] = ~np.isin(rows[1:] - 1, tied) | (rows[1:] - 1 != rows[:-1])
     block = np.cumsum(new_block)
@@ -199,11 +238,14 @@ def _query_of(queries: pa.Array, code: np.ndarray):
 def _query_codes(query) -> tuple[pa.Array, np.ndarray]:
     """(the distinct query ids, each row's code among them), without decoding a dictionary-encoded column."""
     query = chunked(query)
-    if not is_dictionary(query):
-        distinct = pc.unique(query)
-        return distinct.combine_chunks() if isinstance(distinct, pa.ChunkedArray) else distinct, int_numpy(
-            pc.index_in(query, value_set=distinct)
-        )
+    if not is_dictionary(query):  # hashed where the id changes only: a run's rows come a query at a time
+        n = len(query)
+        changes = np.flatnonzero(bool_numpy(pc.not_equal(query.slice(1), query.slice(0, max(n - 1, 0))))) + 1
+        starts = np.concatenate([[0], changes]) if n else changes
+        heads = take(query, starts)
+        distinct = pc.unique(heads)
+        head_code = int_numpy(pc.index_in(heads, value_set=distinct)).astype(np.int32)
+        return distinct, np.repeat(head_code, np.diff(np.append(starts, n)))
     distinct = pc.unique(pa.chunked_array([chunk.dictionary for chunk in query.chunks], pa.string()))
     parts = []
     for chunk in query.chunks:
@@ -223,7 +265,7 @@ def _columns(source, name: str | None):
         from_mapping(source, name or "run", "run")  # checks the dict; its scores are read below
         rows = [(str(q), str(d), float(v)) for q, entries in source.items() for d, v in _entries(entries).items()]
         columns = list(zip(*rows, strict=True)) if rows else [(), (), ()]
-        query, doc = (pa.chunked_array([pa.array(list(c), pa.string())]) for c in columns[:2])
+        query, doc = (chunked(arrow_strings(c)) for c in columns[:2])
         return name or "run", query, doc, np.array(columns[2], dtype=np.float64), lambda r: [f"row {i}" for i in r]
     if is_parquet(source):
         parquet = ParquetInput(source, "run", name)
@@ -248,28 +290,46 @@ def _entries(entries) -> dict:
     return {doc: float(len(entries) - rank) for rank, doc in enumerate(entries)}
 
 
-def preference_table(run: RankedRun, prefs: Preferences, evaluated: list[str], max_docs: int | None):
-    """The judgments of the evaluated queries joined with their rankings (the top max_docs of each)."""
-    slot = int_numpy(pc.index_in(prefs.query, value_set=pa.array(evaluated, pa.string())), null=-1)
+def preference_tables(run: RankedRun, prefs: Preferences, evaluated: list[str], max_docs: int | None):
+    """The judgments of the evaluated queries joined with their rankings (the top max_docs of each), as (first
+    query, PreferenceTable) for blocks of whole queries of about TABLE_ENTRIES judgments: the join's and the
+    kernels' temporaries are arrays of a block's length (at 302,516 judgments in one table, 60 MiB at their peak).
+    Each query's values are those of one table of them all: every count is a query's own, and the codes keep their
+    order within a block."""
+    slot = int_numpy(pc.index_in(prefs.query, value_set=arrow_strings(evaluated)), null=-1)
+    distinct_docs, doc_code = prefs.docs
+    # the order of the unretrieved documents matters only when a group has several subgroups
+    doc_order = _byte_order(distinct_docs) if _several_subgroups(prefs, slot) else None
+    ranks = _Ranks(run, evaluated, distinct_docs, max_docs)
+    ends = np.cumsum(np.bincount(slot[slot >= 0], minlength=len(evaluated)))  # judgments up to each query's
+    first = 0
+    while first < len(evaluated) or first == 0:
+        before = int(ends[first - 1]) if first else 0
+        stop = min(max(first + 1, int(np.searchsorted(ends, before + TABLE_ENTRIES, side="right"))), len(evaluated))
+        rows = np.flatnonzero((slot >= first) & (slot < stop))  # file order, as in one table
+        block_slot, codes, taken = slot[rows] - first, doc_code[rows], arrow_int64(rows)
+        rank = ranks.of(first, stop, block_slot, codes)
+        if doc_order is not None:
+            codes = doc_order[codes]
+        group_code = _byte_order_codes(prefs.group.take(taken))
+        subgroup_code = _byte_order_codes(prefs.subgroup.take(taken))
+        yield first, table_of(stop - first, block_slot, group_code, subgroup_code, prefs.level[rows], codes, rank)
+        first = max(stop, 1)
+
+
+def _several_subgroups(prefs: Preferences, slot: np.ndarray) -> bool:
+    """Whether a group of an evaluated query holds several subgroups."""
+    if pc.count_distinct(prefs.subgroup).as_py() < 2:
+        return False
     kept = np.flatnonzero(slot >= 0)
-    slot = slot[kept]
     rows = arrow_int64(kept)
     group_code = _byte_order_codes(prefs.group.take(rows))
     subgroup_code = _byte_order_codes(prefs.subgroup.take(rows))
-    distinct_docs, doc_code = prefs.docs
-    doc_code = doc_code[kept]
     groups_width = int(group_code.max(initial=0)) + 1
-    group_keys, group = np.unique(slot * groups_width + group_code, return_inverse=True)
     subgroups_width = int(subgroup_code.max(initial=0)) + 1
-    subgroup_keys, subgroup = np.unique(group * subgroups_width + subgroup_code, return_inverse=True)
-    group_slot = group_keys // groups_width
-    subgroups_of = np.bincount(subgroup_keys // subgroups_width, minlength=len(group_keys))
-    rank = _ranks(run, evaluated, distinct_docs, slot, doc_code, max_docs)
-    if (subgroups_of > 1).any():  # the order of the unretrieved documents matters for several subgroups only
-        doc_code = _byte_order(distinct_docs)[doc_code]
-    return PreferenceTable(
-        len(evaluated), slot, group, subgroup, prefs.level[kept], doc_code, rank, group_slot, subgroups_of
-    )
+    group_key = slot[kept] * groups_width + group_code
+    pairs = distinct(group_key * subgroups_width + subgroup_code) // subgroups_width
+    return bool((pairs[1:] == pairs[:-1]).any())
 
 
 def _byte_order(distinct: pa.Array) -> np.ndarray:
@@ -293,28 +353,40 @@ def judged_docs(prefs: Preferences):
     return lambda hashes: table[hashes & _HASH_MASK]
 
 
-def _ranks(run: RankedRun, evaluated, distinct_docs, slot, doc_code, max_docs) -> np.ndarray:
-    """Each judgment's document's rank in its query's ranking (the top max_docs), 0 if absent."""
-    code_slot = int_numpy(pc.index_in(run.queries, value_set=pa.array(evaluated, pa.string())), null=-1)
-    if len(run.code) == 0 or len(distinct_docs) == 0:
-        return np.zeros(len(slot), dtype=np.int64)
-    row_slot = code_slot[run.code]
-    # candidates: rows of an evaluated query, in the top max_docs, whose doc hash is a judged doc's; then the strings
-    candidate = row_slot >= 0  # (the rows of other queries, and other docs, are dropped here if they were kept)
-    if max_docs is not None:
-        candidate &= run.rank <= max_docs
-    rows = np.flatnonzero(candidate)
-    found = int_numpy(pc.index_in(take(run.doc, rows), value_set=distinct_docs), null=-1)
-    rows, found = rows[found >= 0], found[found >= 0]
-    width = len(distinct_docs) + 1
-    row_keys = row_slot[rows] * width + found
-    sorter = np.argsort(row_keys)
-    row_keys, row_rank = row_keys[sorter], run.rank[rows][sorter]
-    if len(row_keys) == 0:
-        return np.zeros(len(slot), dtype=np.int64)
-    line_keys = slot * width + doc_code
-    at = np.minimum(np.searchsorted(row_keys, line_keys), len(row_keys) - 1)
-    return np.where(row_keys[at] == line_keys, row_rank[at], 0).astype(np.int64)
+class _Ranks:
+    """Each judgment's document's rank in its query's ranking (the top max_docs), 0 if absent, for a block of
+    queries at a time: the run's rows of the evaluated queries sorted by query once, their doc ids matched to the
+    judged ones a block at a time."""
+
+    def __init__(self, run: RankedRun, evaluated, distinct_docs: pa.Array, max_docs: int | None):
+        self.run, self.width = run, len(distinct_docs) + 1
+        code_slot = int_numpy(pc.index_in(run.queries, value_set=arrow_strings(evaluated)), null=-1)
+        self.row_slot = code_slot[run.code] if len(run.code) else np.zeros(0, dtype=np.int64)
+        # candidates: rows of an evaluated query, in the top max_docs (rows of other docs are dropped below)
+        candidate = self.row_slot >= 0
+        if max_docs is not None:
+            candidate &= run.rank <= max_docs
+        rows = np.flatnonzero(candidate)
+        self.rows = rows[np.argsort(self.row_slot[rows], kind="stable")]
+        self.sorted_slot = self.row_slot[self.rows]
+        self.docs = StringIndex(distinct_docs) if len(distinct_docs) else None
+
+    def of(self, first: int, stop: int, slot: np.ndarray, doc_code: np.ndarray) -> np.ndarray:
+        """The ranks of the judgments (``slot`` counted from query ``first``, ``doc_code``) of queries first..stop-1."""
+        lo, hi = np.searchsorted(self.sorted_slot, [first, stop])
+        rows = self.rows[lo:hi]
+        if self.docs is None or len(rows) == 0:
+            return np.zeros(len(slot), dtype=np.int64)
+        found = self.docs.find(take(self.run.doc, rows))
+        rows, found = rows[found >= 0], found[found >= 0]
+        row_keys = (self.row_slot[rows] - first) * self.width + found
+        sorter = np.argsort(row_keys)
+        row_keys, row_rank = row_keys[sorter], self.run.rank[rows][sorter]
+        if len(row_keys) == 0:
+            return np.zeros(len(slot), dtype=np.int64)
+        line_keys = slot * self.width + doc_code
+        at = np.minimum(sorted_search(row_keys, line_keys), len(row_keys) - 1)
+        return np.where(row_keys[at] == line_keys, row_rank[at], 0).astype(np.int64)
 
 
 _HASH_BITS = 22  # the judged docs' hashes as a bit table (4 MiB): a cheap filter before the exact match

@@ -26,6 +26,7 @@ from metrics.catalog import registry, trec_format
 from metrics.evaluation.aggregate import GEOMETRIC_FLOOR, mean
 from metrics.evaluation.engine import Evaluation, summaries
 from metrics.io.fields import Fields, read_fields
+from metrics.io.plain import read_plain_fields
 from metrics.io.rules import InputError
 
 MISSING = -1000000.0  # trec_eval's MISSING_ZSCORE_VALUE
@@ -47,15 +48,19 @@ class ZScoreTable:
 def read_zscores(source, name: str | None = None) -> ZScoreTable:
     """Read a z-score file: lines ``qid measure mean std_dev`` (trec_eval -Z). A (query, measure) given twice is
     refused: trec_eval would use one of the lines, which one depending on where its binary search lands."""
-    display, columns = read_fields(source, ZSCORE_FIELDS, name)
+    plain = read_plain_fields(source, ZSCORE_FIELDS) if name is None and isinstance(source, str) else None
+    if plain is not None:  # a small plain file: no pyarrow
+        display, rows = plain
+    else:
+        display, columns = read_fields(source, ZSCORE_FIELDS, name)
+        rows = zip(
+            columns["query"].to_pylist(),
+            columns["measure"].to_pylist(),
+            columns["mean"].tolist(),
+            columns["std_dev"].tolist(),
+            strict=True,
+        )
     stats: dict[tuple[str, str], tuple[float, float]] = {}
-    rows = zip(
-        columns["query"].to_pylist(),
-        columns["measure"].to_pylist(),
-        columns["mean"].tolist(),
-        columns["std_dev"].tolist(),
-        strict=True,
-    )
     for query, measure, average, deviation in rows:
         if (query, measure) in stats:
             raise InputError(f"{display}: query {query!r}, measure {measure!r} has two lines")

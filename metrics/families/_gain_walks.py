@@ -111,7 +111,7 @@ def ideal_rows(data, gains) -> tuple[np.ndarray, np.ndarray]:
     counts = _level_matrix(data)
     present = _levels_present(counts)
     slots, values = [np.zeros(0, dtype=np.int64)], [np.zeros(0)]
-    for levels_present in np.unique(present).tolist():
+    for levels_present in np.flatnonzero(np.bincount(present, minlength=1)).tolist():  # (np.unique loads numpy.ma)
         group = np.flatnonzero(present == levels_present)
         order = level_gains([0] * levels_present, gains)[::-1]  # best first; the counts do not change the order
         if not order:

@@ -80,6 +80,18 @@ class PreferenceTable:
         ))  # fmt: skip
 
 
+def table_of(size, slot, group_code, subgroup_code, level, doc_code, rank) -> PreferenceTable:
+    """The table of the judgments of ``size`` queries: each one's query ``slot``, the codes of its group and
+    subgroup (any codes in their ids' byte order), its level, its document's code and rank (0: not retrieved)."""
+    groups_width = int(group_code.max(initial=0)) + 1
+    group_keys, group = np.unique(slot * groups_width + group_code, return_inverse=True)
+    subgroups_width = int(subgroup_code.max(initial=0)) + 1
+    subgroup_keys, subgroup = np.unique(group * subgroups_width + subgroup_code, return_inverse=True)
+    group_slot = group_keys // groups_width
+    subgroups_of = np.bincount(subgroup_keys // subgroups_width, minlength=len(group_keys))
+    return PreferenceTable(size, slot, group, subgroup, level, doc_code, rank, group_slot, subgroups_of)
+
+
 def preference_table(data: Prepared, k: int | None = None) -> PreferenceTable:
     """The prepared run's preferences (cut at k): the table metrics.evaluation.preferences prepared from a prefs
     file, or one built (once) from the engine's prepared run of plain qrels."""
@@ -108,7 +120,7 @@ def _from_prepared(data) -> PreferenceTable:
     order = np.argsort(all_slot, kind="stable")
     all_slot = all_slot[order]
     doc = _position(all_slot)  # one document per entry: any distinct codes do
-    with_judgments = np.unique(all_slot)
+    with_judgments = distinct(all_slot)
     group_of_slot = np.full(data.size, -1, dtype=np.int64)
     group_of_slot[with_judgments] = np.arange(len(with_judgments))
     group = group_of_slot[all_slot]
@@ -123,6 +135,12 @@ def _from_prepared(data) -> PreferenceTable:
         with_judgments.astype(np.int64),
         np.ones(len(with_judgments), dtype=np.int64),
     )
+
+
+def distinct(values: np.ndarray) -> np.ndarray:
+    """np.unique(values) for a 1-d array, without numpy.ma (np.unique's test for masked arrays loads it: 5 ms)."""
+    ordered = np.sort(values)
+    return ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if len(ordered) else ordered
 
 
 def _position(slot: np.ndarray) -> np.ndarray:
@@ -266,7 +284,7 @@ def _closed_group(table: PreferenceTable, group: int, rows: np.ndarray) -> dict:
     seen[local] = True
     last_level[~seen] = -1.0
     reach = np.zeros((len(docs), len(docs)), dtype=bool)
-    for sub in np.unique(subgroup).tolist():
+    for sub in distinct(subgroup).tolist():
         here = subgroup == sub
         members, levels = local[here], level[here]
         reach[np.ix_(members, members)] |= levels[:, None] > levels[None, :]

@@ -58,6 +58,17 @@ def arrow_int64(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.int64(), len(values), [None, pa.py_buffer(values)])
 
 
+def arrow_strings(values) -> pa.Array:
+    """Python strings as an Arrow string array, built from its buffers: pa.array (and pa.chunked_array of a list)
+    imports pandas to check its argument, 40 MiB and 0.1 s."""
+    encoded = [value.encode() for value in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(value) for value in encoded], out=offsets[1:])
+    large = offsets[-1] >= 1 << 31
+    buffers = [None, pa.py_buffer(offsets if large else offsets.astype(np.int32)), pa.py_buffer(b"".join(encoded))]
+    return pa.Array.from_buffers(pa.large_string() if large else pa.string(), len(encoded), buffers)
+
+
 def arrow_float64(values: np.ndarray) -> pa.Array:
     values = np.ascontiguousarray(values, dtype=np.float64)
     return pa.Array.from_buffers(pa.float64(), len(values), [None, pa.py_buffer(values)])

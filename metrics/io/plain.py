@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from metrics.io.rules import MAX_GRADE, MAX_ID_BYTES
 SMALL_FILE_BYTES = 2 << 20
 _SCORE = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"  # (pyarrow reads "inf", "1_0"... its own way)
 _GRADE = r"[-+]?\d+"
+_NUMBER = {"number": re.compile(_SCORE), "grade": re.compile(_GRADE)}
 # Characters whose reading is left to the readers (C's isspace counts \v and \f as blanks, Python the \x1c-\x1f
 # separators; in a tab-separated file, a space), by whether the first line is tab-separated.
 _OTHER_BLANKS = {False: "\x0b\x0c\x1c\x1d\x1e\x1f", True: " \x0b\x0c\x1c\x1d\x1e\x1f"}
@@ -66,6 +68,51 @@ def read_plain_run(path: str) -> PlainRun | None:
 def read_plain_qrels(path: str) -> PlainQrels | None:
     """The qrels at ``path`` (see plain_qrels), named as the readers name it."""
     return plain_qrels(_read(path), _name(path))
+
+
+def read_plain_run_rows(path: str) -> tuple[str, list[tuple[str, str, float]]] | None:
+    """(the run's name, every line's (query, doc, score) in file order), or None when the file is not small and
+    plain (see the module's docstring): -R prefs ranks the rows its own way (ties by doc id ascending)."""
+    if not small_file(path):
+        return None
+    name = _name(path)
+    rows = _columns(_read(path), name, "run")
+    return None if rows is None else (name, [(query, doc, float(score)) for query, doc, score in rows])
+
+
+def read_plain_fields(path: str, fields) -> tuple[str, list[tuple]] | None:
+    """(the file's name, its lines' fields) of a small plain file of ``fields`` (a metrics.io.fields.Fields: ids as
+    str, numbers as float), read as metrics.io.fields.read_fields reads it; None when the file is not small and
+    plain, or when a line breaks a rule or is blank or a comment: read_fields reads it then, and names the line."""
+    if not small_file(path):
+        return None
+    data = _read(path)
+    if not data or not data.isascii() or b"\0" in data or b"\r" in data:
+        return None
+    text = data.decode("ascii")
+    if any(blank in text for blank in _OTHER_BLANKS[False]):
+        return None
+    kinds = [fields.numbers.get(field) for field in fields.names]
+    rows = []
+    for line in text.splitlines():
+        tokens = line.split()
+        if len(tokens) != len(kinds) or tokens[0].startswith("#"):
+            return None
+        row = []
+        for token, kind in zip(tokens, kinds, strict=True):
+            if kind is None:
+                if len(token) > MAX_ID_BYTES:
+                    return None
+                row.append(token)
+                continue
+            if not _NUMBER[kind].fullmatch(token):
+                return None
+            value = float(token)
+            if not math.isfinite(value) or (kind == "grade" and abs(value) > MAX_GRADE):
+                return None
+            row.append(value)
+        rows.append(tuple(row))
+    return (_name(path), rows) if rows else None
 
 
 def plain_run(data: bytes | None, name: str) -> PlainRun | None:

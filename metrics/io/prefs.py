@@ -10,14 +10,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.io.arrays import arrow_int64, int_numpy
-from metrics.io.fields import Fields, read_fields
-from metrics.io.hashing import _mix, fingerprint
+from metrics.io.arrays import arrow_int64, arrow_strings
+from metrics.io.fields import ONE_SUBGROUP, PREFS_FIELDS, QRELS_PREFS_FIELDS, read_fields
+from metrics.io.hashing import _mix, encode_strings, fingerprint
 from metrics.io.rules import InputError
-
-PREFS_FIELDS = Fields("prefs file", ("query", "group", "subgroup", "doc", "level"), {"level": "number"})
-QRELS_PREFS_FIELDS = Fields("qrels_prefs file", ("query", "group", "doc", "level"), {"level": "number"})
-ONE_SUBGROUP = "0"  # the subgroup of every line of a qrels_prefs file, as get_qrels_prefs.c names it
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,8 +41,7 @@ class Preferences:
     def docs(self) -> tuple[pa.Array, np.ndarray]:
         """(the distinct doc ids, each row's index among them): one hashing pass, shared by the run's filter and the
         join (metrics.evaluation.preferences)."""
-        encoded = pc.dictionary_encode(self.doc)
-        return encoded.dictionary, int_numpy(encoded.indices)
+        return encode_strings(self.doc)
 
     def only(self, query: str) -> Preferences:
         """The rows of one query."""
@@ -89,13 +84,13 @@ def read_qrels_prefs(source, name: str | None = None) -> Preferences:
         ]
         return _checked(name or "qrels_prefs", rows)
     display, columns = read_fields(source, QRELS_PREFS_FIELDS, name)
-    subgroup = pa.array([ONE_SUBGROUP], pa.string()).take(arrow_int64(np.zeros(len(columns["level"]))))
+    subgroup = arrow_strings([ONE_SUBGROUP]).take(arrow_int64(np.zeros(len(columns["level"]))))
     return _checked_columns(display, columns["query"], columns["group"], subgroup, columns["doc"], columns["level"])
 
 
 def _checked(name: str, rows: list[tuple]) -> Preferences:
     columns = list(zip(*rows, strict=True)) if rows else [(), (), (), (), ()]
-    strings = [pa.array(list(column), pa.string()) for column in columns[:4]]
+    strings = [arrow_strings(column) for column in columns[:4]]
     return _checked_columns(name, *strings, np.array(columns[4], dtype=np.float64))
 
 
