@@ -213,7 +213,7 @@ def download(page, button):
 
     wait_idle(page)
     expect(button).to_be_enabled(timeout=IDLE_TIMEOUT_MS)
-    with page.expect_download() as info:
+    with page.expect_download(timeout=IDLE_TIMEOUT_MS) as info:  # a loaded machine can take seconds to serve it
         button.click()
     return info.value
 
