@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from lab_core.markdown import plain
+from ui.charts import is_click_layer
 
 MAX_ROWS = 300  # a per-query chart of a large run: the first rows, and a sentence saying how many there are
 _TAG = re.compile(r"<[^>]+>")
@@ -41,9 +42,9 @@ def _kind(trace) -> str:
 
 
 def _shown(fig: go.Figure) -> list:
-    """The traces that carry data: not a layer that draws nothing and only catches clicks and hovers (a scatter in
-    text mode with no text, as the swap heatmap's)."""
-    return [t for t in fig.data if not (t.type == "scatter" and t.mode == "text" and not t.text)]
+    """The traces that carry data: not a layer that draws nothing and only catches clicks and hovers (the swap
+    heatmap's)."""
+    return [t for t in fig.data if not is_click_layer(t)]
 
 
 def _axis_title(axis) -> str:
