@@ -97,7 +97,8 @@ def table(fig: go.Figure) -> tuple[list[str], list[list[str]]]:
     if traces and traces[0].type == "heatmap":  # one row per column of the map: a run's many queries read down
         heat = traces[0]
         header = [_axis_title(fig.layout.xaxis) or "column", *(_text(y) for y in heat.y or ())]
-        return header, [[_number(x), *(_number(row[i]) for row in heat.z)] for i, x in enumerate(heat.x or ())]
+        z = heat.z.tolist() if hasattr(heat.z, "tolist") else heat.z  # a numpy array's cells as Python floats, at once
+        return header, [[_number(x), *(_number(row[i]) for row in z)] for i, x in enumerate(heat.x or ())]
     x_title = _axis_title(fig.layout.xaxis) or "x"
     by_x: dict[str, dict[int, str]] = {}
     names = []
