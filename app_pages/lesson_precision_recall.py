@@ -7,8 +7,7 @@ from lab_core import family_display
 from lab_core.lesson_text import LESSONS
 from metrics import capped_recall, precision, recall
 from metrics.catalog import registry
-from metrics.teaching.sweep import at_each_cutoff
-from ui import charts, first_paint, notebook_button, state, teaching
+from ui import charts, first_paint, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["precision_recall"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_pr"
@@ -47,10 +46,8 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
     for tab, b in zip(tabs, results.values(), strict=True):
         with tab:
             teaching.worked(b)
-    series = {
-        f"{family}@k": at_each_cutoff(family, ranking, qrels, top, conventions)
-        for family in ("P", "R", "R_cap", "HitRate")
-    }
+    # every cutoff up to top, kept: the slider only moves the marker
+    series = widgets.curves(scn.with_settings(k=top), ("P", "R", "R_cap", "HitRate"))
     teaching.chart(charts.curves(series, k), key=f"{PAGE}_curves")
     if note := charts.coincide_note(series):
         st.caption(note)

@@ -16,6 +16,7 @@ from metrics.catalog import registry
 from metrics.evaluation.engine import evaluate
 from metrics.io import read_qrels, read_run
 from tests.markdown_text import markdown_table, shown, table_rows, table_source
+from tests.plotly_json import values
 
 ROOT = Path(__file__).parents[1]
 PAGE = str(ROOT / "app_pages" / "compare_runs.py")
@@ -97,19 +98,10 @@ def test_charts_waterfall_sorted_and_null_histogram(page, engine):
     charts = [json.loads(el.proto.spec) for el in page.get("plotly_chart")]
     waterfall = next(c for c in charts if any(t["type"] == "bar" for t in c["data"]))
     bars = [t for t in waterfall["data"] if t["type"] == "bar"]
-    heights = sorted(y for t in bars for y in _values(t["y"]))
+    heights = sorted(y for t in bars for y in values(t["y"]))
     expected = np.sort(b.per_query["NDCG@10"] - a.per_query["NDCG@10"])
     assert np.allclose(heights, expected)
     assert any(c["data"][0]["type"] == "histogram" for c in charts)
-
-
-def _values(y):
-    """Plotly JSON stores numpy arrays as {"dtype", "bdata"}; plain lists otherwise."""
-    if isinstance(y, dict):
-        import base64
-
-        return np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"]).tolist()
-    return y
 
 
 def test_holm_toggle_adds_adjusted_columns():

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from lab_core.markdown import plain
+from ui.charts import is_click_layer
 
 MAX_ROWS = 300  # a per-query chart of a large run: the first rows, and a sentence saying how many there are
 _TAG = re.compile(r"<[^>]+>")
@@ -41,9 +42,9 @@ def _kind(trace) -> str:
 
 
 def _shown(fig: go.Figure) -> list:
-    """The traces that carry data: not a layer that draws nothing and only catches clicks and hovers (a scatter in
-    text mode with no text, as the swap heatmap's)."""
-    return [t for t in fig.data if not (t.type == "scatter" and t.mode == "text" and not t.text)]
+    """The traces that carry data: not a layer that draws nothing and only catches clicks and hovers (the swap
+    heatmap's)."""
+    return [t for t in fig.data if not is_click_layer(t)]
 
 
 def _axis_title(axis) -> str:
@@ -96,7 +97,8 @@ def table(fig: go.Figure) -> tuple[list[str], list[list[str]]]:
     if traces and traces[0].type == "heatmap":  # one row per column of the map: a run's many queries read down
         heat = traces[0]
         header = [_axis_title(fig.layout.xaxis) or "column", *(_text(y) for y in heat.y or ())]
-        return header, [[_number(x), *(_number(row[i]) for row in heat.z)] for i, x in enumerate(heat.x or ())]
+        z = heat.z.tolist() if hasattr(heat.z, "tolist") else heat.z  # a numpy array's cells as Python floats, at once
+        return header, [[_number(x), *(_number(row[i]) for row in z)] for i, x in enumerate(heat.x or ())]
     x_title = _axis_title(fig.layout.xaxis) or "x"
     by_x: dict[str, dict[int, str]] = {}
     names = []

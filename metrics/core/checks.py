@@ -22,6 +22,8 @@ def check_ranking(ranking: Ranking) -> None:
     """A ranking is a sequence of distinct doc ids; trec_eval aborts on a duplicate, so do we."""
     if isinstance(ranking, str):
         raise ValueError("the ranking must be a sequence of doc ids, not a single string")
+    if all(type(doc) is str for doc in ranking) and len(set(ranking)) == len(ranking):
+        return  # the usual case, checked at C speed; the loop below finds what is wrong otherwise
     first_rank: dict[str, int] = {}
     for rank, doc in enumerate(ranking, start=1):
         if not isinstance(doc, str):
@@ -33,6 +35,8 @@ def check_ranking(ranking: Ranking) -> None:
 
 def check_qrels(qrels: Judgments) -> None:
     """Grades are integers, as trec_eval requires; a float has to be mapped explicitly."""
+    if all(type(grade) is int for grade in qrels.values()):  # the usual case, without the slow ABC check per grade
+        return
     for doc, grade in qrels.items():
         if isinstance(grade, bool) or not isinstance(grade, Integral):
             raise ValueError(
