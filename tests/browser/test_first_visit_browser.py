@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError
 
-from tests.browser.conftest import PHONE, wait_idle
+from tests.browser.axe_audit import assert_accessible
+from tests.browser.conftest import PHONE, RENDERED_JS, wait_idle
 from tests.browser.test_routing_browser import ADDRESSES, RECORD_DIALOGS, SCENARIO, shows_its_page
 
 pytestmark = pytest.mark.browser
@@ -142,7 +143,9 @@ def test_a_first_visit_opens_its_page_and_each_part_left_for_later_arrives_in_a_
 ):
     """A new session's first run, by the address typed or shared, draws that page with no "Page not found" dialog at
     any moment; the settings, pickers and buttons it leaves out (their code held the numbers back) wait in empty
-    boxes of their height (ui.first_paint.Room): when they arrive, nothing around them moves."""
+    boxes of their height (ui.first_paint.Room): when they arrive, nothing around them moves. In presenter mode, once
+    it is all drawn, axe finds no violation with text at 7:1 (tests/browser/test_a11y_browser.py audits the other
+    views)."""
     options = ROOM_VIEWS[view][0]
     # Every page in a new tab of one context: each tab is a new session (its first run leaves the parts out), and the
     # browser fetches the app's code once instead of once per page.
@@ -153,6 +156,8 @@ def test_a_first_visit_opens_its_page_and_each_part_left_for_later_arrives_in_a_
         for path, query in visits(view):
             page = context.new_page()
             page.set_default_timeout(30_000)
+            errors: list[str] = []
+            page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
             page.goto(app_server + path + query)
             wait_idle(page, 90_000)  # the second run included
             keys = ROOM_PAGES.get(path, set())
@@ -176,6 +181,10 @@ def test_a_first_visit_opens_its_page_and_each_part_left_for_later_arrives_in_a_
             assert page.evaluate("window.__dialogs") == [], (view, path + query)
             heading = page.locator("h1").first.inner_text().strip()
             assert shows_its_page(path, heading), (view, path + query, heading)
+            if view == "presenter":
+                page.wait_for_function(RENDERED_JS, timeout=90_000)
+                assert_accessible(page, f"{path} (presenter, first visit)", enhanced_contrast=True)
+            assert errors == [], (view, path, errors)
             page.close()
     finally:
         context.close()
