@@ -387,15 +387,3 @@ def test_a_broken_command_line_run_is_skipped_with_its_error_and_the_others_are_
     for row, name in enumerate(["bm25", "dense"]):
         assert board["AP"][row].strip("*").startswith(f"{three[name].means['AP']:.4f}")
     assert not at.get("progress")  # no "Reading run 3 of 3" left behind
-
-
-def test_the_holm_switch_drawn_again_defaults_to_its_saved_setting():
-    """After a page switch the Holm switch is drawn again; a browser that mounts it late shows its default and sends
-    it back with the next click (ui.presenter.toggle), so its default must be the saved setting."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
-    at.switch_page("app_pages/compare_runs.py").run()
-    at.toggle(key="cmp_holm").set_value(True).run()
-    at.switch_page("app_pages/sources.py").run()
-    at.switch_page("app_pages/compare_runs.py").run()
-    switch = at.toggle(key="cmp_holm")
-    assert switch.value is True and switch.proto.default is True

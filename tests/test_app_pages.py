@@ -72,7 +72,13 @@ def test_widgets_drawn_again_default_to_the_value_they_show():
     at.multiselect(key="yd_measures").set_value(["AP", "RR"]).run()
     at.text_input(key="yd_more_measures").set_value("P@7").run()
     at.radio(key="yd_sample_system").set_value("bm25").run()
+    at.toggle(key="yd_complete").set_value(True).run()
+    at.switch_page("app_pages/compare_runs.py").run()
+    at.toggle(key="cmp_holm").set_value(True).run()
     at.switch_page("app_pages/sources.py").run()
+    at.switch_page("app_pages/compare_runs.py").run()
+    holm = at.toggle(key="cmp_holm")
+    assert holm.value is True and holm.proto.default is True
     at.switch_page("app_pages/your_data.py").run()
     measures = at.multiselect(key="yd_measures")
     assert measures.value == ["AP", "RR"]
@@ -80,6 +86,8 @@ def test_widgets_drawn_again_default_to_the_value_they_show():
     assert at.text_input(key="yd_more_measures").proto.default == "P@7"
     system = at.radio(key="yd_sample_system")
     assert system.value == "bm25" and system.options[system.proto.default].startswith("bm25")
+    complete = at.toggle(key="yd_complete")
+    assert complete.value is True and complete.proto.default is True
     at.switch_page("app_pages/playground.py").run()
     k = at.number_input(key="pg_k")
     assert k.value == 3 and k.proto.default == 3

@@ -489,15 +489,3 @@ def test_the_judged_share_is_counted_by_hand():
     text = "\n".join(c.value for c in at.caption)
     assert f"Judged: **{len(retrieved & judged)} of the {len(retrieved)} documents**" in text
     assert not at.warning
-
-
-def test_the_complete_switch_drawn_again_defaults_to_its_saved_setting():
-    """After a page switch the -c switch is drawn again; a browser that mounts it late shows its default and sends it
-    back with the next click (ui.presenter.toggle), so its default must be the saved setting."""
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("app_pages/your_data.py").run()
-    at.toggle(key="yd_complete").set_value(True).run()
-    at.switch_page("app_pages/sources.py").run()
-    at.switch_page("app_pages/your_data.py").run()
-    switch = at.toggle(key="yd_complete")
-    assert switch.value is True and switch.proto.default is True

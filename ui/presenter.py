@@ -117,13 +117,9 @@ def projector_marks(fig):
 
 def toggle(key: str = "presenter_toggle", label: str = "Presenter mode") -> None:
     """A toggle bound to the presenter flag. Any number may be on screen (with different keys)."""
-    on = state.presenter_on()
-    # The default is the flag itself: a toggle mounted late (ui.first_paint.later, after a page switch) shows its
-    # default until it applies the value sent with it, and a browser that missed that value sent the default back
-    # with the next click, which turned presenter mode off (4 page switches in 10). session_state is written only
-    # when the toggle on screen holds another value (the Exit button, a link).
-    if st.session_state.get(key, on) != on:
-        st.session_state[key] = on
+    # Its default is the flag itself (ui.state.sync_widget): a toggle mounted late that sent its built-in default
+    # back turned presenter mode off after 4 page switches in 10. The Exit button and a link change the flag under it.
+    on = state.sync_widget(key, state.presenter_on())
     st.toggle(
         label,
         value=on,

@@ -397,6 +397,18 @@ def another_browser(browser, app_server) -> Iterator:
             context.close()
 
 
+def assert_healthy(app: App) -> None:
+    """The page drew its title, with no exception, no "Page not found" and no uncaught error in the page."""
+    from playwright.sync_api import expect
+
+    page = app.page
+    exceptions = page.locator('[data-testid="stException"]')
+    assert exceptions.count() == 0, f"the page shows an exception: {exceptions.all_inner_texts()}"
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+    expect(page.locator("h1").first).to_be_visible()
+    assert app.errors == [], f"uncaught errors in the page: {app.errors}"
+
+
 def _app(page, base_url: str) -> App:
     errors: list[str] = []
     dialogs: list[str] = []

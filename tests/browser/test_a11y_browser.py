@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe_audit import assert_accessible, audit
-from tests.browser.conftest import PHONE, App, _app
+from tests.browser.conftest import PHONE, App, _app, assert_healthy
 from tests.browser.test_routing_browser import ADDRESSES
 from ui import quiz
 
@@ -83,17 +83,6 @@ def show(app: App, path: str, *, as_a_person: bool = False) -> None:
     app.wait_rendered()
 
 
-def assert_healthy(app: App, title: str) -> None:
-    """The page drew its title, no exception, no "Page not found", no uncaught error, and the navigation marks it."""
-    page = app.page
-    exceptions = page.locator('[data-testid="stException"]')
-    assert exceptions.count() == 0, f"the page shows an exception: {exceptions.all_inner_texts()}"
-    expect(page.get_by_text("Page not found")).to_have_count(0)
-    expect(page.locator("h1").first).to_be_visible()
-    assert app.errors == [], f"uncaught errors in the page: {app.errors}"
-    expect(page.locator(f'{NAV_LINK}[aria-current="page"]')).to_contain_text(title)
-
-
 def assert_no_violation(app: App, where: str, view: str = "wide", within: str | None = None) -> None:
     """No WCAG A or AA violation; in presenter mode text at 7:1 as well (AAA 1.4.6, for a projector)."""
     assert_accessible(app.page, where, enhanced_contrast=view == "presenter", within=within)
@@ -125,7 +114,8 @@ def test_every_page_has_no_axe_violation(tabs, view, path):
     app = tabs(view)
     show(app, path, as_a_person=view == "wide")
     if view == "wide":
-        assert_healthy(app, ADDRESSES[path])
+        assert_healthy(app)
+        expect(app.page.locator(f'{NAV_LINK}[aria-current="page"]')).to_contain_text(ADDRESSES[path])
         app.screenshot(path.strip("/") or "playground-home")
         open_every_expander(app)
     assert_no_violation(app, f"{path} ({view})", view)

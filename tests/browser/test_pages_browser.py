@@ -17,6 +17,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from tests.browser.conftest import assert_healthy
+
 pytestmark = pytest.mark.browser
 
 WAIT_MS = 15_000
@@ -52,15 +54,6 @@ def test_every_promised_page_is_routed():
     routed = {title for title, _, _ in ROUTES}
     assert not REQUIRED - routed, f"not routed in app.py: {sorted(REQUIRED - routed)}"
     assert [title for title, _, default in ROUTES if default] == ["Playground"]
-
-
-def assert_healthy(app) -> None:
-    page = app.page
-    exceptions = page.locator('[data-testid="stException"]')
-    assert exceptions.count() == 0, f"the page shows an exception: {exceptions.all_inner_texts()}"
-    expect(page.get_by_text("Page not found")).to_have_count(0)
-    expect(page.locator("h1").first).to_be_visible()
-    assert app.errors == [], f"uncaught errors in the page: {app.errors}"
 
 
 NAV = ".st-key-irlab_nav"  # the app's own page links (ui/navigation.py)
