@@ -10,6 +10,7 @@ from playwright.sync_api import TimeoutError
 from tests.browser.axe_audit import assert_accessible
 from tests.browser.conftest import PHONE, RENDERED_JS, wait_idle
 from tests.browser.test_routing_browser import ADDRESSES, RECORD_DIALOGS, SCENARIO, shows_its_page
+from ui.first_paint import PRELOAD_KEY
 
 pytestmark = pytest.mark.browser
 
@@ -51,8 +52,10 @@ LESSON_WATCH = """
 (() => {
   const seen = (window.__lesson = { metric: null, latexAtMetric: null, codeAtMetric: null, roomsAtMetric: null,
     topBeforeFormulas: null });
-  // Formulas on the page (not ui.first_paint.preload's hidden one, which only fetches KaTeX's code).
-  const formulas = () => [...document.querySelectorAll(".katex")].filter((el) => el.checkVisibility()).length;
+  // Formulas on the page, not ui.first_paint.preload's (it only fetches KaTeX's code, and is hidden by the app's CSS,
+  // which may apply after the first number on a loaded machine).
+  const formulas = () => [...document.querySelectorAll(".katex")]
+    .filter((el) => el.checkVisibility() && !el.closest(".st-key-__PRELOAD__")).length;
   new MutationObserver(() => {
     const metric = document.querySelector('[data-testid="stMetricValue"]');
     if (!metric || !metric.textContent.trim()) return;
@@ -66,7 +69,7 @@ LESSON_WATCH = """
     if (!formulas()) seen.topBeforeFormulas = metric.getBoundingClientRect().top + window.scrollY;
   }).observe(document, { childList: true, subtree: true, characterData: true });
 })();
-"""
+""".replace("__PRELOAD__", PRELOAD_KEY)
 
 
 def test_a_new_visitor_gets_a_lessons_numbers_before_its_formulas_and_code_in_their_room(browser, app_server):
