@@ -1,7 +1,8 @@
 """The N-run leaderboard (metrics.compare.leaderboard) and its CLI (python -m metrics.leaderboard).
 
 Expected values: the single-run CLI's means (trec_eval-checked elsewhere), scipy's ttest_rel, ranx's Fisher
-randomization test and scipy's permutation_test on the same data, and p-value corrections written out by hand.
+randomization test (recorded by scripts/make_ranx_reference.py, whose sample runs and measures these are) and scipy's
+permutation_test on the same data, and p-value corrections written out by hand.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import contextlib
 import io
 import json
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,11 +32,7 @@ from metrics.compare.leaderboard import (
 )
 from metrics.evaluation.engine import evaluate
 from metrics.io import read_qrels
-
-SAMPLES = Path(__file__).parents[1] / "data" / "samples"
-QRELS = SAMPLES / "qrels.txt.gz"
-RUNS = {name: SAMPLES / f"{name}.run.gz" for name in ("dense", "rrf", "bm25")}
-MEASURES = ["NDCG@10", "AP", "RR@10", "P@10", "R@100"]
+from scripts.make_ranx_reference import MEASURES, N_PERMUTATIONS, OUT, QRELS, RUNS, digest
 
 
 def run_cli(main, argv: list[str]) -> tuple[int, str, str]:
@@ -124,22 +120,23 @@ def test_randomization_is_reproducible_with_a_seed(evaluations):
     assert any(first.pair(*key).p_value != other.pair(*key).p_value for key in pairs)
 
 
-N_PERMUTATIONS = 10_000
 # Two Monte Carlo estimates of the same p (10,000 permutations each) differ by at most sqrt(2 * 0.25 / 10,000)
 # = 0.0071 in standard error; 0.025 is 3.5 of those.
 TOLERANCE = 0.025
 
 
 def test_randomization_is_close_to_ranx_fisher_randomization(evaluations):
-    from ranx.statistical_tests import fisher_randomization_test
-
+    """ranx's p-values, recorded with a digest of the per-query values each came from (its kernel costs about 14 s
+    of CPU to compile or to run uncompiled)."""
+    recorded = {(r["measure"], r["a"], r["b"]): r for r in json.loads(OUT.read_text())["pairs"]}
     board = from_evaluations(evaluations, test="randomization", n_permutations=N_PERMUTATIONS)
     pairs = close_pairs(board)
     assert len(pairs) >= 2
     for m, a, b in pairs:
+        ranx_run = recorded[m, a, b]
         x, y = board.per_query[m][a], board.per_query[m][b]
-        ranx_p, _ = fisher_randomization_test(x, y, N_PERMUTATIONS, 0.05, 42)
-        assert board.pair(m, a, b).p_value == pytest.approx(ranx_p, abs=TOLERANCE), (m, a, b)
+        assert digest(x, y) == ranx_run["inputs"], f"{m} {a} {b}: rerun scripts/make_ranx_reference.py"
+        assert board.pair(m, a, b).p_value == pytest.approx(ranx_run["p_value"], abs=TOLERANCE), (m, a, b)
 
 
 def test_randomization_is_close_to_scipys_permutation_test(evaluations):

@@ -29,9 +29,8 @@ from metrics.tools.settings import score
 
 # ranx is numba code: on a fresh venv its parallel kernels take about a minute of CPU to compile, for runs of a few
 # queries. numba runs the same Python source uncompiled when told so before ranx decorates its functions: the same
-# rules, the same numbers, no compile. This module is collected before any test runs, so ranx's Fisher test
-# (tests/test_leaderboard.py) runs uncompiled too: 15 s, against 14 s to compile it. NUMBA_DISABLE_JIT=0 in the
-# environment checks against the compiled kernels instead.
+# rules, the same numbers, no compile. NUMBA_DISABLE_JIT=0 in the environment checks against the compiled kernels
+# instead.
 numba.config.DISABLE_JIT = os.environ.get("NUMBA_DISABLE_JIT", "1") != "0"
 import ranx  # noqa: E402 - after the setting above
 
