@@ -124,10 +124,12 @@ def left_the_file(requests: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("kind", ["pair", "leaderboard", "tools", "ab"])
-def test_the_brief_draws_offline_and_prints_on_one_page(browser, briefs, kind):
+def test_the_brief_draws_offline_prints_on_one_page_and_axe_finds_no_violation(browser, briefs, kind):
+    """In its page layout and in its slide layout: charts drawn, one printed page, no axe violation."""
     with offline_page(browser) as (page, requests, errors):
         opened(page, briefs[kind])
         assert page.locator(".chart").count() >= 2
+        assert axe_violations(page) == []
         for paper in ("A4", "Letter"):
             assert page_count(page.pdf(format=paper, print_background=True)) == 1, paper
         # in the printed layout every chart is drawn at its box's size, inside the sheet, none cut off
@@ -142,6 +144,7 @@ def test_the_brief_draws_offline_and_prints_on_one_page(browser, briefs, kind):
         page.evaluate("window.dispatchEvent(new Event('afterprint'))")
         opened(page, briefs[kind], "#slide")
         assert page.evaluate("document.documentElement.classList.contains('slide')")
+        assert axe_violations(page) == []
         assert page_count(page.pdf(print_background=True, **SLIDE)) == 1
         assert left_the_file(requests) == [] and errors == []
 
@@ -219,14 +222,6 @@ def axe_violations(page) -> list[dict]:
 
     results = Axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}})
     return [{"id": v["id"], "nodes": [n["target"] for n in v["nodes"]]} for v in results.response["violations"]]
-
-
-@pytest.mark.parametrize("layout", ["", "#slide"])
-def test_axe_finds_no_violation(browser, briefs, layout):
-    with offline_page(browser) as (page, _, _):
-        for kind, path in briefs.items():
-            opened(page, path, layout)
-            assert axe_violations(page) == [], kind
 
 
 def test_axe_finds_a_low_contrast_brief(browser, briefs, tmp_path, monkeypatch):
