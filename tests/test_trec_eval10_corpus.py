@@ -9,7 +9,7 @@ answer trec_eval gives on the repaired input, which is what we must print instea
 
 A small run and qrels in plain text are read and joined in plain Python (metrics.io.plain,
 metrics.evaluation.plain_join), others with pyarrow (metrics.io, metrics.evaluation.arrow_join): most inputs here take
-the plain path, and a quarter of their cases are replayed through the Arrow path as well (test_corpus_case_by_arrow).
+the plain path, and a quarter of their cases are replayed through the Arrow path as well (test_corpus_cases_by_arrow).
 
 trec_eval's own `make quicktest` is replayed the same way (tests/data/trec_eval10/quicktest/commands.json).
 
@@ -20,6 +20,7 @@ With TREC_EVAL_BIN naming a trec_eval 10.0 binary, random inputs drawn by hypoth
 from __future__ import annotations
 
 import contextlib
+import difflib
 import gzip
 import importlib.util
 import io
@@ -103,26 +104,53 @@ def test_corpus_is_whole():
     assert all(case["defect"] in DEFECTS for case in CASES if "defect" in case)
 
 
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
-def test_corpus_case(case, input_files):
-    _check_case(case, input_files, arrow=False)
+def by_input(cases: list[dict]) -> dict[str, list[dict]]:
+    """The cases grouped by their input, in corpus order: one test per input (thousands of one-case tests cost the
+    suite more in pytest's bookkeeping than in the CLI runs they check)."""
+    grouped: dict[str, list[dict]] = {}
+    for case in cases:
+        grouped.setdefault(case["input"], []).append(case)
+    return grouped
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if _plain(INPUTS[c["input"]])][::4], ids=_case_id)
-def test_corpus_case_by_arrow(case, input_files):
+CASES_BY_INPUT = by_input(CASES)
+# A quarter of the cases of the inputs the CLI reads in plain Python, to be read with pyarrow as well.
+ARROW_CASES_BY_INPUT = by_input([c for c in CASES if _plain(INPUTS[c["input"]])][::4])
+
+
+@pytest.mark.parametrize("input_id", CASES_BY_INPUT)
+def test_corpus_cases(input_id, input_files):
+    """Every option set recorded on this input, byte for byte."""
+    assert_cases_replay(CASES_BY_INPUT[input_id], input_files, arrow=False)
+
+
+@pytest.mark.parametrize("input_id", ARROW_CASES_BY_INPUT)
+def test_corpus_cases_by_arrow(input_id, input_files):
     """Cases of inputs the CLI reads in plain Python, read with pyarrow: the two paths print the same bytes."""
-    _check_case(case, input_files, arrow=True)
+    assert_cases_replay(ARROW_CASES_BY_INPUT[input_id], input_files, arrow=True)
 
 
-def _check_case(case, input_files, *, arrow: bool) -> None:
+def assert_cases_replay(cases: list[dict], input_files, *, arrow: bool) -> None:
+    """Each case's exit status and output; a failure names every case that differs, with a diff of the first lines."""
+    differences = [d for case in cases if (d := _difference(case, input_files, arrow=arrow))]
+    assert not differences, f"{len(differences)} of {len(cases)} cases differ:\n" + "\n".join(differences[:5])
+
+
+def _difference(case, input_files, *, arrow: bool) -> str | None:
+    """How our CLI's answer to ``case`` differs from trec_eval's, or None."""
     qrels, run, others = input_files[case["input"]]
     status, printed = run_cli([*with_files(case["args"], others), qrels, run], arrow=arrow)
     expected = case.get("expected", case)  # a trec_eval defect: what it prints on the repaired input
     if expected["rc"] != 0:  # trec_eval refuses input that is invalid: so do we, printing nothing
-        assert status != 0 and printed == ""
-        return
-    assert status == 0
-    assert printed == expected["stdout"]
+        if status != 0 and printed == "":
+            return None
+        return (
+            f"{_case_id(case)}: trec_eval refuses it (rc {expected['rc']}); we exit {status} printing {printed!r:.200}"
+        )
+    if status == 0 and printed == expected["stdout"]:
+        return None
+    diff = difflib.unified_diff(expected["stdout"].splitlines(), printed.splitlines(), "trec_eval", "ours", lineterm="")
+    return f"{_case_id(case)}: exit {status}\n" + "\n".join(list(diff)[:12])
 
 
 # Option sets checked through the Python API too: (the case's args, evaluate()'s keyword arguments, -m list, -l).
@@ -157,7 +185,7 @@ def test_corpus_values_through_the_api(case, input_files):
     checked = 0
     for name in names:
         measure = parse_measure(name)
-        if name in result.texts:  # relstring: its string, compared byte for byte by test_corpus_case
+        if name in result.texts:  # relstring: its string, compared byte for byte by test_corpus_cases
             continue
         trec_name = trec_format.trec_name(measure)
         for query, value in zip(result.queries, result.per_query[name].tolist(), strict=True):
