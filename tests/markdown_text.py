@@ -59,3 +59,8 @@ def markdown_table(elements, first_header: str) -> dict[str, list[str]]:
         if rows and rows[0][0] == first_header:
             return {row[0]: row[1:] for row in rows[1:]}
     raise AssertionError(f"no Markdown table headed {first_header!r}")
+
+
+def styles(at) -> list[str]:
+    """The CSS an AppTest run's page sent (ui.css: a style block in a Markdown element)."""
+    return [m.group(1) for md in at.markdown if (m := re.match(r"<style>(.*)\n[^\n]*</style>", md.value, re.S))]

@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.markdown_text import styles
+from ui import layout, presenter
+
 ROOT = Path(__file__).parents[1]
 APP = str(ROOT / "app.py")
 # Read the routes from app.py itself, so a newly routed page is tested without editing this file.
@@ -21,12 +24,18 @@ def test_every_page_file_is_routed():
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_page_renders_through_the_app(page):
-    at = AppTest.from_file(APP, default_timeout=30).run()
+def test_page_renders_through_the_app_with_the_app_css_and_the_presenter_css(page):
+    """In presenter mode (test_pages_keep_the_playground_state goes through every page without it). app.py sends
+    the CSS after the page (ui.css): a page that cut its run short (st.stop) left the projector unstyled and a phone
+    without its layout rules."""
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state["presenter_mode"] = True
+    at.run()
     assert not at.exception
     at.switch_page(page).run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title, f"{page} has no title"
+    assert layout.CSS in styles(at) and presenter.CSS in styles(at)
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -7,7 +7,6 @@ Expected numbers come from the golden file (trec_eval, tests/data/golden_public.
 from __future__ import annotations
 
 import json
-import re
 from math import log2
 from pathlib import Path
 
@@ -15,9 +14,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.golden import PUBLIC
-from tests.markdown_text import shown
-from tests.page_scripts import REPO, page_scripts
-from ui import layout, presenter
+from tests.markdown_text import shown, styles
+from ui import presenter
 
 APP = str(Path(__file__).parents[1] / "app.py")
 GOLDEN = {case["id"]: case["expected"] for case in PUBLIC}
@@ -236,11 +234,6 @@ def test_presenter_mode_toggles():
     assert at.session_state["presenter_mode"] is False
 
 
-def styles(at: AppTest) -> list[str]:
-    """The CSS the page sends (ui.css: a style block in a Markdown element)."""
-    return [m.group(1) for md in at.markdown if (m := re.match(r"<style>(.*)\n[^\n]*</style>", md.value, re.S))]
-
-
 def _presenter_frame() -> None:
     """What app.py does on every page: the sidebar toggle and apply()."""
     from ui import presenter
@@ -281,20 +274,3 @@ def test_settings_only_link_applies_to_the_default_list():
     idcg = 7 / log2(2) + 7 / log2(3) + 3 / log2(4)
     assert metric_values(at)["NDCG_exp@3"] == f"{dcg / idcg:.4f}" == golden("pub-seed001-rel-32301", "NDCG_exp@3")
     assert url_params(at)["docs"] == "d1,d2,d3,d4,d5" and url_params(at)["gain"] == "exp"
-
-
-def _page_paths() -> list[str]:
-    """Every page script app.py's navigation runs, as AppTest's switch_page takes it."""
-    return [str(path.relative_to(REPO)) for path in page_scripts()]
-
-
-@pytest.mark.parametrize("page", _page_paths())
-def test_every_page_gets_the_app_css_and_the_presenter_css(page):
-    """app.py sends the CSS after the page (ui.css): a page that cut its run short (st.stop) left the projector
-    unstyled and a phone without its layout rules."""
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.session_state["presenter_mode"] = True
-    at.run()
-    at.switch_page(page).run()
-    assert not at.exception
-    assert layout.CSS in styles(at) and presenter.CSS in styles(at)
