@@ -192,6 +192,8 @@ def _judged_case(tmp_path, rel_format: str, judgments: str, *args: str, run: str
         ("prefs", "q1 u1 s1 a 2\nq1 u1 s1 a 2\nq1 u1 s1 b 1\n", "gives doc 'a' twice"),
         ("qrels_prefs", "q1 0 a 2\nq1 0 a 1\n", "gives doc 'a' twice"),
         ("qrels_jg", "q1 u1 a 1\nq1 u1 a 0\n", "judges doc 'a' twice"),
+        # of two judgments given twice, the one met first in the file is named
+        ("qrels_jg", "q2 u1 b 1\nq1 u1 a 1\nq2 u1 b 0\nq1 u1 a 0\n", "query 'q2', group 'u1' judges doc 'b' twice"),
         ("prefs", "q1 u1 s1 a\n", "line 1: expected 5 fields"),
         ("prefs", "q1 u1 s1 a high\n", "line 1: level 'high' is not a number"),
         ("qrels_jg", "q1 u1 a 1.5\n", "grade '1.5' is not an integer"),
