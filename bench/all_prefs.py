@@ -3,11 +3,14 @@
 pairs. The preference file is judged.qrels (302,516 judgments: 2,000 queries, about 150 each, grades 0-3) read as
 preferences (-R qrels_prefs: one judgment group per query), the run judged.run (2,000 x 1,000 rows); with
 ``--prefs`` a prefs file is written from the same judgments, each query judged by three users (judgment groups) in
-two subgroups each, and read with -R prefs.
+two subgroups each, and read with -R prefs. With ``--qrels-jg`` the same three users' judgments are written as
+judgment groups (``qid user docno grade``: 907,548 lines) and scored with ``-R qrels_jg -m qrels_jg`` (P_avgjg,
+map_avgjg, Rprec_mult_avgjg).
 
     .venv/bin/python bench/generate.py --only judged    # once: bench/data/judged.*
     .venv/bin/python bench/all_prefs.py --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 5
     .venv/bin/python bench/all_prefs.py --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 3 --prefs
+    .venv/bin/python bench/all_prefs.py --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 3 --qrels-jg
 
 Agreement, once per mode: our output is compared with trec_eval's byte for byte. The goal (issue 33): time <= 0.5x
 trec_eval -O2's and peak memory <= 1x, as for all_trec.
@@ -25,23 +28,30 @@ from all_trec import MODES, byte_diff, table
 from compare_tools import BENCH, OUT, PY, build_trec_eval, compile_ours, count_rows, files, measure
 
 
+def measures(rel_format: str) -> str:
+    """The nickname of the measures the judgments give: judgment groups' or preferences'."""
+    return "qrels_jg" if rel_format == "qrels_jg" else "all_prefs"
+
+
 def commands(tool: str, prefs: Path, rel_format: str, run: Path, flags: list[str], trec_eval: Path) -> list[str]:
-    common = [*flags, "-R", rel_format, "-m", "all_prefs"]
+    common = [*flags, "-R", rel_format, "-m", measures(rel_format)]
     if tool == "ours":
         return [PY, "-m", "metrics", str(prefs), str(run), *common, "--format", "trec_eval"]
     return [str(trec_eval), *common, str(prefs), str(run)]
 
 
-def write_prefs(qrels: Path, out: Path, seed: int = 33) -> Path:
+def write_prefs(qrels: Path, out: Path, seed: int = 33, *, groups_only: bool = False) -> Path:
     """A prefs file from a qrels file: each query judged by three users, each stating its grades (a user's own
-    reading of them: one grade in four moved by one) over two subgroups of its documents."""
+    reading of them: one grade in four moved by one) over two subgroups of its documents. ``groups_only``: the same
+    judgments as a qrels_jg file (no subgroups)."""
     rng = np.random.default_rng(seed)
     lines = []
     for line in qrels.read_text().splitlines():
         query, _, doc, grade = line.split()
         for user in ("u1", "u2", "u3"):
             level = max(0, int(grade) + int(rng.choice([-1, 0, 0, 0, 0, 0, 0, 1])))
-            lines.append(f"{query} {user} s{int(rng.integers(1, 3))} {doc} {level}\n")
+            subgroup = f"s{int(rng.integers(1, 3))} "
+            lines.append(f"{query} {user} {'' if groups_only else subgroup}{doc} {level}\n")
     out.write_text("".join(lines))
     return out
 
@@ -51,6 +61,7 @@ def main(argv=None) -> None:
     ap.add_argument("--dataset", default="judged", help="a bench/data stem (default judged)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--prefs", action="store_true", help="a prefs file with three users per query (-R prefs)")
+    ap.add_argument("--qrels-jg", action="store_true", help="three users per query as judgment groups (-R qrels_jg)")
     ap.add_argument("--trec-eval-src", type=Path, required=True, help="trec_eval 10.0's src/, built here with -O2")
     args = ap.parse_args(argv)
     trec_eval = build_trec_eval(args.trec_eval_src)
@@ -62,6 +73,9 @@ def main(argv=None) -> None:
     judgments, rel_format = qrels, "qrels_prefs"
     if args.prefs:
         judgments, rel_format = write_prefs(qrels, BENCH / "data" / f"{args.dataset}.prefs"), "prefs"
+    elif args.qrels_jg:
+        path = BENCH / "data" / f"{args.dataset}.qrels_jg"
+        judgments, rel_format = write_prefs(qrels, path, groups_only=True), "qrels_jg"
     tools = ["ours", "trec_eval"]
     samples = {mode: {tool: [] for tool in tools} for mode in MODES}
     outs = {
@@ -77,8 +91,8 @@ def main(argv=None) -> None:
     load = os.getloadavg()
     print(
         f"dataset {args.dataset}: {count_rows(run):,} run rows, {count_rows(judgments):,} {rel_format} lines, "
-        f"-R {rel_format} -m all_prefs; {args.reps} interleaved reps; load average after the run {load[0]:.2f} "
-        f"{load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} CPUs)\n"
+        f"-R {rel_format} -m {measures(rel_format)}; {args.reps} interleaved reps; load average after the run "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} CPUs)\n"
     )
     print(table(samples))
     print()
