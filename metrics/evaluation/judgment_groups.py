@@ -20,7 +20,8 @@ from metrics.catalog.measures import Measure, parse_measures
 from metrics.evaluation.engine import Evaluation, QueryCounts, join, score, summaries
 from metrics.evaluation.options import EvaluationOptions, given
 from metrics.io import Qrels, Run, read_run
-from metrics.io.arrays import arrow_strings, chunked, int_numpy, take
+from metrics.io.arrays import arrow_strings, take
+from metrics.io.hashing import encode_strings
 from metrics.io.qrels_jg import JudgmentGroups, read_qrels_jg
 
 SEPARATOR = "\x00"  # between a query id and a group id (ids never hold a NUL byte: the readers refuse one)
@@ -84,7 +85,7 @@ def evaluate_judgment_groups(
 def _group_qrels(groups: JudgmentGroups) -> tuple[Qrels, dict[str, str], list[tuple[str, str]]]:
     """The judgments as qrels of one query per (query, group), each such query's real query, and the (query, group)
     pairs. Python strings for the pairs only, not per line: 240,000 lines' worth took 90 MB at the peak."""
-    query_codes, group_codes = (_codes(column) for column in (groups.query, groups.group))
+    query_codes, group_codes = (encode_strings(column)[1] for column in (groups.query, groups.group))
     pair_codes = query_codes * (int(group_codes.max(initial=0)) + 1) + group_codes
     _, first, row_pair = np.unique(pair_codes, return_index=True, return_inverse=True)
     pairs = list(zip(take(groups.query, first).to_pylist(), take(groups.group, first).to_pylist(), strict=True))
@@ -93,11 +94,6 @@ def _group_qrels(groups: JudgmentGroups) -> tuple[Qrels, dict[str, str], list[tu
     pseudo_of_row = take(arrow_strings(pseudo), row_pair.reshape(-1))
     qrels = Qrels(groups.name, pa.chunked_array([pseudo_of_row]), pa.chunked_array([groups.doc]), groups.grade)
     return qrels, real_of, pairs
-
-
-def _codes(column) -> np.ndarray:
-    """Each row's index among the column's distinct values (int64)."""
-    return int_numpy(chunked(column).combine_chunks().dictionary_encode().indices)
 
 
 def _group_run(run: Run, pairs: list[tuple[str, str]], evaluated: list[str]) -> Run:

@@ -9,8 +9,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.io.arrays import chunked, int_numpy
 from metrics.io.fields import Fields, read_fields
+from metrics.io.hashing import encode_strings
 from metrics.io.rules import MAX_GRADE, InputError
 
 QRELS_JG_FIELDS = Fields("qrels_jg file", ("query", "group", "doc", "grade"), {"grade": "grade"})
@@ -69,11 +69,11 @@ def read_qrels_jg(source, name: str | None = None) -> JudgmentGroups:
 
 
 def _refuse_duplicates(judged: JudgmentGroups) -> None:
-    """Refuse a (query, group, doc) judged twice, naming the first one in file order. Sorted in numpy by the columns'
-    dictionary codes: pyarrow's Table.group_by loads pyarrow.dataset and pandas, and with its hash tables took 100 MB
-    more than the file's columns for a 240,000-line file."""
+    """Refuse a (query, group, doc) judged twice, naming the first one in file order. The columns' codes
+    (encode_strings) sorted in numpy: pyarrow's Table.group_by loads pyarrow.dataset and pandas, and with its hash
+    tables took 100 MB more than the file's columns for a 240,000-line file."""
     columns = (judged.query, judged.group, judged.doc)
-    codes = [int_numpy(chunked(column).combine_chunks().dictionary_encode().indices) for column in columns]
+    codes = [encode_strings(column)[1] for column in columns]
     order = np.lexsort(codes[::-1])  # stable: a key's rows stay in file order
     keys = np.stack([code[order] for code in codes])
     repeats = np.flatnonzero(np.all(keys[:, 1:] == keys[:, :-1], axis=0))  # row order[i + 1] repeats row order[i]
