@@ -9,13 +9,14 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.markdown_text import styles
+from tests.page_scripts import page_scripts
 from ui import layout, presenter
 
 ROOT = Path(__file__).parents[1]
 APP = str(ROOT / "app.py")
 # Read the routes from app.py itself, so a newly routed page is tested without editing this file.
 # A script routed twice (the playground's /playground alias) is one page here.
-PAGES = list(dict.fromkeys(re.findall(r'st\.Page\(\s*"([^"]+)"', (ROOT / "app.py").read_text(encoding="utf-8"))))
+PAGES = list(dict.fromkeys(str(path.relative_to(ROOT)) for path in page_scripts()))
 
 
 def test_every_page_file_is_routed():
