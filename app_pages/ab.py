@@ -43,7 +43,7 @@ verdict = narrative.headline(scenarios["A"], scenarios["B"])
 
 
 def controls() -> None:
-    k_col, _, reset_col = st.columns([2, 5, 1], vertical_alignment="bottom")
+    k_col, _, reset_col = st.columns([2, 4, 1.2], vertical_alignment="bottom")  # "Reset" whole at 200% zoom
     with k_col:
         widgets.k_control("ab", lambda: state.ab()["A"], lambda new: state.set_ab_k(new.k))
     reset_col.button("Reset", key="ab_reset", on_click=state.reset_ab, icon=":material/restart_alt:", width="stretch")

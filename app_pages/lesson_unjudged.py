@@ -20,7 +20,7 @@ PAGE = "lesson_unjudged"
 # The height of the picker a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
 PICKER_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
 AS_NONRELEVANT = "Unjudged treated as non-relevant"
-DROPPED = "Unjudged dropped (condensed list, as trec_eval -J)"
+DROPPED = "Unjudged dropped (as trec_eval -J)"
 NOT_IN_POOL = "never in the pool (no qrels line)"
 IN_POOL = "in the pool, not sampled (grade −1 in the qrels)"
 JUDGMENT_SHOWN = {"relevant": "relevant", "non-relevant": "judged non-relevant", "unjudged": "unjudged"}

@@ -17,7 +17,7 @@ from tests.markdown_text import shown
 
 PAGE = str(Path(__file__).parents[1] / "app_pages" / "lesson_unjudged.py")
 APP = str(Path(__file__).parents[1] / "app.py")
-DROPPED = "Unjudged dropped (condensed list, as trec_eval -J)"
+DROPPED = "Unjudged dropped (as trec_eval -J)"
 DEFAULT_RANKING = ["d1", "d2", "d3", "d4", "d5"]  # the playground's default preset: grades 3, 2, 3, 0, 1; k = 5
 DEFAULT_QRELS = {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1}
 TREC = {"P_5": "P@5", "recall_5": "R@5", "map": "AP", "ndcg_cut_5": "NDCG@5", "recip_rank": "RR", "bpref": "bpref",

@@ -34,9 +34,17 @@ CSS = f"""
 /* A Markdown table wider than the screen (a phone, 320 px) scrolls in its own box, not the page (WCAG 1.4.10);
    ui/components/a11y.js gives the box a keyboard stop. */
 [data-testid="stMarkdownContainer"]:has(> table) {{ overflow-x: auto; }}
-/* Streamlit cuts a widget's label that does not fit on one line (ellipsis): a narrow screen wraps it instead. */
+/* Streamlit cuts a label, a metric, a button's or a segmented control's option that does not fit on one line
+   (ellipsis): a narrow or zoomed screen wraps it instead (WCAG 1.4.4, 1.4.10: nothing is lost at 200% or 320 px). */
 [data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"],
-[data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"] p {{ white-space: normal; overflow: visible; }}
+[data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"],
+[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMetricValue"] [data-testid="stMarkdownContainer"],
+[data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMain"] button [data-testid="stMarkdownContainer"],
+[data-testid="stMain"] button [data-testid="stMarkdownContainer"] p {{ white-space: normal; overflow: visible; }}
+[data-testid="stButtonGroup"] button {{ height: auto; }}  /* an option that wraps grows (its min-height stays) */
 /* ui.navigation: section headings as Streamlit's own menu draws them, links close together. */
 .st-key-{navigation.KEY} [data-testid="stCaptionContainer"] {{
   margin: 0.75rem 0 0.1rem 0.5rem; font-size: 0.875rem; font-weight: 600;

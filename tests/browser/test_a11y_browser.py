@@ -244,8 +244,9 @@ def test_a_chart_as_text(tabs, view):
 
 
 # Elements past the screen's right edge (or its left), outside any box that scrolls sideways, in the main area
-# (its own sideways scroll counts too). Not counted: what is hidden (KaTeX's MathML copy for screen readers, a
-# transparent or clipped element such as a slider's native input, an SVG pattern's tile).
+# (its own sideways scroll counts too), and text cut short by an ellipsis (a label Streamlit draws on one line). Not
+# counted: what is hidden (KaTeX's MathML copy for screen readers, a transparent or clipped element such as a slider's
+# native input, an SVG pattern's tile).
 CUT_OFF = """() => {
   const width = document.documentElement.clientWidth;
   const main = document.querySelector('[data-testid="stMain"]');
@@ -260,6 +261,12 @@ CUT_OFF = """() => {
     for (const el of root.querySelectorAll("*")) {
       if (el.shadowRoot) walk(el.shadowRoot);
       const box = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      if (style.textOverflow === "ellipsis" && style.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1
+          && el.checkVisibility()) {
+        cut.push(`${el.tagName} ends in an ellipsis: "${(el.textContent || "").slice(0, 40)}"`);
+        continue;
+      }
       if (!box.width || !box.height || (box.right <= width + 1 && box.left >= -1)) continue;
       if (!el.checkVisibility() || hidden(el)) continue;
       let up = el.parentElement || el.getRootNode().host;
@@ -278,7 +285,8 @@ ZOOMED = ["/", "/a-vs-b", "/quiz", "/ndcg", "/compare", "/ask-the-class"]  # the
 
 @pytest.mark.parametrize(("view", "path"), [("320px", path) for path in PAGES] + [("zoom200", path) for path in ZOOMED])
 def test_every_page_reflows_with_nothing_cut_off(tabs, view, path):
-    """Only vertical scrolling at 320 px and at 200% zoom: a wide table or formula scrolls in its own box."""
+    """Only vertical scrolling at 320 px and at 200% zoom: a wide table or formula scrolls in its own box, and no
+    label, metric or option is cut short."""
     app = tabs(view)
     show(app, path)
     open_every_expander(app)
