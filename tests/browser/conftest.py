@@ -183,35 +183,25 @@ UPLOADER = '[data-testid="stFileUploader"]'
 FILE_CHIP = '[data-testid="stFileChip"]'  # one per file an uploader holds
 
 
-# Counts the script runs the page has seen start (the app's data-test-script-state turning "running").
-COUNT_RUNS = """() => {
-  if (window.__runs === undefined) {
-    window.__runs = 0;
-    const app = document.querySelector('[data-testid="stApp"]');
-    new MutationObserver(() => {
-      if (app.getAttribute("data-test-script-state") === "running") window.__runs += 1;
-    }).observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
-  }
-  return window.__runs;
-}"""
-
-
 def upload(app, label: str, *files) -> None:
     """Give the uploader labelled ``label`` these files (paths, or Playwright's name/mimeType/buffer dicts) and wait
     for the run they cause to end. The uploader lists the files while they are still being sent, before that run
-    begins, so the wait is for a run that started after the files were handed over: a next upload then meets a
-    settled page, not one a run is about to redraw (CI saw the second of two quick uploads lost under load)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+    begins, so the wait is for the server's end-of-run message after the files were handed over: a next upload then
+    meets a settled page, not one a run is about to redraw (CI saw the second of two quick uploads lost under load).
+    Not the page's script state: a quick run's "running" can be batched away before the page draws it."""
     from playwright.sync_api import expect
 
     app.wait_idle()
-    runs_before = app.page.evaluate(COUNT_RUNS)
+    runs_before = len(app.finished_runs)
     box = app.page.locator(UPLOADER).filter(has=app.page.get_by_text(label, exact=True))
     box.locator('input[type="file"]').set_input_files(list(files))
     try:
         expect(box.locator(FILE_CHIP)).to_have_count(len(files), timeout=IDLE_TIMEOUT_MS)
-        app.page.wait_for_function(f"() => window.__runs > {runs_before}", timeout=IDLE_TIMEOUT_MS)
-    except (AssertionError, PlaywrightTimeoutError):
+        deadline = time.monotonic() + IDLE_TIMEOUT_MS / 1000
+        while len(app.finished_runs) == runs_before:  # the page's events are handled while it waits
+            assert time.monotonic() < deadline, f"no script run ended after the upload to {label!r}"
+            app.page.wait_for_timeout(50)
+    except AssertionError:
         app.screenshot(f"upload-lost-{label.lower().replace(' ', '-')}")  # what CI saw, for a person to look at
         raise
     app.wait_idle()
@@ -250,11 +240,12 @@ def metric_value(page, label: str) -> str:
 class App:
     """A page on the live app plus the helpers the tests share."""
 
-    def __init__(self, page, base_url: str, errors: list[str], dialogs: list[str]):
+    def __init__(self, page, base_url: str, errors: list[str], dialogs: list[str], finished_runs: list[str]):
         self.page = page
         self.base_url = base_url
         self.errors = errors  # uncaught page errors (JS exceptions)
         self.dialogs = dialogs  # alert/confirm/prompt messages (each is dismissed)
+        self.finished_runs = finished_runs  # how each script run the server sent this page ended, in order
 
     def goto(self, path: str = "/") -> None:
         self.page.goto(self.base_url + ("/" + path.lstrip("/") if path else "/"))
@@ -427,14 +418,33 @@ def assert_healthy(app: App) -> None:
     assert app.errors == [], f"uncaught errors in the page: {app.errors}"
 
 
+def script_finished(payload: str | bytes) -> str | None:
+    """How the script run ended, if this websocket frame from the server is Streamlit's end-of-run message."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    if not isinstance(payload, bytes):
+        return None
+    message = ForwardMsg.FromString(payload)
+    if message.WhichOneof("type") != "script_finished":
+        return None
+    return ForwardMsg.ScriptFinishedStatus.Name(message.script_finished)
+
+
 def _app(page, base_url: str) -> App:
+    """``page`` as an App; call it before the page opens the app, so that its websocket is watched."""
     errors: list[str] = []
     dialogs: list[str] = []
+    finished_runs: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
 
     def _dialog(d) -> None:
         dialogs.append(d.message)
         d.dismiss()
 
+    def _frame(payload) -> None:
+        if status := script_finished(payload):
+            finished_runs.append(status)
+
     page.on("dialog", _dialog)
-    return App(page, base_url, errors, dialogs)
+    page.on("websocket", lambda socket: socket.on("framereceived", _frame))
+    return App(page, base_url, errors, dialogs, finished_runs)
