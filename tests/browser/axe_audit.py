@@ -14,13 +14,15 @@ from tests.browser.conftest import wait_idle
 
 WCAG_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 _RUN = """async ([tags, extra, within]) => {
+  // Playwright's evaluate has no timeout: each wait below gives up after 5 s (a paused animation never finishes).
+  const atMost = (promise) => Promise.race([promise, new Promise((resolve) => setTimeout(resolve, 5000))]);
   // The app's accessibility script (ui/components/a11y.js) marks what scrolls after the page changes (a frame
   // later, or within a second when a font's arrival widens a formula): let it see the page as axe will.
-  await document.fonts.ready;
+  await atMost(document.fonts.ready);
   if (window.__irlabA11yNow) window.__irlabA11yNow();
   // A popup fading in is half transparent: wait for the transitions that end (not a spinner's endless one).
   const ending = document.getAnimations().filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity);
-  await Promise.all(ending.map((a) => a.finished.catch(() => null)));
+  await atMost(Promise.all(ending.map((a) => a.finished.catch(() => null))));
   const rules = Object.fromEntries(extra.map((rule) => [rule, { enabled: true }]));
   const options = { runOnly: { type: "tag", values: tags }, rules, resultTypes: ["violations"] };
   const results = await axe.run((within && document.getElementById(within)) || document, options);
