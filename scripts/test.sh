@@ -36,10 +36,7 @@ python3 -m venv .venv
 unset PYTHONDONTWRITEBYTECODE
 .venv/bin/python -m ruff check .
 .venv/bin/python -m ruff format --check --quiet .
-# One worker more than cores, at most 4: a browser test's worker waits while Chromium and the app server work, and the
-# spare worker fills those waits (on 2 cores, 3 workers took 401 s where 2 took 445, the same clone, 2026-11-28; 4 took
-# longer than 2). Each browser-testing worker starts its own app server and Chromium. worksteal: a worker that runs out
-# takes half of another's queue (with plain load scheduling the browser tests, collected first, all landed on one
-# worker while the other finished early and sat idle).
-workers=$(( $(nproc) + 1 )); [ "$workers" -gt 4 ] && workers=4
-exec .venv/bin/python -m pytest --numprocesses="$workers" --dist=worksteal "$@"
+# One worker per core, at most 4: each browser-testing worker starts its own app server and Chromium. worksteal: a
+# worker that runs out takes half of another's queue (with plain load scheduling the browser tests, collected first,
+# all landed on one worker while the other finished early and sat idle).
+exec .venv/bin/python -m pytest --numprocesses=auto --maxprocesses=4 --dist=worksteal "$@"
