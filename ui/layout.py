@@ -36,14 +36,10 @@ CSS = f"""
 [data-testid="stMarkdownContainer"]:has(> table) {{ overflow-x: auto; }}
 /* Streamlit cuts a label, a metric, a button's or a segmented control's option that does not fit on one line
    (ellipsis): a narrow or zoomed screen wraps it instead (WCAG 1.4.4, 1.4.10: nothing is lost at 200% or 320 px). */
-[data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"],
-[data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"] p,
-[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"],
-[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p,
-[data-testid="stMetricValue"] [data-testid="stMarkdownContainer"],
-[data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p,
-[data-testid="stMain"] button [data-testid="stMarkdownContainer"],
-[data-testid="stMain"] button [data-testid="stMarkdownContainer"] p {{ white-space: normal; overflow: visible; }}
+:is([data-testid="stWidgetLabel"], [data-testid="stMetricLabel"], [data-testid="stMetricValue"],
+    [data-testid="stMain"] button) :is([data-testid="stMarkdownContainer"], [data-testid="stMarkdownContainer"] p) {{
+  white-space: normal; overflow: visible;
+}}
 [data-testid="stButtonGroup"] button {{ height: auto; }}  /* an option that wraps grows (its min-height stays) */
 /* ui.navigation: section headings as Streamlit's own menu draws them, links close together. */
 .st-key-{navigation.KEY} [data-testid="stCaptionContainer"] {{
