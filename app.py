@@ -99,7 +99,8 @@ with st.sidebar:
     st.divider()
     first_paint.watch()  # charts after the first screen has painted (ui/first_paint.py)
 first_paint.later("presenter_toggle", presenter.sidebar_toggle)  # last in the sidebar but the settings (also later)
-page.run()
+with first_paint.page_run():  # a new visitor's first run may end after the numbers
+    page.run()
 first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (ui/first_paint.py)
 # The CSS last: its element is a line tall until its style applies (a few hundred ms into a new visitor's first
 # paint), and at the top it would move the page when it went.

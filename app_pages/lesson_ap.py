@@ -8,7 +8,7 @@ import streamlit as st
 from lab_core.lesson_text import LESSONS
 from metrics import Conventions, average_precision, mean_over_queries, precision
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, notebook_button, state, teaching, widgets
+from ui import charts, first_paint, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["ap"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_ap"
@@ -35,6 +35,7 @@ with teaching.step(2, "Your list", "Each relevant rank adds its precision, divid
     teaching.playground_note(scn)
     ap_k = widgets.breakdown(scn, "AP", scn.k)
     teaching.metric_row([(ap.metric, ap), (ap_k.metric, ap_k)])
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
     teaching.worked(ap_k)
     teaching.chart(charts.contributions(ap_k, titles=scn.titles), key=f"{PAGE}_contributions")
     with st.expander("Per-rank table"):

@@ -41,67 +41,60 @@ with teaching.step(2, "Your list", "Your order against the ideal order, rank by 
     ideal = idcg(ranking, qrels, k, conventions=conventions)
     normalised = ndcg(ranking, qrels, k, conventions=conventions)
     teaching.metric_row([(b.metric, b) for b in (actual, ideal, normalised)])
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
     teaching.worked(actual)
     teaching.worked(ideal)
     teaching.worked(normalised)
     teaching.chart(charts.ideal_vs_actual(actual, ideal), key=f"{PAGE}_ideal")
 
 
-def later_steps() -> None:
-    """Steps 3 to 5, the traps and the code: below the first screen, at the page's end, so a new visitor's first run
-    leaves them for the next (ui.first_paint.later) and nothing moves when they arrive."""
-    with teaching.step(
-        3,
-        "Linear or exponential gain",
-        "*RAG Pipelines, Part 3* uses the grade itself; *IR Metrics 102* and the *Recall@K/MRR/nDCG FAQ* use "
-        "2^grade − 1, which makes a grade-3 document worth 7 "
-        "grade-1 documents instead of 3. Same list, two numbers: always say which gain you use.",
-    ):
-        gain = st.radio("Gain", list(GAINS), format_func=GAINS.get, horizontal=True, key=f"{PAGE}_gain")
-        chosen = dataclasses.replace(conventions, gain=gain)
-        teaching.worked(ndcg(ranking, qrels, k, conventions=chosen))
-        other = dataclasses.replace(conventions, gain="exp" if gain == "linear" else "linear")
-        other_b = ndcg(ranking, qrels, k, conventions=other)
-        st.caption(f"With the other gain, {other_b.metric} = {teaching.fmt(other_b.value)}.")
+with teaching.step(
+    3,
+    "Linear or exponential gain",
+    "*RAG Pipelines, Part 3* uses the grade itself; *IR Metrics 102* and the *Recall@K/MRR/nDCG FAQ* use "
+    "2^grade − 1, which makes a grade-3 document worth 7 "
+    "grade-1 documents instead of 3. Same list, two numbers: always say which gain you use.",
+):
+    gain = st.radio("Gain", list(GAINS), format_func=GAINS.get, horizontal=True, key=f"{PAGE}_gain")
+    chosen = dataclasses.replace(conventions, gain=gain)
+    teaching.worked(ndcg(ranking, qrels, k, conventions=chosen))
+    other = dataclasses.replace(conventions, gain="exp" if gain == "linear" else "linear")
+    other_b = ndcg(ranking, qrels, k, conventions=other)
+    st.caption(f"With the other gain, {other_b.metric} = {teaching.fmt(other_b.value)}.")
 
-    with teaching.step(
-        4,
-        "IDCG comes from every judgment, not just the retrieved list",
-        "The list [3, 2, 3, 0, 1] from *RAG Pipelines, Part 3* at k = 5. Judge one more grade-3 document that the "
-        "retriever missed.",
-    ):
-        left, right = st.columns(2)
-        missed = left.toggle("Judge a missed grade-3 document", value=True, key=f"{PAGE}_missed")
-        source = right.radio(
-            "Ideal order built from", list(IDCG_SOURCES), format_func=IDCG_SOURCES.get, key=f"{PAGE}_idcg"
-        )
-        seed_qrels = dict(SEED.qrels) | ({"d6": 3} if missed else {})
-        seed_b = ndcg(list(SEED.ranking), seed_qrels, 5, conventions=Conventions(idcg=source))
-        st.metric(seed_b.metric, teaching.fmt(seed_b.value), border=True)
-        teaching.worked(idcg(list(SEED.ranking), seed_qrels, 5, conventions=Conventions(idcg=source)))
-        teaching.worked(seed_b)
-        st.caption(
-            "trec_eval gives 0.8047 once the missed document is judged; the post's retrieved-only IDCG still says "
-            "0.9724, so a retriever that misses the best document is never penalised for it."
-        )
+with teaching.step(
+    4,
+    "IDCG comes from every judgment, not just the retrieved list",
+    "The list [3, 2, 3, 0, 1] from *RAG Pipelines, Part 3* at k = 5. Judge one more grade-3 document that the "
+    "retriever missed.",
+):
+    left, right = st.columns(2)
+    missed = left.toggle("Judge a missed grade-3 document", value=True, key=f"{PAGE}_missed")
+    source = right.radio("Ideal order built from", list(IDCG_SOURCES), format_func=IDCG_SOURCES.get, key=f"{PAGE}_idcg")
+    seed_qrels = dict(SEED.qrels) | ({"d6": 3} if missed else {})
+    seed_b = ndcg(list(SEED.ranking), seed_qrels, 5, conventions=Conventions(idcg=source))
+    st.metric(seed_b.metric, teaching.fmt(seed_b.value), border=True)
+    teaching.worked(idcg(list(SEED.ranking), seed_qrels, 5, conventions=Conventions(idcg=source)))
+    teaching.worked(seed_b)
+    st.caption(
+        "trec_eval gives 0.8047 once the missed document is judged; the post's retrieved-only IDCG still says "
+        "0.9724, so a retriever that misses the best document is never penalised for it."
+    )
 
-    with teaching.step(
-        5, "NDCG ignores the relevance threshold", "Raise the threshold: P@k changes, trec_eval's NDCG does not."
-    ):
-        threshold = st.slider("Relevant means grade ≥", 1, 3, 1, key=f"{PAGE}_threshold")
-        strict = Conventions(threshold=threshold, gain=conventions.gain, idcg=conventions.idcg)
-        teaching.metric_row(
-            [
-                (f"P@{k} (threshold {threshold})", precision(ranking, qrels, k, conventions=strict)),
-                (f"NDCG@{k} (threshold {threshold})", ndcg(ranking, qrels, k, conventions=strict)),
-            ]
-        )
+with teaching.step(
+    5, "NDCG ignores the relevance threshold", "Raise the threshold: P@k changes, trec_eval's NDCG does not."
+):
+    threshold = st.slider("Relevant means grade ≥", 1, 3, 1, key=f"{PAGE}_threshold")
+    strict = Conventions(threshold=threshold, gain=conventions.gain, idcg=conventions.idcg)
+    teaching.metric_row(
+        [
+            (f"P@{k} (threshold {threshold})", precision(ranking, qrels, k, conventions=strict)),
+            (f"NDCG@{k} (threshold {threshold})", ndcg(ranking, qrels, k, conventions=strict)),
+        ]
+    )
 
-    notebook_button.lesson(LESSON.key, scn.with_settings(k=k))  # this lesson's notebook, on this list at its k
-    teaching.traps(LESSON.traps)
-    teaching.naming(LESSON.naming)
-    teaching.show_source(dcg)
-    teaching.show_source(ndcg)
-
-
-first_paint.later(f"{PAGE}_later_steps", later_steps)
+notebook_button.lesson(LESSON.key, scn.with_settings(k=k))  # this lesson's notebook, on this list at its k
+teaching.traps(LESSON.traps)
+teaching.naming(LESSON.naming)
+teaching.show_source(dcg)
+teaching.show_source(ndcg)

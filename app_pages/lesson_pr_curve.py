@@ -10,10 +10,13 @@ from metrics.families.eleven_point_average import eleven_point_average
 from metrics.families.interpolated_precision import interpolated_precision
 from metrics.families.r_precision import r_precision
 from metrics.families.recall import recall
-from ui import charts, notebook_button, state, teaching
+from ui import charts, first_paint, notebook_button, state, teaching
 
 LESSON = LESSONS["pr_curve"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_pr_curve"
+# The recall-level picker's height, which a new visitor's first run leaves for the next (ui.first_paint.later),
+# measured in Chromium.
+LEVEL_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
 
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
@@ -40,9 +43,19 @@ with teaching.step(
     "The best precision at any rank from the one where recall reaches the level onwards.",
 ):
     teaching.definition("IPrec", levels[0])
-    level = st.select_slider(
-        "Recall level", options=list(ELEVEN_LEVELS), value=0.5, format_func=lambda v: f"{v:.1f}", key=f"{PAGE}_level"
+    # the page's first number is R-precision's, below: the picker and the table wait in rooms of their height
+    first_paint.later(
+        f"{PAGE}_level_picker",
+        lambda: st.select_slider(
+            "Recall level",
+            options=list(ELEVEN_LEVELS),
+            value=0.5,
+            format_func=lambda v: f"{v:.1f}",
+            key=f"{PAGE}_level",
+        ),
+        LEVEL_ROOM,
     )
+    level = state.widget_value(f"{PAGE}_level", 0.5)  # (the picker's, once drawn)
     chosen = levels[ELEVEN_LEVELS.index(level)]
     teaching.worked(chosen)
     needed = relevant_needed(level, R, conventions.recall_rounding)
@@ -57,7 +70,9 @@ with teaching.step(
         f"R = {R}: level {level:.1f} asks for {rounded}. Level 0 asks for none: it takes the best "
         "precision anywhere in the list."
     )
-    teaching.steps_table(chosen, scn)
+    first_paint.later(
+        f"{PAGE}_steps", lambda: teaching.steps_table(chosen, scn), first_paint.grid_room(len(chosen.steps))
+    )
 
 with teaching.step(3, "The 11-point average", "The mean of the 11 interpolated precisions: 0.0, 0.1, ..., 1.0."):
     eleven = eleven_point_average(ranking, qrels, conventions=conventions)

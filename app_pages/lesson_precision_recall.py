@@ -42,6 +42,7 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
     k = min(max(int(state.widget_value(f"{PAGE}_k", min(scn.k, top))), 1), top)  # (the slider's, once drawn)
     results = {family: fn(ranking, qrels, k, conventions=conventions) for family, fn in FAMILIES.items()}
     teaching.metric_row([(b.metric, b) for b in results.values()])
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
     tabs = st.tabs([b.metric for b in results.values()])
     for tab, b in zip(tabs, results.values(), strict=True):
         with tab:

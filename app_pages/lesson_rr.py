@@ -8,7 +8,7 @@ import streamlit as st
 from lab_core.lesson_text import LESSONS
 from metrics import mean_over_queries, reciprocal_rank
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, drilldown, notebook_button, state, teaching, widgets
+from ui import charts, drilldown, first_paint, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["rr"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_rr"
@@ -36,6 +36,7 @@ with teaching.step(2, "Your list", "The worked formula on the Playground's list,
     teaching.playground_note(scn)
     rr_at_k = widgets.breakdown(scn, "RR", scn.k)
     teaching.metric_row([(rr.metric, rr), (rr_at_k.metric, rr_at_k)])
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
     left, right = st.columns(2)
     with left:
         teaching.worked(rr)

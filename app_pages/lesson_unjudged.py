@@ -114,6 +114,7 @@ with teaching.step(
     judged_b = judged(ranking, qrels, k, conventions=conventions)
     teaching.definition("Judged", judged_b)
     teaching.metric_row([(judged_b.metric, judged_b)], help_texts=[registry.family("Judged").help])
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
     teaching.worked(judged_b)
 
 with teaching.step(

@@ -43,6 +43,7 @@ with teaching.step(
         [("RBP", rbp), ("RBP residual", residual)],
         help_texts=[registry.family(family).help for family in ("RBP", "RBP_resid")],
     )
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
     teaching.worked(rbp)
     gains = rbp_gains(qrels)
     if gains:

@@ -11,7 +11,7 @@ from lab_core import notebooks
 from lab_core.scenario import Scenario
 from live_class import questions
 from metrics.teaching import formulas
-from ui import notebook_button, quiz, sortable, state
+from ui import first_paint, notebook_button, quiz, sortable, state
 from ui.paths import PAGES_DIR
 from ui.widgets import fmt
 
@@ -56,6 +56,7 @@ st.caption(
     f"For a class: tell everyone to use seed **{seed}**, or share this page's link ending in `?seed={seed}`: "
     "everyone gets the same exercises."
 )
+first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
 
 exercises = quiz.generate(seed)
 

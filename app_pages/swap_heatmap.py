@@ -14,10 +14,8 @@ from ui import chart_text, charts, first_paint, notebook_button, presenter, stat
 from ui.widgets import fmt
 
 PAGE = "swap"
-# The heights of the parts a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
+# The height of the picker a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
 PICKER_ROOM = first_paint.Room(wide=60, phone=96, presenter=79)
-BY_RANK_ROOM = first_paint.Room(wide=68, phone=208, presenter=89)
-NOTEBOOK_ROOM = first_paint.Room(wide=40, phone=40, presenter=53)
 # The Playground list (st.dataframe): its rows up to 12, else a box of 420 px that scrolls.
 LIST_ROWS_SHOWN, LIST_SCROLL_PX = 12, 420
 METRICS = {  # picker label -> (family, cut at k?): the whole list too for the families whose card shows it (AP, RR)
@@ -83,6 +81,7 @@ def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now,
         advice.info(
             f"The best single swap is rank {i} ↔ rank {j}: {now.metric} {gain:+.4f}.", icon=":material/lightbulb:"
         )
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
 
     chart_col, list_col = st.columns([3, 2], gap="large")
     with chart_col:
@@ -94,17 +93,14 @@ def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now,
                 do_swap(int(points[0]["y"]), int(points[0]["x"]))
 
         heatmap = presenter.scaled(charts.swap_heatmap(deltas, scn.ranking, now.metric))
-        if not first_paint.charts_now():  # a new visitor's first run: the chart's box (as teaching.chart does)
-            st.container(height=int(heatmap.layout.height), border=False, key=f"{PAGE}_chart_first_paint")
-        else:
-            st.plotly_chart(  # not teaching.chart: this one takes clicks (on_select)
-                heatmap,
-                theme=None,
-                key=chart_key,
-                on_select=on_click,
-                selection_mode="points",
-                config={"displayModeBar": False},
-            )
+        st.plotly_chart(  # not teaching.chart: this one takes clicks (on_select)
+            heatmap,
+            theme=None,
+            key=chart_key,
+            on_select=on_click,
+            selection_mode="points",
+            config={"displayModeBar": False},
+        )
         chart_text.text_alternative(heatmap, chart_key)
         st.caption(
             "The matrix is symmetric (swapping i with j is swapping j with i) and its diagonal is 0. With a cutoff, "
@@ -113,17 +109,9 @@ def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now,
 
     with list_col:
         st.markdown("**The Playground list**")
-        # The data grid's code held the first number back: it waits in a room of its height (ui.first_paint).
-        first_paint.later(f"{PAGE}_list", lambda: playground_table(scn, ranking), list_room(len(ranking)))
+        playground_table(scn, ranking)
         st.markdown("**Or swap by rank**")
-        first_paint.later(f"{PAGE}_by_rank", lambda: swap_by_rank(len(ranking)), BY_RANK_ROOM)
-
-
-def list_room(n: int) -> first_paint.Room:
-    """The Playground list's height: all its rows (and the header) up to 12, else a box that scrolls."""
-    if n > LIST_ROWS_SHOWN:
-        return first_paint.Room(*[LIST_SCROLL_PX] * 3)
-    return first_paint.grid_room(n, shown_at_most=LIST_ROWS_SHOWN, border_px=3)  # height="content": a 3 px border
+        swap_by_rank(len(ranking))
 
 
 def playground_table(scn, ranking: list[str]) -> None:
@@ -157,14 +145,9 @@ def swap_by_rank(n: int) -> None:
 if len(ranking) < 2:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page
     st.metric(now.metric, fmt(now.value), border=True)
     st.info("The Playground list needs at least two documents to swap.")
+    first_paint.rest_next_run()  # the rest below the number comes with the next run (ui.first_paint)
 else:
     swaps(scn, ranking, choice, family, k, now, delta)
 
-first_paint.later(
-    f"{PAGE}_notebook_row",
-    lambda: notebook_button.button(
-        notebooks.swap_heatmap(scn, family, k), "ir-metrics-swap-heatmap.ipynb", f"{PAGE}_notebook"
-    ),
-    NOTEBOOK_ROOM,
-)
+notebook_button.button(notebooks.swap_heatmap(scn, family, k), "ir-metrics-swap-heatmap.ipynb", f"{PAGE}_notebook")
 teaching.show_source(swap_deltas)

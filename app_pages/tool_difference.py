@@ -26,7 +26,6 @@ ROOMS = {
     "source": first_paint.Room(wide=68, phone=68, presenter=89),
     "sample": first_paint.Room(wide=68, phone=89, presenter=89),
     "choices": first_paint.Room(wide=68, phone=268, presenter=89),
-    "exports": first_paint.Room(wide=96, phone=96, presenter=126),  # the brief's and the notebook's buttons
 }
 
 
@@ -134,6 +133,7 @@ def _summary(found: Explanation) -> None:
     cards[0].metric(f"{first}: mean {found.measure}", f"{found.means[0]:.4f}", border=True)
     cards[1].metric(f"{second}: mean {found.measure}", f"{found.means[1]:.4f}", border=True)
     cards[2].metric("Difference (second − first)", f"{found.difference:+.4f}", border=True)
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
     if found.switches:
         teaching.chart(tool_difference.waterfall_figure(found), key=f"{PAGE}_waterfall")
         st.caption(
@@ -150,12 +150,7 @@ def _summary(found: Explanation) -> None:
             }
             for s in found.switches
         ]
-        # the grid's code is one more chunk before the numbers: it waits for the second run in a room of its height
-        first_paint.later(
-            f"{PAGE}_parts",
-            lambda: st.dataframe(rows, hide_index=True, width="stretch"),
-            first_paint.grid_room(len(rows)),
-        )
+        st.dataframe(rows, hide_index=True, width="stretch")
     else:
         st.info("These two tools make the same choices for this measure: nothing to attribute.")
     for side, (tool_, profile_) in enumerate(zip(found.tools, found.profiles, strict=True)):
@@ -258,18 +253,13 @@ def render() -> None:
             f"Unexpected error while explaining ({type(error).__name__}); please report it.", icon=":material/error:"
         )
         return
-    _summary(found)
-
-    def exports() -> None:
-        brief_download.tools(found, run, qrels, key=f"{PAGE}_brief")
-        source = "sample" if state.widget_value(f"{PAGE}_source", "sample") == "sample" else "upload"
-        files = notebook_button.file_sources([(source, run), (source, qrels)], f"{PAGE}_notebook_embed")
-        nb = notebooks.why_tools_differ(*files, measure, first, second)
-        notebook_button.button(nb, "ir-metrics-why-tools-differ.ipynb", f"{PAGE}_notebook")
-
-    first_paint.later(f"{PAGE}_exports", exports, ROOMS["exports"])
-    # the page's end: nothing moves when it arrives (ui.first_paint.later)
-    first_paint.later(f"{PAGE}_per_query", lambda: _per_query(found, run, qrels))
+    _summary(found)  # a new visitor's first run ends after its numbers (ui.first_paint.rest_next_run)
+    brief_download.tools(found, run, qrels, key=f"{PAGE}_brief")
+    source = "sample" if state.widget_value(f"{PAGE}_source", "sample") == "sample" else "upload"
+    files = notebook_button.file_sources([(source, run), (source, qrels)], f"{PAGE}_notebook_embed")
+    nb = notebooks.why_tools_differ(*files, measure, first, second)
+    notebook_button.button(nb, "ir-metrics-why-tools-differ.ipynb", f"{PAGE}_notebook")
+    _per_query(found, run, qrels)
 
 
 render()

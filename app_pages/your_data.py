@@ -351,19 +351,16 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
         )
         return
     _counts(evaluation, run, qrels)
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
     if evaluation.counts.evaluated == 0:
         st.warning("No query can be evaluated with these files.")
         return
-
-    def tables() -> None:  # the page's end: nothing moves when they arrive (ui.first_paint.later)
-        _summary_and_distributions(evaluation)
-        _per_query(evaluation, run, qrels)
-        source = "sample" if _chosen("source", "sample", "yd_source") == "sample" else "upload"
-        files = notebook_button.file_sources([(source, run), (source, qrels)], "yd_notebook_embed")
-        nb = notebooks.evaluate_run(*files, names, complete=complete)
-        notebook_button.button(nb, "ir-metrics-evaluate-run.ipynb", "yd_notebook")
-
-    first_paint.later("yd_tables", tables)
+    _summary_and_distributions(evaluation)
+    _per_query(evaluation, run, qrels)
+    source = "sample" if _chosen("source", "sample", "yd_source") == "sample" else "upload"
+    files = notebook_button.file_sources([(source, run), (source, qrels)], "yd_notebook_embed")
+    nb = notebooks.evaluate_run(*files, names, complete=complete)
+    notebook_button.button(nb, "ir-metrics-evaluate-run.ipynb", "yd_notebook")
 
 
 st.title("Evaluate a run")

@@ -9,9 +9,10 @@ its estimated height (``formula_height``: KaTeX's chunk and typesetting held a l
 seconds); pages leave their heavy parts below the numbers (closed expanders, the formulas' tabs) for later
 (``charts_now()``); and the widgets that are not the numbers or the list (settings, pickers, buttons: each kind of
 widget is one more chunk to fetch and run before the numbers can show) wait in an empty room of their height
-(``later``). A tiny script waits until the run has ended and the page has painted with no placeholder left
-(or 4 s), then reruns the app: the second run draws the charts and the formulas. Every later run draws them at
-once.
+(``later``); and a page ends that run right after its first numbers (``rest_next_run``): the rest of the page is
+below them and comes with the next run. A tiny script waits until the run has ended and the page has painted with
+no placeholder left (or 4 s), then reruns the app: the second run draws the charts, the formulas and the rest.
+Every later run draws them at once.
 
 Only a browser can say it has painted: a session with no HTTP headers (AppTest) gets its charts on the first run.
 """
@@ -19,7 +20,8 @@ Only a browser can say it has painted: a session with no HTTP headers (AppTest) 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
 import streamlit as st
@@ -134,6 +136,28 @@ def box(key: str, room: Room):
     if charts_now():
         return st.container(key=key)
     return st.container(height=room.here() + 4, border=False, key=key)
+
+
+class _RestNextRun(Exception):
+    """Raised by ``rest_next_run`` to end a new visitor's first run of a page; caught by ``page_run``."""
+
+
+def rest_next_run() -> None:
+    """Call in a page right after its first numbers: a new visitor's first run ends the page here, and the run after
+    the first paint draws the rest below them. Every element of a run is a React update on a busy main thread, and
+    each new kind of widget a chunk of code to fetch: on the lessons, the elements below the numbers (more steps,
+    sliders, tables, buttons) held the numbers back by 0.1-0.2 s (bench/first_visit.py). What comes later is below
+    the numbers, so nothing on screen moves when it arrives."""
+    if not charts_now():
+        raise _RestNextRun
+
+
+@contextmanager
+def page_run() -> Iterator[None]:
+    """Wrap ``page.run()`` in app.py: a page that rests its first run (``rest_next_run``) ends there, and app.py
+    goes on (its CSS, the formulas' preload and ``end_run`` still come)."""
+    with suppress(_RestNextRun):
+        yield
 
 
 def end_run() -> None:

@@ -101,7 +101,13 @@ ROOMS_WATCH = """
   // Each part a new visitor's first run leaves for the next (ui.first_paint.later) is an empty box keyed
   // <key>_first_paint: its height as drawn, by key.
   const rooms = (window.__rooms = {});
+  // The step headings on the page when its first number is drawn (ui.first_paint.rest_next_run).
+  window.__headingsAtNumber = null;
   new MutationObserver(() => {
+    const number = document.querySelector('[data-testid="stMetricValue"]');
+    if (window.__headingsAtNumber === null && number && number.textContent.trim()) {
+      window.__headingsAtNumber = [...document.querySelectorAll('[data-testid="stMain"] h3')].map((h) => h.innerText);
+    }
     for (const box of document.querySelectorAll('[class*="_first_paint"]')) {
       const key = (box.className.match(/st-key-(\\S+)_first_paint/) || [])[1];
       const height = box.getBoundingClientRect().height;
@@ -121,12 +127,18 @@ ROOM_PAGES = {"/": {"pg_example_picker", "pg_list_controls"}, "/a-vs-b": {"ab_co
               "/multi-query": {"multi_query_controls", "multi_query_edge_cases"},
               "/unjudged": {"lesson_unjudged_picker", "lesson_unjudged_list"},
               "/precision-recall": {"lesson_pr_k_slider"}, "/user-models": {"lesson_user_models_p_slider"},
-              "/swap-heatmap": {"swap_metric_picker", "swap_list", "swap_by_rank", "swap_notebook_row"},
+              "/swap-heatmap": {"swap_metric_picker"},
+              "/pr-curve": {"lesson_pr_curve_level_picker", "lesson_pr_curve_steps"},
               "/compare": {"cmp_source_picker", "cmp_runs_picker", "cmp_measures_picker", "cmp_board_settings",
                            "cmp_board_exports", "cmp_view_settings", "cmp_win_tie_loss", "cmp_pair_pickers",
                            "cmp_holm_switch", "cmp_summary", "cmp_metric_picker"},
-              "/why-tools-differ": {"td_source_picker", "td_sample_picker", "td_choices", "td_parts",
-                                    "td_exports"}}  # fmt: skip
+              "/why-tools-differ": {"td_source_picker", "td_sample_picker", "td_choices"}}  # fmt: skip
+
+
+# A lesson's step below its first numbers, which a new visitor's first run leaves for the next: it ends the page
+# there (ui.first_paint.rest_next_run), since every element below held the numbers back.
+STEP_AFTER_NUMBERS = {"/precision-recall": "3. Recall vs capped recall when R > k",
+                      "/user-models": "2. The residual: what is still unknown"}  # fmt: skip
 
 
 def visits(view: str) -> list[tuple[str, str]]:
@@ -181,6 +193,10 @@ def test_a_first_visit_opens_its_page_and_each_part_left_for_later_arrives_in_a_
                 except TimeoutError:
                     drawn = page.locator(f".st-key-{key}").bounding_box()
                     raise AssertionError((view, path, key, rooms[key], drawn)) from None
+            if path in STEP_AFTER_NUMBERS:
+                step = STEP_AFTER_NUMBERS[path]
+                assert step not in page.evaluate("window.__headingsAtNumber"), (view, path)
+                assert page.locator("h3", has_text=step).count() == 1, (view, path)
             assert page.evaluate("window.__dialogs") == [], (view, path + query)
             heading = page.locator("h1").first.inner_text().strip()
             assert shows_its_page(path, heading), (view, path + query, heading)
