@@ -18,6 +18,10 @@ from ui.widgets import fmt
 PAGE = "quiz"
 ASK_PAGE = PAGES_DIR / "ask_class.py"  # absolute: works whatever the entrypoint
 DEFAULT_SEED = 1
+# The heights of the seed box and the New set button, which a new visitor's first run leaves for the next
+# (ui.first_paint.later), measured in Chromium.
+SEED_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
+NEXT_ROOM = first_paint.Room(wide=40, phone=40, presenter=53)
 
 
 def initial_seed() -> int:
@@ -36,19 +40,28 @@ st.markdown(
 )
 
 seed_col, next_col, score_col = st.columns([2, 2, 2], vertical_alignment="bottom")
-with seed_col:
-    seed = int(
-        st.number_input(
+with seed_col:  # the score paints first: the seed box and the button wait in rooms of their height (ui.first_paint)
+    first_paint.later(
+        f"{PAGE}_seed_box",
+        lambda: st.number_input(
             "Exercise set (seed)",
             min_value=0,
             max_value=10**6,
             step=1,
             key=state.QUIZ_SEED,
             help="Same seed, same set.",
-        )
+        ),
+        SEED_ROOM,
     )
+seed = int(state.widget_value(state.QUIZ_SEED))  # the box's value, set before it is drawn (state.start_quiz_seed)
 with next_col:
-    st.button("New set", key=f"{PAGE}_next", icon=":material/casino:", on_click=state.next_quiz_seed, width="stretch")
+    first_paint.later(
+        f"{PAGE}_next_set",
+        lambda: st.button(
+            "New set", key=f"{PAGE}_next", icon=":material/casino:", on_click=state.next_quiz_seed, width="stretch"
+        ),
+        NEXT_ROOM,
+    )
 with score_col:
     correct, attempted = quiz.tally(attempts)
     st.metric("Score this session", f"{correct} / {attempted}", border=True, help="Correct first attempts / attempted.")

@@ -127,7 +127,7 @@ ROOM_PAGES = {"/": {"pg_example_picker", "pg_list_controls"}, "/a-vs-b": {"ab_co
               "/multi-query": {"multi_query_controls", "multi_query_edge_cases"},
               "/unjudged": {"lesson_unjudged_picker", "lesson_unjudged_list"},
               "/precision-recall": {"lesson_pr_k_slider"}, "/user-models": {"lesson_user_models_p_slider"},
-              "/swap-heatmap": {"swap_metric_picker"},
+              "/swap-heatmap": {"swap_metric_picker"}, "/quiz": {"quiz_seed_box", "quiz_next_set"},
               "/pr-curve": {"lesson_pr_curve_level_picker", "lesson_pr_curve_steps"},
               "/compare": {"cmp_source_picker", "cmp_runs_picker", "cmp_measures_picker", "cmp_board_settings",
                            "cmp_board_exports", "cmp_view_settings", "cmp_win_tie_loss", "cmp_pair_pickers",
