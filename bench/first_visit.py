@@ -14,6 +14,8 @@ interleaved rounds, so the baseline and the app see the same machine load. Print
 page's ratio to the bare page's median, and the pages over the goal (1.4x, layout shift 0.05).
 
 Run from the repository root:  .venv/bin/python bench/first_visit.py [--rounds 3] [--only /a-vs-b,/ndcg]
+With ``--against DIR`` (another checkout, e.g. ``git worktree add DIR main``) each page is also visited on a server
+of that checkout, interleaved, so a change is measured against its base under the same load.
 Nothing is written to the repository; the server logs go to a temporary directory.
 """
 
@@ -42,6 +44,7 @@ FIRST_CONTENT = [
     '[data-testid="stMain"] [data-testid="stMarkdownContainer"] p',
 ]
 BARE = "bare st.metric page"
+AGAINST = " [base]"  # a page's rows on the --against checkout's server
 GOAL_RATIO, GOAL_SHIFT = 1.4, 0.05
 PRESENTER_FONT = "21px"  # ui/presenter.py's root font size: the presenter stylesheet is in force
 VIEWS = {"wide": ({"width": 1440, "height": 900}, ""), "presenter": ({"width": 1920, "height": 1080}, "?presenter=1")}
@@ -140,6 +143,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", help="comma-separated paths (default: every page app.py lists)")
     parser.add_argument("--views", default="wide,presenter", help="wide, presenter or both (default)")
+    parser.add_argument(
+        "--against", type=Path, help="another checkout of the app, visited interleaved (its rows: [base])"
+    )
     args = parser.parse_args()
     helpers = browser_conftest()
     from playwright.sync_api import sync_playwright
@@ -154,20 +160,27 @@ def main() -> None:
         wanted = args.only.split(",")
         pages = {title: path for title, path in pages.items() if path in wanted}
     views = args.views.split(",")
-    visits = [(BARE, "/", "wide")] + [(title, path, view) for view in views for title, path in pages.items()]
+    checkouts = [""] + ([AGAINST] if args.against else [])
+    visits = [(BARE, "/", "wide")] + [
+        (title + checkout, path, view) for view in views for title, path in pages.items() for checkout in checkouts
+    ]
     logs = Path(tempfile.mkdtemp(prefix="first-visit-"))
     app, app_base = helpers.start_server(logs / "app.log")
     bare, bare_base = helpers.start_server(logs / "bare.log", command=bare_command)
+    against, against_base = helpers.start_server(logs / "against.log", cwd=args.against) if args.against else (None, "")
+
+    def base_of(title: str) -> str:
+        return bare_base if title == BARE else against_base if title.endswith(AGAINST) else app_base
+
     results: dict[tuple[str, str], list[dict]] = {(title, view): [] for title, _, view in visits}
     try:
         with sync_playwright() as p:
             browser = helpers.launch_browser(p)
             for title, path, view in visits:  # warm the servers: imports, caches, first runs
-                visit(browser, bare_base if title == BARE else app_base, path, view, helpers)
+                visit(browser, base_of(title), path, view, helpers)
             for round_ in range(args.rounds):
                 for index, (title, path, view) in enumerate(visits):
-                    base = bare_base if title == BARE else app_base
-                    results[title, view].append(visit(browser, base, path, view, helpers))
+                    results[title, view].append(visit(browser, base_of(title), path, view, helpers))
                     if index % 8 == 7:  # the baseline again, so that every page is near one in time
                         results[BARE, "wide"].append(visit(browser, bare_base, "/", "wide", helpers))
                 print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
@@ -175,6 +188,8 @@ def main() -> None:
     finally:
         helpers.stop_server(app)
         helpers.stop_server(bare)
+        if against is not None:
+            helpers.stop_server(against)
     report(results, args.rounds)
 
 
@@ -205,9 +220,13 @@ def report(results: dict[tuple[str, str], list[dict]], rounds: int) -> None:
             f"| {title} | {view} | {what} | {median:.0f} | {p90:.0f} | {ratio:.2f} | {chart} | {before:.3f} "
             f"| {max(r['shiftAfter'] for r in rows):.3f} | {styled} |"
         )
-        if title != BARE and (ratio > GOAL_RATIO or before > GOAL_SHIFT or styled.startswith("no")):
+        if (
+            title != BARE
+            and not title.endswith(AGAINST)
+            and (ratio > GOAL_RATIO or before > GOAL_SHIFT or styled.startswith("no"))
+        ):
             over.append(f"{title} ({view}): {ratio:.2f}x, shift before {before:.3f}, presenter style {styled}")
-    within = sum(1 for title, _ in results if title != BARE) - len(over)
+    within = sum(1 for title, _ in results if title != BARE and not title.endswith(AGAINST)) - len(over)
     print(f"\nWithin the goal ({GOAL_RATIO}x the bare page, layout shift <= {GOAL_SHIFT} before the first content, the")
     print(f"presenter style in the first paint): {within} of {within + len(over)}")
     for line in over:
