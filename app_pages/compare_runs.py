@@ -60,7 +60,7 @@ ORDER_SAYS = {  # for the caption under the heatmap
 # each kind of widget is one more chunk of code to fetch before the numbers show), measured in Chromium with the
 # bundled samples' defaults. The grids' rooms follow their rows (ui.first_paint.grid_room).
 ROOMS = {
-    "source": first_paint.Room(wide=68, phone=68, presenter=89),
+    "source": first_paint.LABELLED_WIDGET,
     "sample_runs": first_paint.Room(wide=68, phone=101, presenter=89),
     "measures": first_paint.Room(wide=68, phone=101, presenter=89),
     "board_settings": first_paint.Room(wide=60, phone=152, presenter=79),
@@ -68,7 +68,7 @@ ROOMS = {
     "view_settings": first_paint.Room(wide=68, phone=160, presenter=89),
     "pair_pickers": first_paint.Room(wide=68, phone=168, presenter=89),
     "holm": first_paint.Room(wide=24, phone=24, presenter=32),
-    "metric_picker": first_paint.Room(wide=68, phone=68, presenter=89),
+    "metric_picker": first_paint.LABELLED_WIDGET,
 }
 
 

@@ -11,9 +11,6 @@ from ui import charts, first_paint, notebook_button, state, teaching
 
 LESSON = LESSONS["ndcg"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_ndcg"
-# The k slider's height, which a new visitor's first run leaves for the next (ui.first_paint.later), measured in
-# Chromium.
-K_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
 SEED = GRADES_32301.first  # the list of RAG Pipelines, Part 3: grades [3, 2, 3, 0, 1]
 GAINS = {"linear": "linear: g = grade (trec_eval)", "exp": "exponential: g = 2^grade − 1 (Burges, ranx ndcg_burges)"}
 IDCG_SOURCES = {
@@ -35,7 +32,11 @@ with teaching.step(1, "The formulas", "g is the gain of a grade; g* are the grad
 with teaching.step(2, "Your list", "Your order against the ideal order, rank by rank."):
     teaching.playground_note(scn)
     n = max(len(scn.ranking), scn.k, 2)  # a slider needs min < max; the hidden tail is not swept
-    first_paint.later(f"{PAGE}_k_slider", lambda: st.slider("Cutoff k", 1, n, min(scn.k, n), key=f"{PAGE}_k"), K_ROOM)
+    first_paint.later(
+        f"{PAGE}_k_slider",
+        lambda: st.slider("Cutoff k", 1, n, min(scn.k, n), key=f"{PAGE}_k"),
+        first_paint.LABELLED_WIDGET,
+    )
     k = min(max(int(state.widget_value(f"{PAGE}_k", min(scn.k, n))), 1), n)  # (the slider's, once drawn)
     actual = dcg(ranking, qrels, k, conventions=conventions)
     ideal = idcg(ranking, qrels, k, conventions=conventions)

@@ -14,9 +14,6 @@ from ui import charts, first_paint, notebook_button, state, teaching
 
 LESSON = LESSONS["pr_curve"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_pr_curve"
-# The recall-level picker's height, which a new visitor's first run leaves for the next (ui.first_paint.later),
-# measured in Chromium.
-LEVEL_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
 
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
@@ -53,7 +50,7 @@ with teaching.step(
             format_func=lambda v: f"{v:.1f}",
             key=f"{PAGE}_level",
         ),
-        LEVEL_ROOM,
+        first_paint.LABELLED_WIDGET,
     )
     level = state.widget_value(f"{PAGE}_level", 0.5)  # (the picker's, once drawn)
     chosen = levels[ELEVEN_LEVELS.index(level)]

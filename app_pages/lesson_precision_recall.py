@@ -11,9 +11,6 @@ from ui import charts, first_paint, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["precision_recall"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_pr"
-# The k slider's height, which a new visitor's first run leaves for the next (ui.first_paint.later), measured in
-# Chromium.
-K_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
 FAMILIES = {key: registry.family(key).function for key in family_display.cards("set")}
 # The capped-recall example of Metrics for IR: ten results, relevant at ranks 1, 2, 3, 6, 7, 8 and 10.
 RCAP_RANKING = ["r1", "r2", "r3", "n1", "n2", "r4", "r5", "r6", "n3", "r7"]
@@ -37,7 +34,9 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
     top = max(n, scn.k, 2)  # a slider needs min < max
     # the numbers paint first; the slider waits in a room of its height (ui.first_paint.later)
     first_paint.later(
-        f"{PAGE}_k_slider", lambda: st.slider("Cutoff k", 1, top, min(scn.k, top), key=f"{PAGE}_k"), K_ROOM
+        f"{PAGE}_k_slider",
+        lambda: st.slider("Cutoff k", 1, top, min(scn.k, top), key=f"{PAGE}_k"),
+        first_paint.LABELLED_WIDGET,
     )
     k = min(max(int(state.widget_value(f"{PAGE}_k", min(scn.k, top))), 1), top)  # (the slider's, once drawn)
     results = {family: fn(ranking, qrels, k, conventions=conventions) for family, fn in FAMILIES.items()}

@@ -17,8 +17,6 @@ from ui import first_paint, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["unjudged"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_unjudged"
-# The height of the picker a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
-PICKER_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
 AS_NONRELEVANT = "Unjudged treated as non-relevant"
 DROPPED = "Unjudged dropped (as trec_eval -J)"
 NOT_IN_POOL = "never in the pool (no qrels line)"
@@ -91,7 +89,7 @@ with teaching.step(
         )
 
     # The numbers below paint first: the picker and the table (a data grid's code) wait in rooms of their height.
-    first_paint.later(f"{PAGE}_picker", unjudged_picker, PICKER_ROOM)
+    first_paint.later(f"{PAGE}_picker", unjudged_picker, first_paint.LABELLED_WIDGET)
     height = table_height(len(shown))
     list_room = first_paint.Room(wide=height, phone=height, presenter=height)  # the grid's px, whatever the type size
     first_paint.later(f"{PAGE}_list", lambda: list_table(shown, height=height), list_room)

@@ -14,9 +14,6 @@ from ui import charts, first_paint, notebook_button, state, teaching
 
 LESSON = LESSONS["user_models"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_user_models"
-# The patience slider's height, which a new visitor's first run leaves for the next (ui.first_paint.later), measured
-# in Chromium.
-P_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
 PATIENCE = registry.family("RBP").param("p")
 
 st.title(LESSON.title)
@@ -34,7 +31,7 @@ with teaching.step(
         st.slider("Patience p", 0.5, 0.99, float(PATIENCE.default), step=0.01, key=f"{PAGE}_p", help=PATIENCE.help)
 
     # the numbers paint first; the slider waits in a room of its height (ui.first_paint.later)
-    first_paint.later(f"{PAGE}_p_slider", patience_slider, P_ROOM)
+    first_paint.later(f"{PAGE}_p_slider", patience_slider, first_paint.LABELLED_WIDGET)
     p = float(state.widget_value(f"{PAGE}_p", float(PATIENCE.default)))  # (the slider's, once drawn)
     rbp = rank_biased_precision(ranking, qrels, conventions=conventions, p=p)
     residual = rbp_residual(ranking, qrels, conventions=conventions, p=p)

@@ -18,10 +18,6 @@ from ui.widgets import fmt
 PAGE = "quiz"
 ASK_PAGE = PAGES_DIR / "ask_class.py"  # absolute: works whatever the entrypoint
 DEFAULT_SEED = 1
-# The heights of the seed box and the New set button, which a new visitor's first run leaves for the next
-# (ui.first_paint.later), measured in Chromium.
-SEED_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
-NEXT_ROOM = first_paint.Room(wide=40, phone=40, presenter=53)
 
 
 def initial_seed() -> int:
@@ -51,7 +47,7 @@ with seed_col:  # the score paints first: the seed box and the button wait in ro
             key=state.QUIZ_SEED,
             help="Same seed, same set.",
         ),
-        SEED_ROOM,
+        first_paint.LABELLED_WIDGET,
     )
 seed = int(state.widget_value(state.QUIZ_SEED))  # the box's value, set before it is drawn (state.start_quiz_seed)
 with next_col:
@@ -60,7 +56,7 @@ with next_col:
         lambda: st.button(
             "New set", key=f"{PAGE}_next", icon=":material/casino:", on_click=state.next_quiz_seed, width="stretch"
         ),
-        NEXT_ROOM,
+        first_paint.BUTTON,
     )
 with score_col:
     correct, attempted = quiz.tally(attempts)

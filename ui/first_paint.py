@@ -90,6 +90,12 @@ class Room:
         return self.phone if on_phone() else self.wide
 
 
+# The rooms most parts need: one labelled widget on a line (a slider, a select box, a number input, a radio row: its
+# label above it) and one button. Measured in Chromium; the rooms test holds every part to its room.
+LABELLED_WIDGET = Room(wide=68, phone=68, presenter=89)
+BUTTON = Room(wide=40, phone=40, presenter=53)
+
+
 def on_phone() -> bool:
     """Whether this session's browser is a phone's (its User-Agent says "Mobile"), for what a new visitor's first
     paint must size or show before the page's CSS has arrived."""

@@ -31,8 +31,8 @@ ORDER_AWARE = family_display.cards("order")
 SET_BASED = family_display.cards("set")
 CURVE_FAMILIES = numbers.CURVE_FAMILIES
 HELP = {f.key: f.help for f in registry.FAMILIES}
-# The heights of the parts a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
-EXAMPLE_PICKER_ROOM = first_paint.Room(wide=68, phone=68, presenter=89)
+# The height of the list's controls, which a new visitor's first run leaves for the next (ui.first_paint.later),
+# measured in Chromium.
 LIST_CONTROLS_ROOM = first_paint.Room(wide=124, phone=376, presenter=163)
 
 
@@ -494,7 +494,7 @@ def preset_picker(prefix: str) -> None:
                 on_change=load,
                 help="Loading an example replaces the list; Undo brings yours back.",
             ),
-            EXAMPLE_PICKER_ROOM,
+            first_paint.LABELLED_WIDGET,
         )
     if origin:
         lesson_col.caption(
