@@ -152,8 +152,8 @@ def rest_next_run() -> None:
     """Call in a page right after its first numbers: a new visitor's first run ends the page here, and the run after
     the first paint draws the rest below them. Every element of a run is a React update on a busy main thread, and
     each new kind of widget a chunk of code to fetch: on the lessons, the elements below the numbers (more steps,
-    sliders, tables, buttons) held the numbers back by 0.1-0.2 s (bench/first_visit.py). What comes later is below
-    the numbers, so nothing on screen moves when it arrives."""
+    sliders, tables, buttons) held the numbers back by 0.1-0.35 s (the README; bench/first_visit.py --against).
+    What comes later is below the numbers, so nothing on screen moves when it arrives."""
     if not charts_now():
         raise _RestNextRun
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import HEADLESS_SHELL, IDLE_TIMEOUT_MS, REPO, App, _app, require_chromium, start_server, stop_server
+from conftest import IDLE_TIMEOUT_MS, REPO, App, _app, start_server, stop_server
 from playwright.sync_api import expect
 
 CONFIG = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text())
@@ -160,7 +160,6 @@ def _expect_shown_mean(app: App, measure: str, expected: float) -> None:
 
 @pytest.mark.browser
 def test_installed_app_runs_from_an_empty_directory(installed_app, venv, browser):
-    require_chromium(HEADLESS_SHELL)
     base, samples = installed_app
     context = browser.new_context(viewport={"width": 1440, "height": 1000})
     hosts: set[str] = set()
