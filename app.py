@@ -90,15 +90,20 @@ PAGES = {
 st.logo(":material/leaderboard:", size="large")
 # Streamlit's own sidebar menu is hidden: its markup fails WCAG (ui/navigation.py draws the links instead).
 page = st.navigation(PAGES, position="hidden")
-presenter.apply()  # before the page: its exit button at the top, its CSS in the first paint
-navigation.sidebar(PAGES)
-with st.sidebar:
-    st.divider()
-    st.markdown("**IR Metrics Lab**")
-    st.caption("Rank documents, grade them, and see how every retrieval metric responds.")
-    st.divider()
-    first_paint.watch()  # charts after the first screen has painted (ui/first_paint.py)
-first_paint.later("presenter_toggle", presenter.sidebar_toggle)  # last in the sidebar but the settings (also later)
+# Presenter mode draws no sidebar (a projector shows the page alone), so nothing pushes the page aside as it loads.
+exit_row = presenter.apply(lambda: navigation.menu(PAGES, page.url_path))  # before the page: its CSS in the first paint
+if exit_row is None:
+    navigation.sidebar(PAGES)
+    with st.sidebar:
+        st.divider()
+        st.markdown("**IR Metrics Lab**")
+        st.caption("Rank documents, grade them, and see how every retrieval metric responds.")
+        st.divider()
+        first_paint.watch()  # charts after the first screen has painted (ui/first_paint.py)
+    first_paint.later("presenter_toggle", presenter.sidebar_toggle)  # last in the sidebar but the settings (later)
+else:
+    with exit_row:
+        first_paint.watch()
 with first_paint.page_run():  # a new visitor's first run may end after the numbers
     page.run()
 first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (ui/first_paint.py)

@@ -36,8 +36,9 @@ def settings() -> None:
     widgets.convention_controls("pg", state.scenario, state.update)
 
 
-with st.sidebar:  # the end of the sidebar: nothing moves when the settings arrive (ui.first_paint.later)
-    first_paint.later("pg_settings", settings)
+if not presenter.is_on():  # presenter mode draws no sidebar (app.py)
+    with st.sidebar:  # the end of the sidebar: nothing moves when the settings arrive (ui.first_paint.later)
+        first_paint.later("pg_settings", settings)
 
 st.title("Playground")
 st.caption(

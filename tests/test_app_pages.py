@@ -28,7 +28,8 @@ def test_every_page_file_is_routed():
 def test_page_renders_through_the_app_with_the_app_css_and_the_presenter_css(page):
     """In presenter mode (test_pages_keep_the_playground_state goes through every page without it). app.py sends
     the CSS after the page (ui.css): a page that cut its run short (st.stop) left the projector unstyled and a phone
-    without its layout rules."""
+    without its layout rules. Nothing goes in the sidebar: a projector shows the page alone, and a sidebar appearing
+    as a new visitor's page loads pushed the page 300 px aside."""
     at = AppTest.from_file(APP, default_timeout=30)
     at.session_state["presenter_mode"] = True
     at.run()
@@ -37,6 +38,7 @@ def test_page_renders_through_the_app_with_the_app_css_and_the_presenter_css(pag
     assert not at.exception, [e.value for e in at.exception]
     assert at.title, f"{page} has no title"
     assert layout.CSS in styles(at) and presenter.CSS in styles(at)
+    assert not at.sidebar.children
 
 
 @pytest.mark.parametrize("page", PAGES)

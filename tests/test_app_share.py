@@ -239,7 +239,7 @@ def _presenter_frame() -> None:
     from ui import presenter
 
     presenter.sidebar_toggle()
-    presenter.apply()
+    presenter.apply(lambda: None)
 
 
 def test_presenter_apply_injects_css_and_an_exit_button():

@@ -172,8 +172,8 @@ def end_run() -> None:
 
 
 def watch() -> None:
-    """Call once per run in app.py (in the sidebar), before the page: until the first paint, the script that
-    reports it."""
+    """Call once per run in app.py (in the sidebar; in presenter mode, in the row at the top), before the page:
+    until the first paint, the script that reports it."""
     state.reset_formula_rooms()
     if not charts_now():
         _COMPONENT(key=KEY, on_painted_change=state.set_first_paint_done)

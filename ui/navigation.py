@@ -1,4 +1,5 @@
-"""The app's own page navigation, in the sidebar: a heading per section and an ``st.page_link`` per page.
+"""The app's own page navigation, in the sidebar (in presenter mode a menu): a heading per section and an
+``st.page_link`` per page.
 
 Streamlit's built-in sidebar navigation (``st.navigation(position="sidebar")``) fails WCAG 1.3.1 in 1.67: each
 section's ``<li>`` items sit outside any ``<ul>`` (axe-core's ``listitem`` and ``list`` rules). So app.py hides it
@@ -17,7 +18,19 @@ KEY = "irlab_nav"  # ui/components/a11y.js names the container a navigation land
 
 def sidebar(sections: Mapping[str, Sequence]) -> None:
     """Links to every visible page of ``sections`` ({section title: [st.Page]}), in the sidebar."""
-    with st.sidebar, st.container(key=KEY, gap="small"):
+    with st.sidebar:
+        _links(sections)
+
+
+def menu(sections: Mapping[str, Sequence], current: str) -> None:
+    """The same links in a "Pages" menu, for presenter mode, which draws no sidebar (ui.presenter). ``current``:
+    the page on screen's url path; each page has a menu of its own, so the next page opens with its menu shut."""
+    with st.popover("Pages", icon=":material/menu:", key=f"pages_menu_{current}"):
+        _links(sections)
+
+
+def _links(sections: Mapping[str, Sequence]) -> None:
+    with st.container(key=KEY, gap="small"):
         for section, pages in sections.items():
             st.caption(section)  # styled as a section heading by ui.layout's CSS
             for page in pages:

@@ -5,14 +5,21 @@ style block sent with ui.css (it takes no space on the page). Nothing in it come
 no per-session option for this: ``theme.baseFontSize`` in config.toml applies to every session of the server.
 
 Wiring (app.py, every page): ``presenter.apply()`` before ``page.run()`` and ``presenter.sidebar_toggle()`` in the
-shared sidebar. With the sidebar hidden, ``apply()`` draws an "Exit presenter mode" button at the top of the page.
+shared sidebar. In presenter mode app.py draws no sidebar, and ``apply()`` draws an "Exit presenter mode" button and
+the menu of pages at the top of the page.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
 from ui import charts, css, state
+
+if TYPE_CHECKING:
+    from streamlit.delta_generator import DeltaGenerator
 
 SIDEBAR_KEY = "presenter_sidebar_toggle"
 EXIT_KEY = "presenter_exit"
@@ -29,6 +36,7 @@ html {
   /* the ranked list's colours at 7:1 (sortable.css) */
   --irlab-cutoff: #8A3700; --irlab-relevant-text: #004F7C; --irlab-muted: #474F57;
 }
+/* Presenter mode draws no sidebar, but one opened earlier in the session stays as an empty pane */
 [data-testid="stSidebar"], [data-testid="stExpandSidebarButton"] { display: none !important; }
 [data-testid="stMainBlockContainer"] {
   max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; padding-top: 3.3rem; padding-bottom: 2rem;
@@ -148,17 +156,18 @@ def from_link(params: dict[str, str]) -> bool | None:
     return {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}.get(value)
 
 
-def apply() -> None:
+def apply(beside_exit: Callable[[], None]) -> DeltaGenerator | None:
     """Call once per page run (app.py, before ``page.run()``): the session's first run reads ``?presenter=1``;
-    in presenter mode, an Exit button (the sidebar, and its toggle, is hidden) and the CSS, both before the page so
-    that a projector's first paint already has the large type. The CSS sits in the button's row, after it: its
-    element is a line of text until its style applies (ui.css), and there it moves nothing when it goes."""
+    in presenter mode, an Exit button, ``beside_exit()`` (the pages' menu: no sidebar is drawn) and the CSS, all
+    before the page so that a projector's first paint already has the large type. The CSS sits last in the
+    button's row: its element is a line of text until its style applies (ui.css), and there it moves nothing when
+    it goes. Returns that row in presenter mode (app.py puts what would go in the sidebar there), else None."""
     if state.first_look_at_presenter_link():
         wanted = from_link(st.query_params.to_dict())
         if wanted is not None:
             state.set_presenter(wanted)
     if not state.presenter_on():
-        return
+        return None
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
     row.button(
         "Exit presenter mode",
@@ -168,4 +177,7 @@ def apply() -> None:
         args=(False,),
         type="tertiary",
     )
+    with row:
+        beside_exit()
     css.apply(CSS, row)
+    return row

@@ -43,6 +43,7 @@ REFLOW_VIEWS = {
 START = {"wide": "/", "phone": "/", "presenter": "/?presenter=1"}
 PAGES = [path for path in ADDRESSES if path != "/playground"]  # the alias runs the same script as "/"
 NAV_LINK = ".st-key-irlab_nav a"
+PRESENTER_MENU = '[class*="st-key-pages_menu_"] button'  # presenter mode's menu of pages (ui/navigation.py)
 
 
 @pytest.fixture(scope="module")
@@ -70,10 +71,13 @@ def tabs(browser, app_server) -> Iterator:
 
 def show(app: App, path: str, *, as_a_person: bool = False) -> None:
     """Switch ``app``'s session to the page at ``path`` through its navigation link, and wait until it is drawn.
-    ``as_a_person``: a real click on the visible link (the phone's and the projector's sidebar is closed, so there
-    the link is clicked from script)."""
+    ``as_a_person``: a real click on the visible link (the phone's sidebar is closed, so there the link is clicked
+    from script; presenter mode's links are in its menu of pages, opened first)."""
     if urlparse(app.page.url).path != path:
         title = ADDRESSES[path]
+        menu = app.page.locator(PRESENTER_MENU)
+        if menu.count():
+            menu.click()
         link = app.page.locator(NAV_LINK).filter(has_text=re.compile(rf"{re.escape(title)}$"))
         if as_a_person:
             link.click()

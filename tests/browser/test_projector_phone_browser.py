@@ -6,6 +6,7 @@ test_playground_browser.py). Expected numbers here are hand arithmetic.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from math import log2
@@ -183,6 +184,27 @@ def test_a_link_with_presenter_and_a_scenario_opens_presenter_mode_with_list_and
     last_card = page.locator('[data-testid="stMetric"]').filter(has_text="HitRate@3")
     assert in_first_screen(ranked) and in_first_screen(last_card)
     assert ranked.bounding_box()["x"] + ranked.bounding_box()["width"] <= last_card.bounding_box()["x"] + 1
+
+
+def test_presenter_mode_goes_to_another_page_from_its_menu_by_keyboard_and_stays_on(projector):
+    """Presenter mode draws no sidebar: its pages are in a menu beside the Exit button, which opens with the focus
+    on the link to the page on screen (its layer is last in the tab order: Tab would cross the whole page first)."""
+    page, base = projector
+    page.goto(base + "/?presenter=1")
+    wait_idle(page)
+    expect(page.locator('[data-testid="stSidebar"]')).to_have_count(0)
+    page.get_by_role("button", name="Pages").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".st-key-irlab_nav a:focus")).to_have_attribute("aria-current", "page")
+    expect(page.locator(".st-key-irlab_nav a:focus")).to_contain_text("Playground")
+    page.keyboard.press("Tab")
+    expect(page.locator(".st-key-irlab_nav a:focus")).to_contain_text("Retriever A vs B")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/a-vs-b$"))
+    wait_idle(page)
+    expect(page.get_by_role("button", name="Exit presenter mode")).to_be_visible()
+    expect(page.get_by_text("Retriever B is better")).to_be_visible()
+    expect(page.locator(".st-key-irlab_nav a")).to_have_count(0)  # the next page's menu is shut
 
 
 def test_presenter_mode_on_another_page_shows_the_verdict_first_and_scales_chart_text(projector):

@@ -4,7 +4,8 @@
 // - a keyboard stop (tabindex=0) and a name on every box that scrolls: display formulas (KaTeX), wide tables and
 //   code, a tall popup, which a keyboard could not otherwise scroll (WCAG 2.1.1; axe's scrollable-region-focusable);
 // - the navigation landmark around the app's own page links (ui/navigation.py), and aria-current on the link to the
-//   page on screen (its title comes in `data.current`: st.page_link only makes that link bold).
+//   page on screen (its title comes in `data.current`: st.page_link only makes that link bold); in presenter mode's
+//   menu of pages, the focus on that link as the menu opens;
 // - one polite live region for the app, outside Streamlit's markup so that it survives every rerun (a region made
 //   with its text in it is not read): it reads `data.announce`, the numbers an edit changed, once.
 // It is installed once per document. The announcement is set as text (textContent), never as markup.
@@ -62,6 +63,18 @@ function navigation() {
     const current = label !== null && label.textContent.trim() === window.__irlabCurrentTitle;
     if (current && link.getAttribute("aria-current") !== "page") link.setAttribute("aria-current", "page");
     else if (!current && link.hasAttribute("aria-current")) link.removeAttribute("aria-current");
+  }
+  // Presenter mode's "Pages" menu (a popover) opens with the focus left on its button, and its layer comes last in
+  // the tab order, after the whole page: as it opens, the focus goes to the link to the page on screen.
+  // While the layer fades in, focus() does nothing: try again on the next frames, a few times.
+  const menu = nav.closest('[data-testid="stPopoverBody"]');
+  const tries = menu ? Number(menu.getAttribute("data-irlab-focus-tries") || 0) : 0;
+  if (menu && tries < 20 && !menu.contains(document.activeElement)) {
+    menu.setAttribute("data-irlab-focus-tries", String(tries + 1));
+    const link = nav.querySelector('a[aria-current="page"]') || nav.querySelector("a");
+    if (link) link.focus();
+    if (menu.contains(document.activeElement)) menu.setAttribute("data-irlab-focus-tries", "20");
+    else requestAnimationFrame(navigation);
   }
 }
 
