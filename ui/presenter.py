@@ -42,11 +42,14 @@ html {
   max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; padding-top: 3.3rem; padding-bottom: 2rem;
 }
 h1 { font-size: 2.3rem !important; padding-top: 0 !important; }
-.stElementContainer:has(> [data-testid="stMetric"]) { flex: 1 1 0 !important; min-width: 0 !important; }
-[data-testid="stMetric"] { padding: 0.3rem !important; width: 100% !important; }
+.stElementContainer:has(> [data-testid="stMetric"]) { flex: 1 1 0 !important; min-width: 5.3rem !important; }
+[data-testid="stMetric"] { padding: 0.3rem !important; width: 100% !important; container-type: inline-size; }
 [data-testid="stMetric"] > div { padding: 0.45rem !important; }
-[data-testid="stMetricValue"] { font-size: 2.2rem; }
-[data-testid="stMetricLabel"] p { font-size: 1.05rem; font-weight: 600; }
+/* A value ("0.9724") fits its card on one line, shrinking with the card below 1920 px (a 1280 px projector: five
+   cards beside the playground's list) down to a floor, and a card keeps room for that floor (narrower, the row
+   wraps); a label shrinks too, and may wrap. 100cqi is the card's width. */
+[data-testid="stMetricValue"] { font-size: clamp(1.3rem, calc((100cqi - 0.9rem) / 3), 2.2rem); }
+[data-testid="stMetricLabel"] p { font-size: clamp(0.75rem, calc((100cqi - 0.9rem) / 6.5), 1.05rem); font-weight: 600; }
 .katex { font-size: 1.3em; }
 /* Text at 7:1 or more (WCAG AAA 1.4.6: a projector washes colours out), where Streamlit's or the app's own colour
    is 4.5-6:1: captions, table headers, the primary colour as text (a slider's value, a chosen segment) and under

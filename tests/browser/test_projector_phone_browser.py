@@ -186,6 +186,25 @@ def test_a_link_with_presenter_and_a_scenario_opens_presenter_mode_with_list_and
     assert ranked.bounding_box()["x"] + ranked.bounding_box()["width"] <= last_card.bounding_box()["x"] + 1
 
 
+def test_on_a_1280_px_projector_each_playground_value_fits_its_card_on_one_line(projector):
+    """Five cards beside the list are narrow on a 1280 px projector: at presenter type a value wrapped ("0.97" over
+    "24": two numbers, to a class)."""
+    page, base = projector
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(base + "/?presenter=1")
+    wait_idle(page)
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stMetricValue"]')]
+            .map((element) => {
+              const range = document.createRange();
+              range.selectNodeContents(element);
+              const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+              return [element.textContent.trim(), tops.size];
+            })"""
+    )
+    assert len(lines) == 10 and all(count == 1 for _, count in lines), lines
+
+
 def test_presenter_mode_goes_to_another_page_from_its_menu_by_keyboard_and_stays_on(projector):
     """Presenter mode draws no sidebar: its pages are in a menu beside the Exit button, which opens with the focus
     on the link to the page on screen (its layer is last in the tab order: Tab would cross the whole page first)."""
