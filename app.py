@@ -90,8 +90,15 @@ PAGES = {
 st.logo(":material/leaderboard:", size="large")
 # Streamlit's own sidebar menu is hidden: its markup fails WCAG (ui/navigation.py draws the links instead).
 page = st.navigation(PAGES, position="hidden")
+
+
+def pages_menu() -> None:
+    """Presenter mode's menu of pages, beside its Exit button: after the first paint, in a room of its height."""
+    first_paint.later("presenter_menu", lambda: navigation.menu(PAGES, page.url_path), first_paint.BUTTON)
+
+
 # Presenter mode draws no sidebar (a projector shows the page alone), so nothing pushes the page aside as it loads.
-exit_row = presenter.apply(lambda: navigation.menu(PAGES, page.url_path))  # before the page: its CSS in the first paint
+exit_row = presenter.apply(pages_menu)  # before the page: its CSS in the first paint
 if exit_row is None:
     navigation.sidebar(PAGES)
     with st.sidebar:

@@ -66,15 +66,16 @@ function navigation() {
   }
   // Presenter mode's "Pages" menu (a popover) opens with the focus left on its button, and its layer comes last in
   // the tab order, after the whole page: as it opens, the focus goes to the link to the page on screen.
-  // While the layer fades in, focus() does nothing: try again on the next frames, a few times.
+  // While the layer fades in, focus() does nothing: try again on the next frames, for up to 2 s.
   const menu = nav.closest('[data-testid="stPopoverBody"]');
-  const tries = menu ? Number(menu.getAttribute("data-irlab-focus-tries") || 0) : 0;
-  if (menu && tries < 20 && !menu.contains(document.activeElement)) {
-    menu.setAttribute("data-irlab-focus-tries", String(tries + 1));
+  if (menu && !menu.hasAttribute("data-irlab-focused")) {
+    const since = Number(menu.getAttribute("data-irlab-focus-since") || performance.now());
+    menu.setAttribute("data-irlab-focus-since", String(since));
     const link = nav.querySelector('a[aria-current="page"]') || nav.querySelector("a");
     if (link) link.focus();
-    if (menu.contains(document.activeElement)) menu.setAttribute("data-irlab-focus-tries", "20");
-    else requestAnimationFrame(navigation);
+    if (menu.contains(document.activeElement) || performance.now() - since > 2000) {
+      menu.setAttribute("data-irlab-focused", "");
+    } else requestAnimationFrame(navigation);
   }
 }
 
