@@ -214,7 +214,7 @@ def report(results: dict[tuple[str, str], list[dict]], rounds: int) -> None:
         what = "number" if rows[0]["what"] == FIRST_NUMBER else (rows[0]["what"] or "").split(" ")[-1]
         before = max(r["shiftBefore"] for r in rows)
         styled = "—"
-        if view == "presenter":
+        if view == "presenter" and title != BARE:
             late = [r for r in rows if r["presenter"] is None or r["presenter"] > r["number"]]
             styled = "yes" if not late else f"no ({len(late)} of {len(rows)} visits)"
         print(
