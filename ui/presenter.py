@@ -1,4 +1,4 @@
-"""Presenter mode: large type, large metric values and charts, and no sidebar, for a projector.
+"""Presenter mode: large type, large metric values and charts, no sidebar (a menu of pages instead), for a projector.
 
 It is one plain session-state flag (``ui.state.presenter_on``), so it survives page switches. The look is a static
 style block sent with ui.css (it takes no space on the page). Nothing in it comes from the user. Streamlit 1.67 has
