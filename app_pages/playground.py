@@ -30,13 +30,23 @@ FORMULAS_ROOM = 760  # px: the open NDCG tab (two formulas, two charts) at 1440 
 sortable.consume(LIST_KEY, state.scenario, state.update)  # a drop is applied before anything is drawn
 
 
-def settings() -> None:
-    st.subheader("Settings")
+def settings_controls() -> None:
     widgets.k_control("pg", state.scenario, state.update)
     widgets.convention_controls("pg", state.scenario, state.update)
 
 
-if not presenter.is_on():  # presenter mode draws no sidebar (app.py)
+def settings() -> None:
+    st.subheader("Settings")
+    settings_controls()
+
+
+def settings_expander() -> None:
+    """Presenter mode's settings: it draws no sidebar (app.py), so they open under the share expander."""
+    with st.expander("Settings: k and conventions", icon=":material/tune:"):
+        settings_controls()
+
+
+if not presenter.is_on():
     with st.sidebar:  # the end of the sidebar: nothing moves when the settings arrive (ui.first_paint.later)
         first_paint.later("pg_settings", settings)
 
@@ -115,6 +125,8 @@ def share_export() -> None:
 with st.expander("Share, export, present", icon=":material/ios_share:"):
     if heavy_now:
         share_export()
+if presenter.is_on():
+    first_paint.later("pg_presenter_settings", settings_expander, first_paint.BUTTON)
 before = widgets.breakdowns(state.previous()) if state.previous() is not None else None
 a11y.announce(a11y.numbers_changed(now, before, [*widgets.ORDER_AWARE, *widgets.SET_BASED]))  # screen readers
 widgets.sticky_summary(now)  # phones: the key numbers stay in view while the list is edited

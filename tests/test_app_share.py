@@ -234,6 +234,18 @@ def test_presenter_mode_toggles():
     assert at.session_state["presenter_mode"] is False
 
 
+def test_presenter_mode_keeps_the_playground_settings_on_the_page():
+    """Presenter mode draws no sidebar, where the Playground's settings are: k and the conventions are in an expander
+    under the share one, and still drive the numbers."""
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state["presenter_mode"] = True
+    at.run()
+    assert not at.exception and not at.sidebar.children
+    at.number_input(key="pg_k").set_value(3).run()
+    assert not at.exception
+    assert [m.label for m in at.metric][:1] == ["NDCG@3"]
+
+
 def _presenter_frame() -> None:
     """What app.py does on every page: the sidebar toggle and apply()."""
     from ui import presenter
