@@ -24,9 +24,9 @@ except ImportError:  # pragma: no cover - depends on another engineer's module
 HAS_DRAG = ranked_list is not None and hasattr(state, "component_edit")
 
 PAGE = "multi_query"
-# The heights of the parts a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
+# The height of the controls, which a new visitor's first run leaves for the next (ui.first_paint.later), measured in
+# Chromium.
 CONTROLS_ROOM = first_paint.Room(wide=68, phone=228, presenter=89)
-EDGE_CASES_ROOM = first_paint.Room(wide=40, phone=40, presenter=53)
 DOCS = ("D1", "D2", "D3", "D4")
 # Demo queries for trec_eval's counting rule: (run, qrels, what it shows). None means "absent from that side".
 DEMOS = {
@@ -189,7 +189,7 @@ def edge_cases() -> None:
 # The means paint first: the controls wait for the second run in rooms of their height (ui.first_paint.later), and
 # until they are drawn their values are the ones they will show.
 first_paint.later(f"{PAGE}_controls", controls, CONTROLS_ROOM)
-first_paint.later(f"{PAGE}_edge_cases", edge_cases, EDGE_CASES_ROOM)
+first_paint.later(f"{PAGE}_edge_cases", edge_cases, first_paint.CLOSED_EXPANDER)
 k = state.widget_value(f"{PAGE}_k", first_k)
 complete = bool(state.widget_value(f"{PAGE}_complete", False))
 shown = {name: bool(state.widget_value(f"{PAGE}_demo_{name}", False)) for name in DEMOS}

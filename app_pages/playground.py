@@ -126,7 +126,7 @@ with st.expander("Share, export, present", icon=":material/ios_share:"):
     if heavy_now:
         share_export()
 if presenter.is_on():
-    first_paint.later("pg_presenter_settings", settings_expander, first_paint.BUTTON)
+    first_paint.later("pg_presenter_settings", settings_expander, first_paint.CLOSED_EXPANDER)
 before = widgets.breakdowns(state.previous()) if state.previous() is not None else None
 a11y.announce(a11y.numbers_changed(now, before, [*widgets.ORDER_AWARE, *widgets.SET_BASED]))  # screen readers
 widgets.sticky_summary(now)  # phones: the key numbers stay in view while the list is edited
