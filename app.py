@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import a11y, first_paint, layout, navigation, presenter
+from ir_metrics_lab.shell import a11y, first_paint, layout, navigation, presenter
 
 ICON = Path(__file__).parent / "assets" / "icon.png"  # local: a :material: favicon is fetched from the internet
 st.set_page_config(page_title="IR Metrics Lab", page_icon=str(ICON), layout="wide")
@@ -88,7 +88,8 @@ PAGES = {
 }
 
 st.logo(":material/leaderboard:", size="large")
-# Streamlit's own sidebar menu is hidden: its markup fails WCAG (ui/navigation.py draws the links instead).
+# Streamlit's own sidebar menu is hidden: its markup fails WCAG (ir_metrics_lab/shell/navigation.py draws the links
+# instead).
 page = st.navigation(PAGES, position="hidden")
 
 
@@ -106,14 +107,14 @@ if exit_row is None:
         st.markdown("**IR Metrics Lab**")
         st.caption("Rank documents, grade them, and see how every retrieval metric responds.")
         st.divider()
-        first_paint.watch()  # charts after the first screen has painted (ui/first_paint.py)
+        first_paint.watch()  # charts after the first screen has painted (ir_metrics_lab/shell/first_paint.py)
     first_paint.later("presenter_toggle", presenter.sidebar_toggle)  # last in the sidebar but the settings (later)
 else:
     with exit_row:
         first_paint.watch()
 with first_paint.page_run():  # a new visitor's first run may end after the numbers
     page.run()
-first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (ui/first_paint.py)
+first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (ir_metrics_lab/shell/first_paint.py)
 # The CSS last: its element is a line tall until its style applies (a few hundred ms into a new visitor's first
 # paint), and at the top it would move the page when it went.
 layout.apply()

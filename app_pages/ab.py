@@ -1,28 +1,24 @@
-"""Retriever A vs B: the same documents in two orders. Precision and recall tie; RR, AP and NDCG do not.
-Renders only: numbers from metrics/ (via ui.widgets), sentences from ui.narrative, charts from ui.charts."""
+"""Retriever A vs B: the same documents in two orders. Precision and recall tie; RR, AP and NDCG do not. Renders only:
+numbers from metrics/ (via ir_metrics_lab.parts.widgets), sentences from ir_metrics_lab.core.lessons.narrative, charts
+from ir_metrics_lab.core.figures.charts."""
 
 import streamlit as st
 
-from lab_core import family_display, notebooks
-from lab_core.markdown import plain
-from ui import (
-    brief_download,
-    charts,
-    drilldown,
-    first_paint,
-    narrative,
-    notebook_button,
-    presenter,
-    sortable,
-    state,
-    teaching,
-    widgets,
-)
+from ir_metrics_lab.core import family_display
+from ir_metrics_lab.core.exports import notebooks
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.lessons import narrative
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.parts import brief_download, notebook_button, sortable, teaching, widgets
+from ir_metrics_lab.session import drilldown, state
+from ir_metrics_lab.shell import first_paint, presenter
 
-SIDES = {"A": "orange", "B": "blue"}  # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ui.charts)
+# Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ir_metrics_lab.core.figures.charts)
+SIDES = {"A": "orange", "B": "blue"}
 COMPARED = family_display.listed("compared")
 CURVES = family_display.listed("compared_curves")
-# The heights of the parts a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
+# The heights of the parts a new visitor's first run leaves for the next (ir_metrics_lab.shell.first_paint.later),
+# measured in Chromium.
 CONTROLS_ROOM = first_paint.Room(wide=68, phone=140, presenter=89)
 CHART_PICKER_ROOM = first_paint.Room(wide=60, phone=60, presenter=79)
 
@@ -49,7 +45,8 @@ def controls() -> None:
     reset_col.button("Reset", key="ab_reset", on_click=state.reset_ab, icon=":material/restart_alt:", width="stretch")
 
 
-first_paint.later("ab_controls", controls, CONTROLS_ROOM)  # the lists and the numbers paint first (ui.first_paint)
+# the lists and the numbers paint first (ir_metrics_lab.shell.first_paint)
+first_paint.later("ab_controls", controls, CONTROLS_ROOM)
 
 presenting = presenter.is_on()
 if presenting:  # a projector: the verdict, both lists and the numbers in the first screen (1920x1080)
@@ -71,8 +68,9 @@ for column, (side, colour) in zip(list_cols, SIDES.items(), strict=True):
 
 
 def side_by_side() -> None:
-    """The numbers as a Markdown table: text in rem, so it scales with a projector's type, and a new visitor's
-    browser draws it at once (st.table and st.dataframe wait for about 1 MB of Arrow and grid code: ui.first_paint)."""
+    """The numbers as a Markdown table: text in rem, so it scales with a projector's type, and a new visitor's browser
+    draws it at once (st.table and st.dataframe wait for about 1 MB of Arrow and grid code:
+    ir_metrics_lab.shell.first_paint)."""
     st.subheader("Side by side", anchor=False)
     rows = ["| metric | A | B | verdict |", "|:--|--:|--:|:--|"]
     for family in COMPARED:

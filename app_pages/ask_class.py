@@ -1,17 +1,19 @@
-"""Ask the class (the teacher, on the projector): a question about the Playground's list, a join code and QR code,
-a live answer count, and the reveal with the class's mistakes diagnosed. Renders only: questions and their scoring
-come from live_class.questions (metrics underneath), polls from live_class.store."""
+"""Ask the class (the teacher, on the projector): a question about the Playground's list, a join code and QR code, a
+live answer count, and the reveal with the class's mistakes diagnosed. Renders only: questions and their scoring come
+from ir_metrics_lab.core.classroom.questions (metrics underneath), polls from ir_metrics_lab.core.classroom.store."""
 
 from urllib.parse import urlsplit
 
 import streamlit as st
 
-from lab_core.markdown import plain
-from live_class import questions
-from live_class.store import PollError, shown_code
+from ir_metrics_lab.classroom import live_class as live
+from ir_metrics_lab.core.classroom import questions
+from ir_metrics_lab.core.classroom.store import PollError, shown_code
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.parts import teaching, widgets
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import css, first_paint, presenter
 from metrics.teaching import formulas
-from ui import css, first_paint, presenter, state, teaching, widgets
-from ui import live_class as live
 
 NAMES_SHOWN = 30  # nicknames of right answers on the projector; only those who gave one
 
@@ -285,4 +287,4 @@ if poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come
     choose_question(teaching_poll)
 else:
     run_poll(poll)
-css.apply(live.CHOICE_CSS)  # last, as app.py sends its CSS (ui.css)
+css.apply(live.CHOICE_CSS)  # last, as app.py sends its CSS (ir_metrics_lab.shell.css)

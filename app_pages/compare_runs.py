@@ -1,10 +1,9 @@
 """Compare runs: a leaderboard of two or more runs on one qrels (means, the best per column, ranx-style letters for
-significant wins under the chosen test and correction), where the runs differ query by query, and the pair view of
-any two runs (per-query waterfall, wins/ties/losses, bootstrap CI, paired tests), from which a query opens on
-Retriever A vs B with both real rankings, or in the playground. Numbers come from metrics.evaluation.engine,
-metrics.compare.leaderboard and metrics.compare.significance (through ui.datasets and ui.leaderboard); this page
-renders.
-"""
+significant wins under the chosen test and correction), where the runs differ query by query, and the pair view of any
+two runs (per-query waterfall, wins/ties/losses, bootstrap CI, paired tests), from which a query opens on Retriever A vs
+B with both real rankings, or in the playground. Numbers come from metrics.evaluation.engine,
+metrics.compare.leaderboard and metrics.compare.significance (through ir_metrics_lab.session.datasets and
+ir_metrics_lab.core.figures.leaderboard); this page renders."""
 
 from __future__ import annotations
 
@@ -15,8 +14,13 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from lab_core import family_display, notebooks, numbers
-from lab_core.markdown import plain
+from ir_metrics_lab.core import cli_args, family_display, numbers
+from ir_metrics_lab.core.exports import notebooks
+from ir_metrics_lab.core.figures import charts, leaderboard
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.parts import brief_download, notebook_button, teaching
+from ir_metrics_lab.session import datasets, drilldown, state
+from ir_metrics_lab.shell import first_paint
 from metrics.catalog import measure_lists, registry
 from metrics.compare.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
 from metrics.compare.pairing import LeftOut, align
@@ -30,18 +34,6 @@ from metrics.compare.significance import (
     holm_across_metrics,
 )
 from metrics.evaluation.engine import Evaluation
-from ui import (
-    brief_download,
-    charts,
-    cli_args,
-    datasets,
-    drilldown,
-    first_paint,
-    leaderboard,
-    notebook_button,
-    state,
-    teaching,
-)
 
 PAGE = "cmp"
 DEFAULT_MEASURES = list(registry.default_measures())
@@ -56,9 +48,10 @@ ORDER_SAYS = {  # for the caption under the heatmap
     "mean": "the lowest mean over the runs first",
     "query": "by query id",
 }
-# The heights of the pickers and buttons that a new visitor's first run leaves for the next (ui.first_paint.later:
-# each kind of widget is one more chunk of code to fetch before the numbers show), measured in Chromium with the
-# bundled samples' defaults. The grids' rooms follow their rows (ui.first_paint.grid_room).
+# The heights of the pickers and buttons that a new visitor's first run leaves for the next
+# (ir_metrics_lab.shell.first_paint.later: each kind of widget is one more chunk of code to fetch before the numbers
+# show), measured in Chromium with the bundled samples' defaults. The grids' rooms follow their rows
+# (ir_metrics_lab.shell.first_paint.grid_room).
 ROOMS = {
     "source": first_paint.LABELLED_WIDGET,
     "sample_runs": first_paint.Room(wide=68, phone=101, presenter=89),
@@ -72,14 +65,15 @@ ROOMS = {
 }
 
 
-# --- loading (ui.datasets parses and caches; this page only picks the files) ---
+# --- loading (ir_metrics_lab.session.datasets parses and caches; this page only picks the files) ---
 
 
 def kept(name: str, default: object, *, options: list | None = None, argument: str = "default") -> dict:
-    """key, on_change and the saved value as its default for a widget whose value outlives page switches
-    (Streamlit drops widget keys when another page runs, e.g. after a drill-down into the playground); saved as a
-    ui.state dataset setting. The default is ``index`` into ``options`` for a radio or a selectbox, else
-    ``argument`` (``default``, a toggle's ``value``): ui.state.sync_widget says why it must be the saved value."""
+    """key, on_change and the saved value as its default for a widget whose value outlives page switches (Streamlit
+    drops widget keys when another page runs, e.g. after a drill-down into the playground); saved as a
+    ir_metrics_lab.session.state dataset setting. The default is ``index`` into ``options`` for a radio or a selectbox,
+    else ``argument`` (``default``, a toggle's ``value``): ir_metrics_lab.session.state.sync_widget says why it must be
+    the saved value."""
     key = f"{PAGE}_{name}"
     shown = state.sync_widget(key, state.dataset_setting(key, default))
     initial = {"index": state.option_index(options, shown)} if options is not None else {argument: shown}
@@ -87,7 +81,7 @@ def kept(name: str, default: object, *, options: list | None = None, argument: s
 
 
 def chosen(name: str, default: object) -> object:
-    """What a kept widget shows (ui.state.shown_setting)."""
+    """What a kept widget shows (ir_metrics_lab.session.state.shown_setting)."""
     return state.shown_setting(f"{PAGE}_{name}", default)
 
 

@@ -1,15 +1,18 @@
 """Conventions explorer: the Playground list's number both ways for every split between popular tools.
 
-Renders ui.conventions_table (computed by metrics); computes nothing itself.
+Renders ir_metrics_lab.core.lessons.conventions_table (computed by metrics); computes nothing itself.
 """
 
 import streamlit as st
 
-from lab_core.markdown import plain
-from ui import conventions_table, first_paint, preferences, state, teaching
-from ui.chart_text import markdown_table
-from ui.conventions_table import Split
-from ui.widgets import fmt
+from ir_metrics_lab.core.lessons import conventions_table
+from ir_metrics_lab.core.lessons.conventions_table import Split
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.parts import preferences, teaching
+from ir_metrics_lab.parts.chart_text import markdown_table
+from ir_metrics_lab.parts.widgets import fmt
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import first_paint
 
 PAGE = "conv"
 
@@ -95,7 +98,8 @@ def card(s: Split) -> None:
 for index, s in enumerate(splits):
     card(s)
     if index == 0:
-        first_paint.rest_next_run()  # the other cards and the rest come with the next run (ui.first_paint)
+        # the other cards and the rest come with the next run (ir_metrics_lab.shell.first_paint)
+        first_paint.rest_next_run()
 
 teaching.show_source(conventions_table.split_gain, "Show the code behind one split: `split_gain`")
 

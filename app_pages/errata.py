@@ -1,6 +1,6 @@
 """Errata in popular posts: what each post printed, the correct value (computed live by metrics), and why.
 
-Renders ui.conventions_table.errata(); computes nothing itself.
+Renders ir_metrics_lab.core.lessons.conventions_table.errata(); computes nothing itself.
 """
 
 from pathlib import Path
@@ -8,9 +8,9 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from ir_metrics_lab.core.lessons.conventions_table import Erratum, errata
+from ir_metrics_lab.session import state
 from metrics.teaching.blog_posts import SOURCES
-from ui import state
-from ui.conventions_table import Erratum, errata
 
 PAGE = "errata"
 PLAYGROUND = Path(__file__).with_name("playground.py")  # absolute: works whatever the entrypoint's folder

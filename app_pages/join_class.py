@@ -1,15 +1,17 @@
-"""Join a class (students, on phones): the teacher's list and question, an answer that can change until the reveal,
-then the right answer and what a wrong one got wrong. No account: a random student id in the address bar (?s=) keeps
-one answer per phone, even across reloads. Renders only (live_class.questions, live_class.store)."""
+"""Join a class (students, on phones): the teacher's list and question, an answer that can change until the reveal, then
+the right answer and what a wrong one got wrong. No account: a random student id in the address bar (?s=) keeps one
+answer per phone, even across reloads. Renders only (ir_metrics_lab.core.classroom.questions,
+ir_metrics_lab.core.classroom.store)."""
 
 import streamlit as st
 
-from lab_core.markdown import plain
-from live_class import questions
-from live_class.store import NICKNAME_MAX, PollError, shown_code
+from ir_metrics_lab.classroom import live_class as live
+from ir_metrics_lab.core.classroom import questions
+from ir_metrics_lab.core.classroom.store import NICKNAME_MAX, PollError, shown_code
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import css
 from metrics.teaching import diagnosis, formulas
-from ui import css, state
-from ui import live_class as live
 
 student = live.student_id()
 code = live.typed_code(st.query_params.get("code", ""))
@@ -129,4 +131,4 @@ if poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come
     join_form(code)
 else:
     answer_page(poll)
-css.apply(live.CHOICE_CSS)  # last, as app.py sends its CSS (ui.css)
+css.apply(live.CHOICE_CSS)  # last, as app.py sends its CSS (ir_metrics_lab.shell.css)

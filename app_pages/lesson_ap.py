@@ -5,10 +5,13 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from lab_core.lesson_text import LESSONS
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.lessons.lesson_text import LESSONS
+from ir_metrics_lab.parts import notebook_button, teaching, widgets
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import first_paint
 from metrics import Conventions, average_precision, mean_over_queries, precision
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, first_paint, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["ap"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_ap"
@@ -35,7 +38,7 @@ with teaching.step(2, "Your list", "Each relevant rank adds its precision, divid
     teaching.playground_note(scn)
     ap_k = widgets.breakdown(scn, "AP", scn.k)
     teaching.metric_row([(ap.metric, ap), (ap_k.metric, ap_k)])
-    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     teaching.worked(ap_k)
     teaching.chart(charts.contributions(ap_k, titles=scn.titles), key=f"{PAGE}_contributions")
     with st.expander("Per-rank table"):

@@ -4,10 +4,13 @@ import dataclasses
 
 import streamlit as st
 
-from lab_core.lesson_text import LESSONS
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.lessons.lesson_text import LESSONS
+from ir_metrics_lab.parts import notebook_button, teaching
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import first_paint
 from metrics import Conventions, dcg, idcg, ndcg, precision
 from metrics.teaching.examples import GRADES_32301
-from ui import charts, first_paint, notebook_button, state, teaching
 
 LESSON = LESSONS["ndcg"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_ndcg"
@@ -42,7 +45,7 @@ with teaching.step(2, "Your list", "Your order against the ideal order, rank by 
     ideal = idcg(ranking, qrels, k, conventions=conventions)
     normalised = ndcg(ranking, qrels, k, conventions=conventions)
     teaching.metric_row([(b.metric, b) for b in (actual, ideal, normalised)])
-    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     teaching.worked(actual)
     teaching.worked(ideal)
     teaching.worked(normalised)

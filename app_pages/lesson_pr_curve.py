@@ -4,13 +4,16 @@ list; computes nothing."""
 
 import streamlit as st
 
-from lab_core.lesson_text import LESSONS
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.lessons.lesson_text import LESSONS
+from ir_metrics_lab.parts import notebook_button, teaching
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import first_paint
 from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_points, relevant_needed
 from metrics.families.eleven_point_average import eleven_point_average
 from metrics.families.interpolated_precision import interpolated_precision
 from metrics.families.r_precision import r_precision
 from metrics.families.recall import recall
-from ui import charts, first_paint, notebook_button, state, teaching
 
 LESSON = LESSONS["pr_curve"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_pr_curve"

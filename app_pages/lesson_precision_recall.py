@@ -3,11 +3,14 @@ capped_recall, hit_rate and f1; computes nothing."""
 
 import streamlit as st
 
-from lab_core import family_display
-from lab_core.lesson_text import LESSONS
+from ir_metrics_lab.core import family_display
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.lessons.lesson_text import LESSONS
+from ir_metrics_lab.parts import notebook_button, teaching, widgets
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import first_paint
 from metrics import capped_recall, precision, recall
 from metrics.catalog import registry
-from ui import charts, first_paint, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["precision_recall"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_pr"
@@ -32,7 +35,7 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
     teaching.playground_note(scn)
     n = max(len(scn.ranking), 1)  # the ranks on screen; a hidden tail still counts in every value
     top = max(n, scn.k, 2)  # a slider needs min < max
-    # the numbers paint first; the slider waits in a room of its height (ui.first_paint.later)
+    # the numbers paint first; the slider waits in a room of its height (ir_metrics_lab.shell.first_paint.later)
     first_paint.later(
         f"{PAGE}_k_slider",
         lambda: st.slider("Cutoff k", 1, top, min(scn.k, top), key=f"{PAGE}_k"),
@@ -41,7 +44,7 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
     k = min(max(int(state.widget_value(f"{PAGE}_k", min(scn.k, top))), 1), top)  # (the slider's, once drawn)
     results = {family: fn(ranking, qrels, k, conventions=conventions) for family, fn in FAMILIES.items()}
     teaching.metric_row([(b.metric, b) for b in results.values()])
-    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     tabs = st.tabs([b.metric for b in results.values()])
     for tab, b in zip(tabs, results.values(), strict=True):
         with tab:

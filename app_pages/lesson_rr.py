@@ -5,10 +5,13 @@ from functools import partial
 
 import streamlit as st
 
-from lab_core.lesson_text import LESSONS
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.lessons.lesson_text import LESSONS
+from ir_metrics_lab.parts import notebook_button, teaching, widgets
+from ir_metrics_lab.session import drilldown, state
+from ir_metrics_lab.shell import first_paint
 from metrics import mean_over_queries, reciprocal_rank
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, drilldown, first_paint, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["rr"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_rr"
@@ -36,7 +39,7 @@ with teaching.step(2, "Your list", "The worked formula on the Playground's list,
     teaching.playground_note(scn)
     rr_at_k = widgets.breakdown(scn, "RR", scn.k)
     teaching.metric_row([(rr.metric, rr), (rr_at_k.metric, rr_at_k)])
-    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     left, right = st.columns(2)
     with left:
         teaching.worked(rr)

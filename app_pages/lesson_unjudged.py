@@ -4,8 +4,11 @@ and _judged_ranks; computes nothing."""
 
 import streamlit as st
 
-from lab_core.lesson_text import LESSONS
-from lab_core.markdown import plain
+from ir_metrics_lab.core.lessons.lesson_text import LESSONS
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.parts import notebook_button, teaching, widgets
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import first_paint
 from metrics import parse_measure
 from metrics.catalog import registry
 from metrics.core.types import Term
@@ -13,7 +16,6 @@ from metrics.families._judged_ranks import condensed, in_pool_unjudged, judged_r
 from metrics.families.bpref import bpref
 from metrics.families.infap import inferred_average_precision
 from metrics.families.judged import judged
-from ui import first_paint, notebook_button, state, teaching, widgets
 
 LESSON = LESSONS["unjudged"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_unjudged"
@@ -112,7 +114,7 @@ with teaching.step(
     judged_b = judged(ranking, qrels, k, conventions=conventions)
     teaching.definition("Judged", judged_b)
     teaching.metric_row([(judged_b.metric, judged_b)], help_texts=[registry.family("Judged").help])
-    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     teaching.worked(judged_b)
 
 with teaching.step(

@@ -4,13 +4,16 @@ nothing."""
 
 import streamlit as st
 
-from lab_core.lesson_text import LESSONS
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.lessons.lesson_text import LESSONS
+from ir_metrics_lab.parts import notebook_button, teaching
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import first_paint
 from metrics.catalog import registry
 from metrics.core.types import Term
 from metrics.families.err import STILL_READING, err_cascade, expected_reciprocal_rank
 from metrics.families.rbp import rank_biased_precision, rbp_gains, rbp_weights
 from metrics.families.rbp_resid import rbp_residual
-from ui import charts, first_paint, notebook_button, state, teaching
 
 LESSON = LESSONS["user_models"]  # the title, introduction, traps and naming the notebook shares
 PAGE = "lesson_user_models"
@@ -30,7 +33,7 @@ with teaching.step(
     def patience_slider() -> None:
         st.slider("Patience p", 0.5, 0.99, float(PATIENCE.default), step=0.01, key=f"{PAGE}_p", help=PATIENCE.help)
 
-    # the numbers paint first; the slider waits in a room of its height (ui.first_paint.later)
+    # the numbers paint first; the slider waits in a room of its height (ir_metrics_lab.shell.first_paint.later)
     first_paint.later(f"{PAGE}_p_slider", patience_slider, first_paint.LABELLED_WIDGET)
     p = float(state.widget_value(f"{PAGE}_p", float(PATIENCE.default)))  # (the slider's, once drawn)
     rbp = rank_biased_precision(ranking, qrels, conventions=conventions, p=p)
@@ -40,7 +43,7 @@ with teaching.step(
         [("RBP", rbp), ("RBP residual", residual)],
         help_texts=[registry.family(family).help for family in ("RBP", "RBP_resid")],
     )
-    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     teaching.worked(rbp)
     gains = rbp_gains(qrels)
     if gains:

@@ -1,31 +1,34 @@
 """Many queries: per-query scores and their means (MRR, MAP, mean NDCG, mean P), and which queries count.
 
-Canonical queries live in ui.state (queries(), set_query()); the demo queries that show trec_eval's counting rule
-are page-local widget toggles. Every number comes from metrics (mean_over_queries), and which queries count and why
-from metrics.evaluation.aggregate.query_statuses.
-"""
+Canonical queries live in ir_metrics_lab.session.state (queries(), set_query()); the demo queries that show trec_eval's
+counting rule are page-local widget toggles. Every number comes from metrics (mean_over_queries), and which queries
+count and why from metrics.evaluation.aggregate.query_statuses."""
 
 import hashlib
 
 import pandas as pd
 import streamlit as st
 
-from lab_core import notebooks, numbers
-from lab_core.scenario import Scenario
+from ir_metrics_lab.core import numbers, words
+from ir_metrics_lab.core.exports import notebooks
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.scenario import Scenario
+from ir_metrics_lab.parts import notebook_button, teaching
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import first_paint
 from metrics import mean_over_queries
 from metrics.evaluation.aggregate import query_statuses
 from metrics.teaching.examples import CAT_DOG_PARROT
-from ui import charts, first_paint, notebook_button, state, teaching, words
 
 try:  # H4's drag-and-drop list; the move and grade controls below work without it
-    from ui.sortable import consume, ranked_list
+    from ir_metrics_lab.parts.sortable import consume, ranked_list
 except ImportError:  # pragma: no cover - depends on another engineer's module
     consume = ranked_list = None
 HAS_DRAG = ranked_list is not None and hasattr(state, "component_edit")
 
 PAGE = "multi_query"
-# The height of the controls, which a new visitor's first run leaves for the next (ui.first_paint.later), measured in
-# Chromium.
+# The height of the controls, which a new visitor's first run leaves for the next
+# (ir_metrics_lab.shell.first_paint.later), measured in Chromium.
 CONTROLS_ROOM = first_paint.Room(wide=68, phone=228, presenter=89)
 DOCS = ("D1", "D2", "D3", "D4")
 # Demo queries for trec_eval's counting rule: (run, qrels, what it shows). None means "absent from that side".
@@ -186,8 +189,8 @@ def edge_cases() -> None:
             col.toggle(f"Add {desc}", key=f"{PAGE}_demo_{name}")
 
 
-# The means paint first: the controls wait for the second run in rooms of their height (ui.first_paint.later), and
-# until they are drawn their values are the ones they will show.
+# The means paint first: the controls wait for the second run in rooms of their height
+# (ir_metrics_lab.shell.first_paint.later), and until they are drawn their values are the ones they will show.
 first_paint.later(f"{PAGE}_controls", controls, CONTROLS_ROOM)
 first_paint.later(f"{PAGE}_edge_cases", edge_cases, first_paint.CLOSED_EXPANDER)
 k = state.widget_value(f"{PAGE}_k", first_k)

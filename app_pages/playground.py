@@ -1,28 +1,18 @@
-"""Playground: drag documents, grade them, and watch every metric, formula and chart follow. Renders only: the
-numbers come from metrics/ (via ui.widgets.breakdowns), the formulas from metrics.teaching.formulas, the charts from
-ui.charts."""
+"""Playground: drag documents, grade them, and watch every metric, formula and chart follow. Renders only: the numbers
+come from metrics/ (via ir_metrics_lab.parts.widgets.breakdowns), the formulas from metrics.teaching.formulas, the
+charts from ir_metrics_lab.core.figures.charts."""
 
 import streamlit as st
 
-from lab_core import family_display, notebooks
-from lab_core.markdown import plain
+from ir_metrics_lab.core import family_display, url, words
+from ir_metrics_lab.core.drilldown import tail_note
+from ir_metrics_lab.core.exports import export, notebooks
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.parts import notebook_button, preferences, sortable, teaching, widgets
+from ir_metrics_lab.session import drilldown, state
+from ir_metrics_lab.shell import a11y, first_paint, presenter
 from metrics.teaching import formulas
-from ui import (
-    a11y,
-    charts,
-    drilldown,
-    export,
-    first_paint,
-    notebook_button,
-    preferences,
-    presenter,
-    sortable,
-    state,
-    teaching,
-    url,
-    widgets,
-    words,
-)
 
 LIST_KEY = "pg_list"
 FORMULAS_ROOM = 760  # px: the open NDCG tab (two formulas, two charts) at 1440 px
@@ -47,7 +37,9 @@ def settings_expander() -> None:
 
 
 if not presenter.is_on():
-    with st.sidebar:  # the end of the sidebar: nothing moves when the settings arrive (ui.first_paint.later)
+    with (
+        st.sidebar
+    ):  # the end of the sidebar: nothing moves when the settings arrive (ir_metrics_lab.shell.first_paint.later)
         first_paint.later("pg_settings", settings)
 
 st.title("Playground")
@@ -55,7 +47,8 @@ st.caption(
     "Drag the cards (or use ▲ ▼, Alt+↑/↓, or *Move … to rank*), click a grade, and every number follows. "
     "The small number under each value is the change since your last edit."
 )
-# Shown on the run that stays on screen: a new visitor's first run is followed by a second (ui.first_paint).
+# Shown on the run that stays on screen: a new visitor's first run is followed by a second
+# (ir_metrics_lab.shell.first_paint).
 link_warnings = state.pop_link_warnings() if first_paint.charts_now() else state.link_warnings()
 if link_warnings:
     st.warning(
@@ -63,7 +56,7 @@ if link_warnings:
         + "\n".join(f"- {widgets.plain(w)}" for w in link_warnings),
         icon=":material/link_off:",
     )
-drilldown.show_opened_message()  # once, after a query was opened from a run (ui.drilldown)
+drilldown.show_opened_message()  # once, after a query was opened from a run (ir_metrics_lab.session.drilldown)
 widgets.preset_picker("pg")
 
 scn = state.scenario()  # every edit has been applied by now (callbacks run first; drops by consume above)
@@ -71,7 +64,7 @@ now = widgets.breakdowns(scn)
 link_problem = state.write_link()  # the address bar is always a link to what is on screen
 
 # A new visitor's first run leaves the heavy parts (the code box, the data grid, formulas and charts) for the run
-# after the numbers and the list have painted (ui.first_paint).
+# after the numbers and the list have painted (ir_metrics_lab.shell.first_paint).
 heavy_now = first_paint.charts_now()
 
 
@@ -142,8 +135,8 @@ def cards() -> None:
 def ranked_list() -> None:
     st.subheader("Ranked list", anchor=False)
     sortable.ranked_list(LIST_KEY, state.scenario, state.update, label="Retrieved documents, best first")
-    if tail_note := drilldown.tail_note(state.scenario()):
-        st.caption(tail_note)
+    if note := tail_note(state.scenario()):
+        st.caption(note)
     if unjudged := [doc for doc in state.scenario().ranking if doc in state.scenario().unjudged]:
         st.caption(
             f"Unjudged, no qrels line (shown as grade 0): {plain(', '.join(unjudged))}. Mark or unmark documents, "
@@ -193,7 +186,8 @@ def formula_beside_bars(family: str) -> None:
 
 
 def worked_formulas() -> None:
-    """The tabs of formulas and charts (a new visitor's first run reserves their room: ui.first_paint)."""
+    """The tabs of formulas and charts (a new visitor's first run reserves their room:
+    ir_metrics_lab.shell.first_paint)."""
     if not heavy_now:
         st.container(height=FORMULAS_ROOM, border=False, key="pg_formulas_first_paint")
         first_paint.formulas_follow()

@@ -1,19 +1,22 @@
 """Quiz: generated exercises from a seed, instant feedback, then the worked solution.
 
-Exercises come from ui.quiz (pure, deterministic from the seed) and are checked by metrics; this page renders.
-"""
+Exercises come from ir_metrics_lab.core.lessons.quiz (pure, deterministic from the seed) and are checked by metrics;
+this page renders."""
 
 import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from lab_core import notebooks
-from lab_core.scenario import Scenario
-from live_class import questions
+from ir_metrics_lab.core.classroom import questions
+from ir_metrics_lab.core.exports import notebooks
+from ir_metrics_lab.core.lessons import quiz
+from ir_metrics_lab.core.paths import PAGES_DIR
+from ir_metrics_lab.core.scenario import Scenario
+from ir_metrics_lab.parts import notebook_button, sortable
+from ir_metrics_lab.parts.widgets import fmt
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import first_paint
 from metrics.teaching import formulas
-from ui import first_paint, notebook_button, quiz, sortable, state
-from ui.paths import PAGES_DIR
-from ui.widgets import fmt
 
 PAGE = "quiz"
 ASK_PAGE = PAGES_DIR / "ask_class.py"  # absolute: works whatever the entrypoint
@@ -36,7 +39,8 @@ st.markdown(
 )
 
 seed_col, next_col, score_col = st.columns([2, 2, 2], vertical_alignment="bottom")
-with seed_col:  # the score paints first: the seed box and the button wait in rooms of their height (ui.first_paint)
+# the score paints first: the seed box and the button wait in rooms of their height (ir_metrics_lab.shell.first_paint)
+with seed_col:
     first_paint.later(
         f"{PAGE}_seed_box",
         lambda: st.number_input(
@@ -65,7 +69,7 @@ st.caption(
     f"For a class: tell everyone to use seed **{seed}**, or share this page's link ending in `?seed={seed}`: "
     "everyone gets the same exercises."
 )
-first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
+first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
 
 exercises = quiz.generate(seed)
 
@@ -95,7 +99,8 @@ def list_table(ranking, qrels) -> pd.DataFrame:
 
 
 def notebook(index: int, ex: quiz.Exercise) -> None:
-    """The answered exercise as a notebook: its lists, judgments and measures, worked (lab_core.notebooks)."""
+    """The answered exercise as a notebook: its lists, judgments and measures, worked
+    (ir_metrics_lab.core.exports.notebooks)."""
     if ex.kind == "mrr":
         runs, qrels, measures = {f"System {side}": ex.runs[side] for side in ("A", "B")}, ex.qrels, ["RR"]
         question = "Two systems answer the same three queries. Which has the higher MRR (the mean of RR)?"
@@ -232,7 +237,7 @@ RENDER = {"predict": predict, "reorder": reorder, "mrr": mrr_pair}
 
 
 def ask_the_class(ex: quiz.Exercise) -> None:
-    """Hand the exercise's list to Ask the class as a poll question (ui.state), and go there."""
+    """Hand the exercise's list to Ask the class as a poll question (ir_metrics_lab.session.state), and go there."""
     state.set_live_from_quiz(questions.from_quiz(ex))
     try:
         st.switch_page(ASK_PAGE)

@@ -1,14 +1,15 @@
 """Sources: the blog posts the examples and errata come from, by name; what each teaches, and where the errata page
-corrects it. Renders metrics.teaching.blog_posts and ui.conventions_table.errata(); computes nothing itself."""
+corrects it. Renders metrics.teaching.blog_posts and ir_metrics_lab.core.lessons.conventions_table.errata(); computes
+nothing itself."""
 
 from pathlib import Path
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from ir_metrics_lab.core.lessons.conventions_table import errata
 from metrics.teaching.blog_posts import SOURCES
 from metrics.teaching.examples import EXAMPLES
-from ui.conventions_table import errata
 
 ERRATA = Path(__file__).with_name("errata.py")  # absolute: works whatever the entrypoint's folder
 

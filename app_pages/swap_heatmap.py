@@ -7,14 +7,19 @@ list.
 import pandas as pd
 import streamlit as st
 
-from lab_core import family_display, notebooks
-from lab_core.markdown import plain
+from ir_metrics_lab.core import family_display
+from ir_metrics_lab.core.exports import notebooks
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.parts import chart_text, notebook_button, teaching, widgets
+from ir_metrics_lab.parts.widgets import fmt
+from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import first_paint, presenter
 from metrics.teaching.swaps import best_swap, swap_deltas, swapped
-from ui import chart_text, charts, first_paint, notebook_button, presenter, state, teaching, widgets
-from ui.widgets import fmt
 
 PAGE = "swap"
-# The height of the picker a new visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
+# The height of the picker a new visitor's first run leaves for the next (ir_metrics_lab.shell.first_paint.later),
+# measured in Chromium.
 PICKER_ROOM = first_paint.Room(wide=60, phone=96, presenter=79)
 # The Playground list (st.dataframe): its rows up to 12, else a box of 420 px that scrolls.
 LIST_ROWS_SHOWN, LIST_SCROLL_PX = 12, 420
@@ -53,7 +58,8 @@ def metric_picker() -> None:
     st.segmented_control("Metric", list(METRICS), default=DEFAULT, key=f"{PAGE}_metric", required=True)
 
 
-# The numbers paint first: the picker's code (a widget kind of its own) held the first number back (ui.first_paint).
+# The numbers paint first: the picker's code (a widget kind of its own) held the first number back
+# (ir_metrics_lab.shell.first_paint).
 first_paint.later(f"{PAGE}_metric_picker", metric_picker, PICKER_ROOM)
 choice = state.widget_value(f"{PAGE}_metric") or DEFAULT  # before the picker is drawn: the value it will show
 family, cut = METRICS[choice]
@@ -81,7 +87,7 @@ def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now,
         advice.info(
             f"The best single swap is rank {i} ↔ rank {j}: {now.metric} {gain:+.4f}.", icon=":material/lightbulb:"
         )
-    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
 
     chart_col, list_col = st.columns([3, 2], gap="large")
     with chart_col:
@@ -145,7 +151,7 @@ def swap_by_rank(n: int) -> None:
 if len(ranking) < 2:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page
     st.metric(now.metric, fmt(now.value), border=True)
     st.info("The Playground list needs at least two documents to swap.")
-    first_paint.rest_next_run()  # the rest below the number comes with the next run (ui.first_paint)
+    first_paint.rest_next_run()  # the rest below the number comes with the next run (ir_metrics_lab.shell.first_paint)
 else:
     swaps(scn, ranking, choice, family, k, now, delta)
 

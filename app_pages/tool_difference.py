@@ -1,27 +1,31 @@
 """Why tools differ: two tools' numbers for one measure on a run (sample or uploaded), the difference attributed to
 each convention (metrics.tools.explain, exact Shapley values), the queries that move the most, and each query as a
 Playground link with either tool's conventions. Renders only: the numbers come from metrics.explain, the figure and
-table from ui.tool_difference. User text (file names, query ids) is shown literally."""
+table from ir_metrics_lab.core.lessons.tool_difference. User text (file names, query ids) is shown literally."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from lab_core import notebooks
-from lab_core.markdown import plain
+from ir_metrics_lab.core import words
+from ir_metrics_lab.core.exports import notebooks
+from ir_metrics_lab.core.lessons import tool_difference
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.parts import brief_download, notebook_button, teaching
+from ir_metrics_lab.session import datasets, state
+from ir_metrics_lab.session.datasets import Loaded
+from ir_metrics_lab.shell import first_paint
 from metrics.catalog.measures import parse_measure
 from metrics.tools.explain import Explanation, explain
 from metrics.tools.profiles import MEASURES, TIES_WORDS, TOOLS, usable_tools
 from metrics.tools.settings import TITLES, described
-from ui import brief_download, datasets, first_paint, notebook_button, state, teaching, tool_difference, words
-from ui.datasets import Loaded
 
 PAGE = "td"
 URL_PATH = "why-tools-differ"
 SOURCES = {"sample": "Sample data", "upload": "Upload files"}
 # The heights of the parts above the numbers that a new visitor's first run leaves for the next
-# (ui.first_paint.later: each kind of widget is one more chunk of code to fetch before the numbers show), measured in
-# Chromium.
+# (ir_metrics_lab.shell.first_paint.later: each kind of widget is one more chunk of code to fetch before the numbers
+# show), measured in Chromium.
 ROOMS = {
     "source": first_paint.LABELLED_WIDGET,
     "sample": first_paint.Room(wide=68, phone=89, presenter=89),
@@ -104,7 +108,7 @@ def _pickers() -> None:
 
 def _choices() -> tuple[str, str, str] | None:
     first_paint.later(f"{PAGE}_choices", _pickers, ROOMS["choices"])
-    # The pickers' values, or before they are drawn (ui.first_paint) the ones they will show.
+    # The pickers' values, or before they are drawn (ir_metrics_lab.shell.first_paint) the ones they will show.
     measure = state.widget_value(f"{PAGE}_measure", MEASURES[0])
     usable, excluded = usable_tools(measure)
     first_default, second_default = _tool_defaults(usable)
@@ -133,7 +137,7 @@ def _summary(found: Explanation) -> None:
     cards[0].metric(f"{first}: mean {found.measure}", f"{found.means[0]:.4f}", border=True)
     cards[1].metric(f"{second}: mean {found.measure}", f"{found.means[1]:.4f}", border=True)
     cards[2].metric("Difference (second − first)", f"{found.difference:+.4f}", border=True)
-    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     if found.switches:
         teaching.chart(tool_difference.waterfall_figure(found), key=f"{PAGE}_waterfall")
         st.caption(
@@ -253,7 +257,7 @@ def render() -> None:
             f"Unexpected error while explaining ({type(error).__name__}); please report it.", icon=":material/error:"
         )
         return
-    _summary(found)  # a new visitor's first run ends after its numbers (ui.first_paint.rest_next_run)
+    _summary(found)  # a new visitor's first run ends after its numbers (ir_metrics_lab.shell.first_paint.rest_next_run)
     brief_download.tools(found, run, qrels, key=f"{PAGE}_brief")
     source = "sample" if state.widget_value(f"{PAGE}_source", "sample") == "sample" else "upload"
     files = notebook_button.file_sources([(source, run), (source, qrels)], f"{PAGE}_notebook_embed")

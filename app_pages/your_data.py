@@ -1,6 +1,7 @@
 """Your data: score a run against its qrels (uploaded, the bundled samples, or paths given on the command line) with
-trec_eval's numbers, the same as ``python -m metrics QRELS RUN -q``. Loading and caching live in ui.datasets; the
-numbers come from metrics.evaluation.engine. User text (file names, ids, error lines) is shown only as plain text."""
+trec_eval's numbers, the same as ``python -m metrics QRELS RUN -q``. Loading and caching live in
+ir_metrics_lab.session.datasets; the numbers come from metrics.evaluation.engine. User text (file names, ids, error
+lines) is shown only as plain text."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from lab_core import family_display, notebooks
-from lab_core.markdown import plain
+from ir_metrics_lab.core import cli_args, family_display, words
+from ir_metrics_lab.core.exports import notebooks
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.parts import notebook_button, teaching
+from ir_metrics_lab.session import datasets, state
+from ir_metrics_lab.session.datasets import Loaded
+from ir_metrics_lab.shell import first_paint
 from metrics import DEFAULT_MEASURES
 from metrics.catalog import registry
-from ui import cli_args, datasets, first_paint, notebook_button, state, teaching, words
-from ui.datasets import Loaded
 
 SOURCES = {"cli": "Files given on the command line", "sample": "Sample data", "upload": "Upload files"}
 MORE_MEASURES = family_display.offered_measures()
@@ -25,9 +29,9 @@ MEASURE_HELP = (
     "iprec_at_recall_0.50, set_F; a bare P is its cutoffs 5 ... 1000, and official or all_trec its sets) or "
     "ir_measures' (nDCG@10, P(rel=2)@5), separated by commas or spaces."
 )
-HAS_DRILLDOWN = importlib.util.find_spec("ui.drilldown") is not None
+HAS_DRILLDOWN = importlib.util.find_spec("ir_metrics_lab.session.drilldown") is not None
 # The heights of the choices above the numbers (the measure pickers with the default measures), which a new
-# visitor's first run leaves for the next (ui.first_paint.later), measured in Chromium.
+# visitor's first run leaves for the next (ir_metrics_lab.shell.first_paint.later), measured in Chromium.
 ROOMS = {
     "measures": first_paint.Room(wide=68, phone=168, presenter=89),
     "source": first_paint.LABELLED_WIDGET,
@@ -48,7 +52,8 @@ def _persisted(name: str, default: object, key: str) -> tuple[object, Callable[[
 
 
 def _chosen(name: str, default: object, key: str) -> object:
-    """What widget ``key``, seeded from the page's setting ``name``, shows (ui.state.shown_setting)."""
+    """What widget ``key``, seeded from the page's setting ``name``, shows
+    (ir_metrics_lab.session.state.shown_setting)."""
     return state.shown_setting(key, default, setting=name)
 
 
@@ -157,7 +162,7 @@ def _measure_pickers() -> None:
 
 def _choose_measures() -> list[str] | None:
     first_paint.later("yd_measure_pickers", _measure_pickers, ROOMS["measures"])
-    # The pickers' values, or before they are drawn (ui.first_paint) the saved ones they will show.
+    # The pickers' values, or before they are drawn (ir_metrics_lab.shell.first_paint) the saved ones they will show.
     chosen = _chosen("measures", list(DEFAULT_MEASURES), "yd_measures")
     extra = _chosen("more_measures", "", "yd_more_measures")
     names, errors = datasets.parse_measures(chosen, extra)
@@ -311,7 +316,7 @@ def _per_query(evaluation, run: Loaded, qrels: Loaded) -> None:
             query_id = str(frame["query"].iloc[rows[0]])
             label = plain(f"Open query {query_id} in the playground", one_line=True)
             if open_col.button(label, icon=":material/open_in_new:"):
-                from ui import drilldown
+                from ir_metrics_lab.session import drilldown
 
                 drilldown.open_in_playground(run.value, qrels.value, query_id, top_n=20)
 
@@ -351,7 +356,7 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
         )
         return
     _counts(evaluation, run, qrels)
-    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ui.first_paint)
+    first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     if evaluation.counts.evaluated == 0:
         st.warning("No query can be evaluated with these files.")
         return

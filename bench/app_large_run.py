@@ -6,11 +6,12 @@
 Each measurement is a fresh interpreter (a subprocess) so peak memory (ru_maxrss) is that path's alone:
 
 - ``upload``: what the page does with an uploaded file: the bytes in memory (as Streamlit's uploader holds them),
-  ``ui.datasets.load_bytes`` (blake2b digest + parse) for run and qrels, then ``evaluate_loaded`` with the default
-  measures and the per-query frame; then the same calls again, as a rerun does (cache hits). Then the session ends:
-  its references go (the loaded files, the evaluation, the uploader's bytes) and the RSS still held is reported, as
-  is the peak above the RSS before the upload (the classroom budget: at most 2.5x the uploaded file);
-- ``path``: files given on the command line: ``ui.datasets.load_path`` (pyarrow reads the file itself), then the same;
+  ``ir_metrics_lab.session.datasets.load_bytes`` (blake2b digest + parse) for run and qrels, then ``evaluate_loaded``
+  with the default measures and the per-query frame; then the same calls again, as a rerun does (cache hits). Then
+  the session ends: its references go (the loaded files, the evaluation, the uploader's bytes) and the RSS still held
+  is reported, as is the peak above the RSS before the upload (the classroom budget: at most 2.5x the uploaded file);
+- ``path``: files given on the command line: ``ir_metrics_lab.session.datasets.load_path`` (pyarrow reads the file
+  itself), then the same;
 - ``page``: the whole page in AppTest (``streamlit run app.py -- --run ... --qrels ...``): first run and a rerun,
   including the 7k-row per-query table and the chart;
 - ``server``: a live ``streamlit run app.py`` and Chromium (Playwright, /usr/bin/chromium): the browser uploads the
@@ -56,7 +57,7 @@ if mode == "page":
     t = time.perf_counter(); at.run(); out["rerun_s"] = time.perf_counter() - t
 else:
     from metrics import DEFAULT_MEASURES
-    from ui import datasets
+    from ir_metrics_lab.session import datasets
     out["imports_mib"] = rss_mib()
     import gc
     def load(kind, path):

@@ -5,8 +5,9 @@ Pages and edits: Playground (drag, grade, shelve/unshelve, k, gain), Retriever A
 (drag, k), Swap heatmap (swap, metric), each lesson's own controls (a slider, a radio, a pick), the quiz (drag, seed).
 Sizes: the page's default list, and a 100-document list (the playground's maximum, grades 3, 2, 1, 0, 0, 1, ...;
 k = 10). The 100-document list reaches the Playground, the lessons and the Swap heatmap in the browser through the
-share link (ui.url's schema, unchanged); A vs B and Multi-query have no link, so their 100-document lists are
-measured in AppTest only (session state written before the first run). The quiz's lists are generated: one size.
+share link (ir_metrics_lab.core.url's schema, unchanged); A vs B and Multi-query have no link, so their 100-document
+lists are measured in AppTest only (session state written before the first run). The quiz's lists are generated: one
+size.
 
 (a) Server: AppTest runs app.py on the page; each timed run applies one edit (a drop or grade written into the
     ranked-list component's state as the browser sends it, a widget's new value, a button click), alternating
@@ -67,7 +68,7 @@ HAND_NDCG = {
 
 def big_scenario(name: str = "d"):
     """A 100-document list: grades cycle 3, 2, 1, 0, 0, 1 down the list; k = 10."""
-    from lab_core.scenario import Scenario
+    from ir_metrics_lab.core.scenario import Scenario
 
     ranking = tuple(f"{name}{i}" for i in range(1, BIG + 1))
     cycle = (3, 2, 1, 0, 0, 1)
@@ -435,7 +436,7 @@ def browser_times(
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
-    from ui import url
+    from ir_metrics_lab.core import url
 
     c = browser_conftest()
     c.require_chromium()

@@ -46,7 +46,7 @@ FIRST_CONTENT = [
 BARE = "bare st.metric page"
 AGAINST = " [base]"  # a page's rows on the --against checkout's server
 GOAL_RATIO, GOAL_SHIFT = 1.4, 0.05
-PRESENTER_FONT = "21px"  # ui/presenter.py's root font size: the presenter stylesheet is in force
+PRESENTER_FONT = "21px"  # ir_metrics_lab/shell/presenter.py's root font size: the presenter stylesheet is in force
 VIEWS = {"wide": ({"width": 1440, "height": 900}, ""), "presenter": ({"width": 1920, "height": 1080}, "?presenter=1")}
 
 
@@ -112,7 +112,8 @@ def visit(browser, base: str, path: str, view: str, helpers) -> dict[str, float 
         seen = "() => window.__firstVisit && Object.values(window.__firstVisit.seen).some((t) => t !== null)"
         page.wait_for_function(seen, timeout=120_000)
         helpers.wait_idle(page, 120_000)
-        # The app's second pass (ui/first_paint.py): no reserved box or watcher left, then everything drawn.
+        # The app's second pass (ir_metrics_lab/shell/first_paint.py): no reserved box or watcher left, then everything
+        # drawn.
         page.wait_for_function(SECOND_PASS_DONE, timeout=120_000)
         helpers.wait_idle(page, 120_000)
         page.wait_for_function(helpers.RENDERED_JS, timeout=120_000)

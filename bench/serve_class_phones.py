@@ -11,7 +11,7 @@ scripts/serve_class.py), its database is SQLite in a temporary folder or a throw
 What it does and prints, per run:
 
 1. The poll: a two-choice question on the Playground's default list ("which list has the higher NDCG@5?"), opened
-   through live_class.store; the projector joins by the teacher link and shows the answer count.
+   through ir_metrics_lab.core.classroom.store; the projector joins by the teacher link and shows the answer count.
 2. The server's CPU with the projector alone, ``--idle`` seconds (CPU of the server processes from /proc/PID/stat).
 3. The phones join (``/join?code=...``, at most 10 at a time): joined, seconds to join them all.
 4. The server's CPU and memory with every phone idle on the question: ms of CPU per second per phone (the increase
@@ -48,12 +48,12 @@ import serve_class as cluster  # noqa: E402  (scripts/serve_class.py)
 from streamlit_phones import Tab  # noqa: E402
 from temporary_postgres import temporary_postgres  # noqa: E402
 
-from lab_core.scenario import Scenario  # noqa: E402
-from live_class import questions  # noqa: E402
-from live_class import store as store_module  # noqa: E402
-from live_class.store import Store  # noqa: E402
+from ir_metrics_lab.core.classroom import questions  # noqa: E402
+from ir_metrics_lab.core.classroom import store as store_module  # noqa: E402
+from ir_metrics_lab.core.classroom.store import Store  # noqa: E402
+from ir_metrics_lab.core.scenario import Scenario  # noqa: E402
+from ir_metrics_lab.session.state import DEFAULT_EXAMPLE  # noqa: E402  (the Playground's default list)
 from metrics.teaching.examples import EXAMPLES  # noqa: E402
-from ui.state import DEFAULT_EXAMPLE  # noqa: E402  (the Playground's default list)
 
 MAX_PHONES, MAX_WINDOW_S, MAX_ROUNDS = 500, 60, 10
 JOINING_AT_ONCE = 10

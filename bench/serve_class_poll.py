@@ -1,14 +1,14 @@
 """A class answering a live poll: how many answers arrive, how fast the projector shows them, how much memory the
 server holds. Against SQLite and against PostgreSQL (a throwaway cluster: scripts/temporary_postgres.py).
 
-One local server (``streamlit run app.py`` on 127.0.0.1, a free port; nothing listens beyond loopback). The projector
-is a real Chromium page (1920x1080, presenter mode) on *Ask the class*: it opens a poll on the playground's list and
-shows the live answer count. The students (``--students``, at most 200) are threads that join by the code and answer
-at random moments spread over ``--window`` seconds (at most 60); every fifth changes the answer once. They write
-through live_class.store into the same database as the server, as another app replica would: this measures the
-database and the projector's live count, not 60 phone browsers (tests/browser/test_live_class_browser.py drives real
-phones through the pages). A MutationObserver in the projector page stamps each change of the count (Date.now(),
-the same clock as the threads' time.time()).
+One local server (``streamlit run app.py`` on 127.0.0.1, a free port; nothing listens beyond loopback). The projector is
+a real Chromium page (1920x1080, presenter mode) on *Ask the class*: it opens a poll on the playground's list and shows
+the live answer count. The students (``--students``, at most 200) are threads that join by the code and answer at random
+moments spread over ``--window`` seconds (at most 60); every fifth changes the answer once. They write through
+ir_metrics_lab.core.classroom.store into the same database as the server, as another app replica would: this measures
+the database and the projector's live count, not 60 phone browsers (tests/browser/test_live_class_browser.py drives real
+phones through the pages). A MutationObserver in the projector page stamps each change of the count (Date.now(), the
+same clock as the threads' time.time()).
 
 Printed per back end: answers sent (distinct students), answers received (in the database, and on the projector),
 the projector's update latency (from the commit of the n-th answer to the count showing n: median, 95th percentile,
@@ -41,8 +41,8 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 from temporary_postgres import temporary_postgres  # noqa: E402
 
-from live_class import store as store_module  # noqa: E402
-from live_class.store import Store  # noqa: E402
+from ir_metrics_lab.core.classroom import store as store_module  # noqa: E402
+from ir_metrics_lab.core.classroom.store import Store  # noqa: E402
 
 MAX_STUDENTS, MAX_WINDOW_S = 200, 60
 IDLE_S = 5.0  # how long the server's CPU is sampled while the projector waits

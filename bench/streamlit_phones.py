@@ -27,7 +27,9 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 TEXT_FIELDS = ("markdown", "heading", "alert", "metric", "text", "latex")
-FIRST_PAINT = "-first_paint_watch"  # ui/first_paint.py's component: a browser tells it the first screen painted
+FIRST_PAINT = (
+    "-first_paint_watch"  # ir_metrics_lab/shell/first_paint.py's component: a browser tells it the first screen painted
+)
 
 
 @dataclass
@@ -89,7 +91,9 @@ class Tab:
         self._reader = asyncio.create_task(self._read())
         await self._rerun()
         await self.wait_for(lambda: self.runs_finished > 0, timeout)
-        if self._paint_trigger:  # ui/first_paint.py's script: "painted", and the app draws the rest in a second run
+        if (
+            self._paint_trigger
+        ):  # ir_metrics_lab/shell/first_paint.py's script: "painted", and the app draws the rest in a second run
             trigger = WidgetState(id=self._paint_trigger, json_trigger_value='[{"event":"painted","value":true}]')
             await self._rerun([trigger])
             await self.wait_for(lambda: self.runs_finished > 1, timeout)

@@ -2,11 +2,12 @@
 
     ir-metrics-lab [STREAMLIT OPTIONS] [--run RUN [RUN ...]] [--qrels QRELS]
 
-``--run`` and ``--qrels`` are the app's options (ui.cli_args: the Evaluate page opens those files, paths relative to
-the directory the command was started in); every other argument goes to ``streamlit run`` unchanged, e.g.
-``--server.port 8600 --server.headless true``. The settings in the app's .streamlit/config.toml (installed beside
-app.py) are in force wherever the command starts: Streamlit >= 1.67 reads the .streamlit/ folder next to the main
-script, after ~/.streamlit/ and ./.streamlit/ (so it wins over both); command-line options win over all of them.
+``--run`` and ``--qrels`` are the app's options (ir_metrics_lab.core.cli_args: the Evaluate page opens those files,
+paths relative to the directory the command was started in); every other argument goes to ``streamlit run``
+unchanged, e.g. ``--server.port 8600 --server.headless true``. The settings in the app's .streamlit/config.toml
+(installed beside app.py) are in force wherever the command starts: Streamlit >= 1.67 reads the .streamlit/ folder
+next to the main script, after ~/.streamlit/ and ./.streamlit/ (so it wins over both); command-line options win over
+all of them.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from ui import cli_args
-from ui.paths import APP_SCRIPT
+from ir_metrics_lab.core import cli_args
+from ir_metrics_lab.core.paths import APP_SCRIPT
 
 HELP = f"""\
 usage: ir-metrics-lab [STREAMLIT OPTIONS] [--run RUN [RUN ...]] [--qrels QRELS]

@@ -1,11 +1,11 @@
 """Serve a class from several app processes: N replicas of the app behind HAProxy, sharing one database.
 
-Streamlit keeps a session (its state, its uploads) in the memory of the process serving it, so the balancer must
-keep a browser on one replica: HAProxy pins each browser by a cookie it sets (``irml_replica``) on the first
-response; the websocket, which carries the whole session, stays on the replica that accepted it. Polls and answers
-are in the shared database (live_class.store), so a phone on one replica and the projector on another see the same
-poll. HAProxy comes from Debian's package, installed here when it is missing (as scripts/test.sh installs Chromium
-and PostgreSQL).
+Streamlit keeps a session (its state, its uploads) in the memory of the process serving it, so the balancer must keep a
+browser on one replica: HAProxy pins each browser by a cookie it sets (``irml_replica``) on the first response; the
+websocket, which carries the whole session, stays on the replica that accepted it. Polls and answers are in the shared
+database (ir_metrics_lab.core.classroom.store), so a phone on one replica and the projector on another see the same
+poll. HAProxy comes from Debian's package, installed here when it is missing (as scripts/test.sh installs Chromium and
+PostgreSQL).
 
     .venv/bin/python scripts/serve_class.py --replicas 2 --port 8501 --address 0.0.0.0 \\
         --database-url postgresql+psycopg://user:pw@dbhost/irml
@@ -35,7 +35,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 HEALTH_TIMEOUT_S = 60
 HAPROXY = "haproxy"
-ENV_URL = "IR_METRICS_LAB_DATABASE_URL"  # live_class.store reads it
+ENV_URL = "IR_METRICS_LAB_DATABASE_URL"  # ir_metrics_lab.core.classroom.store reads it
 
 
 def free_port() -> int:

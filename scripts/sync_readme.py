@@ -16,7 +16,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 # The map's order; other folders follow.
-FIRST = ("ir_metrics_lab", "metrics", "lab_core", "ui", "app_pages", "scripts", "bench")
+FIRST = ("ir_metrics_lab", "metrics", "app_pages", "scripts", "bench")
 UNMAPPED = ("tests",)
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|etc)\.$")
 _SHORT = 40  # a first sentence shorter than this ("Lesson: user models.") is a title: the next one says more

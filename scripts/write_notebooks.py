@@ -1,5 +1,6 @@
-"""Write the teaching notebooks (docs/notebooks/*.ipynb, outputs cleared) from lab_core.notebooks and the lessons'
-words in lab_core.lesson_text; tests/test_notebooks.py checks they are up to date and run clean.
+"""Write the teaching notebooks (docs/notebooks/*.ipynb, outputs cleared) from ir_metrics_lab.core.exports.notebooks and
+the lessons' words in ir_metrics_lab.core.lessons.lesson_text; tests/test_notebooks.py checks they are up to date and
+run clean.
 
     .venv/bin/python scripts/write_notebooks.py
 """
@@ -11,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lab_core import notebooks
+from ir_metrics_lab.core.exports import notebooks
 
 FOLDER = Path(__file__).resolve().parents[1] / "docs" / "notebooks"
 

@@ -14,7 +14,7 @@ import re
 
 from markdown_it import MarkdownIt
 
-from lab_core.markdown import AUTOLINK_BREAK
+from ir_metrics_lab.core.markdown import AUTOLINK_BREAK
 
 _RENDER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 _TAG = re.compile(r"</?([a-z0-9]+)[^>]*>")
@@ -62,5 +62,5 @@ def markdown_table(elements, first_header: str) -> dict[str, list[str]]:
 
 
 def styles(at) -> list[str]:
-    """The CSS an AppTest run's page sent (ui.css: a style block in a Markdown element)."""
+    """The CSS an AppTest run's page sent (ir_metrics_lab.shell.css: a style block in a Markdown element)."""
     return [m.group(1) for md in at.markdown if (m := re.match(r"<style>(.*)\n[^\n]*</style>", md.value, re.S))]

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ir_metrics_lab.core.lessons import quiz
 from tests import plotly_json
 from tests.markdown_text import shown
-from ui import quiz
 
 PAGES = Path(__file__).parents[1] / "app_pages"
 CLASSROOM = ["conventions.py", "errata.py", "quiz.py", "swap_heatmap.py"]
@@ -108,7 +108,7 @@ def test_swap_heatmap_metric_picker():
 def test_swap_heatmap_swaps_the_shown_ranks_and_scores_the_hidden_tail():
     import json
 
-    from lab_core.scenario import Scenario
+    from ir_metrics_lab.core.scenario import Scenario
 
     at = AppTest.from_file(str(PAGES / "swap_heatmap.py"), default_timeout=30)
     # n1, r1 on screen; n2, r2 hidden at ranks 3 and 4 (a query opened from a run); R = 2
@@ -164,7 +164,7 @@ def test_an_erratum_opened_in_the_playground_is_named_in_the_example_picker():
 
 
 def test_conventions_count_the_hidden_tail():
-    from lab_core.scenario import Scenario
+    from ir_metrics_lab.core.scenario import Scenario
 
     at = AppTest.from_file(str(PAGES / "conventions.py"), default_timeout=30)
     # n1, n2 on screen; the first relevant doc is hidden at rank 3 (a query opened from a run)

@@ -179,7 +179,7 @@ def tiny_samples(tmp_path: Path, run_b: str):
     """Point the page's sample pickers at tiny files (uploads cannot be driven in AppTest)."""
     from unittest import mock
 
-    from ui import datasets
+    from ir_metrics_lab.session import datasets
 
     (tmp_path / "a.run").write_text("q1 Q0 d1 1 2.0 a\nq1 Q0 d2 2 1.0 a\n")
     (tmp_path / "b.run").write_text(run_b)
@@ -319,7 +319,8 @@ def test_open_a_query_on_a_vs_b_with_both_real_rankings(engine):
     assert "relevant" in story  # the generated explanation is there
     at.number_input(key="ab_k").set_value(5).run()  # another cutoff: still the runs' rankings
     assert "each with its real top 10" in "\n".join(c.value for c in at.caption)
-    scenarios = at.session_state["ab_scenarios"]  # a drag in list A (the component's edit, applied by ui.state)
+    # a drag in list A (the component's edit, applied by ir_metrics_lab.session.state)
+    scenarios = at.session_state["ab_scenarios"]
     scenarios["A"] = scenarios["A"].reordered(list(reversed(scenarios["A"].ranking)))
     at.session_state["ab_scenarios"] = scenarios
     at.run()

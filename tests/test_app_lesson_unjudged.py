@@ -12,7 +12,7 @@ import pytest
 import pytrec_eval
 from streamlit.testing.v1 import AppTest
 
-from lab_core.scenario import Scenario
+from ir_metrics_lab.core.scenario import Scenario
 from tests.markdown_text import shown
 
 PAGE = str(Path(__file__).parents[1] / "app_pages" / "lesson_unjudged.py")

@@ -11,7 +11,7 @@ import ir_measures
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab_core.scenario import Scenario
+from ir_metrics_lab.core.scenario import Scenario
 
 PAGE = str(Path(__file__).parents[1] / "app_pages" / "lesson_user_models.py")
 # The playground's default preset: d1..d5 graded 3, 2, 3, 0, 1; k = 5; RBP's gains are grade / 3.

@@ -88,7 +88,7 @@ def test_ndcg_ignores_the_threshold():
 
 def test_lessons_follow_the_playground_scenario():
     at = AppTest.from_file(str(PAGES / "lesson_rr.py"), default_timeout=30)
-    from lab_core.scenario import Scenario
+    from ir_metrics_lab.core.scenario import Scenario
     from metrics.teaching.examples import RETRIEVER_A
 
     at.session_state["scenario"] = Scenario.from_example(RETRIEVER_A)  # relevant at ranks 3 and 4
@@ -99,7 +99,7 @@ def test_lessons_follow_the_playground_scenario():
 @pytest.mark.parametrize("page", LESSONS)
 @pytest.mark.parametrize("ranking", [(), ("a",)])
 def test_lessons_survive_tiny_playground_lists(page, ranking):
-    from lab_core.scenario import Scenario
+    from ir_metrics_lab.core.scenario import Scenario
 
     at = AppTest.from_file(str(PAGES / page), default_timeout=30)
     at.session_state["scenario"] = Scenario(ranking, shelf=("z",), grades={"a": 1, "z": 2}, k=1)
@@ -109,7 +109,7 @@ def test_lessons_survive_tiny_playground_lists(page, ranking):
 
 def tail_scenario():
     """A query opened from a run: n1, r1 on screen, n2, r2 in the hidden tail (ranks 3 and 4), R = 2."""
-    from lab_core.scenario import Scenario
+    from ir_metrics_lab.core.scenario import Scenario
 
     return Scenario(("n1", "r1"), grades={"n1": 0, "r1": 1, "n2": 0, "r2": 1}, k=2, scale=1, tail=("n2", "r2"))
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import live_class
+from ir_metrics_lab.classroom import live_class
 
 PAGES = Path(__file__).parents[1] / "app_pages"
 # The default playground list: grades 3, 2, 3, 0, 1 at k = 5 (no shelf). NDCG@5 by hand, linear and 2^g - 1 gain:
@@ -174,8 +174,8 @@ def test_the_quiz_hands_an_exercise_to_ask_the_class():
 
 
 def test_the_list_has_a_title_column_only_when_a_document_has_a_title():
-    from lab_core.scenario import Scenario
-    from ui.live_class import list_markdown
+    from ir_metrics_lab.classroom.live_class import list_markdown
+    from ir_metrics_lab.core.scenario import Scenario
 
     untitled = Scenario(("d3", "d1"), grades={"d3": 1})
     assert list_markdown(untitled, untitled.ranking).splitlines()[0] == "| # | document | grade |"

@@ -42,7 +42,7 @@ def test_means_move_when_one_query_is_edited():
 
 def test_a_drop_moves_the_means_in_its_own_run():
     at = run()
-    # As the browser sends a drop (ui/sortable.py): Q1's D3 (not relevant) dragged to the top.
+    # As the browser sends a drop (ir_metrics_lab/parts/sortable.py): Q1's D3 (not relevant) dragged to the top.
     at.session_state["multi_query_Q1_list"] = {"edit": {"order": ["D3", "D1", "D2", "D4"], "nonce": "drop-1"}}
     at.run()
     assert means(at)["mean P@2"] == f"{(1 / 2 + 1 + 0) / 3:.4f}"  # Q1's top 2 is now D3, D1; Q2 1; Q3 0
@@ -83,7 +83,7 @@ def test_ui_state_hands_out_read_only_queries():
     def script():
         import streamlit as st
 
-        from ui import state
+        from ir_metrics_lab.session import state
 
         try:
             state.queries()["Q9"] = None

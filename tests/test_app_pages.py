@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ir_metrics_lab.shell import layout, presenter
 from tests.markdown_text import styles
 from tests.page_scripts import page_scripts
-from ui import layout, presenter
 
 ROOT = Path(__file__).parents[1]
 APP = str(ROOT / "app.py")
@@ -26,10 +26,10 @@ def test_every_page_file_is_routed():
 
 @pytest.mark.parametrize("page", PAGES)
 def test_page_renders_through_the_app_with_the_app_css_and_the_presenter_css(page):
-    """In presenter mode (test_pages_keep_the_playground_state goes through every page without it). app.py sends
-    the CSS after the page (ui.css): a page that cut its run short (st.stop) left the projector unstyled and a phone
-    without its layout rules. Nothing goes in the sidebar: a projector shows the page alone, and a sidebar appearing
-    as a new visitor's page loads pushed the page 300 px aside."""
+    """In presenter mode (test_pages_keep_the_playground_state goes through every page without it). app.py sends the CSS
+    after the page (ir_metrics_lab.shell.css): a page that cut its run short (st.stop) left the projector unstyled and a
+    phone without its layout rules. Nothing goes in the sidebar: a projector shows the page alone, and a sidebar
+    appearing as a new visitor's page loads pushed the page 300 px aside."""
     at = AppTest.from_file(APP, default_timeout=30)
     at.session_state["presenter_mode"] = True
     at.run()
@@ -74,10 +74,10 @@ def test_the_readme_page_table_names_every_page():
 
 
 def test_widgets_drawn_again_default_to_the_value_they_show():
-    """A browser that mounts a widget late (ui.first_paint.later, or drawn again after a page switch) shows the
-    widget's default until it applies the value sent with it, and one that missed that value sends the default back
-    with the next interaction: an upload right after a first visit lost Evaluate's measures. So a widget seeded from
-    a saved value has that value as its default (ui.state.sync_widget)."""
+    """A browser that mounts a widget late (ir_metrics_lab.shell.first_paint.later, or drawn again after a page switch)
+    shows the widget's default until it applies the value sent with it, and one that missed that value sends the default
+    back with the next interaction: an upload right after a first visit lost Evaluate's measures. So a widget seeded
+    from a saved value has that value as its default (ir_metrics_lab.session.state.sync_widget)."""
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.number_input(key="pg_k").set_value(3).run()
     at.switch_page("app_pages/your_data.py").run()

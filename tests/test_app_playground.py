@@ -252,7 +252,7 @@ def test_script_title_is_plain_text(at):
     assert not at.exception
     shelf_line = next(m.value for m in at.markdown if "evil" in m.value)
     assert "\\<script\\>" in shelf_line and "\\*\\*bold\\*\\*" in shelf_line and "\\$x\\$" in shelf_line
-    # The only HTML Markdown is the app's own CSS (ui.css), which never carries user text.
+    # The only HTML Markdown is the app's own CSS (ir_metrics_lab.shell.css), which never carries user text.
     assert all(m.value.startswith("<style>") and "evil" not in m.value for m in at.markdown if m.proto.allow_html)
     at.button(key="pg_retrieve_evil").click().run()
     # The card gets the raw title; the component sets it with textContent, so it shows as typed.

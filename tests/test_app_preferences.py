@@ -1,6 +1,7 @@
-"""The app on trec_eval's preference measures and yaap (ui.preferences, metrics.teaching.preference_examples): what
-they are for and a worked example each on the Conventions explorer; the playground's catalog picker says how its
-list is read by a measure of preferences. The numbers are worked out by hand."""
+"""The app on trec_eval's preference measures and yaap (ir_metrics_lab.parts.preferences,
+metrics.teaching.preference_examples): what they are for and a worked example each on the Conventions explorer; the
+playground's catalog picker says how its list is read by a measure of preferences. The numbers are worked out by hand.
+"""
 
 from __future__ import annotations
 

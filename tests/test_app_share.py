@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ir_metrics_lab.shell import presenter
 from tests.golden import PUBLIC
 from tests.markdown_text import shown, styles
-from ui import presenter
 
 APP = str(Path(__file__).parents[1] / "app.py")
 GOLDEN = {case["id"]: case["expected"] for case in PUBLIC}
@@ -248,7 +248,7 @@ def test_presenter_mode_keeps_the_playground_settings_on_the_page():
 
 def _presenter_frame() -> None:
     """What app.py does on every page: the sidebar toggle and apply()."""
-    from ui import presenter
+    from ir_metrics_lab.shell import presenter
 
     presenter.sidebar_toggle()
     presenter.apply(lambda: None)

@@ -17,11 +17,12 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from lab_core.markdown import plain
+from ir_metrics_lab.core import url
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.session import datasets
 from metrics import parse_measure
 from metrics.tools.explain import explain
 from tests.markdown_text import shown
-from ui import datasets, url
 
 PAGE = str(Path(__file__).parents[1] / "app_pages" / "tool_difference.py")
 
@@ -117,9 +118,9 @@ def test_uploaded_ids_and_names_are_literal_and_bad_files_are_messages(page):
 
 
 def test_each_tool_box_shows_its_value_even_before_the_browser_applies_it(page):
-    """A browser that mounts a select box after the run that sent its value (a new visitor's second, chart-drawing
-    run: ui.first_paint) shows the option at the element's default index: it must be the tool the sentence names,
-    on the first run, after a rerun, and after a measure that drops the chosen tool."""
+    """A browser that mounts a select box after the run that sent its value (a new visitor's second, chart-drawing run:
+    ir_metrics_lab.shell.first_paint) shows the option at the element's default index: it must be the tool the sentence
+    names, on the first run, after a rerun, and after a measure that drops the chosen tool."""
     found = sample_explanation("trec_eval", "sklearn")
     assert page.markdown[0].value == f"**{plain(found.sentence)}**"
 

@@ -2,10 +2,10 @@
 them, and every bad input shown as a one-line message (file, line, problem) with no exception.
 
 Uploads: Streamlit 1.67's AppTest drives ``st.file_uploader`` (``at.file_uploader(key=...).set_value((name, bytes,
-mime))``, which also fires its on_change), so the page's real upload path is tested here; ui.datasets.load_bytes,
-which the uploader calls with (name, bytes), is also tested directly. Expected numbers come from the CLI
-(``metrics.cli.ir_metrics.main``, run in-process on the same files, JSON output at full precision).
-"""
+mime))``, which also fires its on_change), so the page's real upload path is tested here;
+ir_metrics_lab.session.datasets.load_bytes, which the uploader calls with (name, bytes), is also tested directly.
+Expected numbers come from the CLI (``metrics.cli.ir_metrics.main``, run in-process on the same files, JSON output at
+full precision)."""
 
 from __future__ import annotations
 
@@ -25,10 +25,10 @@ from streamlit import config
 from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec
 from streamlit.testing.v1 import AppTest
 
+from ir_metrics_lab.session import datasets
 from metrics.cli.ir_metrics import main as cli_main
 from metrics.io import Run
 from tests.markdown_text import shown
-from ui import datasets
 
 ROOT = Path(__file__).parents[1]
 PAGE = str(ROOT / "app_pages" / "your_data.py")

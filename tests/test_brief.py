@@ -19,7 +19,9 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from lab_core.scenario import Scenario
+from ir_metrics_lab.core.exports import brief, brief_html
+from ir_metrics_lab.core.lessons import narrative
+from ir_metrics_lab.core.scenario import Scenario
 from metrics.catalog import registry
 from metrics.catalog.measure_lists import measure_names
 from metrics.cli.ir_metrics_compare import main as compare_cli
@@ -29,7 +31,6 @@ from metrics.teaching.examples import RETRIEVER_A, RETRIEVER_B
 from metrics.teaching.plain_words import rewards
 from metrics.tools.explain import explain
 from metrics.tools.explain import main as explain_cli
-from ui import brief, brief_html, narrative
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "data" / "samples"

@@ -128,8 +128,9 @@ def test_long_rankings_with_ties_and_deep_judgments():
 def test_every_catalog_choice_computes_renders_and_summarises():
     """The playground's picker and the Evaluate page's summary column take every family, relstring's missing
     summary included."""
+    from ir_metrics_lab.parts import widgets
+    from ir_metrics_lab.session import datasets
     from metrics.teaching.formulas import latex
-    from ui import datasets, widgets
 
     ranking, qrels = ["a", "x", "b", "u"], {"a": 2, "b": 0, "u": -1, "z": 1}
     choices = widgets.catalog_choices(3)

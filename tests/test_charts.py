@@ -7,8 +7,9 @@ import math
 import plotly.graph_objects as go
 import pytest
 
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.parts import chart_text
 from metrics import average_precision, dcg, idcg, ndcg
-from ui import chart_text, charts
 
 RANKING = ["d1", "d2", "d3", "d4", "d5"]
 GRADES = {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1}
@@ -210,8 +211,9 @@ def test_rbp_weights_and_err_cascade_carry_the_library_numbers_and_escape_ids():
 
 
 def test_charts_get_plotly_white_and_plotly_still_checks_what_follows():
-    # ui.charts assigns plotly's own template with plotly's check switched off for that one assignment (a private
-    # switch plotly uses itself): the figure must carry plotly_white exactly, and the check must be back on after.
+    # ir_metrics_lab.core.figures.charts assigns plotly's own template with plotly's check switched off for that one
+    # assignment (a private switch plotly uses itself): the figure must carry plotly_white exactly, and the check must
+    # be back on after.
     import plotly.io as pio
 
     fig = charts.contributions(ndcg(["a", "b"], {"a": 1}, 2))

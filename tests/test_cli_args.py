@@ -1,11 +1,12 @@
-"""ui.cli_args: the app's own arguments (``ir-metrics-lab --run PATH --qrels PATH``, or after ``--`` with
+"""ir_metrics_lab.core.cli_args: the app's own arguments (``ir-metrics-lab --run PATH --qrels PATH``, or after ``--``
+with
 ``streamlit run app.py -- --run PATH --qrels PATH``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from ui.cli_args import CliFiles, parse
+from ir_metrics_lab.core.cli_args import CliFiles, parse
 
 
 def test_nothing_given():

@@ -2,10 +2,9 @@
 under protanopia, deuteranopia and tritanopia, simulated on its colours; on a projector chart marks are 4.5:1 and
 text 7:1 against white; the ranked list's colours match the charts' and its chosen grade's digit reads at 7:1.
 
-Distinguishable means a CIEDE2000 difference of at least MIN_DIFFERENCE between every two colours of a palette,
-to normal vision and to each simulated dichromat (ui.colour_vision: Machado et al. 2009, severity 1). About 2 is a
-just-noticeable difference side by side; 10 is apart at a glance, as a chart's legend needs.
-"""
+Distinguishable means a CIEDE2000 difference of at least MIN_DIFFERENCE between every two colours of a palette, to
+normal vision and to each simulated dichromat (ir_metrics_lab.core.figures.colour_vision: Machado et al. 2009, severity
+1). About 2 is a just-noticeable difference side by side; 10 is apart at a glance, as a chart's legend needs."""
 
 from __future__ import annotations
 
@@ -16,13 +15,15 @@ from pathlib import Path
 import plotly.graph_objects as go
 import pytest
 
+from ir_metrics_lab.classroom import live_class
+from ir_metrics_lab.core.figures import charts, colour_vision
+from ir_metrics_lab.shell import presenter
 from metrics.catalog import registry
-from ui import charts, colour_vision, live_class, presenter
 
 MIN_DIFFERENCE = 10.0
 MARKS, TEXT = 4.5, 7.0  # presenter mode: chart marks and text against the white plot and page
 VISIONS = [None, *colour_vision.DEFICIENCIES]
-SORTABLE_CSS = Path(charts.__file__).parent / "components" / "sortable.css"
+SORTABLE_CSS = Path(__file__).parents[1] / "ir_metrics_lab" / "parts" / "components" / "sortable.css"
 C = charts.COLORS
 
 # Every set of colours that stands for categories on one chart or card, by what the colours tell apart.
@@ -34,7 +35,11 @@ PALETTES = {
     "your order vs the ideal order (DCG vs IDCG)": [C["blue"], C["green"]],
     "wins, ties and losses (per-query differences)": [charts.SYSTEM_COLORS["B"], C["grey"], charts.SYSTEM_COLORS["A"]],
     "a poll's answers: right, a diagnosed mistake, other": [live_class.RIGHT, live_class.DIAGNOSED, live_class.OTHER],
-    "a convention's effect: raises, lowers, total (ui.tool_difference)": [C["green"], C["vermillion"], C["blue"]],
+    "a convention's effect: raises, lowers, total (ir_metrics_lab.core.lessons.tool_difference)": [
+        C["green"],
+        C["vermillion"],
+        C["blue"],
+    ],
     "precision-recall: each rank vs interpolated": [C["blue"], C["orange"]],
     "user models: weight vs earned, stop vs contribution vs reach": [C["sky"], C["blue"], C["orange"], C["green"]],
 }

@@ -1,4 +1,5 @@
-"""ui.conventions_table: each split's two numbers on known cases (golden files, pytrec_eval or hand arithmetic)."""
+"""ir_metrics_lab.core.lessons.conventions_table: each split's two numbers on known cases (golden files, pytrec_eval or
+hand arithmetic)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from math import log2
 import pytest
 from golden import PUBLIC, TIES
 
-from lab_core.scenario import Scenario
+from ir_metrics_lab.core.lessons import conventions_table as ct
+from ir_metrics_lab.core.scenario import Scenario
 from metrics.core.conventions import Conventions
-from ui import conventions_table as ct
 
 TOL = 1e-4  # the page shows 4 decimals; golden values are compared at 1e-9 where exact
 

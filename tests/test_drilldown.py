@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lab_core.scenario import MAX_DOCS, Scenario
+from ir_metrics_lab.core import url
+from ir_metrics_lab.core.drilldown import grade_mapping, mapping_note, scenario_for_query, tail_note
+from ir_metrics_lab.core.scenario import MAX_DOCS, Scenario
+from ir_metrics_lab.parts.widgets import breakdowns, curves
 from metrics import parse_measure
 from metrics.evaluation.engine import evaluate
 from metrics.io import read_qrels, read_run
-from ui import url
-from ui.drilldown import grade_mapping, mapping_note, scenario_for_query, tail_note
-from ui.widgets import breakdowns, curves
 
 SAMPLES = Path(__file__).parents[1] / "data" / "samples"
 CUT = ("NDCG", "DCG", "IDCG", "P", "R", "R_cap", "F1", "HitRate")  # families the playground computes at k

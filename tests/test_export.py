@@ -1,5 +1,6 @@
-"""ui.export: the worked solution as Markdown (formulas with the user's numbers, escaped user text) and the numbers
-as CSV. Expected values by hand and from the golden file (tests/data/golden_public.json, trec_eval)."""
+"""ir_metrics_lab.core.exports.export: the worked solution as Markdown (formulas with the user's numbers, escaped user
+text) and the numbers as CSV. Expected values by hand and from the golden file (tests/data/golden_public.json,
+trec_eval)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ from math import log2
 
 import pytest
 
-from lab_core.markdown import plain
-from lab_core.scenario import Scenario
+from ir_metrics_lab.core.exports import export
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.core.scenario import Scenario
 from metrics.catalog.measures import FUNCTIONS
 from metrics.core.conventions import Conventions
 from metrics.teaching.examples import EXAMPLES
 from tests.golden import PUBLIC
-from ui import export
 
 GOLDEN = {case["id"]: case for case in PUBLIC}
 UNCUT = ("RR", "AP")
@@ -26,7 +27,7 @@ IDCG5 = 3 / log2(2) + 3 / log2(3) + 2 / log2(4) + 1 / log2(5)  # ideal order 3, 
 
 
 def breakdowns(scn: Scenario) -> dict:
-    """As the page computes them (ui.widgets.breakdowns, without importing Streamlit)."""
+    """As the page computes them (ir_metrics_lab.parts.widgets.breakdowns, without importing Streamlit)."""
     return {
         family: fn(list(scn.full_ranking), scn.qrels, None if family in UNCUT else scn.k, conventions=scn.conventions)
         for family, fn in FUNCTIONS.items()

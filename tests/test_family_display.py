@@ -1,4 +1,4 @@
-"""lab_core.family_display: where the app shows each family, keyed by the registry's family keys."""
+"""ir_metrics_lab.core.family_display: where the app shows each family, keyed by the registry's family keys."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import doctest
 
 import pytest
 
-from lab_core import family_display
-from lab_core.family_display import Display
+from ir_metrics_lab.core import family_display
+from ir_metrics_lab.core.family_display import Display
 from metrics.catalog import registry
 
 
@@ -34,8 +34,8 @@ def test_a_family_without_a_display_has_no_card_tab_curve_or_list():
 
 
 def test_a_tab_shows_beside_its_own_only_carded_families():
-    """The playground computes the carded families (ui.widgets.breakdowns): the formulas and charts a tab shows
-    beside its own family's must be among them."""
+    """The playground computes the carded families (ir_metrics_lab.parts.widgets.breakdowns): the formulas and charts a
+    tab shows beside its own family's must be among them."""
     carded = {f.key for f in family_display.carded()}
     for shown in family_display.DISPLAYS:
         assert {*shown.beside, *(shown.versus or ())} <= carded, shown.family

@@ -14,10 +14,10 @@ import pytest
 import pytrec_eval
 from streamlit.testing.v1 import AppTest
 
+from ir_metrics_lab.core import url
 from metrics.cli.ir_metrics import main
 from tests import uploads
 from tests.markdown_text import shown
-from ui import url
 
 ROOT = Path(__file__).parents[1]
 RUN = "q1 Q0 d1 1 3.0 s\nq1 Q0 d2 2 2.0 s\nq1 Q0 d3 3 1.0 s\nq2 Q0 d4 1 1.0 s\n"

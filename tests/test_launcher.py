@@ -1,5 +1,5 @@
-"""The ``ir-metrics-lab`` command's argument handling (ir_metrics_lab.__main__, ui.cli_args.split). Starting the
-installed command for real is tests/browser/test_installed_wheel.py."""
+"""The ``ir-metrics-lab`` command's argument handling (ir_metrics_lab.__main__, ir_metrics_lab.core.cli_args.split).
+Starting the installed command for real is tests/browser/test_installed_wheel.py."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from ir_metrics_lab.__main__ import main, streamlit_arguments
-from ui import datasets, drilldown
-from ui.cli_args import parse, split
-from ui.paths import APP_DIR, APP_SCRIPT, PAGES_DIR, SAMPLES_DIR
+from ir_metrics_lab.core.cli_args import parse, split
+from ir_metrics_lab.core.paths import APP_DIR, APP_SCRIPT, PAGES_DIR, SAMPLES_DIR
+from ir_metrics_lab.session import datasets, drilldown
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -10,8 +10,8 @@ from math import log2
 
 import pytest
 
-from lab_core.scenario import Scenario
-from live_class import questions
+from ir_metrics_lab.core.classroom import questions
+from ir_metrics_lab.core.scenario import Scenario
 
 SCN = Scenario(("d1", "d2", "d3"), ("d4",), {"d1": 0, "d2": 2, "d3": 1, "d4": 3}, {"d1": "<b>*x*</b>"}, k=3)
 NDCG = (2 / log2(3) + 1 / 2) / (3 + 2 / log2(3) + 1 / 2)  # 0.3700
@@ -171,7 +171,7 @@ def test_a_list_no_move_can_improve_is_refused():
 
 
 def test_quiz_exercises_become_questions_about_their_own_list():
-    from ui import quiz
+    from ir_metrics_lab.core.lessons import quiz
 
     # AP of a (0), b (1), c (0), with z (grade 1) missed: (1/2) / 2 relevant = 0.25
     ap = questions.from_quiz(quiz.Predict("AP", None, ("a", "b", "c"), {"a": 0, "b": 1, "c": 0, "z": 1}))

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from live_class import store
-from live_class.store import NotTeacher, PollError, RoundOver, Store, UnknownPoll
+from ir_metrics_lab.core.classroom import store
+from ir_metrics_lab.core.classroom.store import NotTeacher, PollError, RoundOver, Store, UnknownPoll
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
@@ -221,7 +221,7 @@ def test_concurrent_answers_from_many_threads_are_all_kept(url):
 
 STUDENTS = """
 import sys
-from live_class.store import Store
+from ir_metrics_lab.core.classroom.store import Store
 s = Store(sys.argv[1])
 for n in range(int(sys.argv[4])):
     s.answer(sys.argv[2], 1, f"p{sys.argv[3]}-{n}", str(n))
@@ -242,7 +242,7 @@ def test_concurrent_answers_from_several_processes_are_all_kept(url):
 
 WRITER = """
 import sys
-from live_class.store import Store
+from ir_metrics_lab.core.classroom.store import Store
 s = Store(sys.argv[1])
 for n in range(100000):
     s.answer(sys.argv[2], 1, f"s{n}", str(n))

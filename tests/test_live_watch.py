@@ -1,13 +1,13 @@
-"""The phones' watcher (live_class.watch): one read of the store for every phone, and a phone is told exactly when its
-page is out of date (a reveal, a re-ask, a reset of its answer), never while nothing changed. SQLite in a temporary
-folder; Store.watched is plain SQL that PostgreSQL runs too (tests/test_live_balancer.py runs it there)."""
+"""The phones' watcher (ir_metrics_lab.core.classroom.watch): one read of the store for every phone, and a phone is told
+exactly when its page is out of date (a reveal, a re-ask, a reset of its answer), never while nothing changed. SQLite in
+a temporary folder; Store.watched is plain SQL that PostgreSQL runs too (tests/test_live_balancer.py runs it there)."""
 
 from __future__ import annotations
 
 import pytest
 
-from live_class.store import Store, Watched, default_sqlite_url, dispose_engine
-from live_class.watch import PollWatch, Shown
+from ir_metrics_lab.core.classroom.store import Store, Watched, default_sqlite_url, dispose_engine
+from ir_metrics_lab.core.classroom.watch import PollWatch, Shown
 
 QUESTION = {"kind": "predict", "measure": "P", "k": 5}  # the watcher never reads the question
 

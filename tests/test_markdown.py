@@ -1,5 +1,5 @@
-"""lab_core.markdown.plain, THE helper for user text in Markdown: whatever the text, a CommonMark renderer shows it
-literally and creates no element (property test), and a corpus of hostile strings reads back exactly."""
+"""ir_metrics_lab.core.markdown.plain, THE helper for user text in Markdown: whatever the text, a CommonMark renderer
+shows it literally and creates no element (property test), and a corpus of hostile strings reads back exactly."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lab_core.markdown import AUTOLINK_BREAK, plain
+from ir_metrics_lab.core.markdown import AUTOLINK_BREAK, plain
 from tests.markdown_text import shown
 
 HOSTILE = [

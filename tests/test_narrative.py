@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from lab_core.scenario import Scenario
+from ir_metrics_lab.core.lessons.narrative import explain_ab, lost_in_the_middle_note
+from ir_metrics_lab.core.scenario import Scenario
 from metrics.teaching.examples import RETRIEVER_A, RETRIEVER_B
-from ui.narrative import explain_ab, lost_in_the_middle_note
 
 A = Scenario.from_example(RETRIEVER_A)  # relevant at ranks 3 and 4
 B = Scenario.from_example(RETRIEVER_B)  # relevant at ranks 1 and 2

@@ -21,11 +21,12 @@ from nbclient import NotebookClient
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from lab_core import family_display, notebooks
-from lab_core.markdown import plain
-from lab_core.scenario import Scenario
+from ir_metrics_lab.core import family_display
+from ir_metrics_lab.core.exports import notebooks
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.core.scenario import Scenario
+from ir_metrics_lab.parts.notebook_button import LABEL
 from metrics.core.conventions import Conventions
-from ui.notebook_button import LABEL
 
 ROOT = Path(__file__).parents[1]
 APP = str(ROOT / "app.py")
@@ -234,7 +235,7 @@ def test_a_hostile_scenario_runs_no_code_and_shows_literally(tmp_path, page):
     assert errors == []
     (line,) = [line for line in outputs(executed).splitlines() if line.startswith("ROUND-TRIP ")]
     assert json.loads(line.removeprefix("ROUND-TRIP ")) == expected  # every id and title came back unchanged
-    # Markdown cells hold user text only as lab_core.markdown.plain writes it.
+    # Markdown cells hold user text only as ir_metrics_lab.core.markdown.plain writes it.
     markdown = "\n".join(c.source for c in executed.cells if c.cell_type == "markdown")
     for text in HOSTILE:
         assert text not in markdown
@@ -268,7 +269,7 @@ def test_the_committed_notebooks_are_up_to_date_and_cleared():
 
 
 def test_a_lesson_notebook_says_what_its_page_says():
-    from lab_core.lesson_text import LESSONS
+    from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 
     for name, key in notebooks.TEACHING.items():
         if key in LESSONS:
@@ -410,7 +411,7 @@ def test_compare_runs_notebook_prints_every_cell_of_the_leaderboard(tmp_path):
 def test_each_answered_quiz_exercise_opens_as_a_notebook_with_its_solution(tmp_path):
     """Seed 5 holds every kind of exercise (predict, reorder, which MRR is higher). Each answered exercise's worked
     solution has a notebook button; run, each notebook prints the numbers the solution shows."""
-    from ui import quiz
+    from ir_metrics_lab.core.lessons import quiz
 
     exercises = quiz.generate(5)
     assert {ex.kind for ex in exercises} == {"predict", "reorder", "mrr"}
@@ -466,7 +467,7 @@ def test_an_embedded_upload_travels_inside_the_notebook(tmp_path):
 def _embed_choice() -> None:
     from types import SimpleNamespace
 
-    from ui import notebook_button
+    from ir_metrics_lab.parts import notebook_button
 
     uploaded = SimpleNamespace(name="mine.run", embeddable=b"q1 Q0 d1 1 1.0 r\n")
     sample = SimpleNamespace(name="qrels.txt.gz", embeddable=None)

@@ -1,11 +1,11 @@
-"""ui.quiz: seeded, well-posed exercises, checked against pytrec_eval and hand arithmetic."""
+"""ir_metrics_lab.core.lessons.quiz: seeded, well-posed exercises, checked against pytrec_eval and hand arithmetic."""
 
 from __future__ import annotations
 
 import pytest
 import pytrec_eval
 
-from ui import quiz
+from ir_metrics_lab.core.lessons import quiz
 
 SEEDS = range(0, 40)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lab_core import family_display
+from ir_metrics_lab.core import family_display
 from metrics import Breakdown, Conventions, parse_measure
 from metrics.catalog import registry
 from metrics.catalog.measures import FUNCTIONS

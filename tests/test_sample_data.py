@@ -111,7 +111,7 @@ def test_rrf_fuses_the_two_runs_by_hand():
 
 def test_the_pages_describe_the_samples_without_naming_a_file_a_wheel_lacks():
     # The installed wheel holds no scripts/ folder: the description says what the samples are instead.
-    from ui.datasets import SAMPLE_DESCRIPTION
+    from ir_metrics_lab.session.datasets import SAMPLE_DESCRIPTION
 
     assert "scripts/" not in SAMPLE_DESCRIPTION and ".py" not in SAMPLE_DESCRIPTION
     assert "synthetic" in SAMPLE_DESCRIPTION

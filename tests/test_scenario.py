@@ -1,4 +1,5 @@
-"""Scenario edits (lab_core/scenario.py) and the ranked-list component's edit translation (ui/sortable.apply_edit)."""
+"""Scenario edits (ir_metrics_lab/core/scenario.py) and the ranked-list component's edit translation
+(ui/sortable.apply_edit)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ import dataclasses
 
 import pytest
 
-from lab_core.scenario import MAX_DOCS, Scenario
+from ir_metrics_lab.core.scenario import MAX_DOCS, Scenario
+from ir_metrics_lab.parts.sortable import apply_edit
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.teaching.examples import CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A
-from ui.sortable import apply_edit
 
 
 @pytest.fixture

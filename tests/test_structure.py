@@ -11,6 +11,11 @@ from tests.page_scripts import page_scripts
 
 REPO = Path(__file__).resolve().parents[1]
 
+# The app's package, in its two halves: the Streamlit side (these sub-packages) and the pure core below it.
+STREAMLIT_SIDE = ("ir_metrics_lab/shell", "ir_metrics_lab/session", "ir_metrics_lab/parts", "ir_metrics_lab/classroom")
+CORE = "ir_metrics_lab/core"
+APP_PACKAGES = (*STREAMLIT_SIDE, CORE)  # the whole package but its launcher (__init__, __main__)
+
 
 def _python_files(*folders: str) -> list[Path]:
     return sorted(path for folder in folders for path in (REPO / folder).rglob("*.py"))
@@ -28,18 +33,20 @@ def _imported_modules(path: Path) -> set[str]:
     return modules
 
 
-def test_the_app_and_its_libraries_never_import_the_launcher_package():
-    """ir_metrics_lab (the ``ir-metrics-lab`` command) imports ui; where the app's files are is ui.paths' fact, so
-    nothing below the launcher reaches back into it."""
+def test_the_app_and_its_libraries_never_import_the_launcher():
+    """ir_metrics_lab.__main__ (the ``ir-metrics-lab`` command) imports the core; where the app's files are is
+    ir_metrics_lab.core.paths' fact, so nothing below the launcher reaches back into it."""
+    launcher = {"ir_metrics_lab.__main__"}
     offenders = {
-        str(path.relative_to(REPO)): sorted(m for m in _imported_modules(path) if m.split(".")[0] == "ir_metrics_lab")
-        for path in {*_python_files("ui", "live_class", "lab_core", "metrics"), *page_scripts(), REPO / "app.py"}
+        str(path.relative_to(REPO)): sorted(_imported_modules(path) & launcher)
+        for path in {*_python_files(*APP_PACKAGES, "metrics"), *page_scripts(), REPO / "app.py"}
     }
     assert {path: modules for path, modules in offenders.items() if modules} == {}
 
 
 def test_pages_reach_session_state_only_through_ui_state():
-    """ui.state owns every session_state key: a page calls its functions (widget_value, sync_widget, ...), never
+    """ir_metrics_lab.session.state owns every session_state key: a page calls its functions (widget_value, sync_widget,
+    ...), never
     ``st.session_state`` itself, so what the app keeps and how it survives page switches is read in one module."""
     touches = [
         f"{path.relative_to(REPO)}:{node.lineno}"
@@ -66,13 +73,14 @@ def _stops(source: str) -> list[int]:
 
 
 def test_no_page_cuts_its_run_short_with_st_stop():
-    """app.py sends the app's CSS (ui.css) and ends ui.first_paint's run after page.run(): a page that called
+    """app.py sends the app's CSS (ir_metrics_lab.shell.css) and ends ir_metrics_lab.shell.first_paint's run after
+    page.run(): a page that called
     st.stop() left the projector unstyled in presenter mode and a phone without its layout rules (Ask the class,
     Join a class). Pages return early instead (compare_runs.render says what else st.stop() skips)."""
     assert _stops("import streamlit as st\nif x:\n    st.stop()\nstop()\nself.st.stop") == [3]  # the check works
     stops = {
         str(path.relative_to(REPO)): lines
-        for path in [*page_scripts(), *_python_files("ui")]
+        for path in [*page_scripts(), *_python_files(*STREAMLIT_SIDE)]
         if (lines := _stops(path.read_text(encoding="utf-8")))
     }
     assert stops == {}
@@ -313,8 +321,8 @@ def _hard_coded_lists(source: str) -> list[str]:
 
 
 def test_pages_and_ui_take_their_measure_lists_from_the_registry():
-    """No module-level tuple, list, set or dict in app_pages/, ui/ or lab_core/ spells out two or more measures: such
-    lists come from lab_core.family_display (each family's Display: lists, offered, card, curve),
+    """No module-level tuple, list, set or dict in app_pages/ or ir_metrics_lab/ spells out two or more measures: such
+    lists come from ir_metrics_lab.core.family_display (each family's Display: lists, offered, card, curve),
     metrics.catalog.registry (the default set) or another module of metrics/ that holds the fact
     (metrics.tools.profiles.MEASURES), so a new family reaches every page by its declarations."""
     assert _measure_name("NDCG@10") and _measure_name("HitRate") and not _measure_name("sample")  # the check works
@@ -322,7 +330,7 @@ def test_pages_and_ui_take_their_measure_lists_from_the_registry():
     assert _hard_coded_lists(sample) == ["MEASURES", "T"]  # and finds the lists
     hard_coded = [
         (str(path.relative_to(REPO)), label)
-        for path in _python_files("app_pages", "ui", "lab_core")
+        for path in _python_files("app_pages", *APP_PACKAGES)
         for label in _hard_coded_lists(path.read_text(encoding="utf-8"))
     ]
     assert hard_coded == []
@@ -353,7 +361,7 @@ def test_no_branch_on_a_family_name_outside_the_families_and_the_lessons():
     assert _family_checks('if f.key != "IDCG" or m in ("P", "x"):\n    pass\nok = name == "gain"') == [1, 1]
     checked = [
         path
-        for path in _python_files("ui", "live_class", "lab_core", "metrics", "app_pages")
+        for path in _python_files(*APP_PACKAGES, "metrics", "app_pages")
         if "families" not in path.relative_to(REPO).parts[:2] and not path.name.startswith("lesson_")
     ]
     assert len(checked) > 50  # the folders were found
@@ -380,12 +388,12 @@ def _hard_coded_lists_anywhere(source: str) -> list[int]:
 
 def test_pages_and_ui_spell_out_no_measure_list_in_their_functions_either():
     """As above, inside functions too (a page's ``for family in ("NDCG", "AP")``). The lessons may list the families
-    they teach; lab_core/family_display.py is the table that declares where the app shows each family."""
+    they teach; ir_metrics_lab/core/family_display.py is the table that declares where the app shows each family."""
     sample = 'A = 1\ndef f(k):\n    return {"x": ("NDCG", "AP")}\ndef g():\n    return [("RR", 1), ("P", 2)]'
     assert _hard_coded_lists_anywhere(sample) == [3]  # the check works
     lists = {
         str(path.relative_to(REPO)): lines
-        for path in _python_files("app_pages", "ui", "lab_core")
+        for path in _python_files("app_pages", *APP_PACKAGES)
         if not path.name.startswith("lesson_") and path.name != "family_display.py"
         if (lines := _hard_coded_lists_anywhere(path.read_text(encoding="utf-8")))
     }
@@ -464,11 +472,7 @@ def test_no_lookup_by_a_family_name_outside_the_lessons():
     A lesson page about a family may name it."""
     sample = 'now["R"]\nb.terms[Term.R]\nx.get("IDCG")\nd["gain"]\nnow[family]'
     assert _family_lookups(sample) == [1, 3]  # the check works
-    checked = [
-        path
-        for path in _python_files("ui", "app_pages", "live_class", "lab_core")
-        if not path.name.startswith("lesson_")
-    ]
+    checked = [path for path in _python_files(*APP_PACKAGES, "app_pages") if not path.name.startswith("lesson_")]
     lookups = {
         str(path.relative_to(REPO)): lines
         for path in checked
@@ -498,50 +502,83 @@ def _loads_streamlit(module: str, seen: set[str] | None = None) -> bool:
 
 
 # The app's layers, top down: a module imports only from its own layer and the layers below it. The launcher
-# (ir_metrics_lab) stands on all of them (test_the_app_and_its_libraries_never_import_the_launcher_package).
-LAYERS = (("app", "app_pages"), ("ui",), ("live_class",), ("lab_core",), ("metrics",))
+# (ir_metrics_lab.__main__) stands on all of them (test_the_app_and_its_libraries_never_import_the_launcher).
+LAYERS = (
+    ("app", "app_pages"),
+    tuple(folder.replace("/", ".") for folder in STREAMLIT_SIDE),
+    (CORE.replace("/", "."),),
+    ("metrics",),
+)
 
 
 def _imports_under(source: str, packages: set[str]) -> list[tuple[int, str]]:
-    """(line, module) of each import in ``source`` (inside functions too) of a module under one of the top-level
-    ``packages``."""
+    """(line, module) of each import in ``source`` (inside functions too) of a module in one of the dotted
+    ``packages`` or below it; ``from package import name`` is read as ``package.name`` too."""
+
+    def under(name: str) -> bool:
+        return any(name == package or name.startswith(package + ".") for package in packages)
+
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names = [node.module]
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
         else:
             continue
-        found += [(node.lineno, name) for name in names if name.split(".")[0] in packages]
+        found += sorted({(node.lineno, name) for name in names if under(name)})
     return sorted(found)
 
 
 def test_no_module_imports_a_layer_above_its_own():
-    """The pages (app.py, app_pages/) on top; ui/ (Streamlit helpers, ui.live_class draws the polls); live_class/
-    (polls, questions, moves: drawing nothing); lab_core/ (the playground's Scenario and THE literal-text helper,
-    which ui and live_class share); metrics/ at the bottom. So live_class and lab_core never reach up into ui or a
-    page, and lab_core not into live_class."""
-    sample = "import ui.state\nfrom metrics import x\ndef f():\n    from app_pages import quiz\nfrom . import y\n"
-    assert _imports_under(sample, {"ui", "app_pages"}) == [(1, "ui.state"), (4, "app_pages")]  # the check finds them
+    """The pages (app.py, app_pages/) on top; the app's Streamlit side (shell, session, parts, classroom); its pure
+    core (ir_metrics_lab.core: the playground's Scenario, THE literal-text helper, lessons, figures, exports, the
+    live class's store); metrics/ at the bottom. So the core never reaches up into the Streamlit side or a page."""
+    sample = (
+        "import ir_metrics_lab.session.state\nfrom metrics import x\ndef f():\n    from app_pages import quiz\n"
+        "from ir_metrics_lab import parts\nfrom . import y\n"
+    )
+    found = _imports_under(sample, {"ir_metrics_lab.session", "ir_metrics_lab.parts", "app_pages"})
+    expected = [
+        (1, "ir_metrics_lab.session.state"),
+        (4, "app_pages"),
+        (4, "app_pages.quiz"),
+        (5, "ir_metrics_lab.parts"),
+    ]
+    assert found == expected  # the check finds them
     upward = {}
     for depth, layer in enumerate(LAYERS[1:], start=1):
         above = {package for higher in LAYERS[:depth] for package in higher}
-        for path in _python_files(*layer):
+        for path in _python_files(*(package.replace(".", "/") for package in layer)):
             if found := _imports_under(path.read_text(encoding="utf-8"), above):
                 upward[str(path.relative_to(REPO))] = found
-    assert len(_python_files("lab_core", "live_class")) >= 6  # the folders were found
+    assert len(_python_files(CORE)) >= 20  # the folders were found
     assert upward == {}
 
 
-def test_live_class_and_lab_core_never_load_streamlit():
-    """live_class (questions, moves, the store) and lab_core (the Scenario, the literal-text helper) load no
-    Streamlit, through no module at any depth, so they run and are tested without a server."""
-    assert _loads_streamlit("ui.state") and not _loads_streamlit("metrics")  # the check tells them apart
-    assert {"ui.quiz", "ui.state"} <= _imported_modules(REPO / "app_pages" / "quiz.py")  # ``from ui import state``
-    modules = [_module_name(path) for path in _python_files("live_class", "lab_core")]
-    assert {"live_class.questions", "lab_core.markdown", "lab_core.scenario"} <= set(modules)
+def test_the_pure_core_never_loads_streamlit():
+    """ir_metrics_lab.core (the Scenario, the literal-text helper, lessons, figures, exports, the live class's
+    store) loads no Streamlit, through no module at any depth, so it runs and is tested without a server."""
+    assert _loads_streamlit("ir_metrics_lab.session.state") and not _loads_streamlit("metrics")  # it tells them apart
+    assert {"ir_metrics_lab.core.lessons.quiz", "ir_metrics_lab.session.state"} <= _imported_modules(
+        REPO / "app_pages" / "quiz.py"
+    )  # ``from ir_metrics_lab.session import state`` is read as the module
+    modules = [_module_name(path) for path in _python_files(CORE)]
+    assert {"ir_metrics_lab.core.classroom.questions", "ir_metrics_lab.core.markdown"} <= set(modules)
     assert [module for module in modules if _loads_streamlit(module)] == []
+
+
+def test_no_folder_of_the_app_mixes_streamlit_and_pure_modules():
+    """Each folder of ir_metrics_lab/ is wholly on one side: every module of the Streamlit side's folders loads
+    Streamlit (directly or through the modules it imports), and none of the core's does. A package's ``__init__``
+    (a docstring) and the launcher's package are the exceptions."""
+    mixed = {}
+    for folder in sorted({path.parent for path in _python_files("ir_metrics_lab")} - {REPO / "ir_metrics_lab"}):
+        modules = [_module_name(path) for path in folder.glob("*.py") if path.stem != "__init__"]
+        loading = {module for module in modules if _loads_streamlit(module)}
+        if loading and loading != set(modules):
+            mixed[str(folder.relative_to(REPO))] = sorted(set(modules) - loading)
+    assert mixed == {}
 
 
 def test_no_two_modules_of_metrics_share_a_name():
@@ -577,20 +614,22 @@ def test_the_project_imports_no_old_path_of_metrics():
     assert _old_paths_imported(sample) == ["metrics.engine"]  # the check finds one
     offenders = {
         str(path.relative_to(REPO)): names
-        for path in {*_python_files("metrics", "ui", "live_class", "tests", "bench", "scripts"), *page_scripts()}
+        for path in {*_python_files("metrics", "ir_metrics_lab", "tests", "bench", "scripts"), *page_scripts()}
         if path != sample and (names := _old_paths_imported(path))
     }
     assert offenders == {}
 
 
 def test_user_text_reaches_a_chart_only_through_the_one_helper():
-    """plotly reads labels as HTML: ui's charts escape user text with lab_core.markdown.chart_label alone (a second
-    escaper drifted: it wrote &quot;, which plotly shows as typed). ui/brief_html.py writes a whole HTML document,
-    attributes included, so it escapes quotes too."""
+    """plotly reads labels as HTML: the app's charts escape user text with ir_metrics_lab.core.markdown.chart_label
+    alone (a second escaper drifted: it wrote &quot;, which plotly shows as typed).
+    ir_metrics_lab/core/exports/brief_html.py writes a whole HTML document, attributes included, so it escapes quotes
+    too."""
+    allowed = {REPO / "ir_metrics_lab/core/markdown.py", REPO / "ir_metrics_lab/core/exports/brief_html.py"}
     escaping = [
         f"{path.relative_to(REPO)}:{number}"
-        for path in _python_files("ui", "app_pages", "live_class")
-        if path.name != "brief_html.py"
+        for path in _python_files(*APP_PACKAGES, "app_pages")
+        if path not in allowed
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if "html.escape(" in line
     ]

@@ -1,13 +1,14 @@
-"""ui.leaderboard: the tables the compare page shows, built from a Leaderboard whose numbers are written here."""
+"""ir_metrics_lab.core.figures.leaderboard: the tables the compare page shows, built from a Leaderboard whose numbers
+are written here."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from ir_metrics_lab.core.figures import charts, leaderboard
 from metrics.compare.leaderboard import from_values
 from tests.markdown_text import shown, table_source
-from ui import charts, leaderboard
 
 VALUES = {"AP": {"base": np.array([0.1, 0.2, 0.3, 0.4]), "new": np.array([0.5, 0.2, 0.6, 0.3])}}
 

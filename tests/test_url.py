@@ -1,4 +1,4 @@
-"""ui.url: the shared-link schema round-trips every scenario, and a tampered link never raises.
+"""ir_metrics_lab.core.url: the shared-link schema round-trips every scenario, and a tampered link never raises.
 
 Each bad part of a link falls back to its own default with a warning naming the key; the rest is kept.
 """
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lab_core.scenario import MAX_DOCS, SCALES, Scenario
+from ir_metrics_lab.core import url
+from ir_metrics_lab.core.scenario import MAX_DOCS, SCALES, Scenario
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.teaching.examples import EXAMPLES
-from ui import url
 
 # --- the contract --------------------------------------------------------------------------------------------------
 

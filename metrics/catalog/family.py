@@ -128,7 +128,7 @@ class Default:
 @dataclass(frozen=True, slots=True)
 class Family:
     """One measure family: what the measure is, everything the library and the CLI know about it (where the app shows
-    it is the app's: lab_core/family_display.py, keyed by ``key``)."""
+    it is the app's: ir_metrics_lab/core/family_display.py, keyed by ``key``)."""
 
     key: str  # our canonical name, e.g. "NDCG"; Breakdown.family
     title: str  # e.g. "Normalised discounted cumulative gain"

@@ -1,9 +1,9 @@
-"""The measure registry: the collection of every family's record (each declared once, with its readable function,
-kernel and formulas, in its module of metrics.families), in the spirit of trec_eval's ``TREC_MEAS`` records and
-ir_measures' measure definitions. Parsing, the CLI's help, the engine's dispatch (``Family.kernel``), the default
-measure set, the app's formulas, pickers and chart scales, and the README's measure table all read from here; where
-the app shows a family (cards, tabs, curves, its pages' lists) is the app's (lab_core/family_display.py). Pure: no
-Streamlit, and no numpy at import (the kernels load numpy on first use: metrics.core.lazy_numpy).
+"""The measure registry: the collection of every family's record (each declared once, with its readable function, kernel
+and formulas, in its module of metrics.families), in the spirit of trec_eval's ``TREC_MEAS`` records and ir_measures'
+measure definitions. Parsing, the CLI's help, the engine's dispatch (``Family.kernel``), the default measure set, the
+app's formulas, pickers and chart scales, and the README's measure table all read from here; where the app shows a
+family (cards, tabs, curves, its pages' lists) is the app's (ir_metrics_lab/core/family_display.py). Pure: no Streamlit,
+and no numpy at import (the kernels load numpy on first use: metrics.core.lazy_numpy).
 
 Adding a measure family: one module in metrics/families declaring its ``Family`` (see the README's recipe) and
 its test file in tests/families; the registry finds the module by itself.

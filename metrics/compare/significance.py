@@ -76,7 +76,7 @@ def wins_ties_losses(a: Sequence[float], b: Sequence[float], tie: float = TIE) -
 
 # --- the t distribution (scipy) ---
 # scipy is imported on use: scipy.stats takes about a second to import, and the playground loads this module
-# (through ui.charts) without ever running a t-test.
+# (through ir_metrics_lab.core.figures.charts) without ever running a t-test.
 
 
 def regularized_incomplete_beta(a: float, b: float, x: float) -> float:

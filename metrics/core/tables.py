@@ -25,7 +25,7 @@ def number(value: float) -> str:
 
 def markdown_text(text: object) -> str:
     r"""``text`` as Markdown shown literally on one line (a table cell): every ASCII punctuation character escaped, as
-    lab_core.markdown.plain does (metrics cannot import lab_core).
+    ir_metrics_lab.core.markdown.plain does (metrics cannot import the app).
 
     >>> markdown_text("$x$ | <b>\nnext")
     '\\$x\\$ \\| \\<b\\> next'

@@ -1,6 +1,6 @@
 """What trec_eval's preference measures (-R prefs) and yaap are for, each with a worked example whose numbers the
 library computes: the text of the conventions explorer's section on them and of the playground's note on a
-preference measure (ui.preferences renders both). Pure: no Streamlit.
+preference measure (ir_metrics_lab.parts.preferences renders both). Pure: no Streamlit.
 
 >>> example = preference_example()
 >>> [line.split(":")[0] for line in example.steps]

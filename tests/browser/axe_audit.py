@@ -16,7 +16,7 @@ WCAG_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa
 _RUN = """async ([tags, extra, within]) => {
   // Playwright's evaluate has no timeout: each wait below gives up after 5 s (a paused animation never finishes).
   const atMost = (promise) => Promise.race([promise, new Promise((resolve) => setTimeout(resolve, 5000))]);
-  // The app's accessibility script (ui/components/a11y.js) marks what scrolls after the page changes (a frame
+  // The app's accessibility script (shell/components/a11y.js) marks what scrolls after the page changes (a frame
   // later, or within a second when a font's arrival widens a formula): let it see the page as axe will.
   await atMost(document.fonts.ready);
   if (window.__irlabA11yNow) window.__irlabA11yNow();

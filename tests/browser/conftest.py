@@ -51,7 +51,7 @@ IDLE_TIMEOUT_MS = 60_000  # a first run imports pandas/plotly; a 3-run leaderboa
 APP_IDLE = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
 STATUS_WIDGET = '[data-testid="stStatusWidget"]'
 SKELETON = '[data-testid="stSkeleton"]'
-FIRST_PAINT_PENDING = '[class*="first_paint"]'  # ui/first_paint.py's reserved boxes and its watcher
+FIRST_PAINT_PENDING = '[class*="first_paint"]'  # ir_metrics_lab/shell/first_paint.py's reserved boxes and its watcher
 RENDERED_JS = """() => {
   // Only what is shown: charts in closed tabs or expanders are not drawn until opened.
   const all = (sel) => [...document.querySelectorAll(sel)].filter((el) => el.checkVisibility());
@@ -69,8 +69,8 @@ CONTENT_HEIGHT_JS = """() => {
 # --- server -----------------------------------------------------------------------------------------------------
 
 
-# A phone's context: touch, and a phone browser's User-Agent (ui.first_paint.Room.here tells a phone by it;
-# playwright's is_mobile does not change it).
+# A phone's context: touch, and a phone browser's User-Agent (ir_metrics_lab.shell.first_paint.Room.here tells a phone
+# by it; playwright's is_mobile does not change it).
 PHONE = {
     "is_mobile": True,
     "has_touch": True,
@@ -174,7 +174,8 @@ def wait_idle(page, timeout_ms: int = IDLE_TIMEOUT_MS) -> None:
     expect(page.locator(STATUS_WIDGET)).to_have_count(0, timeout=timeout_ms)
     # After a page's first run the frontend can show element skeletons for seconds while it mounts them.
     expect(page.locator(SKELETON)).to_have_count(0, timeout=timeout_ms)
-    # A new session's first run leaves charts and heavy parts for a second run (ui/first_paint.py): wait for it.
+    # A new session's first run leaves charts and heavy parts for a second run (ir_metrics_lab/shell/first_paint.py):
+    # wait for it.
     expect(page.locator(FIRST_PAINT_PENDING)).to_have_count(0, timeout=timeout_ms)
     expect(page.locator(APP_IDLE)).to_have_count(1, timeout=timeout_ms)
 

@@ -20,10 +20,10 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
+from ir_metrics_lab.core.lessons import quiz
 from tests.browser.axe_audit import assert_accessible, audit
 from tests.browser.conftest import PHONE, App, _app, assert_healthy
 from tests.browser.test_routing_browser import ADDRESSES
-from ui import quiz
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +43,9 @@ REFLOW_VIEWS = {
 START = {"wide": "/", "phone": "/", "presenter": "/?presenter=1"}
 PAGES = [path for path in ADDRESSES if path != "/playground"]  # the alias runs the same script as "/"
 NAV_LINK = ".st-key-irlab_nav a"
-PRESENTER_MENU = '[class*="st-key-pages_menu_"] button'  # presenter mode's menu of pages (ui/navigation.py)
+PRESENTER_MENU = (
+    '[class*="st-key-pages_menu_"] button'  # presenter mode's menu of pages (ir_metrics_lab/shell/navigation.py)
+)
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from lab_core.scenario import Scenario
+from ir_metrics_lab.core.exports import brief, brief_html
+from ir_metrics_lab.core.scenario import Scenario
 from metrics.cli.ir_metrics_compare import main as compare_cli
 from metrics.compare import leaderboard as boards
 from metrics.evaluation.engine import evaluate
@@ -27,7 +28,6 @@ from metrics.io import read_qrels, read_run
 from metrics.teaching.examples import RETRIEVER_A, RETRIEVER_B
 from metrics.tools.explain import explain
 from tests.browser.conftest import download
-from ui import brief, brief_html
 
 pytestmark = pytest.mark.browser
 

@@ -1,16 +1,16 @@
 """A brand-new visitor sees the numbers and the ranked list before any chart, and nothing above the charts moves
-when they arrive (issue 17, part 1; ui/first_paint.py). The list lives in a shadow root, out of the observer's
-reach; the metric cards sit above it. The timings themselves are bench/first_visit.py's."""
+when they arrive (issue 17, part 1; ir_metrics_lab/shell/first_paint.py). The list lives in a shadow root, out of the
+observer's reach; the metric cards sit above it. The timings themselves are bench/first_visit.py's."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import TimeoutError
 
+from ir_metrics_lab.shell.first_paint import PRELOAD_KEY
 from tests.browser.axe_audit import assert_accessible
 from tests.browser.conftest import PHONE, RENDERED_JS, wait_idle
 from tests.browser.test_routing_browser import ADDRESSES, RECORD_DIALOGS, SCENARIO, shows_its_page
-from ui.first_paint import PRELOAD_KEY
 
 pytestmark = pytest.mark.browser
 
@@ -52,7 +52,7 @@ LESSON_WATCH = """
 (() => {
   const seen = (window.__lesson = { metric: null, latexAtMetric: null, codeAtMetric: null, roomsAtMetric: null,
     topBeforeFormulas: null });
-  // Formulas on the page, not ui.first_paint.preload's (it only fetches KaTeX's code, and is hidden by the app's CSS,
+  // Formulas on the page, not first_paint.preload's (it only fetches KaTeX's code, and is hidden by the app's CSS,
   // which may apply after the first number on a loaded machine).
   const formulas = () => [...document.querySelectorAll(".katex")]
     .filter((el) => el.checkVisibility() && !el.closest(".st-key-__PRELOAD__")).length;
@@ -75,7 +75,7 @@ LESSON_WATCH = """
 def test_a_new_visitor_gets_a_lessons_numbers_before_its_formulas_and_code_in_their_room(browser, app_server):
     """A lesson's first run draws no KaTeX and no code box (their chunks held the first number back): each formula
     is an empty box of its estimated height, and the formulas that arrive next move the numbers by a few px at most
-    (ui.first_paint.formula_height is within 14 px of each formula, and errors partly cancel)."""
+    (ir_metrics_lab.shell.first_paint.formula_height is within 14 px of each formula, and errors partly cancel)."""
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
         context.add_init_script(LESSON_WATCH)
@@ -98,10 +98,10 @@ def test_a_new_visitor_gets_a_lessons_numbers_before_its_formulas_and_code_in_th
 
 ROOMS_WATCH = """
 (() => {
-  // Each part a new visitor's first run leaves for the next (ui.first_paint.later) is an empty box keyed
+  // Each part a new visitor's first run leaves for the next (first_paint.later) is an empty box keyed
   // <key>_first_paint: its height as drawn, by key.
   const rooms = (window.__rooms = {});
-  // The step headings on the page when its first number is drawn (ui.first_paint.rest_next_run).
+  // The step headings on the page when its first number is drawn (ir_metrics_lab.shell.first_paint.rest_next_run).
   window.__headingsAtNumber = null;
   new MutationObserver(() => {
     const number = document.querySelector('[data-testid="stMetricValue"]');
@@ -140,7 +140,7 @@ PRESENTER_ROOMS = {path: {"presenter_menu"} | ({"pg_presenter_settings"} if path
 
 
 # A lesson's step below its first numbers, which a new visitor's first run leaves for the next: it ends the page
-# there (ui.first_paint.rest_next_run), since every element below held the numbers back.
+# there (ir_metrics_lab.shell.first_paint.rest_next_run), since every element below held the numbers back.
 STEP_AFTER_NUMBERS = {"/precision-recall": "3. Recall vs capped recall when R > k",
                       "/user-models": "2. The residual: what is still unknown"}  # fmt: skip
 
@@ -160,11 +160,11 @@ def visits(view: str) -> list[tuple[str, str]]:
 def test_a_first_visit_opens_its_page_and_each_part_left_for_later_arrives_in_a_room_of_its_height(
     browser, app_server, view
 ):
-    """A new session's first run, by the address typed or shared, draws that page with no "Page not found" dialog at
-    any moment; the settings, pickers and buttons it leaves out (their code held the numbers back) wait in empty
-    boxes of their height (ui.first_paint.Room): when they arrive, nothing around them moves. In presenter mode, once
-    it is all drawn, axe finds no violation with text at 7:1 (tests/browser/test_a11y_browser.py audits the other
-    views)."""
+    """A new session's first run, by the address typed or shared, draws that page with no "Page not found" dialog at any
+    moment; the settings, pickers and buttons it leaves out (their code held the numbers back) wait in empty boxes of
+    their height (ir_metrics_lab.shell.first_paint.Room): when they arrive, nothing around them moves. In presenter
+    mode, once it is all drawn, axe finds no violation with text at 7:1 (tests/browser/test_a11y_browser.py audits the
+    other views)."""
     options = ROOM_VIEWS[view][0]
     # Every page in a new tab of one context: each tab is a new session (its first run leaves the parts out), and the
     # browser fetches the app's code once instead of once per page.

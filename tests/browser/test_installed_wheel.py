@@ -36,9 +36,10 @@ APP_FILES = [
     "ir_metrics_lab/app/data/samples/bm25.run.gz",
     "ir_metrics_lab/app/assets/icon.png",
     "ir_metrics_lab/app/.streamlit/config.toml",
-    "ui/components/sortable.js",
-    "ui/components/sortable.css",
-    "lab_core/scenario.py",  # a top-level package of its own, listed in pyproject.toml like ui and live_class
+    "ir_metrics_lab/parts/components/sortable.js",
+    "ir_metrics_lab/parts/components/sortable.css",
+    "ir_metrics_lab/shell/components/a11y.js",
+    "ir_metrics_lab/core/classroom/store.py",  # every package of ir_metrics_lab is listed in pyproject.toml
     "metrics/__main__.py",
     "metrics/families/dcg.py",  # every package of metrics/ is listed in pyproject.toml
 ]
@@ -71,6 +72,9 @@ def test_build_prints_no_warning_and_the_wheel_holds_the_app(build):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         assert [f for f in APP_FILES if f not in names] == []
+        # Two names in a user's site-packages, none as generic as "ui" that another distribution could also install.
+        top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+        assert top_level == {"metrics", "ir_metrics_lab"}
         packaged_config = archive.read("ir_metrics_lab/app/.streamlit/config.toml")
     assert packaged_config == (REPO / ".streamlit" / "config.toml").read_bytes()
 
@@ -101,7 +105,7 @@ def _cli_mean(venv: Path, qrels: str, run: str, measure: str) -> float:
 def installed_app(venv, tmp_path_factory) -> Iterator[tuple[str, Path]]:
     """``ir-metrics-lab`` started from an empty directory, with bm25 given as ``--run`` (the app's own options) and
     streamlit's own options passed through; yields the base URL and the installed samples folder."""
-    samples = Path(_installed(venv, "__import__('ui.paths').paths.SAMPLES_DIR"))
+    samples = Path(_installed(venv, "__import__('ir_metrics_lab.core.paths').core.paths.SAMPLES_DIR"))
     assert samples.is_relative_to(venv)  # the installed copy, not the clone's
     empty, home = tmp_path_factory.mktemp("cwd"), tmp_path_factory.mktemp("home")
     env = {**os.environ, "HOME": str(home)}

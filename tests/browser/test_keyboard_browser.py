@@ -13,8 +13,8 @@ from math import log2
 import pytest
 from playwright.sync_api import expect
 
+from ir_metrics_lab.core.lessons import quiz
 from tests.browser.keyboard import focused, press, reset, tab_to
-from ui import quiz
 
 pytestmark = pytest.mark.browser
 

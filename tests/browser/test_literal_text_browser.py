@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from lab_core.markdown import AUTOLINK_BREAK
-from lab_core.scenario import Scenario
-from ui import url
+from ir_metrics_lab.core import url
+from ir_metrics_lab.core.markdown import AUTOLINK_BREAK
+from ir_metrics_lab.core.scenario import Scenario
 
 pytestmark = pytest.mark.browser
 

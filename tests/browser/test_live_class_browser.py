@@ -20,12 +20,12 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from live_class.store import Store, default_sqlite_url, dispose_engine
+from ir_metrics_lab.classroom.live_class import STUDENT_REFRESH_S
+from ir_metrics_lab.core.classroom.store import Store, default_sqlite_url, dispose_engine
 from tests.browser.axe_audit import assert_accessible
 from tests.browser.conftest import ARTIFACTS, App, _app, in_first_screen, start_server, stop_server, wait_idle
 from tests.browser.conftest import PHONE as PHONE_CONTEXT
 from tests.browser.keyboard import press, reset, tab_to
-from ui.live_class import STUDENT_REFRESH_S
 
 pytestmark = pytest.mark.browser
 

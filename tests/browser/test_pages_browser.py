@@ -56,7 +56,7 @@ def test_every_promised_page_is_routed():
     assert [title for title, _, default in ROUTES if default] == ["Playground"]
 
 
-NAV = ".st-key-irlab_nav"  # the app's own page links (ui/navigation.py)
+NAV = ".st-key-irlab_nav"  # the app's own page links (ir_metrics_lab/shell/navigation.py)
 
 
 def open_from_sidebar(app, title: str) -> None:

@@ -233,7 +233,8 @@ def test_presenter_mode_on_another_page_shows_the_verdict_first_and_scales_chart
     verdict = page.get_by_text("Retriever B is better")
     assert in_first_screen(verdict)
     page.wait_for_function(RENDERED_JS)
-    # a new visitor's charts come in a second run (ui.first_paint): wait for the chart itself, not only the page
+    # a new visitor's charts come in a second run (ir_metrics_lab.shell.first_paint): wait for the chart itself, not
+    # only the page
     page.wait_for_selector('[data-testid="stPlotlyChart"] .xtick text', timeout=30_000)
     tick_px = page.evaluate(
         """() => parseFloat(getComputedStyle(
@@ -264,7 +265,8 @@ def test_on_a_phone_the_compare_charts_legend_leaves_its_title_readable(phone_co
         page.set_default_timeout(15_000)
         page.goto(app_server + "/compare")
         wait_idle(page, 60_000)
-        # The title is text above the chart (ui.teaching.chart), so it wraps on a phone; the legend is in the chart.
+        # The title is text above the chart (ir_metrics_lab.parts.teaching.chart), so it wraps on a phone; the legend is
+        # in the chart.
         heading = page.locator('[data-testid="stMarkdownContainer"] strong').filter(has_text="per query, sorted").first
         heading.scroll_into_view_if_needed()
         page.wait_for_function(RENDERED_JS)

@@ -1,0 +1,341 @@
+"""Streamlit pieces of the live class (app_pages/ask_class.py for the teacher, app_pages/join_class.py for the
+students): the store, the join address and QR code, the read-only list, the live answer count and the reveal chart.
+
+Polls and answers live in the database (ir_metrics_lab.core.classroom.store), not in session state, so every session of
+every replica sees the same poll; a session only remembers which poll it teaches
+(ir_metrics_lab.session.state.live_teacher) or which student it is. A phone does not ask whether the teacher has
+revealed: the process's watcher (ir_metrics_lab.core.classroom.watch) reruns its page."""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import re
+import socket
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+import plotly.graph_objects as go
+import segno
+import streamlit as st
+
+from ir_metrics_lab.core.classroom import questions
+from ir_metrics_lab.core.classroom.store import Poll, Store, new_student_id, normalize_code
+from ir_metrics_lab.core.classroom.watch import PollWatch, Shown
+from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.core.scenario import Scenario
+from ir_metrics_lab.session import state
+
+ASK_PATH = "ask-the-class"
+JOIN_PATH = "join"
+REFRESH_S = 0.5  # the projector's answer count: an answer shows well within the 2 s promised
+STUDENT_REFRESH_S = 2.0  # a phone's own check, only where the server cannot push (push_available)
+_STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
+
+CHOICE_CSS = """
+[class*="st-key-live_choice_"] button { min-height: 3rem; font-size: 1.35rem; }
+[class*="st-key-live_choice_"] button p { font-size: 1.35rem; font-weight: 600; }
+.st-key-live_join_code p { font-size: 2.6rem; font-weight: 700; letter-spacing: 0.12em; margin: 0; }
+.st-key-live_count [data-testid="stMetricValue"] { font-size: 3.2rem; }
+"""  # static, sent with ir_metrics_lab.shell.css: nothing from the user
+
+
+@st.cache_resource
+def store() -> Store:
+    """One store (and connection pool) per server process, configured from the environment
+    (ir_metrics_lab.core.classroom.store)."""
+    return Store.from_environment()
+
+
+@st.cache_resource
+def poll_watch() -> PollWatch:
+    """The process's one watcher of the phones' polls (ir_metrics_lab.core.classroom.watch)."""
+    return PollWatch(store())
+
+
+# --- pushing a change to the phones --------------------------------------------------------------------------
+# Streamlit has no public call to rerun another session; these use its runtime's session manager and AppSession
+# (1.67), as its own "rerun on save" does. Without them (AppTest, another version) each phone asks instead:
+# a fragment every STUDENT_REFRESH_S.
+
+
+def _app_session(session_id: str):
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return None
+    info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
+    return info.session if info is not None else None
+
+
+def push_available() -> bool:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    try:
+        session = _app_session(ctx.session_id) if ctx else None
+        return session is not None and all(
+            hasattr(session, name) for name in ("_event_loop", "_client_state", "request_rerun", "session_state")
+        )
+    except (AttributeError, ImportError):
+        return False
+
+
+def _rerun_session(session_id: str, page_script_hash: str) -> None:
+    """Rerun a session's whole page as the browser last asked for it (its address, its widgets' values), if it is
+    still on that page; from any thread."""
+    from streamlit.proto.ClientState_pb2 import ClientState
+
+    session = _app_session(session_id)
+    if session is None:
+        return
+
+    def rerun() -> None:
+        last = session._client_state
+        if last.page_script_hash != page_script_hash:  # the student went to another page
+            return
+        client = ClientState()
+        client.CopyFrom(last)
+        client.ClearField("fragment_id")
+        client.is_auto_rerun = False
+        values = session.session_state.get_widget_states()
+        # one-shot triggers (a button's tap) are not repeated
+        client.widget_states.widgets.extend(w for w in values if "trigger" not in (w.WhichOneof("value") or ""))
+        session.request_rerun(client)
+
+    session._event_loop.call_soon_threadsafe(rerun)
+
+
+def watch_poll(poll: Poll, student: str, answered: bool) -> None:
+    """Redraw this phone's page when the teacher reveals, resets or re-asks: pushed by the process's watcher
+    (poll_watch) when Streamlit allows it, else the phone's own fragment every STUDENT_REFRESH_S."""
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if not push_available():
+        _watch_fragment(poll.code, poll.round, poll.state, student, answered)
+        return
+    ctx = get_script_run_ctx()
+    session_id, page = ctx.session_id, ctx.page_script_hash
+    poll_watch().watch(
+        session_id,
+        Shown(poll.code, poll.round, poll.state, student, answered),
+        notify=lambda: _rerun_session(session_id, page),
+        alive=lambda: Runtime.instance().is_active_session(session_id),
+    )
+
+
+@st.fragment(run_every=STUDENT_REFRESH_S)
+def _watch_fragment(code: str, round_: int, poll_state: str, student: str, answered: bool) -> None:
+    now = store().poll(code)
+    if now is None or (now.round, now.state) != (round_, poll_state):
+        st.rerun(scope="app")
+    if answered and store().my_answer(code, round_, student) is None:  # the teacher reset the answers
+        st.rerun(scope="app")
+
+
+# --- addresses -----------------------------------------------------------------------------------------------
+
+
+def app_base() -> str:
+    """The app's address as the browser reached it (scheme, host, port, base path), without this page's path: the
+    host is the one the teacher typed, so a LAN address gives a join link that phones on the LAN can open."""
+    address = st.context.url or ""
+    if not address:
+        host = st.context.headers.get("Host") if st.context.headers else None
+        return f"http://{host}" if host else ""
+    address = address.rstrip("/")
+    for path in (ASK_PATH, JOIN_PATH):
+        if address.endswith("/" + path):
+            return address[: -len(path) - 1]
+    return address
+
+
+def join_link(base: str, code: str) -> str:
+    return f"{base}/{JOIN_PATH}?{urlencode({'code': code})}"
+
+
+def teacher_link(base: str, code: str, token: str) -> str:
+    return f"{base}/{ASK_PATH}?{urlencode({'poll': code, 'teacher': token})}"
+
+
+def loopback(base: str) -> bool:
+    """True when the address only reaches this machine (localhost, 127.x, ::1): phones cannot open it."""
+    host = urlsplit(base).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_address() -> str | None:
+    """This machine's address on its local network, if it has one: the source address the kernel would use to
+    reach a private address (a UDP connect sends no packet)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            found = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if ipaddress.ip_address(found).is_loopback else found
+
+
+def qr_png(link: str) -> bytes:
+    """The join link as a QR code (PNG), error correction M: readable from the back of a room on a projector."""
+    out = io.BytesIO()
+    segno.make(link, error="m", micro=False).save(out, kind="png", scale=10, border=2, dark="#1F2933")
+    return out.getvalue()
+
+
+def student_id() -> str:
+    """This phone's student id: from the address bar (``?s=``) when it is there, so a reload keeps it, else the
+    session's, else a new one; always written back into the address bar."""
+    from_link = st.query_params.get("s", "")
+    student = from_link if _STUDENT_ID.match(from_link) else state.live_student() or new_student_id()
+    state.set_live_student(student)
+    if st.query_params.get("s") != student:
+        st.query_params["s"] = student
+    return student
+
+
+def typed_code(raw: str) -> str:
+    return normalize_code(raw)[:16]
+
+
+# --- the list ------------------------------------------------------------------------------------------------
+
+
+def list_markdown(scn: Scenario, ranking: Sequence[str]) -> str:
+    """The ranked list as a Markdown table: rank, document, title, grade (every id and title shown literally). No
+    title column when no document has a title (a quiz's list, an uploaded run's query).
+
+    >>> print(list_markdown(Scenario(("a", "b"), grades={"a": 2}), ("a", "b")))
+    | # | document | grade |
+    |---:|---|---:|
+    | 1 | a | **2** |
+    | 2 | b | **0** |
+    """
+    titled = any(scn.title(doc) for doc in ranking)
+    rows = ["| # | document |" + (" title |" if titled else "") + " grade |"]
+    rows.append("|---:|---|" + ("---|" if titled else "") + "---:|")
+    for rank, doc in enumerate(ranking, 1):
+        title = f" {plain(scn.title(doc), one_line=True) or '–'} |" if titled else ""
+        rows.append(f"| {rank} | {plain(doc, one_line=True)} |{title} **{scn.grades.get(doc, 0)}** |")
+    return "\n".join(rows)
+
+
+def list_table(scn: Scenario, ranking: Sequence[str]) -> None:
+    """The ranked list, read-only (list_markdown), then what is judged but not retrieved and the grade scale."""
+    st.markdown(list_markdown(scn, ranking))
+    if scn.shelf:
+        missed = ", ".join(f"{plain(d, one_line=True)} (grade {scn.grades.get(d, 0)})" for d in scn.shelf)
+        st.caption(f"Judged but not retrieved: {missed}. They count in R and in the ideal ranking.")
+    hidden = f"; {len(scn.tail)} more retrieved after these (they count too)" if scn.tail else ""
+    st.caption(f"Grades from 0 to {scn.scale}; relevant from grade {scn.conventions.threshold}{hidden}.")
+
+
+def question_lists(question: Mapping[str, Any], *, options: bool = True) -> None:
+    """The list (or lists A and B) a question is about; a move question's options too, unless ``options`` is False
+    (the phones show them as their answer buttons)."""
+    scn = questions.scenario(question)
+    if question["kind"] in ("predict", "move"):
+        list_table(scn, scn.ranking)
+        if question["kind"] == "move" and options:
+            st.markdown(
+                "**The moves**\n\n"
+                + "\n".join(f"- {questions.choice_label(question, key)}" for key in questions.choices(question))
+            )
+        return
+    st.markdown("**List A**")
+    list_table(scn, scn.ranking)
+    if moved := question.get("moved"):
+        where = f"{plain(moved['doc'], one_line=True)} moved from rank {moved['from']} to rank {moved['to']}"
+        st.markdown(f"**List B**: {where}")
+    else:
+        st.markdown("**List B**")
+    list_table(questions.scenario_b(question), question["ranking_b"])
+
+
+def conventions_note(question: Mapping[str, Any]) -> str:
+    c = questions.scenario(question).conventions
+    gain = "the grade" if c.gain == "linear" else "2^grade − 1"
+    idcg = "every judged document" if c.idcg == "all" else "the retrieved list"
+    return f"Conventions: gain = {gain}; the ideal ranking (IDCG) from {idcg}; AP divided by " + (
+        "R, every relevant document." if c.ap_denominator == "all" else "the relevant documents retrieved."
+    )
+
+
+# --- reveal ----------------------------------------------------------------------------------------------------
+
+
+def options_table(question: Mapping[str, Any], counts: Mapping[str, int] | None = None) -> str:
+    """A move question's options after the reveal, as Markdown: each move, the measure after it, the change, and (with
+    ``counts``) how many chose it; the right one marked. Ids shown literally (questions.move_text)."""
+    now = questions.breakdown(question).value
+    places, right = question["decimals"], questions.right_answer(question)
+    name = questions.label(question)
+    head = f"| option | move | {name} | change |" + (" answers |" if counts is not None else "")
+    rows = [head, "|---|---|---:|---:|" + ("---:|" if counts is not None else "")]
+    for option, (key, value) in zip(question["options"], questions.option_values(question), strict=True):
+        mark = " ✓" if key == right else ""
+        row = f"| **{key}**{mark} | {questions.move_text(option)} | {value:.{places}f} | {value - now:+.{places}f} |"
+        rows.append(row + (f" {counts.get(key, 0)} |" if counts is not None else ""))
+    return "\n".join(rows)
+
+
+RIGHT, DIAGNOSED, OTHER = charts.COLORS["green"], charts.COLORS["orange"], charts.COLORS["grey"]
+
+
+def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.Figure:
+    """The class's answers: bars per answer (numbers on a value axis, around the true value, which is marked);
+    green right (its count marked ✓), orange and hatched a diagnosed mistake, grey the rest."""
+    diagnosed = {m.answer for m in outcome.mistakes}
+    colour = {a: RIGHT if a == outcome.right else DIAGNOSED if a in diagnosed else OTHER for a in outcome.counts}
+    # Not by colour alone (WCAG 1.4.1): the right answer's count says "✓", a diagnosed mistake's bar is hatched.
+    pattern = {a: charts.SECOND_PATTERN if a in diagnosed and a != outcome.right else "" for a in outcome.counts}
+
+    def count(answer: str) -> str:
+        return f"{outcome.counts.get(answer, 0)}{' ✓' if answer == outcome.right else ''}"
+
+    fig = go.Figure()
+    if question["kind"] == "predict":
+        values = sorted(outcome.counts, key=float)
+        unit = 10.0 ** -question["decimals"]
+        fig.add_bar(
+            x=[float(v) for v in values],
+            y=[outcome.counts[v] for v in values],
+            marker={"color": [colour[v] for v in values], "pattern": charts.pattern([pattern[v] for v in values])},
+            width=max(unit, 0.008),
+            text=[count(v) for v in values],
+            textposition="outside",
+            hovertemplate="%{x}: %{y} answers<extra></extra>",
+        )
+        truth = float(outcome.right)
+        fig.add_vline(x=truth, line_dash="dash", line_color=RIGHT, annotation_text=f"true {outcome.right}")
+        numbers = [float(v) for v in values] + [truth]
+        low, high = min(numbers), max(numbers)
+        pad = max((high - low) * 0.15, 0.05)
+        fig.update_xaxes(range=[low - pad, high + pad], title_text=questions.label(question))
+    else:
+        keys = questions.choices(question)
+        # option numbers, not the moves' text: a document id is user text, and Plotly reads HTML in labels
+        names = [f"Option {c}" if question["kind"] == "move" else questions.CHOICE_LABELS[c] for c in keys]
+        fig.add_bar(
+            x=names,
+            y=[outcome.counts.get(c, 0) for c in keys],
+            marker={
+                "color": [colour.get(c, OTHER) for c in keys],
+                "pattern": charts.pattern([pattern.get(c, "") for c in keys]),
+            },
+            text=[count(c) for c in keys],
+            textposition="outside",
+            hovertemplate="%{x}: %{y} answers<extra></extra>",
+        )
+    top = max(outcome.counts.values(), default=0)
+    fig.update_yaxes(title_text="answers", range=[0, top * 1.25 + 1], dtick=max(1, round(top / 5)))
+    fig.update_layout(height=320, margin={"l": 50, "r": 20, "t": 30, "b": 50}, showlegend=False, bargap=0.1)
+    return fig

@@ -1,0 +1,6 @@
+"""Live class polls, drawing nothing: the store (SQLite or PostgreSQL), the questions, the moves and the watcher.
+
+``store`` keeps polls and answers in a database (SQLite by default, PostgreSQL by URL); ``questions`` builds the
+questions and scores them with ``metrics``; ``moves`` diagnoses a student's move; ``watch`` notices new answers. The
+pages (app_pages/ask_class.py, app_pages/join_class.py) and ``ir_metrics_lab.classroom`` draw them.
+"""

@@ -1,0 +1,429 @@
+"""Live-class questions: built from a playground Scenario, stored as JSON (ir_metrics_lab.core.classroom.store), scored
+by ``metrics``. Pure (no Streamlit).
+
+Three kinds:
+
+- ``predict``: "What is NDCG@5 of this list?", a number given to ``decimals`` places; right within half a unit of
+  the last place. Wrong numbers are diagnosed by metrics.teaching.diagnosis (the value under another convention or
+  cutoff).
+- ``choice``: "Which list has the higher AP?", answers "A", "B" or "tie"; list B is list A with one document moved
+  (:func:`pick_better`), or the other retriever of the A vs B page (:func:`compare`).
+  A wrong choice is diagnosed by the conventions and cutoffs under which it would be right.
+- ``move``: "Which move raises NDCG@5 most?", answers the keys "1" to "4" of candidate moves (document X from rank i
+  to rank j) picked by ir_metrics_lab.core.classroom.moves, whose values never tie (exactly one is right). A wrong
+  option is diagnosed by the conventions and cutoffs under which it would be the best."""
+
+from __future__ import annotations
+
+import csv as _csv
+import dataclasses
+import io
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ir_metrics_lab.core import family_display
+from ir_metrics_lab.core.classroom import moves
+from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.core.scenario import Scenario
+from metrics.catalog import registry
+from metrics.catalog.measures import parse_measure
+from metrics.core.conventions import Conventions
+from metrics.core.types import Breakdown
+from metrics.teaching import diagnosis, formulas
+
+DECIMALS = 2
+CHOICES = ("A", "B", "tie")
+CHOICE_LABELS = {"A": "List A", "B": "List B", "tie": "They tie"}
+# The measures a class is asked about: the playground's cards (registry order) that score the list (not IDCG, a step
+# of NDCG), cut or uncut as the cards show them.
+MEASURES = tuple(f.key for f in family_display.carded() if f.scores_the_list)
+# The one a teacher starts with: the family of the default measure set's first measure (NDCG@10's).
+FIRST_MEASURE = next(m.family for m in map(parse_measure, registry.default_measures()) if m.family in MEASURES)
+ANSWER_LIMIT = 1e6  # a predicted value beyond this is a typo, not an answer
+
+
+def measure_k(measure: str, k: int) -> int | None:
+    """The cutoff a question uses: the scenario's k, or none for the measures whose cards show the whole list (AP,
+    RR: as trec_eval's map and recip_rank)."""
+    return family_display.card_k(measure, k)
+
+
+def _scenario_json(scn: Scenario) -> dict[str, Any]:
+    return {
+        "ranking": list(scn.ranking),
+        "shelf": list(scn.shelf),
+        "tail": list(scn.tail),
+        "grades": dict(scn.grades),
+        "titles": {d: t for d, t in scn.titles.items() if t},
+        "unjudged": sorted(scn.unjudged),
+        "k": scn.k,
+        "scale": scn.scale,
+        "conventions": dataclasses.asdict(scn.conventions),
+    }
+
+
+def scenario(question: Mapping[str, Any]) -> Scenario:
+    """The question's list (list A of a choice question)."""
+    raw = question["scenario"]
+    return Scenario(
+        ranking=tuple(raw["ranking"]),
+        shelf=tuple(raw["shelf"]),
+        grades=dict(raw["grades"]),
+        titles=dict(raw["titles"]),
+        k=raw["k"],
+        conventions=Conventions(**raw["conventions"]),
+        scale=raw["scale"],
+        tail=tuple(raw["tail"]),
+        unjudged=frozenset(raw["unjudged"]),
+    )
+
+
+def scenario_b(question: Mapping[str, Any]) -> Scenario:
+    """List B of a choice question: its own scenario (A vs B), or list A's documents in B's order."""
+    if "scenario_b" in question:
+        return scenario({"scenario": question["scenario_b"]})
+    return scenario(question).reordered(question["ranking_b"])
+
+
+def predict(scn: Scenario, measure: str, decimals: int = DECIMALS) -> dict[str, Any]:
+    """Predict ``measure`` of the scenario's list."""
+    if measure not in MEASURES:
+        raise ValueError(f"a class can be asked about {', '.join(MEASURES)}, not {measure!r}")
+    if not scn.ranking:
+        raise ValueError("the list is empty: there is nothing to ask about")
+    return {
+        "kind": "predict",
+        "measure": measure,
+        "k": measure_k(measure, scn.k),
+        "decimals": decimals,
+        "scenario": _scenario_json(scn),
+    }
+
+
+def pick_better(scn: Scenario, doc: str, to_rank: int, measure: str) -> dict[str, Any]:
+    """Which is higher: ``measure`` of the scenario's list (A), or of the same list with ``doc`` moved to
+    ``to_rank`` (B)?"""
+    question = predict(scn, measure)
+    moved = scn.moved(doc, to_rank)
+    if moved.ranking == scn.ranking:
+        raise ValueError(f"{doc!r} is already at rank {to_rank}: lists A and B would be the same")
+    return {
+        **question,
+        "kind": "choice",
+        "ranking_b": list(moved.ranking),
+        "moved": {"doc": doc, "from": scn.ranking.index(doc) + 1, "to": moved.ranking.index(doc) + 1},
+    }
+
+
+def compare(scn_a: Scenario, scn_b: Scenario, measure: str) -> dict[str, Any]:
+    """Which of two retrievers' lists (the A vs B page's) scores higher on ``measure``? They must share their
+    judgments, so only the order differs; k and conventions are list A's."""
+    if scn_a.qrels != scn_b.qrels:
+        raise ValueError("the two lists must have the same judgments to be compared")
+    if not scn_b.ranking:
+        raise ValueError("list B is empty: there is nothing to compare")
+    scn_b = dataclasses.replace(scn_b, k=scn_a.k, conventions=scn_a.conventions)
+    if scn_a.full_ranking == scn_b.full_ranking:
+        raise ValueError("lists A and B are in the same order: there is nothing to compare")
+    return {
+        **predict(scn_a, measure),
+        "kind": "choice",
+        "ranking_b": list(scn_b.ranking),
+        "scenario_b": _scenario_json(scn_b),
+    }
+
+
+def best_move(scn: Scenario, measure: str) -> dict[str, Any]:
+    """Which of a few candidate moves of one document (ir_metrics_lab.core.classroom.moves.options) raises ``measure``
+    most?"""
+    question = predict(scn, measure, moves.DECIMALS)
+    picked, also_best = moves.options(scn, measure, question["k"])
+    return {
+        **question,
+        "kind": "move",
+        "options": [
+            {"key": str(n), "doc": m.doc, "from": m.from_rank, "to": m.to_rank} for n, m in enumerate(picked, 1)
+        ],
+        "also_best": [{"doc": m.doc, "from": m.from_rank, "to": m.to_rank} for m in also_best],
+    }
+
+
+def from_quiz(exercise: Any) -> dict[str, Any]:
+    """A quiz exercise (ir_metrics_lab.core.lessons.quiz) as a question about the exercise's own list: a predict
+    exercise asks the same measure; a reorder exercise asks which move raises its NDCG@k most. Raises ValueError for the
+    MRR exercise, which is about three queries, not one list."""
+    if exercise.kind not in ("predict", "reorder"):
+        raise ValueError("this exercise is about several queries: a poll asks about one list")
+    missed = tuple(d for d, g in exercise.qrels.items() if d not in exercise.ranking and g > 0)
+    scn = Scenario(
+        ranking=tuple(exercise.ranking),
+        shelf=missed,
+        grades={d: g for d, g in exercise.qrels.items() if d in exercise.ranking or d in missed},
+        k=exercise.k or len(exercise.ranking),  # AP and RR are asked uncut (measure_k), as the quiz asks them
+        scale=max(max(exercise.qrels.values(), default=1), 1),
+    )
+    question = predict(scn, exercise.family) if exercise.kind == "predict" else best_move(scn, exercise.family)
+    return {**question, "source": "quiz"}
+
+
+def choices(question: Mapping[str, Any]) -> tuple[str, ...]:
+    """The answer keys of a choice or move question."""
+    if question["kind"] == "move":
+        return tuple(option["key"] for option in question["options"])
+    return CHOICES
+
+
+def move_text(move: Mapping[str, Any]) -> str:
+    """``d3: rank 4 → 1``, the id shown literally (ir_metrics_lab.core.markdown.plain)."""
+    return f"{plain(move['doc'], one_line=True)}: rank {move['from']} → {move['to']}"
+
+
+def choice_label(question: Mapping[str, Any], key: str) -> str:
+    """How an answer key is shown: "List A", or "2 · d3: rank 4 → 1" (Markdown: the id escaped)."""
+    if question["kind"] == "move":
+        option = next(o for o in question["options"] if o["key"] == key)
+        return f"{key} · {move_text(option)}"
+    return CHOICE_LABELS[key]
+
+
+def side_scenario(question: Mapping[str, Any], side: str = "A") -> Scenario:
+    """The list a side of the question is about: "A" the asked list, "B" list B, or a move's option key."""
+    if side == "A":
+        return scenario(question)
+    if question["kind"] == "move":
+        option = next(o for o in question["options"] if o["key"] == side)
+        return scenario(question).moved(option["doc"], option["to"])
+    return scenario_b(question)
+
+
+def worked_sides(question: Mapping[str, Any]) -> tuple[str, ...]:
+    """The lists whose worked formula the reveal shows: the list; lists A and B; the best move's list."""
+    return {"predict": ("A",), "choice": ("A", "B"), "move": (right_answer(question),)}[question["kind"]]
+
+
+def option_values(question: Mapping[str, Any]) -> list[tuple[str, float]]:
+    """(key, the measure after the move) for each option of a move question."""
+    return [(key, breakdown(question, key).value) for key in choices(question)]
+
+
+def label(question: Mapping[str, Any]) -> str:
+    """The measure as the cards write it, e.g. ``NDCG@5`` or ``AP``."""
+    return f"{question['measure']}@{question['k']}" if question["k"] is not None else question["measure"]
+
+
+def prompt(question: Mapping[str, Any]) -> str:
+    """The question in words (no user text in it)."""
+    if question["kind"] == "predict":
+        return f"What is {label(question)} of this list? Answer to {question['decimals']} decimal places."
+    if question["kind"] == "move":
+        return f"Which move raises {label(question)} most?"
+    return f"Which list has the higher {label(question)}?"
+
+
+def breakdown(question: Mapping[str, Any], side: str = "A") -> Breakdown:
+    scn = side_scenario(question, side)
+    function = registry.family(question["measure"]).function
+    return function(list(scn.full_ranking), scn.qrels, question["k"], conventions=scn.conventions)
+
+
+def right_answer(question: Mapping[str, Any]) -> str:
+    """The right answer as an answer is stored: the value to the asked places, or "A", "B" or "tie"."""
+    if question["kind"] == "predict":
+        return f"{breakdown(question).value:.{question['decimals']}f}"
+    if question["kind"] == "move":  # the options never tie (ir_metrics_lab.core.classroom.moves)
+        return max(option_values(question), key=lambda option: option[1])[0]
+    return diagnosis.better_choice(breakdown(question, "A").value, breakdown(question, "B").value)
+
+
+def parse_answer(question: Mapping[str, Any], raw: object) -> str:
+    """An answer as stored (the number as typed, normalized; or a choice key). Raises ValueError with a message fit
+    for the page. A decimal comma is read as a point (phones in many languages type one)."""
+    if question["kind"] != "predict":
+        if raw not in choices(question):
+            raise ValueError(f"the answer must be one of {', '.join(choices(question))}")
+        return str(raw)
+    text = str(raw).strip().replace(",", ".")
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{str(raw)[:20]!r} is not a number") from None
+    if not math.isfinite(value) or abs(value) > ANSWER_LIMIT:
+        raise ValueError("that number is out of range")
+    return repr(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    answer: str  # the value to the asked places, or the choice
+    mistake: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    right: str
+    total: int
+    correct: int
+    counts: Mapping[str, int]  # answer as shown (to the asked places) -> how many
+    mistakes: tuple[Mistake, ...]  # diagnosed wrong answers, most common first
+    unexplained: int  # wrong answers no convention or cutoff explains
+
+
+def shown(question: Mapping[str, Any], value: str) -> str:
+    """A stored answer as the reveal shows it: a number to the asked places; a choice as is."""
+    return f"{float(value):.{question['decimals']}f}" if question["kind"] == "predict" else value
+
+
+def result(question: Mapping[str, Any], values: Sequence[str]) -> Result:
+    """The class's answers scored, counted and diagnosed."""
+    right = right_answer(question)
+    counts = Counter(shown(question, v) for v in values)
+    if question["kind"] == "predict":
+        asked = breakdown(question).value
+        scn = scenario(question)
+        found = diagnosis.variants(question["measure"], scn.full_ranking, scn.qrels, question["k"], scn.conventions)
+        correct, diagnosed, unexplained = 0, Counter(), 0
+        for value in values:
+            number = float(value)
+            if abs(number - asked) <= diagnosis.tolerance(question["decimals"]):
+                correct += 1
+            elif variant := diagnosis.diagnose(number, asked, found, question["decimals"]):
+                diagnosed[(f"{variant.value:.{question['decimals']}f}", variant.mistake)] += 1
+            else:
+                unexplained += 1
+    else:
+        explained = _explained(question)
+        correct = counts.get(right, 0)
+        diagnosed = Counter()
+        unexplained = 0
+        for choice, n in counts.items():
+            if choice == right:
+                continue
+            if choice in explained:
+                diagnosed[(choice, "; or ".join(explained[choice]))] = n
+            else:
+                unexplained += n
+    mistakes = tuple(Mistake(a, m, n) for (a, m), n in sorted(diagnosed.items(), key=lambda item: -item[1]))
+    return Result(right, len(values), correct, dict(counts), mistakes, unexplained)
+
+
+def _explained(question: Mapping[str, Any]) -> dict[str, list[str]]:
+    """For a choice or move question: each wrong answer that another convention or cutoff makes right, with those
+    mistakes (metrics.teaching.diagnosis)."""
+    scn = scenario(question)
+    if question["kind"] == "move":
+        keys = choices(question)
+        lists = [side_scenario(question, key).full_ranking for key in keys]
+        found = diagnosis.best_option_variants(question["measure"], lists, scn.qrels, question["k"], scn.conventions)
+        return {keys[i]: mistakes for i, mistakes in found.items()}
+    return diagnosis.choice_variants(
+        question["measure"], scn.full_ranking, scenario_b(question).full_ranking, scn.qrels, question["k"],
+        scn.conventions,
+    )  # fmt: skip
+
+
+def right_nicknames(question: Mapping[str, Any], answers: Sequence[Any]) -> list[str]:
+    """The nicknames (as typed) of the students who answered right, in answer order; those without one are left out.
+    ``answers`` are ir_metrics_lab.core.classroom.store.Answer rows."""
+    right = right_answer(question)
+    if question["kind"] == "predict":
+        asked, tol = breakdown(question).value, diagnosis.tolerance(question["decimals"])
+        return [a.nickname for a in answers if a.nickname and abs(float(a.value) - asked) <= tol]
+    return [a.nickname for a in answers if a.nickname and a.value == right]
+
+
+def variants_table(question: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(value to the asked places, mistake) for every variant: what each common mistake would answer."""
+    if question["kind"] != "predict":
+        return []
+    scn = scenario(question)
+    found = diagnosis.variants(question["measure"], scn.full_ranking, scn.qrels, question["k"], scn.conventions)
+    return [(f"{v.value:.{question['decimals']}f}", v.mistake) for v in found]
+
+
+CSV_COLUMNS = ("round", "measure", "kind", "answer", "right_answer", "correct", "diagnosis", "answered_at_ms")
+
+
+def csv(question: Mapping[str, Any], round_: int, answers: Sequence[tuple[str, int]]) -> str:
+    """The round's answers (value, answered at in ms), one row each, without nicknames or student ids."""
+    right = right_answer(question)
+    out = io.StringIO()
+    writer = _csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    scn = scenario(question)
+    if question["kind"] == "predict":
+        found = diagnosis.variants(question["measure"], scn.full_ranking, scn.qrels, question["k"], scn.conventions)
+        asked = breakdown(question).value
+    else:
+        explained = _explained(question)
+    for value, answered_ms in answers:
+        if question["kind"] == "predict":
+            is_right = abs(float(value) - asked) <= diagnosis.tolerance(question["decimals"])
+            variant = None if is_right else diagnosis.diagnose(float(value), asked, found, question["decimals"])
+            mistake = variant.mistake if variant else ""
+        else:
+            is_right = value == right
+            mistake = "" if is_right else "; or ".join(explained.get(value, []))
+        writer.writerow([round_, label(question), question["kind"], value, right, int(is_right), mistake, answered_ms])
+    return out.getvalue()
+
+
+def _list_table(scn: Scenario, ranking: Sequence[str]) -> list[str]:
+    rows = ["| rank | document | title | grade |", "|---:|---|---|---:|"]
+    for rank, doc in enumerate(ranking, 1):
+        cells = (plain(doc, one_line=True), plain(scn.title(doc), one_line=True))
+        rows.append(f"| {rank} | {cells[0]} | {cells[1]} | {scn.grades.get(doc, 0)} |")
+    return rows
+
+
+def markdown(question: Mapping[str, Any], round_: int, outcome: Result) -> str:
+    """The round as a Markdown summary (with LaTeX): the list, the question, the class's answers, the right answer
+    with its worked formula, and the diagnosed mistakes. No nicknames. Ids and titles go through
+    ir_metrics_lab.core.markdown.plain."""
+    scn = scenario(question)
+    lines = [f"# Live class, round {round_}: {label(question)}", "", f"**Question.** {prompt(question)}", ""]
+    if question["kind"] == "move":
+        lines += ["**The list**", "", *_list_table(scn, scn.ranking), "", f"| option | move | {label(question)} |"]
+        lines += ["|---|---|---:|"]
+        lines += [
+            f"| {key} | {move_text(o)} | {v:.{question['decimals']}f} |"
+            for o, (key, v) in zip(question["options"], option_values(question), strict=True)
+        ]
+        lines.append("")
+    elif question["kind"] == "choice":
+        lines += ["**List A**", "", *_list_table(scn, scn.ranking), ""]
+        if moved := question.get("moved"):
+            doc = plain(moved["doc"], one_line=True)
+            where = f"list A with {doc} moved from rank {moved['from']} to rank {moved['to']}"
+            lines.append(f"**List B**: {where}.")
+        else:
+            lines.append("**List B**")
+        lines += ["", *_list_table(scenario_b(question), question["ranking_b"]), ""]
+    else:
+        lines += ["**The list**", "", *_list_table(scn, scn.ranking), ""]
+    if scn.shelf:
+        missed = ", ".join(f"{plain(d, one_line=True)} (grade {scn.grades.get(d, 0)})" for d in scn.shelf)
+        lines += [f"Judged but not retrieved: {missed}.", ""]
+    right = outcome.right if question["kind"] == "predict" else choice_label(question, outcome.right)
+    lines += [
+        f"**Answers**: {outcome.total}; right: {outcome.correct} ({right}).",
+        "",
+        "| answer | students |",
+        "|---|---:|",
+        *(f"| {a} | {n} |" for a, n in sorted(outcome.counts.items())),
+        "",
+        "**Worked formula**",
+        "",
+    ]
+    for side in worked_sides(question):
+        lines += [f"$$\n{formulas.latex(breakdown(question, side))}\n$$", ""]
+    if outcome.mistakes:
+        lines += ["**Common mistakes**", "", "| answer | mistake | students |", "|---|---|---:|"]
+        lines += [f"| {m.answer} | {m.mistake} | {m.count} |" for m in outcome.mistakes]
+        lines.append("")
+    if outcome.unexplained:
+        lines += [f"Wrong answers that no convention or cutoff explains: {outcome.unexplained}.", ""]
+    return "\n".join(lines)

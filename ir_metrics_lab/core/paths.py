@@ -1,0 +1,17 @@
+"""Where the app's files are: app.py, app_pages/, data/samples/ (and assets/, .streamlit/ beside them).
+
+In a clone they are the repository's top level, beside the ``ir_metrics_lab`` package. The wheel installs them as
+``ir_metrics_lab/app/`` inside it (pyproject.toml maps that package to the top level). This module is the one place
+that knows which of the two is in use; the app's helpers and the ``ir-metrics-lab`` launcher
+(ir_metrics_lab.__main__) both read it, so neither reaches into the other for it. It looks at files, not imports.
+"""
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parents[1]  # ir_metrics_lab/, in the clone or in site-packages
+_INSTALLED = _PACKAGE / "app"
+
+APP_DIR = _INSTALLED if (_INSTALLED / "app.py").is_file() else _PACKAGE.parent
+APP_SCRIPT = APP_DIR / "app.py"
+SAMPLES_DIR = APP_DIR / "data" / "samples"
+PAGES_DIR = APP_DIR / "app_pages"

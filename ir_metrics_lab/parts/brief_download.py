@@ -1,0 +1,76 @@
+"""The "Download the brief" button of each comparison page: the brief (ir_metrics_lab.core.exports.brief) is built and
+written (ir_metrics_lab.core.exports.brief_html) only when the button is clicked, on Streamlit's download thread, so a
+page's reruns never pay for it. The file holds plotly.js (about 5 MB) and opens with no network. Each page makes one
+call here with what it already has."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+from ir_metrics_lab.core import url
+from ir_metrics_lab.core.exports import brief, brief_html
+from ir_metrics_lab.core.scenario import Scenario
+from ir_metrics_lab.session.datasets import Loaded, RunSource
+from metrics.compare.leaderboard import Leaderboard
+from metrics.evaluation.engine import Evaluation
+from metrics.tools.explain import Explanation
+
+HELP = (
+    "One HTML file for people who will not open the app: the verdict in plain words, the numbers with their "
+    "uncertainty, charts and caveats. It opens from disk or an e-mail with no network, reads on a phone, and prints "
+    "on one page (its slide layout: one 16:9 page)."
+)
+
+
+def _inputs(kind: str, qrels: str = "", runs: dict[str, str] | None = None) -> brief.Inputs:
+    """The brief's inputs on this page: file names as given, today, and the app's address for the links back."""
+    page = url.app_address(st.context.url, st.context.headers)
+    return brief.Inputs(qrels=qrels, runs=runs or {}, app_url=brief.app_url(page, kind))
+
+
+def _button(kind: str, make: Callable[[], brief.Brief], key: str) -> None:
+    st.download_button(
+        "Download the brief",
+        lambda: brief_html.render(make()).encode("utf-8"),
+        file_name=brief.file_name(kind),
+        mime="text/html",
+        icon=":material/description:",
+        on_click="ignore",
+        key=key,
+        help=HELP,
+    )
+
+
+def pair(
+    eval_a: Evaluation, eval_b: Evaluation, run_a: RunSource, run_b: RunSource, qrels: Loaded, names, primary, *, key
+) -> None:
+    """Compare runs' pair view: run B (``names[1]``) against run A, looking closer at ``primary``."""
+    files = _inputs("pair", qrels.name, {names[0]: run_a.file_name, names[1]: run_b.file_name})
+    runs = [run_a.run_input, run_b.run_input]
+    _button(
+        "pair",
+        lambda: brief.pair(eval_a, eval_b, *names, primary=primary, runs=runs, qrels=qrels.value, inputs=files),
+        key,
+    )
+
+
+def leaderboard(board: Leaderboard, sources: Sequence[RunSource], qrels: Loaded, *, key: str) -> None:
+    """Compare runs' leaderboard of the runs read (``sources``)."""
+    files = _inputs("leaderboard", qrels.name, {source.name: source.file_name for source in sources})
+    runs = {source.name: source.run_input for source in sources}
+    _button("leaderboard", lambda: brief.leaderboard(board, runs=runs, qrels=qrels.value, inputs=files), key)
+
+
+def tools(found: Explanation, run: Loaded, qrels: Loaded, *, key: str) -> None:
+    """Why tools differ: two tools' numbers on one run."""
+    files = _inputs("tools", qrels.name, {"run": run.name})
+    _button("tools", lambda: brief.tools(found, run=run.value, qrels=qrels.value, inputs=files), key)
+
+
+def ab(a: Scenario, b: Scenario, origin: tuple[str, str, str] | None, *, key: str) -> None:
+    """Retriever A vs B's two lists; ``origin`` is (query, run A, run B) when they are two runs' rankings."""
+    source = f"query {origin[0]} of the runs {origin[1]} (A) and {origin[2]} (B)" if origin else ""
+    files = _inputs("ab")
+    _button("ab", lambda: brief.ab(a, b, source=source, inputs=files), key)
