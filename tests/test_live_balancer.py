@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -58,6 +59,9 @@ def test_a_phone_and_the_projector_on_different_replicas_see_one_poll(tmp_path):
         assert len(set(served.replicas)) == 2 and served.balancer_pid
         store = Store(url)
         try:
-            asyncio.run(a_class(served.base, store))
+            # In a thread of its own: a browser test earlier in this worker leaves Playwright's event loop running
+            # in the main thread, where asyncio.run refuses to start.
+            with ThreadPoolExecutor(1) as apart:
+                apart.submit(asyncio.run, a_class(served.base, store)).result()
         finally:
             dispose_engine(url)
