@@ -13,77 +13,112 @@ st.set_page_config(page_title="IR Metrics Lab", page_icon=str(ICON), layout="wid
 # /playground, is a second, hidden page running the same script. The pages live in app_pages/, not pages/: a pages/
 # folder beside app.py sends a fresh server's first session through Streamlit's legacy router, which reports every
 # st.navigation path as "Page not found" (streamlit/streamlit#9624, #9992).
-PLAYGROUND_ALIAS = st.Page("app_pages/playground.py", title="Playground", url_path="playground", visibility="hidden")
+PLAYGROUND_ALIAS = st.Page(
+    "app_pages/play/playground.py", title="Playground", url_path="playground", visibility="hidden"
+)
 PAGES = {
     "Play": [
         st.Page(
-            "app_pages/playground.py",
+            "app_pages/play/playground.py",
             title="Playground",
             icon=":material/drag_indicator:",
             url_path="playground-home",  # never in an address: the default page is served at "/"
             default=True,
         ),
         PLAYGROUND_ALIAS,
-        st.Page("app_pages/ab.py", title="Retriever A vs B", icon=":material/compare_arrows:", url_path="a-vs-b"),
-        st.Page("app_pages/multi_query.py", title="Multi-query", icon=":material/stacks:", url_path="multi-query"),
-        st.Page("app_pages/swap_heatmap.py", title="Swap heatmap", icon=":material/grid_on:", url_path="swap-heatmap"),
-        st.Page("app_pages/quiz.py", title="Quiz", icon=":material/quiz:", url_path="quiz"),
+        st.Page("app_pages/play/ab.py", title="Retriever A vs B", icon=":material/compare_arrows:", url_path="a-vs-b"),
+        st.Page("app_pages/play/multi_query.py", title="Multi-query", icon=":material/stacks:", url_path="multi-query"),
+        st.Page(
+            "app_pages/play/swap_heatmap.py", title="Swap heatmap", icon=":material/grid_on:", url_path="swap-heatmap"
+        ),
+        st.Page("app_pages/play/quiz.py", title="Quiz", icon=":material/quiz:", url_path="quiz"),
     ],
     "Learn": [
         st.Page(
-            "app_pages/lesson_precision_recall.py",
+            "app_pages/learn/lesson_precision_recall.py",
             title="Precision & recall",
             icon=":material/filter_alt:",
             url_path="precision-recall",
         ),
         st.Page(
-            "app_pages/lesson_rr.py", title="Reciprocal rank", icon=":material/looks_one:", url_path="reciprocal-rank"
+            "app_pages/learn/lesson_rr.py",
+            title="Reciprocal rank",
+            icon=":material/looks_one:",
+            url_path="reciprocal-rank",
         ),
         st.Page(
-            "app_pages/lesson_ap.py", title="Average precision", icon=":material/stairs:", url_path="average-precision"
+            "app_pages/learn/lesson_ap.py",
+            title="Average precision",
+            icon=":material/stairs:",
+            url_path="average-precision",
         ),
-        st.Page("app_pages/lesson_ndcg.py", title="DCG & NDCG", icon=":material/signal_cellular_alt:", url_path="ndcg"),
         st.Page(
-            "app_pages/lesson_pr_curve.py",
+            "app_pages/learn/lesson_ndcg.py", title="DCG & NDCG", icon=":material/signal_cellular_alt:", url_path="ndcg"
+        ),
+        st.Page(
+            "app_pages/learn/lesson_pr_curve.py",
             title="R-precision & PR curve",
             icon=":material/show_chart:",
             url_path="pr-curve",
         ),
         st.Page(
-            "app_pages/lesson_unjudged.py",
+            "app_pages/learn/lesson_unjudged.py",
             title="Unjudged documents",
             icon=":material/help_center:",
             url_path="unjudged",
         ),
         st.Page(
-            "app_pages/lesson_user_models.py",
+            "app_pages/learn/lesson_user_models.py",
             title="User models: RBP & ERR",
             icon=":material/person_search:",
             url_path="user-models",
         ),
     ],
     "Your data": [
-        st.Page("app_pages/your_data.py", title="Evaluate a run", icon=":material/upload_file:", url_path="your-data"),
-        st.Page("app_pages/compare_runs.py", title="Compare runs", icon=":material/difference:", url_path="compare"),
         st.Page(
-            "app_pages/tool_difference.py",
+            "app_pages/your_data/your_data.py",
+            title="Evaluate a run",
+            icon=":material/upload_file:",
+            url_path="your-data",
+        ),
+        st.Page(
+            "app_pages/your_data/compare_runs.py",
+            title="Compare runs",
+            icon=":material/difference:",
+            url_path="compare",
+        ),
+        st.Page(
+            "app_pages/your_data/tool_difference.py",
             title="Why tools differ",
             icon=":material/balance:",
             url_path="why-tools-differ",
         ),
     ],
     "Live class": [
-        st.Page("app_pages/ask_class.py", title="Ask the class", icon=":material/campaign:", url_path="ask-the-class"),
-        st.Page("app_pages/join_class.py", title="Join a class", icon=":material/phone_iphone:", url_path="join"),
+        st.Page(
+            "app_pages/live_class/ask_class.py",
+            title="Ask the class",
+            icon=":material/campaign:",
+            url_path="ask-the-class",
+        ),
+        st.Page(
+            "app_pages/live_class/join_class.py", title="Join a class", icon=":material/phone_iphone:", url_path="join"
+        ),
     ],
     "Reference": [
         st.Page(
-            "app_pages/conventions.py", title="Conventions explorer", icon=":material/rule:", url_path="conventions"
+            "app_pages/reference/conventions.py",
+            title="Conventions explorer",
+            icon=":material/rule:",
+            url_path="conventions",
         ),
         st.Page(
-            "app_pages/errata.py", title="Errata in popular posts", icon=":material/fact_check:", url_path="errata"
+            "app_pages/reference/errata.py",
+            title="Errata in popular posts",
+            icon=":material/fact_check:",
+            url_path="errata",
         ),
-        st.Page("app_pages/sources.py", title="Sources", icon=":material/menu_book:", url_path="sources"),
+        st.Page("app_pages/reference/sources.py", title="Sources", icon=":material/menu_book:", url_path="sources"),
     ],
 }
 

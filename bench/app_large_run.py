@@ -49,7 +49,7 @@ t0 = time.perf_counter()
 if mode == "page":
     sys.argv = ["app.py", "--run", run_path, "--qrels", qrels_path]
     from streamlit.testing.v1 import AppTest
-    at = AppTest.from_file(ROOT + "/app_pages/your_data.py", default_timeout=600)
+    at = AppTest.from_file(ROOT + "/app_pages/your_data/your_data.py", default_timeout=600)
     out["imports_mib"] = rss_mib()
     t = time.perf_counter(); at.run(); out["first_s"] = time.perf_counter() - t
     assert not at.exception and not at.error, [e.value for e in (*at.exception, *at.error)]

@@ -82,7 +82,7 @@ def big_scenario(name: str = "d"):
 
 @dataclass(frozen=True)
 class Edit:
-    page: str  # app_pages/<page>.py
+    page: str  # app_pages/<section>/<page>.py
     url: str  # its address
     name: str
     server: Callable  # (at, i) -> None: make the i-th edit before at.run()
@@ -360,7 +360,7 @@ def server_times(edit: Edit, size: str, reruns: int, warmup: int, *, cold: bool 
     if size != "default":
         seed_big(at)
     at.run()  # the default page first: AppTest switches pages only after a run
-    at.switch_page(f"app_pages/{edit.page}.py")
+    at.switch_page(str(next((REPO / "app_pages").rglob(f"{edit.page}.py")).relative_to(REPO)))
     at.run()
     assert not at.exception, at.exception
     wall: list[float] = []

@@ -21,3 +21,9 @@ def page_scripts() -> list[Path]:
     ]
     assert len(scripts) >= 15 and all(path.is_file() for path in scripts)  # the parse found every page
     return scripts
+
+
+def page_script(name: str) -> Path:
+    """The script of the page ``name`` ("playground" or "playground.py"), in whichever section's folder it is."""
+    (path,) = {path for path in page_scripts() if path.stem == name.removesuffix(".py")}
+    return path

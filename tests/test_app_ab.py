@@ -15,7 +15,7 @@ from tests.markdown_text import markdown_table
 
 ROOT = Path(__file__).parents[1]
 APP = str(ROOT / "app.py")
-AB = "app_pages/ab.py"
+AB = "app_pages/play/ab.py"
 
 
 def table(at: AppTest) -> dict[str, tuple[str, str, str]]:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).parents[1]
 
 
 def playground_tab(tab: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app_pages" / "playground.py"), default_timeout=30).run()
+    at = AppTest.from_file(str(ROOT / "app_pages" / "play" / "playground.py"), default_timeout=30).run()
     at.session_state["pg_tab"] = tab
     return at.run()
 
@@ -52,7 +52,7 @@ def test_metric_at_k_tab_draws_the_precision_recall_curve():
 
 
 def test_pr_curve_lesson_on_the_playground_list():
-    at = AppTest.from_file(str(ROOT / "app_pages" / "lesson_pr_curve.py"), default_timeout=30).run()
+    at = AppTest.from_file(str(ROOT / "app_pages" / "learn" / "lesson_pr_curve.py"), default_timeout=30).run()
     assert not at.exception
     values = {m.label: m.value for m in at.metric}
     assert values == {"Rprec": "0.7500", "R@4": "0.7500"}  # precision = recall at rank R

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from math import log2
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -12,13 +11,13 @@ from streamlit.testing.v1 import AppTest
 from ir_metrics_lab.core.lessons import quiz
 from tests import plotly_json
 from tests.markdown_text import shown
+from tests.page_scripts import REPO, page_script
 
-PAGES = Path(__file__).parents[1] / "app_pages"
 CLASSROOM = ["conventions.py", "errata.py", "quiz.py", "swap_heatmap.py"]
 
 
 def run(page: str) -> AppTest:
-    at = AppTest.from_file(str(PAGES / page), default_timeout=30).run()
+    at = AppTest.from_file(str(page_script(page)), default_timeout=30).run()
     assert not at.exception
     return at
 
@@ -66,7 +65,7 @@ def test_quiz_right_and_wrong_answers():
 
 
 def test_quiz_hand_checked_predict_and_reorder_and_url_seed():
-    at = AppTest.from_file(str(PAGES / "quiz.py"), default_timeout=30)
+    at = AppTest.from_file(str(page_script("quiz.py")), default_timeout=30)
     at.query_params["seed"] = "5"
     at.run()
     assert not at.exception and at.number_input(key="quiz_seed").value == 5
@@ -110,7 +109,7 @@ def test_swap_heatmap_swaps_the_shown_ranks_and_scores_the_hidden_tail():
 
     from ir_metrics_lab.core.scenario import Scenario
 
-    at = AppTest.from_file(str(PAGES / "swap_heatmap.py"), default_timeout=30)
+    at = AppTest.from_file(str(page_script("swap_heatmap.py")), default_timeout=30)
     # n1, r1 on screen; n2, r2 hidden at ranks 3 and 4 (a query opened from a run); R = 2
     at.session_state["scenario"] = Scenario(
         ("n1", "r1"), grades={"n1": 0, "r1": 1, "n2": 0, "r2": 1}, k=2, scale=1, tail=("n2", "r2")
@@ -142,7 +141,7 @@ st.navigation([st.Page({errata!r}, default=True), st.Page({playground!r})]).run(
 
 
 def test_errata_open_in_playground_switches_page():
-    script = NAV.format(errata=str(PAGES / "errata.py"), playground=str(PAGES / "playground.py"))
+    script = NAV.format(errata=str(page_script("errata.py")), playground=str(page_script("playground.py")))
     at = AppTest.from_string(script, default_timeout=30).run()
     assert not at.exception and at.title[0].value == "Errata in popular posts"
     at.button(key="errata_open_004-mrr").click().run()
@@ -153,8 +152,8 @@ def test_errata_open_in_playground_switches_page():
 
 
 def test_an_erratum_opened_in_the_playground_is_named_in_the_example_picker():
-    at = AppTest.from_file(str(PAGES.parent / "app.py"), default_timeout=30).run()
-    at.switch_page("app_pages/errata.py").run()
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=30).run()
+    at.switch_page("app_pages/reference/errata.py").run()
     at.button(key="errata_open_000-71").click().run()
     assert not at.exception and at.title[0].value == "Playground"
     picker = at.selectbox(key="pg_preset")
@@ -166,7 +165,7 @@ def test_an_erratum_opened_in_the_playground_is_named_in_the_example_picker():
 def test_conventions_count_the_hidden_tail():
     from ir_metrics_lab.core.scenario import Scenario
 
-    at = AppTest.from_file(str(PAGES / "conventions.py"), default_timeout=30)
+    at = AppTest.from_file(str(page_script("conventions.py")), default_timeout=30)
     # n1, n2 on screen; the first relevant doc is hidden at rank 3 (a query opened from a run)
     at.session_state["scenario"] = Scenario(
         ("n1", "n2"), grades={"n1": 0, "n2": 0, "r1": 1}, k=2, scale=1, tail=("r1",)
@@ -178,16 +177,16 @@ def test_conventions_count_the_hidden_tail():
 
 
 def test_quiz_score_lives_in_ui_state_and_survives_a_page_switch():
-    at = AppTest.from_file(str(PAGES.parent / "app.py"), default_timeout=30).run()
-    at.switch_page("app_pages/quiz.py").run()
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=30).run()
+    at.switch_page("app_pages/play/quiz.py").run()
     answer = quiz.generate(1)[0].answer
     answer_box(at, 0).set_value(round(answer, 4)).run()
     at.button(key="quiz_s1_0_check").click().run()
     at.button(key="quiz_s1_0_check").click().run()  # a second try does not count again
     assert metrics(at)["Score this session"] == "1 / 1"
     assert dict(at.session_state["quiz_attempts"]) == {(1, 0): True}
-    at.switch_page("app_pages/playground.py").run()
-    at.switch_page("app_pages/quiz.py").run()
+    at.switch_page("app_pages/play/playground.py").run()
+    at.switch_page("app_pages/play/quiz.py").run()
     assert metrics(at)["Score this session"] == "1 / 1"
     assert at.success and at.success[0].value.startswith("Right")  # the feedback is kept too
 
@@ -219,9 +218,9 @@ def test_the_sources_page_names_each_post_says_what_it_teaches_and_what_the_erra
 
 
 def test_the_sources_page_is_in_the_reference_section():
-    app = (PAGES.parent / "app.py").read_text(encoding="utf-8")
+    app = (REPO / "app.py").read_text(encoding="utf-8")
     reference = app[app.index('"Reference": [') :]
-    assert "app_pages/sources.py" in reference
+    assert "app_pages/reference/sources.py" in reference
 
 
 @pytest.mark.parametrize(
@@ -245,7 +244,7 @@ def test_no_page_names_a_post_by_an_internal_seed_number(page):
 def test_quiz_ndcg_solution_derives_idcg_with_the_judged_document_the_list_missed():
     seed = next(s for s in range(50) if quiz.generate(s)[2].missed)
     ex = quiz.generate(seed)[2]
-    at = AppTest.from_file(str(PAGES / "quiz.py"), default_timeout=30)
+    at = AppTest.from_file(str(page_script("quiz.py")), default_timeout=30)
     at.query_params["seed"] = str(seed)
     at.run()
     at.number_input(key=f"quiz_s{seed}_2").set_value(0.5).run()
@@ -261,7 +260,7 @@ def test_quiz_ndcg_solution_derives_idcg_with_the_judged_document_the_list_misse
 
 def test_swap_heatmap_grows_with_presenter_mode():
     def heatmap_spec(presenter_on: bool) -> dict:
-        at = AppTest.from_file(str(PAGES / "swap_heatmap.py"), default_timeout=30)
+        at = AppTest.from_file(str(page_script("swap_heatmap.py")), default_timeout=30)
         at.session_state["presenter_mode"] = presenter_on
         at.run()
         assert not at.exception

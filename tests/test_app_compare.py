@@ -19,7 +19,7 @@ from tests.markdown_text import markdown_table, shown, table_rows, table_source
 from tests.plotly_json import values
 
 ROOT = Path(__file__).parents[1]
-PAGE = str(ROOT / "app_pages" / "compare_runs.py")
+PAGE = str(ROOT / "app_pages" / "your_data" / "compare_runs.py")
 SAMPLES = ROOT / "data" / "samples"
 MEASURES = list(registry.default_measures())  # the page starts with the default measure set
 
@@ -133,7 +133,7 @@ st.navigation([st.Page({compare!r}, default=True), st.Page({playground!r})]).run
 
 def test_open_a_query_in_the_playground_with_the_same_numbers(engine):
     a, b = engine
-    script = NAV.format(compare=PAGE, playground=str(ROOT / "app_pages" / "playground.py"))
+    script = NAV.format(compare=PAGE, playground=str(ROOT / "app_pages" / "play" / "playground.py"))
     at = AppTest.from_string(script, default_timeout=60).run()
     assert not at.exception and at.title[0].value == "Compare runs"
     query_id = at.selectbox(key="cmp_drill_query").value
@@ -159,7 +159,7 @@ def test_open_a_query_in_the_playground_with_the_same_numbers(engine):
 
 
 def test_choices_survive_a_trip_to_the_playground():
-    script = NAV.format(compare=PAGE, playground=str(ROOT / "app_pages" / "playground.py"))
+    script = NAV.format(compare=PAGE, playground=str(ROOT / "app_pages" / "play" / "playground.py"))
     at = AppTest.from_string(script, default_timeout=60).run()
     at.selectbox(key="cmp_pair_a").set_value("dense").run()
     at.selectbox(key="cmp_pair_b").set_value("bm25").run()
@@ -295,7 +295,7 @@ def test_win_tie_loss_matrix_counts_queries(page, three):
 def test_open_a_query_on_a_vs_b_with_both_real_rankings(engine):
     """Issue 11, item 13: both runs' rankings of the query, side by side, with the numbers of the runs' rows."""
     a, b = engine
-    script = NAV_AB.format(compare=PAGE, ab=str(ROOT / "app_pages" / "ab.py"))
+    script = NAV_AB.format(compare=PAGE, ab=str(ROOT / "app_pages" / "play" / "ab.py"))
     at = AppTest.from_string(script, default_timeout=60).run()
     query_id = at.selectbox(key="cmp_drill_query").value
     at.button(key="cmp_drill_ab").click().run()
@@ -343,7 +343,7 @@ def test_runs_given_on_the_command_line_are_read_one_at_a_time(monkeypatch, thre
 
     paths = [str(SAMPLES / f"{name}.run.gz") for name in SAMPLE_ORDER]
     monkeypatch.setattr(sys, "argv", ["app.py", "--run", *paths, "--qrels", str(SAMPLES / "qrels.txt.gz")])
-    script = NAV_AB.format(compare=PAGE, ab=str(ROOT / "app_pages" / "ab.py"))
+    script = NAV_AB.format(compare=PAGE, ab=str(ROOT / "app_pages" / "play" / "ab.py"))
     at = AppTest.from_string(script, default_timeout=60).run()
     assert not at.exception
     assert at.radio(key="cmp_source").value == "cli"

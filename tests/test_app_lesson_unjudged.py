@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from ir_metrics_lab.core.scenario import Scenario
 from tests.markdown_text import shown
 
-PAGE = str(Path(__file__).parents[1] / "app_pages" / "lesson_unjudged.py")
+PAGE = str(Path(__file__).parents[1] / "app_pages" / "learn" / "lesson_unjudged.py")
 APP = str(Path(__file__).parents[1] / "app.py")
 DROPPED = "Unjudged dropped (as trec_eval -J)"
 DEFAULT_RANKING = ["d1", "d2", "d3", "d4", "d5"]  # the playground's default preset: grades 3, 2, 3, 0, 1; k = 5

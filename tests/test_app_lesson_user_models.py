@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from ir_metrics_lab.core.scenario import Scenario
 
-PAGE = str(Path(__file__).parents[1] / "app_pages" / "lesson_user_models.py")
+PAGE = str(Path(__file__).parents[1] / "app_pages" / "learn" / "lesson_user_models.py")
 # The playground's default preset: d1..d5 graded 3, 2, 3, 0, 1; k = 5; RBP's gains are grade / 3.
 GAINS = [1, 2 / 3, 1, 0, 1 / 3]
 STOPS = [7 / 16, 3 / 16, 7 / 16, 0, 1 / 16]  # ERR's R_i = (2^g - 1) / 16

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from math import log2
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-PAGES = Path(__file__).parents[1] / "app_pages"
+from tests.page_scripts import page_script
+
 LESSONS = [
     "lesson_precision_recall.py",
     "lesson_rr.py",
@@ -20,7 +20,7 @@ LESSONS = [
 
 
 def run(page: str) -> AppTest:
-    at = AppTest.from_file(str(PAGES / page), default_timeout=30).run()
+    at = AppTest.from_file(str(page_script(page)), default_timeout=30).run()
     assert not at.exception
     return at
 
@@ -87,7 +87,7 @@ def test_ndcg_ignores_the_threshold():
 
 
 def test_lessons_follow_the_playground_scenario():
-    at = AppTest.from_file(str(PAGES / "lesson_rr.py"), default_timeout=30)
+    at = AppTest.from_file(str(page_script("lesson_rr.py")), default_timeout=30)
     from ir_metrics_lab.core.scenario import Scenario
     from metrics.teaching.examples import RETRIEVER_A
 
@@ -101,7 +101,7 @@ def test_lessons_follow_the_playground_scenario():
 def test_lessons_survive_tiny_playground_lists(page, ranking):
     from ir_metrics_lab.core.scenario import Scenario
 
-    at = AppTest.from_file(str(PAGES / page), default_timeout=30)
+    at = AppTest.from_file(str(page_script(page)), default_timeout=30)
     at.session_state["scenario"] = Scenario(ranking, shelf=("z",), grades={"a": 1, "z": 2}, k=1)
     at.run()
     assert not at.exception
@@ -123,7 +123,7 @@ def tail_scenario():
     ],
 )
 def test_lessons_count_the_hidden_tail_like_the_playground(page, expected):
-    at = AppTest.from_file(str(PAGES / page), default_timeout=30)
+    at = AppTest.from_file(str(page_script(page)), default_timeout=30)
     at.session_state["scenario"] = tail_scenario()
     at.run()
     assert not at.exception
@@ -133,7 +133,7 @@ def test_lessons_count_the_hidden_tail_like_the_playground(page, expected):
 
 
 def test_ndcg_lesson_counts_the_tail_in_the_ideal_order():
-    at = AppTest.from_file(str(PAGES / "lesson_ndcg.py"), default_timeout=30)
+    at = AppTest.from_file(str(page_script("lesson_ndcg.py")), default_timeout=30)
     at.session_state["scenario"] = tail_scenario()
     at.run()
     assert not at.exception  # R = 2: the ideal top 2 holds both relevant docs, r2 from the tail included

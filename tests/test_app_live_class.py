@@ -5,14 +5,13 @@ folder (IR_METRICS_LAB_DATA_DIR)."""
 from __future__ import annotations
 
 from math import log2
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from ir_metrics_lab.classroom import live_class
+from tests.page_scripts import page_script
 
-PAGES = Path(__file__).parents[1] / "app_pages"
 # The default playground list: grades 3, 2, 3, 0, 1 at k = 5 (no shelf). NDCG@5 by hand, linear and 2^g - 1 gain:
 DCG = 3 + 2 / log2(3) + 3 / 2 + 0 + 1 / log2(6)
 IDCG = 3 + 3 / log2(3) + 2 / 2 + 1 / log2(5)
@@ -28,13 +27,13 @@ def database(tmp_path, monkeypatch):
 
 
 def teacher() -> AppTest:
-    at = AppTest.from_file(str(PAGES / "ask_class.py"), default_timeout=30).run()
+    at = AppTest.from_file(str(page_script("ask_class.py")), default_timeout=30).run()
     assert not at.exception
     return at
 
 
 def student(code: str, student_id: str) -> AppTest:
-    at = AppTest.from_file(str(PAGES / "join_class.py"), default_timeout=30)
+    at = AppTest.from_file(str(page_script("join_class.py")), default_timeout=30)
     at.query_params["code"] = code
     at.query_params["s"] = student_id
     return at.run()
@@ -80,7 +79,7 @@ def test_a_forged_teacher_link_cannot_reveal():
     at = teacher()
     at.button[0].click().run()
     code, _ = at.session_state["live_teacher"]
-    forged = AppTest.from_file(str(PAGES / "ask_class.py"), default_timeout=30)
+    forged = AppTest.from_file(str(page_script("ask_class.py")), default_timeout=30)
     forged.query_params["poll"] = code
     forged.query_params["teacher"] = "guessed-token"
     forged.run()
@@ -155,14 +154,14 @@ def test_which_move_raises_ndcg_most():
 
 
 def test_the_quiz_hands_an_exercise_to_ask_the_class():
-    quiz_page = AppTest.from_file(str(PAGES / "quiz.py"), default_timeout=30).run()
+    quiz_page = AppTest.from_file(str(page_script("quiz.py")), default_timeout=30).run()
     quiz_page.button(key="quiz_s1_0_ask").click().run()
     assert not quiz_page.exception
     handed = quiz_page.session_state["live_from_quiz"]
     assert handed["source"] == "quiz" and handed["kind"] == "predict" and handed["measure"] == "AP"
     assert not [b for b in quiz_page.button if b.key == "quiz_s1_4_ask"]  # the MRR exercise: three queries
 
-    at = AppTest.from_file(str(PAGES / "ask_class.py"), default_timeout=30)
+    at = AppTest.from_file(str(page_script("ask_class.py")), default_timeout=30)
     at.session_state["live_from_quiz"] = handed
     at.run()
     assert at.subheader[0].value == "What is AP of this list? Answer to 2 decimal places."

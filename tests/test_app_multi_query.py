@@ -7,7 +7,7 @@ from pathlib import Path
 from golden import PUBLIC
 from streamlit.testing.v1 import AppTest
 
-PAGE = str(Path(__file__).parents[1] / "app_pages" / "multi_query.py")
+PAGE = str(Path(__file__).parents[1] / "app_pages" / "play" / "multi_query.py")
 CATDOG = next(c for c in PUBLIC if c["id"] == "pub-seed004-catdog-binary-t05")["expected"]
 
 

@@ -20,8 +20,8 @@ PAGES = list(dict.fromkeys(str(path.relative_to(ROOT)) for path in page_scripts(
 
 
 def test_every_page_file_is_routed():
-    assert PAGES[0] == "app_pages/playground.py"
-    assert sorted(PAGES) == sorted(f"app_pages/{p.name}" for p in (ROOT / "app_pages").glob("*.py"))
+    assert PAGES[0] == "app_pages/play/playground.py"
+    assert sorted(PAGES) == sorted(str(p.relative_to(ROOT)) for p in (ROOT / "app_pages").rglob("*.py"))
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -55,7 +55,7 @@ def test_pages_keep_the_playground_state():
     for page in PAGES[1:]:
         at.switch_page(page).run()
         assert not at.exception
-    at.switch_page("app_pages/playground.py").run()
+    at.switch_page("app_pages/play/playground.py").run()
     assert next(m.value for m in at.metric if m.label == "NDCG@5") == ndcg != "0.9724"
 
 
@@ -80,18 +80,18 @@ def test_widgets_drawn_again_default_to_the_value_they_show():
     from a saved value has that value as its default (ir_metrics_lab.session.state.sync_widget)."""
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.number_input(key="pg_k").set_value(3).run()
-    at.switch_page("app_pages/your_data.py").run()
+    at.switch_page("app_pages/your_data/your_data.py").run()
     at.multiselect(key="yd_measures").set_value(["AP", "RR"]).run()
     at.text_input(key="yd_more_measures").set_value("P@7").run()
     at.radio(key="yd_sample_system").set_value("bm25").run()
     at.toggle(key="yd_complete").set_value(True).run()
-    at.switch_page("app_pages/compare_runs.py").run()
+    at.switch_page("app_pages/your_data/compare_runs.py").run()
     at.toggle(key="cmp_holm").set_value(True).run()
-    at.switch_page("app_pages/sources.py").run()
-    at.switch_page("app_pages/compare_runs.py").run()
+    at.switch_page("app_pages/reference/sources.py").run()
+    at.switch_page("app_pages/your_data/compare_runs.py").run()
     holm = at.toggle(key="cmp_holm")
     assert holm.value is True and holm.proto.default is True
-    at.switch_page("app_pages/your_data.py").run()
+    at.switch_page("app_pages/your_data/your_data.py").run()
     measures = at.multiselect(key="yd_measures")
     assert measures.value == ["AP", "RR"]
     assert [measures.options[i] for i in measures.proto.default] == ["AP", "RR"]
@@ -100,7 +100,7 @@ def test_widgets_drawn_again_default_to_the_value_they_show():
     assert system.value == "bm25" and system.options[system.proto.default].startswith("bm25")
     complete = at.toggle(key="yd_complete")
     assert complete.value is True and complete.proto.default is True
-    at.switch_page("app_pages/playground.py").run()
+    at.switch_page("app_pages/play/playground.py").run()
     k = at.number_input(key="pg_k")
     assert k.value == 3 and k.proto.default == 3
     assert not at.exception

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from tests.markdown_text import shown
 
 APP = str(Path(__file__).parents[1] / "app.py")
-PLAYGROUND = str(Path(__file__).parents[1] / "app_pages" / "playground.py")
+PLAYGROUND = str(Path(__file__).parents[1] / "app_pages" / "play" / "playground.py")
 
 DCG5 = 3 / log2(2) + 2 / log2(3) + 3 / log2(4) + 0 / log2(5) + 1 / log2(6)
 IDCG5 = 3 / log2(2) + 3 / log2(3) + 2 / log2(4) + 1 / log2(5) + 0 / log2(6)  # ideal order 3, 3, 2, 1, 0

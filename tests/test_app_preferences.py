@@ -33,7 +33,7 @@ def test_the_yaap_example_by_hand():
 
 
 def test_the_conventions_explorer_explains_preferences_and_yaap():
-    at = AppTest.from_file(str(ROOT / "app_pages" / "conventions.py"), default_timeout=30).run()
+    at = AppTest.from_file(str(ROOT / "app_pages" / "reference" / "conventions.py"), default_timeout=30).run()
     assert not at.exception
     ours = [m.value for m in at.markdown if "prefs" in m.value or "yaap" in m.value or "Preference" in m.value]
     text = " ".join(shown(value, allowed=("strong", "ul", "li")) for value in ours)
@@ -43,7 +43,7 @@ def test_the_conventions_explorer_explains_preferences_and_yaap():
 
 
 def test_the_catalog_picker_says_how_a_preference_measure_reads_the_list():
-    at = AppTest.from_file(str(ROOT / "app_pages" / "playground.py"), default_timeout=30).run()
+    at = AppTest.from_file(str(ROOT / "app_pages" / "play" / "playground.py"), default_timeout=30).run()
     at.session_state["pg_tab"] = "Any measure"
     at.run()
     at.selectbox(key="pg_any_measure").set_value("prefs_simp").run()

@@ -146,7 +146,7 @@ def test_without_a_link_the_playground_writes_the_preset():
 def test_other_pages_do_not_write_the_link():
     at = AppTest.from_file(APP, default_timeout=30).run()  # pages are known by url_path after a first run
     at.query_params.clear()  # the browser's navigation drops the playground's link
-    at.switch_page("app_pages/ab.py").run()
+    at.switch_page("app_pages/play/ab.py").run()
     assert not at.exception and at.title[0].value == "Retriever A vs B"
     assert url_params(at) == {}
 

@@ -24,7 +24,7 @@ from metrics import parse_measure
 from metrics.tools.explain import explain
 from tests.markdown_text import shown
 
-PAGE = str(Path(__file__).parents[1] / "app_pages" / "tool_difference.py")
+PAGE = str(Path(__file__).parents[1] / "app_pages" / "your_data" / "tool_difference.py")
 
 
 @pytest.fixture

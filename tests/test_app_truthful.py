@@ -54,7 +54,7 @@ def test_an_edit_after_loading_shows_the_change_against_the_loaded_list():
 
 def test_an_erratum_opened_in_the_playground_shows_no_change_badges():
     at = start()
-    at.switch_page("app_pages/errata.py").run()
+    at.switch_page("app_pages/reference/errata.py").run()
     at.button(key="errata_open_000-71").click().run()
     assert at.title[0].value == "Playground"
     assert not any(deltas(at).values()), deltas(at)
@@ -99,7 +99,7 @@ def test_counts_agree_in_number_with_one_relevant_document():
 
 def test_the_conventions_overview_wraps_its_text_instead_of_cutting_it():
     at = start()
-    at.switch_page("app_pages/conventions.py").run()
+    at.switch_page("app_pages/reference/conventions.py").run()
     assert not at.exception and not at.dataframe and not at.table  # a Markdown table, whose cells wrap
     (overview,) = [m.value for m in at.markdown if m.value.startswith("| split |")]
     rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in overview.splitlines()[2:]]

@@ -31,7 +31,7 @@ from metrics.io import Run
 from tests.markdown_text import shown
 
 ROOT = Path(__file__).parents[1]
-PAGE = str(ROOT / "app_pages" / "your_data.py")
+PAGE = str(ROOT / "app_pages" / "your_data" / "your_data.py")
 APP = str(ROOT / "app.py")
 SAMPLES = ROOT / "data" / "samples"
 QRELS = SAMPLES / "qrels.txt.gz"
@@ -130,8 +130,8 @@ def test_sample_data_equals_the_cli():
 def test_sample_data_through_the_app():
     at = AppTest.from_file(APP, default_timeout=60).run()
     routes = re.findall(r'st\.Page\(\s*"([^"]+)"', Path(APP).read_text(encoding="utf-8"))
-    assert "app_pages/your_data.py" in routes, "app.py does not route pages/your_data.py yet"
-    at.switch_page("app_pages/your_data.py").run()
+    assert "app_pages/your_data/your_data.py" in routes, "app.py does not route pages/your_data.py yet"
+    at.switch_page("app_pages/your_data/your_data.py").run()
     assert_equals_cli(at, cli_json(QRELS, DENSE))
 
 
@@ -224,11 +224,11 @@ def test_plain_and_csv_uploads():
 
 def test_upload_survives_a_page_switch_and_remove_unloads():
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("app_pages/your_data.py").run()
+    at.switch_page("app_pages/your_data/your_data.py").run()
     upload(at, ("run.txt", GOOD_RUN), ("qrels.txt", GOOD_QRELS))
     assert summary(at)["RR@10"] == 0.75
-    at.switch_page("app_pages/playground.py").run()
-    at.switch_page("app_pages/your_data.py").run()
+    at.switch_page("app_pages/play/playground.py").run()
+    at.switch_page("app_pages/your_data/your_data.py").run()
     assert not at.exception
     assert at.radio(key="yd_source").value == "upload"
     assert summary(at)["RR@10"] == 0.75
@@ -411,7 +411,7 @@ def test_command_line_without_qrels_says_what_to_add(monkeypatch):
 
 def test_selected_query_opens_in_the_playground():
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("app_pages/your_data.py").run()
+    at.switch_page("app_pages/your_data/your_data.py").run()
     at.session_state["yd_per_query"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
     at.run()
     (button,) = [b for b in at.button if b.label.startswith("Open query")]

@@ -31,6 +31,7 @@ from metrics.teaching.examples import RETRIEVER_A, RETRIEVER_B
 from metrics.teaching.plain_words import rewards
 from metrics.tools.explain import explain
 from metrics.tools.explain import main as explain_cli
+from tests.page_scripts import page_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "data" / "samples"
@@ -239,7 +240,7 @@ def test_the_page_has_the_button(page, monkeypatch):
     st.cache_resource.clear()
     st.cache_data.clear()
     monkeypatch.setattr(sys, "argv", [page])
-    at = AppTest.from_file(str(ROOT / "app_pages" / page), default_timeout=120).run()
+    at = AppTest.from_file(str(page_script(page)), default_timeout=120).run()
     assert not at.exception
     labels = [button.proto.label for button in at.get("download_button")]
     assert labels.count("Download the brief") == (2 if page == "compare_runs.py" else 1)  # compare: pair and board

@@ -11,8 +11,8 @@ import pytest
 
 from ir_metrics_lab.__main__ import main, streamlit_arguments
 from ir_metrics_lab.core.cli_args import parse, split
-from ir_metrics_lab.core.paths import APP_DIR, APP_SCRIPT, PAGES_DIR, SAMPLES_DIR
-from ir_metrics_lab.session import datasets, drilldown
+from ir_metrics_lab.core.paths import APP_DIR, APP_SCRIPT, PAGES_DIR, PLAYGROUND_PAGE, SAMPLES_DIR
+from ir_metrics_lab.session import datasets
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -25,7 +25,7 @@ def test_in_a_clone_the_app_is_the_repository_top_level():
         REPO / "data" / "samples",
     )
     assert datasets.SAMPLE_QRELS == REPO / "data" / "samples" / "qrels.txt.gz"
-    assert drilldown.PLAYGROUND == REPO / "app_pages" / "playground.py"
+    assert PLAYGROUND_PAGE == REPO / "app_pages" / "play" / "playground.py"
 
 
 def test_streamlit_options_pass_through_and_the_apps_go_after_the_separator():

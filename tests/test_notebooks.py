@@ -27,6 +27,7 @@ from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.parts.notebook_button import LABEL
 from metrics.core.conventions import Conventions
+from tests.page_scripts import page_script, page_scripts
 
 ROOT = Path(__file__).parents[1]
 APP = str(ROOT / "app.py")
@@ -138,7 +139,7 @@ def test_playground_notebook_prints_every_card_and_formula(tmp_path):
 def test_ab_notebook_prints_the_side_by_side_table_and_the_verdict(tmp_path):
     with recorded_downloads() as stores:
         at = AppTest.from_file(APP, default_timeout=30).run()
-        at.switch_page("app_pages/ab.py").run()
+        at.switch_page("app_pages/play/ab.py").run()
         assert not at.exception
         text = downloaded_notebook(at, stores)
     from tests.markdown_text import markdown_table
@@ -156,7 +157,7 @@ def test_ab_notebook_prints_the_side_by_side_table_and_the_verdict(tmp_path):
 
 def test_multi_query_notebook_prints_every_mean_and_per_query_value(tmp_path):
     with recorded_downloads() as stores:
-        at = AppTest.from_file(str(ROOT / "app_pages" / "multi_query.py"), default_timeout=30).run()
+        at = AppTest.from_file(str(ROOT / "app_pages" / "play" / "multi_query.py"), default_timeout=30).run()
         at.toggle(key="multi_query_demo_unjudged").set_value(True).run()
         at.toggle(key="multi_query_complete").set_value(True).run()
         assert not at.exception
@@ -289,7 +290,7 @@ def test_the_committed_notebooks_run_clean_in_another_folder(tmp_path):
         assert any(c.get("outputs") for c in executed.cells), name
 
 
-LESSON_PAGES = sorted((ROOT / "app_pages").glob("lesson_*.py"))
+LESSON_PAGES = sorted({path for path in page_scripts() if path.stem.startswith("lesson_")})
 
 
 def shown_breakdowns(nb: nbformat.NotebookNode) -> set[tuple[str, str]]:
@@ -324,7 +325,7 @@ def test_each_lesson_pages_notebook_runs_on_the_pages_list(tmp_path):
 def test_swap_heatmap_notebook_prints_the_metric_and_the_best_swap(tmp_path):
     with recorded_downloads() as stores:
         at = AppTest.from_file(APP, default_timeout=30).run()
-        at.switch_page("app_pages/swap_heatmap.py").run()
+        at.switch_page("app_pages/play/swap_heatmap.py").run()
         assert not at.exception
         text = downloaded_notebook(at, stores)
     nb = execute(text, tmp_path)
@@ -337,7 +338,7 @@ def test_swap_heatmap_notebook_prints_the_metric_and_the_best_swap(tmp_path):
 def test_why_tools_differ_notebook_prints_both_means_and_the_difference(tmp_path):
     with recorded_downloads() as stores:
         at = AppTest.from_file(APP, default_timeout=60).run()
-        at.switch_page("app_pages/tool_difference.py").run()
+        at.switch_page("app_pages/your_data/tool_difference.py").run()
         assert not at.exception
         text = downloaded_notebook(at, stores)
     cards = {m.label: m.value for m in at.metric}
@@ -364,7 +365,7 @@ def test_an_uploaded_files_name_stays_data(tmp_path):
 def test_evaluate_a_run_notebook_prints_every_mean(tmp_path):
     with recorded_downloads() as stores:
         at = AppTest.from_file(APP, default_timeout=60).run()
-        at.switch_page("app_pages/your_data.py").run()
+        at.switch_page("app_pages/your_data/your_data.py").run()
         at.run()  # the tables follow the first paint
         assert not at.exception
         text = downloaded_notebook(at, stores)
@@ -381,7 +382,7 @@ def test_evaluate_a_run_notebook_prints_every_mean(tmp_path):
 def test_compare_runs_notebook_prints_every_cell_of_the_leaderboard(tmp_path):
     with recorded_downloads() as stores:
         at = AppTest.from_file(APP, default_timeout=90).run()
-        at.switch_page("app_pages/compare_runs.py").run()
+        at.switch_page("app_pages/your_data/compare_runs.py").run()
         assert not at.exception
         text = downloaded_notebook(at, stores)
     from tests.markdown_text import table_rows
@@ -416,7 +417,7 @@ def test_each_answered_quiz_exercise_opens_as_a_notebook_with_its_solution(tmp_p
     exercises = quiz.generate(5)
     assert {ex.kind for ex in exercises} == {"predict", "reorder", "mrr"}
     with recorded_downloads() as stores:
-        at = AppTest.from_file(str(ROOT / "app_pages" / "quiz.py"), default_timeout=60)
+        at = AppTest.from_file(str(ROOT / "app_pages" / "play" / "quiz.py"), default_timeout=60)
         at.query_params["seed"] = "5"
         at.run()
         for index, ex in enumerate(exercises):  # a real attempt each: the solution shows after one
@@ -489,7 +490,7 @@ def test_the_embed_box_carries_only_uploads_and_only_when_ticked():
 def test_a_lesson_notebook_follows_the_lessons_own_cutoff(tmp_path, page, slider):
     """The lesson's k slider moved to 2: its notebook works the list at k = 2 too (the page's cards at k = 2)."""
     with recorded_downloads() as stores:
-        at = AppTest.from_file(str(ROOT / "app_pages" / f"{page}.py"), default_timeout=30).run()
+        at = AppTest.from_file(str(page_script(page)), default_timeout=30).run()
         at.slider(key=slider).set_value(2).run()
         assert not at.exception
         text = downloaded_notebook(at, stores)

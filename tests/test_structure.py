@@ -357,7 +357,7 @@ def _family_checks(source: str) -> list[int]:
 def test_no_branch_on_a_family_name_outside_the_families_and_the_lessons():
     """A family's behaviour is declared in its module (metrics/families/, e.g. Family.normaliser, scores_the_list);
     code elsewhere reads the fact instead of testing the name. A lesson page about a family may name it
-    (app_pages/lesson_*.py: "bpref skips unjudged documents")."""
+    (app_pages/learn/lesson_*.py: "bpref skips unjudged documents")."""
     assert _family_checks('if f.key != "IDCG" or m in ("P", "x"):\n    pass\nok = name == "gain"') == [1, 1]
     checked = [
         path
@@ -561,7 +561,7 @@ def test_the_pure_core_never_loads_streamlit():
     store) loads no Streamlit, through no module at any depth, so it runs and is tested without a server."""
     assert _loads_streamlit("ir_metrics_lab.session.state") and not _loads_streamlit("metrics")  # it tells them apart
     assert {"ir_metrics_lab.core.lessons.quiz", "ir_metrics_lab.session.state"} <= _imported_modules(
-        REPO / "app_pages" / "quiz.py"
+        REPO / "app_pages" / "play" / "quiz.py"
     )  # ``from ir_metrics_lab.session import state`` is read as the module
     modules = [_module_name(path) for path in _python_files(CORE)]
     assert {"ir_metrics_lab.core.classroom.questions", "ir_metrics_lab.core.markdown"} <= set(modules)

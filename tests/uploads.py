@@ -10,7 +10,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-YOUR_DATA = str(Path(__file__).parents[1] / "app_pages" / "your_data.py")
+YOUR_DATA = str(Path(__file__).parents[1] / "app_pages" / "your_data" / "your_data.py")
 
 
 def opened(monkeypatch) -> Iterator[AppTest]:

@@ -1,5 +1,6 @@
-"""Streamlit pieces of the live class (app_pages/ask_class.py for the teacher, app_pages/join_class.py for the
-students): the store, the join address and QR code, the read-only list, the live answer count and the reveal chart.
+"""Streamlit pieces of the live class (app_pages/live_class/ask_class.py for the teacher,
+app_pages/live_class/join_class.py for the students): the store, the join address and QR code, the read-only list, the
+live answer count and the reveal chart.
 
 Polls and answers live in the database (ir_metrics_lab.core.classroom.store), not in session state, so every session of
 every replica sees the same poll; a session only remembers which poll it teaches

@@ -1,5 +1,5 @@
 """Open one query of a real run in the Playground or on A vs B (the scenarios are ir_metrics_lab.core.drilldown's), and
-the pickers and captions around it, used by app_pages/compare_runs.py and app_pages/your_data.py.
+the pickers and captions around it, used by app_pages/your_data/compare_runs.py and app_pages/your_data/your_data.py.
 """
 
 from __future__ import annotations
@@ -11,14 +11,12 @@ from streamlit.errors import StreamlitAPIException
 
 from ir_metrics_lab.core.drilldown import AB_TOP_N, DEFAULT_K, TOP_N, ab_scenarios, mapping_note, scenario_for_query
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.core.paths import PAGES_DIR
+from ir_metrics_lab.core.paths import AB_PAGE, PLAYGROUND_PAGE
 from ir_metrics_lab.core.scenario import MAX_DOCS, Scenario
 from ir_metrics_lab.session import state
 from metrics.catalog.measures import parse_measure
 from metrics.core.conventions import TREC_EVAL, Conventions
 
-PLAYGROUND = PAGES_DIR / "playground.py"  # absolute: works whatever the entrypoint
-AB_PAGE = PAGES_DIR / "ab.py"
 _NOTE_AREA = "pg_drilldown"  # the playground shows this message once, after the switch
 
 
@@ -43,7 +41,7 @@ def open_in_playground(
     note = mapping_note(top_grade)
     state.set_message(_NOTE_AREA, "warning" if note else "success", opened + (f" {note}" if note else ""))
     try:
-        st.switch_page(PLAYGROUND)
+        st.switch_page(PLAYGROUND_PAGE)
     except StreamlitAPIException:  # the page runs on its own, without the app's navigation
         st.success(plain(f"Query {query_id} is loaded into the Playground. Open the Playground page to work with it."))
 

@@ -1,6 +1,6 @@
 """The one module that knows the session_state keys. Pages read and change the app's state only through it.
 
-Getters supply defaults, so every page also runs on its own (``streamlit run app_pages/<page>.py`` or
+Getters supply defaults, so every page also runs on its own (``streamlit run app_pages/<section>/<page>.py`` or
 AppTest.from_file).
 Plain keys (not widget keys) hold the canonical state: Streamlit deletes a widget's key when a page that does not
 render that widget runs, but plain keys survive page switches.

@@ -29,8 +29,8 @@ INSTALL_TIMEOUT_S = 600
 # Files the app needs at run time, as the wheel must hold them (paths inside the wheel).
 APP_FILES = [
     "ir_metrics_lab/app/app.py",
-    "ir_metrics_lab/app/app_pages/playground.py",
-    "ir_metrics_lab/app/app_pages/your_data.py",
+    "ir_metrics_lab/app/app_pages/play/playground.py",
+    "ir_metrics_lab/app/app_pages/your_data/your_data.py",
     "ir_metrics_lab/app/data/samples/qrels.txt.gz",
     "ir_metrics_lab/app/data/samples/dense.run.gz",
     "ir_metrics_lab/app/data/samples/bm25.run.gz",

@@ -2,5 +2,5 @@
 
 ``store`` keeps polls and answers in a database (SQLite by default, PostgreSQL by URL); ``questions`` builds the
 questions and scores them with ``metrics``; ``moves`` diagnoses a student's move; ``watch`` notices new answers. The
-pages (app_pages/ask_class.py, app_pages/join_class.py) and ``ir_metrics_lab.classroom`` draw them.
-"""
+pages (app_pages/live_class/ask_class.py, app_pages/live_class/join_class.py) and ``ir_metrics_lab.classroom`` draw
+them."""

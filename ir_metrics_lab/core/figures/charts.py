@@ -341,7 +341,7 @@ def per_query_bars(values: dict[str, float], mean: float, title: str) -> go.Figu
     return fig
 
 
-# --- comparing two runs (app_pages/compare_runs.py) ---
+# --- comparing two runs (app_pages/your_data/compare_runs.py) ---
 
 
 def waterfall(
@@ -431,7 +431,7 @@ def null_histogram(randomization: Randomization, metric: str) -> go.Figure:
     return fig
 
 
-# --- the swap heatmap (app_pages/swap_heatmap.py) ---
+# --- the swap heatmap (app_pages/play/swap_heatmap.py) ---
 
 TEXT_IN_CELLS = 10  # print Δ in the cells up to this many docs; beyond, hover only
 # How far (px) from a cell's centre a pointer hovers and clicks it, less the click layer's marker radius (3 px, which

@@ -10,7 +10,7 @@ from streamlit.errors import StreamlitAPIException
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.lessons import quiz
-from ir_metrics_lab.core.paths import PAGES_DIR
+from ir_metrics_lab.core.paths import ASK_THE_CLASS_PAGE
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.parts import notebook_button, sortable
 from ir_metrics_lab.parts.widgets import fmt
@@ -19,7 +19,6 @@ from ir_metrics_lab.shell import first_paint
 from metrics.teaching import formulas
 
 PAGE = "quiz"
-ASK_PAGE = PAGES_DIR / "ask_class.py"  # absolute: works whatever the entrypoint
 DEFAULT_SEED = 1
 
 
@@ -240,7 +239,7 @@ def ask_the_class(ex: quiz.Exercise) -> None:
     """Hand the exercise's list to Ask the class as a poll question (ir_metrics_lab.session.state), and go there."""
     state.set_live_from_quiz(questions.from_quiz(ex))
     try:
-        st.switch_page(ASK_PAGE)
+        st.switch_page(ASK_THE_CLASS_PAGE)
     except StreamlitAPIException:  # the page runs on its own, without the app's navigation
         st.success("The question is ready on the Ask the class page: open it to start the poll.")
 

@@ -2,16 +2,13 @@
 corrects it. Renders metrics.teaching.blog_posts and ir_metrics_lab.core.lessons.conventions_table.errata(); computes
 nothing itself."""
 
-from pathlib import Path
-
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from ir_metrics_lab.core.lessons.conventions_table import errata
+from ir_metrics_lab.core.paths import ERRATA_PAGE
 from metrics.teaching.blog_posts import SOURCES
 from metrics.teaching.examples import EXAMPLES
-
-ERRATA = Path(__file__).with_name("errata.py")  # absolute: works whatever the entrypoint's folder
 
 st.title("Sources")
 st.markdown(
@@ -34,6 +31,6 @@ for key, source in SOURCES.items():
         st.markdown(f"**On the Errata page ({count}):**" + "".join(f"\n- {claim}" for claim in fixed))
 
 try:
-    st.page_link(ERRATA, label="Open the errata", icon=":material/fact_check:")
+    st.page_link(ERRATA_PAGE, label="Open the errata", icon=":material/fact_check:")
 except StreamlitAPIException:  # this page runs on its own, without the app's navigation
     st.caption("Open the Errata page from the app's navigation.")

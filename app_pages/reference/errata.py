@@ -3,17 +3,15 @@
 Renders ir_metrics_lab.core.lessons.conventions_table.errata(); computes nothing itself.
 """
 
-from pathlib import Path
-
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from ir_metrics_lab.core.lessons.conventions_table import Erratum, errata
+from ir_metrics_lab.core.paths import PLAYGROUND_PAGE
 from ir_metrics_lab.session import state
 from metrics.teaching.blog_posts import SOURCES
 
 PAGE = "errata"
-PLAYGROUND = Path(__file__).with_name("playground.py")  # absolute: works whatever the entrypoint's folder
 
 st.title("Errata in popular posts")
 st.markdown(
@@ -26,7 +24,7 @@ st.markdown(
 def open_in_playground(erratum: Erratum) -> None:
     state.load(erratum.scenario, f"The example of “{SOURCES[erratum.seed].short}”, from the errata")
     try:
-        st.switch_page(PLAYGROUND)
+        st.switch_page(PLAYGROUND_PAGE)
     except StreamlitAPIException:  # this page runs on its own, without the app's navigation
         st.success("Loaded into the Playground. Open the Playground page to work with it.")
 
