@@ -6,10 +6,10 @@ Renders ir_metrics_lab.core.lessons.conventions_table.errata(); computes nothing
 from pathlib import Path
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from ir_metrics_lab.core.lessons.conventions_table import Erratum, errata
 from ir_metrics_lab.session import state
+from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException
 from metrics.teaching.blog_posts import SOURCES
 
 PAGE = "errata"

@@ -5,9 +5,9 @@ nothing itself."""
 from pathlib import Path
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from ir_metrics_lab.core.lessons.conventions_table import errata
+from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException
 from metrics.teaching.blog_posts import SOURCES
 from metrics.teaching.examples import EXAMPLES
 
