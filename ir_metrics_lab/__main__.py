@@ -49,11 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if typos:
         print(f"ir-metrics-lab: {typos[0]}", file=sys.stderr)
         return 2
-    from streamlit.web import cli as streamlit_cli  # imported here: --help and typos answer at once
+    from ir_metrics_lab.shell import streamlit_internals  # imported here: --help and typos answer at once
 
-    arguments = streamlit_arguments(argv)
-    sys.argv = ["streamlit", *arguments]  # streamlit checks its own command line
-    return streamlit_cli.main(args=arguments, prog_name="streamlit")
+    return streamlit_internals.run_command_line(streamlit_arguments(argv))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@ this page renders."""
 
 import pandas as pd
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.exports import notebooks
@@ -16,6 +15,7 @@ from ir_metrics_lab.parts import notebook_button, sortable
 from ir_metrics_lab.parts.widgets import fmt
 from ir_metrics_lab.session import state
 from ir_metrics_lab.shell import first_paint
+from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException
 from metrics.teaching import formulas
 
 PAGE = "quiz"

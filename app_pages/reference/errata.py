@@ -4,11 +4,11 @@ Renders ir_metrics_lab.core.lessons.conventions_table.errata(); computes nothing
 """
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from ir_metrics_lab.core.lessons.conventions_table import Erratum, errata
 from ir_metrics_lab.core.paths import PLAYGROUND_PAGE
 from ir_metrics_lab.session import state
+from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException
 from metrics.teaching.blog_posts import SOURCES
 
 PAGE = "errata"

@@ -3,10 +3,10 @@ corrects it. Renders metrics.teaching.blog_posts and ir_metrics_lab.core.lessons
 nothing itself."""
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from ir_metrics_lab.core.lessons.conventions_table import errata
 from ir_metrics_lab.core.paths import ERRATA_PAGE
+from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException
 from metrics.teaching.blog_posts import SOURCES
 from metrics.teaching.examples import EXAMPLES
 

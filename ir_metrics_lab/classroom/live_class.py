@@ -28,6 +28,7 @@ from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.session import state
+from ir_metrics_lab.shell import streamlit_internals
 
 ASK_PATH = "ask-the-class"
 JOIN_PATH = "join"
@@ -57,74 +58,33 @@ def poll_watch() -> PollWatch:
 
 
 # --- pushing a change to the phones --------------------------------------------------------------------------
-# Streamlit has no public call to rerun another session; these use its runtime's session manager and AppSession
-# (1.67), as its own "rerun on save" does. Without them (AppTest, another version) each phone asks instead:
-# a fragment every STUDENT_REFRESH_S.
-
-
-def _app_session(session_id: str):
-    from streamlit.runtime import Runtime
-
-    if not Runtime.exists():
-        return None
-    info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
-    return info.session if info is not None else None
+# Streamlit has no public call to rerun another session: ir_metrics_lab.shell.streamlit_internals does it with its
+# runtime's private pieces. Without them (AppTest, or a release that changed them) each phone asks instead: a
+# fragment every STUDENT_REFRESH_S.
 
 
 def push_available() -> bool:
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
+    """Whether the server can rerun this session's page itself (``streamlit_internals.rerun_session``)."""
     try:
-        session = _app_session(ctx.session_id) if ctx else None
-        return session is not None and all(
-            hasattr(session, name) for name in ("_event_loop", "_client_state", "request_rerun", "session_state")
-        )
-    except (AttributeError, ImportError):
+        run = streamlit_internals.script_run()
+        return run is not None and streamlit_internals.can_rerun(run.session_id)
+    except streamlit_internals.MissingHook as missing:
+        streamlit_internals.warn_once(missing, f"each phone asks for its poll every {STUDENT_REFRESH_S:g} s instead")
         return False
-
-
-def _rerun_session(session_id: str, page_script_hash: str) -> None:
-    """Rerun a session's whole page as the browser last asked for it (its address, its widgets' values), if it is
-    still on that page; from any thread."""
-    from streamlit.proto.ClientState_pb2 import ClientState
-
-    session = _app_session(session_id)
-    if session is None:
-        return
-
-    def rerun() -> None:
-        last = session._client_state
-        if last.page_script_hash != page_script_hash:  # the student went to another page
-            return
-        client = ClientState()
-        client.CopyFrom(last)
-        client.ClearField("fragment_id")
-        client.is_auto_rerun = False
-        values = session.session_state.get_widget_states()
-        # one-shot triggers (a button's tap) are not repeated
-        client.widget_states.widgets.extend(w for w in values if "trigger" not in (w.WhichOneof("value") or ""))
-        session.request_rerun(client)
-
-    session._event_loop.call_soon_threadsafe(rerun)
 
 
 def watch_poll(poll: Poll, student: str, answered: bool) -> None:
     """Redraw this phone's page when the teacher reveals, resets or re-asks: pushed by the process's watcher
     (poll_watch) when Streamlit allows it, else the phone's own fragment every STUDENT_REFRESH_S."""
-    from streamlit.runtime import Runtime
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
     if not push_available():
         _watch_fragment(poll.code, poll.round, poll.state, student, answered)
         return
-    ctx = get_script_run_ctx()
-    session_id, page = ctx.session_id, ctx.page_script_hash
+    session_id, page = streamlit_internals.script_run()
     poll_watch().watch(
         session_id,
         Shown(poll.code, poll.round, poll.state, student, answered),
-        notify=lambda: _rerun_session(session_id, page),
-        alive=lambda: Runtime.instance().is_active_session(session_id),
+        notify=lambda: streamlit_internals.rerun_session(session_id, page),
+        alive=lambda: streamlit_internals.session_alive(session_id),
     )
 
 

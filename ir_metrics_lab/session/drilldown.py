@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from ir_metrics_lab.core.drilldown import AB_TOP_N, DEFAULT_K, TOP_N, ab_scenarios, mapping_note, scenario_for_query
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.paths import AB_PAGE, PLAYGROUND_PAGE
 from ir_metrics_lab.core.scenario import MAX_DOCS, Scenario
 from ir_metrics_lab.session import state
+from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException
 from metrics.catalog.measures import parse_measure
 from metrics.core.conventions import TREC_EVAL, Conventions
 

@@ -59,8 +59,9 @@ h1 { font-size: 2.3rem !important; padding-top: 0 !important; }
    white text (primary buttons, a multiselect's chips). */
 [data-testid="stCaptionContainer"] { color: #474F57 !important; }
 [data-testid="stTable"] th { color: #1F2933 !important; }
-[data-testid="stSliderThumbValue"], [data-testid="stSliderTickBarMin"], [data-testid="stSliderTickBarMax"],
-[data-testid="stButtonGroup"] button[aria-checked="true"] { color: #004F7C !important; }
+[data-testid="stSliderThumbValue"], [data-testid="stButtonGroup"] button[aria-checked="true"] {
+  color: #004F7C !important;
+}
 [data-testid="stMultiSelectTagsContainer"] > span > span, [data-testid^="stBaseButton-primary"]:not(:disabled) {
   background-color: #005A8C !important; border-color: #005A8C !important;
 }

@@ -1,0 +1,416 @@
+"""The private Streamlit hooks the app relies on (ir_metrics_lab.shell.streamlit_internals), checked against the
+installed Streamlit: each test exercises its hook for real where it can (a ``streamlit run`` server, AppTest, the
+frontend's shipped bundle) and fails naming the hook. docs/upgrading-streamlit.md says when to run them: with a new
+Streamlit, before the browser tests.
+
+Also the fence itself: no other module of the app imports Streamlit's private modules, and the app's CSS and scripts
+select no Streamlit markup the hooks' table does not list."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+import logging
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import streamlit
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.testing.v1 import AppTest
+from websockets.sync.client import connect
+
+from ir_metrics_lab.classroom import live_class
+from ir_metrics_lab.shell import streamlit_internals as internals
+from ir_metrics_lab.shell import upload_copy
+from tests.browser.conftest import start_server, stop_server
+
+REPO = Path(__file__).resolve().parents[1]
+VERSION = f"streamlit {streamlit.__version__}"
+WAIT_S = 60  # a loaded 2-core box
+
+
+# --- rerunning another session: the live class's push to the phones -------------------------------------------
+
+# A one-page app whose first run asks, from another thread, for a rerun of its own session, as the live class's
+# watcher does for a phone; the second run comes with nothing sent by the browser.
+PUSHED_APP = """
+import threading
+
+import streamlit as st
+
+from ir_metrics_lab.shell import streamlit_internals as internals
+
+runs = st.session_state["runs"] = st.session_state.get("runs", 0) + 1
+run = internals.script_run()
+st.text(f"run {runs} of {run.session_id}, q={st.query_params.get('q')}")
+st.text(f"can rerun: {internals.can_rerun(run.session_id)}")
+st.text(f"alive: {internals.session_alive(run.session_id)}, one that never was: {internals.session_alive('no-such')}")
+if runs == 1:
+    threading.Timer(0.2, internals.rerun_session, args=run).start()
+"""
+
+
+def _server_command(script: Path):
+    def command(port: int) -> list[str]:
+        return [
+            sys.executable, "-m", "streamlit", "run", str(script),
+            "--server.headless", "true",
+            "--server.address", "127.0.0.1",
+            "--server.port", str(port),
+            "--browser.gatherUsageStats", "false",
+            "--server.fileWatcherType", "none",
+        ]  # fmt: skip
+
+    return command
+
+
+def _one_tab(base: str) -> tuple[list[list[str]], list[str]]:
+    """Open the app as a browser tab does (one rerun request, ?q=kept) and send nothing more: the text of each run
+    that comes (up to two, or WAIT_S), and the exceptions shown."""
+    host = base.removeprefix("http://")
+    runs: list[list[str]] = []
+    errors: list[str] = []
+    with connect(f"ws://{host}/_stcore/stream", subprotocols=["streamlit"], origin=base, max_size=None) as ws:
+        hello = BackMsg()
+        hello.rerun_script.query_string = "q=kept"
+        ws.send(hello.SerializeToString())
+        deadline = time.monotonic() + WAIT_S
+        finished = 0
+        while finished < 2 and not errors and time.monotonic() < deadline:
+            try:
+                msg = ForwardMsg.FromString(ws.recv(timeout=deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            kind = msg.WhichOneof("type")
+            if kind == "new_session":
+                runs.append([])
+            elif kind == "script_finished":
+                finished += 1
+            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+                element = msg.delta.new_element
+                if element.WhichOneof("type") == "text":
+                    runs[-1].append(element.text.body)
+                elif element.WhichOneof("type") == "exception":
+                    errors.append(element.exception.message)
+    return runs, errors
+
+
+def test_rerun_session_can_rerun_and_session_alive_on_a_real_server(tmp_path):
+    """script_run, can_rerun, rerun_session and session_alive on a ``streamlit run`` server: the session is pushed
+    a rerun of its page as its browser last asked for it (the same query string), from another thread."""
+    script = tmp_path / "pushed_app.py"
+    script.write_text(PUSHED_APP, encoding="utf-8")
+    log = tmp_path / "server.log"
+    proc, base = start_server(log, command=_server_command(script), cwd=tmp_path)
+    try:
+        runs, errors = _one_tab(base)
+    finally:
+        stop_server(proc)
+    shown = f"runs {runs}; server log:\n{log.read_text()[-3000:]}"
+    assert errors == [], f"{errors[0]} ({shown})"
+    assert runs, f"streamlit_internals: the app never ran ({shown})"
+    first = runs[0]
+    session_id = first[0].split(" of ")[1].split(",")[0]
+    assert first == [
+        f"run 1 of {session_id}, q=kept",
+        "can rerun: True",
+        "alive: True, one that never was: False",
+    ], f"streamlit_internals.can_rerun or session_alive: no longer as on a live session in {VERSION} ({shown})"
+    assert len(runs) == 2 and runs[1][0] == f"run 2 of {session_id}, q=kept", (
+        f"streamlit_internals.rerun_session: no pushed rerun of the page in {VERSION} ({shown})"
+    )
+
+
+def test_script_run_names_the_session_and_page_and_apptest_is_not_pushed_to(caplog):
+    """script_run in AppTest; AppTest's stand-in runtime serves no session: can_rerun says so, and warns of
+    nothing (the app's AppTest suites go on with the phones' own timer)."""
+    at = AppTest.from_string(
+        "import streamlit as st\n"
+        "from ir_metrics_lab.shell import streamlit_internals as internals\n"
+        "run = internals.script_run()\n"
+        "st.text(f'{bool(run.session_id)} {bool(run.page_script_hash)} {internals.can_rerun(run.session_id)}')\n"
+    )
+    with caplog.at_level(logging.WARNING, logger=internals.__name__):
+        at.run()
+    assert not at.exception, at.exception[0].message  # MissingHook names the hook and the piece
+    assert [t.value for t in at.text] == ["True True False"], f"streamlit_internals.script_run: changed in {VERSION}"
+    assert [r for r in caplog.records if r.name == internals.__name__] == []
+
+
+def test_a_missing_push_hook_leaves_the_phones_polling_with_one_warning(monkeypatch, caplog):
+    """Production's fallback: the phones ask for the poll themselves, and the log names the hook, once."""
+
+    def gone(session_id: str) -> bool:
+        raise internals.MissingHook("rerun_session", "Runtime.instance()._session_mgr")
+
+    monkeypatch.setattr(internals, "_warned", set())
+    monkeypatch.setattr(internals, "script_run", lambda: internals.ScriptRun("s", "h"))
+    monkeypatch.setattr(internals, "can_rerun", gone)
+    with caplog.at_level(logging.WARNING, logger=internals.__name__):
+        assert live_class.push_available() is False
+        assert live_class.push_available() is False
+    assert [r.getMessage() for r in caplog.records] == [
+        f"streamlit_internals.rerun_session: Runtime.instance()._session_mgr is gone in {VERSION}; each phone asks "
+        "for its poll every 2 s instead (docs/upgrading-streamlit.md)"
+    ]
+
+
+# --- uploaded files ---------------------------------------------------------------------------------------------
+
+
+def test_uploaded_file_twin_and_the_deepcopy_share_a_real_uploads_bytes():
+    """uploaded_file and uploaded_file_twin, then set_uploaded_file_deepcopy (through upload_copy.install): a deep
+    copy of an UploadedFile is a new file at the same read position over the same bytes object."""
+    data = b"q1 Q0 d1 1 1.0 run\n" * 1000
+    uploaded = internals.uploaded_file("id-1", "run.txt", "text/plain", data)
+    uploaded.seek(7)
+    twin = internals.uploaded_file_twin(uploaded)  # a MissingHook here names the piece
+    assert twin.getvalue() is data and twin.tell() == 0, f"streamlit_internals.uploaded_file_twin: {VERSION}"
+    upload_copy.install()
+    copied = copy.deepcopy(uploaded)
+    assert copied is not uploaded and copied.getvalue() is data, (
+        f"streamlit_internals.set_uploaded_file_deepcopy: a deep copy copies the bytes in {VERSION}"
+    )
+    assert (copied.file_id, copied.name, copied.type, copied.size, copied.tell()) == (
+        ("id-1", "run.txt", "text/plain", len(data), 7)
+    )
+
+
+def test_each_script_run_of_an_upload_shares_its_bytes_in_apptest():
+    """What the hook is for: Streamlit hands each run a deep copy of the uploader's value; with the app's deep copy
+    the run's file and the one session_state holds share one bytes object."""
+    at = AppTest.from_string(
+        "import streamlit as st\n"
+        "from ir_metrics_lab.shell import upload_copy\n"
+        "upload_copy.install()\n"
+        "f = st.file_uploader('f', key='f')\n"
+        "if f is not None:\n"
+        "    st.text(f\"{f is st.session_state['f']} {f.getvalue() is st.session_state['f'].getvalue()}\")\n"
+    ).run()
+    at.file_uploader(key="f").set_value(("run.txt", b"q1 Q0 d1 1 1.0 run\n" * 1000, "text/plain")).run()
+    assert not at.exception, f"streamlit_internals.uploaded_file_twin: {at.exception[0].message} ({VERSION})"
+    assert [t.value for t in at.text] == ["False True"], (
+        f"streamlit_internals.uploaded_file_twin, set_uploaded_file_deepcopy: a run's upload is copied in {VERSION}"
+    )
+
+
+def test_a_missing_upload_hook_keeps_streamlits_own_copy_with_one_warning(monkeypatch, caplog):
+    uploads = sys.modules[internals._UPLOADS]
+    monkeypatch.setattr(internals, "_warned", set())
+    monkeypatch.setattr(uploads.UploadedFile, "__deepcopy__", None, raising=False)
+    monkeypatch.delattr(uploads, "UploadedFileRec")
+    with caplog.at_level(logging.WARNING, logger=internals.__name__):
+        upload_copy.install()
+        upload_copy.install()
+    assert uploads.UploadedFile.__deepcopy__ is None  # not installed
+    assert [r.getMessage() for r in caplog.records] == [
+        f"streamlit_internals.uploaded_file: streamlit.runtime.uploaded_file_manager.UploadedFileRec is gone in "
+        f"{VERSION}; each script run copies every uploaded file (docs/upgrading-streamlit.md)"
+    ]
+
+
+# --- errors and the command line ----------------------------------------------------------------------------------
+
+
+def test_streamlit_api_exception_is_what_a_page_link_outside_the_navigation_raises():
+    """A page run on its own (no st.navigation) links to another page: Streamlit raises StreamlitAPIException, which
+    the pages catch."""
+    page = REPO / "app_pages" / "errata.py"
+    at = AppTest.from_string(
+        "import streamlit as st\n"
+        "from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException\n"
+        "try:\n"
+        f"    st.page_link({str(page)!r}, label='Errata')\n"
+        "except StreamlitAPIException:\n"
+        "    st.text('caught')\n"
+    ).run()
+    assert internals.StreamlitAPIException is not Exception, f"streamlit_internals.StreamlitAPIException: {VERSION}"
+    assert not at.exception and [t.value for t in at.text] == ["caught"], (
+        f"streamlit_internals.StreamlitAPIException: st.page_link no longer raises it in {VERSION}"
+    )
+
+
+def test_run_command_line_runs_streamlits_own_command(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    with pytest.raises(SystemExit) as done:
+        internals.run_command_line(["version"])
+    assert done.value.code in (0, None), f"streamlit_internals.run_command_line: exit {done.value.code} ({VERSION})"
+    assert f"version {streamlit.__version__}" in capsys.readouterr().out, (
+        f"streamlit_internals.run_command_line: {VERSION}"
+    )
+
+
+# --- the frontend's markup ---------------------------------------------------------------------------------------
+
+STATIC = Path(streamlit.__file__).parent / "static"
+
+
+@pytest.fixture(scope="module")
+def bundle_words() -> set[str]:
+    """Every word (letters, digits, _ and -) of the installed frontend's shipped JavaScript and CSS."""
+    files = sorted(path for path in STATIC.rglob("*") if path.suffix in {".js", ".css"})
+    assert files, f"no frontend bundle under {STATIC}"
+    return {
+        word for path in files for word in re.findall(r"[\w-]+", path.read_text(encoding="utf-8", errors="replace"))
+    }
+
+
+@pytest.mark.parametrize("name", sorted(internals.MARKUP))
+def test_each_markup_name_is_in_streamlits_frontend_bundle(bundle_words, name):
+    """A grep of the shipped bundle for each name of the table, as a whole word (a prefix such as st-key- ends where
+    the bundle adds the key): a release that renames one fails here by name, where the app's rule would silently
+    match nothing."""
+    assert name in bundle_words, (
+        f"streamlit_internals.MARKUP[{name!r}] ({internals.MARKUP[name]}): not in {VERSION}'s frontend"
+    )
+
+
+def _app_sources() -> list[Path]:
+    """The app's files that may hold CSS or browser scripts: its package, app.py and the pages (not the table)."""
+    files = [
+        path
+        for path in (REPO / "ir_metrics_lab").rglob("*")
+        if path.suffix in {".py", ".js", ".css"} and path.name != "streamlit_internals.py"
+    ]
+    return sorted([*files, REPO / "app.py", *(REPO / "app_pages").glob("*.py")])
+
+
+_TEST_ID = re.compile(r"data-testid([\^$*]?)=\\?[\"']([^\"'\\]+)")
+_CLASS = re.compile(r"(?<![\w-])\.(st[A-Z][\w-]*|katex[\w-]*)")
+_KEY_CLASS = re.compile(r"(?<![\w-])st-key-")
+_DATA_ATTRIBUTE = re.compile(r"(?<![\w-])data-test-[\w-]+")
+_HASHED_CLASS = re.compile(r"st-emotion-cache")  # a class Streamlit's styles hash: it changes with any release
+
+
+def _selected(text: str) -> tuple[set[str], set[str]]:
+    """(the Streamlit markup names ``text`` selects that the table lacks, the table's names it selects)."""
+    unlisted, used = set(), set()
+    for operator, value in _TEST_ID.findall(text):
+        if operator == "^":
+            listed = {prefix for prefix in internals.TEST_ID_PREFIXES if value.startswith(prefix)}
+            used |= listed
+            if not listed:
+                unlisted.add(f'data-testid^="{value}"')
+        elif value in internals.TEST_IDS:
+            used.add(value)
+        else:
+            unlisted.add(f'data-testid="{value}"')
+    for name in _CLASS.findall(text):
+        if name in internals.CLASSES:
+            used.add(name)
+        else:
+            unlisted.add(f".{name}")
+    if _KEY_CLASS.search(text):
+        used.add(internals.KEY_CLASS_PREFIX)
+    for name in _DATA_ATTRIBUTE.findall(text):
+        if name in internals.SCRIPT_STATE:
+            used.add(name)
+        else:
+            unlisted.add(name)
+    unlisted.update(_HASHED_CLASS.findall(text))
+    used.update(name for name in internals.SCRIPT_STATE if f'"{name}"' in text)
+    return unlisted, used
+
+
+def test_the_markup_check_finds_what_it_should():
+    sample = (
+        '[data-testid="stMain"] a, [data-testid^="stBaseButton-primary"], .st-key-x .stCode, .katex-display\n'
+        "document.querySelector('[data-testid=\"stBogus\"]'); .stVerticalBlock; .st-emotion-cache-1abc2de\n"
+        'app.getAttribute("data-test-script-state") !== "notRunning"; data-test-bogus-state\n'
+    )
+    unlisted, used = _selected(sample)
+    assert unlisted == {'data-testid="stBogus"', ".stVerticalBlock", "st-emotion-cache", "data-test-bogus-state"}
+    assert used == {"stMain", "stBaseButton-", "st-key-", "stCode", "katex-display", *internals.SCRIPT_STATE}
+
+
+def test_the_apps_css_and_scripts_select_only_the_tables_markup_and_all_of_it():
+    """One list of every Streamlit markup name the app depends on: a selector of a name the table lacks fails here
+    (add it to the table, which the bundle test then checks); a name no rule selects any more leaves the table."""
+    unlisted: dict[str, set[str]] = {}
+    used: set[str] = set()
+    for path in _app_sources():
+        missing, found = _selected(path.read_text(encoding="utf-8"))
+        used |= found
+        if missing:
+            unlisted[str(path.relative_to(REPO))] = missing
+    assert unlisted == {}, "Streamlit markup selected but not in streamlit_internals' table"
+    assert set(internals.MARKUP) - used == set(), "in streamlit_internals' table but selected nowhere"
+
+
+# --- the fence: nothing else reaches into Streamlit -------------------------------------------------------------
+
+_PRIVATE_ST_ATTRIBUTES = {"runtime", "web", "proto", "elements", "errors", "delta_generator", "testing"}
+
+
+def _private_uses(source: str) -> list[tuple[int, str]]:
+    """(line, what) of each use of a private Streamlit module in ``source`` that runs (not under ``if
+    TYPE_CHECKING:``, an annotation's import): ``import streamlit.x``, ``from streamlit.x import y``, ``st._x`` and
+    ``st.runtime``-like attributes."""
+    tree = ast.parse(source)
+    skipped = {
+        id(child)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test) in {"TYPE_CHECKING", "typing.TYPE_CHECKING"}
+        for statement in node.body
+        for child in ast.walk(statement)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("streamlit.")]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("streamlit."):
+            found.append((node.lineno, node.module))
+        elif isinstance(node, ast.ImportFrom) and node.module == "streamlit":
+            found += [(node.lineno, f"streamlit.{a.name}") for a in node.names if a.name in _PRIVATE_ST_ATTRIBUTES]
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in {"st", "streamlit"}
+            and (node.attr.startswith("_") or node.attr in _PRIVATE_ST_ATTRIBUTES)
+        ):
+            found.append((node.lineno, f"{node.value.id}.{node.attr}"))
+    return sorted(found)
+
+
+def test_only_streamlit_internals_uses_streamlits_private_modules():
+    sample = (
+        "import streamlit as st\nfrom streamlit.runtime import Runtime\nimport streamlit.web.cli\n"
+        "from streamlit import errors\nst.components.v2.component\nst._config\nst.runtime.exists()\n"
+        "if TYPE_CHECKING:\n    from streamlit.delta_generator import DeltaGenerator\n"
+    )
+    assert _private_uses(sample) == [
+        (2, "streamlit.runtime"),
+        (3, "streamlit.web.cli"),
+        (4, "streamlit.errors"),
+        (6, "st._config"),
+        (7, "st.runtime"),
+    ]  # the check finds them, and lets public and annotation-only uses be
+    uses = {
+        str(path.relative_to(REPO)): found
+        for path in _app_sources()
+        if path.suffix == ".py" and (found := _private_uses(path.read_text(encoding="utf-8")))
+    }
+    assert uses == {}, "use ir_metrics_lab.shell.streamlit_internals (add the hook there, with its contract test)"
+
+
+def test_the_upgrade_page_lists_every_hook():
+    """docs/upgrading-streamlit.md names each hook of the module and its contract test, and nothing the module lacks."""
+    page = (REPO / "docs" / "upgrading-streamlit.md").read_text(encoding="utf-8")
+    functions = {
+        name
+        for name, value in vars(internals).items()
+        if inspect.isfunction(value) and value.__module__ == internals.__name__ and not name.startswith("_")
+    }
+    hooks = functions - {"warn_once"} | {"StreamlitAPIException", "MARKUP"}
+    named = set(re.findall(r"^\| `(\w+)`", page, re.MULTILINE))
+    assert named == hooks
+    tests = set(re.findall(r"`(test_\w+)`", page))
+    defined = {name for name in globals() if name.startswith("test_")}
+    assert tests and tests <= defined
