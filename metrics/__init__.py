@@ -24,6 +24,20 @@ from metrics.families.recall import recall
 from metrics.families.reciprocal_rank import reciprocal_rank
 from metrics.teaching import jupyter as _jupyter
 
+
+def __getattr__(name: str) -> str:
+    """``metrics.__version__``: the installed package's version (pyproject.toml is the one place the number is
+    written), read on first use so that ``import metrics`` does not scan the installed distributions."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ir-metrics-lab")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "unknown"
+
+
 _moved.install()  # the old import paths (metrics.engine, ...), for one release
 _jupyter.install()  # Breakdowns and query-set results show as formulas and tables in Jupyter
 

@@ -220,7 +220,7 @@ def test_a_missing_upload_hook_keeps_streamlits_own_copy_with_one_warning(monkey
 def test_streamlit_api_exception_is_what_a_page_link_outside_the_navigation_raises():
     """A page run on its own (no st.navigation) links to another page: Streamlit raises StreamlitAPIException, which
     the pages catch."""
-    page = REPO / "app_pages" / "errata.py"
+    page = REPO / "app_pages" / "reference" / "errata.py"
     at = AppTest.from_string(
         "import streamlit as st\n"
         "from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException\n"

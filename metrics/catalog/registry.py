@@ -135,7 +135,7 @@ def canonical_names() -> tuple[str, ...]:
 
 
 def markdown_table() -> str:
-    """The README's measure table, one row per family (scripts/sync_readme.py writes it; a test compares)."""
+    """The measure table, one row per family: the documentation site's measure catalogue (scripts/docs_site.py)."""
 
     def code(name: str | None) -> str:
         return f"`{name}`" if name else "none"

@@ -43,6 +43,22 @@ def run(
         return 130
 
 
+class _PrintVersion(argparse.Action):
+    """``--version``: the command's name and the package's version, read only when asked (the metadata look-up costs
+    milliseconds every other run would pay)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import metrics
+
+        print(f"{self.default} {metrics.__version__}")
+        parser.exit(0)
+
+
+def add_version_option(parser: argparse.ArgumentParser, command: str) -> None:
+    """``--version``: prints ``COMMAND VERSION`` (metrics.__version__, from the installed package) and exits."""
+    parser.add_argument("--version", action=_PrintVersion, nargs=0, default=command, help="print the version and exit")
+
+
 def add_large_run_options(parser: argparse.ArgumentParser, *, runs: str, dask: str, to_parquet: bool = False) -> None:
     """The "large runs" option group: --stream/--no-stream, --block-bytes, --dask (and --to-parquet when asked).
     ``runs`` names what is read ("the run", "each run"); ``dask`` says what --dask does, before its addresses."""

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from metrics.cli import trec_options
-from metrics.cli.common import OneLineParser, add_large_run_options, evaluation_options, run
+from metrics.cli.common import OneLineParser, add_large_run_options, add_version_option, evaluation_options, run
 
 if TYPE_CHECKING:
     from metrics.evaluation.options import EvaluationOptions
@@ -84,6 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format")
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals in text and csv (default 4)")
     trec_options.add_options(parser)
+    add_version_option(parser, "ir-metrics")
     add_large_run_options(parser, runs="the run", dask="evaluate on Dask", to_parquet=True)
     return parser
 

@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from metrics.cli.common import OneLineParser, add_large_run_options, evaluation_options, run
+from metrics.cli.common import OneLineParser, add_large_run_options, add_version_option, evaluation_options, run
 
 EPILOG = """\
 Each run is read and evaluated in turn, keeping only its per-query values, so memory stays near one run's (with
@@ -55,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals (default 4)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_version_option(parser, "ir-metrics-compare")
     add_large_run_options(parser, runs="each run", dask="evaluate the runs on Dask, all at once")
     return parser
 

@@ -21,13 +21,12 @@ class _PrintVersion(argparse.Action):
     """trec_eval -v: the version on stderr, exit status 0, before anything else is read (as trec_eval.c does)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from importlib.metadata import PackageNotFoundError, version
+        import metrics
 
-        try:
-            ours = version("ir-metrics-lab")
-        except PackageNotFoundError:  # a source tree that was never installed
-            ours = "unknown"
-        print(f"trec_eval version {TREC_EVAL_VERSION} (as reproduced by ir-metrics {ours})", file=sys.stderr)
+        print(
+            f"trec_eval version {TREC_EVAL_VERSION} (as reproduced by ir-metrics {metrics.__version__})",
+            file=sys.stderr,
+        )
         parser.exit(0)
 
 
@@ -58,7 +57,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     """trec_eval's -v, -T, -o, -Z and -D, spelled as trec_eval spells them (its long names too)."""
     group = parser.add_argument_group("trec_eval's other options")
     group.add_argument(
-        "-v", "--version", action=_PrintVersion, nargs=0, help="print the trec_eval version reproduced, and exit"
+        "-v", action=_PrintVersion, nargs=0, help="print the trec_eval version reproduced (on stderr), and exit"
     )
     group.add_argument(
         "-R",
