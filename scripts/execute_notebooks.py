@@ -27,7 +27,10 @@ TARGET = REPO / "docs" / "tutorials"
 APP = "http://localhost:8501"  # the app's address when started with ir-metrics-lab (or streamlit run app.py)
 PLOTLY = "application/vnd.plotly.v1+json"
 # The two notebooks that are guides, not lessons, and the page each belongs to (a lesson's page names its lesson).
-GUIDE_PAGES = {"evaluate_your_run": "app_pages/your_data/your_data.py", "why_tools_differ": "app_pages/your_data/tool_difference.py"}
+GUIDE_PAGES = {
+    "evaluate_your_run": "app_pages/your_data/your_data.py",
+    "why_tools_differ": "app_pages/your_data/tool_difference.py",
+}
 LINK_CELL = "tutorial-app-link"  # the id of the cell this script adds, so a test can tell it from the notebook's own
 
 
