@@ -5,8 +5,9 @@
 
 Each measurement is a fresh process timed by /usr/bin/time (wall, max RSS), interleaved across the configurations
 so load from other processes hits each one; medians are reported. "one run" is the single-run CLI,
-``python -m metrics QRELS RUN``, on the same measures; "N runs" is ``python -m metrics.leaderboard QRELS RUN ...``
-(paired t-test, Holm), which reads the runs one at a time and keeps only their per-query values.
+``python -m metrics QRELS RUN``, on the same measures; "N runs" is ``ir-metrics-compare QRELS RUN ...`` (run as
+``python -m metrics.cli.ir_metrics_compare``; paired t-test, Holm), which reads the runs one at a time and keeps only
+their per-query values.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ def main() -> None:
     python = sys.executable
     configs = {"1 run (python -m metrics)": [python, "-m", "metrics", str(qrels), str(runs[0]), "-m", MEASURES]}
     for n in counts:
-        configs[f"{n} runs (python -m metrics.leaderboard)"] = [
-            python, "-m", "metrics.compare.leaderboard", str(qrels), *map(str, runs[:n]), "-m", MEASURES, "--quiet",
+        configs[f"{n} runs (ir-metrics-compare)"] = [
+            python, "-m", "metrics.cli.ir_metrics_compare", str(qrels), *map(str, runs[:n]), "-m", MEASURES, "--quiet",
         ]  # fmt: skip
     samples: dict[str, list[tuple[float, float]]] = {name: [] for name in configs}
     for _ in range(options.reps):

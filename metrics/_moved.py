@@ -2,8 +2,7 @@
 
 ``import metrics.engine`` (or ``from metrics.registry import FAMILIES``) gives the module at its new path
 (``metrics.evaluation.engine``) with a DeprecationWarning that names that path; the old name and the new one are
-the same module object, so state set through one is seen through the other. ``python -m metrics.leaderboard`` and
-``python -m metrics.explain`` are commands, not old paths: they keep running their programs, with no warning.
+the same module object, so state set through one is seen through the other.
 
 Written by hand: the standard library's import hooks (importlib.abc.MetaPathFinder) are the way to alias a module
 name, and no maintained package does it for a list of names. The finder is installed at every import of metrics, so
@@ -53,11 +52,6 @@ MOVED = {
     "metrics.trec_format": "metrics.catalog.trec_format",
     "metrics.types": "metrics.core.types",
 }
-# ``python -m NAME`` -> the module whose program it runs (documented commands: these names stay)
-COMMANDS = {
-    "metrics.leaderboard": "metrics.cli.ir_metrics_compare",
-    "metrics.explain": "metrics.tools.explain",
-}
 
 
 @functools.cache
@@ -87,10 +81,8 @@ def _alias_loader() -> type:
             return None
 
         def get_code(self, fullname: str):
-            """``python -m OLD`` (runpy asks for the code, not the module): the command's program, or the new
-            module."""
-            target = COMMANDS.get(self.old, self.new)
-            return importlib.util.find_spec(target).loader.get_code(target)
+            """``python -m OLD`` (runpy asks for the code, not the module): the new module's."""
+            return importlib.util.find_spec(self.new).loader.get_code(self.new)
 
     return _Alias
 
@@ -104,8 +96,7 @@ class _Finder:
         import importlib.machinery
         import importlib.util
 
-        runs = COMMANDS.get(fullname, MOVED[fullname])
-        origin = importlib.util.find_spec(runs).origin  # what ``python -m`` reports as the file it runs
+        origin = importlib.util.find_spec(MOVED[fullname]).origin  # what ``python -m`` reports as the file it runs
         loader = _alias_loader()(fullname, MOVED[fullname])
         return importlib.machinery.ModuleSpec(fullname, loader, origin=origin)
 

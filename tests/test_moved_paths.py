@@ -1,10 +1,9 @@
-"""The import paths metrics/ had before its regrouping (metrics._moved) still work for one release, with a warning,
-and the two documented ``python -m`` commands that share a name with an old path still run their programs."""
+"""The import paths metrics/ had before its regrouping (metrics._moved) still work for one release, with a
+warning."""
 
 from __future__ import annotations
 
 import importlib
-import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -38,15 +37,3 @@ def test_the_warning_points_at_the_importing_line():
 def test_an_unknown_path_is_still_an_import_error():
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("metrics.no_such_module")
-
-
-@pytest.mark.parametrize("command", sorted(_moved.COMMANDS))
-def test_a_documented_command_runs_its_program_without_a_warning(command):
-    done = subprocess.run(
-        [sys.executable, "-W", "error::DeprecationWarning", "-m", command, "--help"],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-    )
-    assert done.returncode == 0, done.stderr
-    assert f"usage: python -m {command} " in done.stdout

@@ -777,7 +777,7 @@ def tools(found: Explanation, *, run=None, qrels=None, inputs: Inputs | None = N
         (f"{tool.title}'s conventions", _setting_words(profile.setting))
         for tool, profile in zip(found.tools, found.profiles, strict=True)
     )
-    command = ["python", "-m", "metrics.explain", inputs.qrels or "QRELS", *(inputs.runs.values() or ["RUN"])]
+    command = ["ir-metrics-explain", inputs.qrels or "QRELS", *(inputs.runs.values() or ["RUN"])]
     command += ["--measure", found.measure, "--tools", ",".join(t.key for t in found.tools)]
     return Brief(
         "tools",
