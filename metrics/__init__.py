@@ -4,7 +4,6 @@ vectorized engine for whole run files that agrees with them exactly. Conventions
 No Streamlit here: this package is a plain library.
 """
 
-from metrics import _moved
 from metrics.catalog.measures import DEFAULT_MEASURES, FUNCTIONS, Measure, parse_measure
 from metrics.catalog.registry import FAMILIES as _FAMILIES
 from metrics.core.conventions import TREC_EVAL, Conventions
@@ -24,7 +23,6 @@ from metrics.families.recall import recall
 from metrics.families.reciprocal_rank import reciprocal_rank
 from metrics.teaching import jupyter as _jupyter
 
-_moved.install()  # the old import paths (metrics.engine, ...), for one release
 _jupyter.install()  # Breakdowns and query-set results show as formulas and tables in Jupyter
 
 # Every family's readable function (bpref, utility, ...), as the registry finds the families: a new family is

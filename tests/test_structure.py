@@ -593,33 +593,6 @@ def test_no_two_modules_of_metrics_share_a_name():
     assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
 
 
-def _old_paths_imported(path: Path) -> list[str]:
-    """The modules ``path`` imports by a path metrics/ had before its regrouping (metrics._moved.MOVED)."""
-    from metrics._moved import MOVED
-
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)  # ``from metrics import registry``
-    return sorted(name for name in names if name in MOVED)
-
-
-def test_the_project_imports_no_old_path_of_metrics():
-    """The old paths are for users' code, for one release: the project itself uses the new ones, so nothing of ours
-    warns and the aliases can go without touching it (tests/test_moved_paths.py imports them on purpose)."""
-    sample = REPO / "tests" / "test_moved_paths.py"
-    assert _old_paths_imported(sample) == ["metrics.engine"]  # the check finds one
-    offenders = {
-        str(path.relative_to(REPO)): names
-        for path in {*_python_files("metrics", "ir_metrics_lab", "tests", "bench", "scripts"), *page_scripts()}
-        if path != sample and (names := _old_paths_imported(path))
-    }
-    assert offenders == {}
-
-
 def test_user_text_reaches_a_chart_only_through_the_one_helper():
     """plotly reads labels as HTML: the app's charts escape user text with ir_metrics_lab.core.markdown.chart_label
     alone (a second escaper drifted: it wrote &quot;, which plotly shows as typed).
