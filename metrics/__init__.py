@@ -6,7 +6,8 @@ No Streamlit here: this package is a plain library.
 
 from typing import TYPE_CHECKING
 
-from metrics.catalog.measures import DEFAULT_MEASURES, FUNCTIONS, Measure, parse_measure
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import DEFAULT_MEASURES, FUNCTIONS, parse_measure
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.ranking import rank_by_score
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep

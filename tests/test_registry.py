@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import pickle
 import re
 import typing
 from pathlib import Path
@@ -140,15 +141,25 @@ def test_metrics_exports_the_whole_run_entry_points_loaded_on_first_use():
 
 @pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
 def test_every_kernel_is_typed_as_the_engine_calls_it(declared):
-    """Kernel(data: Prepared, measure: Measure) -> an array (metrics.catalog.family.Kernel); Measure is imported
-    for annotations only (if TYPE_CHECKING), as metrics.catalog.measures reads the registry."""
+    """Kernel(data: Prepared, measure: Measure) -> an array (metrics.catalog.family.Kernel); the family modules
+    import Measure for annotations only (if TYPE_CHECKING)."""
     import numpy as np
 
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
     from metrics.core.prepared import Prepared
 
     hints = typing.get_type_hints(declared.kernel, localns={"Measure": Measure})
     assert hints == {"data": Prepared, "measure": Measure, "return": np.ndarray}
+
+
+@pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
+def test_a_measure_pickles_with_its_familys_own_record(declared):
+    """A Measure holds its family's record (so computing it needs no look-up in the registry); pickled, as for a Dask
+    worker, the record travels by name and comes back as the declared one, lambdas and all."""
+    measure = parse_measure(declared.key + ("@10" if declared.cutoff == "required" else ""))
+    assert measure.record is declared and measure.family == declared.key
+    again = pickle.loads(pickle.dumps(measure))
+    assert again == measure and again.record is declared and repr(again) == repr(measure)
 
 
 def test_a_family_declares_a_term_of_its_own_with_no_list_to_edit():

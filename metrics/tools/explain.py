@@ -27,7 +27,8 @@ from itertools import combinations
 
 import numpy as np
 
-from metrics.catalog.measures import Measure, parse_measure
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import parse_measure
 from metrics.core.tables import html_table, html_text, number
 from metrics.io import read_qrels, read_run
 from metrics.tools.profiles import TIES_WORDS, Profile, Tool, profile, tool, unusable

@@ -30,7 +30,8 @@ from ir_metrics_lab.core.figures.charts import SYSTEM_COLORS
 from ir_metrics_lab.core.lessons import narrative
 from ir_metrics_lab.core.scenario import Scenario
 from metrics.catalog import registry
-from metrics.catalog.measures import Measure, parse_measure
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import parse_measure
 from metrics.compare import leaderboard as boards
 from metrics.compare.leaderboard import TESTS, Leaderboard
 from metrics.compare.pairing import align
