@@ -1,7 +1,7 @@
 """Rewrite the README's generated blocks: the measure table from the registry (metrics.catalog.registry.markdown_table)
 and the module map from the file tree and each module's docstring (module_map).
 
-Run after adding or changing a measure family or a module: ``.venv/bin/python scripts/sync_readme.py``.
+Run after adding or changing a measure family or a module: ``.venv/bin/python -m scripts.sync_readme``.
 tests/test_registry.py and tests/test_readme.py fail while the README and the code disagree.
 """
 
