@@ -1,7 +1,7 @@
 """The N-run leaderboard CLI on msmarco-like runs: wall time and peak memory for N runs against one run.
 
-    python bench/generate.py --only msmarco,variants     # msmarco.run/.qrels and msmarco-v1..v4.run
-    python bench/leaderboard_runs.py [--reps 3] [--runs 2,5]
+    python -m bench.generate --only msmarco,variants     # msmarco.run/.qrels and msmarco-v1..v4.run
+    python -m bench.leaderboard_runs [--reps 3] [--runs 2,5]
 
 Each measurement is a fresh process timed by /usr/bin/time (wall, max RSS), interleaved across the configurations
 so load from other processes hits each one; medians are reported. "one run" is the single-run CLI,
@@ -17,9 +17,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data"
+from bench.paths import DATA
+
 MEASURES = "NDCG@10,AP,RR@10"
 
 
@@ -45,7 +45,7 @@ def main() -> None:
     runs = [DATA / "msmarco.run", *sorted(DATA.glob("msmarco-v*.run"))]
     counts = [int(n) for n in options.runs.split(",")]
     if not qrels.exists() or len(runs) < max(counts):
-        sys.exit(f"missing data: run python bench/generate.py --only msmarco,variants (found {len(runs)} runs)")
+        sys.exit(f"missing data: run python -m bench.generate --only msmarco,variants (found {len(runs)} runs)")
     python = sys.executable
     configs = {"1 run (python -m metrics)": [python, "-m", "metrics", str(qrels), str(runs[0]), "-m", MEASURES]}
     for n in counts:

@@ -6,22 +6,16 @@ names the replica that accepted each websocket."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO / "bench")]
-
-from streamlit_phones import Tab  # noqa: E402
-
-from ir_metrics_lab.core.classroom import questions  # noqa: E402
-from ir_metrics_lab.core.classroom.store import Store, dispose_engine  # noqa: E402
-from ir_metrics_lab.core.scenario import Scenario  # noqa: E402
-from ir_metrics_lab.session.state import DEFAULT_EXAMPLE  # noqa: E402
-from metrics.teaching.examples import EXAMPLES  # noqa: E402
-from scripts.serve_class import serving  # noqa: E402
-from scripts.temporary_postgres import temporary_postgres  # noqa: E402
+from bench.streamlit_phones import Tab
+from ir_metrics_lab.core.classroom import questions
+from ir_metrics_lab.core.classroom.store import Store, dispose_engine
+from ir_metrics_lab.core.scenario import Scenario
+from ir_metrics_lab.session.state import DEFAULT_EXAMPLE
+from metrics.teaching.examples import EXAMPLES
+from scripts.serve_class import serving
+from scripts.temporary_postgres import temporary_postgres
 
 WAIT_S = 60  # a loaded 2-core box
 
