@@ -12,7 +12,7 @@ PostgreSQL).
 
 Without ``--database-url`` it starts a throwaway PostgreSQL (scripts/temporary_postgres.py) for a try-out. It prints
 the balancer's address and runs until Ctrl-C, then stops the replicas and the balancer. ``serving()`` does the same
-for the benchmark (bench/serve_class_phones.py) and the tests, on loopback ports.
+for the benchmark (bench/classroom/serve_class_phones.py) and the tests, on loopback ports.
 """
 
 from __future__ import annotations

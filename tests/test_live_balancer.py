@@ -1,14 +1,14 @@
 """Two app replicas behind HAProxy sharing a throwaway PostgreSQL (scripts/serve_class.py, as a teacher starts them):
 a phone on one replica and the projector on the other see the same count and the same reveal. The phones and the
-projector are Streamlit sessions over the app's websocket (bench/streamlit_phones.py), not browsers; HAProxy's cookie
-names the replica that accepted each websocket."""
+projector are Streamlit sessions over the app's websocket (bench/classroom/streamlit_phones.py), not browsers;
+HAProxy's cookie names the replica that accepted each websocket."""
 
 from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from bench.streamlit_phones import Tab
+from bench.classroom.streamlit_phones import Tab
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import Store, dispose_engine
 from ir_metrics_lab.core.scenario import Scenario

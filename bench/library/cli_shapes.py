@@ -2,7 +2,7 @@
 goal is our time <= 0.5x trec_eval's and our peak memory <= 1x on each.
 
     .venv/bin/python -m bench.generate --only small,trec,dl,short,judged,msmarco    # once: bench/data/
-    .venv/bin/python -m bench.cli_shapes --trec-eval-src PATH/TO/trec_eval-10.0 --reps 5
+    .venv/bin/python -m bench.library.cli_shapes --trec-eval-src PATH/TO/trec_eval-10.0 --reps 5
 
 Shapes (bench/generate.py): small (7 lines: start-up is all there is), trec (50 queries x 1,000 docs, a TREC ad hoc
 track), dl (200 x 1,000: 200k lines), short (30,000 queries x 100 docs, ~30 judgments each: many short queries),
@@ -24,8 +24,8 @@ import os
 import sys
 from pathlib import Path
 
-from bench.all_trec import MODES, byte_diff, commands, median
-from bench.compare_tools import OUT, PY, Sample, build_trec_eval, compile_ours, count_rows, files, measure
+from bench.library.all_trec import MODES, byte_diff, commands, median
+from bench.library.compare_tools import OUT, PY, Sample, build_trec_eval, compile_ours, count_rows, files, measure
 
 SHAPES = ("small", "trec", "dl", "short", "judged", "msmarco")
 GOAL_TIME, GOAL_MEMORY = 0.5, 1.0  # issue 30: <= 0.5x trec_eval -O2's time, <= 1x its peak memory

@@ -1,10 +1,10 @@
 """Whole-process benchmark: our CLI vs pytrec_eval vs ranx, reading TREC files and scoring per query.
 
-    python -m bench.generate                       # once: bench/data/
-    python -m bench.compare_tools                  # msmarco-like, dl-like, scaling; default reps
-    python -m bench.compare_tools --datasets dl --reps 3
-    python -m bench.compare_tools --quick          # smoke run: small files, 2 reps
-    python -m bench.compare_tools --tools ours,trec_eval --trec-eval-src PATH/TO/trec_eval/src   # vs trec_eval -O2
+    python -m bench.generate                                # once: bench/data/
+    python -m bench.library.compare_tools                   # msmarco-like, dl-like, scaling; default reps
+    python -m bench.library.compare_tools --datasets dl --reps 3
+    python -m bench.library.compare_tools --quick           # smoke run: small files, 2 reps
+    python -m bench.library.compare_tools --tools ours,trec_eval --trec-eval-src PATH/TO/trec_eval/src  # vs -O2
 
 Each measurement is a fresh interpreter (subprocess) that reads qrels + run and writes NDCG@10, AP, RR@10, R@100 and
 P@10 per query to bench/out/. Wall time is taken around the child; peak memory is the child's max RSS from

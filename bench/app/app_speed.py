@@ -9,7 +9,10 @@
     Streamlit's "Running..." status widget is not shown (target: median < 250 ms), and to the first frame where the
     rerun has also finished (``data-test-script-state="notRunning"``: the formulas and charts redrawn too).
 
-Run from the repository root:  .venv/bin/python -m bench.app_speed [--reruns 20] [--drags 20] [--only server|browser]
+Run from the repository root:
+
+    .venv/bin/python -m bench.app.app_speed [--reruns 20] [--drags 20] [--only server|browser]
+
 Nothing is written to the repository; the server log goes to a temporary file.
 """
 

@@ -3,9 +3,9 @@ against trec_eval 10.0 built with -O2 and pytrec_eval computing every measure it
 interleaved; ratios are medians of pairs.
 
     .venv/bin/python -m bench.generate --only judged    # once: bench/data/judged.* (2,000 queries x 1,000 docs)
-    .venv/bin/python -m bench.all_trec --dataset judged --tools ours,pytrec_eval,trec_eval \\
+    .venv/bin/python -m bench.library.all_trec --dataset judged --tools ours,pytrec_eval,trec_eval \\
         --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 5
-    .venv/bin/python -m bench.all_trec --dataset msmarco --reps 3    # ours and pytrec_eval, -q only
+    .venv/bin/python -m bench.library.all_trec --dataset msmarco --reps 3    # ours and pytrec_eval, -q only
 
 Each mode (``-q``: every query's lines, then the summary; ``no -q``: the summary only) times every tool, the tools
 interleaved rep by rep (ours, trec_eval, pytrec_eval, ours, ...) so load from other processes hits each of them.
@@ -29,7 +29,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from bench.compare_tools import OUT, PY, Sample, build_trec_eval, compile_ours, count_rows, files, measure
+from bench.library.compare_tools import OUT, PY, Sample, build_trec_eval, compile_ours, count_rows, files, measure
 
 MODES = {"-q": ["-q"], "no -q": []}
 GOALS = {"trec_eval": (0.5, 1.0)}  # issue 21: time (wall and CPU) <= 0.5x trec_eval -O2's, peak memory <= 1x

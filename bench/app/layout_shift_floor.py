@@ -1,13 +1,13 @@
 """How much does a page shift before its first number when the page itself draws nothing but the number? The bare
-one-``st.metric`` page (bench/bare_metric_page.py) in Streamlit's centred layout, in the wide layout the app uses, and
-wide with a sidebar (two links, as the app's navigation), each on its own server, visited in fresh browser contexts
-at 1440x900 in interleaved rounds and measured as bench/first_visit.py measures the app's pages (``layout-shift``
-entries before the first number's frame).
+one-``st.metric`` page (bench/app/bare_metric_page.py) in Streamlit's centred layout, in the wide layout the app uses,
+and wide with a sidebar (two links, as the app's navigation), each on its own server, visited in fresh browser
+contexts at 1440x900 in interleaved rounds and measured as bench/app/first_visit.py measures the app's pages
+(``layout-shift`` entries before the first number's frame).
 
 Streamlit's frontend draws its empty frame, a centred block with its padding, before the script's first message:
 the wide layout then moves that block and a sidebar pushes the view aside. Issue 30 asks for at most 0.05.
 
-Run from the repository root:  .venv/bin/python -m bench.layout_shift_floor [--rounds 5]
+Run from the repository root:  .venv/bin/python -m bench.app.layout_shift_floor [--rounds 5]
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from bench.first_visit import GOAL_SHIFT, visit
+from bench.app.first_visit import GOAL_SHIFT, visit
 from tests.browser import conftest as browser_tests
 
 VARIANTS = {"centred": [], "wide": ["wide"], "wide with a sidebar": ["wide", "sidebar"]}

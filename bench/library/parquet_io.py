@@ -2,7 +2,7 @@
 that dataset back to rows, and for evaluating it (streamed), each beside the same for the text file.
 
     python -m bench.generate --only msmarco          # bench/data/msmarco.run (7M rows) and its qrels
-    python -m bench.parquet_io [--reps 3] [--run RUN --qrels QRELS]
+    python -m bench.library.parquet_io [--reps 3] [--run RUN --qrels QRELS]
 
 Each figure is a fresh process (so imports, e.g. pandas through pyarrow.dataset, are counted), interleaved over the
 reps; the table has the median wall time, the CPU time (user + system, every thread of the process), rows per

@@ -1,9 +1,9 @@
 """The Dask path's scaling on this machine: one process streaming against --dask local:1 and local:2.
 
-    python -m bench.dask_scaling                 # a 10M-row run (generated, ~350 MiB), default measures
-    python -m bench.dask_scaling --rows 3M --reps 2 --dir /tmp/bench --keep
+    python -m bench.library.dask_scaling                 # a 10M-row run (generated, ~350 MiB), default measures
+    python -m bench.library.dask_scaling --rows 3M --reps 2 --dir /tmp/bench --keep
 
-The run (1,000 docs per query, bench/streaming.py's generator) is written once as a Parquet dataset with
+The run (1,000 docs per query, bench/library/streaming.py's generator) is written once as a Parquet dataset with
 ``--to-parquet`` (a file per 64 MiB block of text), then each configuration is a fresh ``python -m metrics`` process:
 streaming the text run and the dataset in one process, and the dataset on a LocalCluster of 1 and 2 worker processes
 (each worker reads its own files; starting the cluster is counted). For each: wall time, CPU time of the whole
@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench import streaming
+from bench.library import streaming
 
 _MEASURE = """
 import json, os, resource, subprocess, sys, time

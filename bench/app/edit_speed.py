@@ -28,8 +28,11 @@ their value before the edit, and in AppTest the run must raise nothing. The quiz
 is checked by a button), so its browser figure is to the end of the rerun (a MutationObserver saw the script state
 go to ``running`` and it is no longer running).
 
-Run from the repository root:  .venv/bin/python -m bench.edit_speed [--reruns 10] [--edits 10] [--only server|browser]
-[--page playground] (a substring of the page names). Nothing is written to the repository.
+Run from the repository root:
+
+    .venv/bin/python -m bench.app.edit_speed [--reruns 10] [--edits 10] [--only server|browser] [--page playground]
+
+(--page: a substring of the page names). Nothing is written to the repository.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from dataclasses import dataclass
 from math import log2
 from pathlib import Path
 
-from bench.app_speed import percentile, summary  # the same statistics as the Playground bench
+from bench.app.app_speed import percentile, summary  # the same statistics as the Playground bench
 from bench.paths import REPO
 from tests.browser import conftest as browser_tests
 

@@ -17,7 +17,7 @@ second over 5 s, before the students start), and the server's memory (RSS of its
 after the round. Streamlit's settings come from the environment as usual, e.g.
 ``STREAMLIT_RUNNER_POST_SCRIPT_GC=true`` to compare with its default full garbage collection after every run.
 
-Run from the repository root:  .venv/bin/python -m bench.serve_class_poll [--students 60] [--window 10]
+Run from the repository root:  .venv/bin/python -m bench.classroom.serve_class_poll [--students 60] [--window 10]
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench.serve_class import tree_rss_mib
+from bench.classroom.serve_class import tree_rss_mib
 from ir_metrics_lab.core.classroom import store as store_module
 from ir_metrics_lab.core.classroom.store import Store
 from scripts.temporary_postgres import temporary_postgres

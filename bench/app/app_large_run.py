@@ -1,7 +1,7 @@
 """Time and peak memory of the "Your data" page's load + evaluate path on an msmarco-sized run (~7M rows, ~250 MB).
 
-    python -m bench.app_large_run    # reuses bench/data/msmarco.run/.qrels, or writes them (bench/generate.py)
-    python -m bench.app_large_run --reps 3 --modes upload,path,page
+    python -m bench.app.app_large_run    # reuses bench/data/msmarco.run/.qrels, or writes them (bench/generate.py)
+    python -m bench.app.app_large_run --reps 3 --modes upload,path,page
 
 Each measurement is a fresh interpreter (a subprocess) so peak memory (ru_maxrss) is that path's alone:
 

@@ -1,7 +1,7 @@
 """A lecture hall on one live poll: hundreds of phones as real Streamlit sessions, the projector's live count, and
 what each phone costs the server.
 
-Each phone is a session of the app speaking Streamlit's own websocket protocol (bench/streamlit_phones.py: the
+Each phone is a session of the app speaking Streamlit's own websocket protocol (bench/classroom/streamlit_phones.py: the
 BackMsg/ForwardMsg protobufs a browser sends and receives, its fragments' timers included), so one process plays
 hundreds of them on this machine; the projector is one more session, on *Ask the class* through the teacher's link.
 Loopback only: the app runs on 127.0.0.1 (one process, or ``--replicas N`` processes behind HAProxy started by
@@ -24,7 +24,7 @@ What it does and prints, per run:
 6. The server's CPU while the phones answer (ms per second) and this client's own CPU (it shares the machine).
 
 Run from the repository root:
-    .venv/bin/python -m bench.serve_class_phones --phones 300 [--backend sqlite|postgres] [--replicas N]
+    .venv/bin/python -m bench.classroom.serve_class_phones --phones 300 [--backend sqlite|postgres] [--replicas N]
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import scripts.serve_class as cluster
-from bench.streamlit_phones import Tab
+from bench.classroom.streamlit_phones import Tab
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom import store as store_module
 from ir_metrics_lab.core.classroom.store import Store

@@ -1,7 +1,7 @@
 """One ranking, every readable metric with its per-rank breakdown: is it cheap enough for each UI interaction?
 
-    python -m bench.ranking_microbench            # 20 docs, k=10
-    python -m bench.ranking_microbench --docs 100 --k 10
+    python -m bench.library.ranking_microbench            # 20 docs, k=10
+    python -m bench.library.ranking_microbench --docs 100 --k 10
 
 Times the full set (precision, recall, capped_recall, hit_rate, f1, reciprocal_rank, average_precision, dcg, idcg,
 ndcg at k) with timeit, then each function alone. Target: the full set well under 1 ms (a Streamlit rerun is

@@ -1,7 +1,7 @@
 """The N-run leaderboard CLI on msmarco-like runs: wall time and peak memory for N runs against one run.
 
     python -m bench.generate --only msmarco,variants     # msmarco.run/.qrels and msmarco-v1..v4.run
-    python -m bench.leaderboard_runs [--reps 3] [--runs 2,5]
+    python -m bench.library.leaderboard_runs [--reps 3] [--runs 2,5]
 
 Each measurement is a fresh process timed by /usr/bin/time (wall, max RSS), interleaved across the configurations
 so load from other processes hits each one; medians are reported. "one run" is the single-run CLI,

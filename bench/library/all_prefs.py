@@ -8,9 +8,9 @@ judgment groups (``qid user docno grade``: 907,548 lines) and scored with ``-R q
 map_avgjg, Rprec_mult_avgjg).
 
     .venv/bin/python -m bench.generate --only judged    # once: bench/data/judged.*
-    .venv/bin/python -m bench.all_prefs --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 5
-    .venv/bin/python -m bench.all_prefs --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 3 --prefs
-    .venv/bin/python -m bench.all_prefs --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 3 --qrels-jg
+    .venv/bin/python -m bench.library.all_prefs --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 5
+    .venv/bin/python -m bench.library.all_prefs --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 3 --prefs
+    .venv/bin/python -m bench.library.all_prefs --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 3 --qrels-jg
 
 Agreement, once per mode: our output is compared with trec_eval's byte for byte. The goal (issue 33): time <= 0.5x
 trec_eval -O2's and peak memory <= 1x, as for all_trec.
@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.all_trec import MODES, byte_diff, table
-from bench.compare_tools import OUT, PY, build_trec_eval, compile_ours, count_rows, files, measure
+from bench.library.all_trec import MODES, byte_diff, table
+from bench.library.compare_tools import OUT, PY, build_trec_eval, compile_ours, count_rows, files, measure
 from bench.paths import DATA
 
 

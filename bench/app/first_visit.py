@@ -1,6 +1,6 @@
 """How soon does a brand-new visitor see a page's first content? Every page the app lists (read from app.py), on a
 1440x900 screen and in presenter mode at 1920x1080 (``?presenter=1``), each opened in a fresh browser context (no
-cookies, no HTTP cache) on a warm server, beside a bare one-``st.metric`` page (bench/bare_metric_page.py, its own
+cookies, no HTTP cache) on a warm server, beside a bare one-``st.metric`` page (bench/app/bare_metric_page.py, its own
 server) on the same screen (1440x900, and 1920x1080 for presenter mode) in the same rounds.
 
 Timed in the page's own clock (``performance.now()``, from the start of navigation) by a MutationObserver
@@ -13,7 +13,7 @@ stylesheet is in the first paint when it is in force no later than that frame. T
 interleaved rounds, so the baseline and the app see the same machine load. Prints the medians, the p90 and each
 page's ratio to the bare page's median on its screen, and the pages over the goal (1.4x, layout shift 0.05).
 
-Run from the repository root:  .venv/bin/python -m bench.first_visit [--rounds 3] [--only /a-vs-b,/ndcg]
+Run from the repository root:  .venv/bin/python -m bench.app.first_visit [--rounds 3] [--only /a-vs-b,/ndcg]
 With ``--against DIR`` (another checkout, e.g. ``git worktree add DIR main``) each page is also visited on a server
 of that checkout, interleaved, so a change is measured against its base under the same load.
 Nothing is written to the repository; the server logs go to a temporary directory.

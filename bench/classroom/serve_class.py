@@ -12,7 +12,7 @@ each session), and the time from the first click until the last tab is idle agai
 The loop is bounded: at most ``--sessions`` sessions, and it stops early when a session does not become idle within
 ``--timeout`` seconds or the server's RSS exceeds ``--max-rss-mib``.
 
-Run from the repository root:  .venv/bin/python -m bench.serve_class [--sessions 40] [--step 5]
+Run from the repository root:  .venv/bin/python -m bench.classroom.serve_class [--sessions 40] [--step 5]
 The server is ``streamlit run app.py`` on 127.0.0.1 and a free port (as the browser tests start it); nothing is
 written to the repository.
 """
