@@ -1,12 +1,12 @@
 """Deterministic synthetic TREC runs and qrels for the benchmarks (written to bench/data/).
 
-    python bench/generate.py                      # msmarco-like, dl-like and the scaling sizes
-    python bench/generate.py --only scale --scale-queries 10,100
-    python bench/generate.py --msmarco-queries 500 --out /tmp/data   # smaller variants
+    python -m bench.generate                      # msmarco-like, dl-like and the scaling sizes
+    python -m bench.generate --only scale --scale-queries 10,100
+    python -m bench.generate --msmarco-queries 500 --out /tmp/data   # smaller variants
 
-(--only small,trec,short: the CLI's other shapes (bench/cli_shapes.py): a 7-line run with its qrels; a TREC-style run
-of 50 queries x 1,000 docs with ~200 pooled judgments each; many short queries, 30,000 x 100 docs with ~30 judgments
-each (3M and 900k lines), all built as dl-like is but the first, which is written out. --only judged:
+(--only small,trec,short: the CLI's other shapes (bench/library/cli_shapes.py): a 7-line run with its qrels; a
+TREC-style run of 50 queries x 1,000 docs with ~200 pooled judgments each; many short queries, 30,000 x 100 docs with
+~30 judgments each (3M and 900k lines), all built as dl-like is but the first, which is written out. --only judged:
 judged.run/.qrels, the shape of issue 21's all_trec goal: 2,000 queries x 1,000 docs with ~150 graded judgments each,
 about 300k qrels lines, built as dl-like is. --only variants: msmarco-v1..v4.run, the same queries, docs and qrels as
 msmarco-like, reordered with more and more noise: the leaderboard bench compares them with msmarco.run.)
@@ -28,7 +28,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-DATA = Path(__file__).resolve().parent / "data"
+from bench.paths import DATA
+
 MSMARCO_DOCS = 8_841_823  # passages in MS MARCO v1
 MSMARCO_QIDS = 1_102_432  # qids in MS MARCO v1 range up to about this
 SCALE_QUERIES = (10, 100, 1_000)  # x 1,000 docs: 10k, 100k, 1M rows; msmarco.run is the ~7M point
@@ -241,7 +242,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     if "dl" in only:
         jobs.append(("dl", lambda: dl_like(args.out, "dl", args.dl_queries, args.depth, args.dl_judged, args.seed + 1)))
-    if "judged" in only:  # many judgments per query: trec_eval's all_trec costs most here (bench/all_trec.py)
+    if "judged" in only:  # many judgments per query: trec_eval's all_trec costs most here (bench/library/all_trec.py)
         jobs.append(
             (
                 "judged",

@@ -6,7 +6,7 @@ permutations per pair take as long. The test suite reads the p-values recorded h
 the per-query values each came from: if the engine's values for the samples ever change, the test says so and asks
 for this script again. Run from the repository root:
 
-    python scripts/make_ranx_reference.py
+    python -m scripts.make_ranx_reference
 """
 
 from __future__ import annotations

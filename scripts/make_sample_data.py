@@ -3,8 +3,8 @@
 Deterministic: numpy ``default_rng`` with a fixed seed and gzip with mtime 0, so the same code writes the same
 bytes (tests/test_sample_data.py regenerates them and compares). Run from the repository root:
 
-    python scripts/make_sample_data.py            # rewrites data/samples/
-    python scripts/make_sample_data.py --out DIR
+    python -m scripts.make_sample_data            # rewrites data/samples/
+    python -m scripts.make_sample_data --out DIR
 
 What is in it, and why (each is something real test collections have):
 - 300 judged topics (ids 1001-1300) with graded judgments 0-3, pooled: the judged docs are docs some system

@@ -1,6 +1,6 @@
 """Record trec_eval 10.0's exact output over random and edge-case inputs: tests/data/trec_eval10/corpus.jsonl.gz.
 
-    python scripts/make_trec_eval_corpus.py /path/to/trec_eval [--quicktest /path/to/trec_eval/test]
+    python -m scripts.make_trec_eval_corpus /path/to/trec_eval [--quicktest /path/to/trec_eval/test]
 
 Each input (a qrels text and a run text) is scored by the binary under every option set below; its stdout and exit
 status are stored byte for byte. Where trec_eval 10.0 is wrong on valid input (a crash, a refusal, uninitialised
@@ -28,10 +28,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from metrics.catalog.registry import TREC_EVAL_ORDER  # trec_eval's 57 names, in measures.c's order
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "trec_eval10"
-sys.path.insert(0, str(ROOT))
-from metrics.catalog.registry import TREC_EVAL_ORDER  # noqa: E402 (trec_eval's 57 names, in measures.c's order)
 
 # trec_eval 10.0's all_trec list (measures.c), each measure asked for alone
 ALL_TREC = [

@@ -7,12 +7,12 @@ database (ir_metrics_lab.core.classroom.store), so a phone on one replica and th
 poll. HAProxy comes from Debian's package, installed here when it is missing (as scripts/test.sh installs Chromium and
 PostgreSQL).
 
-    .venv/bin/python scripts/serve_class.py --replicas 2 --port 8501 --address 0.0.0.0 \\
+    .venv/bin/python -m scripts.serve_class --replicas 2 --port 8501 --address 0.0.0.0 \\
         --database-url postgresql+psycopg://user:pw@dbhost/irml
 
 Without ``--database-url`` it starts a throwaway PostgreSQL (scripts/temporary_postgres.py) for a try-out. It prints
 the balancer's address and runs until Ctrl-C, then stops the replicas and the balancer. ``serving()`` does the same
-for the benchmark (bench/serve_class_phones.py) and the tests, on loopback ports.
+for the benchmark (bench/classroom/serve_class_phones.py) and the tests, on loopback ports.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from scripts.temporary_postgres import temporary_postgres
 
 REPO = Path(__file__).resolve().parents[1]
 HEALTH_TIMEOUT_S = 60
@@ -193,9 +195,6 @@ def main() -> int:
     with contextlib.ExitStack() as stack:
         url = args.database_url
         if not url:
-            sys.path.insert(0, str(REPO / "scripts"))
-            from temporary_postgres import temporary_postgres
-
             url = stack.enter_context(temporary_postgres())
         served = stack.enter_context(serving(args.replicas, url, address=args.address, port=args.port))
         print(f"{args.replicas} replicas ({', '.join(served.replicas)}) behind {served.base}; Ctrl-C stops", flush=True)

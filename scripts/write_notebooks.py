@@ -2,15 +2,12 @@
 the lessons' words in ir_metrics_lab.core.lessons.lesson_text; tests/test_notebooks.py checks they are up to date and
 run clean.
 
-    .venv/bin/python scripts/write_notebooks.py
+    .venv/bin/python -m scripts.write_notebooks
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ir_metrics_lab.core.exports import notebooks
 

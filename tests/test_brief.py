@@ -1,5 +1,5 @@
-"""The brief for stakeholders (issue 29), without a browser: its numbers are the CLIs' (ir-metrics-compare, python -m
-metrics.explain) and statsmodels' Holm; its caveats are computed, so each appears exactly when the data calls for it
+"""The brief for stakeholders (issue 29), without a browser: its numbers are the CLIs' (ir-metrics-compare,
+ir-metrics-explain) and statsmodels' Holm; its caveats are computed, so each appears exactly when the data calls for it
 (checked on small runs worked out by hand); every user string is escaped in the HTML; the pages offer the button.
 
 The browser half (drawing offline, one printed page, accessibility) is tests/browser/test_brief_browser.py."""
@@ -25,12 +25,12 @@ from ir_metrics_lab.core.scenario import Scenario
 from metrics.catalog import registry
 from metrics.catalog.measure_lists import measure_names
 from metrics.cli.ir_metrics_compare import main as compare_cli
+from metrics.cli.ir_metrics_explain import main as explain_cli
 from metrics.evaluation.engine import evaluate
 from metrics.io import read_qrels, read_run
 from metrics.teaching.examples import RETRIEVER_A, RETRIEVER_B
 from metrics.teaching.plain_words import rewards
 from metrics.tools.explain import explain
-from metrics.tools.explain import main as explain_cli
 from tests.page_scripts import page_script
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -154,7 +154,7 @@ def test_swap_heatmap_is_symmetric_around_zero_and_escapes_ids():
 def test_swap_heatmaps_click_layer_draws_nothing():
     """Its cells are clicked and hovered through a layer of points that plotly.js does not draw one by one: with
     100 documents, 9,900 invisible markers took over a second to draw, 9,900 empty text points 0.3 s (a Chromium CPU
-    profile, bench/edit_speed.py)."""
+    profile, bench/app/edit_speed.py)."""
     n = 100
     fig = charts.swap_heatmap([[0.0] * n for _ in range(n)], [f"d{i}" for i in range(1, n + 1)], "NDCG@10")
     (cells,) = fig.data[1:]

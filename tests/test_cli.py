@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import json
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -327,6 +329,16 @@ def test_real_process_bad_input(tmp_path):
     )
     assert done.returncode == 2
     assert done.stderr == "error: missing_qrels.txt: no such file\n"
+
+
+def test_every_installed_command_is_a_function_of_the_package():
+    """pyproject.toml's [project.scripts] (ir-metrics, ir-metrics-compare, ir-metrics-explain, ir-metrics-lab): each
+    names a function that exists, so the wheel's commands start."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert {"ir-metrics", "ir-metrics-compare", "ir-metrics-explain", "ir-metrics-lab"} <= set(scripts)
+    for target in scripts.values():
+        module, function = target.split(":")
+        assert callable(getattr(importlib.import_module(module), function)), target
 
 
 @pytest.mark.parametrize(("run_bytes", "expected"), [(len(RUN) + 1, "20"), (len(RUN), None)])

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics.tools.explain import explain, main, shapley
+from metrics.cli.ir_metrics_explain import main
+from metrics.tools.explain import explain, shapley
 from metrics.tools.profiles import TOOLS, profile
 from metrics.tools.settings import Setting, score
 from tests.strategies import runs

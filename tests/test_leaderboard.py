@@ -1,4 +1,4 @@
-"""The N-run leaderboard (metrics.compare.leaderboard) and its CLI (python -m metrics.leaderboard).
+"""The N-run leaderboard (metrics.compare.leaderboard) and its CLI (ir-metrics-compare).
 
 Expected values: the single-run CLI's means (trec_eval-checked elsewhere), scipy's ttest_rel, ranx's Fisher
 randomization test (recorded by scripts/make_ranx_reference.py, whose sample runs and measures these are) and scipy's

@@ -1,27 +1,21 @@
 """Two app replicas behind HAProxy sharing a throwaway PostgreSQL (scripts/serve_class.py, as a teacher starts them):
 a phone on one replica and the projector on the other see the same count and the same reveal. The phones and the
-projector are Streamlit sessions over the app's websocket (bench/streamlit_phones.py), not browsers; HAProxy's cookie
-names the replica that accepted each websocket."""
+projector are Streamlit sessions over the app's websocket (bench/classroom/streamlit_phones.py), not browsers;
+HAProxy's cookie names the replica that accepted each websocket."""
 
 from __future__ import annotations
 
 import asyncio
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO / "scripts"), str(REPO / "bench")]
-
-from serve_class import serving  # noqa: E402
-from streamlit_phones import Tab  # noqa: E402
-from temporary_postgres import temporary_postgres  # noqa: E402
-
-from ir_metrics_lab.core.classroom import questions  # noqa: E402
-from ir_metrics_lab.core.classroom.store import Store, dispose_engine  # noqa: E402
-from ir_metrics_lab.core.scenario import Scenario  # noqa: E402
-from ir_metrics_lab.session.state import DEFAULT_EXAMPLE  # noqa: E402
-from metrics.teaching.examples import EXAMPLES  # noqa: E402
+from bench.classroom.streamlit_phones import Tab
+from ir_metrics_lab.core.classroom import questions
+from ir_metrics_lab.core.classroom.store import Store, dispose_engine
+from ir_metrics_lab.core.scenario import Scenario
+from ir_metrics_lab.session.state import DEFAULT_EXAMPLE
+from metrics.teaching.examples import EXAMPLES
+from scripts.serve_class import serving
+from scripts.temporary_postgres import temporary_postgres
 
 WAIT_S = 60  # a loaded 2-core box
 

@@ -17,11 +17,9 @@ import sqlalchemy as sa
 
 from ir_metrics_lab.core.classroom import store
 from ir_metrics_lab.core.classroom.store import NotTeacher, PollError, RoundOver, Store, UnknownPoll
+from scripts.temporary_postgres import temporary_postgres
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "scripts"))
-from temporary_postgres import temporary_postgres  # noqa: E402
-
 QUESTION = {"kind": "predict", "measure": "NDCG", "k": 5}
 
 

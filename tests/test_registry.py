@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import pickle
 import re
 import typing
+from pathlib import Path
 
 import pytest
 
@@ -88,25 +91,71 @@ def test_the_families_trec_eval_c_sets_to_zero_for_a_query_missing_from_the_run(
     assert [f.key for f in registry.FAMILIES if f.trec_eval.counts_positive_judgments] == ["NumRel"]
 
 
-def test_metrics_exports_every_familys_readable_function():
+def _exported_by_name(source: str) -> set[str]:
+    """The names a package's ``__init__`` source both imports by name (``from module import name``, run at import,
+    not under ``if TYPE_CHECKING:``) and lists in a literal ``__all__``: what editors and type checkers see."""
+    tree = ast.parse(source)
+    imported = {
+        alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
+    listed = {
+        element.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__all__"]
+        for element in getattr(node.value, "elts", [])
+        if isinstance(element, ast.Constant)
+    }
+    return imported & listed
+
+
+def test_metrics_exports_every_familys_readable_function_by_name():
+    """A new family's readable function must be imported and listed in metrics/__init__.py by hand: a name added at
+    run time (``globals().update``) is invisible to editors and type checkers."""
     import metrics
 
+    sample = "from metrics.families.dcg import dcg\nfrom metrics.x import ndcg\nglobals().update(bpref=1)\n"
+    assert _exported_by_name(sample + '__all__ = ["dcg", "bpref"]') == {"dcg"}  # the check finds the two missing
+    exported = _exported_by_name(Path(metrics.__file__).read_text(encoding="utf-8"))
+    missing = [f.function.__name__ for f in registry.FAMILIES if f.function.__name__ not in exported]
+    assert missing == []
     for declared in registry.FAMILIES:
-        name = declared.function.__name__
-        assert getattr(metrics, name) is declared.function and name in metrics.__all__, declared.key
+        assert getattr(metrics, declared.function.__name__) is declared.function, declared.key
+
+
+def test_metrics_exports_the_whole_run_entry_points_loaded_on_first_use():
+    """``metrics.evaluate``, ``metrics.read_run`` and ``metrics.read_qrels``: the engine's and the readers' own
+    functions, listed in ``__all__``; they load numpy and pyarrow only when first used
+    (tests/test_ranking.py: importing metrics imports no numpy)."""
+    import metrics
+    from metrics import io
+
+    assert {"evaluate", "read_run", "read_qrels"} <= set(metrics.__all__)
+    assert (metrics.evaluate, metrics.read_run, metrics.read_qrels) == (evaluate, io.read_run, io.read_qrels)
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        metrics.no_such_name  # noqa: B018
 
 
 @pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
 def test_every_kernel_is_typed_as_the_engine_calls_it(declared):
-    """Kernel(data: Prepared, measure: Measure) -> an array (metrics.catalog.family.Kernel); Measure is imported
-    for annotations only (if TYPE_CHECKING), as metrics.catalog.measures reads the registry."""
+    """Kernel(data: Prepared, measure: Measure) -> an array (metrics.catalog.family.Kernel); the family modules
+    import Measure for annotations only (if TYPE_CHECKING)."""
     import numpy as np
 
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
     from metrics.core.prepared import Prepared
 
     hints = typing.get_type_hints(declared.kernel, localns={"Measure": Measure})
     assert hints == {"data": Prepared, "measure": Measure, "return": np.ndarray}
+
+
+@pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)
+def test_a_measure_pickles_with_its_familys_own_record(declared):
+    """A Measure holds its family's record (so computing it needs no look-up in the registry); pickled, as for a Dask
+    worker, the record travels by name and comes back as the declared one, lambdas and all."""
+    measure = parse_measure(declared.key + ("@10" if declared.cutoff == "required" else ""))
+    assert measure.record is declared and measure.family == declared.key
+    again = pickle.loads(pickle.dumps(measure))
+    assert again == measure and again.record is declared and repr(again) == repr(measure)
 
 
 def test_a_family_declares_a_term_of_its_own_with_no_list_to_edit():

@@ -4,7 +4,6 @@ by trec_eval itself (pytrec_eval, run live here)."""
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import math
 from pathlib import Path
 
@@ -12,12 +11,10 @@ import pytest
 import pytrec_eval
 
 from metrics.evaluation.engine import evaluate
+from scripts import make_sample_data
 
 ROOT = Path(__file__).parents[1]
 SAMPLES = ROOT / "data" / "samples"
-_spec = importlib.util.spec_from_file_location("make_sample_data", ROOT / "scripts" / "make_sample_data.py")
-make_sample_data = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_sample_data)
 
 # Our measure -> trec_eval's. RR@10 has no trec_eval name (recip_rank has no cutoff): RR is checked instead.
 TREC_NAMES = {

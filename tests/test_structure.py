@@ -7,6 +7,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.page_scripts import page_scripts
 
 REPO = Path(__file__).resolve().parents[1]
@@ -174,38 +176,31 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _run_nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node of ``tree`` that runs: not those under ``if TYPE_CHECKING:``, imports for annotations only (such an
-    import never runs, so it closes no cycle: a kernel's ``Measure`` type in metrics.catalog.family)."""
-    found, pending = [], [tree]
-    while pending:
-        node = pending.pop()
-        found.append(node)
-        children = list(ast.iter_child_nodes(node))
-        if isinstance(node, ast.If) and ast.unparse(node.test) in {"TYPE_CHECKING", "typing.TYPE_CHECKING"}:
-            children = [child for child in children if child in node.orelse or child is node.test]
-        pending += children
-    return found
-
-
 def _import_graph(folder: str) -> dict[str, set[str]]:
-    """Module -> the modules of the same folder it imports, anywhere in its source (inside functions too) but for
-    annotations only; ``from package import module`` counts as importing the module, not the package."""
+    """Module -> the modules of the same folder it imports, anywhere in its source: inside functions, and under
+    ``if TYPE_CHECKING:`` too (an import for annotations is still a dependency: two modules that need each other's
+    types belong together, or one of the types elsewhere). ``from package import module`` counts as importing the
+    module, not the package."""
     modules = {_module_name(path): path for path in _python_files(folder)}
-    graph: dict[str, set[str]] = {name: set() for name in modules}
-    for name, path in modules.items():
-        for node in _run_nodes(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                targets = [
-                    f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
-                    for a in node.names
-                ]
-            else:
-                continue
-            graph[name].update(target for target in targets if target in modules and target != name)
-    return graph
+    return {
+        name: _imports_among(path.read_text(encoding="utf-8"), set(modules)) - {name} for name, path in modules.items()
+    }
+
+
+def _imports_among(source: str, modules: set[str]) -> set[str]:
+    """The dotted ``modules`` that ``source`` imports, anywhere in it."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            targets = [
+                f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module for a in node.names
+            ]
+        else:
+            continue
+        found.update(target for target in targets if target in modules)
+    return found
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -246,14 +241,15 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_metrics_has_no_import_cycle():
+@pytest.mark.parametrize("package", ["metrics", "ir_metrics_lab"])
+def test_no_import_cycle(package):
+    """Within metrics/ and within ir_metrics_lab/, counting imports for annotations only."""
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]  # the check finds one
-    sample = "import a\nif TYPE_CHECKING:\n    import b\nelse:\n    import c\ndef f():\n    import d"
-    imported = {
-        alias.name for node in _run_nodes(ast.parse(sample)) if isinstance(node, ast.Import) for alias in node.names
-    }
-    assert imported == {"a", "c", "d"}  # an import for annotations only is no edge
-    assert _cycles(_import_graph("metrics")) == []
+    sample = "import a\nif TYPE_CHECKING:\n    from p import b\nelse:\n    import c\ndef f():\n    import d\nimport e"
+    assert _imports_among(sample, {"a", "p.b", "c", "d", "x"}) == {"a", "p.b", "c", "d"}  # annotations' imports too
+    graph = _import_graph(package)
+    assert len(graph) > 20  # the modules were found
+    assert _cycles(graph) == []
 
 
 def test_every_family_has_one_module_and_one_test_file():
@@ -501,58 +497,89 @@ def _loads_streamlit(module: str, seen: set[str] | None = None) -> bool:
     return any(_loads_streamlit(name, seen) for name in imported if name != module)
 
 
-# The app's layers, top down: a module imports only from its own layer and the layers below it. The launcher
-# (ir_metrics_lab.__main__) stands on all of them (test_the_app_and_its_libraries_never_import_the_launcher).
+# The layers, top down, each a few dotted prefixes: a module's layer is that of its longest prefix, and a module imports
+# only from its own layer and the layers below it. Modules under no prefix stand on all of them: the launcher
+# (ir_metrics_lab.__main__: test_the_app_and_its_libraries_never_import_the_launcher) and the package's __init__.
 LAYERS = (
-    ("app", "app_pages"),
-    tuple(folder.replace("/", ".") for folder in STREAMLIT_SIDE),
-    (CORE.replace("/", "."),),
-    ("metrics",),
+    ("app", "app_pages"),  # the pages: they render, they do not compute
+    tuple(folder.replace("/", ".") for folder in STREAMLIT_SIDE),  # the app's Streamlit side
+    (CORE.replace("/", "."),),  # the app's pure core
+    ("metrics",),  # the library's face: its exports (metrics/__init__.py) and ``python -m metrics``
+    ("metrics.cli",),  # the command lines
+    ("metrics.compare", "metrics.tools", "metrics.teaching"),  # on scored runs: runs compared, tools, teaching
+    ("metrics.evaluation",),  # whole runs scored: the engine, means, streamed and distributed runs
+    # the measures: each family's record, readable function and kernel, their registry and names, and the LaTeX
+    # building blocks their formulas are written with
+    ("metrics.catalog", "metrics.families", "metrics.teaching.latex"),
+    ("metrics.io",),  # runs and qrels read and written
+    ("metrics.core",),  # what every measure is built on: rankings, judgments, Breakdowns, conventions, checks
 )
 
 
-def _imports_under(source: str, packages: set[str]) -> list[tuple[int, str]]:
-    """(line, module) of each import in ``source`` (inside functions too) of a module in one of the dotted
-    ``packages`` or below it; ``from package import name`` is read as ``package.name`` too."""
+def _layer(name: str) -> int | None:
+    """The index in LAYERS of the dotted ``name``'s longest prefix, or None."""
+    prefixes = [
+        (len(prefix), depth)
+        for depth, layer in enumerate(LAYERS)
+        for prefix in layer
+        if name == prefix or name.startswith(prefix + ".")
+    ]
+    return max(prefixes)[1] if prefixes else None
 
-    def under(name: str) -> bool:
-        return any(name == package or name.startswith(package + ".") for package in packages)
 
-    found = []
+def _imported_names(source: str) -> list[tuple[int, str]]:
+    """(line, dotted name) of each import in ``source``, inside functions too: ``from package import name`` is read
+    as ``package.name``, and as ``package`` itself unless ``name`` is a module of its own (``from metrics import
+    families`` imports the sub-package, not the package's exports)."""
+    found = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
+            found.update((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
-        else:
-            continue
-        found += sorted({(node.lineno, name) for name in names if under(name)})
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+            found.update((node.lineno, name) for name in names)
+            if not all(_module_path(name) for name in names):
+                found.add((node.lineno, node.module))
     return sorted(found)
+
+
+def _upward_imports(module: str, source: str) -> list[tuple[int, str]]:
+    """(line, name) of each import in ``source``, the source of the dotted ``module``, from a layer above its own."""
+    own = _layer(module)
+    if own is None:
+        return []
+    return [
+        (line, name) for line, name in _imported_names(source) if (layer := _layer(name)) is not None and layer < own
+    ]
 
 
 def test_no_module_imports_a_layer_above_its_own():
     """The pages (app.py, app_pages/) on top; the app's Streamlit side (shell, session, parts, classroom); its pure
     core (ir_metrics_lab.core: the playground's Scenario, THE literal-text helper, lessons, figures, exports, the
-    live class's store); metrics/ at the bottom. So the core never reaches up into the Streamlit side or a page."""
+    live class's store); metrics/ below, itself in layers from its command lines down to metrics.core. So the core
+    never reaches up into the Streamlit side or a page, and no library module into the command lines."""
     sample = (
-        "import ir_metrics_lab.session.state\nfrom metrics import x\ndef f():\n    from app_pages import quiz\n"
+        "import ir_metrics_lab.session.state\nfrom metrics import x\ndef f():\n    from app_pages.play import quiz\n"
         "from ir_metrics_lab import parts\nfrom . import y\n"
     )
-    found = _imports_under(sample, {"ir_metrics_lab.session", "ir_metrics_lab.parts", "app_pages"})
-    expected = [
-        (1, "ir_metrics_lab.session.state"),
-        (4, "app_pages"),
-        (4, "app_pages.quiz"),
-        (5, "ir_metrics_lab.parts"),
+    expected = [(1, "ir_metrics_lab.session.state"), (4, "app_pages.play.quiz"), (5, "ir_metrics_lab.parts")]
+    assert _upward_imports("ir_metrics_lab.core.numbers", sample) == expected  # the check finds them
+    sample = "from metrics.core.tables import number\nfrom metrics.cli.common import run\n"
+    assert _upward_imports("metrics.tools.explain", sample) == [
+        (2, "metrics.cli.common"),
+        (2, "metrics.cli.common.run"),
     ]
-    assert found == expected  # the check finds them
-    upward = {}
-    for depth, layer in enumerate(LAYERS[1:], start=1):
-        above = {package for higher in LAYERS[:depth] for package in higher}
-        for path in _python_files(*(package.replace(".", "/") for package in layer)):
-            if found := _imports_under(path.read_text(encoding="utf-8"), above):
-                upward[str(path.relative_to(REPO))] = found
-    assert len(_python_files(CORE)) >= 20  # the folders were found
+    sample = "from metrics.teaching.latex import compact\nfrom metrics.teaching import formulas\n"
+    sample += "from metrics import families\n"  # the sub-package, not the package's exports
+    assert _upward_imports("metrics.families.ndcg", sample) == [(2, "metrics.teaching.formulas")]  # longest prefix
+    paths = [*_python_files("app_pages", "ir_metrics_lab", "metrics"), REPO / "app.py"]
+    upward = {
+        str(path.relative_to(REPO)): found
+        for path in paths
+        if (found := _upward_imports(_module_name(path), path.read_text(encoding="utf-8")))
+    }
+    layered = {_layer(_module_name(path)) for path in paths}
+    assert layered == {None, *range(len(LAYERS))}  # every layer has modules
     assert upward == {}
 
 
@@ -591,33 +618,6 @@ def test_no_two_modules_of_metrics_share_a_name():
             names.setdefault(path.stem, []).append(str(path.relative_to(REPO)))
     assert len(names) > 80  # the modules were found
     assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
-
-
-def _old_paths_imported(path: Path) -> list[str]:
-    """The modules ``path`` imports by a path metrics/ had before its regrouping (metrics._moved.MOVED)."""
-    from metrics._moved import MOVED
-
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)  # ``from metrics import registry``
-    return sorted(name for name in names if name in MOVED)
-
-
-def test_the_project_imports_no_old_path_of_metrics():
-    """The old paths are for users' code, for one release: the project itself uses the new ones, so nothing of ours
-    warns and the aliases can go without touching it (tests/test_moved_paths.py imports them on purpose)."""
-    sample = REPO / "tests" / "test_moved_paths.py"
-    assert _old_paths_imported(sample) == ["metrics.engine"]  # the check finds one
-    offenders = {
-        str(path.relative_to(REPO)): names
-        for path in {*_python_files("metrics", "ir_metrics_lab", "tests", "bench", "scripts"), *page_scripts()}
-        if path != sample and (names := _old_paths_imported(path))
-    }
-    assert offenders == {}
 
 
 def test_user_text_reaches_a_chart_only_through_the_one_helper():

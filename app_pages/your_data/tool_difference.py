@@ -1,7 +1,8 @@
 """Why tools differ: two tools' numbers for one measure on a run (sample or uploaded), the difference attributed to
 each convention (metrics.tools.explain, exact Shapley values), the queries that move the most, and each query as a
-Playground link with either tool's conventions. Renders only: the numbers come from metrics.explain, the figure and
-table from ir_metrics_lab.core.lessons.tool_difference. User text (file names, query ids) is shown literally."""
+Playground link with either tool's conventions. Renders only: the numbers come from metrics.tools.explain, the
+figure and table from ir_metrics_lab.core.lessons.tool_difference. User text (file names, query ids) is shown
+literally."""
 
 from __future__ import annotations
 

@@ -47,7 +47,7 @@ def step(number: int, title: str, caption: str = "") -> Iterator[None]:
 
 def formula(latex: str, where: object = st) -> None:
     """A display formula in ``where`` (st, a column). A new visitor's first run reserves its estimated height
-    instead: KaTeX's chunk and typesetting held the first number of a lesson back by seconds (bench/first_visit.py),
+    instead: KaTeX's chunk and typesetting held the first number of a lesson back by seconds (bench/app/first_visit.py),
     so the formula follows with the charts (ir_metrics_lab.shell.first_paint)."""
     if not first_paint.charts_now():
         first_paint.formula_room(latex, where)

@@ -131,7 +131,7 @@ _LIBC = _libc()
 
 # The app's Arrow buffers come from malloc, not from pyarrow's bundled mimalloc: a large buffer is then its own
 # mapping, returned when freed, also when a session ends and no script runs to release anything. Measured with
-# bench/app_large_run.py (7M-row run): 88 MiB rather than 165 MiB left above idle once an ended session is dropped,
+# bench/app/app_large_run.py (7M-row run): 88 MiB rather than 165 MiB left above idle once an ended session is dropped,
 # 58 MiB less held while the scores are shown, and the upload parsed in 1.04 s rather than 1.28 s. The CLI (which
 # never imports this module) keeps pyarrow's default pool.
 pa.set_memory_pool(pa.system_memory_pool())

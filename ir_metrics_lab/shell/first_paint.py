@@ -2,7 +2,7 @@
 
 A new browser loads each kind of element's code on first use. Plotly's chunk is about 4.6 MB: while the browser
 fetches, parses and runs it, the page's main thread is busy and the metric cards and the ranked list wait with it
-(measured by bench/first_visit.py: a few times slower than a bare ``st.metric`` page); the code block's highlighter
+(measured by bench/app/first_visit.py: a few times slower than a bare ``st.metric`` page); the code block's highlighter
 (1.6 MB), the data grid (1.2 MB) and KaTeX (0.5 MB) weigh too. So a session's first run draws each chart as an
 empty box of the chart's height (nothing moves when it arrives), and each formula (st.latex) as an empty box of
 its estimated height (``formula_height``: KaTeX's chunk and typesetting held a lesson's first number back by
@@ -155,7 +155,7 @@ def rest_next_run() -> None:
     """Call in a page right after its first numbers: a new visitor's first run ends the page here, and the run after
     the first paint draws the rest below them. Every element of a run is a React update on a busy main thread, and
     each new kind of widget a chunk of code to fetch: on the lessons, the elements below the numbers (more steps,
-    sliders, tables, buttons) held the numbers back by 0.1-0.35 s (the README; bench/first_visit.py --against).
+    sliders, tables, buttons) held the numbers back by 0.1-0.35 s (the README; bench/app/first_visit.py --against).
     What comes later is below the numbers, so nothing on screen moves when it arrives."""
     if not charts_now():
         raise _RestNextRun

@@ -1,23 +1,25 @@
 """The record each measure family declares (``Family``), with its parameters (``Param``) and the small records that
 group its facts: how it is taught (``Teaching``), its other names (``Names``), trec_eval's name and rules for it
-(``TrecEval``), its values (``Values``) and its place in the default set (``Default``). The family modules build these;
-metrics.catalog.registry collects them. Nothing here imports a family, so every family module can import it."""
+(``TrecEval``), its values (``Values``) and its place in the default set (``Default``); and a measure of a family
+(``Measure``, what metrics.catalog.measures parses a name into and a family's kernel reads). The family modules build
+the records; metrics.catalog.registry collects them. Nothing here imports a family, so every family module can import
+it."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from metrics.core.conventions import Conventions
+from metrics.core.conventions import TREC_EVAL, Conventions, Gain
 from metrics.core.judgments import Gains
 from metrics.core.prepared import Prepared
-from metrics.core.types import Breakdown, Term
+from metrics.core.types import Breakdown, Judgments, Ranking, Term
 
-if TYPE_CHECKING:  # for the annotations only: metrics.catalog.measures reads the registry, which collects the families
+if TYPE_CHECKING:  # numpy loads on a kernel's first use (metrics.core.lazy_numpy), not for an annotation
     from numpy.typing import NDArray
-
-    from metrics.catalog.measures import Measure
 
 
 class Kernel(Protocol):
@@ -162,6 +164,83 @@ class Family:
             if declared.name == name:
                 return declared
         raise ValueError(f"{self.key} has no parameter {name!r}")
+
+    def __reduce__(self):
+        """Pickled by name, as a function is (a Measure sent to a Dask worker holds its family): the record holds
+        lambdas, and the unpickled record is the declared one itself."""
+        return _declared_in, (self.function.__module__, self.key)
+
+
+def _declared_in(module: str, key: str) -> Family:
+    """The record keyed ``key`` that the family module ``module`` declares."""
+    return next(v for v in vars(importlib.import_module(module)).values() if isinstance(v, Family) and v.key == key)
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """A parsed measure name (metrics.catalog.measures.parse_measure): ``nDCG@10`` and ``ndcg_cut_10`` are both family
+    NDCG with k = 10. It holds its family's record, so what it computes needs no look-up in the registry."""
+
+    name: str  # as the user wrote it; reports echo it back
+    family: str = field(init=False)  # its family's key: the record's
+    record: Family = field(compare=False, repr=False)  # its family
+    k: int | None
+    gain: Gain = "linear"
+    # the declared parameters given, e.g. (("p", 0.8),); a list of values or a gain map ((level, gain), ...) is a tuple
+    params: tuple[tuple[str, float | tuple], ...] = ()
+    rel: int | None = None  # a relevance threshold of this measure's own (ir_measures' rel=), else the conventions'
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "family", self.record.key)
+
+    @property
+    def canonical(self) -> str:
+        family = self.family + ("_exp" if self.gain == "exp" else "")
+        at = self.record.at_param
+        given = [f"rel={self.rel}"] if self.rel is not None else []
+        given += [f"{name}={_shown(value)}" for name, value in self.params if name != at]
+        if given:
+            family += f"({','.join(given)})"
+        if at is not None and any(name == at for name, _ in self.params):
+            return f"{family}@{number_in_name(self.param(at))}"
+        return family if self.k is None else f"{family}@{self.k}"
+
+    def param(self, name: str) -> float | tuple:
+        """A parameter's value: as given, else the family's default."""
+        for given, value in self.params:
+            if given == name:
+                return value
+        return self.record.param(name).default
+
+    def conventions_under(self, conventions: Conventions) -> Conventions:
+        """The conventions this measure is computed under: its own gain (``_exp``) and threshold (``rel=``)."""
+        changes: dict[str, object] = {}
+        if self.record.graded and self.gain == "exp":
+            changes["gain"] = "exp"
+        if self.rel is not None:
+            changes["threshold"] = self.rel
+        return dataclasses.replace(conventions, **changes) if changes else conventions
+
+    def gain_under(self, conventions: Conventions) -> Gain:
+        """An ``_exp`` name forces exponential gain; a plain name (NDCG@10) follows the conventions."""
+        return "exp" if self.gain == "exp" else conventions.gain
+
+    def compute(self, ranking: Ranking, qrels: Judgments, conventions: Conventions = TREC_EVAL) -> Breakdown:
+        given = {name: self.param(name) for name in (p.name for p in self.record.params)}
+        return self.record.function(ranking, qrels, self.k, conventions=self.conventions_under(conventions), **given)
+
+
+def number_in_name(value: float | tuple) -> str:
+    """A parameter's value as a measure's name writes it: 10, 0.5, [0.2,0.5]."""
+    if isinstance(value, tuple):
+        return "[" + ",".join(number_in_name(v) for v in value) + "]"
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _shown(value: float | Gains) -> str:
+    if isinstance(value, tuple):
+        return "{" + ",".join(f"{level}:{number_in_name(gain)}" for level, gain in value) + "}"
+    return number_in_name(value)
 
 
 GAINS = Param(

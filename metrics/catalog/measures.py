@@ -1,17 +1,17 @@
-"""Measure names, as users and trec_eval spell them, mapped to the readable metric functions."""
+"""Measure names, as users and trec_eval spell them, parsed into Measures (metrics.catalog.family) of the registry's
+families."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from metrics.catalog import registry
-from metrics.core.conventions import TREC_EVAL, Conventions, Gain
+from metrics.catalog.family import Measure, number_in_name
+from metrics.core.conventions import Gain
 from metrics.core.judgments import Gains
-from metrics.core.types import Breakdown, Judgments, Ranking
+from metrics.core.types import Breakdown
 
 MetricFunction = Callable[..., Breakdown]
 
@@ -43,68 +43,6 @@ def _spelling(name: str) -> tuple[registry.Family, Gain] | None:
     if stem != name and (found := registry.spelled(stem)) is not None and found.graded and stem == found.key.lower():
         return found, "exp"
     return None
-
-
-@dataclass(frozen=True, slots=True)
-class Measure:
-    """A parsed measure name: ``nDCG@10`` and ``ndcg_cut_10`` are both family NDCG with k = 10."""
-
-    name: str  # as the user wrote it; reports echo it back
-    family: str  # a family's key in the registry
-    k: int | None
-    gain: Gain = "linear"
-    # the declared parameters given, e.g. (("p", 0.8),); a list of values or a gain map ((level, gain), ...) is a tuple
-    params: tuple[tuple[str, float | tuple], ...] = ()
-    rel: int | None = None  # a relevance threshold of this measure's own (ir_measures' rel=), else the conventions'
-
-    @property
-    def canonical(self) -> str:
-        family = self.family + ("_exp" if self.gain == "exp" else "")
-        at = registry.family(self.family).at_param
-        given = [f"rel={self.rel}"] if self.rel is not None else []
-        given += [f"{name}={_shown(value)}" for name, value in self.params if name != at]
-        if given:
-            family += f"({','.join(given)})"
-        if at is not None and any(name == at for name, _ in self.params):
-            return f"{family}@{_number(self.param(at))}"
-        return family if self.k is None else f"{family}@{self.k}"
-
-    def param(self, name: str) -> float | tuple:
-        """A parameter's value: as given, else the family's default."""
-        for given, value in self.params:
-            if given == name:
-                return value
-        return registry.family(self.family).param(name).default
-
-    def conventions_under(self, conventions: Conventions) -> Conventions:
-        """The conventions this measure is computed under: its own gain (``_exp``) and threshold (``rel=``)."""
-        changes: dict[str, object] = {}
-        if registry.family(self.family).graded and self.gain == "exp":
-            changes["gain"] = "exp"
-        if self.rel is not None:
-            changes["threshold"] = self.rel
-        return dataclasses.replace(conventions, **changes) if changes else conventions
-
-    def gain_under(self, conventions: Conventions) -> Gain:
-        """An ``_exp`` name forces exponential gain; a plain name (NDCG@10) follows the conventions."""
-        return "exp" if self.gain == "exp" else conventions.gain
-
-    def compute(self, ranking: Ranking, qrels: Judgments, conventions: Conventions = TREC_EVAL) -> Breakdown:
-        declared = registry.family(self.family)
-        given = {name: self.param(name) for name in (p.name for p in declared.params)}
-        return declared.function(ranking, qrels, self.k, conventions=self.conventions_under(conventions), **given)
-
-
-def _number(value: float | tuple) -> str:
-    if isinstance(value, tuple):
-        return "[" + ",".join(_number(v) for v in value) + "]"
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def _shown(value: float | Gains) -> str:
-    if isinstance(value, tuple):
-        return "{" + ",".join(f"{level}:{_number(gain)}" for level, gain in value) + "}"
-    return _number(value)
 
 
 def _unknown(spelled: str) -> ValueError:
@@ -153,7 +91,7 @@ def _parameter(spelled: str, declared: registry.Family, name: str, text: str) ->
             value = math.nan
         if not (spec.low <= value <= spec.high) or (spec.integer and not value.is_integer()):
             kind = "an integer" if spec.integer else "a number"
-            bounds = f"from {_number(spec.low)} to {_number(spec.high)}"
+            bounds = f"from {number_in_name(spec.low)} to {number_in_name(spec.high)}"
             raise ValueError(f"measure {_quoted(spelled)}: {name} must be {kind} {bounds}, got {item!r}")
         values.append(value)
     return name, tuple(values) if listed else values[0]
@@ -175,7 +113,7 @@ def _gain_map(spelled: str, spec: registry.Param, text: str) -> Gains:
         if not colon or not re.fullmatch(r"\d+", level) or not (spec.low <= value <= spec.high):
             raise ValueError(
                 f"measure {spelled!r}: each {spec.name} entry is level:gain with a whole level >= 0 and a gain from "
-                f"{_number(spec.low)} to {_number(spec.high)}, got {item!r}"
+                f"{number_in_name(spec.low)} to {number_in_name(spec.high)}, got {item!r}"
             )
         if any(int(level) == listed for listed, _ in pairs):
             raise ValueError(f"measure {spelled!r}: level {int(level)} has two gains")
@@ -215,7 +153,7 @@ def parse_measure(text: str) -> Measure:
         declared, gain = found
         given = _trec_pairs(spelled, declared, pairs["pairs"])
         params = [_parameter(spelled, declared, key, value) for key, value in given]
-        return Measure(spelled, declared.key, None, gain, tuple(params))
+        return Measure(spelled, declared, None, gain, tuple(params))
     if trec and (found := _spelling(trec["name"])) and found[0].trec_eval.params and "," in trec["k"]:
         declared, values = found[0], trec["k"].split(",")
         if len(values) != len(declared.trec_eval.params):  # trec_eval: "improper number of coefficients"
@@ -225,7 +163,7 @@ def parse_measure(text: str) -> Measure:
             )
         pairs_given = zip(declared.trec_eval.params, values, strict=True)
         given = [_parameter(spelled, declared, key, value) for key, value in pairs_given]
-        return Measure(spelled, declared.key, None, found[1], tuple(given))
+        return Measure(spelled, declared, None, found[1], tuple(given))
     if trec and "@" not in lowered and "(" not in lowered and (found := _spelling(trec["name"])):
         name, args, at, trec_spelling = trec["name"], None, trec["k"], True
     elif (call := _CALL.match(lowered)) and (found := _spelling(call["name"])):
@@ -259,7 +197,7 @@ def parse_measure(text: str) -> Measure:
         k is None and name == (declared.trec_eval.name or "").lower() and declared.trec_eval.uncut
     ):
         raise ValueError(f"measure {_quoted(spelled)} needs a cutoff, e.g. {name}_10")
-    return Measure(spelled, declared.key, k, gain, tuple(params), rel)
+    return Measure(spelled, declared, k, gain, tuple(params), rel)
 
 
 def parse_measures(measures: Iterable[str | Measure]) -> list[Measure]:

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 
 from metrics.catalog import registry
-from metrics.catalog.measures import Measure
+from metrics.catalog.family import Measure
 
 RUNID = "runid"  # not a measure of a ranking: the run's tag, printed in the summary only
 # trec_eval's printf formats, kept as its C source spells them

@@ -1,2 +1,2 @@
-"""The command lines: ``ir-metrics`` (``python -m metrics``), ``ir-metrics-compare`` (``python -m
-metrics.leaderboard``), and what they share."""
+"""The command lines: ``ir-metrics`` (``python -m metrics``), ``ir-metrics-compare``, ``ir-metrics-explain``, and
+what they share."""

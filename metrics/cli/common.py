@@ -48,9 +48,9 @@ class _PrintVersion(argparse.Action):
     milliseconds every other run would pay)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        import metrics
+        from metrics.core.version import version
 
-        print(f"{self.default} {metrics.__version__}")
+        print(f"{self.default} {version()}")
         parser.exit(0)
 
 

@@ -1,4 +1,4 @@
-"""``python -m metrics.leaderboard QRELS RUN RUN [RUN ...]``: a leaderboard of N runs (also ``ir-metrics-compare``).
+"""``ir-metrics-compare QRELS RUN RUN [RUN ...]``: a leaderboard of N runs (metrics.compare.leaderboard).
 
 The single-run CLI, ``python -m metrics QRELS RUN``, is unchanged; this is a separate entry point.
 """
@@ -34,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     from metrics.compare.significance import N_PERMUTATIONS, SEED
 
     parser = OneLineParser(
-        prog="python -m metrics.leaderboard",
+        prog="ir-metrics-compare",
         description="Compare two or more TREC runs on one qrels: means, best per column, significant wins.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -62,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0, or 2 for bad input)."""
-    return run(_parser, _run, argv, "python -m metrics.leaderboard")
+    return run(_parser, _run, argv, "ir-metrics-compare")
 
 
 def _run(options: argparse.Namespace) -> int:
@@ -141,7 +141,7 @@ def _run(options: argparse.Namespace) -> int:
 
 
 def cli() -> None:
-    """The ``python -m metrics.leaderboard`` and ``ir-metrics-compare`` entry point."""
+    """The ``ir-metrics-compare`` entry point."""
     status = main()
     with contextlib.suppress(BrokenPipeError):  # the reader left early (| head)
         sys.stdout.flush()

@@ -21,10 +21,10 @@ class _PrintVersion(argparse.Action):
     """trec_eval -v: the version on stderr, exit status 0, before anything else is read (as trec_eval.c does)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        import metrics
+        from metrics.core.version import version
 
         print(
-            f"trec_eval version {TREC_EVAL_VERSION} (as reproduced by ir-metrics {metrics.__version__})",
+            f"trec_eval version {TREC_EVAL_VERSION} (as reproduced by ir-metrics {version()})",
             file=sys.stderr,
         )
         parser.exit(0)

@@ -6,7 +6,7 @@ the p-values of that measure's N(N-1)/2 pairs are corrected together (Holm or Bo
 measure when its mean is higher and the corrected p-value is at most alpha.
 
 Large inputs: :func:`evaluate_runs` reads the runs one at a time and keeps only their per-query values (an
-Evaluation), so the peak memory is about one run's. Pure: no Streamlit; the CLI is ``python -m metrics.leaderboard``.
+Evaluation), so the peak memory is about one run's. Pure: no Streamlit; the CLI is ``ir-metrics-compare``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.catalog.measures import Measure
+from metrics.catalog.family import Measure
 from metrics.evaluation.engine import Evaluation, QueryCounts, summaries
 from metrics.evaluation.options import EvaluationOptions
 from metrics.io.arrays import int_numpy

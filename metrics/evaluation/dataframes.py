@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from metrics.catalog.measures import DEFAULT_MEASURES, Measure
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import DEFAULT_MEASURES
 from metrics.evaluation.engine import evaluate
 
 RUN_COLUMNS = ("query_id", "doc_id", "score")

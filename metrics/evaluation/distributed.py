@@ -30,7 +30,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 import pyarrow.compute as pc
 
-from metrics.catalog.measures import DEFAULT_MEASURES, Measure, parse_measures
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import DEFAULT_MEASURES, parse_measures
 from metrics.evaluation.engine import Evaluation, evaluate
 from metrics.evaluation.options import EvaluationOptions, given
 from metrics.evaluation.streaming import (

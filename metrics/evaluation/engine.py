@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from metrics.catalog import registry
-from metrics.catalog.measures import DEFAULT_MEASURES, Measure, parse_measures
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import DEFAULT_MEASURES, parse_measures
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.tables import html_table, markdown_table, number
 from metrics.evaluation.aggregate import summarize, zero_when_missing

@@ -16,7 +16,8 @@ from collections.abc import Iterable
 import numpy as np
 import pyarrow as pa
 
-from metrics.catalog.measures import Measure, parse_measures
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import parse_measures
 from metrics.evaluation.engine import Evaluation, QueryCounts, join, score, summaries
 from metrics.evaluation.options import EvaluationOptions, given
 from metrics.io import Qrels, Run, read_run

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from metrics.catalog.measures import Measure
+from metrics.catalog.family import Measure
 from metrics.evaluation.engine import Joined, joined_by
 from metrics.evaluation.options import EvaluationOptions
 from metrics.evaluation.slots import QuerySlots

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from metrics.catalog import registry
-from metrics.catalog.measures import Measure, parse_measures
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import parse_measures
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.evaluation.engine import Evaluation, QueryCounts, summaries

@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.catalog.measures import Measure
+from metrics.catalog.family import Measure
 from metrics.evaluation.engine import Evaluation
 from metrics.evaluation.options import EvaluationOptions, given
 from metrics.evaluation.preference_scores import preference_measures, scored

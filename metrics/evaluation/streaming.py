@@ -19,7 +19,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.catalog.measures import DEFAULT_MEASURES, Measure, parse_measures
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import DEFAULT_MEASURES, parse_measures
 from metrics.evaluation.combine import combine
 from metrics.evaluation.engine import Evaluation, evaluate
 from metrics.evaluation.options import EvaluationOptions, given

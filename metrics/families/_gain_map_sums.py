@@ -18,7 +18,7 @@ from metrics.core.types import Judgments, Ranking, RankStep
 from metrics.families._gain_walks import ideal_rows, row_gains, walk_values
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 # the sum and its steps (rank or ideal position, doc, grade, relevant, term, running sum): the family builds its
 # Breakdown from them under its own name

@@ -19,7 +19,7 @@ from metrics.families.num_rel_ret import NUM_REL_RET
 from metrics.teaching.latex import aligned_block, at_cut, decimal, defined, elided_sum, measure_symbol, whole
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def average_precision(

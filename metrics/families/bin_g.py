@@ -21,7 +21,7 @@ from metrics.families._gain_walks import Walk, walk_breakdown, walk_values
 from metrics.teaching.latex import aligned_block, decimal, elided_sum, whole
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def binary_g_walk(values: Sequence[int], threshold: int, R: int) -> Walk:

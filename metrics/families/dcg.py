@@ -20,7 +20,7 @@ from metrics.families._dcg_sums import _defined, _row_dcg_terms, _within, dcg_su
 from metrics.families._gain_map_sums import dcg_with_gains, dcg_with_gains_kernel
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def dcg(

@@ -25,7 +25,7 @@ from metrics.families._interpolation import (
 from metrics.teaching.latex import aligned_block, decimal, whole
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def eleven_point_average(

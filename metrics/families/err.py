@@ -19,7 +19,7 @@ from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
 from metrics.teaching.latex import aligned_block, decimal, elided_sum, plain
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 STILL_READING = Term("P(still reading)")  # the chance the user reads past the last rank
 

@@ -30,7 +30,7 @@ from metrics.families._gain_walks import (
 from metrics.teaching.latex import aligned_block, decimal
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 IDEAL_GAIN = Term("ideal gain")
 

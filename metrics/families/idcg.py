@@ -20,7 +20,7 @@ from metrics.families._gain_map_sums import idcg_with_gains, idcg_with_gains_ker
 from metrics.families.dcg import dcg
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def ideal_ranking(ranking: Ranking, qrels: Judgments, *, conventions: Conventions = TREC_EVAL) -> list[str]:

@@ -25,7 +25,7 @@ from metrics.families._interpolation import (
 from metrics.teaching.latex import aligned_block, decimal, whole
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 RELEVANT_NEEDED = Term("relevant needed")  # the relevant documents a recall level asks for
 

@@ -19,7 +19,7 @@ from metrics.families._judged_ranks import _share_steps
 from metrics.teaching.latex import aligned_block, plain, share_line, whole
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 JUDGED_DOCUMENTS = Term("judged")
 

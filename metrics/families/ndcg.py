@@ -25,7 +25,7 @@ from metrics.families.idcg import IDCG, idcg, idcg_kernel
 from metrics.teaching.latex import aligned_block, compact, decimal
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def ndcg(

@@ -30,7 +30,7 @@ from metrics.families._gain_walks import (
 )
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def ndcg_rel_walk(values: Sequence[int], levels: Sequence[LevelGain]) -> Walk:

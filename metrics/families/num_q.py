@@ -17,7 +17,7 @@ from metrics.core.types import Breakdown, Judgments, Ranking
 from metrics.families._counting import count_teaching
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def num_q(

@@ -16,7 +16,7 @@ from metrics.core.types import Breakdown, Judgments, Ranking, Term
 from metrics.families._counting import _counted, count_teaching
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def num_rel_ret(

@@ -17,7 +17,7 @@ from metrics.families._hits import _hits_breakdown
 from metrics.teaching.latex import aligned_block, at_cut, decimal, defined, hits_line, measure_symbol, whole
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def precision(

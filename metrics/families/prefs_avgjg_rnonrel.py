@@ -19,7 +19,7 @@ from metrics.families._preference_kernels import group_mean, preference_table, r
 from metrics.families._preferences import PreferenceJudgments, rnonrel_breakdown
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def prefs_avgjg_rnonrel(

@@ -19,7 +19,7 @@ from metrics.families._preference_kernels import group_counts, per_slot, prefere
 from metrics.families._preferences import PreferenceJudgments, count_breakdown
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def prefs_num_prefs_ful_ret(

@@ -19,7 +19,7 @@ from metrics.families._preference_kernels import pair_values, preference_table
 from metrics.families._preferences import PreferenceJudgments, pair_breakdown
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def prefs_pair_imp(

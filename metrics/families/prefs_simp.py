@@ -19,7 +19,7 @@ from metrics.families._preference_kernels import fulfilled_possible, per_slot, p
 from metrics.families._preferences import PreferenceJudgments, simple_breakdown
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def prefs_simp(

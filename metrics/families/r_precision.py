@@ -18,7 +18,7 @@ from metrics.families._precision_at_r import _precision_at, _precision_at_rank
 from metrics.teaching.latex import aligned_block, decimal, whole, zero_R_line
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def r_precision(

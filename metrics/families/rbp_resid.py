@@ -20,7 +20,7 @@ from metrics.families._rbp_powers import _powers
 from metrics.teaching.latex import aligned_block, compact, decimal
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 TAIL = Term("p^n")
 

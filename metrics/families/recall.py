@@ -28,7 +28,7 @@ from metrics.teaching.latex import (
 )
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def recall(

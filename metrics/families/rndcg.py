@@ -31,7 +31,7 @@ from metrics.families._gain_walks import (
 )
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def rndcg_walk(values: Sequence[int], levels: Sequence[LevelGain], R: int) -> Walk:

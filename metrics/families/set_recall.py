@@ -17,7 +17,7 @@ from metrics.families._set_counts import _SET_RECALL, _set_counts, _steps
 from metrics.teaching.latex import aligned_block, decimal, whole, zero_R_line
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def set_recall(

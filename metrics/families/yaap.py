@@ -20,7 +20,7 @@ from metrics.families.average_precision import precision_sums
 from metrics.teaching.latex import aligned_block, decimal, elided_sum, measure_symbol, whole
 
 if TYPE_CHECKING:
-    from metrics.catalog.measures import Measure
+    from metrics.catalog.family import Measure
 
 
 def smoothed_log_odds(precision_sum: float, R: int) -> float:

@@ -14,7 +14,8 @@ True
 from __future__ import annotations
 
 from metrics.catalog import registry
-from metrics.catalog.measures import Measure, parse_measure
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import parse_measure
 
 
 def top(measure: Measure) -> str:

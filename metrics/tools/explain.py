@@ -6,7 +6,7 @@ a switch's part is its average effect over every order of switching from the fir
 The parts sum to the difference and do not depend on an order. Per query, the same over the switches that change a
 query's value (which queries are averaged is a switch of the mean only).
 
-``python -m metrics.explain QRELS RUN --measure NDCG@10 --tools trec_eval,sklearn [--format text|json]``.
+Its command line is ``ir-metrics-explain`` (metrics.cli.ir_metrics_explain).
 
 >>> run = {"q1": ["a", "b", "c"], "q2": ["d", "e"]}
 >>> qrels = {"q1": {"c": 2, "z": 3}, "q2": {"e": 1}}
@@ -20,18 +20,15 @@ the ideal ranking from the retrieved list.
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
-from metrics.catalog.measures import Measure, parse_measure
-from metrics.cli.common import OneLineParser, run
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import parse_measure
 from metrics.core.tables import html_table, html_text, number
 from metrics.io import read_qrels, read_run
 from metrics.tools.profiles import TIES_WORDS, Profile, Tool, profile, tool, unusable
@@ -275,43 +272,3 @@ def as_text(found: Explanation, top: int = TOP_QUERIES) -> str:
     for note in found.caveats:
         lines.append(f"note: {note}")
     return "\n".join(lines) + "\n"
-
-
-def _parser() -> argparse.ArgumentParser:
-    from metrics.tools.profiles import TOOLS, measure_forms
-
-    parser = OneLineParser(
-        prog="python -m metrics.explain",
-        description="Why two tools give two numbers on your run: the difference, attributed to each convention.",
-        epilog=f"tools: {', '.join(t.key for t in TOOLS)}. Measures: {', '.join(measure_forms())} (where the tool has "
-        "them). Bad input exits with status 2 and one line on stderr.",
-    )
-    parser.add_argument("qrels", help="qrels file: 'qid iter docid grade' (or CSV/TSV with a header; .gz ok)")
-    parser.add_argument("run", help="run file: 'qid Q0 docid rank score tag' (or CSV/TSV with a header; .gz ok)")
-    parser.add_argument("--measure", default="NDCG@10", help="the measure (default NDCG@10)")
-    parser.add_argument("--tools", required=True, help="two tools, comma-separated: FIRST,SECOND (trec_eval,sklearn)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--top", type=int, default=TOP_QUERIES, help="queries listed in the text output (default 10)")
-    return parser
-
-
-def _work(options: argparse.Namespace) -> int:
-    names = [name.strip() for name in options.tools.split(",")]
-    if len(names) != 2 or not all(names):
-        raise ValueError(f"--tools takes two tools separated by a comma, got {options.tools!r}")
-    if options.top < 0:
-        raise ValueError(f"--top must be 0 or more, got {options.top}")
-    found = explain(options.run, options.qrels, options.measure, names[0], names[1])
-    if options.format == "json":
-        sys.stdout.write(json.dumps(as_json(found), indent=2) + "\n")
-    else:
-        sys.stdout.write(as_text(found, options.top))
-    return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    return run(_parser, _work, argv, "python -m metrics.explain")
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from metrics.catalog import registry
-from metrics.catalog.family import Cutoff
-from metrics.catalog.measures import Measure, parse_measure
+from metrics.catalog.family import Cutoff, Measure
+from metrics.catalog.measures import parse_measure
 from metrics.tools.settings import TREC_EVAL_SETTING, Setting
 
 # How a tool orders documents whose scores tie:

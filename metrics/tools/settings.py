@@ -25,7 +25,8 @@ from typing import Literal
 import numpy as np
 
 from metrics.catalog import registry
-from metrics.catalog.measures import Measure, parse_measure
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import parse_measure
 from metrics.core.conventions import ApDenominator, Conventions, Gain, IdcgSource
 from metrics.evaluation.engine import evaluate
 from metrics.io import read_qrels, read_run

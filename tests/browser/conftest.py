@@ -5,7 +5,8 @@ Playwright's own browser download is not used: the tests drive Debian's Chromium
 both). The tests never skip: a missing browser is a failure with a message saying how to install it.
 
 The plain functions here (``start_server``, ``stop_server``, ``launch_browser``, ``wait_idle``, ``metric_value``) are
-also loaded by bench/app_speed.py, so the benchmark drives the app exactly as the tests do.
+also imported by the benchmarks (``from tests.browser import conftest``: bench/app/ and bench/classroom/), so they
+drive the app exactly as the tests do.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A brand-new visitor sees the numbers and the ranked list before any chart, and nothing above the charts moves
 when they arrive (issue 17, part 1; ir_metrics_lab/shell/first_paint.py). The list lives in a shadow root, out of the
-observer's reach; the metric cards sit above it. The timings themselves are bench/first_visit.py's."""
+observer's reach; the metric cards sit above it. The timings themselves are bench/app/first_visit.py's."""
 
 from __future__ import annotations
 

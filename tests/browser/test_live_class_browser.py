@@ -77,7 +77,7 @@ def count(projector: App) -> str:
     return projector.page.locator(COUNT).inner_text().strip()
 
 
-HALL_PHONES = 6  # a row of phones in one Chromium; bench/serve_class_phones.py plays hundreds without a browser
+HALL_PHONES = 6  # a row of phones in one Chromium; bench/classroom/serve_class_phones.py plays hundreds, browserless
 
 
 def test_a_live_class(browser, live_server):
@@ -143,7 +143,7 @@ def test_a_live_class(browser, live_server):
             f"{', '.join(f'{d:.2f}' for d in after_ack)} s after the phone showed it was sent"
         )
         # No bound on the latency here: on a 2-core box shared with other jobs one rerun can take seconds (7.5 s seen
-        # at a load average of 20). bench/serve_class_poll.py measures it; the README quotes it.
+        # at a load average of 20). bench/classroom/serve_class_poll.py measures it; the README quotes it.
 
         # The rest of the row: two phones join by link at once and answer 0.97 and 0.96, while a student at a laptop
         # joins and answers 0.97 with the keyboard alone (issue #27, item 2): Tab to the code box, type, Enter; Tab to

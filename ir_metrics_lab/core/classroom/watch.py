@@ -6,7 +6,7 @@ One thread reads all the watched polls from the store once every ``interval`` se
 every phone of every poll) and calls ``notify`` for each phone whose page no longer matches: another round, another
 state, or its answer gone (a reset). A notified phone is dropped until it
 registers again (its page's next run does). An idle phone then costs no server work of its own: with a fragment
-rerun every 2 s per phone, 300 idle phones cost about a CPU-second per second (bench/serve_class_phones.py).
+rerun every 2 s per phone, 300 idle phones cost about a CPU-second per second (bench/classroom/serve_class_phones.py).
 
 No Streamlit here: ir_metrics_lab.classroom.live_class connects ``notify`` to a rerun of the phone's session.
 """

@@ -30,7 +30,8 @@ from ir_metrics_lab.core.figures.charts import SYSTEM_COLORS
 from ir_metrics_lab.core.lessons import narrative
 from ir_metrics_lab.core.scenario import Scenario
 from metrics.catalog import registry
-from metrics.catalog.measures import Measure, parse_measure
+from metrics.catalog.family import Measure
+from metrics.catalog.measures import parse_measure
 from metrics.compare import leaderboard as boards
 from metrics.compare.leaderboard import TESTS, Leaderboard
 from metrics.compare.pairing import align
@@ -777,7 +778,7 @@ def tools(found: Explanation, *, run=None, qrels=None, inputs: Inputs | None = N
         (f"{tool.title}'s conventions", _setting_words(profile.setting))
         for tool, profile in zip(found.tools, found.profiles, strict=True)
     )
-    command = ["python", "-m", "metrics.explain", inputs.qrels or "QRELS", *(inputs.runs.values() or ["RUN"])]
+    command = ["ir-metrics-explain", inputs.qrels or "QRELS", *(inputs.runs.values() or ["RUN"])]
     command += ["--measure", found.measure, "--tools", ",".join(t.key for t in found.tools)]
     return Brief(
         "tools",

@@ -1,6 +1,6 @@
 """The "Why tools differ" page's pieces, from a metrics.tools.explain.Explanation: the waterfall from one tool's mean to
 the other's, the per-query table, and a query as a Playground share link with one tool's conventions
-(ir_metrics_lab.core.url's schema). Pure (no Streamlit); the numbers all come from metrics.explain."""
+(ir_metrics_lab.core.url's schema). Pure (no Streamlit); the numbers all come from metrics.tools.explain."""
 
 from __future__ import annotations
 

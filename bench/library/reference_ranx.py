@@ -1,6 +1,6 @@
-"""The ranx side of bench/compare_tools.py: Qrels/Run.from_file, then evaluate with the benchmark's measures.
+"""The ranx side of bench/library/compare_tools.py: Qrels/Run.from_file, then evaluate with the benchmark's measures.
 
-    python bench/reference_ranx.py QRELS RUN OUT
+    python bench/library/reference_ranx.py QRELS RUN OUT
 
 Writes `measure<TAB>qid<TAB>value` per query, then the means as qid `all`. ranx compiles its numba kernels on first
 use (~40 s) and caches them; compare_tools.py runs this once on a tiny file before timing so only warm runs count.

@@ -1,8 +1,8 @@
 """The CLI against trec_eval 10.0 built with -O2 on every run shape, with and without -q, in one table: issue 30's
 goal is our time <= 0.5x trec_eval's and our peak memory <= 1x on each.
 
-    .venv/bin/python bench/generate.py --only small,trec,dl,short,judged,msmarco    # once: bench/data/
-    .venv/bin/python bench/cli_shapes.py --trec-eval-src PATH/TO/trec_eval-10.0 --reps 5
+    .venv/bin/python -m bench.generate --only small,trec,dl,short,judged,msmarco    # once: bench/data/
+    .venv/bin/python -m bench.library.cli_shapes --trec-eval-src PATH/TO/trec_eval-10.0 --reps 5
 
 Shapes (bench/generate.py): small (7 lines: start-up is all there is), trec (50 queries x 1,000 docs, a TREC ad hoc
 track), dl (200 x 1,000: 200k lines), short (30,000 queries x 100 docs, ~30 judgments each: many short queries),
@@ -24,8 +24,8 @@ import os
 import sys
 from pathlib import Path
 
-from all_trec import MODES, byte_diff, commands, median
-from compare_tools import OUT, PY, Sample, build_trec_eval, compile_ours, count_rows, files, measure
+from bench.library.all_trec import MODES, byte_diff, commands, median
+from bench.library.compare_tools import OUT, PY, Sample, build_trec_eval, compile_ours, count_rows, files, measure
 
 SHAPES = ("small", "trec", "dl", "short", "judged", "msmarco")
 GOAL_TIME, GOAL_MEMORY = 0.5, 1.0  # issue 30: <= 0.5x trec_eval -O2's time, <= 1x its peak memory
@@ -40,7 +40,7 @@ def main(argv=None) -> None:
     shapes = args.shapes.split(",")
     for shape in shapes:
         if not all(path.exists() for path in files(shape)):
-            sys.exit(f"missing bench/data/{shape}.*: run `python bench/generate.py --only {shape}` first")
+            sys.exit(f"missing bench/data/{shape}.*: run `python -m bench.generate --only {shape}` first")
     trec_eval = build_trec_eval(args.trec_eval_src)
     compile_ours()
     OUT.mkdir(exist_ok=True)

@@ -1,10 +1,10 @@
 """Whole-process benchmark: our CLI vs pytrec_eval vs ranx, reading TREC files and scoring per query.
 
-    python bench/generate.py                       # once: bench/data/
-    python bench/compare_tools.py                  # msmarco-like, dl-like, scaling; default reps
-    python bench/compare_tools.py --datasets dl --reps 3
-    python bench/compare_tools.py --quick          # smoke run: small files, 2 reps
-    python bench/compare_tools.py --tools ours,trec_eval --trec-eval-src PATH/TO/trec_eval/src   # vs trec_eval -O2
+    python -m bench.generate                                # once: bench/data/
+    python -m bench.library.compare_tools                   # msmarco-like, dl-like, scaling; default reps
+    python -m bench.library.compare_tools --datasets dl --reps 3
+    python -m bench.library.compare_tools --quick           # smoke run: small files, 2 reps
+    python -m bench.library.compare_tools --tools ours,trec_eval --trec-eval-src PATH/TO/trec_eval/src  # vs -O2
 
 Each measurement is a fresh interpreter (subprocess) that reads qrels + run and writes NDCG@10, AP, RR@10, R@100 and
 P@10 per query to bench/out/. Wall time is taken around the child; peak memory is the child's max RSS from
@@ -30,10 +30,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-DATA = BENCH / "data"
-OUT = BENCH / "out"
+from bench.paths import DATA, OUT, REPO
+
 PY = sys.executable
 MEASURES = ("NDCG@10", "AP", "RR@10", "R@100", "P@10")
 TIME = shutil.which("time") and Path("/usr/bin/time").exists()
@@ -60,12 +58,12 @@ def command(tool: str, qrels: Path, run: Path, out: Path) -> tuple[list[str], Pa
             args += ["-m", m]
         return args, out
     if tool == "pytrec_eval":
-        return [PY, str(BENCH / "reference_pytrec_eval.py"), str(qrels), str(run), str(out)], None
+        return [PY, str(Path(__file__).with_name("reference_pytrec_eval.py")), str(qrels), str(run), str(out)], None
     if tool == "trec_eval":  # its recip_rank has no cutoff: RR over the whole list, where the others take RR@10
         args = [str(TREC_EVAL[0]), "-q", "-m", "ndcg_cut.10", "-m", "map", "-m", "recip_rank", "-m", "recall.100"]
         return [*args, "-m", "P.10", str(qrels), str(run)], out
     if tool == "ranx":
-        return [PY, str(BENCH / "reference_ranx.py"), str(qrels), str(run), str(out)], None
+        return [PY, str(Path(__file__).with_name("reference_ranx.py")), str(qrels), str(run), str(out)], None
     if tool == "read-floor":  # parse the run's three useful columns with pyarrow.csv and stop: the I/O + parse floor
         code = (
             "import sys, pyarrow as pa, pyarrow.csv as c;"
@@ -109,7 +107,7 @@ def measure(argv: list[str], stdout: Path | None) -> Sample:
         out = open(stdout, "w") if stdout else subprocess.DEVNULL  # noqa: SIM115 - closed below
         try:
             t0 = time.perf_counter()
-            proc = subprocess.run(full, stdout=out, stderr=subprocess.PIPE, cwd=ROOT, text=True)
+            proc = subprocess.run(full, stdout=out, stderr=subprocess.PIPE, cwd=REPO, text=True)
             wall = time.perf_counter() - t0
         finally:
             if stdout:
@@ -227,7 +225,7 @@ def available(tools: list[str]) -> list[str]:
             "ranx": [PY, "-c", "import ranx"],
             "read-floor": [PY, "-c", "import pyarrow.csv"],
         }[tool]
-        if subprocess.run(probe, cwd=ROOT, capture_output=True).returncode == 0:
+        if subprocess.run(probe, cwd=REPO, capture_output=True).returncode == 0:
             ok.append(tool)
         else:
             print(f"note: {tool} is not available; skipped", file=sys.stderr)
@@ -239,7 +237,7 @@ def warm_ranx() -> None:
     qrels, run = files("scale-10k")
     t0 = time.perf_counter()
     argv, _ = command("ranx", qrels, run, OUT / "ranx-warmup.tsv")
-    subprocess.run(argv, cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(argv, cwd=REPO, capture_output=True, check=True)
     print(f"ranx warm-up (untimed, fills numba's cache): {time.perf_counter() - t0:.1f} s", file=sys.stderr)
 
 
@@ -262,7 +260,7 @@ def bench(name: str, stem: str, tools: list[str], reps: int) -> Result:
                     argv, _ = command("ours", qrels, run, outs["ours"])
                     exact = OUT / f"{name}.ours.json"
                     with open(exact, "w") as f:
-                        subprocess.run([*argv, "--format", "json"], stdout=f, cwd=ROOT, check=True)
+                        subprocess.run([*argv, "--format", "json"], stdout=f, cwd=REPO, check=True)
                     result.agreement[other] = compare(exact, outs["pytrec_eval"])
                 elif other not in ("pytrec_eval", "floor", "read-floor"):
                     result.agreement[other] = compare(outs[other], outs["pytrec_eval"])
@@ -353,7 +351,7 @@ def compile_ours() -> None:
     metrics/ in every timed process: about 20 ms of each run."""
     import compileall
 
-    compileall.compile_dir(ROOT / "metrics", quiet=1)
+    compileall.compile_dir(REPO / "metrics", quiet=1)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -379,7 +377,7 @@ def main(argv: list[str] | None = None) -> None:
     stems = [DATASETS[d][0] for d in wanted if d in DATASETS] + ([s for _, s, _ in scale] if "scale" in wanted else [])
     missing = [s for s in stems if not all(p.exists() for p in files(s))]
     if missing:
-        sys.exit(f"missing {missing} in {DATA}: run `python bench/generate.py` first")
+        sys.exit(f"missing {missing} in {DATA}: run `python -m bench.generate` first")
     tools = available(args.tools.split(","))
     if "ours" in tools:
         compile_ours()

@@ -1,7 +1,7 @@
-"""The pytrec_eval side of bench/all_trec.py: every measure pytrec_eval supports, per query, as a pytrec_eval user
-would compute trec_eval's all_trec.
+"""The pytrec_eval side of bench/library/all_trec.py: every measure pytrec_eval supports, per query, as a pytrec_eval
+user would compute trec_eval's all_trec.
 
-    python bench/reference_pytrec_eval_all.py QRELS RUN OUT
+    python bench/library/reference_pytrec_eval_all.py QRELS RUN OUT
 
 Writes ``measure<TAB>qid<TAB>value`` per query (full precision).
 """

@@ -9,7 +9,10 @@
     Streamlit's "Running..." status widget is not shown (target: median < 250 ms), and to the first frame where the
     rerun has also finished (``data-test-script-state="notRunning"``: the formulas and charts redrawn too).
 
-Run from the repository root:  .venv/bin/python bench/app_speed.py [--reruns 20] [--drags 20] [--only server|browser]
+Run from the repository root:
+
+    .venv/bin/python -m bench.app.app_speed [--reruns 20] [--drags 20] [--only server|browser]
+
 Nothing is written to the repository; the server log goes to a temporary file.
 """
 
@@ -24,9 +27,9 @@ import time
 from math import log2
 from pathlib import Path
 
-from browser_helpers import browser_conftest
+from bench.paths import REPO
+from tests.browser import conftest as browser_tests
 
-REPO = Path(__file__).resolve().parents[1]
 LIST_KEY = "pg_list"
 TOP = ["d5", "d1", "d2", "d3", "d4"]  # d5 dragged above d1
 DEFAULT = ["d1", "d2", "d3", "d4", "d5"]
@@ -125,20 +128,19 @@ UPDATED = """(expected) => {
 def browser_drags(drags: int, warmup: int) -> tuple[list[float], list[float], int]:
     from playwright.sync_api import sync_playwright
 
-    c = browser_conftest()
-    c.require_chromium()
+    browser_tests.require_chromium()
     log = Path(tempfile.mkstemp(prefix="app_speed_streamlit_", suffix=".log")[1])
-    proc, base = c.start_server(log)
+    proc, base = browser_tests.start_server(log)
     numbers: list[float] = []
     idle: list[float] = []
     status_seen = 0
     try:
         with sync_playwright() as p:
-            browser = c.launch_browser(p)
+            browser = browser_tests.launch_browser(p)
             try:
-                page = browser.new_context(viewport=c.VIEWPORT).new_page()
+                page = browser.new_context(viewport=browser_tests.VIEWPORT).new_page()
                 page.goto(base + "/")
-                c.wait_idle(page)
+                browser_tests.wait_idle(page)
                 lst = page.locator(f'ul[data-testid="ranked-list"][data-list="{LIST_KEY}"]')
                 lst.locator("li[data-doc-id]").first.wait_for()
                 for i in range(warmup + drags):
@@ -163,11 +165,11 @@ def browser_drags(drags: int, warmup: int) -> tuple[list[float], list[float], in
                         numbers.append(t[1] - t[0])
                         idle.append(t[2] - t[0])
                         status_seen += bool(t[3])
-                    c.wait_idle(page)
+                    browser_tests.wait_idle(page)
             finally:
                 browser.close()
     finally:
-        c.stop_server(proc)
+        browser_tests.stop_server(proc)
         log.unlink(missing_ok=True)
     return numbers, idle, status_seen
 

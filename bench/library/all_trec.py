@@ -2,10 +2,10 @@
 against trec_eval 10.0 built with -O2 and pytrec_eval computing every measure it supports, as whole processes,
 interleaved; ratios are medians of pairs.
 
-    .venv/bin/python bench/generate.py --only judged    # once: bench/data/judged.* (2,000 queries x 1,000 docs)
-    .venv/bin/python bench/all_trec.py --dataset judged --tools ours,pytrec_eval,trec_eval \\
+    .venv/bin/python -m bench.generate --only judged    # once: bench/data/judged.* (2,000 queries x 1,000 docs)
+    .venv/bin/python -m bench.library.all_trec --dataset judged --tools ours,pytrec_eval,trec_eval \\
         --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 5
-    .venv/bin/python bench/all_trec.py --dataset msmarco --reps 3    # ours and pytrec_eval, -q only
+    .venv/bin/python -m bench.library.all_trec --dataset msmarco --reps 3    # ours and pytrec_eval, -q only
 
 Each mode (``-q``: every query's lines, then the summary; ``no -q``: the summary only) times every tool, the tools
 interleaved rep by rep (ours, trec_eval, pytrec_eval, ours, ...) so load from other processes hits each of them.
@@ -29,7 +29,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from compare_tools import BENCH, OUT, PY, Sample, build_trec_eval, compile_ours, count_rows, files, measure
+from bench.library.compare_tools import OUT, PY, Sample, build_trec_eval, compile_ours, count_rows, files, measure
 
 MODES = {"-q": ["-q"], "no -q": []}
 GOALS = {"trec_eval": (0.5, 1.0)}  # issue 21: time (wall and CPU) <= 0.5x trec_eval -O2's, peak memory <= 1x
@@ -42,7 +42,7 @@ def commands(tool: str, qrels: Path, run: Path, flags: list[str], out: Path, tre
     if tool == "trec_eval":
         return [str(trec_eval), *flags, "-m", "all_trec", str(qrels), str(run)], out
     if tool == "pytrec_eval":  # always per query: pytrec_eval has no summary-only evaluation
-        return [PY, str(BENCH / "reference_pytrec_eval_all.py"), str(qrels), str(run), str(out)], None
+        return [PY, str(Path(__file__).with_name("reference_pytrec_eval_all.py")), str(qrels), str(run), str(out)], None
     raise ValueError(tool)
 
 
@@ -138,7 +138,7 @@ def main(argv=None) -> None:
         compile_ours()
     qrels, run = files(args.dataset)
     if not (qrels.exists() and run.exists()):
-        sys.exit(f"missing {qrels} or {run}: run `python bench/generate.py --only {args.dataset}` first")
+        sys.exit(f"missing {qrels} or {run}: run `python -m bench.generate --only {args.dataset}` first")
     samples: dict[str, dict[str, list[Sample]]] = {mode: {t: [] for t in tools} for mode in modes}
     outs = {
         (mode, tool): OUT / f"{args.dataset}.all_trec.{tool}{'.q' if MODES[mode] else ''}.txt"

@@ -1,13 +1,13 @@
 """How much does a page shift before its first number when the page itself draws nothing but the number? The bare
-one-``st.metric`` page (bench/bare_metric_page.py) in Streamlit's centred layout, in the wide layout the app uses, and
-wide with a sidebar (two links, as the app's navigation), each on its own server, visited in fresh browser contexts
-at 1440x900 in interleaved rounds and measured as bench/first_visit.py measures the app's pages (``layout-shift``
-entries before the first number's frame).
+one-``st.metric`` page (bench/app/bare_metric_page.py) in Streamlit's centred layout, in the wide layout the app uses,
+and wide with a sidebar (two links, as the app's navigation), each on its own server, visited in fresh browser
+contexts at 1440x900 in interleaved rounds and measured as bench/app/first_visit.py measures the app's pages
+(``layout-shift`` entries before the first number's frame).
 
 Streamlit's frontend draws its empty frame, a centred block with its padding, before the script's first message:
 the wide layout then moves that block and a sidebar pushes the view aside. Issue 30 asks for at most 0.05.
 
-Run from the repository root:  .venv/bin/python bench/layout_shift_floor.py [--rounds 5]
+Run from the repository root:  .venv/bin/python -m bench.app.layout_shift_floor [--rounds 5]
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from browser_helpers import browser_conftest
-from first_visit import GOAL_SHIFT, visit
+from bench.app.first_visit import GOAL_SHIFT, visit
+from tests.browser import conftest as browser_tests
 
-REPO = Path(__file__).resolve().parents[1]
 VARIANTS = {"centred": [], "wide": ["wide"], "wide with a sidebar": ["wide", "sidebar"]}
 
 
@@ -28,31 +27,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    helpers = browser_conftest()
     from playwright.sync_api import sync_playwright
 
     def command_for(options: list[str]):
         def command(port: int) -> list[str]:
-            cmd = helpers.streamlit_run(port)
-            cmd[cmd.index("app.py")] = str(REPO / "bench" / "bare_metric_page.py")
+            cmd = browser_tests.streamlit_run(port)
+            cmd[cmd.index("app.py")] = str(Path(__file__).with_name("bare_metric_page.py"))
             return [*cmd, "--", *options]
 
         return command
 
     logs = Path(tempfile.mkdtemp(prefix="layout-shift-floor-"))
-    servers = {name: helpers.start_server(logs / f"{i}.log", command=command_for(options))
+    servers = {name: browser_tests.start_server(logs / f"{i}.log", command=command_for(options))
                for i, (name, options) in enumerate(VARIANTS.items())}  # fmt: skip
     shifts: dict[str, list[float]] = {name: [] for name in VARIANTS}
     try:
         with sync_playwright() as playwright:
-            browser = helpers.launch_browser(playwright)
+            browser = browser_tests.launch_browser(playwright)
             for _ in range(args.rounds):
                 for name, (_, base) in servers.items():
-                    shifts[name].append(visit(browser, base, "/", "wide", helpers)["shiftBefore"])
+                    shifts[name].append(visit(browser, base, "/", "wide")["shiftBefore"])
             browser.close()
     finally:
         for proc, _ in servers.values():
-            helpers.stop_server(proc)
+            browser_tests.stop_server(proc)
     print(f"\n| bare page at 1440x900 | layout shift before its number: median | min-max ({args.rounds} visits) |")
     print("|---|---:|---|")
     for name, values in shifts.items():

@@ -1,8 +1,8 @@
 """Parquet in and out on one machine: rows per second for writing a run as --to-parquet writes it, for reading
 that dataset back to rows, and for evaluating it (streamed), each beside the same for the text file.
 
-    python bench/generate.py --only msmarco          # bench/data/msmarco.run (7M rows) and its qrels
-    python bench/parquet_io.py [--reps 3] [--run RUN --qrels QRELS]
+    python -m bench.generate --only msmarco          # bench/data/msmarco.run (7M rows) and its qrels
+    python -m bench.library.parquet_io [--reps 3] [--run RUN --qrels QRELS]
 
 Each figure is a fresh process (so imports, e.g. pandas through pyarrow.dataset, are counted), interleaved over the
 reps; the table has the median wall time, the CPU time (user + system, every thread of the process), rows per
@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data"
+from bench.paths import DATA
 
 _STEP = """
 import json, os, resource, sys, time
@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--json", help="also write every sample to this JSON file")
     options = parser.parse_args()
     if not os.path.exists(options.run):
-        sys.exit(f"missing {options.run}: run python bench/generate.py --only msmarco")
+        sys.exit(f"missing {options.run}: run python -m bench.generate --only msmarco")
     with open(options.run, "rb") as f:
         rows = sum(1 for _ in f)
     work = tempfile.mkdtemp(prefix="ir-metrics-parquet-bench-")

@@ -1,6 +1,6 @@
-"""The baseline for bench/first_visit.py: a bare Streamlit page with one st.metric, nothing else.
+"""The baseline for bench/app/first_visit.py: a bare Streamlit page with one st.metric, nothing else.
 
-bench/layout_shift_floor.py runs it with ``-- wide`` (the app's layout) and ``-- wide sidebar`` (and two sidebar
+bench/app/layout_shift_floor.py runs it with ``-- wide`` (the app's layout) and ``-- wide sidebar`` (and two sidebar
 links, as the app's navigation) to measure the layout shift Streamlit's frontend itself causes before a number."""
 
 import sys

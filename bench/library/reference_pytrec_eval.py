@@ -1,6 +1,6 @@
-"""The pytrec_eval side of bench/compare_tools.py: what a pytrec_eval user writes for the benchmark's measures.
+"""The pytrec_eval side of bench/library/compare_tools.py: what a pytrec_eval user writes for the benchmark's measures.
 
-    python bench/reference_pytrec_eval.py QRELS RUN OUT
+    python bench/library/reference_pytrec_eval.py QRELS RUN OUT
 
 Writes `measure<TAB>qid<TAB>value` per query, then the means as qid `all`, with the benchmark's measure names.
 trec_eval's recip_rank has no cutoff, so RR@10 is recip_rank on each ranking cut to its top 10 (trec_eval's order:

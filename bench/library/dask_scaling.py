@@ -1,9 +1,9 @@
 """The Dask path's scaling on this machine: one process streaming against --dask local:1 and local:2.
 
-    python bench/dask_scaling.py                 # a 10M-row run (generated, ~350 MiB), default measures
-    python bench/dask_scaling.py --rows 3M --reps 2 --dir /tmp/bench --keep
+    python -m bench.library.dask_scaling                 # a 10M-row run (generated, ~350 MiB), default measures
+    python -m bench.library.dask_scaling --rows 3M --reps 2 --dir /tmp/bench --keep
 
-The run (1,000 docs per query, bench/streaming.py's generator) is written once as a Parquet dataset with
+The run (1,000 docs per query, bench/library/streaming.py's generator) is written once as a Parquet dataset with
 ``--to-parquet`` (a file per 64 MiB block of text), then each configuration is a fresh ``python -m metrics`` process:
 streaming the text run and the dataset in one process, and the dataset on a LocalCluster of 1 and 2 worker processes
 (each worker reads its own files; starting the cluster is counted). For each: wall time, CPU time of the whole
@@ -16,7 +16,6 @@ beside the wall times.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -25,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from bench.library import streaming
 
 _MEASURE = """
 import json, os, resource, subprocess, sys, time
@@ -54,13 +55,6 @@ print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_mi
 """
 
 
-def _generator():
-    spec = importlib.util.spec_from_file_location("bench_streaming", Path(__file__).with_name("streaming.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def measure(command: list[str]) -> dict:
     out = subprocess.run([sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.splitlines()[-1])
@@ -74,15 +68,14 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the generated files (reused by a next run)")
     parser.add_argument("--json", help="also write every sample to this JSON file")
     options = parser.parse_args()
-    generator = _generator()
-    rows = generator.parse_rows(options.rows)
+    rows = streaming.parse_rows(options.rows)
     directory = options.dir or tempfile.mkdtemp(prefix="ir-metrics-dask-bench-")
     os.makedirs(directory, exist_ok=True)
     try:
         run = os.path.join(directory, f"run-{rows}.txt")
         qrels = os.path.join(directory, f"qrels-{rows}.txt")
         if not (os.path.exists(run) and os.path.exists(qrels)):
-            generator.generate(directory, rows)
+            streaming.generate(directory, rows)
         dataset = os.path.join(directory, f"run-{rows}.parquet.d")
         python = [sys.executable, "-m", "metrics", qrels]
         write = None

@@ -28,8 +28,11 @@ their value before the edit, and in AppTest the run must raise nothing. The quiz
 is checked by a button), so its browser figure is to the end of the rerun (a MutationObserver saw the script state
 go to ``running`` and it is no longer running).
 
-Run from the repository root:  .venv/bin/python bench/edit_speed.py [--reruns 10] [--edits 10] [--only server|browser]
-[--page playground] (a substring of the page names). Nothing is written to the repository.
+Run from the repository root:
+
+    .venv/bin/python -m bench.app.edit_speed [--reruns 10] [--edits 10] [--only server|browser] [--page playground]
+
+(--page: a substring of the page names). Nothing is written to the repository.
 """
 
 from __future__ import annotations
@@ -46,12 +49,9 @@ from dataclasses import dataclass
 from math import log2
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from browser_helpers import browser_conftest  # noqa: E402
-
-from bench.app_speed import percentile, summary  # noqa: E402  (the same statistics as the Playground bench)
+from bench.app.app_speed import percentile, summary  # the same statistics as the Playground bench
+from bench.paths import REPO
+from tests.browser import conftest as browser_tests
 
 SERVER_BUDGET_MS = 250
 BROWSER_BUDGET_MS = 400
@@ -438,24 +438,23 @@ def browser_times(
 
     from ir_metrics_lab.core import url
 
-    c = browser_conftest()
-    c.require_chromium()
+    browser_tests.require_chromium()
     log = Path(tempfile.mkstemp(prefix="edit_speed_streamlit_", suffix=".log")[1])
-    proc, base = c.start_server(log)
+    proc, base = browser_tests.start_server(log)
     link = "?" + "&".join(f"{k}={v}" for k, v in _encoded(url.to_query_params(big_scenario())).items())
     results: dict[tuple[str, str, str], list[float]] = {}
     try:
         with sync_playwright() as p:
-            browser = c.launch_browser(p)
+            browser = browser_tests.launch_browser(p)
             try:
                 for edit in edits:
                     for size in edit.sizes:
                         if size != "default" and not edit.big_browser:
                             continue
-                        context = browser.new_context(viewport=c.VIEWPORT)
+                        context = browser.new_context(viewport=browser_tests.VIEWPORT)
                         page = context.new_page()
                         page.goto(base + edit.url + (link if size != "default" else ""))
-                        c.wait_idle(page)
+                        browser_tests.wait_idle(page)
                         times: list[float] = []
                         for i in range(warmup + edits_per):
                             before = page.evaluate(SNAPSHOT, edit.watch) if edit.watch else None
@@ -466,19 +465,19 @@ def browser_times(
                                 failed[(edit.page, edit.name, size)] = failed.get((edit.page, edit.name, size), 0) + 1
                                 print(f"  {edit.page} {edit.name} {size} edit {i}: {str(error)[:200]}", file=sys.stderr)
                                 page.reload()
-                                c.wait_idle(page)
+                                browser_tests.wait_idle(page)
                                 continue
                             t = page.evaluate("[window.__editAt, window.__numbersAt]")
                             if i >= warmup:
                                 times.append(t[1] - t[0])
-                            c.wait_idle(page)
+                            browser_tests.wait_idle(page)
                         results[(edit.page, edit.name, size)] = times
                         context.close()
                         print(f"  browser {edit.page} {edit.name} {size}: {_fmt(times)}", file=sys.stderr)
             finally:
                 browser.close()
     finally:
-        c.stop_server(proc)
+        browser_tests.stop_server(proc)
         log.unlink(missing_ok=True)
     return results
 

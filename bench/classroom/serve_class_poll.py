@@ -17,14 +17,13 @@ second over 5 s, before the students start), and the server's memory (RSS of its
 after the round. Streamlit's settings come from the environment as usual, e.g.
 ``STREAMLIT_RUNNER_POST_SCRIPT_GC=true`` to compare with its default full garbage collection after every run.
 
-Run from the repository root:  .venv/bin/python bench/serve_class_poll.py [--students 60] [--window 10]
+Run from the repository root:  .venv/bin/python -m bench.classroom.serve_class_poll [--students 60] [--window 10]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import os
 import random
 import statistics
@@ -35,14 +34,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
-
-from temporary_postgres import temporary_postgres  # noqa: E402
-
-from ir_metrics_lab.core.classroom import store as store_module  # noqa: E402
-from ir_metrics_lab.core.classroom.store import Store  # noqa: E402
+from bench.classroom.serve_class import tree_rss_mib
+from ir_metrics_lab.core.classroom import store as store_module
+from ir_metrics_lab.core.classroom.store import Store
+from scripts.temporary_postgres import temporary_postgres
+from tests.browser import conftest as browser_tests
 
 MAX_STUDENTS, MAX_WINDOW_S = 200, 60
 IDLE_S = 5.0  # how long the server's CPU is sampled while the projector waits
@@ -56,17 +52,6 @@ OBSERVE_JS = """(selector) => {
   new MutationObserver(record).observe(document.body, {subtree: true, childList: true, characterData: true});
   record();
 }"""
-
-
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-browser_helpers = _load("browser_conftest", REPO / "tests" / "browser" / "conftest.py")
-tree_rss_mib = _load("serve_class", REPO / "bench" / "serve_class.py").tree_rss_mib
 
 
 @contextlib.contextmanager
@@ -128,13 +113,13 @@ def run(backend: str, count: int, window_s: float, seed: int) -> dict[str, objec
     from playwright.sync_api import expect, sync_playwright
 
     with database(backend) as (url, env), sync_playwright() as playwright:
-        browser = browser_helpers.launch_browser(playwright)  # first: a browser that fails to start leaks no server
-        proc, base = browser_helpers.start_server(env={**os.environ, **env})
+        browser = browser_tests.launch_browser(playwright)  # first: a browser that fails to start leaks no server
+        proc, base = browser_tests.start_server(env={**os.environ, **env})
         try:
             page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
             page.set_default_timeout(60_000)
             page.goto(base + "/ask-the-class?presenter=1")
-            browser_helpers.wait_idle(page, 60_000)
+            browser_tests.wait_idle(page, 60_000)
             page.get_by_role("button", name="Open the poll").click()
             expect(page.locator(COUNT)).to_have_text("0", timeout=60_000)
             code = page.locator(".st-key-live_join_code").inner_text().strip().replace("-", "")
@@ -154,7 +139,7 @@ def run(backend: str, count: int, window_s: float, seed: int) -> dict[str, objec
             received = Store(url).count(code, poll.round)
         finally:
             browser.close()
-            browser_helpers.stop_server(proc)
+            browser_tests.stop_server(proc)
             store_module.dispose_engine(url)
     latencies = []
     for n, committed in enumerate(commits, 1):

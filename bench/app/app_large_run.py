@@ -1,7 +1,7 @@
 """Time and peak memory of the "Your data" page's load + evaluate path on an msmarco-sized run (~7M rows, ~250 MB).
 
-    python bench/app_large_run.py    # reuses bench/data/msmarco.run/.qrels, or writes them (bench/generate.py)
-    python bench/app_large_run.py --reps 3 --modes upload,path,page
+    python -m bench.app.app_large_run    # reuses bench/data/msmarco.run/.qrels, or writes them (bench/generate.py)
+    python -m bench.app.app_large_run --reps 3 --modes upload,path,page
 
 Each measurement is a fresh interpreter (a subprocess) so peak memory (ru_maxrss) is that path's alone:
 
@@ -29,15 +29,13 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "bench" / "data"
+from bench.paths import DATA, REPO
+
 RUN, QRELS = DATA / "msmarco.run", DATA / "msmarco.qrels"
 
 CHILD = r"""
 import json, resource, sys, time
-sys.path.insert(0, ROOT)
 mode, run_path, qrels_path = sys.argv[1:4]
 def rss_mib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -101,7 +99,6 @@ def measure_server() -> dict:
     import signal
     import threading
 
-    sys.path.insert(0, str(ROOT))
     from playwright.sync_api import sync_playwright
 
     from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, free_port
@@ -111,7 +108,7 @@ def measure_server() -> dict:
     command += ["--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false"]
     command += ["--server.fileWatcherType", "none", "--server.disconnectedSessionTTL", "2"]
     server = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
 
     def rss() -> float:
@@ -175,9 +172,9 @@ def measure_server() -> dict:
 def measure(mode: str) -> dict:
     if mode == "server":
         return measure_server()
-    command = [sys.executable, "-c", f"ROOT = {str(ROOT)!r}\n" + CHILD, mode, str(RUN), str(QRELS)]
+    command = [sys.executable, "-c", f"ROOT = {str(REPO)!r}\n" + CHILD, mode, str(RUN), str(QRELS)]
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{mode} failed:\n{done.stderr[-3000:]}")
@@ -189,8 +186,8 @@ def measure(mode: str) -> dict:
 def ensure_data() -> None:
     if RUN.exists() and QRELS.exists():
         return
-    print("bench/data/msmarco.* missing: generating them (bench/generate.py --only msmarco)", file=sys.stderr)
-    subprocess.run([sys.executable, str(ROOT / "bench" / "generate.py"), "--only", "msmarco"], cwd=ROOT, check=True)
+    print("bench/data/msmarco.* missing: generating them (python -m bench.generate --only msmarco)", file=sys.stderr)
+    subprocess.run([sys.executable, "-m", "bench.generate", "--only", "msmarco"], cwd=REPO, check=True)
 
 
 def median(values: list[float]) -> float:
@@ -220,7 +217,7 @@ def main() -> None:
             print(f"{mode}: {json.dumps(results[mode][-1])}", file=sys.stderr)
     size = RUN.stat().st_size / 2**20
     print(
-        f"\nRun: {RUN.relative_to(ROOT)} ({rows:,} rows, {size:,.0f} MiB); qrels {QRELS.relative_to(ROOT)}. "
+        f"\nRun: {RUN.relative_to(REPO)} ({rows:,} rows, {size:,.0f} MiB); qrels {QRELS.relative_to(REPO)}. "
         f"Medians of {options.reps} fresh process(es); default measures.\n"
     )
     print(

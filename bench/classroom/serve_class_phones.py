@@ -1,7 +1,7 @@
 """A lecture hall on one live poll: hundreds of phones as real Streamlit sessions, the projector's live count, and
 what each phone costs the server.
 
-Each phone is a session of the app speaking Streamlit's own websocket protocol (bench/streamlit_phones.py: the
+Each phone is a session of the app speaking Streamlit's own websocket protocol (bench/classroom/streamlit_phones.py: the
 BackMsg/ForwardMsg protobufs a browser sends and receives, its fragments' timers included), so one process plays
 hundreds of them on this machine; the projector is one more session, on *Ask the class* through the teacher's link.
 Loopback only: the app runs on 127.0.0.1 (one process, or ``--replicas N`` processes behind HAProxy started by
@@ -24,7 +24,7 @@ What it does and prints, per run:
 6. The server's CPU while the phones answer (ms per second) and this client's own CPU (it shares the machine).
 
 Run from the repository root:
-    .venv/bin/python bench/serve_class_phones.py --phones 300 [--backend sqlite|postgres] [--replicas N]
+    .venv/bin/python -m bench.classroom.serve_class_phones --phones 300 [--backend sqlite|postgres] [--replicas N]
 """
 
 from __future__ import annotations
@@ -41,19 +41,15 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "scripts"), str(REPO / "bench")]
-
-import serve_class as cluster  # noqa: E402  (scripts/serve_class.py)
-from streamlit_phones import Tab  # noqa: E402
-from temporary_postgres import temporary_postgres  # noqa: E402
-
-from ir_metrics_lab.core.classroom import questions  # noqa: E402
-from ir_metrics_lab.core.classroom import store as store_module  # noqa: E402
-from ir_metrics_lab.core.classroom.store import Store  # noqa: E402
-from ir_metrics_lab.core.scenario import Scenario  # noqa: E402
-from ir_metrics_lab.session.state import DEFAULT_EXAMPLE  # noqa: E402  (the Playground's default list)
-from metrics.teaching.examples import EXAMPLES  # noqa: E402
+import scripts.serve_class as cluster
+from bench.classroom.streamlit_phones import Tab
+from ir_metrics_lab.core.classroom import questions
+from ir_metrics_lab.core.classroom import store as store_module
+from ir_metrics_lab.core.classroom.store import Store
+from ir_metrics_lab.core.scenario import Scenario
+from ir_metrics_lab.session.state import DEFAULT_EXAMPLE  # the Playground's default list
+from metrics.teaching.examples import EXAMPLES
+from scripts.temporary_postgres import temporary_postgres
 
 MAX_PHONES, MAX_WINDOW_S, MAX_ROUNDS = 500, 60, 10
 JOINING_AT_ONCE = 10

@@ -1,7 +1,7 @@
 """One ranking, every readable metric with its per-rank breakdown: is it cheap enough for each UI interaction?
 
-    python bench/ranking_microbench.py            # 20 docs, k=10
-    python bench/ranking_microbench.py --docs 100 --k 10
+    python -m bench.library.ranking_microbench            # 20 docs, k=10
+    python -m bench.library.ranking_microbench --docs 100 --k 10
 
 Times the full set (precision, recall, capped_recall, hit_rate, f1, reciprocal_rank, average_precision, dcg, idcg,
 ndcg at k) with timeit, then each function alone. Target: the full set well under 1 ms (a Streamlit rerun is
@@ -12,12 +12,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 import timeit
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere without installing
 
 import numpy as np
 

@@ -1,8 +1,8 @@
 """Streaming benchmark: time and peak memory of ``ir-metrics QRELS RUN`` on runs of 1M, 10M and 100M rows.
 
-    python bench/streaming.py                       # 1M, 10M, 100M rows (the 100M run is ~4 GB on disk)
-    python bench/streaming.py --rows 1M,10M --keep  # smaller; keep the generated files
-    python bench/streaming.py --rows 10M --dask local:2
+    python -m bench.library.streaming                       # 1M, 10M, 100M rows (the 100M run is ~4 GB on disk)
+    python -m bench.library.streaming --rows 1M,10M --keep  # smaller; keep the generated files
+    python -m bench.library.streaming --rows 10M --dask local:2
 
 Each run has 1,000 docs per query (100k queries at 100M rows), grouped by query, scores decreasing; qrels have ~10
 judgments per query (grades 0-2). Each size is evaluated by a fresh ``python -m metrics`` process (the default

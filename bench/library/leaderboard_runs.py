@@ -1,12 +1,13 @@
 """The N-run leaderboard CLI on msmarco-like runs: wall time and peak memory for N runs against one run.
 
-    python bench/generate.py --only msmarco,variants     # msmarco.run/.qrels and msmarco-v1..v4.run
-    python bench/leaderboard_runs.py [--reps 3] [--runs 2,5]
+    python -m bench.generate --only msmarco,variants     # msmarco.run/.qrels and msmarco-v1..v4.run
+    python -m bench.library.leaderboard_runs [--reps 3] [--runs 2,5]
 
 Each measurement is a fresh process timed by /usr/bin/time (wall, max RSS), interleaved across the configurations
 so load from other processes hits each one; medians are reported. "one run" is the single-run CLI,
-``python -m metrics QRELS RUN``, on the same measures; "N runs" is ``python -m metrics.leaderboard QRELS RUN ...``
-(paired t-test, Holm), which reads the runs one at a time and keeps only their per-query values.
+``python -m metrics QRELS RUN``, on the same measures; "N runs" is ``ir-metrics-compare QRELS RUN ...`` (run as
+``python -m metrics.cli.ir_metrics_compare``; paired t-test, Holm), which reads the runs one at a time and keeps only
+their per-query values.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data"
+from bench.paths import DATA
+
 MEASURES = "NDCG@10,AP,RR@10"
 
 
@@ -44,12 +45,12 @@ def main() -> None:
     runs = [DATA / "msmarco.run", *sorted(DATA.glob("msmarco-v*.run"))]
     counts = [int(n) for n in options.runs.split(",")]
     if not qrels.exists() or len(runs) < max(counts):
-        sys.exit(f"missing data: run python bench/generate.py --only msmarco,variants (found {len(runs)} runs)")
+        sys.exit(f"missing data: run python -m bench.generate --only msmarco,variants (found {len(runs)} runs)")
     python = sys.executable
     configs = {"1 run (python -m metrics)": [python, "-m", "metrics", str(qrels), str(runs[0]), "-m", MEASURES]}
     for n in counts:
-        configs[f"{n} runs (python -m metrics.leaderboard)"] = [
-            python, "-m", "metrics.compare.leaderboard", str(qrels), *map(str, runs[:n]), "-m", MEASURES, "--quiet",
+        configs[f"{n} runs (ir-metrics-compare)"] = [
+            python, "-m", "metrics.cli.ir_metrics_compare", str(qrels), *map(str, runs[:n]), "-m", MEASURES, "--quiet",
         ]  # fmt: skip
     samples: dict[str, list[tuple[float, float]]] = {name: [] for name in configs}
     for _ in range(options.reps):

@@ -8,8 +8,8 @@ the widgets' values) asks for a run, and receives ``ForwardMsg``\\ s: ``new_sess
 ``script_finished``. :class:`Tab` does the same, so one asyncio process holds hundreds of phones (a headless Chromium
 holds tens on this machine). It does not draw anything, load the frontend's bundles or run components' JavaScript.
 
-Used by bench/serve_class_phones.py and tests/test_live_balancer.py. Loopback servers only: the caller gives the
-address.
+Used by bench/classroom/serve_class_phones.py and tests/test_live_balancer.py. Loopback servers only: the caller gives
+the address.
 """
 
 from __future__ import annotations

@@ -7,10 +7,10 @@ two subgroups each, and read with -R prefs. With ``--qrels-jg`` the same three u
 judgment groups (``qid user docno grade``: 907,548 lines) and scored with ``-R qrels_jg -m qrels_jg`` (P_avgjg,
 map_avgjg, Rprec_mult_avgjg).
 
-    .venv/bin/python bench/generate.py --only judged    # once: bench/data/judged.*
-    .venv/bin/python bench/all_prefs.py --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 5
-    .venv/bin/python bench/all_prefs.py --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 3 --prefs
-    .venv/bin/python bench/all_prefs.py --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 3 --qrels-jg
+    .venv/bin/python -m bench.generate --only judged    # once: bench/data/judged.*
+    .venv/bin/python -m bench.library.all_prefs --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 5
+    .venv/bin/python -m bench.library.all_prefs --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 3 --prefs
+    .venv/bin/python -m bench.library.all_prefs --trec-eval-src PATH/TO/trec_eval-10.0/src --reps 3 --qrels-jg
 
 Agreement, once per mode: our output is compared with trec_eval's byte for byte. The goal (issue 33): time <= 0.5x
 trec_eval -O2's and peak memory <= 1x, as for all_trec.
@@ -24,8 +24,10 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from all_trec import MODES, byte_diff, table
-from compare_tools import BENCH, OUT, PY, build_trec_eval, compile_ours, count_rows, files, measure
+
+from bench.library.all_trec import MODES, byte_diff, table
+from bench.library.compare_tools import OUT, PY, build_trec_eval, compile_ours, count_rows, files, measure
+from bench.paths import DATA
 
 
 def measures(rel_format: str) -> str:
@@ -69,12 +71,12 @@ def main(argv=None) -> None:
     compile_ours()
     qrels, run = files(args.dataset)
     if not (qrels.exists() and run.exists()):
-        sys.exit(f"missing {qrels} or {run}: run `python bench/generate.py --only {args.dataset}` first")
+        sys.exit(f"missing {qrels} or {run}: run `python -m bench.generate --only {args.dataset}` first")
     judgments, rel_format = qrels, "qrels_prefs"
     if args.prefs:
-        judgments, rel_format = write_prefs(qrels, BENCH / "data" / f"{args.dataset}.prefs"), "prefs"
+        judgments, rel_format = write_prefs(qrels, DATA / f"{args.dataset}.prefs"), "prefs"
     elif args.qrels_jg:
-        path = BENCH / "data" / f"{args.dataset}.qrels_jg"
+        path = DATA / f"{args.dataset}.qrels_jg"
         judgments, rel_format = write_prefs(qrels, path, groups_only=True), "qrels_jg"
     tools = ["ours", "trec_eval"]
     samples = {mode: {tool: [] for tool in tools} for mode in MODES}

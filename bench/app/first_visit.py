@@ -1,6 +1,6 @@
 """How soon does a brand-new visitor see a page's first content? Every page the app lists (read from app.py), on a
 1440x900 screen and in presenter mode at 1920x1080 (``?presenter=1``), each opened in a fresh browser context (no
-cookies, no HTTP cache) on a warm server, beside a bare one-``st.metric`` page (bench/bare_metric_page.py, its own
+cookies, no HTTP cache) on a warm server, beside a bare one-``st.metric`` page (bench/app/bare_metric_page.py, its own
 server) on the same screen (1440x900, and 1920x1080 for presenter mode) in the same rounds.
 
 Timed in the page's own clock (``performance.now()``, from the start of navigation) by a MutationObserver
@@ -13,7 +13,7 @@ stylesheet is in the first paint when it is in force no later than that frame. T
 interleaved rounds, so the baseline and the app see the same machine load. Prints the medians, the p90 and each
 page's ratio to the bare page's median on its screen, and the pages over the goal (1.4x, layout shift 0.05).
 
-Run from the repository root:  .venv/bin/python bench/first_visit.py [--rounds 3] [--only /a-vs-b,/ndcg]
+Run from the repository root:  .venv/bin/python -m bench.app.first_visit [--rounds 3] [--only /a-vs-b,/ndcg]
 With ``--against DIR`` (another checkout, e.g. ``git worktree add DIR main``) each page is also visited on a server
 of that checkout, interleaved, so a change is measured against its base under the same load.
 Nothing is written to the repository; the server logs go to a temporary directory.
@@ -30,9 +30,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from browser_helpers import browser_conftest
+from bench.paths import REPO
+from tests.browser import conftest as browser_tests
 
-REPO = Path(__file__).resolve().parents[1]
 # A page's first content, in this order of preference: a metric's number, else what the page opens with.
 FIRST_NUMBER = '[data-testid="stMetricValue"]'
 FIRST_CONTENT = [
@@ -98,7 +98,7 @@ WATCH = """
 """
 
 
-def visit(browser, base: str, path: str, view: str, helpers) -> dict[str, float | None]:
+def visit(browser, base: str, path: str, view: str) -> dict[str, float | None]:
     import json
 
     viewport, query = VIEWS[view]
@@ -111,12 +111,12 @@ def visit(browser, base: str, path: str, view: str, helpers) -> dict[str, float 
         page.goto(base + path + query)
         seen = "() => window.__firstVisit && Object.values(window.__firstVisit.seen).some((t) => t !== null)"
         page.wait_for_function(seen, timeout=120_000)
-        helpers.wait_idle(page, 120_000)
+        browser_tests.wait_idle(page, 120_000)
         # The app's second pass (ir_metrics_lab/shell/first_paint.py): no reserved box or watcher left, then everything
         # drawn.
         page.wait_for_function(SECOND_PASS_DONE, timeout=120_000)
-        helpers.wait_idle(page, 120_000)
-        page.wait_for_function(helpers.RENDERED_JS, timeout=120_000)
+        browser_tests.wait_idle(page, 120_000)
+        page.wait_for_function(browser_tests.RENDERED_JS, timeout=120_000)
         time.sleep(0.3)  # a last layout shift, if any, is recorded
         return _first_content(page.evaluate("window.__firstVisit"))
     finally:
@@ -148,12 +148,11 @@ def main() -> None:
         "--against", type=Path, help="another checkout of the app, visited interleaved (its rows: [base])"
     )
     args = parser.parse_args()
-    helpers = browser_conftest()
     from playwright.sync_api import sync_playwright
 
     def bare_command(port: int) -> list[str]:
-        command = helpers.streamlit_run(port)
-        command[command.index("app.py")] = str(REPO / "bench" / "bare_metric_page.py")
+        command = browser_tests.streamlit_run(port)
+        command[command.index("app.py")] = str(Path(__file__).with_name("bare_metric_page.py"))
         return command
 
     pages = app_pages()
@@ -166,9 +165,11 @@ def main() -> None:
         (title + checkout, path, view) for view in views for title, path in pages.items() for checkout in checkouts
     ]
     logs = Path(tempfile.mkdtemp(prefix="first-visit-"))
-    app, app_base = helpers.start_server(logs / "app.log")
-    bare, bare_base = helpers.start_server(logs / "bare.log", command=bare_command)
-    against, against_base = helpers.start_server(logs / "against.log", cwd=args.against) if args.against else (None, "")
+    app, app_base = browser_tests.start_server(logs / "app.log")
+    bare, bare_base = browser_tests.start_server(logs / "bare.log", command=bare_command)
+    against, against_base = (
+        browser_tests.start_server(logs / "against.log", cwd=args.against) if args.against else (None, "")
+    )
 
     def base_of(title: str) -> str:
         return bare_base if title == BARE else against_base if title.endswith(AGAINST) else app_base
@@ -176,21 +177,21 @@ def main() -> None:
     results: dict[tuple[str, str], list[dict]] = {(title, view): [] for title, _, view in visits}
     try:
         with sync_playwright() as p:
-            browser = helpers.launch_browser(p)
+            browser = browser_tests.launch_browser(p)
             for title, path, view in visits:  # warm the servers: imports, caches, first runs
-                visit(browser, base_of(title), path, view, helpers)
+                visit(browser, base_of(title), path, view)
             for round_ in range(args.rounds):
                 for index, (title, path, view) in enumerate(visits):
-                    results[title, view].append(visit(browser, base_of(title), path, view, helpers))
+                    results[title, view].append(visit(browser, base_of(title), path, view))
                     if index % 8 == 7:  # the baseline again, so that every page is near one in time
-                        results[BARE, view].append(visit(browser, bare_base, "/", view, helpers))
+                        results[BARE, view].append(visit(browser, bare_base, "/", view))
                 print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
             browser.close()
     finally:
-        helpers.stop_server(app)
-        helpers.stop_server(bare)
+        browser_tests.stop_server(app)
+        browser_tests.stop_server(bare)
         if against is not None:
-            helpers.stop_server(against)
+            browser_tests.stop_server(against)
     report(results, args.rounds)
 
 

@@ -12,7 +12,7 @@ each session), and the time from the first click until the last tab is idle agai
 The loop is bounded: at most ``--sessions`` sessions, and it stops early when a session does not become idle within
 ``--timeout`` seconds or the server's RSS exceeds ``--max-rss-mib``.
 
-Run from the repository root:  .venv/bin/python bench/serve_class.py [--sessions 40] [--step 5]
+Run from the repository root:  .venv/bin/python -m bench.classroom.serve_class [--sessions 40] [--step 5]
 The server is ``streamlit run app.py`` on 127.0.0.1 and a free port (as the browser tests start it); nothing is
 written to the repository.
 """
@@ -25,9 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from browser_helpers import browser_conftest
+from tests.browser import conftest as browser_tests
 
-REPO = Path(__file__).resolve().parents[1]
 PAGE_SIZE = 4096
 
 
@@ -54,25 +53,25 @@ def tree_rss_mib(pid: int) -> float:
     return total / (1 << 20)
 
 
-def open_session(c, browser, base: str, timeout_ms: int):
+def open_session(browser, base: str, timeout_ms: int):
     """One student: a new context, the playground, then "Evaluate a run" with the sample data. Returns the context
     and the seconds from opening the page to the means drawn."""
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport=c.VIEWPORT)
+    context = browser.new_context(viewport=browser_tests.VIEWPORT)
     page = context.new_page()
     page.set_default_timeout(timeout_ms)
     started = time.perf_counter()
     page.goto(base + "/")
-    c.wait_idle(page, timeout_ms)
+    browser_tests.wait_idle(page, timeout_ms)
     expect(page.get_by_role("heading", name="Playground")).to_be_visible()
     page.get_by_role("link", name="Evaluate a run").click()
     expect(page.get_by_role("heading", name="Means")).to_be_visible(timeout=timeout_ms)
-    c.wait_idle(page, timeout_ms)
+    browser_tests.wait_idle(page, timeout_ms)
     return context, time.perf_counter() - started
 
 
-def burst(c, contexts, timeout_ms: int) -> tuple[float, float]:
+def burst(contexts, timeout_ms: int) -> tuple[float, float]:
     """Every session switches to the playground at once: seconds to issue the clicks, and from the first click until
     the last session has finished its run."""
     pages = [context.pages[0] for context in contexts]
@@ -82,7 +81,7 @@ def burst(c, contexts, timeout_ms: int) -> tuple[float, float]:
     clicked = time.perf_counter() - started
     for page in pages:
         page.get_by_role("heading", name="Playground").wait_for(timeout=timeout_ms)
-        c.wait_idle(page, timeout_ms)
+        browser_tests.wait_idle(page, timeout_ms)
     return clicked, time.perf_counter() - started
 
 
@@ -91,17 +90,16 @@ def measure(
 ) -> tuple[list[tuple], float, int, str, tuple[float, float]]:
     from playwright.sync_api import sync_playwright
 
-    c = browser_conftest()
-    c.require_chromium()
+    browser_tests.require_chromium()
     log = Path(tempfile.mkstemp(prefix="serve_class_streamlit_", suffix=".log")[1])
-    proc, base = c.start_server(log)
+    proc, base = browser_tests.start_server(log)
     rows: list[tuple] = []
     stopped = ""
     try:
         time.sleep(2)
         idle_rss = tree_rss_mib(proc.pid)
         with sync_playwright() as p:
-            browser = c.launch_browser(p)
+            browser = browser_tests.launch_browser(p)
             contexts = []
             try:
                 target = 1
@@ -109,7 +107,7 @@ def measure(
                     seconds = []
                     while len(contexts) < min(target, sessions):
                         try:
-                            context, took = open_session(c, browser, base, int(timeout_s * 1000))
+                            context, took = open_session(browser, base, int(timeout_s * 1000))
                         except Exception as error:  # a timeout is the answer here, not a crash
                             stopped = f"session {len(contexts) + 1} did not finish: {type(error).__name__}"
                             break
@@ -123,13 +121,15 @@ def measure(
                         stopped = f"server RSS {rss:.0f} MiB passed --max-rss-mib {max_rss_mib:.0f}"
                     target = step if target == 1 else target + step
                 connected = sum(
-                    context.pages[0].locator(c.APP_IDLE).count() == 1 for context in contexts if context.pages
+                    context.pages[0].locator(browser_tests.APP_IDLE).count() == 1
+                    for context in contexts
+                    if context.pages
                 )
-                burst_s = burst(c, contexts, int(timeout_s * 1000)) if contexts else (0.0, 0.0)
+                burst_s = burst(contexts, int(timeout_s * 1000)) if contexts else (0.0, 0.0)
             finally:
                 browser.close()
     finally:
-        c.stop_server(proc)
+        browser_tests.stop_server(proc)
         log.unlink(missing_ok=True)
     return rows, idle_rss, connected, stopped, burst_s
 
