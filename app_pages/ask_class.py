@@ -11,7 +11,7 @@ from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import PollError, shown_code
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import teaching, widgets
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import ab_state, live_state, playground_state
 from ir_metrics_lab.shell import css, first_paint, presenter
 from metrics.teaching import formulas
 
@@ -29,41 +29,43 @@ KINDS = {
 link_code, link_token = st.query_params.get("poll"), st.query_params.get("teacher")
 if link_code:
     if link_token and live.store().is_teacher(link_code, link_token):
-        state.set_live_teacher(live.typed_code(link_code), link_token)
+        live_state.set_live_teacher(live.typed_code(link_code), link_token)
     else:
-        state.set_live_message("error", "This link does not carry the poll's teacher token: it cannot run the poll.")
+        live_state.set_live_message(
+            "error", "This link does not carry the poll's teacher token: it cannot run the poll."
+        )
     for key in ("poll", "teacher"):
         st.query_params.pop(key, None)
 
 st.title("Ask the class")
-if message := state.pop_live_message(keep=not first_paint.charts_now()):
+if message := live_state.pop_live_message(keep=not first_paint.charts_now()):
     getattr(st, message[0])(plain(message[1]))
 
-teaching_poll = state.live_teacher()
+teaching_poll = live_state.live_teacher()
 poll = live.store().poll(teaching_poll[0]) if teaching_poll else None
 base = live.app_base()
 
 
 def act(action, *args) -> None:
     """A teacher action (reveal, reset, re-ask, close) with this session's token; refusals become a message."""
-    code, token = state.live_teacher()
+    code, token = live_state.live_teacher()
     try:
         action(code, token, *args)
     except (PollError, ValueError) as error:
-        state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
+        live_state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
 
 
 def open_poll(question: dict) -> None:
     created = live.store().create_poll(question)
-    state.set_live_from_quiz(None)
-    state.set_live_teacher(created.poll.code, created.teacher_token)
+    live_state.set_live_from_quiz(None)
+    live_state.set_live_teacher(created.poll.code, created.teacher_token)
 
 
 def build_question(kind: str, measure: str, doc: str | None, rank: int | None) -> dict:
     """A question about the Playground's list as it is now (or the A vs B page's two lists)."""
     if kind == "ab":
-        return {**questions.compare(state.ab()["A"], state.ab()["B"], measure), "source": "ab"}
-    scn = state.scenario()
+        return {**questions.compare(ab_state.ab()["A"], ab_state.ab()["B"], measure), "source": "ab"}
+    scn = playground_state.scenario()
     if kind == "move":
         return questions.best_move(scn, measure)
     return questions.predict(scn, measure) if kind == "predict" else questions.pick_better(scn, doc, rank, measure)
@@ -71,15 +73,15 @@ def build_question(kind: str, measure: str, doc: str | None, rank: int | None) -
 
 def end_poll() -> None:
     act(live.store().close)
-    state.set_live_teacher(None)
+    live_state.set_live_teacher(None)
 
 
 def choose_question(teaching_poll) -> None:
     """No poll running: the question to ask, about the Playground's list (or a quiz exercise), and its button."""
     if teaching_poll:
         st.info("Your last poll has expired or was closed. Open a new one.", icon=":material/timer_off:")
-        state.set_live_teacher(None)
-    if from_quiz := state.live_from_quiz():
+        live_state.set_live_teacher(None)
+    if from_quiz := live_state.live_from_quiz():
         st.caption(
             "A question from the **Quiz** (the exercise's own list). Open the poll, or ask about the Playground's "
             "list instead."
@@ -93,11 +95,11 @@ def choose_question(teaching_poll) -> None:
             width="stretch",
         )  # fmt: skip
         drop_col.button(
-            "Use the Playground's list", icon=":material/close:", on_click=state.set_live_from_quiz,
+            "Use the Playground's list", icon=":material/close:", on_click=live_state.set_live_from_quiz,
             args=(None,), key="live_drop_quiz", width="stretch",
         )  # fmt: skip
         return
-    scn = state.scenario()
+    scn = playground_state.scenario()
     st.caption(
         "The class is asked about the **Playground**'s current list, grades and conventions (change them there), or "
         "about the two lists of **Retriever A vs B**. Students open the join link or type the code on their phones; "
@@ -280,7 +282,7 @@ def run_poll(poll) -> None:
         st.caption(
             "It runs this poll from any browser (another window, a restarted laptop). The join link never contains it."
         )
-        st.code(live.teacher_link(base, poll.code, state.live_teacher()[1]), language=None, wrap_lines=True)
+        st.code(live.teacher_link(base, poll.code, live_state.live_teacher()[1]), language=None, wrap_lines=True)
 
 
 if poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page

@@ -19,7 +19,7 @@ from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.figures import charts, leaderboard
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import brief_download, notebook_button, teaching
-from ir_metrics_lab.session import datasets, drilldown, state
+from ir_metrics_lab.session import dataset_state, datasets, drilldown, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics.catalog import measure_lists, registry
 from metrics.compare.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
@@ -71,25 +71,29 @@ ROOMS = {
 def kept(name: str, default: object, *, options: list | None = None, argument: str = "default") -> dict:
     """key, on_change and the saved value as its default for a widget whose value outlives page switches (Streamlit
     drops widget keys when another page runs, e.g. after a drill-down into the playground); saved as a
-    ir_metrics_lab.session.state dataset setting. The default is ``index`` into ``options`` for a radio or a selectbox,
-    else ``argument`` (``default``, a toggle's ``value``): ir_metrics_lab.session.state.sync_widget says why it must be
-    the saved value."""
+    ir_metrics_lab.session.dataset_state setting. The default is ``index`` into ``options`` for a radio or a selectbox,
+    else ``argument`` (``default``, a toggle's ``value``): ir_metrics_lab.session.widget_state.sync_widget says why it
+    must be the saved value."""
     key = f"{PAGE}_{name}"
-    shown = state.sync_widget(key, state.dataset_setting(key, default))
-    initial = {"index": state.option_index(options, shown)} if options is not None else {argument: shown}
-    return {"key": key, "on_change": lambda: state.set_dataset_setting(key, state.widget_value(key)), **initial}
+    shown = widget_state.sync_widget(key, dataset_state.dataset_setting(key, default))
+    initial = {"index": widget_state.option_index(options, shown)} if options is not None else {argument: shown}
+    return {
+        "key": key,
+        "on_change": lambda: dataset_state.set_dataset_setting(key, widget_state.widget_value(key)),
+        **initial,
+    }
 
 
 def chosen(name: str, default: object) -> object:
-    """What a kept widget shows (ir_metrics_lab.session.state.shown_setting)."""
-    return state.shown_setting(f"{PAGE}_{name}", default)
+    """What a kept widget shows (ir_metrics_lab.session.dataset_state.shown_setting)."""
+    return dataset_state.shown_setting(f"{PAGE}_{name}", default)
 
 
 def keep_valid(name: str, options: list, default: object) -> None:
     """Reset a kept single choice whose saved value is no longer among the options (another set of runs)."""
     key = f"{PAGE}_{name}"
-    if state.dataset_setting(key, default) not in options:
-        state.set_dataset_setting(key, default)
+    if dataset_state.dataset_setting(key, default) not in options:
+        dataset_state.set_dataset_setting(key, default)
 
 
 def load_inputs() -> tuple[str, list[datasets.RunSource], datasets.Loaded | None]:
@@ -357,15 +361,15 @@ class _Named:
 
 def choose_pair_from_matrix(board) -> None:
     """The win/tie/loss matrix's on_select: a clicked cell picks the pair view's runs (A = column, B = row)."""
-    event = state.widget_value(f"{PAGE}_wtl")
+    event = widget_state.widget_value(f"{PAGE}_wtl")
     cells = event.selection.cells if event is not None else []
     if not cells:
         return
     row, column = cells[0]
     pair = leaderboard.pair_from_cell(board, int(row), str(column))
     if pair:
-        state.set_dataset_setting(f"{PAGE}_pair_a", pair[0])
-        state.set_dataset_setting(f"{PAGE}_pair_b", pair[1])
+        dataset_state.set_dataset_setting(f"{PAGE}_pair_a", pair[0])
+        dataset_state.set_dataset_setting(f"{PAGE}_pair_b", pair[1])
 
 
 def differ_section(board) -> tuple[str, str]:
@@ -505,7 +509,7 @@ def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_
         lambda: st.selectbox("Look closer at", list(results), key=f"{PAGE}_metric"),
         ROOMS["metric_picker"],
     )
-    metric = state.widget_value(f"{PAGE}_metric")
+    metric = widget_state.widget_value(f"{PAGE}_metric")
     metric = metric if metric in results else next(iter(results))  # the first until the picker is drawn
     r = results[metric]
     with st.container(horizontal=True, gap="small"):
@@ -583,7 +587,7 @@ def render() -> None:
         f"{PAGE}_measures_picker",
         lambda: st.multiselect(
             "Metrics to compare",
-            state.options_with(CHOICES, chosen("measures", DEFAULT_MEASURES)),
+            widget_state.options_with(CHOICES, chosen("measures", DEFAULT_MEASURES)),
             **kept("measures", DEFAULT_MEASURES),
             accept_new_options=True,
             help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole "

@@ -9,7 +9,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from ir_metrics_lab.core.lessons.conventions_table import Erratum, errata
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import playground_state
 from metrics.teaching.blog_posts import SOURCES
 
 PAGE = "errata"
@@ -24,7 +24,7 @@ st.markdown(
 
 
 def open_in_playground(erratum: Erratum) -> None:
-    state.load(erratum.scenario, f"The example of “{SOURCES[erratum.seed].short}”, from the errata")
+    playground_state.load(erratum.scenario, f"The example of “{SOURCES[erratum.seed].short}”, from the errata")
     try:
         st.switch_page(PLAYGROUND)
     except StreamlitAPIException:  # this page runs on its own, without the app's navigation

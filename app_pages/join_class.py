@@ -9,7 +9,7 @@ from ir_metrics_lab.classroom import live_class as live
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import NICKNAME_MAX, PollError, shown_code
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import live_state, widget_state
 from ir_metrics_lab.shell import css
 from metrics.teaching import diagnosis, formulas
 
@@ -52,11 +52,11 @@ def answer_page(poll) -> None:
     def send(value: object) -> None:
         try:
             answer = questions.parse_answer(question, value)
-            live.store().answer(poll.code, poll.round, student, answer, state.widget_value("live_nickname"))
+            live.store().answer(poll.code, poll.round, student, answer, widget_state.widget_value("live_nickname"))
         except (PollError, ValueError) as error:
-            state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
+            live_state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
         else:
-            state.set_live_message("success", "Answer sent. You can change it until the teacher reveals.")
+            live_state.set_live_message("success", "Answer sent. You can change it until the teacher reveals.")
 
     if poll.state == "open":
         st.text_input(
@@ -76,7 +76,7 @@ def answer_page(poll) -> None:
                 )
                 if st.form_submit_button("Send answer", type="primary", width="stretch", key="live_send"):
                     if typed is None:
-                        state.set_live_message("error", "Type a number first.")
+                        live_state.set_live_message("error", "Type a number first.")
                     else:
                         send(typed)
                     st.rerun()
@@ -91,7 +91,7 @@ def answer_page(poll) -> None:
                     on_click=send,
                     args=(choice,),
                 )
-        if message := state.pop_live_message():
+        if message := live_state.pop_live_message():
             getattr(st, message[0])(plain(message[1]))
         elif mine:
             shown = questions.shown(question, mine.value)

@@ -8,7 +8,7 @@ import streamlit as st
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.parts import notebook_button, teaching, widgets
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import playground_state
 from ir_metrics_lab.shell import first_paint
 from metrics import Conventions, average_precision, mean_over_queries, precision
 from metrics.teaching.examples import CAT_DOG_PARROT
@@ -28,7 +28,7 @@ def toy_list(relevant_judged: int) -> tuple[list[str], dict[str, int]]:
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
 
-scn = state.scenario()
+scn = playground_state.scenario()
 
 with teaching.step(1, "The formula", "P@i is the precision at rank i; R counts every relevant judged document."):
     ap = widgets.breakdown(scn, "AP", None)

@@ -8,7 +8,7 @@ import streamlit as st
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.parts import notebook_button, teaching, widgets
-from ir_metrics_lab.session import drilldown, state
+from ir_metrics_lab.session import drilldown, playground_state
 from ir_metrics_lab.shell import first_paint
 from metrics import mean_over_queries, reciprocal_rank
 from metrics.teaching.examples import CAT_DOG_PARROT
@@ -29,7 +29,7 @@ TOY_QRELS = {"rel": 1}
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
 
-scn = state.scenario()
+scn = playground_state.scenario()
 
 with teaching.step(1, "The formula", "rank₁ is the rank of the first document whose grade reaches the threshold."):
     rr = widgets.breakdown(scn, "RR", None)

@@ -10,19 +10,21 @@ from ir_metrics_lab.core.exports import export, notebooks
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import notebook_button, preferences, sortable, teaching, widgets
-from ir_metrics_lab.session import drilldown, state
+from ir_metrics_lab.session import drilldown, playground_state
 from ir_metrics_lab.shell import a11y, first_paint, presenter
 from metrics.teaching import formulas
 
 LIST_KEY = "pg_list"
 FORMULAS_ROOM = 760  # px: the open NDCG tab (two formulas, two charts) at 1440 px
 
-sortable.consume(LIST_KEY, state.scenario, state.update)  # a drop is applied before anything is drawn
+sortable.consume(
+    LIST_KEY, playground_state.scenario, playground_state.update
+)  # a drop is applied before anything is drawn
 
 
 def settings_controls() -> None:
-    widgets.k_control("pg", state.scenario, state.update)
-    widgets.convention_controls("pg", state.scenario, state.update)
+    widgets.k_control("pg", playground_state.scenario, playground_state.update)
+    widgets.convention_controls("pg", playground_state.scenario, playground_state.update)
 
 
 def settings() -> None:
@@ -49,7 +51,7 @@ st.caption(
 )
 # Shown on the run that stays on screen: a new visitor's first run is followed by a second
 # (ir_metrics_lab.shell.first_paint).
-link_warnings = state.pop_link_warnings() if first_paint.charts_now() else state.link_warnings()
+link_warnings = playground_state.pop_link_warnings() if first_paint.charts_now() else playground_state.link_warnings()
 if link_warnings:
     st.warning(
         "**This link had problems.** The rest of it was loaded; each bad part fell back to its default:\n"
@@ -59,9 +61,9 @@ if link_warnings:
 drilldown.show_opened_message()  # once, after a query was opened from a run (ir_metrics_lab.session.drilldown)
 widgets.preset_picker("pg")
 
-scn = state.scenario()  # every edit has been applied by now (callbacks run first; drops by consume above)
+scn = playground_state.scenario()  # every edit has been applied by now (callbacks run first; drops by consume above)
 now = widgets.breakdowns(scn)
-link_problem = state.write_link()  # the address bar is always a link to what is on screen
+link_problem = playground_state.write_link()  # the address bar is always a link to what is on screen
 
 # A new visitor's first run leaves the heavy parts (the code box, the data grid, formulas and charts) for the run
 # after the numbers and the list have painted (ir_metrics_lab.shell.first_paint).
@@ -120,7 +122,7 @@ with st.expander("Share, export, present", icon=":material/ios_share:"):
         share_export()
 if presenter.is_on():
     first_paint.later("pg_presenter_settings", settings_expander, first_paint.CLOSED_EXPANDER)
-before = widgets.breakdowns(state.previous()) if state.previous() is not None else None
+before = widgets.breakdowns(playground_state.previous()) if playground_state.previous() is not None else None
 a11y.announce(a11y.numbers_changed(now, before, [*widgets.ORDER_AWARE, *widgets.SET_BASED]))  # screen readers
 widgets.sticky_summary(now)  # phones: the key numbers stay in view while the list is edited
 
@@ -134,15 +136,17 @@ def cards() -> None:
 
 def ranked_list() -> None:
     st.subheader("Ranked list", anchor=False)
-    sortable.ranked_list(LIST_KEY, state.scenario, state.update, label="Retrieved documents, best first")
-    if note := tail_note(state.scenario()):
+    sortable.ranked_list(
+        LIST_KEY, playground_state.scenario, playground_state.update, label="Retrieved documents, best first"
+    )
+    if note := tail_note(playground_state.scenario()):
         st.caption(note)
-    if unjudged := [doc for doc in state.scenario().ranking if doc in state.scenario().unjudged]:
+    if unjudged := [doc for doc in playground_state.scenario().ranking if doc in playground_state.scenario().unjudged]:
         st.caption(
             f"Unjudged, no qrels line (shown as grade 0): {plain(', '.join(unjudged))}. Mark or unmark documents, "
             "and see what it changes, in the *Unjudged documents* lesson."
         )
-    widgets.list_controls("pg", state.scenario, state.update, state.reset)
+    widgets.list_controls("pg", playground_state.scenario, playground_state.update, playground_state.reset)
 
 
 def judged_not_retrieved() -> None:
@@ -151,11 +155,11 @@ def judged_not_retrieved() -> None:
         anchor=False,
         help="Relevant documents the retriever missed still count in R (recall, AP) and in the ideal ordering (IDCG).",
     )
-    widgets.shelf("pg", state.scenario, state.update)
+    widgets.shelf("pg", playground_state.scenario, playground_state.update)
     widgets.judgment_summary(now)
     with st.expander("Add, rename or remove documents", icon=":material/edit_note:"):
         if heavy_now:  # a data grid
-            widgets.document_editor("pg", state.scenario, state.update)
+            widgets.document_editor("pg", playground_state.scenario, playground_state.update)
 
 
 if presenter.is_on():  # a projector: the list and the numbers it drives side by side, in the first screen

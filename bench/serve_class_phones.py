@@ -51,8 +51,7 @@ from temporary_postgres import temporary_postgres  # noqa: E402
 from ir_metrics_lab.core.classroom import questions  # noqa: E402
 from ir_metrics_lab.core.classroom import store as store_module  # noqa: E402
 from ir_metrics_lab.core.classroom.store import Store  # noqa: E402
-from ir_metrics_lab.core.scenario import Scenario  # noqa: E402
-from ir_metrics_lab.session.state import DEFAULT_EXAMPLE  # noqa: E402  (the Playground's default list)
+from ir_metrics_lab.core.scenario import DEFAULT_EXAMPLE, Scenario  # noqa: E402  (the Playground's default list)
 from metrics.teaching.examples import EXAMPLES  # noqa: E402
 
 MAX_PHONES, MAX_WINDOW_S, MAX_ROUNDS = 500, 60, 10

@@ -19,8 +19,7 @@ from temporary_postgres import temporary_postgres  # noqa: E402
 
 from ir_metrics_lab.core.classroom import questions  # noqa: E402
 from ir_metrics_lab.core.classroom.store import Store, dispose_engine  # noqa: E402
-from ir_metrics_lab.core.scenario import Scenario  # noqa: E402
-from ir_metrics_lab.session.state import DEFAULT_EXAMPLE  # noqa: E402
+from ir_metrics_lab.core.scenario import DEFAULT_EXAMPLE, Scenario  # noqa: E402
 from metrics.teaching.examples import EXAMPLES  # noqa: E402
 
 WAIT_S = 60  # a loaded 2-core box

@@ -1,7 +1,7 @@
 """Streamlit widgets shared by the pages: metric cards, convention controls, the document editors and the shelf.
 
-Widgets never hold the canonical state: each one is seeded from the Scenario (``state.sync_widget``) and writes back
-through an ``apply`` callback (``state.update`` on the playground). Every number comes from ``metrics``.
+Widgets never hold the canonical state: each one is seeded from the Scenario (``widget_state.sync_widget``) and writes
+back through an ``apply`` callback (``playground_state.update`` on the playground). Every number comes from ``metrics``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from ir_metrics_lab.core import family_display, numbers, words
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import MAX_DOCS, SCALES, Scenario
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics import Breakdown, parse_measure
 from metrics.catalog import registry
@@ -133,16 +133,16 @@ def _try(area: str, change: Callable[[], Scenario], apply: Apply, success: str =
     try:
         new = change()
     except ValueError as error:
-        state.set_message(area, "error", str(error)[:1].upper() + str(error)[1:] + ".")
+        widget_state.set_message(area, "error", str(error)[:1].upper() + str(error)[1:] + ".")
         return
     apply(new)
     if success:
-        state.set_message(area, "success", success)
+        widget_state.set_message(area, "success", success)
 
 
 def show_message(area: str) -> None:
     """The outcome of an edit, once. Messages are plain text (they quote ids and titles): shown literally."""
-    message = state.pop_message(area)
+    message = widget_state.pop_message(area)
     if message:
         level, text = message
         {"error": st.error, "warning": st.warning, "success": st.success}[level](plain(text))
@@ -159,17 +159,17 @@ def _k_error(raw: object) -> str | None:
 def k_control(prefix: str, current: Current, apply: Apply, *, label: str = "Cutoff k") -> None:
     """A number input for k; invalid entries stay visible with an error, the scenario keeps its k."""
     key = f"{prefix}_k"
-    k = state.sync_widget(key, current().k)
+    k = widget_state.sync_widget(key, current().k)
 
     def on_change() -> None:
-        raw = state.widget_value(key)
+        raw = widget_state.widget_value(key)
         if _k_error(raw) is None:
             apply(current().with_settings(k=int(raw)))
 
     st.number_input(
         label, value=k, step=1, key=key, on_change=on_change, help="Metrics with @k look only at the top k."
     )
-    error = _k_error(state.widget_value(key))
+    error = _k_error(widget_state.widget_value(key))
     if error:
         st.error(error)
 
@@ -193,12 +193,13 @@ def convention_controls(prefix: str, current: Current, apply: Apply) -> None:
 
     def widget(name: str, control: Callable[..., object], options: Sequence, **kwargs: object) -> str:
         key = f"{prefix}_{name}"
-        shown = state.sync_widget(key, kwargs.pop("value"))
-        # ir_metrics_lab.session.state.sync_widget: the widget's default is the value it shows (a radio's is an index)
-        initial = {"index": state.option_index(options, shown)} if control is st.radio else {"default": shown}
+        shown = widget_state.sync_widget(key, kwargs.pop("value"))
+        # ir_metrics_lab.session.widget_state.sync_widget: the widget's default is the value it shows (a radio's: an
+        # index)
+        initial = {"index": widget_state.option_index(options, shown)} if control is st.radio else {"default": shown}
 
         def on_change() -> None:
-            kwargs_apply(name, state.widget_value(key))
+            kwargs_apply(name, widget_state.widget_value(key))
 
         control(options=options, key=key, on_change=on_change, **initial, **kwargs)
         return key
@@ -316,13 +317,13 @@ def move_control(prefix: str, current: Current, apply: Apply) -> None:
         st.number_input("to rank", value=1, step=1, key=f"{prefix}_move_rank")
 
     def on_click() -> None:
-        doc = state.widget_value(f"{prefix}_move_doc")
-        rank = state.widget_value(f"{prefix}_move_rank")
+        doc = widget_state.widget_value(f"{prefix}_move_doc")
+        rank = widget_state.widget_value(f"{prefix}_move_rank")
         n = len(current().ranking)
         if doc not in current().ranking:
-            state.set_message(area, "error", f"Move: {doc!r} is not in the ranked list.")
+            widget_state.set_message(area, "error", f"Move: {doc!r} is not in the ranked list.")
         elif not isinstance(rank, int) or not 1 <= rank <= n:
-            state.set_message(area, "error", f"Move: the rank must be between 1 and {n}; got {rank}.")
+            widget_state.set_message(area, "error", f"Move: the rank must be between 1 and {n}; got {rank}.")
         else:
             _try(area, lambda: current().moved(doc, rank), apply)
 
@@ -347,16 +348,16 @@ def history_buttons(prefix: str, reset: Callable[[], None]) -> None:
     undo_col.button(
         "Undo",
         key=f"{prefix}_undo",
-        on_click=state.undo,
-        disabled=not state.can_undo(),
+        on_click=playground_state.undo,
+        disabled=not playground_state.can_undo(),
         icon=":material/undo:",
         width="stretch",
     )
     redo_col.button(
         "Redo",
         key=f"{prefix}_redo",
-        on_click=state.redo,
-        disabled=not state.can_redo(),
+        on_click=playground_state.redo,
+        disabled=not playground_state.can_redo(),
         icon=":material/redo:",
         width="stretch",
     )
@@ -413,29 +414,29 @@ def document_editor(prefix: str, current: Current, apply: Apply) -> None:
         )
 
         def add() -> None:
-            doc = str(state.widget_value(f"{prefix}_add_id") or "").strip()
-            grade = state.widget_value(f"{prefix}_add_grade")
+            doc = str(widget_state.widget_value(f"{prefix}_add_id") or "").strip()
+            grade = widget_state.widget_value(f"{prefix}_add_grade")
             scn = current()
             if not doc:
-                state.set_message(area, "error", "Add document: the Document id field is empty.")
+                widget_state.set_message(area, "error", "Add document: the Document id field is empty.")
             elif not isinstance(grade, int) or not 0 <= grade <= scn.scale:
-                state.set_message(
+                widget_state.set_message(
                     area, "error", f"Add document: Grade must be a whole number from 0 to {scn.scale}; got {grade}."
                 )
             else:
                 try:
                     new = scn.with_doc(
                         doc,
-                        str(state.widget_value(f"{prefix}_add_title") or ""),
+                        str(widget_state.widget_value(f"{prefix}_add_title") or ""),
                         grade,
-                        on_shelf=bool(state.widget_value(f"{prefix}_add_shelf")),
+                        on_shelf=bool(widget_state.widget_value(f"{prefix}_add_shelf")),
                     )
                 except ValueError as error:
-                    state.set_message(area, "error", f"Add document: {error}.")
+                    widget_state.set_message(area, "error", f"Add document: {error}.")
                 else:
                     apply(new)
-                    state.clear_widgets(f"{prefix}_add_id", f"{prefix}_add_title")  # ready for the next one
-                    state.set_message(area, "success", f"Added {doc}.")
+                    widget_state.clear_widgets(f"{prefix}_add_id", f"{prefix}_add_title")  # ready for the next one
+                    widget_state.set_message(area, "success", f"Added {doc}.")
 
         st.button("Add document", key=f"{prefix}_add", on_click=add, icon=":material/add:", type="primary")
         show_message(area)
@@ -449,8 +450,8 @@ def document_editor(prefix: str, current: Current, apply: Apply) -> None:
             st.text_input("New title", key=f"{prefix}_rename_title")
 
             def rename() -> None:
-                doc = state.widget_value(f"{prefix}_rename_doc")
-                title = str(state.widget_value(f"{prefix}_rename_title") or "")
+                doc = widget_state.widget_value(f"{prefix}_rename_doc")
+                title = str(widget_state.widget_value(f"{prefix}_rename_title") or "")
                 _try(area, lambda: current().renamed(doc, title), apply, f"Renamed {doc}.")
 
             st.button("Rename", key=f"{prefix}_rename", on_click=rename, icon=":material/edit:")
@@ -462,7 +463,7 @@ def document_editor(prefix: str, current: Current, apply: Apply) -> None:
             st.caption("Removing forgets the judgment too (✕ on a card keeps it, on the shelf). Undo brings it back.")
 
             def remove() -> None:
-                doc = state.widget_value(f"{prefix}_remove_doc")
+                doc = widget_state.widget_value(f"{prefix}_remove_doc")
                 _try(area, lambda: current().without(doc), apply, f"Removed {doc}.")
 
             st.button("Remove", key=f"{prefix}_remove", on_click=remove, icon=":material/delete:")
@@ -475,14 +476,14 @@ def preset_picker(prefix: str) -> None:
     picker says so, the notes are labelled as the original's, and one click brings the original back. When the list
     came from somewhere else (a shared link, a query of a run, an erratum) the picker names that instead."""
     key = f"{prefix}_preset"
-    origin = state.origin()
-    example = EXAMPLES[state.example_key()]
-    edited = origin is None and state.scenario() != Scenario.from_example(example)
-    shown = state.sync_widget(key, None if origin or edited else example.key)
+    origin = playground_state.origin()
+    example = EXAMPLES[playground_state.example_key()]
+    edited = origin is None and playground_state.scenario() != Scenario.from_example(example)
+    shown = widget_state.sync_widget(key, None if origin or edited else example.key)
 
     def load() -> None:
-        if state.widget_value(key) is not None:
-            state.load_example(state.widget_value(key))
+        if widget_state.widget_value(key) is not None:
+            playground_state.load_example(widget_state.widget_value(key))
 
     picker_col, lesson_col = st.columns([2, 3], vertical_alignment="bottom")
     with picker_col:
@@ -492,7 +493,7 @@ def preset_picker(prefix: str) -> None:
                 "Example",
                 list(EXAMPLES),
                 key=key,
-                index=state.option_index(EXAMPLES, shown),
+                index=widget_state.option_index(EXAMPLES, shown),
                 placeholder=origin or f"{example.title} (edited)",
                 format_func=lambda e: EXAMPLES[e].title,
                 on_change=load,
@@ -514,7 +515,7 @@ def preset_picker(prefix: str) -> None:
                 "Back to the original example",
                 key=f"{prefix}_preset_original",
                 icon=":material/restart_alt:",
-                on_click=state.reset,
+                on_click=playground_state.reset,
                 type="tertiary",
             )
     else:
