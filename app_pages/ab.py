@@ -1,15 +1,23 @@
 """Retriever A vs B: the same documents in two orders. Precision and recall tie; RR, AP and NDCG do not. Renders only:
-numbers from metrics/ (via ir_metrics_lab.parts.widgets), sentences from ir_metrics_lab.core.lessons.narrative, charts
-from ir_metrics_lab.core.figures.charts."""
+numbers from metrics/ (via ir_metrics_lab.core.numbers and ir_metrics_lab.parts.scenario_numbers), sentences from
+ir_metrics_lab.core.lessons.narrative, charts from ir_metrics_lab.core.figures.charts."""
 
 import streamlit as st
 
-from ir_metrics_lab.core import family_display
+from ir_metrics_lab.core import family_display, numbers
 from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.lessons import narrative
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import brief_download, notebook_button, sortable, teaching, widgets
+from ir_metrics_lab.parts import (
+    brief_download,
+    cards,
+    list_settings,
+    notebook_button,
+    scenario_numbers,
+    sortable,
+    teaching,
+)
 from ir_metrics_lab.session import ab_state, drilldown, widget_state
 from ir_metrics_lab.shell import first_paint, presenter
 
@@ -35,7 +43,7 @@ st.caption(
 )
 
 scenarios = ab_state.ab()
-now = {side: widgets.breakdowns(scn) for side, scn in scenarios.items()}  # RR and AP uncut, as in the explanation
+now = {side: numbers.breakdowns(scn) for side, scn in scenarios.items()}  # RR and AP uncut, as in the explanation
 verdict = narrative.headline(scenarios["A"], scenarios["B"])
 (st.success if verdict.startswith("Retriever") else st.info)(f"**{verdict}**", icon=":material/gavel:")
 
@@ -43,7 +51,7 @@ verdict = narrative.headline(scenarios["A"], scenarios["B"])
 def controls() -> None:
     k_col, _, reset_col = st.columns([2, 4, 1.2], vertical_alignment="bottom")  # "Reset" whole at 200% zoom
     with k_col:
-        widgets.k_control("ab", lambda: ab_state.ab()["A"], lambda new: ab_state.set_ab_k(new.k))
+        list_settings.k_control("ab", lambda: ab_state.ab()["A"], lambda new: ab_state.set_ab_k(new.k))
     reset_col.button(
         "Reset", key="ab_reset", on_click=ab_state.reset_ab, icon=":material/restart_alt:", width="stretch"
     )
@@ -79,13 +87,11 @@ def side_by_side() -> None:
     rows = ["| metric | A | B | verdict |", "|:--|--:|--:|:--|"]
     for family in COMPARED:
         a, b = now["A"][family], now["B"][family]
-        if widgets.fmt(a.value) == widgets.fmt(b.value):
+        if cards.fmt(a.value) == cards.fmt(b.value):
             verdict = ":gray[equal]"
         else:
             verdict = f":blue[**{'B' if b.value > a.value else 'A'} higher**]"
-        rows.append(
-            f"| {plain(a.metric, one_line=True)} | {widgets.fmt(a.value)} | {widgets.fmt(b.value)} | {verdict} |"
-        )
+        rows.append(f"| {plain(a.metric, one_line=True)} | {cards.fmt(a.value)} | {cards.fmt(b.value)} | {verdict} |")
     st.markdown("\n".join(rows))
     st.caption("Grey: the metric cannot tell A from B. Blue: the order matters.")
 
@@ -123,7 +129,7 @@ charts.share_y_range(*bars.values())  # same scale: A's short bars must not look
 for column, (side, colour) in zip(chart_cols, SIDES.items(), strict=True):
     column.markdown(f"**:{colour}[Retriever {side}]** · {now[side][shown_family].metric} per rank")
     teaching.chart(bars[side], f"ab_bars_{side}", column)
-curves = {side: widgets.curves(scenarios[side], CURVES) for side in SIDES}
+curves = {side: scenario_numbers.curves(scenarios[side], CURVES) for side in SIDES}
 teaching.chart(charts.ab_curves(curves["A"], curves["B"], scenarios["A"].k), "ab_curves")
 if note := charts.coincide_note({f"{side} · {name}": v for side in SIDES for name, v in curves[side].items()}):
     st.caption(note)

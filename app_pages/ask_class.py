@@ -10,7 +10,7 @@ from ir_metrics_lab.classroom import live_class as live
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import PollError, shown_code
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import teaching, widgets
+from ir_metrics_lab.parts import cards, teaching
 from ir_metrics_lab.session import ab_state, live_state, playground_state
 from ir_metrics_lab.shell import css, first_paint, presenter
 from metrics.teaching import formulas
@@ -156,10 +156,10 @@ def run_poll(poll) -> None:
             for side in questions.worked_sides(question):
                 b = questions.breakdown(question, side)
                 if question["kind"] == "choice":
-                    st.markdown(f"**List {side}**: {questions.label(question)} = {widgets.fmt(b.value)}")
+                    st.markdown(f"**List {side}**: {questions.label(question)} = {cards.fmt(b.value)}")
                 elif question["kind"] == "move":
                     best = questions.choice_label(question, side)
-                    st.markdown(f"**The best move, {best}**: {questions.label(question)} = {widgets.fmt(b.value)}")
+                    st.markdown(f"**The best move, {best}**: {questions.label(question)} = {cards.fmt(b.value)}")
                 st.latex(formulas.latex(b))
     with side_col:
         if revealed:

@@ -9,8 +9,8 @@ from ir_metrics_lab.core.lessons import conventions_table
 from ir_metrics_lab.core.lessons.conventions_table import Split
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import preferences, teaching
+from ir_metrics_lab.parts.cards import fmt
 from ir_metrics_lab.parts.chart_text import markdown_table
-from ir_metrics_lab.parts.widgets import fmt
 from ir_metrics_lab.session import playground_state
 from ir_metrics_lab.shell import first_paint
 

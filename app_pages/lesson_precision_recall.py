@@ -6,7 +6,7 @@ import streamlit as st
 from ir_metrics_lab.core import family_display
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
-from ir_metrics_lab.parts import notebook_button, teaching, widgets
+from ir_metrics_lab.parts import notebook_button, scenario_numbers, teaching
 from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics import capped_recall, precision, recall
@@ -50,7 +50,7 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
         with tab:
             teaching.worked(b)
     # every cutoff up to top, kept: the slider only moves the marker
-    series = widgets.curves(scn.with_settings(k=top), ("P", "R", "R_cap", "HitRate"))
+    series = scenario_numbers.curves(scn.with_settings(k=top), ("P", "R", "R_cap", "HitRate"))
     teaching.chart(charts.curves(series, k), key=f"{PAGE}_curves")
     if note := charts.coincide_note(series):
         st.caption(note)

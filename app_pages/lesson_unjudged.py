@@ -6,7 +6,7 @@ import streamlit as st
 
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import notebook_button, teaching, widgets
+from ir_metrics_lab.parts import cards, notebook_button, teaching
 from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics import parse_measure
@@ -217,7 +217,7 @@ with teaching.step(
         column.metric(
             name,
             teaching.fmt(chosen[name].value),
-            delta=widgets.delta(chosen[name], other[name]),
+            delta=cards.delta(chosen[name], other[name]),
             border=True,
             help="The arrow is the change from the other list.",
         )

@@ -1,15 +1,24 @@
 """Playground: drag documents, grade them, and watch every metric, formula and chart follow. Renders only: the numbers
-come from metrics/ (via ir_metrics_lab.parts.widgets.breakdowns), the formulas from metrics.teaching.formulas, the
+come from metrics/ (via ir_metrics_lab.core.numbers.breakdowns), the formulas from metrics.teaching.formulas, the
 charts from ir_metrics_lab.core.figures.charts."""
 
 import streamlit as st
 
-from ir_metrics_lab.core import family_display, url, words
+from ir_metrics_lab.core import family_display, numbers, url, words
 from ir_metrics_lab.core.drilldown import tail_note
 from ir_metrics_lab.core.exports import export, notebooks
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import notebook_button, preferences, sortable, teaching, widgets
+from ir_metrics_lab.parts import (
+    cards,
+    list_editor,
+    list_settings,
+    notebook_button,
+    preferences,
+    scenario_numbers,
+    sortable,
+    teaching,
+)
 from ir_metrics_lab.session import drilldown, playground_state
 from ir_metrics_lab.shell import a11y, first_paint, presenter
 from metrics.teaching import formulas
@@ -23,8 +32,8 @@ sortable.consume(
 
 
 def settings_controls() -> None:
-    widgets.k_control("pg", playground_state.scenario, playground_state.update)
-    widgets.convention_controls("pg", playground_state.scenario, playground_state.update)
+    list_settings.k_control("pg", playground_state.scenario, playground_state.update)
+    list_settings.convention_controls("pg", playground_state.scenario, playground_state.update)
 
 
 def settings() -> None:
@@ -55,14 +64,14 @@ link_warnings = playground_state.pop_link_warnings() if first_paint.charts_now()
 if link_warnings:
     st.warning(
         "**This link had problems.** The rest of it was loaded; each bad part fell back to its default:\n"
-        + "\n".join(f"- {widgets.plain(w)}" for w in link_warnings),
+        + "\n".join(f"- {plain(w)}" for w in link_warnings),
         icon=":material/link_off:",
     )
 drilldown.show_opened_message()  # once, after a query was opened from a run (ir_metrics_lab.session.drilldown)
-widgets.preset_picker("pg")
+list_editor.preset_picker("pg")
 
 scn = playground_state.scenario()  # every edit has been applied by now (callbacks run first; drops by consume above)
-now = widgets.breakdowns(scn)
+now = numbers.breakdowns(scn)
 link_problem = playground_state.write_link()  # the address bar is always a link to what is on screen
 
 # A new visitor's first run leaves the heavy parts (the code box, the data grid, formulas and charts) for the run
@@ -72,7 +81,7 @@ heavy_now = first_paint.charts_now()
 
 def share_export() -> None:
     if link_problem:
-        st.warning(widgets.plain(link_problem[:1].upper() + link_problem[1:]) + ".", icon=":material/link_off:")
+        st.warning(plain(link_problem[:1].upper() + link_problem[1:]) + ".", icon=":material/link_off:")
     else:
         st.code(url.full_link(st.context.url, scn), language=None, wrap_lines=True)
         if scn.tail:
@@ -86,7 +95,7 @@ def share_export() -> None:
                 "Opening this link (in any browser) reproduces this list, its grades, titles, k and conventions, so "
                 "the same numbers. The address bar always holds it too; the button at the right of the box copies it."
             )
-    ordered = {family: now[family] for family in (*widgets.ORDER_AWARE, *widgets.SET_BASED)}
+    ordered = {family: now[family] for family in (*cards.ORDER_AWARE, *cards.SET_BASED)}
     md_col, csv_col, notebook_col, presenter_col = st.columns(4, vertical_alignment="center")
     md_col.download_button(
         "Worked solution (.md)",
@@ -122,16 +131,17 @@ with st.expander("Share, export, present", icon=":material/ios_share:"):
         share_export()
 if presenter.is_on():
     first_paint.later("pg_presenter_settings", settings_expander, first_paint.CLOSED_EXPANDER)
-before = widgets.breakdowns(playground_state.previous()) if playground_state.previous() is not None else None
-a11y.announce(a11y.numbers_changed(now, before, [*widgets.ORDER_AWARE, *widgets.SET_BASED]))  # screen readers
-widgets.sticky_summary(now)  # phones: the key numbers stay in view while the list is edited
+before = numbers.breakdowns(playground_state.previous()) if playground_state.previous() is not None else None
+a11y.announce(a11y.numbers_changed(now, before, [*cards.ORDER_AWARE, *cards.SET_BASED]))  # screen readers
+cards.sticky_summary(now)  # phones: the key numbers stay in view while the list is edited
 
 
-def cards() -> None:
+def card_rows() -> None:
+    """The metric cards, order-aware first, then order-unaware."""
     st.markdown("**Order-aware** · reward putting relevant documents first")
-    widgets.metric_cards(now, before, widgets.ORDER_AWARE)
+    cards.metric_cards(now, before, cards.ORDER_AWARE)
     st.markdown("**Order-unaware** · count only what made it into the top k")
-    widgets.metric_cards(now, before, widgets.SET_BASED)
+    cards.metric_cards(now, before, cards.SET_BASED)
 
 
 def ranked_list() -> None:
@@ -146,7 +156,7 @@ def ranked_list() -> None:
             f"Unjudged, no qrels line (shown as grade 0): {plain(', '.join(unjudged))}. Mark or unmark documents, "
             "and see what it changes, in the *Unjudged documents* lesson."
         )
-    widgets.list_controls("pg", playground_state.scenario, playground_state.update, playground_state.reset)
+    list_editor.list_controls("pg", playground_state.scenario, playground_state.update, playground_state.reset)
 
 
 def judged_not_retrieved() -> None:
@@ -155,11 +165,11 @@ def judged_not_retrieved() -> None:
         anchor=False,
         help="Relevant documents the retriever missed still count in R (recall, AP) and in the ideal ordering (IDCG).",
     )
-    widgets.shelf("pg", playground_state.scenario, playground_state.update)
-    widgets.judgment_summary(now)
+    list_editor.shelf("pg", playground_state.scenario, playground_state.update)
+    cards.judgment_summary(now)
     with st.expander("Add, rename or remove documents", icon=":material/edit_note:"):
         if heavy_now:  # a data grid
-            widgets.document_editor("pg", playground_state.scenario, playground_state.update)
+            list_editor.document_editor("pg", playground_state.scenario, playground_state.update)
 
 
 if presenter.is_on():  # a projector: the list and the numbers it drives side by side, in the first screen
@@ -167,10 +177,10 @@ if presenter.is_on():  # a projector: the list and the numbers it drives side by
     with list_col:
         ranked_list()
     with numbers_col:
-        cards()
+        card_rows()
         judged_not_retrieved()
 else:
-    cards()
+    card_rows()
     list_col, shelf_col = st.columns([6, 5], gap="large")
     with list_col:
         ranked_list()
@@ -221,36 +231,36 @@ def worked_formulas() -> None:
     with pr_tab:
         if pr_tab.open:
             left, right = st.columns(2)
-            for index, family in enumerate(widgets.SET_BASED):
+            for index, family in enumerate(cards.SET_BASED):
                 (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
-            for family in widgets.SET_BASED:
+            for family in cards.SET_BASED:
                 if family_display.display(family).bars:
                     bars = charts.contributions(now[family], titles=scn.titles)
                     teaching.chart(bars, f"pg_{family.lower()}_bars", right)
     with curves_tab:
         if curves_tab.open:
-            series = widgets.curves(scn)
+            series = scenario_numbers.curves(scn)
             teaching.chart(charts.curves(series, scn.k, "Each metric at every cutoff"), "pg_curves")
             if note := charts.coincide_note(series):
                 st.caption(note)
             st.caption(
                 "The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow."
             )
-            teaching.chart(widgets.precision_recall_chart(scn), "pg_pr_curve")
+            teaching.chart(scenario_numbers.precision_recall_chart(scn), "pg_pr_curve")
             st.caption(
                 "The precision-recall curve: one point per rank (blue) and trec_eval's interpolated precision at 11 "
                 "recall levels (orange). The *R-precision & PR curve* lesson walks through it."
             )
     with any_tab:
         if any_tab.open:
-            choices = widgets.catalog_choices(scn.k)
+            choices = scenario_numbers.catalog_choices(scn.k)
             picked = st.selectbox(
                 "Measure",
                 choices,
                 key="pg_any_measure",
                 help="Every measure in the catalog, at the playground's k. The Evaluate page takes all of them too.",
             )
-            chosen = widgets.measure_breakdown(scn, picked or choices[0])
+            chosen = scenario_numbers.measure_breakdown(scn, picked or choices[0])
             formula_col, chart_col = st.columns(2)
             formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
             formula_col.latex(formulas.latex(chosen))

@@ -13,7 +13,7 @@ from ir_metrics_lab.core.lessons import quiz
 from ir_metrics_lab.core.paths import PAGES_DIR
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.parts import notebook_button, sortable
-from ir_metrics_lab.parts.widgets import fmt
+from ir_metrics_lab.parts.cards import fmt
 from ir_metrics_lab.session import live_state, quiz_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics.teaching import formulas

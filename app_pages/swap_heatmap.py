@@ -11,8 +11,8 @@ from ir_metrics_lab.core import family_display
 from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import chart_text, notebook_button, teaching, widgets
-from ir_metrics_lab.parts.widgets import fmt
+from ir_metrics_lab.parts import cards, chart_text, notebook_button, scenario_numbers, teaching
+from ir_metrics_lab.parts.cards import fmt
 from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint, presenter
 from metrics.teaching.swaps import best_swap, swap_deltas, swapped
@@ -64,9 +64,10 @@ first_paint.later(f"{PAGE}_metric_picker", metric_picker, PICKER_ROOM)
 choice = widget_state.widget_value(f"{PAGE}_metric") or DEFAULT  # before the picker is drawn: the value it will show
 family, cut = METRICS[choice]
 k = scn.k if cut else None
-now = widgets.breakdown(scn, family, k)  # scored with the hidden tail, if any: only the shown ranks are swapped
+# scored with the hidden tail, if any: only the shown ranks are swapped
+now = scenario_numbers.breakdown(scn, family, k)
 previous = playground_state.previous()
-delta = widgets.delta(now, widgets.breakdown(previous, family, k) if previous else None)
+delta = cards.delta(now, scenario_numbers.breakdown(previous, family, k) if previous else None)
 
 message = widget_state.pop_message(PAGE)
 if message:
@@ -75,7 +76,9 @@ if message:
 
 def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now, delta) -> None:
     """The heatmap, the best swap and the swap controls (a list of two documents or more)."""
-    deltas = widgets.swap_deltas_kept(tuple(ranking), scn.qrels, family, k, scn.conventions, tail=tuple(scn.tail))
+    deltas = scenario_numbers.swap_deltas_kept(
+        tuple(ranking), scn.qrels, family, k, scn.conventions, tail=tuple(scn.tail)
+    )
     best = best_swap(deltas)
 
     summary, advice = st.columns([1, 3], vertical_alignment="center")
