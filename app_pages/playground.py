@@ -213,68 +213,86 @@ def worked_formulas() -> None:
     # Only the open tab is built: one drag then redraws at most two charts.
     for family, tab in zip(own_tabs, family_tabs, strict=True):
         with tab:
-            if not tab.open:
-                continue
-            shown = family_display.display(family)
-            if shown.beside or shown.versus:  # NDCG: IDCG's formula under its own, the ideal ordering beside its bars
-                st.latex(formulas.latex(now[family]))
-                for other in shown.beside:
-                    st.latex(formulas.latex(now[other]))
-                left, right = st.columns(2)
-                bars = charts.contributions(now[family], titles=scn.titles)
-                teaching.chart(bars, f"pg_{family.lower()}_bars", left)
-                if shown.versus:
-                    actual, ideal = shown.versus
-                    teaching.chart(charts.ideal_vs_actual(now[actual], now[ideal]), "pg_ideal", right)
-            else:
-                formula_beside_bars(family)
+            if tab.open:
+                family_formulas(family)
     with pr_tab:
         if pr_tab.open:
-            left, right = st.columns(2)
-            for index, family in enumerate(cards.SET_BASED):
-                (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
-            for family in cards.SET_BASED:
-                if family_display.display(family).bars:
-                    bars = charts.contributions(now[family], titles=scn.titles)
-                    teaching.chart(bars, f"pg_{family.lower()}_bars", right)
+            set_based_formulas()
     with curves_tab:
         if curves_tab.open:
-            series = scenario_numbers.curves(scn)
-            teaching.chart(charts.curves(series, scn.k, "Each metric at every cutoff"), "pg_curves")
-            if note := charts.coincide_note(series):
-                st.caption(note)
-            st.caption(
-                "The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow."
-            )
-            teaching.chart(scenario_numbers.precision_recall_chart(scn), "pg_pr_curve")
-            st.caption(
-                "The precision-recall curve: one point per rank (blue) and trec_eval's interpolated precision at 11 "
-                "recall levels (orange). The *R-precision & PR curve* lesson walks through it."
-            )
+            metric_curves()
     with any_tab:
         if any_tab.open:
-            choices = scenario_numbers.catalog_choices(scn.k)
-            picked = st.selectbox(
-                "Measure",
-                choices,
-                key="pg_any_measure",
-                help="Every measure in the catalog, at the playground's k. The Evaluate page takes all of them too.",
-            )
-            chosen = scenario_numbers.measure_breakdown(scn, picked or choices[0])
-            formula_col, chart_col = st.columns(2)
-            formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
-            formula_col.latex(formulas.latex(chosen))
-            preferences.note(chosen.family, formula_col)  # a measure of preferences or judgment groups
-            if chosen.text is None:
-                teaching.chart(
-                    drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn),
-                    "pg_any_bars",
-                    chart_col,
-                )
-            else:  # relstring: characters, not numbers that add up
-                chart_col.caption(
-                    "No bars: this measure's value is a string, one character per rank, not a sum of contributions."
-                )
+            any_measure()
+
+
+def family_formulas(family: str) -> None:
+    """A family's own tab: its worked formula and per-rank bars (NDCG: IDCG's formula under its own, the ideal
+    ordering beside its bars)."""
+    shown = family_display.display(family)
+    if shown.beside or shown.versus:
+        st.latex(formulas.latex(now[family]))
+        for other in shown.beside:
+            st.latex(formulas.latex(now[other]))
+        left, right = st.columns(2)
+        bars = charts.contributions(now[family], titles=scn.titles)
+        teaching.chart(bars, f"pg_{family.lower()}_bars", left)
+        if shown.versus:
+            actual, ideal = shown.versus
+            teaching.chart(charts.ideal_vs_actual(now[actual], now[ideal]), "pg_ideal", right)
+    else:
+        formula_beside_bars(family)
+
+
+def set_based_formulas() -> None:
+    """The Precision & recall tab: the order-unaware cards' formulas, and the bars of those that have them."""
+    left, right = st.columns(2)
+    for index, family in enumerate(cards.SET_BASED):
+        (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
+    for family in cards.SET_BASED:
+        if family_display.display(family).bars:
+            bars = charts.contributions(now[family], titles=scn.titles)
+            teaching.chart(bars, f"pg_{family.lower()}_bars", right)
+
+
+def metric_curves() -> None:
+    """The Metric@k curves tab: each metric at every cutoff, and the precision-recall curve."""
+    series = scenario_numbers.curves(scn)
+    teaching.chart(charts.curves(series, scn.k, "Each metric at every cutoff"), "pg_curves")
+    if note := charts.coincide_note(series):
+        st.caption(note)
+    st.caption("The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow.")
+    teaching.chart(scenario_numbers.precision_recall_chart(scn), "pg_pr_curve")
+    st.caption(
+        "The precision-recall curve: one point per rank (blue) and trec_eval's interpolated precision at 11 "
+        "recall levels (orange). The *R-precision & PR curve* lesson walks through it."
+    )
+
+
+def any_measure() -> None:
+    """The Any measure tab: a catalog measure picked by name, its definition, worked formula and bars."""
+    choices = scenario_numbers.catalog_choices(scn.k)
+    picked = st.selectbox(
+        "Measure",
+        choices,
+        key="pg_any_measure",
+        help="Every measure in the catalog, at the playground's k. The Evaluate page takes all of them too.",
+    )
+    chosen = scenario_numbers.measure_breakdown(scn, picked or choices[0])
+    formula_col, chart_col = st.columns(2)
+    formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
+    formula_col.latex(formulas.latex(chosen))
+    preferences.note(chosen.family, formula_col)  # a measure of preferences or judgment groups
+    if chosen.text is None:
+        teaching.chart(
+            drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn),
+            "pg_any_bars",
+            chart_col,
+        )
+    else:  # relstring: characters, not numbers that add up
+        chart_col.caption(
+            "No bars: this measure's value is a string, one character per rank, not a sum of contributions."
+        )
 
 
 st.subheader("How each number is computed", anchor=False)
