@@ -52,3 +52,20 @@ def shown_setting(widget_key: str, default: object, setting: str | None = None) 
     """What the widget ``widget_key``, seeded from the dataset setting ``setting`` (by default its own key), shows:
     its value, or before it is drawn (ir_metrics_lab.shell.first_paint.later) the saved setting it will show."""
     return widget_state.widget_value(widget_key, dataset_setting(setting or widget_key, default))
+
+
+def kept_widget(key: str, default: object, *, options: list | None = None, argument: str = "default") -> dict:
+    """key, on_change and the saved value as its default for the widget ``key``, whose value outlives page switches
+    (Streamlit drops widget keys when another page runs, e.g. after a drill-down into the playground): saved as the
+    dataset setting ``key``. The default is ``index`` into ``options`` for a radio or a selectbox, else ``argument``
+    (``default``, a toggle's ``value``): ir_metrics_lab.session.widget_state.sync_widget says why it must be the saved
+    value. What the widget shows, before it is drawn too: ``shown_setting(key, default)``."""
+    shown = widget_state.sync_widget(key, dataset_setting(key, default))
+    initial = {"index": widget_state.option_index(options, shown)} if options is not None else {argument: shown}
+    return {"key": key, "on_change": lambda: set_dataset_setting(key, widget_state.widget_value(key)), **initial}
+
+
+def keep_valid_setting(key: str, options: list, default: object) -> None:
+    """Reset a kept single choice whose saved value is no longer among the options (another set of runs)."""
+    if dataset_setting(key, default) not in options:
+        set_dataset_setting(key, default)
