@@ -319,7 +319,7 @@ def test_open_a_query_on_a_vs_b_with_both_real_rankings(engine):
     assert "relevant" in story  # the generated explanation is there
     at.number_input(key="ab_k").set_value(5).run()  # another cutoff: still the runs' rankings
     assert "each with its real top 10" in "\n".join(c.value for c in at.caption)
-    # a drag in list A (the component's edit, applied by ir_metrics_lab.session.state)
+    # a drag in list A (the component's edit, applied by ir_metrics_lab.session.ab_state)
     scenarios = at.session_state["ab_scenarios"]
     scenarios["A"] = scenarios["A"].reordered(list(reversed(scenarios["A"].ranking)))
     at.session_state["ab_scenarios"] = scenarios

@@ -83,20 +83,20 @@ def test_ui_state_hands_out_read_only_queries():
     def script():
         import streamlit as st
 
-        from ir_metrics_lab.session import state
+        from ir_metrics_lab.session import multi_query_state
 
         try:
-            state.queries()["Q9"] = None
+            multi_query_state.queries()["Q9"] = None
         except TypeError:
             st.write("queries are read-only")
         try:
-            state.query_texts()["Q1"] = "x"
+            multi_query_state.query_texts()["Q1"] = "x"
         except TypeError:
             st.write("texts are read-only")
-        state.add_query("Q9", state.queries()["Q1"], "nine")
-        state.set_query_text("Q1", "one")
-        state.remove_query("Q2")
-        st.write(",".join(f"{q}={t}" for q, t in state.query_texts().items()))
+        multi_query_state.add_query("Q9", multi_query_state.queries()["Q1"], "nine")
+        multi_query_state.set_query_text("Q1", "one")
+        multi_query_state.remove_query("Q2")
+        st.write(",".join(f"{q}={t}" for q, t in multi_query_state.query_texts().items()))
 
     at = AppTest.from_function(script, default_timeout=30).run()
     assert not at.exception

@@ -77,7 +77,7 @@ def test_widgets_drawn_again_default_to_the_value_they_show():
     """A browser that mounts a widget late (ir_metrics_lab.shell.first_paint.later, or drawn again after a page switch)
     shows the widget's default until it applies the value sent with it, and one that missed that value sends the default
     back with the next interaction: an upload right after a first visit lost Evaluate's measures. So a widget seeded
-    from a saved value has that value as its default (ir_metrics_lab.session.state.sync_widget)."""
+    from a saved value has that value as its default (ir_metrics_lab.session.widget_state.sync_widget)."""
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.number_input(key="pg_k").set_value(3).run()
     at.switch_page("app_pages/your_data/your_data.py").run()

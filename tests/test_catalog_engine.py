@@ -128,12 +128,12 @@ def test_long_rankings_with_ties_and_deep_judgments():
 def test_every_catalog_choice_computes_renders_and_summarises():
     """The playground's picker and the Evaluate page's summary column take every family, relstring's missing
     summary included."""
-    from ir_metrics_lab.parts import widgets
+    from ir_metrics_lab.parts import scenario_numbers
     from ir_metrics_lab.session import datasets
     from metrics.teaching.formulas import latex
 
     ranking, qrels = ["a", "x", "b", "u"], {"a": 2, "b": 0, "u": -1, "z": 1}
-    choices = widgets.catalog_choices(3)
+    choices = scenario_numbers.catalog_choices(3)
     assert len(choices) == len(registry.FAMILIES)
     for name in choices:
         b = parse_measure(name).compute(ranking, qrels)

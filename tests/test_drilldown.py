@@ -11,8 +11,9 @@ import pytest
 
 from ir_metrics_lab.core import url
 from ir_metrics_lab.core.drilldown import grade_mapping, mapping_note, scenario_for_query, tail_note
+from ir_metrics_lab.core.numbers import breakdowns
 from ir_metrics_lab.core.scenario import MAX_DOCS, Scenario
-from ir_metrics_lab.parts.widgets import breakdowns, curves
+from ir_metrics_lab.parts.scenario_numbers import curves
 from metrics import parse_measure
 from metrics.evaluation.engine import evaluate
 from metrics.io import read_qrels, read_run

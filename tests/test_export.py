@@ -27,7 +27,7 @@ IDCG5 = 3 / log2(2) + 3 / log2(3) + 2 / log2(4) + 1 / log2(5)  # ideal order 3, 
 
 
 def breakdowns(scn: Scenario) -> dict:
-    """As the page computes them (ir_metrics_lab.parts.widgets.breakdowns, without importing Streamlit)."""
+    """As the page computes them (ir_metrics_lab.core.numbers.breakdowns, without importing Streamlit)."""
     return {
         family: fn(list(scn.full_ranking), scn.qrels, None if family in UNCUT else scn.k, conventions=scn.conventions)
         for family, fn in FUNCTIONS.items()

@@ -34,7 +34,7 @@ def test_a_family_without_a_display_has_no_card_tab_curve_or_list():
 
 
 def test_a_tab_shows_beside_its_own_only_carded_families():
-    """The playground computes the carded families (ir_metrics_lab.parts.widgets.breakdowns): the formulas and charts a
+    """The playground computes the carded families (ir_metrics_lab.core.numbers.breakdowns): the formulas and charts a
     tab shows beside its own family's must be among them."""
     carded = {f.key for f in family_display.carded()}
     for shown in family_display.DISPLAYS:

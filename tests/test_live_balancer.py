@@ -11,8 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from bench.classroom.streamlit_phones import Tab
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import Store, dispose_engine
-from ir_metrics_lab.core.scenario import Scenario
-from ir_metrics_lab.session.state import DEFAULT_EXAMPLE
+from ir_metrics_lab.core.scenario import DEFAULT_EXAMPLE, Scenario
 from metrics.teaching.examples import EXAMPLES
 from scripts.serve_class import serving
 from scripts.temporary_postgres import temporary_postgres

@@ -46,19 +46,36 @@ def test_the_app_and_its_libraries_never_import_the_launcher():
     assert {path: modules for path, modules in offenders.items() if modules} == {}
 
 
-def test_pages_reach_session_state_only_through_ui_state():
-    """ir_metrics_lab.session.state owns every session_state key: a page calls its functions (widget_value, sync_widget,
-    ...), never
-    ``st.session_state`` itself, so what the app keeps and how it survives page switches is read in one module."""
-    touches = [
-        f"{path.relative_to(REPO)}:{node.lineno}"
-        for path in [*page_scripts(), REPO / "app.py"]
+# The modules that own the session_state keys, one per thing a visitor's session holds (all in ir_metrics_lab/session/).
+SESSION_STATE = tuple(
+    f"ir_metrics_lab/session/{name}_state.py"
+    for name in ("playground", "ab", "multi_query", "quiz", "live", "dataset", "presenter", "first_paint", "widget")
+)
+
+
+def _session_state_lines(path: Path) -> list[int]:
+    """The lines of ``path`` that name ``session_state`` (``st.session_state``, an import of it)."""
+    return [
+        node.lineno
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if (isinstance(node, ast.Attribute) and node.attr == "session_state")
         or (isinstance(node, ast.Name) and node.id == "session_state")
         or (isinstance(node, ast.alias) and node.name == "session_state")
     ]
-    assert touches == []
+
+
+def test_pages_reach_session_state_only_through_the_session_state_modules():
+    """The *_state modules of ir_metrics_lab.session (SESSION_STATE) own every session_state key, each the keys of one
+    thing a session holds: a page, a part or the rest of session/ calls their functions (widget_value, sync_widget,
+    scenario, ...), never ``st.session_state`` itself, so what the app keeps and how it survives page switches is read
+    in those modules alone."""
+    assert _session_state_lines(REPO / SESSION_STATE[0])  # the check finds them
+    touching = {
+        str(path.relative_to(REPO))
+        for path in [*page_scripts(), REPO / "app.py", *_python_files("ir_metrics_lab/parts", "ir_metrics_lab/session")]
+        if _session_state_lines(path)
+    }
+    assert touching == set(SESSION_STATE)
 
 
 def _stops(source: str) -> list[int]:
@@ -559,10 +576,10 @@ def test_no_module_imports_a_layer_above_its_own():
     live class's store); metrics/ below, itself in layers from its command lines down to metrics.core. So the core
     never reaches up into the Streamlit side or a page, and no library module into the command lines."""
     sample = (
-        "import ir_metrics_lab.session.state\nfrom metrics import x\ndef f():\n    from app_pages.play import quiz\n"
-        "from ir_metrics_lab import parts\nfrom . import y\n"
+        "import ir_metrics_lab.session.playground_state\nfrom metrics import x\n"
+        "def f():\n    from app_pages.play import quiz\nfrom ir_metrics_lab import parts\nfrom . import y\n"
     )
-    expected = [(1, "ir_metrics_lab.session.state"), (4, "app_pages.play.quiz"), (5, "ir_metrics_lab.parts")]
+    expected = [(1, "ir_metrics_lab.session.playground_state"), (4, "app_pages.play.quiz"), (5, "ir_metrics_lab.parts")]
     assert _upward_imports("ir_metrics_lab.core.numbers", sample) == expected  # the check finds them
     sample = "from metrics.core.tables import number\nfrom metrics.cli.common import run\n"
     assert _upward_imports("metrics.tools.explain", sample) == [
@@ -586,10 +603,10 @@ def test_no_module_imports_a_layer_above_its_own():
 def test_the_pure_core_never_loads_streamlit():
     """ir_metrics_lab.core (the Scenario, the literal-text helper, lessons, figures, exports, the live class's
     store) loads no Streamlit, through no module at any depth, so it runs and is tested without a server."""
-    assert _loads_streamlit("ir_metrics_lab.session.state") and not _loads_streamlit("metrics")  # it tells them apart
-    assert {"ir_metrics_lab.core.lessons.quiz", "ir_metrics_lab.session.state"} <= _imported_modules(
+    assert _loads_streamlit("ir_metrics_lab.session.quiz_state") and not _loads_streamlit("metrics")  # tells them apart
+    assert {"ir_metrics_lab.core.lessons.quiz", "ir_metrics_lab.session.quiz_state"} <= _imported_modules(
         REPO / "app_pages" / "play" / "quiz.py"
-    )  # ``from ir_metrics_lab.session import state`` is read as the module
+    )  # ``from ir_metrics_lab.session import quiz_state`` is read as the module
     modules = [_module_name(path) for path in _python_files(CORE)]
     assert {"ir_metrics_lab.core.classroom.questions", "ir_metrics_lab.core.markdown"} <= set(modules)
     assert [module for module in modules if _loads_streamlit(module)] == []

@@ -7,8 +7,8 @@ import streamlit as st
 
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
-from ir_metrics_lab.parts import notebook_button, teaching, widgets
-from ir_metrics_lab.session import state
+from ir_metrics_lab.parts import notebook_button, scenario_numbers, teaching
+from ir_metrics_lab.session import playground_state
 from ir_metrics_lab.shell import first_paint
 from metrics import Conventions, average_precision, mean_over_queries, precision
 from metrics.teaching.examples import CAT_DOG_PARROT
@@ -28,15 +28,15 @@ def toy_list(relevant_judged: int) -> tuple[list[str], dict[str, int]]:
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
 
-scn = state.scenario()
+scn = playground_state.scenario()
 
 with teaching.step(1, "The formula", "P@i is the precision at rank i; R counts every relevant judged document."):
-    ap = widgets.breakdown(scn, "AP", None)
+    ap = scenario_numbers.breakdown(scn, "AP", None)
     teaching.definition("AP", ap)
 
 with teaching.step(2, "Your list", "Each relevant rank adds its precision, divided by R."):
     teaching.playground_note(scn)
-    ap_k = widgets.breakdown(scn, "AP", scn.k)
+    ap_k = scenario_numbers.breakdown(scn, "AP", scn.k)
     teaching.metric_row([(ap.metric, ap), (ap_k.metric, ap_k)])
     first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     teaching.worked(ap_k)

@@ -7,7 +7,7 @@ import streamlit as st
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.parts import notebook_button, teaching
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics import Conventions, dcg, idcg, ndcg, precision
 from metrics.teaching.examples import GRADES_32301
@@ -24,7 +24,7 @@ IDCG_SOURCES = {
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
 
-scn = state.scenario()
+scn = playground_state.scenario()
 ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
 
 with teaching.step(1, "The formulas", "g is the gain of a grade; g* are the grades in the ideal order."):
@@ -40,7 +40,7 @@ with teaching.step(2, "Your list", "Your order against the ideal order, rank by 
         lambda: st.slider("Cutoff k", 1, n, min(scn.k, n), key=f"{PAGE}_k"),
         first_paint.LABELLED_WIDGET,
     )
-    k = min(max(int(state.widget_value(f"{PAGE}_k", min(scn.k, n))), 1), n)  # (the slider's, once drawn)
+    k = min(max(int(widget_state.widget_value(f"{PAGE}_k", min(scn.k, n))), 1), n)  # (the slider's, once drawn)
     actual = dcg(ranking, qrels, k, conventions=conventions)
     ideal = idcg(ranking, qrels, k, conventions=conventions)
     normalised = ndcg(ranking, qrels, k, conventions=conventions)

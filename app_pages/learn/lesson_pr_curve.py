@@ -7,7 +7,7 @@ import streamlit as st
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.parts import notebook_button, teaching
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics.families._interpolation import ELEVEN_LEVELS, precision_recall_points, relevant_needed
 from metrics.families.eleven_point_average import eleven_point_average
@@ -21,7 +21,7 @@ PAGE = "lesson_pr_curve"
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
 
-scn = state.scenario()
+scn = playground_state.scenario()
 ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
 points = precision_recall_points(ranking, qrels, conventions=conventions)
 levels = [interpolated_precision(ranking, qrels, conventions=conventions, level=level) for level in ELEVEN_LEVELS]
@@ -55,7 +55,7 @@ with teaching.step(
         ),
         first_paint.LABELLED_WIDGET,
     )
-    level = state.widget_value(f"{PAGE}_level", 0.5)  # (the picker's, once drawn)
+    level = widget_state.widget_value(f"{PAGE}_level", 0.5)  # (the picker's, once drawn)
     chosen = levels[ELEVEN_LEVELS.index(level)]
     teaching.worked(chosen)
     needed = relevant_needed(level, R, conventions.recall_rounding)

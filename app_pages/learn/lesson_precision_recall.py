@@ -6,8 +6,8 @@ import streamlit as st
 from ir_metrics_lab.core import family_display
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
-from ir_metrics_lab.parts import notebook_button, teaching, widgets
-from ir_metrics_lab.session import state
+from ir_metrics_lab.parts import notebook_button, scenario_numbers, teaching
+from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics import capped_recall, precision, recall
 from metrics.catalog import registry
@@ -21,7 +21,7 @@ RCAP_RANKING = ["r1", "r2", "r3", "n1", "n2", "r4", "r5", "r6", "n3", "r7"]
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
 
-scn = state.scenario()
+scn = playground_state.scenario()
 ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
 
 with teaching.step(1, "The formulas", f"hits@k counts documents in the top k with grade ≥ {conventions.threshold}."):
@@ -41,7 +41,7 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
         lambda: st.slider("Cutoff k", 1, top, min(scn.k, top), key=f"{PAGE}_k"),
         first_paint.LABELLED_WIDGET,
     )
-    k = min(max(int(state.widget_value(f"{PAGE}_k", min(scn.k, top))), 1), top)  # (the slider's, once drawn)
+    k = min(max(int(widget_state.widget_value(f"{PAGE}_k", min(scn.k, top))), 1), top)  # (the slider's, once drawn)
     results = {family: fn(ranking, qrels, k, conventions=conventions) for family, fn in FAMILIES.items()}
     teaching.metric_row([(b.metric, b) for b in results.values()])
     first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
@@ -50,7 +50,7 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
         with tab:
             teaching.worked(b)
     # every cutoff up to top, kept: the slider only moves the marker
-    series = widgets.curves(scn.with_settings(k=top), ("P", "R", "R_cap", "HitRate"))
+    series = scenario_numbers.curves(scn.with_settings(k=top), ("P", "R", "R_cap", "HitRate"))
     teaching.chart(charts.curves(series, k), key=f"{PAGE}_curves")
     if note := charts.coincide_note(series):
         st.caption(note)

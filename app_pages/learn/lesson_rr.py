@@ -7,8 +7,8 @@ import streamlit as st
 
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
-from ir_metrics_lab.parts import notebook_button, teaching, widgets
-from ir_metrics_lab.session import drilldown, state
+from ir_metrics_lab.parts import notebook_button, scenario_numbers, teaching
+from ir_metrics_lab.session import drilldown, playground_state
 from ir_metrics_lab.shell import first_paint
 from metrics import mean_over_queries, reciprocal_rank
 from metrics.teaching.examples import CAT_DOG_PARROT
@@ -29,15 +29,15 @@ TOY_QRELS = {"rel": 1}
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
 
-scn = state.scenario()
+scn = playground_state.scenario()
 
 with teaching.step(1, "The formula", "rank₁ is the rank of the first document whose grade reaches the threshold."):
-    rr = widgets.breakdown(scn, "RR", None)
+    rr = scenario_numbers.breakdown(scn, "RR", None)
     teaching.definition("RR", rr)
 
 with teaching.step(2, "Your list", "The worked formula on the Playground's list, over the whole list and cut at k."):
     teaching.playground_note(scn)
-    rr_at_k = widgets.breakdown(scn, "RR", scn.k)
+    rr_at_k = scenario_numbers.breakdown(scn, "RR", scn.k)
     teaching.metric_row([(rr.metric, rr), (rr_at_k.metric, rr_at_k)])
     first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     left, right = st.columns(2)

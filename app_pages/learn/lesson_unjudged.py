@@ -6,8 +6,8 @@ import streamlit as st
 
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import notebook_button, teaching, widgets
-from ir_metrics_lab.session import state
+from ir_metrics_lab.parts import cards, notebook_button, teaching
+from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics import parse_measure
 from metrics.catalog import registry
@@ -28,7 +28,7 @@ JUDGMENT_SHOWN = {"relevant": "relevant", "non-relevant": "judged non-relevant",
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
 
-scn = state.scenario()
+scn = playground_state.scenario()
 ranking, qrels, conventions, k = list(scn.full_ranking), scn.qrels, scn.conventions, scn.k
 titles = dict(scn.titles)
 judgments = judged_ranks(ranking, qrels, conventions=conventions)  # the whole list, hidden tail included
@@ -38,9 +38,9 @@ unjudged_count = len(unjudged_docs)
 
 
 def mark_unjudged() -> None:
-    current = state.scenario()
-    chosen = set(state.widget_value(f"{PAGE}_unjudged") or ())
-    state.update(current.with_unjudged(chosen | (current.unjudged & set(current.tail))))
+    current = playground_state.scenario()
+    chosen = set(widget_state.widget_value(f"{PAGE}_unjudged") or ())
+    playground_state.update(current.with_unjudged(chosen | (current.unjudged & set(current.tail))))
 
 
 def table_height(rows: int) -> int:
@@ -77,7 +77,7 @@ with teaching.step(
     teaching.playground_note(scn)
 
     def unjudged_picker() -> None:
-        unjudged = state.sync_widget(f"{PAGE}_unjudged", [doc for doc in scn.ranking if doc in scn.unjudged])
+        unjudged = widget_state.sync_widget(f"{PAGE}_unjudged", [doc for doc in scn.ranking if doc in scn.unjudged])
         labels = {doc: f"{rank}. {doc}" for rank, doc in enumerate(scn.ranking, start=1)}
         st.multiselect(
             "Unjudged documents (no qrels line)",
@@ -217,7 +217,7 @@ with teaching.step(
         column.metric(
             name,
             teaching.fmt(chosen[name].value),
-            delta=widgets.delta(chosen[name], other[name]),
+            delta=cards.delta(chosen[name], other[name]),
             border=True,
             help="The arrow is the change from the other list.",
         )

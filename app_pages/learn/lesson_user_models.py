@@ -7,7 +7,7 @@ import streamlit as st
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.parts import notebook_button, teaching
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics.catalog import registry
 from metrics.core.types import Term
@@ -22,7 +22,7 @@ PATIENCE = registry.family("RBP").param("p")
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
 
-scn = state.scenario()
+scn = playground_state.scenario()
 ranking, qrels, conventions = list(scn.full_ranking), scn.qrels, scn.conventions
 
 with teaching.step(
@@ -35,7 +35,7 @@ with teaching.step(
 
     # the numbers paint first; the slider waits in a room of its height (ir_metrics_lab.shell.first_paint.later)
     first_paint.later(f"{PAGE}_p_slider", patience_slider, first_paint.LABELLED_WIDGET)
-    p = float(state.widget_value(f"{PAGE}_p", float(PATIENCE.default)))  # (the slider's, once drawn)
+    p = float(widget_state.widget_value(f"{PAGE}_p", float(PATIENCE.default)))  # (the slider's, once drawn)
     rbp = rank_biased_precision(ranking, qrels, conventions=conventions, p=p)
     residual = rbp_residual(ranking, qrels, conventions=conventions, p=p)
     teaching.definition("RBP", rbp)

@@ -10,8 +10,8 @@ from ir_metrics_lab.classroom import live_class as live
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import PollError, shown_code
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import teaching, widgets
-from ir_metrics_lab.session import state
+from ir_metrics_lab.parts import cards, teaching
+from ir_metrics_lab.session import ab_state, live_state, playground_state
 from ir_metrics_lab.shell import css, first_paint, presenter
 from metrics.teaching import formulas
 
@@ -29,41 +29,43 @@ KINDS = {
 link_code, link_token = st.query_params.get("poll"), st.query_params.get("teacher")
 if link_code:
     if link_token and live.store().is_teacher(link_code, link_token):
-        state.set_live_teacher(live.typed_code(link_code), link_token)
+        live_state.set_live_teacher(live.typed_code(link_code), link_token)
     else:
-        state.set_live_message("error", "This link does not carry the poll's teacher token: it cannot run the poll.")
+        live_state.set_live_message(
+            "error", "This link does not carry the poll's teacher token: it cannot run the poll."
+        )
     for key in ("poll", "teacher"):
         st.query_params.pop(key, None)
 
 st.title("Ask the class")
-if message := state.pop_live_message(keep=not first_paint.charts_now()):
+if message := live_state.pop_live_message(keep=not first_paint.charts_now()):
     getattr(st, message[0])(plain(message[1]))
 
-teaching_poll = state.live_teacher()
+teaching_poll = live_state.live_teacher()
 poll = live.store().poll(teaching_poll[0]) if teaching_poll else None
 base = live.app_base()
 
 
 def act(action, *args) -> None:
     """A teacher action (reveal, reset, re-ask, close) with this session's token; refusals become a message."""
-    code, token = state.live_teacher()
+    code, token = live_state.live_teacher()
     try:
         action(code, token, *args)
     except (PollError, ValueError) as error:
-        state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
+        live_state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
 
 
 def open_poll(question: dict) -> None:
     created = live.store().create_poll(question)
-    state.set_live_from_quiz(None)
-    state.set_live_teacher(created.poll.code, created.teacher_token)
+    live_state.set_live_from_quiz(None)
+    live_state.set_live_teacher(created.poll.code, created.teacher_token)
 
 
 def build_question(kind: str, measure: str, doc: str | None, rank: int | None) -> dict:
     """A question about the Playground's list as it is now (or the A vs B page's two lists)."""
     if kind == "ab":
-        return {**questions.compare(state.ab()["A"], state.ab()["B"], measure), "source": "ab"}
-    scn = state.scenario()
+        return {**questions.compare(ab_state.ab()["A"], ab_state.ab()["B"], measure), "source": "ab"}
+    scn = playground_state.scenario()
     if kind == "move":
         return questions.best_move(scn, measure)
     return questions.predict(scn, measure) if kind == "predict" else questions.pick_better(scn, doc, rank, measure)
@@ -71,33 +73,43 @@ def build_question(kind: str, measure: str, doc: str | None, rank: int | None) -
 
 def end_poll() -> None:
     act(live.store().close)
-    state.set_live_teacher(None)
+    live_state.set_live_teacher(None)
 
 
 def choose_question(teaching_poll) -> None:
     """No poll running: the question to ask, about the Playground's list (or a quiz exercise), and its button."""
     if teaching_poll:
         st.info("Your last poll has expired or was closed. Open a new one.", icon=":material/timer_off:")
-        state.set_live_teacher(None)
-    if from_quiz := state.live_from_quiz():
-        st.caption(
-            "A question from the **Quiz** (the exercise's own list). Open the poll, or ask about the Playground's "
-            "list instead."
-        )
-        st.subheader(questions.prompt(from_quiz), anchor=False)
-        live.question_lists(from_quiz)
-        st.caption(live.conventions_note(from_quiz))
-        open_col, drop_col, _ = st.columns(3)
-        open_col.button(
-            "Open the poll", type="primary", icon=":material/campaign:", on_click=open_poll, args=(from_quiz,),
-            width="stretch",
-        )  # fmt: skip
-        drop_col.button(
-            "Use the Playground's list", icon=":material/close:", on_click=state.set_live_from_quiz,
-            args=(None,), key="live_drop_quiz", width="stretch",
-        )  # fmt: skip
-        return
-    scn = state.scenario()
+        live_state.set_live_teacher(None)
+    if from_quiz := live_state.live_from_quiz():
+        quiz_question(from_quiz)
+    else:
+        playground_question()
+
+
+def quiz_question(from_quiz: dict) -> None:
+    """The question a quiz exercise handed over, with its own list: open it as a poll, or drop it."""
+    st.caption(
+        "A question from the **Quiz** (the exercise's own list). Open the poll, or ask about the Playground's "
+        "list instead."
+    )
+    st.subheader(questions.prompt(from_quiz), anchor=False)
+    live.question_lists(from_quiz)
+    st.caption(live.conventions_note(from_quiz))
+    open_col, drop_col, _ = st.columns(3)
+    open_col.button(
+        "Open the poll", type="primary", icon=":material/campaign:", on_click=open_poll, args=(from_quiz,),
+        width="stretch",
+    )  # fmt: skip
+    drop_col.button(
+        "Use the Playground's list", icon=":material/close:", on_click=live_state.set_live_from_quiz,
+        args=(None,), key="live_drop_quiz", width="stretch",
+    )  # fmt: skip
+
+
+def playground_question() -> None:
+    """A question about the Playground's list (or A vs B's two lists): its kind, measure and move, and its button."""
+    scn = playground_state.scenario()
     st.caption(
         "The class is asked about the **Playground**'s current list, grades and conventions (change them there), or "
         "about the two lists of **Retriever A vs B**. Students open the join link or type the code on their phones; "
@@ -140,7 +152,6 @@ def choose_question(teaching_poll) -> None:
 def run_poll(poll) -> None:
     """A poll running: the join code and live count, then the reveal, and the teacher's controls."""
     question = poll.question
-    join = live.join_link(base, poll.code)
     revealed = poll.state == "revealed"
     if revealed:
         answers = live.store().answers(poll.code, poll.round)
@@ -148,85 +159,108 @@ def run_poll(poll) -> None:
     st.subheader(f"Round {poll.round}: {questions.prompt(question)}", anchor=False)
     list_col, side_col = st.columns([3, 2], gap="large")
     with list_col:
-        live.question_lists(question)
-        st.caption(live.conventions_note(question))
-        if revealed:  # the worked formula under the list: both in the projector's first screen
-            for side in questions.worked_sides(question):
-                b = questions.breakdown(question, side)
-                if question["kind"] == "choice":
-                    st.markdown(f"**List {side}**: {questions.label(question)} = {widgets.fmt(b.value)}")
-                elif question["kind"] == "move":
-                    best = questions.choice_label(question, side)
-                    st.markdown(f"**The best move, {best}**: {questions.label(question)} = {widgets.fmt(b.value)}")
-                st.latex(formulas.latex(b))
+        poll_lists(question, revealed)
     with side_col:
         if revealed:
-            right = outcome.right if question["kind"] == "predict" else questions.choice_label(question, outcome.right)
-            st.subheader(f"The answer: {right} · {outcome.correct} of {outcome.total} right", anchor=False)
-            teaching.chart(live.distribution(question, outcome), "live_distribution")
-            st.caption(f"Join code {shown_code(poll.code)} · green: right, orange: a diagnosed mistake, grey: other.")
-            if question["kind"] == "move":
-                st.markdown(live.options_table(question, outcome.counts))
-                if ties := question["also_best"]:
-                    st.caption(
-                        "These moves reach the best value too: " + "; ".join(map(questions.move_text, ties)) + "."
-                    )
-            if named := questions.right_nicknames(question, answers):
-                more = f" and {len(named) - NAMES_SHOWN} more" if len(named) > NAMES_SHOWN else ""
-                st.markdown("**Right:** " + plain(", ".join(named[:NAMES_SHOWN]), one_line=True) + more)
+            reveal(poll, outcome, answers)
         else:
-            st.markdown(f"Join at **{plain(base + '/' + live.JOIN_PATH)}** with the code")
-            with st.container(key="live_join_code"):
-                st.markdown(shown_code(poll.code))
-            st.image(
-                live.qr_png(join),
-                width=260 if presenter.is_on() else 200,
-                caption="Scan to join",
-                alt=f"QR code of the join link, {join}",
-            )
-            if live.loopback(base):
-                lan = live.lan_address()
-                port = (urlsplit(base).port or 8501) if base else 8501
-                st.warning(
-                    "This address only works on this computer. Phones need the server's network address"
-                    + (f", e.g. http://{lan}:{port}" if lan else "")
-                    + ": start the app with `--server.address 0.0.0.0` and open this page through that address.",
-                    icon=":material/wifi_off:",
-                )
-
-            @st.fragment(run_every=live.REFRESH_S)
-            def answer_count(code: str, round_: int) -> None:
-                """The count updates by itself (a fragment rerun every REFRESH_S), without reloading the page."""
-                with st.container(key="live_count"):
-                    st.metric("Answers", live.store().count(code, round_))
-
-            answer_count(poll.code, poll.round)
-            st.caption("Students can change their answer until you reveal.")
-
+            join_panel(poll)
     if revealed:
-        if outcome.mistakes:
-            st.markdown("**What the wrong answers did**")
-            st.table(
-                {
-                    "answer": [m.answer for m in outcome.mistakes],
-                    "mistake": [m.mistake for m in outcome.mistakes],
-                    "students": [m.count for m in outcome.mistakes],
-                }
-            )
-        if outcome.unexplained:
-            st.caption(f"{outcome.unexplained} wrong answer(s) match no other convention or cutoff.")
+        mistakes(outcome)
+    teacher_controls(poll, revealed)
+    if revealed:
+        round_details(poll, outcome, answers)
+    with st.expander("Your teacher link (keep it private)", icon=":material/key:"):
+        st.caption(
+            "It runs this poll from any browser (another window, a restarted laptop). The join link never contains it."
+        )
+        st.code(live.teacher_link(base, poll.code, live_state.live_teacher()[1]), language=None, wrap_lines=True)
 
-    controls = st.columns(4)
-    controls[0].button(
-        "Revealed" if revealed else "Reveal", type="primary", icon=":material/visibility:", width="stretch",
-        on_click=act, args=(live.store().reveal,), key="live_reveal", disabled=poll.state != "open",
-    )  # fmt: skip
-    controls[1].button(
-        "Reset answers", icon=":material/restart_alt:", width="stretch", on_click=act, args=(live.store().reset,),
-        key="live_reset", help="Delete this round's answers and open it again.",
-    )  # fmt: skip
+
+def poll_lists(question: dict, revealed: bool) -> None:
+    """The question's lists and conventions; once revealed, the worked formula under them (both in the projector's
+    first screen)."""
+    live.question_lists(question)
+    st.caption(live.conventions_note(question))
+    if revealed:
+        for side in questions.worked_sides(question):
+            b = questions.breakdown(question, side)
+            if question["kind"] == "choice":
+                st.markdown(f"**List {side}**: {questions.label(question)} = {cards.fmt(b.value)}")
+            elif question["kind"] == "move":
+                best = questions.choice_label(question, side)
+                st.markdown(f"**The best move, {best}**: {questions.label(question)} = {cards.fmt(b.value)}")
+            st.latex(formulas.latex(b))
+
+
+def reveal(poll, outcome, answers) -> None:
+    """Beside the lists once revealed: the right answer, how the class answered, and who was right."""
+    question = poll.question
+    right = outcome.right if question["kind"] == "predict" else questions.choice_label(question, outcome.right)
+    st.subheader(f"The answer: {right} · {outcome.correct} of {outcome.total} right", anchor=False)
+    teaching.chart(live.distribution(question, outcome), "live_distribution")
+    st.caption(f"Join code {shown_code(poll.code)} · green: right, orange: a diagnosed mistake, grey: other.")
+    if question["kind"] == "move":
+        st.markdown(live.options_table(question, outcome.counts))
+        if ties := question["also_best"]:
+            st.caption("These moves reach the best value too: " + "; ".join(map(questions.move_text, ties)) + ".")
+    if named := questions.right_nicknames(question, answers):
+        more = f" and {len(named) - NAMES_SHOWN} more" if len(named) > NAMES_SHOWN else ""
+        st.markdown("**Right:** " + plain(", ".join(named[:NAMES_SHOWN]), one_line=True) + more)
+
+
+def join_panel(poll) -> None:
+    """Beside the lists until the reveal: the join address, code and QR code, and the live answer count."""
+    join = live.join_link(base, poll.code)
+    st.markdown(f"Join at **{plain(base + '/' + live.JOIN_PATH)}** with the code")
+    with st.container(key="live_join_code"):
+        st.markdown(shown_code(poll.code))
+    st.image(
+        live.qr_png(join),
+        width=260 if presenter.is_on() else 200,
+        caption="Scan to join",
+        alt=f"QR code of the join link, {join}",
+    )
+    if live.loopback(base):
+        lan = live.lan_address()
+        port = (urlsplit(base).port or 8501) if base else 8501
+        st.warning(
+            "This address only works on this computer. Phones need the server's network address"
+            + (f", e.g. http://{lan}:{port}" if lan else "")
+            + ": start the app with `--server.address 0.0.0.0` and open this page through that address.",
+            icon=":material/wifi_off:",
+        )
+    answer_count(poll.code, poll.round)
+    st.caption("Students can change their answer until you reveal.")
+
+
+@st.fragment(run_every=live.REFRESH_S)
+def answer_count(code: str, round_: int) -> None:
+    """The count updates by itself (a fragment rerun every REFRESH_S), without reloading the page."""
+    with st.container(key="live_count"):
+        st.metric("Answers", live.store().count(code, round_))
+
+
+def mistakes(outcome) -> None:
+    """Under the lists once revealed: what the wrong answers did, and how many match no known mistake."""
+    if outcome.mistakes:
+        st.markdown("**What the wrong answers did**")
+        st.table(
+            {
+                "answer": [m.answer for m in outcome.mistakes],
+                "mistake": [m.mistake for m in outcome.mistakes],
+                "students": [m.count for m in outcome.mistakes],
+            }
+        )
+    if outcome.unexplained:
+        st.caption(f"{outcome.unexplained} wrong answer(s) match no other convention or cutoff.")
+
+
+def reasked(question: dict) -> dict | None:
+    """The question to ask again in a new round: a quiz's as it is, else rebuilt from the lists as they are now
+    (None when it no longer can be)."""
     try:
-        reask = (
+        return (
             question
             if question.get("source") == "quiz"
             else build_question(
@@ -237,7 +271,22 @@ def run_poll(poll) -> None:
             )
         )
     except ValueError:
-        reask = None
+        return None
+
+
+def teacher_controls(poll, revealed: bool) -> None:
+    """Reveal, reset the answers, re-ask and close, in a row."""
+    question = poll.question
+    controls = st.columns(4)
+    controls[0].button(
+        "Revealed" if revealed else "Reveal", type="primary", icon=":material/visibility:", width="stretch",
+        on_click=act, args=(live.store().reveal,), key="live_reveal", disabled=poll.state != "open",
+    )  # fmt: skip
+    controls[1].button(
+        "Reset answers", icon=":material/restart_alt:", width="stretch", on_click=act, args=(live.store().reset,),
+        key="live_reset", help="Delete this round's answers and open it again.",
+    )  # fmt: skip
+    reask = reasked(question)
     controls[2].button(
         {"ab": "Re-ask with the lists as they are now", "quiz": "Ask again (a new round)"}.get(
             question.get("source"), "Re-ask with the Playground's list"
@@ -252,35 +301,33 @@ def run_poll(poll) -> None:
     )
     controls[3].button("Close the poll", icon=":material/close:", width="stretch", on_click=end_poll, key="live_close")
 
-    if revealed:
-        if table := questions.variants_table(question):
-            with st.expander("What each common mistake would answer"):
-                st.table({"answer": [v for v, _ in table], "mistake": [m for _, m in table]})
-        csv_col, md_col, _ = st.columns([1, 1, 2])
-        csv_col.download_button(
-            "Answers (.csv)",
-            questions.csv(question, poll.round, [(a.value, a.answered_ms) for a in answers]),
-            file_name=f"live-class-round-{poll.round}.csv",
-            mime="text/csv",
-            icon=":material/table:",
-            on_click="ignore",
-            key="live_export_csv",
-            help="One row per answer: no nicknames, no student ids.",
-        )
-        md_col.download_button(
-            "Summary (.md)",
-            questions.markdown(question, poll.round, outcome),
-            file_name=f"live-class-round-{poll.round}.md",
-            mime="text/markdown",
-            icon=":material/description:",
-            on_click="ignore",
-            key="live_export_md",
-        )
-    with st.expander("Your teacher link (keep it private)", icon=":material/key:"):
-        st.caption(
-            "It runs this poll from any browser (another window, a restarted laptop). The join link never contains it."
-        )
-        st.code(live.teacher_link(base, poll.code, state.live_teacher()[1]), language=None, wrap_lines=True)
+
+def round_details(poll, outcome, answers) -> None:
+    """At the bottom once revealed: what each common mistake would answer, and the round's downloads."""
+    question = poll.question
+    if table := questions.variants_table(question):
+        with st.expander("What each common mistake would answer"):
+            st.table({"answer": [v for v, _ in table], "mistake": [m for _, m in table]})
+    csv_col, md_col, _ = st.columns([1, 1, 2])
+    csv_col.download_button(
+        "Answers (.csv)",
+        questions.csv(question, poll.round, [(a.value, a.answered_ms) for a in answers]),
+        file_name=f"live-class-round-{poll.round}.csv",
+        mime="text/csv",
+        icon=":material/table:",
+        on_click="ignore",
+        key="live_export_csv",
+        help="One row per answer: no nicknames, no student ids.",
+    )
+    md_col.download_button(
+        "Summary (.md)",
+        questions.markdown(question, poll.round, outcome),
+        file_name=f"live-class-round-{poll.round}.md",
+        mime="text/markdown",
+        icon=":material/description:",
+        on_click="ignore",
+        key="live_export_md",
+    )
 
 
 if poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page

@@ -9,7 +9,7 @@ from ir_metrics_lab.classroom import live_class as live
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import NICKNAME_MAX, PollError, shown_code
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import live_state, widget_state
 from ir_metrics_lab.shell import css
 from metrics.teaching import diagnosis, formulas
 
@@ -48,83 +48,95 @@ def answer_page(poll) -> None:
     if poll.state != "open":  # while it is open the answers come first, so a phone shows them on its first screen
         st.caption(live.conventions_note(question))
     mine = live.store().my_answer(poll.code, poll.round, student)
+    if poll.state == "open":
+        answer_form(poll, mine)
+    elif poll.state == "revealed":
+        revealed_answer(question, mine)
+    else:
+        st.info("The teacher has closed this poll.")
+    live.watch_poll(poll, student, mine is not None)  # the reveal, a reset or a new round redraws the page
+
+
+def answer_form(poll, mine) -> None:
+    """While the poll is open: a nickname, the answer (a number, or a button per choice) and what was sent."""
+    question = poll.question
 
     def send(value: object) -> None:
         try:
             answer = questions.parse_answer(question, value)
-            live.store().answer(poll.code, poll.round, student, answer, state.widget_value("live_nickname"))
+            live.store().answer(poll.code, poll.round, student, answer, widget_state.widget_value("live_nickname"))
         except (PollError, ValueError) as error:
-            state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
+            live_state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
         else:
-            state.set_live_message("success", "Answer sent. You can change it until the teacher reveals.")
+            live_state.set_live_message("success", "Answer sent. You can change it until the teacher reveals.")
 
-    if poll.state == "open":
-        st.text_input(
-            "Nickname (optional)",
-            max_chars=NICKNAME_MAX,
-            key="live_nickname",
-            help="If your answer is right, the projector may show it after the reveal; exports never contain it.",
-        )
-        if question["kind"] == "predict":
-            with st.form("live_answer", border=False):
-                typed = st.number_input(
-                    f"Your answer ({question['decimals']} decimal places)",
-                    value=float(mine.value) if mine else None,
-                    step=10.0 ** -question["decimals"],
-                    format=f"%.{question['decimals']}f",
-                    key=f"live_number_{poll.round}",
-                )
-                if st.form_submit_button("Send answer", type="primary", width="stretch", key="live_send"):
-                    if typed is None:
-                        state.set_live_message("error", "Type a number first.")
-                    else:
-                        send(typed)
-                    st.rerun()
-        else:
-            for choice in questions.choices(question):
-                chosen = mine is not None and mine.value == choice
-                st.button(
-                    questions.choice_label(question, choice) + (" ✓" if chosen else ""),
-                    key=f"live_choice_{choice}",
-                    type="primary" if chosen else "secondary",
-                    width="stretch",
-                    on_click=send,
-                    args=(choice,),
-                )
-        if message := state.pop_live_message():
-            getattr(st, message[0])(plain(message[1]))
-        elif mine:
-            shown = questions.shown(question, mine.value)
-            st.success(f"Your answer: {plain(shown)}. You can change it until the teacher reveals.")
-        st.caption(live.conventions_note(question))
-    elif poll.state == "revealed":
-        right = questions.right_answer(question)
-        shown_right = right if question["kind"] == "predict" else questions.choice_label(question, right)
-        st.markdown(f"### The answer: {shown_right}")
-        if mine is None:
-            st.info("You did not answer this round.")
-        else:
-            outcome = questions.result(question, [mine.value])
-            yours = (  # Markdown, user text escaped
-                questions.choice_label(question, mine.value)
-                if question["kind"] == "move"
-                else plain(questions.shown(question, mine.value))
+    st.text_input(
+        "Nickname (optional)",
+        max_chars=NICKNAME_MAX,
+        key="live_nickname",
+        help="If your answer is right, the projector may show it after the reveal; exports never contain it.",
+    )
+    if question["kind"] == "predict":
+        with st.form("live_answer", border=False):
+            typed = st.number_input(
+                f"Your answer ({question['decimals']} decimal places)",
+                value=float(mine.value) if mine else None,
+                step=10.0 ** -question["decimals"],
+                format=f"%.{question['decimals']}f",
+                key=f"live_number_{poll.round}",
             )
-            if outcome.correct:
-                st.success(f"Your answer {yours} is right.", icon=":material/check_circle:")
-            elif outcome.mistakes:
-                st.warning(f"Your answer {yours} is what you get with {outcome.mistakes[0].mistake}.")
-            else:
-                st.error(f"Your answer {yours} is not it.", icon=":material/cancel:")
-        if question["kind"] == "move":
-            st.markdown(live.options_table(question))
-        for side in questions.worked_sides(question):
-            st.latex(formulas.latex(questions.breakdown(question, side)))
-        if question["kind"] == "predict":
-            st.caption(f"Right within ±{diagnosis.tolerance(question['decimals'])} (the rounding of the answer).")
+            if st.form_submit_button("Send answer", type="primary", width="stretch", key="live_send"):
+                if typed is None:
+                    live_state.set_live_message("error", "Type a number first.")
+                else:
+                    send(typed)
+                st.rerun()
     else:
-        st.info("The teacher has closed this poll.")
-    live.watch_poll(poll, student, mine is not None)  # the reveal, a reset or a new round redraws the page
+        for choice in questions.choices(question):
+            chosen = mine is not None and mine.value == choice
+            st.button(
+                questions.choice_label(question, choice) + (" ✓" if chosen else ""),
+                key=f"live_choice_{choice}",
+                type="primary" if chosen else "secondary",
+                width="stretch",
+                on_click=send,
+                args=(choice,),
+            )
+    if message := live_state.pop_live_message():
+        getattr(st, message[0])(plain(message[1]))
+    elif mine:
+        shown = questions.shown(question, mine.value)
+        st.success(f"Your answer: {plain(shown)}. You can change it until the teacher reveals.")
+    st.caption(live.conventions_note(question))
+
+
+def revealed_answer(question: dict, mine) -> None:
+    """After the reveal: the right answer, whether this phone's was right (or which mistake it made), and the worked
+    formula."""
+    right = questions.right_answer(question)
+    shown_right = right if question["kind"] == "predict" else questions.choice_label(question, right)
+    st.markdown(f"### The answer: {shown_right}")
+    if mine is None:
+        st.info("You did not answer this round.")
+    else:
+        outcome = questions.result(question, [mine.value])
+        yours = (  # Markdown, user text escaped
+            questions.choice_label(question, mine.value)
+            if question["kind"] == "move"
+            else plain(questions.shown(question, mine.value))
+        )
+        if outcome.correct:
+            st.success(f"Your answer {yours} is right.", icon=":material/check_circle:")
+        elif outcome.mistakes:
+            st.warning(f"Your answer {yours} is what you get with {outcome.mistakes[0].mistake}.")
+        else:
+            st.error(f"Your answer {yours} is not it.", icon=":material/cancel:")
+    if question["kind"] == "move":
+        st.markdown(live.options_table(question))
+    for side in questions.worked_sides(question):
+        st.latex(formulas.latex(questions.breakdown(question, side)))
+    if question["kind"] == "predict":
+        st.caption(f"Right within ±{diagnosis.tolerance(question['decimals'])} (the rounding of the answer).")
 
 
 if poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page

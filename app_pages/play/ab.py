@@ -1,16 +1,24 @@
 """Retriever A vs B: the same documents in two orders. Precision and recall tie; RR, AP and NDCG do not. Renders only:
-numbers from metrics/ (via ir_metrics_lab.parts.widgets), sentences from ir_metrics_lab.core.lessons.narrative, charts
-from ir_metrics_lab.core.figures.charts."""
+numbers from metrics/ (via ir_metrics_lab.core.numbers and ir_metrics_lab.parts.scenario_numbers), sentences from
+ir_metrics_lab.core.lessons.narrative, charts from ir_metrics_lab.core.figures.charts."""
 
 import streamlit as st
 
-from ir_metrics_lab.core import family_display
+from ir_metrics_lab.core import family_display, numbers
 from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.lessons import narrative
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import brief_download, notebook_button, sortable, teaching, widgets
-from ir_metrics_lab.session import drilldown, state
+from ir_metrics_lab.parts import (
+    brief_download,
+    cards,
+    list_settings,
+    notebook_button,
+    scenario_numbers,
+    sortable,
+    teaching,
+)
+from ir_metrics_lab.session import ab_state, drilldown, widget_state
 from ir_metrics_lab.shell import first_paint, presenter
 
 # Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ir_metrics_lab.core.figures.charts)
@@ -23,7 +31,9 @@ CONTROLS_ROOM = first_paint.Room(wide=68, phone=140, presenter=89)
 CHART_PICKER_ROOM = first_paint.Room(wide=60, phone=60, presenter=79)
 
 for side in SIDES:
-    sortable.consume(f"ab_list_{side}", lambda s=side: state.ab()[s], lambda new, s=side: state.apply_ab_edit(s, new))
+    sortable.consume(
+        f"ab_list_{side}", lambda s=side: ab_state.ab()[s], lambda new, s=side: ab_state.apply_ab_edit(s, new)
+    )
 
 st.title("Retriever A vs B")
 st.caption(
@@ -32,8 +42,8 @@ st.caption(
     "a grade (a grade belongs to the document, so it changes in both lists) and watch which metrics notice the order."
 )
 
-scenarios = state.ab()
-now = {side: widgets.breakdowns(scn) for side, scn in scenarios.items()}  # RR and AP uncut, as in the explanation
+scenarios = ab_state.ab()
+now = {side: numbers.breakdowns(scn) for side, scn in scenarios.items()}  # RR and AP uncut, as in the explanation
 verdict = narrative.headline(scenarios["A"], scenarios["B"])
 (st.success if verdict.startswith("Retriever") else st.info)(f"**{verdict}**", icon=":material/gavel:")
 
@@ -41,8 +51,10 @@ verdict = narrative.headline(scenarios["A"], scenarios["B"])
 def controls() -> None:
     k_col, _, reset_col = st.columns([2, 4, 1.2], vertical_alignment="bottom")  # "Reset" whole at 200% zoom
     with k_col:
-        widgets.k_control("ab", lambda: state.ab()["A"], lambda new: state.set_ab_k(new.k))
-    reset_col.button("Reset", key="ab_reset", on_click=state.reset_ab, icon=":material/restart_alt:", width="stretch")
+        list_settings.k_control("ab", lambda: ab_state.ab()["A"], lambda new: ab_state.set_ab_k(new.k))
+    reset_col.button(
+        "Reset", key="ab_reset", on_click=ab_state.reset_ab, icon=":material/restart_alt:", width="stretch"
+    )
 
 
 # the lists and the numbers paint first (ir_metrics_lab.shell.first_paint)
@@ -60,8 +72,8 @@ for column, (side, colour) in zip(list_cols, SIDES.items(), strict=True):
         st.caption(drilldown.ab_side_caption(side) or f"In the preset, its relevant documents sit {where}.")
         sortable.ranked_list(
             f"ab_list_{side}",
-            lambda s=side: state.ab()[s],
-            lambda new, s=side: state.apply_ab_edit(s, new),
+            lambda s=side: ab_state.ab()[s],
+            lambda new, s=side: ab_state.apply_ab_edit(s, new),
             label=f"Retriever {side}, best first",
             shelve=False,
         )
@@ -75,13 +87,11 @@ def side_by_side() -> None:
     rows = ["| metric | A | B | verdict |", "|:--|--:|--:|:--|"]
     for family in COMPARED:
         a, b = now["A"][family], now["B"][family]
-        if widgets.fmt(a.value) == widgets.fmt(b.value):
+        if cards.fmt(a.value) == cards.fmt(b.value):
             verdict = ":gray[equal]"
         else:
             verdict = f":blue[**{'B' if b.value > a.value else 'A'} higher**]"
-        rows.append(
-            f"| {plain(a.metric, one_line=True)} | {widgets.fmt(a.value)} | {widgets.fmt(b.value)} | {verdict} |"
-        )
+        rows.append(f"| {plain(a.metric, one_line=True)} | {cards.fmt(a.value)} | {cards.fmt(b.value)} | {verdict} |")
     st.markdown("\n".join(rows))
     st.caption("Grey: the metric cannot tell A from B. Blue: the order matters.")
 
@@ -113,18 +123,18 @@ def chart_picker() -> None:
 
 first_paint.later("ab_chart_picker", chart_picker, CHART_PICKER_ROOM)
 chart_cols = st.columns(2, gap="large")
-shown_family = state.widget_value("ab_chart_metric") or TABBED[0]
+shown_family = widget_state.widget_value("ab_chart_metric") or TABBED[0]
 bars = {side: charts.contributions(now[side][shown_family], titles=scenarios[side].titles) for side in SIDES}
 charts.share_y_range(*bars.values())  # same scale: A's short bars must not look as tall as B's
 for column, (side, colour) in zip(chart_cols, SIDES.items(), strict=True):
     column.markdown(f"**:{colour}[Retriever {side}]** · {now[side][shown_family].metric} per rank")
     teaching.chart(bars[side], f"ab_bars_{side}", column)
-curves = {side: widgets.curves(scenarios[side], CURVES) for side in SIDES}
+curves = {side: scenario_numbers.curves(scenarios[side], CURVES) for side in SIDES}
 teaching.chart(charts.ab_curves(curves["A"], curves["B"], scenarios["A"].k), "ab_curves")
 if note := charts.coincide_note({f"{side} · {name}": v for side in SIDES for name, v in curves[side].items()}):
     st.caption(note)
 st.info(narrative.lost_in_the_middle_note(), icon=":material/menu_book:")
-brief_download.ab(scenarios["A"], scenarios["B"], state.ab_origin(), key="ab_brief")
+brief_download.ab(scenarios["A"], scenarios["B"], ab_state.ab_origin(), key="ab_brief")
 notebook_button.button(
     notebooks.ab(scenarios["A"], scenarios["B"], bars_of=shown_family), "ir-metrics-a-vs-b.ipynb", "ab_notebook"
 )

@@ -1,8 +1,8 @@
 """Many queries: per-query scores and their means (MRR, MAP, mean NDCG, mean P), and which queries count.
 
-Canonical queries live in ir_metrics_lab.session.state (queries(), set_query()); the demo queries that show trec_eval's
-counting rule are page-local widget toggles. Every number comes from metrics (mean_over_queries), and which queries
-count and why from metrics.evaluation.aggregate.query_statuses."""
+Canonical queries live in ir_metrics_lab.session.multi_query_state (queries(), set_query()); the demo queries that
+show trec_eval's counting rule are page-local widget toggles. Every number comes from metrics (mean_over_queries), and
+which queries count and why from metrics.evaluation.aggregate.query_statuses."""
 
 import hashlib
 
@@ -14,7 +14,7 @@ from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.parts import notebook_button, teaching
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import multi_query_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics import mean_over_queries
 from metrics.evaluation.aggregate import query_statuses
@@ -24,7 +24,7 @@ try:  # H4's drag-and-drop list; the move and grade controls below work without 
     from ir_metrics_lab.parts.sortable import consume, ranked_list
 except ImportError:  # pragma: no cover - depends on another engineer's module
     consume = ranked_list = None
-HAS_DRAG = ranked_list is not None and hasattr(state, "component_edit")
+HAS_DRAG = ranked_list is not None
 
 PAGE = "multi_query"
 # The height of the controls, which a new visitor's first run leaves for the next
@@ -45,9 +45,9 @@ families = numbers.query_set_families  # the means the cards show (the notebook 
 
 def set_k() -> None:
     """k is shared by every query, so each ranked list draws its cutoff line where the means cut."""
-    k = int(state.widget_value(f"{PAGE}_k"))
-    for query_id, scn in list(state.queries().items()):
-        state.set_query(query_id, scn.with_settings(k=k))
+    k = int(widget_state.widget_value(f"{PAGE}_k"))
+    for query_id, scn in list(multi_query_state.queries().items()):
+        multi_query_state.set_query(query_id, scn.with_settings(k=k))
 
 
 def new_query_id(existing) -> str:
@@ -58,17 +58,17 @@ def new_query_id(existing) -> str:
 
 
 def add_query() -> None:
-    queries = state.queries()
+    queries = multi_query_state.queries()
     query_id = new_query_id(queries)
-    k = int(state.widget_value(f"{PAGE}_k", 2))
+    k = int(widget_state.widget_value(f"{PAGE}_k", 2))
     blank = Scenario(DOCS, grades=dict.fromkeys(DOCS, 0), titles=dict(CAT_DOG_PARROT.titles), k=k, scale=1)
-    state.add_query(query_id, blank, "new query")
+    multi_query_state.add_query(query_id, blank, "new query")
 
 
 def move(query_id: str) -> None:
-    doc = state.widget_value(f"{PAGE}_{query_id}_move_doc")
-    rank = int(state.widget_value(f"{PAGE}_{query_id}_move_rank"))
-    state.set_query(query_id, state.queries()[query_id].moved(doc, rank))
+    doc = widget_state.widget_value(f"{PAGE}_{query_id}_move_doc")
+    rank = int(widget_state.widget_value(f"{PAGE}_{query_id}_move_rank"))
+    multi_query_state.set_query(query_id, multi_query_state.queries()[query_id].moved(doc, rank))
 
 
 def editor_key(query_id: str, scn: Scenario) -> str:
@@ -78,29 +78,29 @@ def editor_key(query_id: str, scn: Scenario) -> str:
 
 
 def apply_grades(query_id: str, key: str, docs: list[str]) -> None:
-    scn = state.queries()[query_id]
-    for row, change in state.widget_value(key, {}).get("edited_rows", {}).items():
+    scn = multi_query_state.queries()[query_id]
+    for row, change in widget_state.widget_value(key, {}).get("edited_rows", {}).items():
         grade = change.get("grade")
         if isinstance(grade, int | float) and 0 <= grade <= scn.scale and int(grade) == grade:
             scn = scn.with_grade(docs[int(row)], int(grade))
-    state.set_query(query_id, scn)
+    multi_query_state.set_query(query_id, scn)
 
 
 def query_editor(query_id: str) -> None:
-    scn = state.queries()[query_id]
+    scn = multi_query_state.queries()[query_id]
     text_key = f"{PAGE}_{query_id}_text"
-    text = state.sync_widget(text_key, state.query_texts().get(query_id, ""))
+    text = widget_state.sync_widget(text_key, multi_query_state.query_texts().get(query_id, ""))
     st.text_input(
         "Query text",
         value=text,
         key=text_key,
-        on_change=lambda: state.set_query_text(query_id, str(state.widget_value(text_key) or "")),
+        on_change=lambda: multi_query_state.set_query_text(query_id, str(widget_state.widget_value(text_key) or "")),
     )
     if HAS_DRAG:
         ranked_list(
             f"{PAGE}_{query_id}_list",
-            lambda: state.queries()[query_id],
-            lambda new: state.set_query(query_id, new),
+            lambda: multi_query_state.queries()[query_id],
+            lambda new: multi_query_state.set_query(query_id, new),
             label=f"Ranked list of {query_id}",
             shelve=False,
         )
@@ -152,13 +152,13 @@ st.markdown(
 )
 
 if HAS_DRAG:  # a drop is applied before the means are computed (the list itself is drawn further down)
-    for query_id in list(state.queries()):
+    for query_id in list(multi_query_state.queries()):
         consume(
             f"{PAGE}_{query_id}_list",
-            lambda q=query_id: state.queries()[q],
-            lambda new, q=query_id: state.set_query(q, new),
+            lambda q=query_id: multi_query_state.queries()[q],
+            lambda new, q=query_id: multi_query_state.set_query(q, new),
         )
-queries = state.queries()
+queries = multi_query_state.queries()
 first_k = next(iter(queries.values())).k if queries else 2
 
 
@@ -172,7 +172,7 @@ def controls() -> None:
         reset_col.button(
             "Reset to the preset",
             key=f"{PAGE}_reset",
-            on_click=state.reset_queries,
+            on_click=multi_query_state.reset_queries,
             icon=":material/restart_alt:",
             width="stretch",
         )
@@ -193,9 +193,9 @@ def edge_cases() -> None:
 # (ir_metrics_lab.shell.first_paint.later), and until they are drawn their values are the ones they will show.
 first_paint.later(f"{PAGE}_controls", controls, CONTROLS_ROOM)
 first_paint.later(f"{PAGE}_edge_cases", edge_cases, first_paint.CLOSED_EXPANDER)
-k = state.widget_value(f"{PAGE}_k", first_k)
-complete = bool(state.widget_value(f"{PAGE}_complete", False))
-shown = {name: bool(state.widget_value(f"{PAGE}_demo_{name}", False)) for name in DEMOS}
+k = widget_state.widget_value(f"{PAGE}_k", first_k)
+complete = bool(widget_state.widget_value(f"{PAGE}_complete", False))
+shown = {name: bool(widget_state.widget_value(f"{PAGE}_demo_{name}", False)) for name in DEMOS}
 
 run = {q: list(scn.full_ranking) for q, scn in queries.items() if scn.full_ranking}
 qrels = {q: scn.qrels for q, scn in queries.items()}
@@ -255,7 +255,7 @@ def per_query_and_editors() -> None:
                     st.button(
                         f"Remove {query_id}",
                         key=f"{PAGE}_{query_id}_remove",
-                        on_click=state.remove_query,
+                        on_click=multi_query_state.remove_query,
                         args=(query_id,),
                         icon=":material/delete:",
                     )

@@ -1,28 +1,39 @@
 """Playground: drag documents, grade them, and watch every metric, formula and chart follow. Renders only: the numbers
-come from metrics/ (via ir_metrics_lab.parts.widgets.breakdowns), the formulas from metrics.teaching.formulas, the
+come from metrics/ (via ir_metrics_lab.core.numbers.breakdowns), the formulas from metrics.teaching.formulas, the
 charts from ir_metrics_lab.core.figures.charts."""
 
 import streamlit as st
 
-from ir_metrics_lab.core import family_display, url, words
+from ir_metrics_lab.core import family_display, numbers, url, words
 from ir_metrics_lab.core.drilldown import tail_note
 from ir_metrics_lab.core.exports import export, notebooks
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import notebook_button, preferences, sortable, teaching, widgets
-from ir_metrics_lab.session import drilldown, state
+from ir_metrics_lab.parts import (
+    cards,
+    list_editor,
+    list_settings,
+    notebook_button,
+    preferences,
+    scenario_numbers,
+    sortable,
+    teaching,
+)
+from ir_metrics_lab.session import drilldown, playground_state
 from ir_metrics_lab.shell import a11y, first_paint, presenter
 from metrics.teaching import formulas
 
 LIST_KEY = "pg_list"
 FORMULAS_ROOM = 760  # px: the open NDCG tab (two formulas, two charts) at 1440 px
 
-sortable.consume(LIST_KEY, state.scenario, state.update)  # a drop is applied before anything is drawn
+sortable.consume(
+    LIST_KEY, playground_state.scenario, playground_state.update
+)  # a drop is applied before anything is drawn
 
 
 def settings_controls() -> None:
-    widgets.k_control("pg", state.scenario, state.update)
-    widgets.convention_controls("pg", state.scenario, state.update)
+    list_settings.k_control("pg", playground_state.scenario, playground_state.update)
+    list_settings.convention_controls("pg", playground_state.scenario, playground_state.update)
 
 
 def settings() -> None:
@@ -49,19 +60,19 @@ st.caption(
 )
 # Shown on the run that stays on screen: a new visitor's first run is followed by a second
 # (ir_metrics_lab.shell.first_paint).
-link_warnings = state.pop_link_warnings() if first_paint.charts_now() else state.link_warnings()
+link_warnings = playground_state.pop_link_warnings() if first_paint.charts_now() else playground_state.link_warnings()
 if link_warnings:
     st.warning(
         "**This link had problems.** The rest of it was loaded; each bad part fell back to its default:\n"
-        + "\n".join(f"- {widgets.plain(w)}" for w in link_warnings),
+        + "\n".join(f"- {plain(w)}" for w in link_warnings),
         icon=":material/link_off:",
     )
 drilldown.show_opened_message()  # once, after a query was opened from a run (ir_metrics_lab.session.drilldown)
-widgets.preset_picker("pg")
+list_editor.preset_picker("pg")
 
-scn = state.scenario()  # every edit has been applied by now (callbacks run first; drops by consume above)
-now = widgets.breakdowns(scn)
-link_problem = state.write_link()  # the address bar is always a link to what is on screen
+scn = playground_state.scenario()  # every edit has been applied by now (callbacks run first; drops by consume above)
+now = numbers.breakdowns(scn)
+link_problem = playground_state.write_link()  # the address bar is always a link to what is on screen
 
 # A new visitor's first run leaves the heavy parts (the code box, the data grid, formulas and charts) for the run
 # after the numbers and the list have painted (ir_metrics_lab.shell.first_paint).
@@ -70,7 +81,7 @@ heavy_now = first_paint.charts_now()
 
 def share_export() -> None:
     if link_problem:
-        st.warning(widgets.plain(link_problem[:1].upper() + link_problem[1:]) + ".", icon=":material/link_off:")
+        st.warning(plain(link_problem[:1].upper() + link_problem[1:]) + ".", icon=":material/link_off:")
     else:
         st.code(url.full_link(st.context.url, scn), language=None, wrap_lines=True)
         if scn.tail:
@@ -84,7 +95,7 @@ def share_export() -> None:
                 "Opening this link (in any browser) reproduces this list, its grades, titles, k and conventions, so "
                 "the same numbers. The address bar always holds it too; the button at the right of the box copies it."
             )
-    ordered = {family: now[family] for family in (*widgets.ORDER_AWARE, *widgets.SET_BASED)}
+    ordered = {family: now[family] for family in (*cards.ORDER_AWARE, *cards.SET_BASED)}
     md_col, csv_col, notebook_col, presenter_col = st.columns(4, vertical_alignment="center")
     md_col.download_button(
         "Worked solution (.md)",
@@ -120,29 +131,32 @@ with st.expander("Share, export, present", icon=":material/ios_share:"):
         share_export()
 if presenter.is_on():
     first_paint.later("pg_presenter_settings", settings_expander, first_paint.CLOSED_EXPANDER)
-before = widgets.breakdowns(state.previous()) if state.previous() is not None else None
-a11y.announce(a11y.numbers_changed(now, before, [*widgets.ORDER_AWARE, *widgets.SET_BASED]))  # screen readers
-widgets.sticky_summary(now)  # phones: the key numbers stay in view while the list is edited
+before = numbers.breakdowns(playground_state.previous()) if playground_state.previous() is not None else None
+a11y.announce(a11y.numbers_changed(now, before, [*cards.ORDER_AWARE, *cards.SET_BASED]))  # screen readers
+cards.sticky_summary(now)  # phones: the key numbers stay in view while the list is edited
 
 
-def cards() -> None:
+def card_rows() -> None:
+    """The metric cards, order-aware first, then order-unaware."""
     st.markdown("**Order-aware** · reward putting relevant documents first")
-    widgets.metric_cards(now, before, widgets.ORDER_AWARE)
+    cards.metric_cards(now, before, cards.ORDER_AWARE)
     st.markdown("**Order-unaware** · count only what made it into the top k")
-    widgets.metric_cards(now, before, widgets.SET_BASED)
+    cards.metric_cards(now, before, cards.SET_BASED)
 
 
 def ranked_list() -> None:
     st.subheader("Ranked list", anchor=False)
-    sortable.ranked_list(LIST_KEY, state.scenario, state.update, label="Retrieved documents, best first")
-    if note := tail_note(state.scenario()):
+    sortable.ranked_list(
+        LIST_KEY, playground_state.scenario, playground_state.update, label="Retrieved documents, best first"
+    )
+    if note := tail_note(playground_state.scenario()):
         st.caption(note)
-    if unjudged := [doc for doc in state.scenario().ranking if doc in state.scenario().unjudged]:
+    if unjudged := [doc for doc in playground_state.scenario().ranking if doc in playground_state.scenario().unjudged]:
         st.caption(
             f"Unjudged, no qrels line (shown as grade 0): {plain(', '.join(unjudged))}. Mark or unmark documents, "
             "and see what it changes, in the *Unjudged documents* lesson."
         )
-    widgets.list_controls("pg", state.scenario, state.update, state.reset)
+    list_editor.list_controls("pg", playground_state.scenario, playground_state.update, playground_state.reset)
 
 
 def judged_not_retrieved() -> None:
@@ -151,11 +165,11 @@ def judged_not_retrieved() -> None:
         anchor=False,
         help="Relevant documents the retriever missed still count in R (recall, AP) and in the ideal ordering (IDCG).",
     )
-    widgets.shelf("pg", state.scenario, state.update)
-    widgets.judgment_summary(now)
+    list_editor.shelf("pg", playground_state.scenario, playground_state.update)
+    cards.judgment_summary(now)
     with st.expander("Add, rename or remove documents", icon=":material/edit_note:"):
         if heavy_now:  # a data grid
-            widgets.document_editor("pg", state.scenario, state.update)
+            list_editor.document_editor("pg", playground_state.scenario, playground_state.update)
 
 
 if presenter.is_on():  # a projector: the list and the numbers it drives side by side, in the first screen
@@ -163,10 +177,10 @@ if presenter.is_on():  # a projector: the list and the numbers it drives side by
     with list_col:
         ranked_list()
     with numbers_col:
-        cards()
+        card_rows()
         judged_not_retrieved()
 else:
-    cards()
+    card_rows()
     list_col, shelf_col = st.columns([6, 5], gap="large")
     with list_col:
         ranked_list()
@@ -199,68 +213,86 @@ def worked_formulas() -> None:
     # Only the open tab is built: one drag then redraws at most two charts.
     for family, tab in zip(own_tabs, family_tabs, strict=True):
         with tab:
-            if not tab.open:
-                continue
-            shown = family_display.display(family)
-            if shown.beside or shown.versus:  # NDCG: IDCG's formula under its own, the ideal ordering beside its bars
-                st.latex(formulas.latex(now[family]))
-                for other in shown.beside:
-                    st.latex(formulas.latex(now[other]))
-                left, right = st.columns(2)
-                bars = charts.contributions(now[family], titles=scn.titles)
-                teaching.chart(bars, f"pg_{family.lower()}_bars", left)
-                if shown.versus:
-                    actual, ideal = shown.versus
-                    teaching.chart(charts.ideal_vs_actual(now[actual], now[ideal]), "pg_ideal", right)
-            else:
-                formula_beside_bars(family)
+            if tab.open:
+                family_formulas(family)
     with pr_tab:
         if pr_tab.open:
-            left, right = st.columns(2)
-            for index, family in enumerate(widgets.SET_BASED):
-                (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
-            for family in widgets.SET_BASED:
-                if family_display.display(family).bars:
-                    bars = charts.contributions(now[family], titles=scn.titles)
-                    teaching.chart(bars, f"pg_{family.lower()}_bars", right)
+            set_based_formulas()
     with curves_tab:
         if curves_tab.open:
-            series = widgets.curves(scn)
-            teaching.chart(charts.curves(series, scn.k, "Each metric at every cutoff"), "pg_curves")
-            if note := charts.coincide_note(series):
-                st.caption(note)
-            st.caption(
-                "The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow."
-            )
-            teaching.chart(widgets.precision_recall_chart(scn), "pg_pr_curve")
-            st.caption(
-                "The precision-recall curve: one point per rank (blue) and trec_eval's interpolated precision at 11 "
-                "recall levels (orange). The *R-precision & PR curve* lesson walks through it."
-            )
+            metric_curves()
     with any_tab:
         if any_tab.open:
-            choices = widgets.catalog_choices(scn.k)
-            picked = st.selectbox(
-                "Measure",
-                choices,
-                key="pg_any_measure",
-                help="Every measure in the catalog, at the playground's k. The Evaluate page takes all of them too.",
-            )
-            chosen = widgets.measure_breakdown(scn, picked or choices[0])
-            formula_col, chart_col = st.columns(2)
-            formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
-            formula_col.latex(formulas.latex(chosen))
-            preferences.note(chosen.family, formula_col)  # a measure of preferences or judgment groups
-            if chosen.text is None:
-                teaching.chart(
-                    drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn),
-                    "pg_any_bars",
-                    chart_col,
-                )
-            else:  # relstring: characters, not numbers that add up
-                chart_col.caption(
-                    "No bars: this measure's value is a string, one character per rank, not a sum of contributions."
-                )
+            any_measure()
+
+
+def family_formulas(family: str) -> None:
+    """A family's own tab: its worked formula and per-rank bars (NDCG: IDCG's formula under its own, the ideal
+    ordering beside its bars)."""
+    shown = family_display.display(family)
+    if shown.beside or shown.versus:
+        st.latex(formulas.latex(now[family]))
+        for other in shown.beside:
+            st.latex(formulas.latex(now[other]))
+        left, right = st.columns(2)
+        bars = charts.contributions(now[family], titles=scn.titles)
+        teaching.chart(bars, f"pg_{family.lower()}_bars", left)
+        if shown.versus:
+            actual, ideal = shown.versus
+            teaching.chart(charts.ideal_vs_actual(now[actual], now[ideal]), "pg_ideal", right)
+    else:
+        formula_beside_bars(family)
+
+
+def set_based_formulas() -> None:
+    """The Precision & recall tab: the order-unaware cards' formulas, and the bars of those that have them."""
+    left, right = st.columns(2)
+    for index, family in enumerate(cards.SET_BASED):
+        (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
+    for family in cards.SET_BASED:
+        if family_display.display(family).bars:
+            bars = charts.contributions(now[family], titles=scn.titles)
+            teaching.chart(bars, f"pg_{family.lower()}_bars", right)
+
+
+def metric_curves() -> None:
+    """The Metric@k curves tab: each metric at every cutoff, and the precision-recall curve."""
+    series = scenario_numbers.curves(scn)
+    teaching.chart(charts.curves(series, scn.k, "Each metric at every cutoff"), "pg_curves")
+    if note := charts.coincide_note(series):
+        st.caption(note)
+    st.caption("The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow.")
+    teaching.chart(scenario_numbers.precision_recall_chart(scn), "pg_pr_curve")
+    st.caption(
+        "The precision-recall curve: one point per rank (blue) and trec_eval's interpolated precision at 11 "
+        "recall levels (orange). The *R-precision & PR curve* lesson walks through it."
+    )
+
+
+def any_measure() -> None:
+    """The Any measure tab: a catalog measure picked by name, its definition, worked formula and bars."""
+    choices = scenario_numbers.catalog_choices(scn.k)
+    picked = st.selectbox(
+        "Measure",
+        choices,
+        key="pg_any_measure",
+        help="Every measure in the catalog, at the playground's k. The Evaluate page takes all of them too.",
+    )
+    chosen = scenario_numbers.measure_breakdown(scn, picked or choices[0])
+    formula_col, chart_col = st.columns(2)
+    formula_col.latex(formulas.definition(chosen.family, chosen.conventions))
+    formula_col.latex(formulas.latex(chosen))
+    preferences.note(chosen.family, formula_col)  # a measure of preferences or judgment groups
+    if chosen.text is None:
+        teaching.chart(
+            drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn),
+            "pg_any_bars",
+            chart_col,
+        )
+    else:  # relstring: characters, not numbers that add up
+        chart_col.caption(
+            "No bars: this measure's value is a string, one character per rank, not a sum of contributions."
+        )
 
 
 st.subheader("How each number is computed", anchor=False)

@@ -12,8 +12,8 @@ from ir_metrics_lab.core.lessons import quiz
 from ir_metrics_lab.core.paths import ASK_THE_CLASS_PAGE
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.parts import notebook_button, sortable
-from ir_metrics_lab.parts.widgets import fmt
-from ir_metrics_lab.session import state
+from ir_metrics_lab.parts.cards import fmt
+from ir_metrics_lab.session import live_state, quiz_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException
 from metrics.teaching import formulas
@@ -28,8 +28,8 @@ def initial_seed() -> int:
     return int(raw) if raw.isdigit() else DEFAULT_SEED
 
 
-state.start_quiz_seed(initial_seed)
-attempts = state.quiz_attempts()  # {(seed, exercise): first attempt correct}; survives page switches
+quiz_state.start_quiz_seed(initial_seed)
+attempts = quiz_state.quiz_attempts()  # {(seed, exercise): first attempt correct}; survives page switches
 
 st.title("Quiz")
 st.markdown(
@@ -47,17 +47,19 @@ with seed_col:
             min_value=0,
             max_value=10**6,
             step=1,
-            key=state.QUIZ_SEED,
+            key=quiz_state.QUIZ_SEED,
             help="Same seed, same set.",
         ),
         first_paint.LABELLED_WIDGET,
     )
-seed = int(state.widget_value(state.QUIZ_SEED))  # the box's value, set before it is drawn (state.start_quiz_seed)
+seed = int(
+    widget_state.widget_value(quiz_state.QUIZ_SEED)
+)  # the box's value, set before it is drawn (quiz_state.start_quiz_seed)
 with next_col:
     first_paint.later(
         f"{PAGE}_next_set",
         lambda: st.button(
-            "New set", key=f"{PAGE}_next", icon=":material/casino:", on_click=state.next_quiz_seed, width="stretch"
+            "New set", key=f"{PAGE}_next", icon=":material/casino:", on_click=quiz_state.next_quiz_seed, width="stretch"
         ),
         first_paint.BUTTON,
     )
@@ -81,12 +83,12 @@ def key(index: int, name: str = "") -> str:
 def record(index: int, result: quiz.Feedback, *, attempt: bool = True) -> None:
     """Keep the feedback; count it in the score only if it was a real answer (not an empty or unreadable one)."""
     if attempt:
-        state.record_quiz_attempt(seed, index, result.correct)
-    state.set_quiz_feedback(seed, index, result)
+        quiz_state.record_quiz_attempt(seed, index, result.correct)
+    quiz_state.set_quiz_feedback(seed, index, result)
 
 
 def show_feedback(index: int) -> None:
-    result = state.quiz_feedback(seed, index)
+    result = quiz_state.quiz_feedback(seed, index)
     if result is not None:
         (st.success if result.correct else st.error)(result.message)
 
@@ -104,7 +106,7 @@ def notebook(index: int, ex: quiz.Exercise) -> None:
         runs, qrels, measures = {f"System {side}": ex.runs[side] for side in ("A", "B")}, ex.qrels, ["RR"]
         question = "Two systems answer the same three queries. Which has the higher MRR (the mean of RR)?"
     elif ex.kind == "reorder":
-        order = state.quiz_order(seed, index, ex.ranking)
+        order = quiz_state.quiz_order(seed, index, ex.ranking)
         runs = {"Your order": {"q": order}, "One order that works": {"q": ex.solution}}
         qrels, measures = {"q": ex.qrels}, [f"NDCG@{ex.k}", f"P@{ex.p_at}"]
         question = f"Reorder the list so that NDCG@{ex.k} ≥ {fmt(ex.target)} without changing P@{ex.p_at}."
@@ -135,7 +137,7 @@ def predict(index: int, ex: quiz.Predict) -> None:
     )
 
     def check() -> None:
-        guess = state.widget_value(key(index))
+        guess = widget_state.widget_value(key(index))
         record(index, quiz.check_number(ex, guess), attempt=guess is not None)
 
     st.button("Check", key=key(index, "check"), icon=":material/check:", on_click=check)
@@ -168,7 +170,7 @@ def reorder(index: int, ex: quiz.Reorder) -> None:
     def current() -> Scenario:
         titles = {doc: f"grade {grade}" for doc, grade in ex.qrels.items()}
         return Scenario(
-            state.quiz_order(seed, index, ex.ranking),
+            quiz_state.quiz_order(seed, index, ex.ranking),
             grades=dict(ex.qrels),
             titles=titles,
             k=ex.k,
@@ -176,7 +178,7 @@ def reorder(index: int, ex: quiz.Reorder) -> None:
         )
 
     def reordered(new: Scenario) -> None:
-        state.set_quiz_order(seed, index, new.ranking)  # only the order: the grades are the exercise's
+        quiz_state.set_quiz_order(seed, index, new.ranking)  # only the order: the grades are the exercise's
 
     sortable.ranked_list(
         key(index, "list"),
@@ -188,7 +190,7 @@ def reorder(index: int, ex: quiz.Reorder) -> None:
     )
 
     def check() -> None:
-        record(index, quiz.check_reorder(ex, list(state.quiz_order(seed, index, ex.ranking))))
+        record(index, quiz.check_reorder(ex, list(quiz_state.quiz_order(seed, index, ex.ranking))))
 
     st.button("Check", key=key(index, "check"), icon=":material/check:", on_click=check)
     show_feedback(index)
@@ -217,7 +219,7 @@ def mrr_pair(index: int, ex: quiz.MrrPair) -> None:
     st.radio("Higher MRR", ["A", "B"], index=None, horizontal=True, key=key(index, "choice"))
 
     def check() -> None:
-        choice = state.widget_value(key(index, "choice"))
+        choice = widget_state.widget_value(key(index, "choice"))
         record(index, quiz.check_choice(ex, choice), attempt=choice is not None)
 
     st.button("Check", key=key(index, "check"), icon=":material/check:", on_click=check)
@@ -236,8 +238,9 @@ RENDER = {"predict": predict, "reorder": reorder, "mrr": mrr_pair}
 
 
 def ask_the_class(ex: quiz.Exercise) -> None:
-    """Hand the exercise's list to Ask the class as a poll question (ir_metrics_lab.session.state), and go there."""
-    state.set_live_from_quiz(questions.from_quiz(ex))
+    """Hand the exercise's list to Ask the class as a poll question (ir_metrics_lab.session.live_state), and go
+    there."""
+    live_state.set_live_from_quiz(questions.from_quiz(ex))
     try:
         st.switch_page(ASK_THE_CLASS_PAGE)
     except StreamlitAPIException:  # the page runs on its own, without the app's navigation

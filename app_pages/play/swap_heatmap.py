@@ -11,9 +11,9 @@ from ir_metrics_lab.core import family_display
 from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import chart_text, notebook_button, teaching, widgets
-from ir_metrics_lab.parts.widgets import fmt
-from ir_metrics_lab.session import state
+from ir_metrics_lab.parts import cards, chart_text, notebook_button, scenario_numbers, teaching
+from ir_metrics_lab.parts.cards import fmt
+from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint, presenter
 from metrics.teaching.swaps import best_swap, swap_deltas, swapped
 
@@ -33,12 +33,12 @@ DEFAULT = f"{family_display.listed('swap_heatmap')[0]}@k"  # the first of its li
 
 
 def do_swap(i: int, j: int) -> None:
-    scn = state.scenario()
+    scn = playground_state.scenario()
     if i == j:
-        state.set_message(PAGE, "warning", f"Rank {i} with itself changes nothing: pick two different ranks.")
+        widget_state.set_message(PAGE, "warning", f"Rank {i} with itself changes nothing: pick two different ranks.")
     elif 1 <= i <= len(scn.ranking) and 1 <= j <= len(scn.ranking):
-        state.update(scn.reordered(swapped(scn.ranking, i, j)))
-        state.set_message(PAGE, "success", f"Swapped ranks {i} and {j}.")
+        playground_state.update(scn.reordered(swapped(scn.ranking, i, j)))
+        widget_state.set_message(PAGE, "success", f"Swapped ranks {i} and {j}.")
 
 
 st.title("Swap heatmap")
@@ -49,7 +49,7 @@ st.markdown(
     "swap on the Playground list."
 )
 
-scn = state.scenario()
+scn = playground_state.scenario()
 teaching.playground_note(scn)
 ranking = list(scn.ranking)
 
@@ -61,21 +61,24 @@ def metric_picker() -> None:
 # The numbers paint first: the picker's code (a widget kind of its own) held the first number back
 # (ir_metrics_lab.shell.first_paint).
 first_paint.later(f"{PAGE}_metric_picker", metric_picker, PICKER_ROOM)
-choice = state.widget_value(f"{PAGE}_metric") or DEFAULT  # before the picker is drawn: the value it will show
+choice = widget_state.widget_value(f"{PAGE}_metric") or DEFAULT  # before the picker is drawn: the value it will show
 family, cut = METRICS[choice]
 k = scn.k if cut else None
-now = widgets.breakdown(scn, family, k)  # scored with the hidden tail, if any: only the shown ranks are swapped
-previous = state.previous()
-delta = widgets.delta(now, widgets.breakdown(previous, family, k) if previous else None)
+# scored with the hidden tail, if any: only the shown ranks are swapped
+now = scenario_numbers.breakdown(scn, family, k)
+previous = playground_state.previous()
+delta = cards.delta(now, scenario_numbers.breakdown(previous, family, k) if previous else None)
 
-message = state.pop_message(PAGE)
+message = widget_state.pop_message(PAGE)
 if message:
     (st.success if message[0] == "success" else st.warning)(plain(message[1]))
 
 
 def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now, delta) -> None:
     """The heatmap, the best swap and the swap controls (a list of two documents or more)."""
-    deltas = widgets.swap_deltas_kept(tuple(ranking), scn.qrels, family, k, scn.conventions, tail=tuple(scn.tail))
+    deltas = scenario_numbers.swap_deltas_kept(
+        tuple(ranking), scn.qrels, family, k, scn.conventions, tail=tuple(scn.tail)
+    )
     best = best_swap(deltas)
 
     summary, advice = st.columns([1, 3], vertical_alignment="center")
@@ -94,7 +97,7 @@ def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now,
         chart_key = f"{PAGE}_chart_{'|'.join(ranking)}_{choice}"  # a new key after a swap clears the old selection
 
         def on_click() -> None:
-            points = state.widget_value(chart_key)["selection"]["points"]
+            points = widget_state.widget_value(chart_key)["selection"]["points"]
             if points:
                 do_swap(int(points[0]["y"]), int(points[0]["x"]))
 
@@ -143,7 +146,7 @@ def swap_by_rank(n: int) -> None:
     right.number_input("Rank j", 1, n, 2, step=1, key=f"{PAGE}_j")
 
     def swap_from_inputs() -> None:  # read the inputs at click time, not at render time
-        do_swap(int(state.widget_value(f"{PAGE}_i")), int(state.widget_value(f"{PAGE}_j")))
+        do_swap(int(widget_state.widget_value(f"{PAGE}_i")), int(widget_state.widget_value(f"{PAGE}_j")))
 
     go_col.button("Swap", key=f"{PAGE}_do", icon=":material/swap_vert:", on_click=swap_from_inputs, width="stretch")
 

@@ -9,9 +9,9 @@ from ir_metrics_lab.core.lessons import conventions_table
 from ir_metrics_lab.core.lessons.conventions_table import Split
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import preferences, teaching
+from ir_metrics_lab.parts.cards import fmt
 from ir_metrics_lab.parts.chart_text import markdown_table
-from ir_metrics_lab.parts.widgets import fmt
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import playground_state
 from ir_metrics_lab.shell import first_paint
 
 PAGE = "conv"
@@ -23,7 +23,7 @@ st.markdown(
     "why. Where your list happens to give the same number both ways, one click changes it so you can see the split."
 )
 
-scn = state.scenario()
+scn = playground_state.scenario()
 teaching.playground_note(scn)
 splits = conventions_table.splits(scn)
 
@@ -55,9 +55,9 @@ def apply_fix(fix: conventions_table.Fix) -> None:
     """A "Load ..." fix replaces the Playground list (the example picker then names it); the others edit it."""
     if fix.label.startswith("Load "):
         what = fix.label.removeprefix("Load ")
-        state.load(fix.scenario, f"{what[:1].upper()}{what[1:]} (conventions explorer)")
+        playground_state.load(fix.scenario, f"{what[:1].upper()}{what[1:]} (conventions explorer)")
     else:
-        state.update(fix.scenario)
+        playground_state.update(fix.scenario)
 
 
 def card(s: Split) -> None:

@@ -7,7 +7,7 @@ import streamlit as st
 
 from ir_metrics_lab.core.lessons.conventions_table import Erratum, errata
 from ir_metrics_lab.core.paths import PLAYGROUND_PAGE
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import playground_state
 from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException
 from metrics.teaching.blog_posts import SOURCES
 
@@ -22,7 +22,7 @@ st.markdown(
 
 
 def open_in_playground(erratum: Erratum) -> None:
-    state.load(erratum.scenario, f"The example of “{SOURCES[erratum.seed].short}”, from the errata")
+    playground_state.load(erratum.scenario, f"The example of “{SOURCES[erratum.seed].short}”, from the errata")
     try:
         st.switch_page(PLAYGROUND_PAGE)
     except StreamlitAPIException:  # this page runs on its own, without the app's navigation

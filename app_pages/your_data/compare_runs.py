@@ -2,8 +2,8 @@
 significant wins under the chosen test and correction), where the runs differ query by query, and the pair view of any
 two runs (per-query waterfall, wins/ties/losses, bootstrap CI, paired tests), from which a query opens on Retriever A vs
 B with both real rankings, or in the playground. Numbers come from metrics.evaluation.engine,
-metrics.compare.leaderboard and metrics.compare.significance (through ir_metrics_lab.session.datasets and
-ir_metrics_lab.core.figures.leaderboard); this page renders."""
+metrics.compare.leaderboard and metrics.compare.significance (through ir_metrics_lab.session.datasets,
+ir_metrics_lab.core.figures.leaderboard and the pair view's ir_metrics_lab.parts.run_pair); this page renders."""
 
 from __future__ import annotations
 
@@ -11,29 +11,17 @@ import dataclasses
 import sys
 from pathlib import Path
 
-import numpy as np
 import streamlit as st
 
-from ir_metrics_lab.core import cli_args, family_display, numbers
+from ir_metrics_lab.core import cli_args, family_display
 from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.figures import charts, leaderboard
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import brief_download, notebook_button, teaching
-from ir_metrics_lab.session import datasets, drilldown, state
+from ir_metrics_lab.parts import brief_download, notebook_button, run_pair, teaching
+from ir_metrics_lab.session import dataset_state, datasets, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics.catalog import measure_lists, registry
 from metrics.compare.leaderboard import CORRECTIONS, TESTS, query_order, run_name, unique_names
-from metrics.compare.pairing import LeftOut, align
-from metrics.compare.significance import (
-    N_PERMUTATIONS,
-    N_RESAMPLES,
-    SEED,
-    PairedComparison,
-    compare_paired,
-    differences,
-    holm_across_metrics,
-)
-from metrics.evaluation.engine import Evaluation
 
 PAGE = "cmp"
 DEFAULT_MEASURES = list(registry.default_measures())
@@ -60,36 +48,10 @@ ROOMS = {
     "board_exports": first_paint.Room(wide=40, phone=96, presenter=53),
     "view_settings": first_paint.Room(wide=68, phone=160, presenter=89),
     "pair_pickers": first_paint.Room(wide=68, phone=168, presenter=89),
-    "holm": first_paint.Room(wide=24, phone=24, presenter=32),
-    "metric_picker": first_paint.LABELLED_WIDGET,
 }
 
 
 # --- loading (ir_metrics_lab.session.datasets parses and caches; this page only picks the files) ---
-
-
-def kept(name: str, default: object, *, options: list | None = None, argument: str = "default") -> dict:
-    """key, on_change and the saved value as its default for a widget whose value outlives page switches (Streamlit
-    drops widget keys when another page runs, e.g. after a drill-down into the playground); saved as a
-    ir_metrics_lab.session.state dataset setting. The default is ``index`` into ``options`` for a radio or a selectbox,
-    else ``argument`` (``default``, a toggle's ``value``): ir_metrics_lab.session.state.sync_widget says why it must be
-    the saved value."""
-    key = f"{PAGE}_{name}"
-    shown = state.sync_widget(key, state.dataset_setting(key, default))
-    initial = {"index": state.option_index(options, shown)} if options is not None else {argument: shown}
-    return {"key": key, "on_change": lambda: state.set_dataset_setting(key, state.widget_value(key)), **initial}
-
-
-def chosen(name: str, default: object) -> object:
-    """What a kept widget shows (ir_metrics_lab.session.state.shown_setting)."""
-    return state.shown_setting(f"{PAGE}_{name}", default)
-
-
-def keep_valid(name: str, options: list, default: object) -> None:
-    """Reset a kept single choice whose saved value is no longer among the options (another set of runs)."""
-    key = f"{PAGE}_{name}"
-    if state.dataset_setting(key, default) not in options:
-        state.set_dataset_setting(key, default)
 
 
 def load_inputs() -> tuple[str, list[datasets.RunSource], datasets.Loaded | None]:
@@ -99,55 +61,25 @@ def load_inputs() -> tuple[str, list[datasets.RunSource], datasets.Loaded | None
         st.warning(plain(f"Command line: {problem}"), icon=":material/terminal:")
     options = [s for s in SOURCES if s != "cli" or cli.given]
     default = "cli" if cli.given else "sample"
-    keep_valid("source", options, default)
+    dataset_state.keep_valid_setting(f"{PAGE}_source", options, default)
     first_paint.later(
         f"{PAGE}_source_picker",
         lambda: st.radio(
-            "Data", options, format_func=SOURCES.get, horizontal=True, **kept("source", default, options=options)
+            "Data",
+            options,
+            format_func=SOURCES.get,
+            horizontal=True,
+            **dataset_state.kept_widget(f"{PAGE}_source", default, options=options),
         ),
         ROOMS["source"],
     )
-    source = chosen("source", default)
+    source = dataset_state.shown_setting(f"{PAGE}_source", default)
     if source == "sample":
-        systems = [s for s in SAMPLE_ORDER if s in datasets.SAMPLE_RUNS] + [
-            s for s in datasets.SAMPLE_RUNS if s not in SAMPLE_ORDER
-        ]
-        first_paint.later(
-            f"{PAGE}_runs_picker",
-            lambda: st.multiselect(
-                "Runs (the first is run a)",
-                systems,
-                format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES.get(s, 'sample')})",
-                **kept("sample_runs", systems),
-            ),
-            ROOMS["sample_runs"],
-        )
-        st.caption(datasets.SAMPLE_DESCRIPTION)
-        loaded = [
-            (name, datasets.load_path("run", datasets.SAMPLE_RUNS[name])) for name in chosen("sample_runs", systems)
-        ]
-        qrels = datasets.load_path("qrels", datasets.SAMPLE_QRELS)
+        loaded, qrels = sample_inputs()
     elif source == "upload":
-        st.caption(
-            f"{datasets.FORMATS_HELP} Up to **{datasets.upload_limit_mb()} MB** per file. Many large runs load "
-            "faster from disk: `streamlit run app.py -- --run RUN RUN ... --qrels QRELS`."
-        )
-        runs_col, qrels_col = st.columns([2, 1], gap="medium")
-        with runs_col:
-            files = datasets.upload_runs(f"{PAGE}_runs", "Runs (two or more)", key=f"{PAGE}_runs_upload")
-        with qrels_col:
-            qrels = datasets.upload_input(f"{PAGE}_qrels", "qrels", "Qrels", key=f"{PAGE}_qrels_upload")
-        loaded = list(zip(unique_names(run_name(item.name) for item in files), files, strict=True))
+        loaded, qrels = uploaded_inputs()
     else:
-        names = unique_names(run_name(path) for path in cli.runs)
-        st.caption(
-            f"{len(cli.runs)} run file{'s' * (len(cli.runs) != 1)} from the command line, read one at a time: only "
-            "their per-query values are kept, and a run is read again when one of its queries is opened."
-        )
-        qrels = datasets.path_input(f"{PAGE}_cli_qrels", "qrels", cli.qrels) if cli.qrels else None
-        if qrels is None:
-            st.info("No qrels were given: add `--qrels PATH` after `--` on the command line.")
-        sources = [datasets.path_source(name, path) for name, path in zip(names, cli.runs, strict=True)]
+        sources, qrels = command_line_inputs(cli)
         return source, sources, qrels if qrels is not None and qrels.ok else _show_bad(qrels)
     for _, loaded_run in loaded:
         if not loaded_run.ok:
@@ -156,98 +88,59 @@ def load_inputs() -> tuple[str, list[datasets.RunSource], datasets.Loaded | None
     return source, sources, qrels if qrels is not None and qrels.ok else _show_bad(qrels)
 
 
+def sample_inputs() -> tuple[list[tuple[str, datasets.Loaded]], datasets.Loaded]:
+    """The bundled sample runs picked (each with its name) and the sample qrels."""
+    systems = [s for s in SAMPLE_ORDER if s in datasets.SAMPLE_RUNS] + [
+        s for s in datasets.SAMPLE_RUNS if s not in SAMPLE_ORDER
+    ]
+    first_paint.later(
+        f"{PAGE}_runs_picker",
+        lambda: st.multiselect(
+            "Runs (the first is run a)",
+            systems,
+            format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES.get(s, 'sample')})",
+            **dataset_state.kept_widget(f"{PAGE}_sample_runs", systems),
+        ),
+        ROOMS["sample_runs"],
+    )
+    st.caption(datasets.SAMPLE_DESCRIPTION)
+    loaded = [
+        (name, datasets.load_path("run", datasets.SAMPLE_RUNS[name]))
+        for name in dataset_state.shown_setting(f"{PAGE}_sample_runs", systems)
+    ]
+    return loaded, datasets.load_path("qrels", datasets.SAMPLE_QRELS)
+
+
+def uploaded_inputs() -> tuple[list[tuple[str, datasets.Loaded]], datasets.Loaded | None]:
+    """The uploaded runs (each with a name of its own, from its file's) and the uploaded qrels, if any."""
+    st.caption(
+        f"{datasets.FORMATS_HELP} Up to **{datasets.upload_limit_mb()} MB** per file. Many large runs load "
+        "faster from disk: `streamlit run app.py -- --run RUN RUN ... --qrels QRELS`."
+    )
+    runs_col, qrels_col = st.columns([2, 1], gap="medium")
+    with runs_col:
+        files = datasets.upload_runs(f"{PAGE}_runs", "Runs (two or more)", key=f"{PAGE}_runs_upload")
+    with qrels_col:
+        qrels = datasets.upload_input(f"{PAGE}_qrels", "qrels", "Qrels", key=f"{PAGE}_qrels_upload")
+    return list(zip(unique_names(run_name(item.name) for item in files), files, strict=True)), qrels
+
+
+def command_line_inputs(cli: cli_args.CliFiles) -> tuple[list[datasets.RunSource], datasets.Loaded | None]:
+    """The runs given on the command line, read one at a time when evaluated, and the qrels given there, if any."""
+    names = unique_names(run_name(path) for path in cli.runs)
+    st.caption(
+        f"{len(cli.runs)} run file{'s' * (len(cli.runs) != 1)} from the command line, read one at a time: only "
+        "their per-query values are kept, and a run is read again when one of its queries is opened."
+    )
+    qrels = datasets.path_input(f"{PAGE}_cli_qrels", "qrels", cli.qrels) if cli.qrels else None
+    if qrels is None:
+        st.info("No qrels were given: add `--qrels PATH` after `--` on the command line.")
+    return [datasets.path_source(name, path) for name, path in zip(names, cli.runs, strict=True)], qrels
+
+
 def _show_bad(qrels: datasets.Loaded | None) -> None:
     if qrels is not None:
         datasets.show_status(qrels)
-
-
-# --- the query set ---
-
-
-def left_out_notes(left_out: LeftOut) -> list[str]:
-    """Why queries are not in the pair's common set (metrics.compare.pairing counts them), one phrase per reason."""
-    reasons = (
-        (left_out.only_a, "with qrels that only run A retrieved documents for"),
-        (left_out.only_b, "with qrels that only run B retrieved documents for"),
-        (left_out.without_qrels, "retrieved for but without any qrels line (trec_eval never scores those)"),
-        (left_out.in_neither, "in the qrels that neither run retrieved anything for (trec_eval -c would score 0)"),
-    )
-    return [f"{count} {why}" for count, why in reasons if count]
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _compare(a_values: np.ndarray, b_values: np.ndarray) -> PairedComparison:
-    return compare_paired(a_values, b_values)
-
-
-# --- formatting ---
-
-
-fmt_p = numbers.p_value_text
-
-
-def p_is(p: float) -> str:
-    """'p < 0.0001' or 'p = 0.0123' for sentences."""
-    return f"p {fmt_p(p)}" if p < 1e-4 else f"p = {fmt_p(p)}"
-
-
-def t_text(r: PairedComparison) -> str:
-    t = r.t_test
-    return "undefined" if t.statistic is None else f"{t.statistic:+.3f} (df {t.df})"
-
-
-def summary_rows(results: dict[str, PairedComparison], adjust: bool) -> list[dict]:
-    adjusted = holm_across_metrics(results) if adjust else {}
-    rows = []
-    for m, r in results.items():
-        row = {
-            "metric": m,
-            "mean A": r.mean_a,
-            "mean B": r.mean_b,
-            "B − A": r.mean_difference,
-            "95% CI": f"[{r.ci.low:+.4f}, {r.ci.high:+.4f}]",
-            "wins / ties / losses": f"{r.wins} / {r.ties} / {r.losses}",
-            "t (df)": t_text(r),
-            "p (t-test)": fmt_p(r.t_test.p_value),
-            "p (randomization)": fmt_p(r.randomization.p_value),
-        }
-        if adjust:
-            row["Holm p (t-test)"] = fmt_p(adjusted[m][0])
-            row["Holm p (randomization)"] = fmt_p(adjusted[m][1])
-        rows.append(row)
-    return rows
-
-
-def explain(r: PairedComparison, metric: str, name_a: str, name_b: str) -> None:
-    t, rand, ci = r.t_test, r.randomization, r.ci
-    st.markdown(
-        f"**Bootstrap 95% CI for the mean difference: [{ci.low:+.4f}, {ci.high:+.4f}].** Resampling the {r.n} "
-        f"queries with replacement {ci.n_resamples:,} times (seed {ci.seed}), 95% of the resampled mean differences "
-        f"fell in this range; " + ("it excludes 0." if ci.low > 0 or ci.high < 0 else "it includes 0.")
-    )
-    if t.statistic is None:
-        st.markdown(f"**Paired t-test: t is undefined, p = 1.** {t.note[:1].upper() + t.note[1:]}.")
-    else:
-        st.markdown(
-            f"**Paired t-test: t = {t.statistic:+.3f}, df = {t.df}, {p_is(t.p_value)}.** If {name_a} and "
-            f"{name_b} were equally good on average, a mean {metric} difference at least this far from 0 would turn up "
-            f"with probability {fmt_p(t.p_value)}, assuming the per-query differences are roughly normal."
-            + (f" ({t.note[:1].upper() + t.note[1:]}.)" if t.note else "")
-        )
-    if rand.exact:
-        tried = f"all {rand.n_permutations:,} ways of swapping A and B within queries"
-        p_how = f"p = {rand.count:,} / {rand.n_permutations:,}, exact"
-    else:
-        tried = f"{rand.n_permutations:,} random swaps of A and B within queries (seed {rand.seed})"
-        p_how = f"p = ({rand.count:,} + 1) / ({rand.n_permutations:,} + 1)"
-        if rand.count == 0:
-            p_how += ", the smallest p this many swaps can give"
-    hits = f"{rand.count:,}" if rand.count else "none"
-    st.markdown(
-        f"**Randomization test: {p_is(rand.p_value)}.** Of {tried}, {hits} gave a mean difference at least as far "
-        f"from 0 as the observed {rand.observed:+.4f} ({p_how}). It assumes nothing about the shape of the "
-        "differences."
-    )
 
 
 # --- the leaderboard and where the runs differ ---
@@ -261,7 +154,11 @@ def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
         test_col, correction_col = st.columns(2, gap="medium")
         with test_col:
             st.segmented_control(
-                "Significance test", list(TESTS), format_func=TESTS.get, required=True, **kept("test", "t-test")
+                "Significance test",
+                list(TESTS),
+                format_func=TESTS.get,
+                required=True,
+                **dataset_state.kept_widget(f"{PAGE}_test", "t-test"),
             )
         with correction_col:
             st.segmented_control(
@@ -269,11 +166,14 @@ def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
                 list(CORRECTIONS),
                 format_func=CORRECTIONS.get,
                 required=True,
-                **kept("correction", "holm"),
+                **dataset_state.kept_widget(f"{PAGE}_correction", "holm"),
             )
 
     first_paint.later(f"{PAGE}_board_settings", settings, ROOMS["board_settings"])
-    test, correction = chosen("test", "t-test"), chosen("correction", "holm")
+    test, correction = (
+        dataset_state.shown_setting(f"{PAGE}_test", "t-test"),
+        dataset_state.shown_setting(f"{PAGE}_correction", "holm"),
+    )
     try:
         evaluations, skipped = datasets.evaluate_sources(sources, qrels, measures)
         for message in skipped.values():
@@ -357,34 +257,43 @@ class _Named:
 
 def choose_pair_from_matrix(board) -> None:
     """The win/tie/loss matrix's on_select: a clicked cell picks the pair view's runs (A = column, B = row)."""
-    event = state.widget_value(f"{PAGE}_wtl")
+    event = widget_state.widget_value(f"{PAGE}_wtl")
     cells = event.selection.cells if event is not None else []
     if not cells:
         return
     row, column = cells[0]
     pair = leaderboard.pair_from_cell(board, int(row), str(column))
     if pair:
-        state.set_dataset_setting(f"{PAGE}_pair_a", pair[0])
-        state.set_dataset_setting(f"{PAGE}_pair_b", pair[1])
+        dataset_state.set_dataset_setting(f"{PAGE}_pair_a", pair[0])
+        dataset_state.set_dataset_setting(f"{PAGE}_pair_b", pair[1])
 
 
 def differ_section(board) -> tuple[str, str]:
     """The heatmap and the win/tie/loss matrix; returns the measure and order they show."""
     st.subheader("Where the runs differ", anchor=False)
-    keep_valid("view_measure", list(board.measures), board.measures[0])
+    dataset_state.keep_valid_setting(f"{PAGE}_view_measure", list(board.measures), board.measures[0])
 
     def settings() -> None:
         measure_col, order_col = st.columns([1, 2], gap="medium")
         measure_col.selectbox(
-            "Measure", list(board.measures), **kept("view_measure", board.measures[0], options=list(board.measures))
+            "Measure",
+            list(board.measures),
+            **dataset_state.kept_widget(f"{PAGE}_view_measure", board.measures[0], options=list(board.measures)),
         )
         with order_col:
             st.segmented_control(
-                "Order queries by", list(ORDERS), format_func=ORDERS.get, required=True, **kept("order", "disagreement")
+                "Order queries by",
+                list(ORDERS),
+                format_func=ORDERS.get,
+                required=True,
+                **dataset_state.kept_widget(f"{PAGE}_order", "disagreement"),
             )
 
     first_paint.later(f"{PAGE}_view_settings", settings, ROOMS["view_settings"])
-    measure, order_by = chosen("view_measure", board.measures[0]), chosen("order", "disagreement")
+    measure, order_by = (
+        dataset_state.shown_setting(f"{PAGE}_view_measure", board.measures[0]),
+        dataset_state.shown_setting(f"{PAGE}_order", "disagreement"),
+    )
     order = query_order(board.queries, board.per_query[measure], by=order_by or "disagreement")
     queries, values = leaderboard.heatmap_rows(board, measure, order, HEATMAP_QUERIES)
     unit = leaderboard.on_unit_scale(measure)
@@ -424,8 +333,8 @@ def pair_section(board, sources: dict, evaluations: dict, qrels) -> tuple[str, s
     """Two runs side by side; returns (run A, run B, the metric looked at), None when they share no query."""
     st.subheader("Two runs, query by query", anchor=False)
     names = list(board.runs)
-    keep_valid("pair_a", names, names[0])
-    keep_valid("pair_b", names, names[1])
+    dataset_state.keep_valid_setting(f"{PAGE}_pair_a", names, names[0])
+    dataset_state.keep_valid_setting(f"{PAGE}_pair_b", names, names[1])
 
     def pickers() -> None:
         col_a, col_b = st.columns(2, gap="medium")
@@ -433,135 +342,24 @@ def pair_section(board, sources: dict, evaluations: dict, qrels) -> tuple[str, s
             "Run A",
             names,
             format_func=lambda r: leaderboard.run_label(board, r),
-            **kept("pair_a", names[0], options=names),
+            **dataset_state.kept_widget(f"{PAGE}_pair_a", names[0], options=names),
         )
         col_b.selectbox(
             "Run B",
             names,
             format_func=lambda r: leaderboard.run_label(board, r),
-            **kept("pair_b", names[1], options=names),
+            **dataset_state.kept_widget(f"{PAGE}_pair_b", names[1], options=names),
         )
 
     first_paint.later(f"{PAGE}_pair_pickers", pickers, ROOMS["pair_pickers"])
-    name_a, name_b = chosen("pair_a", names[0]), chosen("pair_b", names[1])
-    metric = pair_view(
-        evaluations[name_a], evaluations[name_b], sources[name_a], sources[name_b], qrels, name_a, name_b
+    name_a, name_b = (
+        dataset_state.shown_setting(f"{PAGE}_pair_a", names[0]),
+        dataset_state.shown_setting(f"{PAGE}_pair_b", names[1]),
+    )
+    metric = run_pair.pair_view(
+        PAGE, evaluations[name_a], evaluations[name_b], sources[name_a], sources[name_b], qrels, name_a, name_b
     )
     return None if metric is None else (name_a, name_b, metric)
-
-
-def pair_view(eval_a: Evaluation, eval_b: Evaluation, run_a, run_b, qrels, name_a: str, name_b: str) -> str | None:
-    """The pair's tests and charts; returns the metric looked at (None: no shared query)."""
-    pair = align(eval_a, eval_b)
-    common, dropped, values = list(pair.queries), left_out_notes(pair.left_out), pair.values
-    st.markdown(f"**{len(common)} queries** are evaluated in both runs ({plain(name_a)} = A, {plain(name_b)} = B).")
-    if dropped:
-        st.caption("Left out: " + "; ".join(dropped) + ".")
-    if not common:
-        st.warning("No query is evaluated in both runs, so there is nothing to compare. Are these the right files?")
-        return None
-    if len(common) < 2:
-        st.warning(
-            "Only 1 shared query: the tests need at least 2 (t is undefined, p = 1). The numbers are for that one."
-        )
-
-    with st.spinner("Resampling ..."):
-        results = {m: _compare(a, b) for m, (a, b) in values.items()}
-
-    first_paint.later(
-        f"{PAGE}_holm_switch",
-        lambda: st.toggle(
-            "Holm correction for testing several metrics",
-            **kept("holm", False, argument="value"),
-            disabled=len(results) < 2,
-            help="Holm's step-down method keeps the chance of any false 'significant' among the metrics at 5%.",
-        ),
-        ROOMS["holm"],
-    )
-    adjust = chosen("holm", False)
-    first_paint.later(
-        f"{PAGE}_summary",
-        lambda: st.dataframe(
-            summary_rows(results, adjust),
-            hide_index=True,
-            column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("mean A", "mean B")}
-            | {"B − A": st.column_config.NumberColumn(format="%+.4f")},
-        ),
-        first_paint.grid_room(len(results)),
-    )
-    if len(results) > 1:
-        st.caption(
-            f"p-values are per metric: with {len(results)} metrics the chance that at least one looks significant "
-            "by luck is higher than 5%. "
-            + ("The Holm columns correct for that." if adjust else "Turn on Holm to correct for it.")
-        )
-    st.caption(
-        f"Fixed seeds ({SEED}): {N_RESAMPLES:,} bootstrap resamples and {N_PERMUTATIONS:,} sign-flip permutations, "
-        "so the numbers are the same on every visit."
-    )
-
-    first_paint.later(
-        f"{PAGE}_metric_picker",
-        lambda: st.selectbox("Look closer at", list(results), key=f"{PAGE}_metric"),
-        ROOMS["metric_picker"],
-    )
-    metric = state.widget_value(f"{PAGE}_metric")
-    metric = metric if metric in results else next(iter(results))  # the first until the picker is drawn
-    r = results[metric]
-    with st.container(horizontal=True, gap="small"):
-        st.metric(plain(f"{metric} · A ({name_a})", one_line=True), f"{r.mean_a:.4f}", border=True, width="stretch")
-        st.metric(
-            plain(f"{metric} · B ({name_b})", one_line=True),
-            f"{r.mean_b:.4f}",
-            delta=f"{r.mean_difference:+.4f}",
-            border=True,
-            width="stretch",
-        )
-        st.metric("B wins / ties / losses", f"{r.wins} / {r.ties} / {r.losses}", border=True, width="stretch")
-        st.metric(
-            "p (t-test) · p (randomization)",
-            f"{fmt_p(r.t_test.p_value)} · {fmt_p(r.randomization.p_value)}",
-            border=True,
-            width="stretch",
-        )
-    # the page's end (the notebook's button follows, drawn later too): nothing moves when it arrives
-    first_paint.later(
-        f"{PAGE}_pair_more",
-        lambda: closer_look(
-            r, metric, values[metric], (eval_a, eval_b), (run_a, run_b), qrels, (name_a, name_b), common
-        ),
-    )
-    return metric
-
-
-def closer_look(r: PairedComparison, metric: str, pair_values, evals, runs, qrels, names, common) -> None:
-    """Below the pair's cards: the waterfall, the tests explained, the per-query values, the brief and the query
-    picker (``pair_values``: A's and B's values of ``metric`` on the ``common`` queries)."""
-    (a_values, b_values), (eval_a, eval_b), (run_a, run_b), (name_a, name_b) = pair_values, evals, runs, names
-    figure = charts.waterfall(common, a_values, b_values, metric, name_a, name_b)
-    teaching.chart(figure, key=f"{PAGE}_waterfall")
-    explain(r, metric, plain(name_a), plain(name_b))
-    if r.n and r.mean_difference == 0 and r.wins == r.losses == 0:
-        st.info("The two runs score every query identically on this metric: there is no difference to test.")
-    with st.expander("The randomization test, visually", icon=":material/shuffle:"):
-        teaching.chart(charts.null_histogram(r.randomization, metric), key=f"{PAGE}_null")
-        st.caption(
-            "Each bar counts shuffles whose mean difference fell in that bin. The p-value is the share of shuffles "
-            "beyond the red lines (either side): the further out the observed difference, the smaller p."
-        )
-
-    with st.expander("Per-query values of the two runs", icon=":material/table:"):
-        st.dataframe(
-            {"query": common, "A": a_values, "B": b_values, "B − A": differences(a_values, b_values)},
-            hide_index=True,
-            column_config={
-                "A": st.column_config.NumberColumn(format="%.4f"),
-                "B": st.column_config.NumberColumn(format="%.4f"),
-                "B − A": st.column_config.NumberColumn(format="%+.4f"),
-            },
-        )
-    brief_download.pair(eval_a, eval_b, run_a, run_b, qrels, (name_a, name_b), metric, key=f"{PAGE}_brief_pair")
-    drilldown.compare_picker(PAGE, run_a, run_b, qrels.value, common, a_values, b_values, metric, (name_a, name_b))
 
 
 # --- the page ---
@@ -583,15 +381,15 @@ def render() -> None:
         f"{PAGE}_measures_picker",
         lambda: st.multiselect(
             "Metrics to compare",
-            state.options_with(CHOICES, chosen("measures", DEFAULT_MEASURES)),
-            **kept("measures", DEFAULT_MEASURES),
+            widget_state.options_with(CHOICES, dataset_state.shown_setting(f"{PAGE}_measures", DEFAULT_MEASURES)),
+            **dataset_state.kept_widget(f"{PAGE}_measures", DEFAULT_MEASURES),
             accept_new_options=True,
             help="Any measure name the engine knows (nDCG@10, map, P_5, recip_rank ...). RR and AP look at the whole "
             "list.",
         ),
         ROOMS["measures"],
     )
-    measures = chosen("measures", DEFAULT_MEASURES)
+    measures = dataset_state.shown_setting(f"{PAGE}_measures", DEFAULT_MEASURES)
     if len(sources) < 2 or qrels is None:
         wanted = "two or more runs and the qrels" if source == "upload" else "at least two runs"
         st.info(f"Choose {wanted} to compare them.", icon=":material/upload_file:")

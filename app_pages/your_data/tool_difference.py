@@ -13,7 +13,7 @@ from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.lessons import tool_difference
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import brief_download, notebook_button, teaching
-from ir_metrics_lab.session import datasets, state
+from ir_metrics_lab.session import dataset_state, datasets, widget_state
 from ir_metrics_lab.session.datasets import Loaded
 from ir_metrics_lab.shell import first_paint
 from metrics.catalog.measures import parse_measure
@@ -36,19 +36,21 @@ ROOMS = {
 
 def _files() -> tuple[Loaded | None, Loaded | None]:
     def source_picker() -> None:
-        source = state.sync_widget(f"{PAGE}_source", state.dataset_setting(f"{PAGE}_source", "sample"))
+        source = widget_state.sync_widget(f"{PAGE}_source", dataset_state.dataset_setting(f"{PAGE}_source", "sample"))
         st.radio(
             "Data",
             list(SOURCES),
-            index=state.option_index(SOURCES, source),
+            index=widget_state.option_index(SOURCES, source),
             format_func=SOURCES.get,
             horizontal=True,
             key=f"{PAGE}_source",
-            on_change=lambda: state.set_dataset_setting(f"{PAGE}_source", state.widget_value(f"{PAGE}_source")),
+            on_change=lambda: dataset_state.set_dataset_setting(
+                f"{PAGE}_source", widget_state.widget_value(f"{PAGE}_source")
+            ),
         )
 
     first_paint.later(f"{PAGE}_source_picker", source_picker, ROOMS["source"])
-    source = state.shown_setting(f"{PAGE}_source", "sample")
+    source = dataset_state.shown_setting(f"{PAGE}_source", "sample")
     if source == "sample":
         systems = list(datasets.SAMPLE_RUNS)
         first_paint.later(
@@ -62,7 +64,7 @@ def _files() -> tuple[Loaded | None, Loaded | None]:
             ),
             ROOMS["sample"],
         )
-        system = state.widget_value(f"{PAGE}_sample", systems[0])
+        system = widget_state.widget_value(f"{PAGE}_sample", systems[0])
         st.caption(datasets.SAMPLE_DESCRIPTION)
         return datasets.load_path("run", datasets.SAMPLE_RUNS[system]), datasets.load_path(
             "qrels", datasets.SAMPLE_QRELS
@@ -94,14 +96,14 @@ def _pickers() -> None:
     first_col.selectbox(
         "From (the first tool)",
         usable,
-        index=state.choice_index(f"{PAGE}_first", usable, first_default),
+        index=widget_state.choice_index(f"{PAGE}_first", usable, first_default),
         format_func=titles.get,
         key=f"{PAGE}_first",
     )
     second_col.selectbox(
         "To (the second tool)",
         usable,
-        index=state.choice_index(f"{PAGE}_second", usable, second_default),
+        index=widget_state.choice_index(f"{PAGE}_second", usable, second_default),
         format_func=titles.get,
         key=f"{PAGE}_second",
     )
@@ -110,11 +112,11 @@ def _pickers() -> None:
 def _choices() -> tuple[str, str, str] | None:
     first_paint.later(f"{PAGE}_choices", _pickers, ROOMS["choices"])
     # The pickers' values, or before they are drawn (ir_metrics_lab.shell.first_paint) the ones they will show.
-    measure = state.widget_value(f"{PAGE}_measure", MEASURES[0])
+    measure = widget_state.widget_value(f"{PAGE}_measure", MEASURES[0])
     usable, excluded = usable_tools(measure)
     first_default, second_default = _tool_defaults(usable)
-    first = state.widget_value(f"{PAGE}_first", first_default)
-    second = state.widget_value(f"{PAGE}_second", second_default)
+    first = widget_state.widget_value(f"{PAGE}_first", first_default)
+    second = widget_state.widget_value(f"{PAGE}_second", second_default)
     if excluded:
         family = parse_measure(measure).family
         with st.expander(f"Tools that have {family} but cannot be reproduced here", icon=":material/block:"):
@@ -260,7 +262,7 @@ def render() -> None:
         return
     _summary(found)  # a new visitor's first run ends after its numbers (ir_metrics_lab.shell.first_paint.rest_next_run)
     brief_download.tools(found, run, qrels, key=f"{PAGE}_brief")
-    source = "sample" if state.widget_value(f"{PAGE}_source", "sample") == "sample" else "upload"
+    source = "sample" if widget_state.widget_value(f"{PAGE}_source", "sample") == "sample" else "upload"
     files = notebook_button.file_sources([(source, run), (source, qrels)], f"{PAGE}_notebook_embed")
     nb = notebooks.why_tools_differ(*files, measure, first, second)
     notebook_button.button(nb, "ir-metrics-why-tools-differ.ipynb", f"{PAGE}_notebook")

@@ -16,7 +16,7 @@ from ir_metrics_lab.core import cli_args, family_display, words
 from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import notebook_button, teaching
-from ir_metrics_lab.session import datasets, state
+from ir_metrics_lab.session import dataset_state, datasets, widget_state
 from ir_metrics_lab.session.datasets import Loaded
 from ir_metrics_lab.shell import first_paint
 from metrics import DEFAULT_MEASURES
@@ -43,32 +43,32 @@ ROOMS = {
 def _persisted(name: str, default: object, key: str) -> tuple[object, Callable[[], None]]:
     """Seed widget ``key`` from the page's saved setting: (the value to give as the widget's default, the on_change
     that saves it). Widget keys are dropped on page switches, the setting is not."""
-    shown = state.sync_widget(key, state.dataset_setting(name, default))
+    shown = widget_state.sync_widget(key, dataset_state.dataset_setting(name, default))
 
     def save() -> None:
-        state.set_dataset_setting(name, state.widget_value(key))
+        dataset_state.set_dataset_setting(name, widget_state.widget_value(key))
 
     return shown, save
 
 
 def _chosen(name: str, default: object, key: str) -> object:
     """What widget ``key``, seeded from the page's setting ``name``, shows
-    (ir_metrics_lab.session.state.shown_setting)."""
-    return state.shown_setting(key, default, setting=name)
+    (ir_metrics_lab.session.dataset_state.shown_setting)."""
+    return dataset_state.shown_setting(key, default, setting=name)
 
 
 def _choose_source(cli: cli_args.CliFiles) -> str:
     options = [s for s in SOURCES if s != "cli" or cli.given]
     default = "cli" if cli.given else "sample"
-    if state.dataset_setting("source", default) not in options:
-        state.set_dataset_setting("source", default)
+    if dataset_state.dataset_setting("source", default) not in options:
+        dataset_state.set_dataset_setting("source", default)
 
     def picker() -> None:
         shown, save = _persisted("source", default, "yd_source")
         st.radio(
             "Data",
             options,
-            index=state.option_index(options, shown),
+            index=widget_state.option_index(options, shown),
             format_func=SOURCES.get,
             horizontal=True,
             key="yd_source",
@@ -86,7 +86,7 @@ def _sample_files() -> tuple[Loaded, Loaded]:
         st.radio(
             "Sample system",
             list(datasets.SAMPLE_RUNS),
-            index=state.option_index(datasets.SAMPLE_RUNS, shown),
+            index=widget_state.option_index(datasets.SAMPLE_RUNS, shown),
             format_func=lambda s: f"{s} ({datasets.SAMPLE_ROLES[s]})",
             horizontal=True,
             key="yd_sample_system",
@@ -120,7 +120,7 @@ def _command_line_files(cli: cli_args.CliFiles) -> tuple[Loaded | None, Loaded |
     if len(cli.runs) > 1:
         shown, save = _persisted("cli_run", cli.runs[0], "yd_cli_run")
         run_path = st.selectbox(
-            "Run", cli.runs, index=state.option_index(cli.runs, shown), key="yd_cli_run", on_change=save
+            "Run", cli.runs, index=widget_state.option_index(cli.runs, shown), key="yd_cli_run", on_change=save
         )
     run_col, qrels_col = st.columns(2, gap="medium")
     with run_col:
@@ -142,7 +142,7 @@ def _measure_pickers() -> None:
         shown, save = _persisted("measures", list(DEFAULT_MEASURES), "yd_measures")
         st.multiselect(
             "Common measures",
-            state.options_with([*DEFAULT_MEASURES, *MORE_MEASURES], shown),
+            widget_state.options_with([*DEFAULT_MEASURES, *MORE_MEASURES], shown),
             default=shown,
             key="yd_measures",
             on_change=save,

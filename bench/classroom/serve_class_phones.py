@@ -46,8 +46,7 @@ from bench.classroom.streamlit_phones import Tab
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom import store as store_module
 from ir_metrics_lab.core.classroom.store import Store
-from ir_metrics_lab.core.scenario import Scenario
-from ir_metrics_lab.session.state import DEFAULT_EXAMPLE  # the Playground's default list
+from ir_metrics_lab.core.scenario import DEFAULT_EXAMPLE, Scenario  # the Playground's default list
 from metrics.teaching.examples import EXAMPLES
 from scripts.temporary_postgres import temporary_postgres
 

@@ -4,7 +4,7 @@ live answer count and the reveal chart.
 
 Polls and answers live in the database (ir_metrics_lab.core.classroom.store), not in session state, so every session of
 every replica sees the same poll; a session only remembers which poll it teaches
-(ir_metrics_lab.session.state.live_teacher) or which student it is. A phone does not ask whether the teacher has
+(ir_metrics_lab.session.live_state.live_teacher) or which student it is. A phone does not ask whether the teacher has
 revealed: the process's watcher (ir_metrics_lab.core.classroom.watch) reruns its page."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from ir_metrics_lab.core.classroom.watch import PollWatch, Shown
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import Scenario
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import live_state
 from ir_metrics_lab.shell import streamlit_internals
 
 ASK_PATH = "ask-the-class"
@@ -156,8 +156,8 @@ def student_id() -> str:
     """This phone's student id: from the address bar (``?s=``) when it is there, so a reload keeps it, else the
     session's, else a new one; always written back into the address bar."""
     from_link = st.query_params.get("s", "")
-    student = from_link if _STUDENT_ID.match(from_link) else state.live_student() or new_student_id()
-    state.set_live_student(student)
+    student = from_link if _STUDENT_ID.match(from_link) else live_state.live_student() or new_student_id()
+    live_state.set_live_student(student)
     if st.query_params.get("s") != student:
         st.query_params["s"] = student
     return student

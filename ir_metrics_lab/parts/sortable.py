@@ -2,8 +2,9 @@
 
 The browser sends one state value, ``edit`` = {"order": [...], "grades": {doc: grade}, "action": {...}, "nonce": ...}:
 the whole list as the user left it. ``apply_edit`` turns it into a Scenario edit; the caller's ``apply`` stores it (e.g.
-``ir_metrics_lab.session.state.update``). Python always renders the canonical scenario into ``data``, so Reset, undo and
-presets show at once; an edit is applied once (remembered by its nonce), so a stale browser value never comes back.
+``ir_metrics_lab.session.playground_state.update``). Python always renders the canonical scenario into ``data``, so
+Reset, undo and presets show at once; an edit is applied once (remembered by its nonce), so a stale browser value never
+comes back.
 
 In AppTest, simulate a drop by writing the state before ``run()``:
 ``at.session_state["pg_list"] = {"edit": {"order": ["d3", "d1", "d2", "d4", "d5"]}}``.
@@ -18,7 +19,7 @@ from pathlib import Path
 import streamlit as st
 
 from ir_metrics_lab.core.scenario import Scenario
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import widget_state
 from ir_metrics_lab.shell import first_paint
 
 _ASSETS = Path(__file__).parent / "components"
@@ -87,17 +88,17 @@ def _edit_id(edit: Mapping) -> str:
 
 def consume(key: str, current: Callable[[], Scenario], apply: Callable[[Scenario], None]) -> None:
     """Apply the component's latest edit if it has not been applied yet (idempotent: safe to call twice a run)."""
-    edit = state.component_edit(key)
+    edit = widget_state.component_edit(key)
     if not isinstance(edit, Mapping):
         return
     edit_id = _edit_id(edit)
-    if not state.edit_is_new(key, edit_id):
+    if not widget_state.edit_is_new(key, edit_id):
         return
-    state.mark_edit_seen(key, edit_id)
+    widget_state.mark_edit_seen(key, edit_id)
     new, sentence = apply_edit(current(), edit)
     if new != current():
         apply(new)
-        state.set_announcement(key, sentence)
+        widget_state.set_announcement(key, sentence)
 
 
 def ranked_list(
@@ -125,7 +126,7 @@ def ranked_list(
         "threshold": scn.conventions.threshold,
         "shelve": shelve,
         "gradeEdit": grade_edit,
-        "announce": state.pop_announcement(key),
+        "announce": widget_state.pop_announcement(key),
     }
     # A box drawn at once, where the list's own element waits for its code (measured with grade chips, cards).
     measured = grade_edit and scn.ranking

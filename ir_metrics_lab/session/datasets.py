@@ -4,9 +4,9 @@ compare page.
 
 Memory (a classroom server: many sessions, each may upload a 7M-row run, ~250 MB of text, ~110 MB parsed): an upload is
 parsed once per upload, from the uploader's own bytes (no copy), and the parsed Run lives only in that session's state
-(ir_metrics_lab.session.state), not in a server-wide cache: it is freed when the session replaces or removes the file,
-or ends. After each parse, Arrow's allocator gives the parser's freed pages back to the system (release_memory). Files
-on the server's disk (the samples, ``--run``/``--qrels``) are shared by every session: they are cached with
+(ir_metrics_lab.session.dataset_state), not in a server-wide cache: it is freed when the session replaces or removes the
+file, or ends. After each parse, Arrow's allocator gives the parser's freed pages back to the system (release_memory).
+Files on the server's disk (the samples, ``--run``/``--qrels``) are shared by every session: they are cached with
 ``st.cache_resource`` (one shared object; ``st.cache_data`` would keep a pickled copy and hand each caller another
 unpickled one), and parsed from the file itself (pyarrow reads ahead in parallel). Evaluations, which are small
 (one float per query and measure), go through ``st.cache_data``, bounded by entries and age.
@@ -36,7 +36,7 @@ from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.paths import SAMPLES_DIR
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import dataset_state
 from ir_metrics_lab.shell import upload_copy
 from metrics.catalog.measure_lists import measure_names
 from metrics.catalog.measures import parse_measure
@@ -293,46 +293,52 @@ distribution_figure = charts.distribution
 
 
 def upload_input(slot: str, kind: str, label: str, *, key: str) -> Loaded | None:
-    """A file uploader whose file is parsed once per upload and kept in ``slot`` (ir_metrics_lab.session.state): it
-    survives page switches, although Streamlit empties the uploader widget then. Removing the file (×) clears the slot.
-    """
-    uploaded = st.file_uploader(label, key=key, on_change=state.mark_upload_changed, args=(slot,), help=FORMATS_HELP)
-    if state.upload_changed(slot):
+    """A file uploader whose file is parsed once per upload and kept in ``slot`` (ir_metrics_lab.session.dataset_state):
+    it survives page switches, although Streamlit empties the uploader widget then. Removing the file (×) clears the
+    slot."""
+    uploaded = st.file_uploader(
+        label, key=key, on_change=dataset_state.mark_upload_changed, args=(slot,), help=FORMATS_HELP
+    )
+    if dataset_state.upload_changed(slot):
         if uploaded is None:
-            state.clear_loaded_file(slot)
+            dataset_state.clear_loaded_file(slot)
             release_memory()
         else:
             with st.spinner(plain(f"Reading {uploaded.name}…"), show_time=True):
-                state.clear_loaded_file(slot)  # the old file's Run goes before the new one is parsed
+                dataset_state.clear_loaded_file(slot)  # the old file's Run goes before the new one is parsed
                 # getvalue() hands over the uploader's own bytes object (BytesIO shares it); getbuffer() would copy it
                 loaded = load_bytes(kind, uploaded.name, uploaded.getvalue(), limit_mb=upload_limit_mb())
-            state.set_loaded_file(slot, loaded)
-        state.upload_handled(slot)
-    loaded = state.loaded_file(slot)
+            dataset_state.set_loaded_file(slot, loaded)
+        dataset_state.upload_handled(slot)
+    loaded = dataset_state.loaded_file(slot)
     if loaded is not None and uploaded is None:  # the uploader was emptied by a page switch, not by the user
         note_col, remove_col = st.columns([4, 1], vertical_alignment="center")
         note_col.caption(f"Still loaded from before: **{plain(loaded.name)}**. Upload another file to replace it.")
         remove_col.button(
-            "Remove", key=f"{key}_remove", on_click=state.clear_loaded_file, args=(slot,), icon=":material/close:"
+            "Remove",
+            key=f"{key}_remove",
+            on_click=dataset_state.clear_loaded_file,
+            args=(slot,),
+            icon=":material/close:",
         )
     return loaded
 
 
 def upload_runs(slot: str, label: str, *, key: str) -> list[Loaded]:
     """A multi-file uploader for runs. Each file is parsed once, one at a time with a progress bar, and the list is kept
-    in ``slot`` (ir_metrics_lab.session.state), so it survives page switches although Streamlit empties the uploader
-    then."""
+    in ``slot`` (ir_metrics_lab.session.dataset_state), so it survives page switches although Streamlit empties the
+    uploader then."""
     uploaded = st.file_uploader(
         label,
         key=key,
         accept_multiple_files=True,
-        on_change=state.mark_upload_changed,
+        on_change=dataset_state.mark_upload_changed,
         args=(slot,),
         help=FORMATS_HELP,
     )
-    if state.upload_changed(slot):
+    if dataset_state.upload_changed(slot):
         if not uploaded:
-            state.clear_loaded_file(slot)
+            dataset_state.clear_loaded_file(slot)
         else:
             bar = st.progress(0.0)
             loaded = []
@@ -342,15 +348,19 @@ def upload_runs(slot: str, label: str, *, key: str) -> list[Loaded]:
                 )
                 loaded.append(load_bytes("run", file.name, file.getvalue(), limit_mb=upload_limit_mb()))
             bar.empty()
-            state.set_loaded_file(slot, tuple(loaded))
-        state.upload_handled(slot)
-    loaded = list(state.loaded_file(slot) or ())
+            dataset_state.set_loaded_file(slot, tuple(loaded))
+        dataset_state.upload_handled(slot)
+    loaded = list(dataset_state.loaded_file(slot) or ())
     if loaded and not uploaded:  # the uploader was emptied by a page switch, not by the user
         note_col, remove_col = st.columns([4, 1], vertical_alignment="center")
         names = ", ".join(item.name for item in loaded)
         note_col.caption(f"Still loaded from before: **{plain(names)}**. Upload files to replace them.")
         remove_col.button(
-            "Remove", key=f"{key}_remove", on_click=state.clear_loaded_file, args=(slot,), icon=":material/close:"
+            "Remove",
+            key=f"{key}_remove",
+            on_click=dataset_state.clear_loaded_file,
+            args=(slot,),
+            icon=":material/close:",
         )
     return loaded
 
@@ -451,7 +461,7 @@ def path_input(slot: str, kind: str, path: str) -> Loaded:
     """A file given on the command line, loaded (and kept in ``slot``) when the path or the file changes."""
     with st.spinner(plain(f"Reading {Path(path).name}…"), show_time=True):
         loaded = load_path(kind, path, limit_mb=upload_limit_mb())
-    state.set_loaded_file(slot, loaded)
+    dataset_state.set_loaded_file(slot, loaded)
     return loaded
 
 

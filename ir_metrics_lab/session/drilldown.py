@@ -12,12 +12,10 @@ from ir_metrics_lab.core.drilldown import AB_TOP_N, DEFAULT_K, TOP_N, ab_scenari
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.paths import AB_PAGE, PLAYGROUND_PAGE
 from ir_metrics_lab.core.scenario import MAX_DOCS, Scenario
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import ab_state, playground_state, widget_state
 from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException
 from metrics.catalog.measures import parse_measure
 from metrics.core.conventions import TREC_EVAL, Conventions
-
-_NOTE_AREA = "pg_drilldown"  # the playground shows this message once, after the switch
 
 
 def open_in_playground(
@@ -35,11 +33,12 @@ def open_in_playground(
     qrels_dict = qrels.to_dict()  # every query's grades: the playground's scale follows the collection's top grade
     ranking = {query_id: run.ranking_of(query_id)}  # only this query's rows: to_rankings() costs ~1 s at 7M rows
     scn = scenario_for_query(ranking, qrels_dict, query_id, top_n, k=k, conventions=conventions)
-    state.update(scn, new_baseline=True)  # a new list, not an edit: no change badges
+    playground_state.update(scn, new_baseline=True)  # a new list, not an edit: no change badges
     top_grade = max((g for q in qrels_dict.values() for g in q.values()), default=0)
     opened = f"Opened query {query_id}" + (f" of {label}" if label else "") + f": its top {len(scn.ranking)} to drag."
     note = mapping_note(top_grade)
-    state.set_message(_NOTE_AREA, "warning" if note else "success", opened + (f" {note}" if note else ""))
+    level = "warning" if note else "success"
+    widget_state.set_message(widget_state.OPENED_QUERY_AREA, level, opened + (f" {note}" if note else ""))
     try:
         st.switch_page(PLAYGROUND_PAGE)
     except StreamlitAPIException:  # the page runs on its own, without the app's navigation
@@ -49,7 +48,7 @@ def open_in_playground(
 def open_on_ab(run_a, run_b, qrels, query_id: str, names: tuple[str, str], *, k: int = DEFAULT_K) -> None:
     """Load one query of two runs on the Retriever A vs B page, side by side, and switch to it."""
     a, b = ab_scenarios(run_a, run_b, qrels, query_id, k=k)
-    state.load_ab(a, b, query_id, names)
+    ab_state.load_ab(a, b, query_id, names)
     try:
         st.switch_page(AB_PAGE)
     except StreamlitAPIException:  # the page runs on its own, without the app's navigation
@@ -58,16 +57,16 @@ def open_on_ab(run_a, run_b, qrels, query_id: str, names: tuple[str, str], *, k:
 
 def ab_caption() -> str | None:
     """The A vs B page's intro when it shows a query of two runs (Markdown, ids and names escaped), else None."""
-    origin = state.ab_origin()
+    origin = ab_state.ab_origin()
     if origin is None:
         return None
     query_id, name_a, name_b = (plain(part) for part in origin)
-    if state.ab_edited("A") or state.ab_edited("B"):
+    if ab_state.ab_edited("A") or ab_state.ab_edited("B"):
         return (
             f"Query **{query_id}** of your runs: A = **{name_a}**, B = **{name_b}**, opened with each run's real "
             "ranking and edited since, so the numbers are no longer the runs'. Reset brings back the preset example."
         )
-    shown = len(state.ab()["A"].ranking)
+    shown = len(ab_state.ab()["A"].ranking)
     return (
         f"Query **{query_id}** of your runs: A = **{name_a}**, B = **{name_b}**, each with its real top {shown} "
         "(the rest of each ranking is kept, hidden, so AP and RR equal the runs' values). Drag either list or change "
@@ -77,12 +76,12 @@ def ab_caption() -> str | None:
 
 def ab_side_caption(side: str) -> str | None:
     """Under each list when it is a run's: whose ranking it is (escaped), else None."""
-    origin = state.ab_origin()
+    origin = ab_state.ab_origin()
     if origin is None:
         return None
     name = origin[1] if side == "A" else origin[2]
-    scn = state.ab()[side]
-    if state.ab_edited(side):
+    scn = ab_state.ab()[side]
+    if ab_state.ab_edited(side):
         return f"{plain(name)}'s ranking for query {plain(origin[0])}, as you edited it."
     return f"{plain(name)}'s ranking for query {plain(origin[0])}, best first." + (
         f" {len(scn.shelf)} relevant document{'s' * (len(scn.shelf) != 1)} it never retrieved "
@@ -94,7 +93,7 @@ def ab_side_caption(side: str) -> str | None:
 
 def show_opened_message() -> None:
     """On the playground: what was opened (once), with the grade-mapping warning when there is one."""
-    message = state.pop_message(_NOTE_AREA)
+    message = widget_state.pop_message(widget_state.OPENED_QUERY_AREA)
     if message:
         level, text = message
         (st.warning if level == "warning" else st.success)(plain(text), icon=":material/open_in_new:")

@@ -26,7 +26,7 @@ def apply(current_title: str) -> None:
 
 
 _ANNOUNCE_KEY = "_a11y_announcement"
-_UNCHANGED = 5e-5  # a change under half the last shown decimal is no change (as ir_metrics_lab.parts.widgets.delta)
+_UNCHANGED = 5e-5  # a change under half the last shown decimal is no change (as ir_metrics_lab.parts.cards.delta)
 
 
 def announce(sentence: str) -> None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import first_paint_state
 from ir_metrics_lab.shell import presenter
 
 _JS = """
@@ -70,7 +70,7 @@ KEY = "first_paint_watch"
 def charts_now() -> bool:
     """Draw charts (and other heavy elements) in this run? Yes once the session's first screen has painted, or with
     no browser at all."""
-    return state.first_paint_done() or not st.context.headers
+    return first_paint_state.first_paint_done() or not st.context.headers
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def later(key: str, draw: Callable[[], None], room: Room | None = None) -> None:
     if charts_now():
         # One box, whose height its room matches (a browser test measures both). The run after the first paint keeps
         # the room's height: a widget's label is drawn a moment after the widget, and the box would be shorter.
-        height = room.here() if room is not None and state.second_run() else "content"
+        height = room.here() if room is not None and first_paint_state.second_run() else "content"
         with st.container(key=key, height=height, border=False):
             draw()
         return
@@ -171,15 +171,15 @@ def page_run() -> Iterator[None]:
 
 def end_run() -> None:
     """Call once per run, at the end of app.py: the run after the first paint is over."""
-    state.end_second_run()
+    first_paint_state.end_second_run()
 
 
 def watch() -> None:
     """Call once per run in app.py (in the sidebar; in presenter mode, in the row at the top), before the page:
     until the first paint, the script that reports it."""
-    state.reset_formula_rooms()
+    first_paint_state.reset_formula_rooms()
     if not charts_now():
-        _COMPONENT(key=KEY, on_painted_change=state.set_first_paint_done)
+        _COMPONENT(key=KEY, on_painted_change=first_paint_state.set_first_paint_done)
 
 
 # A display formula's height in px at the normal type, by its lines (rows of an aligned block): a line, a line with
@@ -209,13 +209,13 @@ def formula_room(latex: str, where: object = st) -> None:
     """The first run's stand-in for a formula: an empty box of its estimated height (its key marks it as a
     first-paint placeholder, as the charts' boxes are)."""
     height = formula_height(latex, presenter_on=presenter.is_on())
-    where.container(height=height, border=False, key=f"formula_first_paint_{state.count_formula_room()}")
+    where.container(height=height, border=False, key=f"formula_first_paint_{first_paint_state.count_formula_room()}")
 
 
 def formulas_follow() -> None:
     """Say that this run leaves formulas for the next in a room of its own (the playground's tabs): ``preload`` then
     fetches KaTeX's code, as for a formula's room."""
-    state.count_formula_room()
+    first_paint_state.count_formula_room()
 
 
 PRELOAD_KEY = "formulas_first_paint_preload"
@@ -227,6 +227,6 @@ def preload() -> None:
     waited for that code in boxes shorter than the formulas, and the page jumped up (about 150 px on the DCG & NDCG
     lesson), then down. A page with no formula to come (A vs B, Evaluate) fetches nothing: KaTeX's 265 kB would
     only compete with its numbers."""
-    if not charts_now() and state.formula_rooms():
+    if not charts_now() and first_paint_state.formula_rooms():
         with st.container(key=PRELOAD_KEY):  # hidden by ir_metrics_lab.shell.layout's CSS
             st.latex(r"\mathrm{NDCG}")

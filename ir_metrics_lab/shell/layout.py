@@ -1,7 +1,7 @@
 """Layout rules every page shares, for small screens: static CSS sent once per run from app.py, after the page
 (ir_metrics_lab.shell.css: it takes no space). Nothing in it comes from the user.
 
-- The playground's compact summary (``widgets.sticky_summary``) is hidden on wide screens and sticks to the top of
+- The playground's compact summary (``cards.sticky_summary``) is hidden on wide screens and sticks to the top of
   the screen on phones, so the key numbers stay in view while the list is edited.
 - Wide formulas never run off the screen silently: a KaTeX block scrolls sideways, and a shadow on the cut edge
   says there is more (the "scroll shadow" idiom: backgrounds that only show while content is hidden there).
@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from ir_metrics_lab.parts.widgets import SUMMARY_KEY
+from ir_metrics_lab.parts.cards import SUMMARY_KEY
 from ir_metrics_lab.shell import a11y, css, navigation
 from ir_metrics_lab.shell.first_paint import PRELOAD_KEY
 

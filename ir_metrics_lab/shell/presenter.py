@@ -1,9 +1,9 @@
 """Presenter mode: large type, large metric values and charts, no sidebar (a menu of pages instead), for a projector.
 
-It is one plain session-state flag (``ir_metrics_lab.session.state.presenter_on``), so it survives page switches. The
-look is a static style block sent with ir_metrics_lab.shell.css (it takes no space on the page). Nothing in it comes
-from the user. Streamlit 1.67 has no per-session option for this: ``theme.baseFontSize`` in config.toml applies to every
-session of the server.
+It is one plain session-state flag (``ir_metrics_lab.session.presenter_state.presenter_on``), so it survives page
+switches. The look is a static style block sent with ir_metrics_lab.shell.css (it takes no space on the page).
+Nothing in it comes from the user. Streamlit 1.67 has no per-session option for this: ``theme.baseFontSize`` in
+config.toml applies to every session of the server.
 
 Wiring (app.py, every page): ``presenter.apply()`` before ``page.run()`` and ``presenter.sidebar_toggle()`` in the
 shared sidebar. In presenter mode app.py draws no sidebar, and ``apply()`` draws an "Exit presenter mode" button and
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from ir_metrics_lab.core.figures import charts
-from ir_metrics_lab.session import state
+from ir_metrics_lab.session import presenter_state, widget_state
 from ir_metrics_lab.shell import css
 
 if TYPE_CHECKING:
@@ -72,14 +72,14 @@ FONT_SCALE = 1.5  # chart text grows with the page's type (21 px root instead of
 
 
 def is_on() -> bool:
-    return state.presenter_on()
+    return presenter_state.presenter_on()
 
 
 def scaled(fig):
     """A Plotly figure with its text (axes, ticks, legend, hover, title, annotations) and height scaled for the
     projector when presenter mode is on; unchanged otherwise. Plotly lays text out in pixels, so the page's larger
     root font does not reach it."""
-    if not state.presenter_on():
+    if not presenter_state.presenter_on():
         return fig
     layout = fig.layout
     base = layout.font.size or 13
@@ -132,15 +132,15 @@ def projector_marks(fig):
 
 def toggle(key: str = "presenter_toggle", label: str = "Presenter mode") -> None:
     """A toggle bound to the presenter flag. Any number may be on screen (with different keys)."""
-    # Its default is the flag itself (ir_metrics_lab.session.state.sync_widget): a toggle mounted late that sent its
-    # built-in default back turned presenter mode off after 4 page switches in 10. The Exit button and a link change the
-    # flag under it.
-    on = state.sync_widget(key, state.presenter_on())
+    # Its default is the flag itself (ir_metrics_lab.session.widget_state.sync_widget): a toggle mounted late that sent
+    # its built-in default back turned presenter mode off after 4 page switches in 10. The Exit button and a link change
+    # the flag under it.
+    on = widget_state.sync_widget(key, presenter_state.presenter_on())
     st.toggle(
         label,
         value=on,
         key=key,
-        on_change=lambda: state.set_presenter(bool(state.widget_value(key))),
+        on_change=lambda: presenter_state.set_presenter(bool(widget_state.widget_value(key))),
         help="For a projector: larger type and charts, no sidebar. An Exit button appears at the top of the page.",
     )
 
@@ -170,18 +170,18 @@ def apply(beside_exit: Callable[[], None]) -> DeltaGenerator | None:
     page so that a projector's first paint already has the large type. The CSS sits last in the button's row: its
     element is a line of text until its style applies (ir_metrics_lab.shell.css), and there it moves nothing when it
     goes. Returns that row in presenter mode (app.py puts what would go in the sidebar there), else None."""
-    if state.first_look_at_presenter_link():
+    if presenter_state.first_look_at_presenter_link():
         wanted = from_link(st.query_params.to_dict())
         if wanted is not None:
-            state.set_presenter(wanted)
-    if not state.presenter_on():
+            presenter_state.set_presenter(wanted)
+    if not presenter_state.presenter_on():
         return None
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
     row.button(
         "Exit presenter mode",
         key=EXIT_KEY,
         icon=":material/fullscreen_exit:",
-        on_click=state.set_presenter,
+        on_click=presenter_state.set_presenter,
         args=(False,),
         type="tertiary",
     )

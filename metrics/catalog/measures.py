@@ -155,15 +155,7 @@ def parse_measure(text: str) -> Measure:
         params = [_parameter(spelled, declared, key, value) for key, value in given]
         return Measure(spelled, declared, None, gain, tuple(params))
     if trec and (found := _spelling(trec["name"])) and found[0].trec_eval.params and "," in trec["k"]:
-        declared, values = found[0], trec["k"].split(",")
-        if len(values) != len(declared.trec_eval.params):  # trec_eval: "improper number of coefficients"
-            names = ", ".join(declared.trec_eval.params)
-            raise ValueError(
-                f"measure {spelled!r}: {declared.key} takes {len(declared.trec_eval.params)} values ({names})"
-            )
-        pairs_given = zip(declared.trec_eval.params, values, strict=True)
-        given = [_parameter(spelled, declared, key, value) for key, value in pairs_given]
-        return Measure(spelled, declared, None, found[1], tuple(given))
+        return _with_trec_values(spelled, *found, trec["k"].split(","))
     if trec and "@" not in lowered and "(" not in lowered and (found := _spelling(trec["name"])):
         name, args, at, trec_spelling = trec["name"], None, trec["k"], True
     elif (call := _CALL.match(lowered)) and (found := _spelling(call["name"])):
@@ -171,18 +163,7 @@ def parse_measure(text: str) -> Measure:
     else:
         raise _unknown(spelled)
     declared, gain = found
-    params: list[tuple[str, float]] = []
-    rel = None
-    for item in filter(None, (part.strip() for part in _ARGUMENT.findall(args or ""))):
-        key, equals, value = (piece.strip() for piece in item.partition("="))
-        if not equals:
-            raise ValueError(f"measure {_quoted(spelled)}: write each parameter as name=value, e.g. rel=2")
-        if key == "rel":
-            if not re.fullmatch(r"-?\d+", value):
-                raise ValueError(f"measure {_quoted(spelled)}: rel must be an integer relevance level, got {value!r}")
-            rel = int(value)
-        else:
-            params.append(_parameter(spelled, declared, key, value))
+    params, rel = _arguments(spelled, declared, args)
     k = None
     dotted = declared.trec_eval.param or declared.at_param  # what trec_eval's NAME.x sets, when not a cutoff
     if at is not None and trec_spelling and dotted is not None:
@@ -198,6 +179,34 @@ def parse_measure(text: str) -> Measure:
     ):
         raise ValueError(f"measure {_quoted(spelled)} needs a cutoff, e.g. {name}_10")
     return Measure(spelled, declared, k, gain, tuple(params), rel)
+
+
+def _with_trec_values(spelled: str, declared: registry.Family, gain: Gain, values: list[str]) -> Measure:
+    """trec_eval's ``NAME.x,y,...`` (``utility.1,-1,0,0``): one value for each parameter trec_eval's NAME sets, in
+    its order."""
+    if len(values) != len(declared.trec_eval.params):  # trec_eval: "improper number of coefficients"
+        names = ", ".join(declared.trec_eval.params)
+        raise ValueError(f"measure {spelled!r}: {declared.key} takes {len(declared.trec_eval.params)} values ({names})")
+    pairs_given = zip(declared.trec_eval.params, values, strict=True)
+    given = [_parameter(spelled, declared, key, value) for key, value in pairs_given]
+    return Measure(spelled, declared, None, gain, tuple(given))
+
+
+def _arguments(spelled: str, declared: registry.Family, args: str | None) -> tuple[list[tuple[str, float]], int | None]:
+    """ir_measures' ``(name=value, ...)``: the parameters, and the relevance level ``rel`` (None when not given)."""
+    params: list[tuple[str, float]] = []
+    rel = None
+    for item in filter(None, (part.strip() for part in _ARGUMENT.findall(args or ""))):
+        key, equals, value = (piece.strip() for piece in item.partition("="))
+        if not equals:
+            raise ValueError(f"measure {_quoted(spelled)}: write each parameter as name=value, e.g. rel=2")
+        if key == "rel":
+            if not re.fullmatch(r"-?\d+", value):
+                raise ValueError(f"measure {_quoted(spelled)}: rel must be an integer relevance level, got {value!r}")
+            rel = int(value)
+        else:
+            params.append(_parameter(spelled, declared, key, value))
+    return params, rel
 
 
 def parse_measures(measures: Iterable[str | Measure]) -> list[Measure]:

@@ -11,9 +11,13 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from metrics.cli.common import OneLineParser, add_large_run_options, add_version_option, evaluation_options, run
+
+if TYPE_CHECKING:
+    from metrics.evaluation.options import EvaluationOptions
 
 EPILOG = """\
 Each run is read and evaluated in turn, keeping only its per-query values, so memory stays near one run's (with
@@ -67,49 +71,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(options: argparse.Namespace) -> int:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy's import: no linear algebra here
-    from metrics.catalog.measure_lists import without_text_measures
-    from metrics.catalog.measures import parse_measure
-    from metrics.catalog.trec_format import RUNID
-    from metrics.cli.ir_metrics import measure_names
-    from metrics.compare.leaderboard import MAX_RUNS, evaluate_runs, from_evaluations, run_name, unique_names
+    from metrics.compare.leaderboard import evaluate_runs, from_evaluations, run_name, unique_names
 
-    if len(options.runs) < 2:
-        raise ValueError(f"give at least two runs to compare (got {len(options.runs)}); one run: python -m metrics")
-    if len(options.runs) > MAX_RUNS:
-        raise ValueError(f"at most {MAX_RUNS} runs (one letter each), got {len(options.runs)}")
-    if options.name and len(options.name) != len(options.runs):
-        raise ValueError(f"--name was given {len(options.name)} times for {len(options.runs)} runs")
-    if not 0 <= options.digits <= 17:
-        raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
-    settings = evaluation_options(options)  # checks --block-bytes
-    if options.permutations < 1:
-        raise ValueError(f"--permutations must be at least 1, got {options.permutations}")
-    # none given: the registry's default measure set; trec_eval's runid is the run's tag, not a measure
-    measures = [name for name in measure_names(options.measure) if name.strip().lower() != RUNID]
-    for name in measures:
-        parse_measure(name)  # a bad name fails before any file is read
-    measures, strings = without_text_measures(measures)
-    if strings:
-        print(f"left out (a string per query, nothing to rank): {', '.join(strings)}", file=sys.stderr)
-    if not measures:
-        raise ValueError("no measure with a number to compare: give one with -m (e.g. -m map)")
+    settings = _checked_settings(options)
+    measures = _measures(options.measure)
     names = unique_names(options.name or [run_name(path) for path in options.runs])
-    started = time.perf_counter()
-
-    def progress(index: int, total: int, name: str) -> None:
-        if options.quiet:
-            return
-        if index < total:
-            print(f"reading run {index + 1}/{total}: {name} ...", file=sys.stderr, flush=True)
-        else:
-            print(f"{total} runs evaluated in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
-
     evaluations = evaluate_runs(
         list(zip(names, options.runs, strict=True)),
         options.qrels,
         measures,
         options=settings,
-        progress=progress,
+        progress=_progress(options.quiet),
         stream=options.stream,
         dask=options.dask,
     )
@@ -138,6 +110,59 @@ def _run(options: argparse.Namespace) -> int:
     else:
         sys.stdout.write(out[options.format](options.digits))
     return 0
+
+
+def _checked_settings(options: argparse.Namespace) -> EvaluationOptions:
+    """The evaluation options (metrics.cli.common), once the runs, names, digits and permutations are checked."""
+    from metrics.compare.leaderboard import MAX_RUNS
+
+    if len(options.runs) < 2:
+        raise ValueError(f"give at least two runs to compare (got {len(options.runs)}); one run: python -m metrics")
+    if len(options.runs) > MAX_RUNS:
+        raise ValueError(f"at most {MAX_RUNS} runs (one letter each), got {len(options.runs)}")
+    if options.name and len(options.name) != len(options.runs):
+        raise ValueError(f"--name was given {len(options.name)} times for {len(options.runs)} runs")
+    if not 0 <= options.digits <= 17:
+        raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
+    settings = evaluation_options(options)  # checks --block-bytes
+    if options.permutations < 1:
+        raise ValueError(f"--permutations must be at least 1, got {options.permutations}")
+    return settings
+
+
+def _measures(given: list[str] | None) -> list[str]:
+    """The measures to compare, from the -m options: each name checked before any file is read, and those whose
+    value is a string (nothing to rank) left out with a note on stderr."""
+    from metrics.catalog.measure_lists import without_text_measures
+    from metrics.catalog.measures import parse_measure
+    from metrics.catalog.trec_format import RUNID
+    from metrics.cli.ir_metrics import measure_names
+
+    # none given: the registry's default measure set; trec_eval's runid is the run's tag, not a measure
+    measures = [name for name in measure_names(given) if name.strip().lower() != RUNID]
+    for name in measures:
+        parse_measure(name)  # a bad name fails before any file is read
+    measures, strings = without_text_measures(measures)
+    if strings:
+        print(f"left out (a string per query, nothing to rank): {', '.join(strings)}", file=sys.stderr)
+    if not measures:
+        raise ValueError("no measure with a number to compare: give one with -m (e.g. -m map)")
+    return measures
+
+
+def _progress(quiet: bool) -> Callable[[int, int, str], None]:
+    """The runs' progress on stderr (nothing with --quiet): each run as it is read, then the time they all took."""
+    started = time.perf_counter()
+
+    def progress(index: int, total: int, name: str) -> None:
+        if quiet:
+            return
+        if index < total:
+            print(f"reading run {index + 1}/{total}: {name} ...", file=sys.stderr, flush=True)
+        else:
+            print(f"{total} runs evaluated in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+
+    return progress
 
 
 def cli() -> None:

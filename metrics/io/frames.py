@@ -110,19 +110,7 @@ def from_mapping(mapping: Mapping, name: str, kind: str):
                 f"{name}: query {quoted(str(query))} maps to {type(entries).__name__}, expected a dict of docs"
             )
         if not isinstance(entries, Mapping):
-            if kind == "qrels":
-                raise InputError(f"{name}: query {quoted(str(query))}: qrels need grades, a {{doc: grade}} dict")
-            if len(set(entries)) != len(entries):
-                seen: dict = {}
-                for rank, doc in enumerate(entries, start=1):
-                    if doc in seen:
-                        raise InputError(
-                            f"{name}: query {quoted(str(query))}: doc {quoted(str(doc))} appears twice, at ranks "
-                            f"{seen[doc]} and {rank}; "
-                            "trec_eval refuses duplicate docs"
-                        )
-                    seen[doc] = rank
-            entries = {doc: float(len(entries) - rank) for rank, doc in enumerate(entries)}
+            entries = _ranked_as_scores(entries, name, str(query), kind)
         if not entries:
             empty.append(str(query))
         for doc, value in entries.items():
@@ -130,17 +118,7 @@ def from_mapping(mapping: Mapping, name: str, kind: str):
             docs.append(str(doc))
             values.append(value)
     for query, doc, value in zip(queries, docs, values, strict=True):
-        where = f"{name}: query {quoted(query)} doc {quoted(doc)}"
-        problem = id_problem("query", query) or id_problem("doc", doc)
-        if kind == "run":
-            if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
-                problem = problem or f"score {quoted(str(value))} is not a number"
-        elif isinstance(value, bool) or not isinstance(value, int | np.integer):
-            problem = problem or f"grade {quoted(str(value))} is not an integer; {MAPPING_ADVICE}"
-        else:
-            problem = problem or grade_problem(str(int(value)))
-        if problem:
-            raise InputError(f"{where}: {problem}")
+        _check_entry(name, kind, query, doc, value)
     column = pa.chunked_array([pa.array(queries, pa.string())])
     doc_column = pa.chunked_array([pa.array(docs, pa.string())])
 
@@ -149,16 +127,53 @@ def from_mapping(mapping: Mapping, name: str, kind: str):
 
     if kind == "run":
         columns = {"query": column, "doc": doc_column, "score": np.asarray(values, dtype=np.float64)}
-        run = prepare_run(name, columns, row_names)
-        if not empty:
-            return run
-        extra = pa.array(empty, pa.string())
-        return Run(
-            run.name,
-            pa.concat_arrays([run.query_ids, extra]),
-            np.concatenate([run.starts, np.full(len(empty), run.starts[-1], dtype=np.int64)]),
-            run.doc,
-            run.doc_hash,
-            run.moved,
-        )
+        return _with_empty_queries(prepare_run(name, columns, row_names), empty)
     return prepare_qrels(name, column, doc_column, np.asarray(values, dtype=np.int64), row_names)
+
+
+def _ranked_as_scores(ranked: Sequence, name: str, query: str, kind: str) -> dict:
+    """A run's [docs best first] as {doc: score}, the first scoring highest; a doc listed twice is an error, as in
+    trec_eval, and qrels need their grades."""
+    if kind == "qrels":
+        raise InputError(f"{name}: query {quoted(query)}: qrels need grades, a {{doc: grade}} dict")
+    if len(set(ranked)) != len(ranked):
+        seen: dict = {}
+        for rank, doc in enumerate(ranked, start=1):
+            if doc in seen:
+                raise InputError(
+                    f"{name}: query {quoted(query)}: doc {quoted(str(doc))} appears twice, at ranks "
+                    f"{seen[doc]} and {rank}; "
+                    "trec_eval refuses duplicate docs"
+                )
+            seen[doc] = rank
+    return {doc: float(len(ranked) - rank) for rank, doc in enumerate(ranked)}
+
+
+def _check_entry(name: str, kind: str, query: str, doc: str, value: object) -> None:
+    """One (query, doc, value) of a mapping: its ids, and its score (a number) or grade (an integer in range)."""
+    where = f"{name}: query {quoted(query)} doc {quoted(doc)}"
+    problem = id_problem("query", query) or id_problem("doc", doc)
+    if kind == "run":
+        if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+            problem = problem or f"score {quoted(str(value))} is not a number"
+    elif isinstance(value, bool) or not isinstance(value, int | np.integer):
+        problem = problem or f"grade {quoted(str(value))} is not an integer; {MAPPING_ADVICE}"
+    else:
+        problem = problem or grade_problem(str(int(value)))
+    if problem:
+        raise InputError(f"{where}: {problem}")
+
+
+def _with_empty_queries(run: Run, empty: list[str]) -> Run:
+    """``run`` with the queries that mapped to no doc added after its own, each with no rows."""
+    if not empty:
+        return run
+    extra = pa.array(empty, pa.string())
+    return Run(
+        run.name,
+        pa.concat_arrays([run.query_ids, extra]),
+        np.concatenate([run.starts, np.full(len(empty), run.starts[-1], dtype=np.int64)]),
+        run.doc,
+        run.doc_hash,
+        run.moved,
+    )

@@ -1,6 +1,6 @@
 """The current scenario's worked solution as Markdown (with LaTeX) or as CSV numbers. Pure (no Streamlit).
 
-Every number comes from the Breakdowns the page already computed (``ir_metrics_lab.parts.widgets.breakdowns``); the
+Every number comes from the Breakdowns the page already computed (``ir_metrics_lab.core.numbers.breakdowns``); the
 LaTeX is
 ``metrics.teaching.formulas.latex``, which never contains user text. Doc ids and titles go into the
 Markdown table through ir_metrics_lab.core.markdown.plain, one line each.

@@ -1,0 +1,47 @@
+"""The live class in the session (ir_metrics_lab.classroom.live_class draws it): which poll this session teaches, which
+student it is, the last action's message, and a question the quiz handed over. The polls themselves live in the
+database (ir_metrics_lab.core.classroom.store)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+_LIVE_TEACHER = "live_teacher"  # (join code, teacher token) of the poll this session runs
+_LIVE_STUDENT = "live_student"  # this session's student id; also in its address bar (?s=), so a reload keeps it
+_LIVE_MESSAGE = "live_message"  # what the last live-class action said (an error, a confirmation), shown once
+_LIVE_FROM_QUIZ = "live_from_quiz"  # a question handed over by the quiz's "Ask the class", until asked or discarded
+
+
+def live_teacher() -> tuple[str, str] | None:
+    return st.session_state.get(_LIVE_TEACHER)
+
+
+def set_live_teacher(code: str | None, token: str | None = None) -> None:
+    st.session_state[_LIVE_TEACHER] = (code, token) if code and token else None
+
+
+def live_student() -> str | None:
+    return st.session_state.get(_LIVE_STUDENT)
+
+
+def set_live_student(student: str) -> None:
+    st.session_state[_LIVE_STUDENT] = student
+
+
+def set_live_message(kind: str, text: str) -> None:
+    st.session_state[_LIVE_MESSAGE] = (kind, text)
+
+
+def pop_live_message(*, keep: bool = False) -> tuple[str, str] | None:
+    """The last live-class message, taken (shown once), or with ``keep`` left for the next run: a new visitor's
+    first run is followed by a second one (ir_metrics_lab.shell.first_paint), which must show it too."""
+    return st.session_state.get(_LIVE_MESSAGE) if keep else st.session_state.pop(_LIVE_MESSAGE, None)
+
+
+def live_from_quiz() -> dict | None:
+    """The question a quiz exercise handed to Ask the class (ir_metrics_lab.core.classroom.questions JSON), if any."""
+    return st.session_state.get(_LIVE_FROM_QUIZ)
+
+
+def set_live_from_quiz(question: dict | None) -> None:
+    st.session_state[_LIVE_FROM_QUIZ] = question
