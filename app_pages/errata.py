@@ -1,6 +1,6 @@
 """Errata in popular posts: what each post printed, the correct value (computed live by metrics), and why.
 
-Renders ir_metrics_lab.core.lessons.conventions_table.errata(); computes nothing itself.
+Renders ir_metrics_lab.core.lessons.errata.errata(); computes nothing itself.
 """
 
 from pathlib import Path
@@ -8,7 +8,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from ir_metrics_lab.core.lessons.conventions_table import Erratum, errata
+from ir_metrics_lab.core.lessons.errata import Erratum, errata
 from ir_metrics_lab.session import state
 from metrics.teaching.blog_posts import SOURCES
 

@@ -1,13 +1,13 @@
 """Sources: the blog posts the examples and errata come from, by name; what each teaches, and where the errata page
-corrects it. Renders metrics.teaching.blog_posts and ir_metrics_lab.core.lessons.conventions_table.errata(); computes
-nothing itself."""
+corrects it. Renders metrics.teaching.blog_posts and ir_metrics_lab.core.lessons.errata.errata(); computes nothing
+itself."""
 
 from pathlib import Path
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from ir_metrics_lab.core.lessons.conventions_table import errata
+from ir_metrics_lab.core.lessons.errata import errata
 from metrics.teaching.blog_posts import SOURCES
 from metrics.teaching.examples import EXAMPLES
 
