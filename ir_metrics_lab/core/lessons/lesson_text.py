@@ -1,6 +1,6 @@
 """Each lesson's words that its page and its teaching notebook (docs/notebooks/, built by
-ir_metrics_lab.core.exports.notebooks) share: the title, the introduction, the traps and the naming note (one fact, one
-place). Markdown; no user text. Pure.
+ir_metrics_lab.core.exports.teaching_notebooks) share: the title, the introduction, the traps and the naming note (one
+fact, one place). Markdown; no user text. Pure.
 
 NOTEBOOK_STEPS holds each teaching notebook's own code: the lesson's measures on the Playground's default list, with
 their worked formulas, per-rank tables and the page's charts; GUIDES the two notebooks that are not lessons."""
@@ -267,8 +267,8 @@ LESSONS: dict[str, Lesson] = {
 }
 
 # Each teaching notebook's worked example after its setup cells: (Markdown, code) pairs. The code reads SCENARIO, the
-# Playground's default list, and ``ranking``, ``qrels`` and ``k`` taken from it (ir_metrics_lab.core.exports.notebooks
-# writes them).
+# Playground's default list, and ``ranking``, ``qrels`` and ``k`` taken from it
+# (ir_metrics_lab.core.exports.teaching_notebooks writes them).
 NOTEBOOK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
     "precision_recall": (
         (
