@@ -16,7 +16,7 @@ import streamlit as st
 
 from ir_metrics_lab.core import cli_args, family_display, numbers
 from ir_metrics_lab.core.exports import notebooks
-from ir_metrics_lab.core.figures import charts, leaderboard
+from ir_metrics_lab.core.figures import comparison_charts, heatmaps, leaderboard
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import brief_download, notebook_button, teaching
 from ir_metrics_lab.session import datasets, drilldown, state
@@ -389,7 +389,7 @@ def differ_section(board) -> tuple[str, str]:
     queries, values = leaderboard.heatmap_rows(board, measure, order, HEATMAP_QUERIES)
     unit = leaderboard.on_unit_scale(measure)
     labels = [leaderboard.run_label(board, run) for run in board.runs]
-    teaching.chart(charts.runs_heatmap(queries, labels, values, measure, unit=unit), key=f"{PAGE}_heatmap")
+    teaching.chart(heatmaps.runs_heatmap(queries, labels, values, measure, unit=unit), key=f"{PAGE}_heatmap")
     shown = (
         f"the first {len(queries)} of {len(board.queries):,} queries"
         if len(queries) < len(board.queries)
@@ -538,13 +538,13 @@ def closer_look(r: PairedComparison, metric: str, pair_values, evals, runs, qrel
     """Below the pair's cards: the waterfall, the tests explained, the per-query values, the brief and the query
     picker (``pair_values``: A's and B's values of ``metric`` on the ``common`` queries)."""
     (a_values, b_values), (eval_a, eval_b), (run_a, run_b), (name_a, name_b) = pair_values, evals, runs, names
-    figure = charts.waterfall(common, a_values, b_values, metric, name_a, name_b)
+    figure = comparison_charts.waterfall(common, a_values, b_values, metric, name_a, name_b)
     teaching.chart(figure, key=f"{PAGE}_waterfall")
     explain(r, metric, plain(name_a), plain(name_b))
     if r.n and r.mean_difference == 0 and r.wins == r.losses == 0:
         st.info("The two runs score every query identically on this metric: there is no difference to test.")
     with st.expander("The randomization test, visually", icon=":material/shuffle:"):
-        teaching.chart(charts.null_histogram(r.randomization, metric), key=f"{PAGE}_null")
+        teaching.chart(comparison_charts.null_histogram(r.randomization, metric), key=f"{PAGE}_null")
         st.caption(
             "Each bar counts shuffles whose mean difference fell in that bin. The p-value is the share of shuffles "
             "beyond the red lines (either side): the further out the observed difference, the smaller p."

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from ir_metrics_lab.core import family_display, numbers, words
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import curve_charts
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import MAX_DOCS, SCALES, Scenario
 from ir_metrics_lab.session import state
@@ -69,7 +69,7 @@ def catalog_choices(k: int) -> list[str]:
 
 def precision_recall_chart(scn: Scenario):
     """The playground list's precision-recall curve with trec_eval's 11 interpolated points."""
-    return charts.precision_recall(*numbers.precision_recall(scn))
+    return curve_charts.precision_recall(*numbers.precision_recall(scn))
 
 
 def measure_breakdown(scn: Scenario, name: str) -> Breakdown:

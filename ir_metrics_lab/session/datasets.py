@@ -33,7 +33,7 @@ import streamlit as st
 
 from ir_metrics_lab.core import numbers, words
 from ir_metrics_lab.core.exports import notebook_files
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import query_charts
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.paths import SAMPLES_DIR
 from ir_metrics_lab.session import state
@@ -285,8 +285,8 @@ def no_overlap_message(run: Loaded, qrels: Loaded) -> str | None:
 # --- charts -----------------------------------------------------------------------------------------------------
 
 
-# one module draws every chart (ir_metrics_lab.core.figures.charts: no Streamlit)
-distribution_figure = charts.distribution
+# ir_metrics_lab.core.figures draws every chart (no Streamlit)
+distribution_figure = query_charts.distribution
 
 
 # --- widgets ----------------------------------------------------------------------------------------------------

@@ -25,8 +25,8 @@ import plotly.graph_objects as go
 from ir_metrics_lab.core import family_display, words
 from ir_metrics_lab.core import url as links
 from ir_metrics_lab.core.exports import brief_charts
-from ir_metrics_lab.core.figures import charts
-from ir_metrics_lab.core.figures.charts import SYSTEM_COLORS
+from ir_metrics_lab.core.figures import curve_charts
+from ir_metrics_lab.core.figures.palette import SYSTEM_COLORS
 from ir_metrics_lab.core.lessons import narrative
 from ir_metrics_lab.core.scenario import Scenario
 from metrics.catalog import registry
@@ -889,7 +889,7 @@ def ab(a: Scenario, b: Scenario, *, source: str = "", inputs: Inputs | None = No
         ),
         Chart(
             "At every cutoff",
-            charts.ab_curves(curves_a, curves_b, a.k),
+            curve_charts.ab_curves(curves_a, curves_b, a.k),
             f"Each measure at every cutoff from 1 to {depth} (the dashed line marks k = {a.k}): where B's line is "
             "above A's, a reader who stops there is better served by B.",
             "Line chart of each measure at cutoffs 1 to "

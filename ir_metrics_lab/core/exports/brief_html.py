@@ -22,7 +22,7 @@ from functools import cache
 import plotly.io as pio
 
 from ir_metrics_lab.core.exports.brief import Brief, Chart, Table
-from ir_metrics_lab.core.figures.charts import COLORS
+from ir_metrics_lab.core.figures.palette import COLORS
 
 # The smaller of A4 (210 x 297 mm) and US Letter (215.9 x 279.4 mm), less 10 mm margins: one sheet fits both.
 PAGE_WIDTH_MM, PAGE_HEIGHT_MM, PAGE_MARGIN_MM = 190, 259, 10

@@ -50,7 +50,7 @@ IMPORTS = """\
 import pandas as pd
 
 from ir_metrics_lab.core import numbers
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import comparison_charts, curve_charts, heatmaps, query_charts, rank_charts
 from ir_metrics_lab.core.scenario import Scenario
 from metrics.core.conventions import Conventions
 

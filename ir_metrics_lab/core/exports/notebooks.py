@@ -1,7 +1,7 @@
 """A page's scenario as a Jupyter notebook (nbformat 4.5 JSON, built as plain dicts: the app needs no Jupyter package)
 that rebuilds exactly what the page shows by calling the library: the same numbers (ir_metrics_lab.core.numbers), the
 worked formulas and per-rank tables (the Breakdowns' Jupyter reprs, metrics.teaching.jupyter) and the same plotly
-figures (ir_metrics_lab.core.figures.charts, which imports no Streamlit). Pure (no Streamlit).
+figures (ir_metrics_lab.core.figures, which imports no Streamlit). Pure (no Streamlit).
 
 Safe by construction: the scenario's user text (ids, titles, query ids, file names) reaches a code cell only inside a
 Python literal written by ``repr`` (ir_metrics_lab.core.exports.notebook_cells.literal), which cannot run code however
@@ -32,7 +32,7 @@ def _heading(title: str, about: str) -> dict:
     return markdown_cell(
         f"# {title}\n\n{about}\n\n"
         "Run every cell from the top (*Run All*): each number below is the page's, to its 4 decimals, computed by "
-        "the `metrics` library; the charts are the page's own plotly figures (`ir_metrics_lab.core.figures.charts`)."
+        "the `metrics` library; the charts are the page's own plotly figures (`ir_metrics_lab.core.figures`)."
     )
 
 
@@ -68,10 +68,10 @@ def playground(scn: Scenario, *, preset: str | None = None) -> dict:
         shown = family_display.display(family)
         lines = [f"now[{family!r}]"]
         if family in tabs or shown.bars:
-            lines.insert(0, f"display(charts.contributions(now[{family!r}], titles=SCENARIO.titles))")
+            lines.insert(0, f"display(rank_charts.contributions(now[{family!r}], titles=SCENARIO.titles))")
         if shown.versus:
             actual, ideal = shown.versus
-            lines.insert(0, f"display(charts.ideal_vs_actual(now[{actual!r}], now[{ideal!r}]))")
+            lines.insert(0, f"display(rank_charts.ideal_vs_actual(now[{actual!r}], now[{ideal!r}]))")
         cells.append(code_cell("\n".join(lines)))
     cells += [
         markdown_cell(
@@ -80,8 +80,8 @@ def playground(scn: Scenario, *, preset: str | None = None) -> dict:
             "recall levels."
         ),
         code_cell(
-            "display(charts.curves(numbers.curves(SCENARIO), SCENARIO.k, 'Each metric at every cutoff'))\n"
-            "charts.precision_recall(*numbers.precision_recall(SCENARIO))"
+            "display(curve_charts.curves(numbers.curves(SCENARIO), SCENARIO.k, 'Each metric at every cutoff'))\n"
+            "curve_charts.precision_recall(*numbers.precision_recall(SCENARIO))"
         ),
     ]
     return notebook(cells)
@@ -111,16 +111,16 @@ def ab(a: Scenario, b: Scenario, *, bars_of: str | None = None) -> dict:
         ),
         markdown_cell("## Per-rank contributions\n\nBoth on the same scale, then each worked formula and table."),
         code_cell(
-            f"bars = {{side: charts.contributions(now[side][{bars_of!r}], titles=scn.titles) "
+            f"bars = {{side: rank_charts.contributions(now[side][{bars_of!r}], titles=scn.titles) "
             "for side, scn in (('A', A), ('B', B))}\n"
-            "charts.share_y_range(*bars.values())\n"
+            "rank_charts.share_y_range(*bars.values())\n"
             "for side, fig in bars.items():\n"
             f"    display(fig, now[side][{bars_of!r}])"
         ),
         markdown_cell("## Metric@k curves\n\nEach metric at every cutoff, A against B."),
         code_cell(
             f"families = {literal(family_display.listed('compared_curves'))}\n"
-            "charts.ab_curves(numbers.curves(A, families), numbers.curves(B, families), A.k)"
+            "curve_charts.ab_curves(numbers.curves(A, families), numbers.curves(B, families), A.k)"
         ),
     ]
     return notebook(cells)
@@ -165,7 +165,7 @@ def multi_query(
         markdown_cell("## Per-query bars and which queries count"),
         code_cell(
             f"chosen = {literal(bars_of)} or f'MAP@{{K}}'\n"
-            "display(charts.per_query_bars(dict(results[chosen].per_query), results[chosen].mean, chosen))\n"
+            "display(query_charts.per_query_bars(dict(results[chosen].per_query), results[chosen].mean, chosen))\n"
             "pd.DataFrame(numbers.query_status_rows(RUN, QRELS, K, results, complete=COMPLETE))"
         ),
     ]
@@ -205,7 +205,7 @@ def swap_heatmap(scn: Scenario, family: str, k: int | None) -> dict:
             "else:\n"
             "    i, j, gain = best\n"
             "    print(f'The best single swap is rank {i} ↔ rank {j}: {now.metric} {gain:+.4f}.')\n"
-            "charts.swap_heatmap(deltas, SCENARIO.ranking, now.metric)"
+            "heatmaps.swap_heatmap(deltas, SCENARIO.ranking, now.metric)"
         ),
     ]
     return notebook(cells)
@@ -277,7 +277,7 @@ def why_tools_differ(run: tuple[str, str], qrels: tuple[str, str], measure: str,
         ),
         markdown_cell("## One bar per convention, then each query, largest difference first"),
         code_cell(
-            "if found.switches:\n    display(charts.tool_waterfall(found))\n"
+            "if found.switches:\n    display(comparison_charts.tool_waterfall(found))\n"
             "with pd.option_context('display.float_format', '{:.4f}'.format, 'display.max_rows', 20):\n"
             "    display(numbers.tool_query_frame(found))"
         ),
@@ -310,7 +310,8 @@ def evaluate_run(run: tuple[str, str], qrels: tuple[str, str], measures: Sequenc
         ),
         markdown_cell("## Distribution over queries"),
         code_cell(
-            "for name in names:\n    display(charts.distribution(result.per_query[name], name, result.means[name]))"
+            "for name in names:\n"
+            "    display(query_charts.distribution(result.per_query[name], name, result.means[name]))"
         ),
         markdown_cell("## Per query"),
         code_cell(
@@ -385,7 +386,7 @@ def _heatmap_cells(measure: str, order: str, most: int) -> list[dict]:
             "queries, values = board_tables.heatmap_rows(board, MEASURE, order, MOST)\n"
             "labels = [board_tables.run_label(board, run) for run in board.runs]\n"
             "unit = board_tables.on_unit_scale(MEASURE)\n"
-            "display(charts.runs_heatmap(queries, labels, values, MEASURE, unit=unit))\n"
+            "display(heatmaps.runs_heatmap(queries, labels, values, MEASURE, unit=unit))\n"
             "board_tables.win_tie_loss_table(board, MEASURE)"
         ),
     ]
@@ -409,7 +410,7 @@ def _pair_cells(name_a: str, name_b: str, metric: str) -> list[dict]:
             "for name, comparison in results.items():\n"
             "    print(f'{name}: {numbers.pair_summary(comparison)}')\n"
             "a_values, b_values = pair.values[METRIC]\n"
-            "display(charts.waterfall(list(pair.queries), a_values, b_values, METRIC, A, B))\n"
-            "charts.null_histogram(results[METRIC].randomization, METRIC)"
+            "display(comparison_charts.waterfall(list(pair.queries), a_values, b_values, METRIC, A, B))\n"
+            "comparison_charts.null_histogram(results[METRIC].randomization, METRIC)"
         ),
     ]
