@@ -1,7 +1,7 @@
-"""A ir_metrics_lab.core.exports.brief.Brief as one self-contained HTML file: it opens from disk or an e-mail attachment
-with no network (plotly.js, the styles, the script and the figures are all inside it, and its Content-Security-Policy
-lets no request leave it), reads on a phone, prints on one page (A4 or US Letter), and in its slide layout (``#slide``,
-or the link at its top) prints as one 16:9 page for a deck. Pure (no Streamlit).
+"""A brief (ir_metrics_lab.core.brief.model.Brief) as one self-contained HTML file: it opens from disk or an e-mail
+attachment with no network (plotly.js, the styles, the script and the figures are all inside it, and its
+Content-Security-Policy lets no request leave it), reads on a phone, prints on one page (A4 or US Letter), and in its
+slide layout (``#slide``, or the link at its top) prints as one 16:9 page for a deck. Pure (no Streamlit).
 
 The page is written by hand rather than with a template engine (the project has none): every piece of text that goes
 into it passes through ``_e`` (``html.escape`` with quotes), so a file name, run tag, query id or title is shown as the
@@ -21,7 +21,7 @@ from functools import cache
 
 import plotly.io as pio
 
-from ir_metrics_lab.core.exports.brief import Brief, Chart, Table
+from ir_metrics_lab.core.brief.model import Brief, Chart, Table
 from ir_metrics_lab.core.figures.palette import COLORS
 
 # The smaller of A4 (210 x 297 mm) and US Letter (215.9 x 279.4 mm), less 10 mm margins: one sheet fits both.
