@@ -1,7 +1,7 @@
 """Execute the teaching notebooks (docs/notebooks/, outputs cleared) into docs/tutorials/, where the documentation site
 renders them with their outputs; each copy opens with a link to the app's page it belongs to.
 
-    .venv/bin/python scripts/execute_notebooks.py
+    .venv/bin/python -m scripts.execute_notebooks
 
 Executed here, once, rather than at every site build: the nine take over a minute of kernel time, which the test
 command (it builds the site) cannot spare. tests/test_docs.py checks each copy's cells are its notebook's. Plotly
@@ -50,7 +50,7 @@ def app_pages() -> dict[str, tuple[str, str]]:
 def page_of(name: str) -> tuple[str, str]:
     """The app page (title, address) the teaching notebook ``name`` belongs to: the lesson page that reads its lesson
     (``LESSONS["ap"]``), or the guide's page."""
-    from ir_metrics_lab.core.exports.notebooks import TEACHING
+    from ir_metrics_lab.core.exports.teaching_notebooks import TEACHING
 
     key = TEACHING[name]
     pages = app_pages()
@@ -95,7 +95,7 @@ def execute(name: str) -> nbformat.NotebookNode:
 
 
 def main() -> None:
-    from ir_metrics_lab.core.exports.notebooks import TEACHING
+    from ir_metrics_lab.core.exports.teaching_notebooks import TEACHING
 
     TARGET.mkdir(parents=True, exist_ok=True)
     for name in TEACHING:

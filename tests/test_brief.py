@@ -19,7 +19,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from ir_metrics_lab.core.exports import brief, brief_html
+from ir_metrics_lab.core.brief import html_page, many_runs, model, rankings, two_lists, two_runs, two_tools
 from ir_metrics_lab.core.lessons import narrative
 from ir_metrics_lab.core.scenario import Scenario
 from metrics.catalog import registry
@@ -52,10 +52,10 @@ def samples():
     return qrels, {name: read_run(path) for name, path in RUNS.items()}
 
 
-def sample_pair(samples, a: str, b: str, measures: list[str]) -> brief.Brief:
+def sample_pair(samples, a: str, b: str, measures: list[str]) -> model.Brief:
     qrels, runs = samples
     eval_a, eval_b = (evaluate(runs[r], qrels, measures) for r in (a, b))
-    return brief.pair(eval_a, eval_b, a, b, runs=[runs[a], runs[b]], qrels=qrels)
+    return two_runs.brief(eval_a, eval_b, a, b, runs=[runs[a], runs[b]], qrels=qrels)
 
 
 def test_the_pair_says_the_cli_means_p_value_and_holm(samples):
@@ -91,7 +91,7 @@ def test_the_leaderboard_brief_has_the_cli_cells(samples):
     board = boards.from_evaluations({r: evaluate(runs[r], qrels, ["NDCG@10", "AP"]) for r in runs})
     expected = run_cli(compare_cli, [str(QRELS), *map(str, RUNS.values()), "-mNDCG@10", "-mAP", "--format", "json"])
     letter = {row["run"]: row["letter"] for row in expected["runs"]}
-    made = brief.leaderboard(board, runs=runs, qrels=qrels)
+    made = many_runs.brief(board, runs=runs, qrels=qrels)
     for row, cells in zip(expected["runs"], made.table.rows, strict=True):
         beaten = {m: "".join(boards.SUPERSCRIPT[letter[r]] for r in row["beats"][m]) for m in ("NDCG@10", "AP")}
         assert cells == (
@@ -108,7 +108,7 @@ def test_the_tools_brief_says_the_explain_cli_means(samples):
     qrels, runs = samples
     args = [str(QRELS), str(RUNS["bm25"]), "--measure", "AP", "--tools", "trec_eval,sklearn", "--format", "json"]
     expected = run_cli(explain_cli, args)
-    made = brief.tools(explain(runs["bm25"], qrels, "AP", "trec_eval", "sklearn"), run=runs["bm25"], qrels=qrels)
+    made = two_tools.brief(explain(runs["bm25"], qrels, "AP", "trec_eval", "sklearn"), run=runs["bm25"], qrels=qrels)
     means = expected["tools"]
     assert made.numbers.startswith(f"AP: trec_eval 10.0 {means['trec_eval']:.4f} → scikit-learn {means['sklearn']:.4f}")
     assert made.headline == expected["sentence"]
@@ -122,14 +122,14 @@ def test_rank_profile_reads_the_judgments_at_each_rank():
     queries, at rank 2 on neither; 2 of the 5 retrieved documents unjudged."""
     run = {"q1": {"a": 3.0, "x": 2.0, "b": 1.0}, "q2": {"c": 2.0, "d": 1.0}}
     qrels = {"q1": {"a": 2, "b": 0}, "q2": {"c": 1, "d": -1}}
-    profile = brief.rank_profile(run, qrels, ["q1", "q2"], 3)
+    profile = rankings.rank_profile(run, qrels, ["q1", "q2"], 3)
     assert (profile.relevant_at, profile.retrieved, profile.unjudged) == ((2, 0, 0), 5, 2)
-    assert brief.rank_profile(run, qrels, ["q1", "q2"], 3, threshold=2).relevant_at == (1, 0, 0)
+    assert rankings.rank_profile(run, qrels, ["q1", "q2"], 3, threshold=2).relevant_at == (1, 0, 0)
 
 
-def tiny(runs: dict[str, dict], qrels: dict, measures: list[str]) -> brief.Brief:
+def tiny(runs: dict[str, dict], qrels: dict, measures: list[str]) -> model.Brief:
     (a, run_a), (b, run_b) = runs.items()
-    return brief.pair(
+    return two_runs.brief(
         evaluate(run_a, qrels, measures), evaluate(run_b, qrels, measures), a, b, runs=[run_a, run_b], qrels=qrels
     )
 
@@ -182,7 +182,7 @@ def test_the_ab_brief_tells_the_story_with_the_page_numbers():
     """The preset: A ranks the two relevant documents 3rd and 4th, B 1st and 2nd; P@5 = 2/5 and R@5 = 1 for both,
     NDCG@5 of A = (1/log2 4 + 1/log2 5) / (1 + 1/log2 3)."""
     a, b = Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B)
-    made = brief.ab(a, b)
+    made = two_lists.brief(a, b)
     assert made.headline == narrative.headline(a, b) and made.story == tuple(narrative.explain_ab(a, b))
     ndcg_a = (1 / log2(4) + 1 / log2(5)) / (1 + 1 / log2(3))
     assert f"P@5 A {2 / 5:.4f} → B {2 / 5:.4f}" in made.numbers
@@ -196,7 +196,7 @@ def test_the_ab_brief_tells_the_story_with_the_page_numbers():
 def test_the_ab_brief_names_unjudged_documents_and_links_back():
     a, b = Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B)
     a = a.with_unjudged({"n1"})
-    made = brief.ab(a, b, inputs=brief.Inputs(app_url="https://lab.example.org"))
+    made = two_lists.brief(a, b, inputs=model.Inputs(app_url="https://lab.example.org"))
     assert "1 document in A's top 5 has no judgment (n1): every measure here counts it as not relevant." in made.caveats
     texts = dict(made.links)
     assert texts["Open list A in the Playground"].startswith("https://lab.example.org/?docs=n1,n2,r1,r2,n3")
@@ -221,8 +221,8 @@ HOSTILE = '<script>alert("x")</script> **b** & $y$'
 def test_every_user_string_is_escaped_in_the_html():
     a = Scenario(("d1", "d2"), grades={"d1": 1, "d2": 0}, titles={"d1": HOSTILE}, k=2)
     b = Scenario(("d2", "d1"), grades={"d1": 1, "d2": 0}, titles={"d1": HOSTILE}, k=2)
-    made = brief.ab(a, b, source=HOSTILE, inputs=brief.Inputs(made_on=date(2026, 1, 2)))
-    text = brief_html.render(made)
+    made = two_lists.brief(a, b, source=HOSTILE, inputs=model.Inputs(made_on=date(2026, 1, 2)))
+    text = html_page.render(made)
     assert "<script>alert" not in text
     assert text.count("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; **b** &amp; $y$") == 3  # 2 table cells, Inputs
     figures = re.search(r'<script type="application/json" id="brief-figures">(.*?)</script>', text, re.S).group(1)

@@ -16,7 +16,14 @@ import plotly.graph_objects as go
 import pytest
 
 from ir_metrics_lab.classroom import live_class
-from ir_metrics_lab.core.figures import charts, colour_vision
+from ir_metrics_lab.core.figures import (
+    colour_vision,
+    comparison_charts,
+    curve_charts,
+    palette,
+    query_charts,
+    rank_charts,
+)
 from ir_metrics_lab.shell import presenter
 from metrics.catalog import registry
 
@@ -24,16 +31,20 @@ MIN_DIFFERENCE = 10.0
 MARKS, TEXT = 4.5, 7.0  # presenter mode: chart marks and text against the white plot and page
 VISIONS = [None, *colour_vision.DEFICIENCIES]
 SORTABLE_CSS = Path(__file__).parents[1] / "ir_metrics_lab" / "parts" / "components" / "sortable.css"
-C = charts.COLORS
+C = palette.COLORS
 
 # Every set of colours that stands for categories on one chart or card, by what the colours tell apart.
 PALETTES = {
-    "retrievers A and B (A vs B, Compare runs)": list(charts.SYSTEM_COLORS.values()),
-    "grades (bars, cards and chips)": list(charts.GRADE_COLORS.values()),
-    "metric curves (one per metric)": charts.SERIES_COLORS,
+    "retrievers A and B (A vs B, Compare runs)": list(palette.SYSTEM_COLORS.values()),
+    "grades (bars, cards and chips)": list(palette.GRADE_COLORS.values()),
+    "metric curves (one per metric)": palette.SERIES_COLORS,
     "relevant vs not relevant": [C["blue"], C["grey"]],
     "your order vs the ideal order (DCG vs IDCG)": [C["blue"], C["green"]],
-    "wins, ties and losses (per-query differences)": [charts.SYSTEM_COLORS["B"], C["grey"], charts.SYSTEM_COLORS["A"]],
+    "wins, ties and losses (per-query differences)": [
+        palette.SYSTEM_COLORS["B"],
+        C["grey"],
+        palette.SYSTEM_COLORS["A"],
+    ],
     "a poll's answers: right, a diagnosed mistake, other": [live_class.RIGHT, live_class.DIAGNOSED, live_class.OTHER],
     "a convention's effect: raises, lowers, total (ir_metrics_lab.core.lessons.tool_difference)": [
         C["green"],
@@ -71,7 +82,7 @@ def test_every_palette_is_told_apart_by_every_kind_of_colour_vision(name):
 def test_the_ranked_list_uses_the_charts_grade_colours():
     css = SORTABLE_CSS.read_text(encoding="utf-8")
     cards = {int(g): colour.upper() for g, colour in re.findall(r"--g(\d): (#[0-9a-fA-F]{6});", css)}
-    assert cards == {g: colour.upper() for g, colour in charts.GRADE_COLORS.items()}
+    assert cards == {g: colour.upper() for g, colour in palette.GRADE_COLORS.items()}
 
 
 def test_a_chosen_grade_chip_reads_at_7_to_1():
@@ -80,16 +91,16 @@ def test_a_chosen_grade_chip_reads_at_7_to_1():
     chips = re.findall(
         r'\.rk-chip\.chip-(\d)\[aria-pressed="true"\] \{ background: (#[0-9a-f]{6});(?: color: (#[0-9a-f]{6});)?', css
     )
-    assert [int(g) for g, _, _ in chips] == list(charts.GRADE_COLORS)
+    assert [int(g) for g, _, _ in chips] == list(palette.GRADE_COLORS)
     for grade, background, text in chips:
         assert colour_vision.contrast(text or default, background) >= TEXT, (grade, background, text or default)
 
 
 def test_projector_colours_are_the_same_hue_at_4_5_to_1():
-    for normal, projected in charts.PROJECTOR_COLORS.items():
+    for normal, projected in palette.PROJECTOR_COLORS.items():
         assert colour_vision.contrast(projected, "#FFFFFF") >= MARKS, (normal, projected)
         assert colour_vision.contrast(normal, "#FFFFFF") < MARKS  # only the colours that need it get a variant
-    assert colour_vision.contrast(charts.COLORS["blue"], "#FFFFFF") >= MARKS  # kept as it is
+    assert colour_vision.contrast(palette.COLORS["blue"], "#FFFFFF") >= MARKS  # kept as it is
 
 
 def _figures() -> dict[str, go.Figure]:
@@ -101,13 +112,13 @@ def _figures() -> dict[str, go.Figure]:
     )
     ap = registry.family("AP").function(ranking, grades, None)
     return {
-        "contributions": charts.contributions(ndcg),
-        "binary contributions": charts.contributions(ap),
-        "ideal vs actual": charts.ideal_vs_actual(dcg, idcg),
-        "curves": charts.curves({"P@k": [1, 1, 0.67], "R@k": [0.25, 0.5, 0.5], "NDCG@k": [1, 0.9, 0.8]}, 2),
-        "A vs B curves": charts.ab_curves({"P@k": [0.0, 0.5]}, {"P@k": [1.0, 0.5]}, 2),
-        "per query": charts.per_query_bars({"q1": 0.5, "q2": 1.0}, 0.75, "AP"),
-        "waterfall": charts.waterfall(["q1", "q2", "q3"], [0.2, 0.5, 0.5], [0.6, 0.5, 0.1], "AP", "a", "b"),
+        "contributions": rank_charts.contributions(ndcg),
+        "binary contributions": rank_charts.contributions(ap),
+        "ideal vs actual": rank_charts.ideal_vs_actual(dcg, idcg),
+        "curves": curve_charts.curves({"P@k": [1, 1, 0.67], "R@k": [0.25, 0.5, 0.5], "NDCG@k": [1, 0.9, 0.8]}, 2),
+        "A vs B curves": curve_charts.ab_curves({"P@k": [0.0, 0.5]}, {"P@k": [1.0, 0.5]}, 2),
+        "per query": query_charts.per_query_bars({"q1": 0.5, "q2": 1.0}, 0.75, "AP"),
+        "waterfall": comparison_charts.waterfall(["q1", "q2", "q3"], [0.2, 0.5, 0.5], [0.6, 0.5, 0.1], "AP", "a", "b"),
     }
 
 

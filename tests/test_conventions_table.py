@@ -1,5 +1,5 @@
 """ir_metrics_lab.core.lessons.conventions_table: each split's two numbers on known cases (golden files, pytrec_eval or
-hand arithmetic)."""
+hand arithmetic); ir_metrics_lab.core.lessons.errata's values."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from math import log2
 import pytest
 from golden import PUBLIC, TIES
 
+from ir_metrics_lab.core.lessons import convention_examples
 from ir_metrics_lab.core.lessons import conventions_table as ct
+from ir_metrics_lab.core.lessons.errata import errata
 from ir_metrics_lab.core.scenario import Scenario
 from metrics.core.conventions import Conventions
 
@@ -47,19 +49,19 @@ def test_gain_linear_vs_exp_for_32301():
 
 
 def test_ap_denominator_seed000():
-    by_r, by_retrieved = values(ct.split_ap_denominator(ct.example_ap_denominator()))
+    by_r, by_retrieved = values(ct.split_ap_denominator(convention_examples.example_ap_denominator()))
     assert by_r == pytest.approx(golden("pub-seed000-ap-denominator", "AP"), abs=1e-9)  # 0.3333
     assert by_retrieved == pytest.approx((1 / 2 + 2 / 4) / 2, abs=1e-9)  # 0.5
 
 
 def test_ap_at_3_with_R_10():
-    by_r, by_min = values(ct.split_ap_at_k(ct.example_ap_at_k()))
+    by_r, by_min = values(ct.split_ap_at_k(convention_examples.example_ap_at_k()))
     assert by_r == pytest.approx((1 + 2 / 3) / 10, abs=1e-9)  # trec map_cut_3 = 0.1667
     assert by_min == pytest.approx((1 + 2 / 3) / 3, abs=1e-9)  # min(R, k) = 3: 0.5556
 
 
 def test_threshold_and_ndcg():
-    base = ct.example_threshold()
+    base = convention_examples.example_threshold()
     dcg5 = 1 + 2 / log2(3) + 3 / log2(4) + 0 + 1 / log2(6)
     idcg5 = 3 + 2 / log2(3) + 2 / log2(4) + 1 / log2(5) + 1 / log2(6)
     for threshold in (1, 2, 3):
@@ -74,7 +76,7 @@ def test_threshold_and_ndcg():
 
 def test_ties_golden_pair():
     case = next(c for c in TIES if c["id"] == "tie-relevant-vs-nonrelevant-pair")
-    split = ct.split_ties(ct.example_tie_pair())
+    split = ct.split_ties(convention_examples.example_tie_pair())
     trec_way, insertion, ascending = split.ways
     assert trec_way.value == pytest.approx(case["expected"]["RR"]["mean"], abs=1e-9)  # 0.5
     assert trec_way.value == 0.5 and trec_way.order == ("b", "a")
@@ -83,9 +85,9 @@ def test_ties_golden_pair():
 
 
 def test_rr_cutoff_and_rcap():
-    uncut, cut = values(ct.split_rr_cutoff(ct.example_rr_cutoff()))
+    uncut, cut = values(ct.split_rr_cutoff(convention_examples.example_rr_cutoff()))
     assert (uncut, cut) == (pytest.approx(1 / 3), 0.0)
-    r, r_cap = values(ct.split_rcap(ct.example_rcap()))
+    r, r_cap = values(ct.split_rcap(convention_examples.example_rcap()))
     assert r == pytest.approx(golden("pub-seed004-rcap-example", "R@5"), abs=1e-9)  # 3/7
     assert r_cap == pytest.approx(golden("pub-seed004-rcap-example", "R_cap@5"), abs=1e-9)  # 0.6
 
@@ -104,7 +106,7 @@ def test_equal_splits_get_a_fix_that_shows_the_difference():
 
 
 def test_errata_values():
-    found = {e.key: e for e in ct.errata()}
+    found = {e.key: e for e in errata()}
     assert "0.9232" in found["004-ndcg"].correct and "0.4202" in found["004-ndcg"].correct
     assert f"{golden('pub-seed004-catdog-binary-t05', 'AP@2'):.4f}" in found["004-map"].correct  # 0.6667
     assert f"{golden('pub-seed004-catdog-binary-t05', 'RR@2'):.4f}" in found["004-mrr"].correct  # 0.6667
@@ -119,7 +121,7 @@ def test_recall_rounding_on_r1_n1_n2_r2():
     """R = 2, relevant at ranks 1 and 4 (precision 1 and 2/4). Levels 0.6 and 0.7 ask for lround(1.2) = lround(1.4) = 1
     relevant doc (trec_eval 10.0) or ⌊2.1⌋ = ⌊2.3⌋ = 2 (trec_eval 9), so they are worth 1 or 0.5; levels 0.1 and 0.2
     ask for 0 or 1, both worth 1 (level 0 is the best precision anywhere)."""
-    split = ct.split_recall_rounding(ct.example_recall_rounding())
+    split = ct.split_recall_rounding(convention_examples.example_recall_rounding())
     nearest, plus = values(split)
     assert nearest == pytest.approx((8 * 1 + 3 * 0.5) / 11, abs=1e-12)  # 0.8636, as trec_eval 10.0 prints
     assert plus == pytest.approx((6 * 1 + 5 * 0.5) / 11, abs=1e-12)  # 0.7727
@@ -130,7 +132,7 @@ def test_recall_rounding_plus_09_is_what_ir_measures_gives():
     import ir_measures
     from ir_measures import IPrec
 
-    scn = ct.example_recall_rounding()
+    scn = convention_examples.example_recall_rounding()
     qrels = [ir_measures.Qrel("q", doc, grade) for doc, grade in scn.qrels.items()]
     run = [ir_measures.ScoredDoc("q", doc, -rank) for rank, doc in enumerate(scn.full_ranking)]
     levels = [IPrec @ (level / 10) for level in range(11)]

@@ -69,7 +69,7 @@ def test_each_tutorial_is_its_notebook_executed(notebook):
     executed = nbformat.read(DOCS / "tutorials" / notebook.name, as_version=4)
     own = [cell for cell in executed.cells if cell.get("id") != LINK_CELL]
     assert [(c.cell_type, c.source) for c in own] == [(c.cell_type, c.source) for c in source.cells], (
-        "stale: run scripts/execute_notebooks.py"
+        "stale: run python -m scripts.execute_notebooks"
     )
     code = [cell for cell in own if cell.cell_type == "code"]
     assert all(cell.execution_count for cell in code)

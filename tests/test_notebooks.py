@@ -23,6 +23,8 @@ from streamlit.testing.v1 import AppTest
 
 from ir_metrics_lab.core import family_display
 from ir_metrics_lab.core.exports import notebooks
+from ir_metrics_lab.core.exports.notebook_cells import MIME, to_text
+from ir_metrics_lab.core.exports.teaching_notebooks import TEACHING, teaching
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.parts.notebook_button import LABEL
@@ -51,7 +53,7 @@ def recorded_downloads():
 def downloaded_notebook(at: AppTest, stores: list[MemoryMediaFileStorage]) -> bytes:
     (button,) = [b.proto for b in at.get("download_button") if b.proto.label == LABEL]
     file = stores[-1].get_file(button.url.rsplit("/", 1)[-1])
-    assert file.filename.endswith(".ipynb") and file.mimetype == notebooks.MIME
+    assert file.filename.endswith(".ipynb") and file.mimetype == MIME
     return file.content
 
 
@@ -213,11 +215,7 @@ def test_a_hostile_scenario_runs_no_code_and_shows_literally(tmp_path, page):
         expected = [list(scn.ranking), list(scn.shelf), dict(scn.titles)]
     elif page in ("swap_heatmap", "lesson"):
         first = family_display.listed("swap_heatmap")[0]
-        nb = (
-            notebooks.swap_heatmap(scn, first, 3)
-            if page == "swap_heatmap"
-            else notebooks.teaching(LESSON_NOTEBOOK, scn)
-        )
+        nb = notebooks.swap_heatmap(scn, first, 3) if page == "swap_heatmap" else teaching(LESSON_NOTEBOOK, scn)
         data = "DATA = [list(SCENARIO.ranking), list(SCENARIO.shelf), dict(SCENARIO.titles)]"
         expected = [list(scn.ranking), list(scn.shelf), dict(scn.titles)]
     elif page == "ab":
@@ -230,7 +228,7 @@ def test_a_hostile_scenario_runs_no_code_and_shows_literally(tmp_path, page):
         nb = notebooks.multi_query({HOSTILE[0]: scn}, run, qrels, 3)
         data = "DATA = [RUN, QRELS, TITLES]"
         expected = [run, qrels, {d: t for d, t in scn.titles.items() if t}]
-    executed = execute(notebooks.to_text(nb), tmp_path, f"{data}\n{ROUND_TRIP}")
+    executed = execute(to_text(nb), tmp_path, f"{data}\n{ROUND_TRIP}")
     assert not list(tmp_path.glob("PWNED*")) and not (Path.cwd() / "PWNED").exists()
     errors = [o for c in executed.cells for o in c.get("outputs", []) if o.output_type == "error"]
     assert errors == []
@@ -250,7 +248,7 @@ def test_a_hostile_scenario_runs_no_code_and_shows_literally(tmp_path, page):
 def test_every_notebook_is_valid_nbformat():
     scn = hostile_scenario()
     for nb in (notebooks.playground(scn), notebooks.ab(scn, scn), notebooks.multi_query({"q": scn}, {}, {}, 2)):
-        nbformat.validate(nbformat.reads(notebooks.to_text(nb), as_version=4))
+        nbformat.validate(nbformat.reads(to_text(nb), as_version=4))
 
 
 # --- the committed teaching notebooks ------------------------------------------------------------------------------
@@ -260,10 +258,10 @@ NOTEBOOKS = ROOT / "docs" / "notebooks"
 
 def test_the_committed_notebooks_are_up_to_date_and_cleared():
     """docs/notebooks/ is what scripts/write_notebooks.py writes from lab_core (rerun it after editing a lesson)."""
-    assert sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")) == sorted(notebooks.TEACHING)
-    for name in notebooks.TEACHING:
+    assert sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")) == sorted(TEACHING)
+    for name in TEACHING:
         text = (NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8")
-        assert text == notebooks.to_text(notebooks.teaching(name)), f"run scripts/write_notebooks.py ({name})"
+        assert text == to_text(teaching(name)), f"run scripts/write_notebooks.py ({name})"
         nb = nbformat.reads(text, as_version=4)
         nbformat.validate(nb)
         assert all(not c.get("outputs") and c.get("execution_count") is None for c in nb.cells if c.cell_type == "code")
@@ -272,16 +270,16 @@ def test_the_committed_notebooks_are_up_to_date_and_cleared():
 def test_a_lesson_notebook_says_what_its_page_says():
     from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 
-    for name, key in notebooks.TEACHING.items():
+    for name, key in TEACHING.items():
         if key in LESSONS:
-            markdown = "\n".join(c["source"] for c in notebooks.teaching(name)["cells"] if c["cell_type"] == "markdown")
+            markdown = "\n".join(c["source"] for c in teaching(name)["cells"] if c["cell_type"] == "markdown")
             lesson = LESSONS[key]
             assert lesson.title in markdown and lesson.intro in markdown and lesson.naming in markdown
             assert all(trap in markdown for trap in lesson.traps)
 
 
 def test_the_committed_notebooks_run_clean_in_another_folder(tmp_path):
-    for name in notebooks.TEACHING:
+    for name in TEACHING:
         folder = tmp_path / name
         folder.mkdir()
         executed = execute((NOTEBOOKS / f"{name}.ipynb").read_bytes(), folder, fresh=True)
@@ -356,7 +354,7 @@ def test_an_uploaded_files_name_stays_data(tmp_path):
     nothing (here the files are missing: the notebook says where to put them) and shows escaped in Markdown."""
     nb = notebooks.why_tools_differ(("upload", HOSTILE[0]), ("upload", HOSTILE[2]), "NDCG@10", "trec_eval", "ranx")
     with pytest.raises(Exception, match="FileNotFoundError"):
-        execute(notebooks.to_text(nb), tmp_path)
+        execute(to_text(nb), tmp_path)
     assert not list(tmp_path.glob("PWNED*"))
     markdown = "\n".join(c["source"] for c in nb["cells"] if c["cell_type"] == "markdown")
     assert plain(HOSTILE[2], one_line=True) in markdown and HOSTILE[2] not in markdown
@@ -456,8 +454,8 @@ def test_an_embedded_upload_travels_inside_the_notebook(tmp_path):
     )  # fmt: skip
     folder = tmp_path / "empty"
     folder.mkdir()
-    from_samples = outputs(execute(notebooks.to_text(by_name), tmp_path), ("text/plain",))
-    from_inside = outputs(execute(notebooks.to_text(carried), folder), ("text/plain",))
+    from_samples = outputs(execute(to_text(by_name), tmp_path), ("text/plain",))
+    from_inside = outputs(execute(to_text(carried), folder), ("text/plain",))
     assert (folder / "PWNED my run.gz").read_bytes() == run_bytes and (
         folder / "qrels.txt.gz"
     ).read_bytes() == qrels_bytes

@@ -640,9 +640,9 @@ def test_no_two_modules_of_metrics_share_a_name():
 def test_user_text_reaches_a_chart_only_through_the_one_helper():
     """plotly reads labels as HTML: the app's charts escape user text with ir_metrics_lab.core.markdown.chart_label
     alone (a second escaper drifted: it wrote &quot;, which plotly shows as typed).
-    ir_metrics_lab/core/exports/brief_html.py writes a whole HTML document, attributes included, so it escapes quotes
+    ir_metrics_lab/core/brief/html_page.py writes a whole HTML document, attributes included, so it escapes quotes
     too."""
-    allowed = {REPO / "ir_metrics_lab/core/markdown.py", REPO / "ir_metrics_lab/core/exports/brief_html.py"}
+    allowed = {REPO / "ir_metrics_lab/core/markdown.py", REPO / "ir_metrics_lab/core/brief/html_page.py"}
     escaping = [
         f"{path.relative_to(REPO)}:{number}"
         for path in _python_files(*APP_PACKAGES, "app_pages")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ir_metrics_lab.core.figures import charts, leaderboard
+from ir_metrics_lab.core.figures import heatmaps, leaderboard
 from metrics.compare.leaderboard import from_values
 from tests.markdown_text import shown, table_source
 
@@ -56,11 +56,11 @@ def test_heatmap_colour_scale_of_an_unbounded_measure_follows_its_values(measure
     """Counts, utility and DCG are not in [0, 1]: the runs x queries heatmap must not pin their scale to 0-1 (a
     retrieved count of 40 would be the darkest colour, and so would 2)."""
     values = [[2.0, 40.0], [0.0, 12.0]]
-    figure = charts.runs_heatmap(["q1", "q2"], ["a", "b"], values, measure, unit=leaderboard.on_unit_scale(measure))
+    figure = heatmaps.runs_heatmap(["q1", "q2"], ["a", "b"], values, measure, unit=leaderboard.on_unit_scale(measure))
     assert figure.data[0].zmin is None and figure.data[0].zmax is None
 
 
 @pytest.mark.parametrize("measure", ["NDCG@10", "AP", "P@5", "RBP", "Judged@10"])
 def test_heatmap_colour_scale_of_a_normalised_measure_is_fixed_to_0_1(measure):
-    figure = charts.runs_heatmap(["q1"], ["a"], [[0.5]], measure, unit=leaderboard.on_unit_scale(measure))
+    figure = heatmaps.runs_heatmap(["q1"], ["a"], [[0.5]], measure, unit=leaderboard.on_unit_scale(measure))
     assert (figure.data[0].zmin, figure.data[0].zmax) == (0.0, 1.0)

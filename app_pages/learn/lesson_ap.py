@@ -5,7 +5,7 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import rank_charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.parts import notebook_button, scenario_numbers, teaching
 from ir_metrics_lab.session import playground_state
@@ -40,7 +40,7 @@ with teaching.step(2, "Your list", "Each relevant rank adds its precision, divid
     teaching.metric_row([(ap.metric, ap), (ap_k.metric, ap_k)])
     first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     teaching.worked(ap_k)
-    teaching.chart(charts.contributions(ap_k, titles=scn.titles), key=f"{PAGE}_contributions")
+    teaching.chart(rank_charts.contributions(ap_k, titles=scn.titles), key=f"{PAGE}_contributions")
     with st.expander("Per-rank table"):
         teaching.steps_table(ap_k, scn)
 

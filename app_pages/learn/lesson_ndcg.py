@@ -4,7 +4,7 @@ import dataclasses
 
 import streamlit as st
 
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import rank_charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.parts import notebook_button, teaching
 from ir_metrics_lab.session import playground_state, widget_state
@@ -49,7 +49,7 @@ with teaching.step(2, "Your list", "Your order against the ideal order, rank by 
     teaching.worked(actual)
     teaching.worked(ideal)
     teaching.worked(normalised)
-    teaching.chart(charts.ideal_vs_actual(actual, ideal), key=f"{PAGE}_ideal")
+    teaching.chart(rank_charts.ideal_vs_actual(actual, ideal), key=f"{PAGE}_ideal")
 
 
 with teaching.step(

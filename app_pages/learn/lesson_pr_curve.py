@@ -4,7 +4,7 @@ list; computes nothing."""
 
 import streamlit as st
 
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import curve_charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.parts import notebook_button, teaching
 from ir_metrics_lab.session import playground_state, widget_state
@@ -31,7 +31,7 @@ with teaching.step(1, "The curve, one point per rank", "Precision and recall aft
     teaching.playground_note(scn)
     if R == 0:
         st.info("No document on the Playground is relevant at this threshold: recall is 0 everywhere (R = 0).")
-    teaching.chart(charts.precision_recall(points, ELEVEN_LEVELS, [b.value for b in levels]), key=f"{PAGE}_curve")
+    teaching.chart(curve_charts.precision_recall(points, ELEVEN_LEVELS, [b.value for b in levels]), key=f"{PAGE}_curve")
     st.caption(
         "Blue: each rank's (recall, precision). It jumps up at every relevant document and sags at every "
         "non-relevant one. Orange: interpolated precision at trec_eval's 11 recall levels, never rising to the right."

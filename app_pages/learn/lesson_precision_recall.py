@@ -4,7 +4,7 @@ capped_recall, hit_rate and f1; computes nothing."""
 import streamlit as st
 
 from ir_metrics_lab.core import family_display
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import curve_charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.parts import notebook_button, scenario_numbers, teaching
 from ir_metrics_lab.session import playground_state, widget_state
@@ -51,8 +51,8 @@ with teaching.step(2, "Your list at k", "Move k and watch the five numbers; the 
             teaching.worked(b)
     # every cutoff up to top, kept: the slider only moves the marker
     series = scenario_numbers.curves(scn.with_settings(k=top), ("P", "R", "R_cap", "HitRate"))
-    teaching.chart(charts.curves(series, k), key=f"{PAGE}_curves")
-    if note := charts.coincide_note(series):
+    teaching.chart(curve_charts.curves(series, k), key=f"{PAGE}_curves")
+    if note := curve_charts.coincide_note(series):
         st.caption(note)
     st.caption("P@k falls when a non-relevant document enters the top k; R@k never falls as k grows.")
 

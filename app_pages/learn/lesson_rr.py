@@ -5,7 +5,7 @@ from functools import partial
 
 import streamlit as st
 
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import curve_charts, rank_charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.parts import notebook_button, scenario_numbers, teaching
 from ir_metrics_lab.session import drilldown, playground_state
@@ -46,7 +46,7 @@ with teaching.step(2, "Your list", "The worked formula on the Playground's list,
     with right:
         teaching.worked(rr_at_k)
     teaching.chart(
-        drilldown.clip_to_shown(charts.contributions(rr, titles=scn.titles), scn), key=f"{PAGE}_contributions"
+        drilldown.clip_to_shown(rank_charts.contributions(rr, titles=scn.titles), scn), key=f"{PAGE}_contributions"
     )
     st.caption("Only one bar can be non-zero: the first relevant document takes all the credit.")
 
@@ -56,7 +56,7 @@ with teaching.step(3, "Move the first relevant document", "A ten-document list w
     teaching.worked(moved)
     drop = {"RR": [reciprocal_rank(toy_list(r), TOY_QRELS).value for r in range(1, TOY_LENGTH + 1)]}
     teaching.chart(
-        charts.curves(drop, first, x_title="rank of the first relevant document", mark=f"rank {first}"),
+        curve_charts.curves(drop, first, x_title="rank of the first relevant document", mark=f"rank {first}"),
         key=f"{PAGE}_drop",
     )
     st.caption(

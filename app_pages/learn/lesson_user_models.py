@@ -4,7 +4,7 @@ nothing."""
 
 import streamlit as st
 
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import rank_charts
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.parts import notebook_button, teaching
 from ir_metrics_lab.session import playground_state, widget_state
@@ -50,7 +50,7 @@ with teaching.step(
         written = ", ".join(f"grade {grade} → {gain:.4g}" for grade, gain in sorted(gains.items()))
         st.caption(f"Gains g_i (trec_eval scales grades to 0..1 by the query's highest grade): {written}.")
     weights, tail = rbp_weights(len(ranking), p)
-    teaching.chart(charts.rbp_weights(rbp, weights), key=f"{PAGE}_weights")
+    teaching.chart(rank_charts.rbp_weights(rbp, weights), key=f"{PAGE}_weights")
     st.caption(
         f"Light bars: the weight of each rank. Dark bars: what the document there earned of it. The weights of your "
         f"{len(ranking)} ranks add up to {1 - tail:.4f}; the rest, p^{len(ranking)} = {tail:.4f}, lies beyond the "
@@ -111,7 +111,7 @@ with teaching.step(
         },
     )
     if cascade:
-        teaching.chart(charts.err_cascade(cascade), key=f"{PAGE}_cascade")
+        teaching.chart(rank_charts.err_cascade(cascade), key=f"{PAGE}_cascade")
         st.caption(
             f"Blue: the chance of reading as far as each rank; it drops after every document that can satisfy. "
             f"With probability {err.terms[STILL_READING]:.4f} the reader reads past rank {len(cascade)} "

@@ -1,12 +1,12 @@
 """Retriever A vs B: the same documents in two orders. Precision and recall tie; RR, AP and NDCG do not. Renders only:
 numbers from metrics/ (via ir_metrics_lab.core.numbers and ir_metrics_lab.parts.scenario_numbers), sentences from
-ir_metrics_lab.core.lessons.narrative, charts from ir_metrics_lab.core.figures.charts."""
+ir_metrics_lab.core.lessons.narrative, charts from ir_metrics_lab.core.figures."""
 
 import streamlit as st
 
 from ir_metrics_lab.core import family_display, numbers
 from ir_metrics_lab.core.exports import notebooks
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import curve_charts, rank_charts
 from ir_metrics_lab.core.lessons import narrative
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import (
@@ -21,7 +21,7 @@ from ir_metrics_lab.parts import (
 from ir_metrics_lab.session import ab_state, drilldown, widget_state
 from ir_metrics_lab.shell import first_paint, presenter
 
-# Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ir_metrics_lab.core.figures.charts)
+# Okabe-Ito: A orange #E69F00, B blue #0072B2 (as in ir_metrics_lab.core.figures.palette)
 SIDES = {"A": "orange", "B": "blue"}
 COMPARED = family_display.listed("compared")
 CURVES = family_display.listed("compared_curves")
@@ -124,14 +124,14 @@ def chart_picker() -> None:
 first_paint.later("ab_chart_picker", chart_picker, CHART_PICKER_ROOM)
 chart_cols = st.columns(2, gap="large")
 shown_family = widget_state.widget_value("ab_chart_metric") or TABBED[0]
-bars = {side: charts.contributions(now[side][shown_family], titles=scenarios[side].titles) for side in SIDES}
-charts.share_y_range(*bars.values())  # same scale: A's short bars must not look as tall as B's
+bars = {side: rank_charts.contributions(now[side][shown_family], titles=scenarios[side].titles) for side in SIDES}
+rank_charts.share_y_range(*bars.values())  # same scale: A's short bars must not look as tall as B's
 for column, (side, colour) in zip(chart_cols, SIDES.items(), strict=True):
     column.markdown(f"**:{colour}[Retriever {side}]** · {now[side][shown_family].metric} per rank")
     teaching.chart(bars[side], f"ab_bars_{side}", column)
 curves = {side: scenario_numbers.curves(scenarios[side], CURVES) for side in SIDES}
-teaching.chart(charts.ab_curves(curves["A"], curves["B"], scenarios["A"].k), "ab_curves")
-if note := charts.coincide_note({f"{side} · {name}": v for side in SIDES for name, v in curves[side].items()}):
+teaching.chart(curve_charts.ab_curves(curves["A"], curves["B"], scenarios["A"].k), "ab_curves")
+if note := curve_charts.coincide_note({f"{side} · {name}": v for side in SIDES for name, v in curves[side].items()}):
     st.caption(note)
 st.info(narrative.lost_in_the_middle_note(), icon=":material/menu_book:")
 brief_download.ab(scenarios["A"], scenarios["B"], ab_state.ab_origin(), key="ab_brief")

@@ -11,7 +11,7 @@ import streamlit as st
 
 from ir_metrics_lab.core import numbers, words
 from ir_metrics_lab.core.exports import notebooks
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import query_charts
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.parts import notebook_button, teaching
 from ir_metrics_lab.session import multi_query_state, widget_state
@@ -221,7 +221,7 @@ def per_query_and_editors() -> None:
         picked = st.segmented_control("Per-query bars", list(results), default=f"MAP@{k}", key=f"{PAGE}_metric")
         choice = picked or f"MAP@{k}"
         chosen = results[choice]
-        teaching.chart(charts.per_query_bars(dict(chosen.per_query), chosen.mean, choice), key=f"{PAGE}_bars")
+        teaching.chart(query_charts.per_query_bars(dict(chosen.per_query), chosen.mean, choice), key=f"{PAGE}_bars")
     with table_col:
         per_query = families(k)[f"MAP@{k}"]
         rows = [

@@ -1,13 +1,13 @@
 """Playground: drag documents, grade them, and watch every metric, formula and chart follow. Renders only: the numbers
 come from metrics/ (via ir_metrics_lab.core.numbers.breakdowns), the formulas from metrics.teaching.formulas, the
-charts from ir_metrics_lab.core.figures.charts."""
+charts from ir_metrics_lab.core.figures."""
 
 import streamlit as st
 
 from ir_metrics_lab.core import family_display, numbers, url, words
 from ir_metrics_lab.core.drilldown import tail_note
 from ir_metrics_lab.core.exports import export, notebooks
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import curve_charts, rank_charts
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import (
     cards,
@@ -193,7 +193,7 @@ def formula_beside_bars(family: str) -> None:
     formula_col, chart_col = st.columns(2)
     formula_col.latex(formulas.latex(now[family]))
     teaching.chart(
-        drilldown.clip_to_shown(charts.contributions(now[family], titles=scn.titles), scn),
+        drilldown.clip_to_shown(rank_charts.contributions(now[family], titles=scn.titles), scn),
         f"pg_{family.lower()}_bars",
         chart_col,
     )
@@ -235,11 +235,11 @@ def family_formulas(family: str) -> None:
         for other in shown.beside:
             st.latex(formulas.latex(now[other]))
         left, right = st.columns(2)
-        bars = charts.contributions(now[family], titles=scn.titles)
+        bars = rank_charts.contributions(now[family], titles=scn.titles)
         teaching.chart(bars, f"pg_{family.lower()}_bars", left)
         if shown.versus:
             actual, ideal = shown.versus
-            teaching.chart(charts.ideal_vs_actual(now[actual], now[ideal]), "pg_ideal", right)
+            teaching.chart(rank_charts.ideal_vs_actual(now[actual], now[ideal]), "pg_ideal", right)
     else:
         formula_beside_bars(family)
 
@@ -251,15 +251,15 @@ def set_based_formulas() -> None:
         (left if index % 2 == 0 else right).latex(formulas.latex(now[family]))
     for family in cards.SET_BASED:
         if family_display.display(family).bars:
-            bars = charts.contributions(now[family], titles=scn.titles)
+            bars = rank_charts.contributions(now[family], titles=scn.titles)
             teaching.chart(bars, f"pg_{family.lower()}_bars", right)
 
 
 def metric_curves() -> None:
     """The Metric@k curves tab: each metric at every cutoff, and the precision-recall curve."""
     series = scenario_numbers.curves(scn)
-    teaching.chart(charts.curves(series, scn.k, "Each metric at every cutoff"), "pg_curves")
-    if note := charts.coincide_note(series):
+    teaching.chart(curve_charts.curves(series, scn.k, "Each metric at every cutoff"), "pg_curves")
+    if note := curve_charts.coincide_note(series):
         st.caption(note)
     st.caption("The marked line is the current k. P@k falls once relevant documents run out; R@k can only grow.")
     teaching.chart(scenario_numbers.precision_recall_chart(scn), "pg_pr_curve")
@@ -285,7 +285,7 @@ def any_measure() -> None:
     preferences.note(chosen.family, formula_col)  # a measure of preferences or judgment groups
     if chosen.text is None:
         teaching.chart(
-            drilldown.clip_to_shown(charts.contributions(chosen, titles=scn.titles), scn),
+            drilldown.clip_to_shown(rank_charts.contributions(chosen, titles=scn.titles), scn),
             "pg_any_bars",
             chart_col,
         )

@@ -9,7 +9,7 @@ import streamlit as st
 
 from ir_metrics_lab.core import family_display
 from ir_metrics_lab.core.exports import notebooks
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import heatmaps
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import cards, chart_text, notebook_button, scenario_numbers, teaching
 from ir_metrics_lab.parts.cards import fmt
@@ -101,7 +101,7 @@ def swaps(scn, ranking: list[str], choice: str, family: str, k: int | None, now,
             if points:
                 do_swap(int(points[0]["y"]), int(points[0]["x"]))
 
-        heatmap = presenter.scaled(charts.swap_heatmap(deltas, scn.ranking, now.metric))
+        heatmap = presenter.scaled(heatmaps.swap_heatmap(deltas, scn.ranking, now.metric))
         st.plotly_chart(  # not teaching.chart: this one takes clicks (on_select)
             heatmap,
             theme=None,

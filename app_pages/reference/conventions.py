@@ -5,7 +5,7 @@ Renders ir_metrics_lab.core.lessons.conventions_table (computed by metrics); com
 
 import streamlit as st
 
-from ir_metrics_lab.core.lessons import conventions_table
+from ir_metrics_lab.core.lessons import convention_examples, conventions_table
 from ir_metrics_lab.core.lessons.conventions_table import Split
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import preferences, teaching
@@ -76,7 +76,7 @@ def card(s: Split) -> None:
         if s.note:
             st.caption(s.note)
         if s.key == "ties":
-            pair = conventions_table.split_ties(conventions_table.example_tie_pair())
+            pair = conventions_table.split_ties(convention_examples.example_tie_pair())
             st.caption(
                 "The golden tied pair (a relevant, b not, equal scores, a inserted first): "
                 + "; ".join(f"{w.label.lower()} {', '.join(w.order)} → RR {fmt(w.value)}" for w in pair.ways)

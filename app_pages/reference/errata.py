@@ -1,11 +1,11 @@
 """Errata in popular posts: what each post printed, the correct value (computed live by metrics), and why.
 
-Renders ir_metrics_lab.core.lessons.conventions_table.errata(); computes nothing itself.
+Renders ir_metrics_lab.core.lessons.errata.errata(); computes nothing itself.
 """
 
 import streamlit as st
 
-from ir_metrics_lab.core.lessons.conventions_table import Erratum, errata
+from ir_metrics_lab.core.lessons.errata import Erratum, errata
 from ir_metrics_lab.core.paths import PLAYGROUND_PAGE
 from ir_metrics_lab.session import playground_state
 from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException

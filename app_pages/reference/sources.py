@@ -1,10 +1,10 @@
 """Sources: the blog posts the examples and errata come from, by name; what each teaches, and where the errata page
-corrects it. Renders metrics.teaching.blog_posts and ir_metrics_lab.core.lessons.conventions_table.errata(); computes
-nothing itself."""
+corrects it. Renders metrics.teaching.blog_posts and ir_metrics_lab.core.lessons.errata.errata(); computes nothing
+itself."""
 
 import streamlit as st
 
-from ir_metrics_lab.core.lessons.conventions_table import errata
+from ir_metrics_lab.core.lessons.errata import errata
 from ir_metrics_lab.core.paths import ERRATA_PAGE
 from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException
 from metrics.teaching.blog_posts import SOURCES

@@ -15,7 +15,7 @@ import streamlit as st
 
 from ir_metrics_lab.core import cli_args, family_display
 from ir_metrics_lab.core.exports import notebooks
-from ir_metrics_lab.core.figures import charts, leaderboard
+from ir_metrics_lab.core.figures import heatmaps, leaderboard
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import brief_download, notebook_button, run_pair, teaching
 from ir_metrics_lab.session import dataset_state, datasets, widget_state
@@ -298,7 +298,7 @@ def differ_section(board) -> tuple[str, str]:
     queries, values = leaderboard.heatmap_rows(board, measure, order, HEATMAP_QUERIES)
     unit = leaderboard.on_unit_scale(measure)
     labels = [leaderboard.run_label(board, run) for run in board.runs]
-    teaching.chart(charts.runs_heatmap(queries, labels, values, measure, unit=unit), key=f"{PAGE}_heatmap")
+    teaching.chart(heatmaps.runs_heatmap(queries, labels, values, measure, unit=unit), key=f"{PAGE}_heatmap")
     shown = (
         f"the first {len(queries)} of {len(board.queries):,} queries"
         if len(queries) < len(board.queries)

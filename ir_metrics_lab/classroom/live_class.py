@@ -24,7 +24,7 @@ import streamlit as st
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import Poll, Store, new_student_id, normalize_code
 from ir_metrics_lab.core.classroom.watch import PollWatch, Shown
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import palette
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.session import live_state
@@ -248,7 +248,7 @@ def options_table(question: Mapping[str, Any], counts: Mapping[str, int] | None 
     return "\n".join(rows)
 
 
-RIGHT, DIAGNOSED, OTHER = charts.COLORS["green"], charts.COLORS["orange"], charts.COLORS["grey"]
+RIGHT, DIAGNOSED, OTHER = palette.COLORS["green"], palette.COLORS["orange"], palette.COLORS["grey"]
 
 
 def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.Figure:
@@ -257,7 +257,7 @@ def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.F
     diagnosed = {m.answer for m in outcome.mistakes}
     colour = {a: RIGHT if a == outcome.right else DIAGNOSED if a in diagnosed else OTHER for a in outcome.counts}
     # Not by colour alone (WCAG 1.4.1): the right answer's count says "✓", a diagnosed mistake's bar is hatched.
-    pattern = {a: charts.SECOND_PATTERN if a in diagnosed and a != outcome.right else "" for a in outcome.counts}
+    pattern = {a: palette.SECOND_PATTERN if a in diagnosed and a != outcome.right else "" for a in outcome.counts}
 
     def count(answer: str) -> str:
         return f"{outcome.counts.get(answer, 0)}{' ✓' if answer == outcome.right else ''}"
@@ -269,7 +269,7 @@ def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.F
         fig.add_bar(
             x=[float(v) for v in values],
             y=[outcome.counts[v] for v in values],
-            marker={"color": [colour[v] for v in values], "pattern": charts.pattern([pattern[v] for v in values])},
+            marker={"color": [colour[v] for v in values], "pattern": palette.pattern([pattern[v] for v in values])},
             width=max(unit, 0.008),
             text=[count(v) for v in values],
             textposition="outside",
@@ -290,7 +290,7 @@ def distribution(question: Mapping[str, Any], outcome: questions.Result) -> go.F
             y=[outcome.counts.get(c, 0) for c in keys],
             marker={
                 "color": [colour.get(c, OTHER) for c in keys],
-                "pattern": charts.pattern([pattern.get(c, "") for c in keys]),
+                "pattern": palette.pattern([pattern.get(c, "") for c in keys]),
             },
             text=[count(c) for c in keys],
             textposition="outside",

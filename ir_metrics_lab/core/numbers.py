@@ -46,7 +46,7 @@ def curves(scn: Scenario, families: Sequence[str] = CURVE_FAMILIES) -> dict[str,
 
 def precision_recall(scn: Scenario) -> tuple[list, tuple[float, ...], list[float]]:
     """The list's (recall, precision) point per rank, trec_eval's 11 recall levels and its interpolated precision at
-    each: what ir_metrics_lab.core.figures.charts.precision_recall draws."""
+    each: what ir_metrics_lab.core.figures.curve_charts.precision_recall draws."""
     ranking, conventions = list(scn.full_ranking), scn.conventions
     points = precision_recall_points(ranking, scn.qrels, conventions=conventions)
     interpolated = [

@@ -40,7 +40,7 @@ from urllib.parse import quote, unquote, urlencode
 
 from ir_metrics_lab.core import words
 from ir_metrics_lab.core.scenario import MAX_DOCS, SCALES, Scenario
-from metrics.core.conventions import TREC_EVAL
+from metrics.core.conventions import TREC_EVAL, Conventions
 
 MAX_K = MAX_DOCS  # the playground's k input allows 1..100 as well
 DEFAULT_K = Scenario(()).k
@@ -177,6 +177,22 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
     preset); its ``grades``, ``missing`` and ``titles`` need ``docs`` and are ignored with a warning. Without a
     base, a link without ``docs`` is an empty playground."""
     warnings: list[str] = []
+    get = _schema_values(params, base, warnings)
+    listed = _ranked(get, warnings)
+    _shelved(listed, _split(get.get("missing", "")), warnings)
+    scale = _scale(get, listed, warnings)
+    titles = _titles(get, listed, warnings)
+    k = _cutoff(get, warnings)
+    conventions = _conventions(get, scale, warnings)
+    scn = Scenario(
+        tuple(listed.ranking), tuple(listed.shelf), listed.grades, titles, k=k, conventions=conventions, scale=scale
+    )
+    return scn.with_unjudged(_unjudged(get, listed.ranking, warnings)), warnings
+
+
+def _schema_values(params: Mapping[str, str], base: Scenario | None, warnings: list[str]) -> dict[str, str]:
+    """The link's values of the schema's keys (a repeated key: its last value), with a warning for every other key;
+    a link without ``docs`` takes its list from ``base``, if it has a link."""
     get: dict[str, str] = {}
     for key, value in params.items():
         if isinstance(value, list | tuple):  # repeated keys: the last one wins, as st.query_params[key] does
@@ -191,10 +207,27 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
                 _warn(warnings, key, "ignored, because the link has no 'docs' to go with it.")
         list_params = {key: value for key, value in to_query_params(base).items() if key in LIST_KEYS}
         get = {"k": str(base.k), **list_params, **get}
+    return get
 
-    # docs, with their positions kept so grades and titles stay aligned while bad ids are dropped
+
+@dataclasses.dataclass
+class _Listed:
+    """The link's documents as read so far: the ranked ids and the shelf's, each with its position in 'docs' or
+    'missing' (so titles stay aligned while bad ids are dropped), their grades, and how many entries 'docs' and
+    'missing' held."""
+
+    ranking: list[str]
+    positions: list[int]
+    grades: dict[str, int]
+    written_docs: int
+    shelf: list[str] = dataclasses.field(default_factory=list)
+    shelf_positions: list[int] = dataclasses.field(default_factory=list)
+    written_missing: int = 0
+
+
+def _ranked(get: Mapping[str, str], warnings: list[str]) -> _Listed:
+    """'docs' and 'grades': the ranked list, bad ids dropped, a grade per id (0 where missing or bad)."""
     raw_docs = [d.strip() for d in _split(get.get("docs", ""))]
-    raw_missing = _split(get.get("missing", ""))
     raw_grades = _split(get["grades"]) if "grades" in get else None
     if raw_grades is not None and len(raw_grades) != len(raw_docs):
         fix = "the missing grades are 0" if len(raw_grades) < len(raw_docs) else "the extra grades are ignored"
@@ -209,53 +242,55 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
             "docs",
             f"{len(raw_docs)} documents; the playground holds at most {MAX_DOCS}, so the first {MAX_DOCS} are kept.",
         )
-    ranking: list[str] = []
-    positions: list[int] = []
+    listed = _Listed([], [], {}, len(raw_docs))
     for i, doc in enumerate(raw_docs[:MAX_DOCS]):
         if not doc:
             _warn(warnings, "docs", f"empty document id at position {i + 1}; ignored.")
         elif ":" in doc:
             _warn(warnings, "docs", f"the id {_shown(doc)} contains ':', which ids cannot; ignored.")
-        elif doc in ranking:
+        elif doc in listed.ranking:
             _warn(warnings, "docs", f"the document {_shown(doc)} is listed twice; only its first rank is kept.")
         else:
-            ranking.append(doc)
-            positions.append(i)
-
-    def grade_of(text: str, key: str, doc: str) -> int:
-        grade = _whole(text)
-        if grade is None or grade < 0:
-            _warn(warnings, key, f"the grade {_shown(text)} of {_shown(doc)} is not a whole number >= 0; using 0.")
-            return 0
-        return grade
-
-    grades: dict[str, int] = {}
-    for doc, i in zip(ranking, positions, strict=True):
+            listed.ranking.append(doc)
+            listed.positions.append(i)
+    for doc, i in zip(listed.ranking, listed.positions, strict=True):
         text = raw_grades[i] if raw_grades is not None and i < len(raw_grades) else "0"
-        grades[doc] = grade_of(text, "grades", doc)
+        listed.grades[doc] = _grade(text, "grades", doc, warnings)
+    return listed
 
-    # missing: id:grade pairs (judged, not retrieved)
-    shelf: list[str] = []
-    shelf_positions: list[int] = []
+
+def _shelved(listed: _Listed, raw_missing: list[str], warnings: list[str]) -> None:
+    """'missing': ``id:grade`` pairs (judged, not retrieved) added to the shelf of ``listed``."""
+    listed.written_missing = len(raw_missing)
     for j, item in enumerate(raw_missing):
         doc, colon, text = item.partition(":")
         doc = doc.strip()
         if not doc:
             _warn(warnings, "missing", f"the entry {_shown(item)} has no document id; ignored.")
-        elif doc in ranking or doc in shelf:
+        elif doc in listed.ranking or doc in listed.shelf:
             _warn(warnings, "missing", f"the document {_shown(doc)} is already listed; only its first mention is kept.")
-        elif len(ranking) + len(shelf) >= MAX_DOCS:
+        elif len(listed.ranking) + len(listed.shelf) >= MAX_DOCS:
             _warn(warnings, "missing", f"more than {MAX_DOCS} documents in all; {_shown(doc)} is ignored.")
         else:
-            shelf.append(doc)
-            shelf_positions.append(j)
+            listed.shelf.append(doc)
+            listed.shelf_positions.append(j)
             if not colon:
                 _warn(warnings, "missing", f"the entry {_shown(item)} has no ':grade'; using grade 0.")
-                grades[doc] = 0
+                listed.grades[doc] = 0
             else:
-                grades[doc] = grade_of(text, "missing", doc)
+                listed.grades[doc] = _grade(text, "missing", doc, warnings)
 
-    # scale: explicit, else inferred from the largest grade; grades above it fall back to 0
+
+def _grade(text: str, key: str, doc: str, warnings: list[str]) -> int:
+    grade = _whole(text)
+    if grade is None or grade < 0:
+        _warn(warnings, key, f"the grade {_shown(text)} of {_shown(doc)} is not a whole number >= 0; using 0.")
+        return 0
+    return grade
+
+
+def _scale(get: Mapping[str, str], listed: _Listed, warnings: list[str]) -> int:
+    """'scale': explicit, else inferred from the largest grade; grades above it fall back to 0 (in ``listed``)."""
     scale = None
     if "scale" in get:
         scale = _whole(get["scale"])
@@ -264,32 +299,39 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
             _warn(warnings, "scale", f"{_shown(get['scale'])} is not one of {options}; inferred from the grades.")
             scale = None
     if scale is None:
-        scale = infer_scale(grades)
-    for doc, grade in grades.items():
+        scale = infer_scale(listed.grades)
+    for doc, grade in listed.grades.items():
         if grade > scale:
-            key = "missing" if doc in shelf else "grades"
+            key = "missing" if doc in listed.shelf else "grades"
             _warn(warnings, key, f"the grade {grade} of {_shown(doc)} is outside the 0-{scale} scale; using 0.")
-            grades[doc] = 0
+            listed.grades[doc] = 0
+    return scale
 
-    # titles: one per doc, in docs order then missing order
-    titles = dict.fromkeys((*ranking, *shelf), "")
-    if "titles" in get:
-        raw_titles = get["titles"].split("|")
-        expected = len(raw_docs) + len(raw_missing)
-        if len(raw_titles) != expected:
-            _warn(
-                warnings,
-                "titles",
-                f"{words.count(len(raw_titles), 'title')} for {words.count(expected, 'document')} "
-                "('docs' then 'missing'); titles are left empty.",
-            )
-        else:
-            placed = [(doc, i) for doc, i in zip(ranking, positions, strict=True)]
-            placed += [(doc, len(raw_docs) + j) for doc, j in zip(shelf, shelf_positions, strict=True)]
-            for doc, i in placed:
-                titles[doc] = _title(raw_titles[i], doc, warnings)
 
-    # k and conventions
+def _titles(get: Mapping[str, str], listed: _Listed, warnings: list[str]) -> dict[str, str]:
+    """'titles': one per entry, in docs order then missing order; all empty unless the counts match."""
+    titles = dict.fromkeys((*listed.ranking, *listed.shelf), "")
+    if "titles" not in get:
+        return titles
+    raw_titles = get["titles"].split("|")
+    expected = listed.written_docs + listed.written_missing
+    if len(raw_titles) != expected:
+        _warn(
+            warnings,
+            "titles",
+            f"{words.count(len(raw_titles), 'title')} for {words.count(expected, 'document')} "
+            "('docs' then 'missing'); titles are left empty.",
+        )
+        return titles
+    placed = list(zip(listed.ranking, listed.positions, strict=True))
+    placed += [(doc, listed.written_docs + j) for doc, j in zip(listed.shelf, listed.shelf_positions, strict=True)]
+    for doc, i in placed:
+        titles[doc] = _title(raw_titles[i], doc, warnings)
+    return titles
+
+
+def _cutoff(get: Mapping[str, str], warnings: list[str]) -> int:
+    """'k': a whole number from 1 to MAX_K, else the default."""
     k = DEFAULT_K
     if "k" in get:
         value = _whole(get["k"])
@@ -297,6 +339,11 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
             _warn(warnings, "k", f"{_shown(get['k'])} is not a whole number from 1 to {MAX_K}; using k = {k}.")
         else:
             k = value
+    return k
+
+
+def _conventions(get: Mapping[str, str], scale: int, warnings: list[str]) -> Conventions:
+    """'t' (1..scale), 'gain', 'idcg' and 'apden': trec_eval's choice for each one absent or bad."""
     threshold = TREC_EVAL.threshold
     if "t" in get:
         value = _whole(get["t"])
@@ -316,19 +363,20 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
                 chosen[key] = get[key]
             else:
                 _warn(warnings, key, f"{_shown(get[key])} is not {' or '.join(options)}; using {chosen[key]}.")
-    conventions = dataclasses.replace(
+    return dataclasses.replace(
         TREC_EVAL, threshold=threshold, gain=chosen["gain"], idcg=chosen["idcg"], ap_denominator=chosen["apden"]
     )
-    scn = Scenario(tuple(ranking), tuple(shelf), grades, titles, k=k, conventions=conventions, scale=scale)
 
-    # unjudged: ids from docs (the ranked list) that have no judgment
+
+def _unjudged(get: Mapping[str, str], ranking: list[str], warnings: list[str]) -> list[str]:
+    """'unjudged': ids from docs (the ranked list) that have no judgment."""
     unjudged = []
     for doc in dict.fromkeys(d.strip() for d in _split(get.get("unjudged", ""))):
         if doc in ranking:
             unjudged.append(doc)
         else:
             _warn(warnings, "unjudged", f"{_shown(doc)} is not a ranked document in 'docs'; ignored.")
-    return scn.with_unjudged(unjudged), warnings
+    return unjudged
 
 
 def has_scenario(params: Mapping[str, str]) -> bool:

@@ -1,6 +1,6 @@
-"""The "Download the brief" button of each comparison page: the brief (ir_metrics_lab.core.exports.brief) is built and
-written (ir_metrics_lab.core.exports.brief_html) only when the button is clicked, on Streamlit's download thread, so a
-page's reruns never pay for it. The file holds plotly.js (about 5 MB) and opens with no network. Each page makes one
+"""The "Download the brief" button of each comparison page: the brief (ir_metrics_lab.core.brief) is built and written
+(ir_metrics_lab.core.brief.html_page) only when the button is clicked, on Streamlit's download thread, so a page's
+reruns never pay for it. The file holds plotly.js (about 5 MB) and opens with no network. Each page makes one
 call here with what it already has."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from ir_metrics_lab.core import url
-from ir_metrics_lab.core.exports import brief, brief_html
+from ir_metrics_lab.core.brief import html_page, many_runs, model, two_lists, two_runs, two_tools
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.session.datasets import Loaded, RunSource
 from metrics.compare.leaderboard import Leaderboard
@@ -24,17 +24,17 @@ HELP = (
 )
 
 
-def _inputs(kind: str, qrels: str = "", runs: dict[str, str] | None = None) -> brief.Inputs:
+def _inputs(kind: str, qrels: str = "", runs: dict[str, str] | None = None) -> model.Inputs:
     """The brief's inputs on this page: file names as given, today, and the app's address for the links back."""
     page = url.app_address(st.context.url, st.context.headers)
-    return brief.Inputs(qrels=qrels, runs=runs or {}, app_url=brief.app_url(page, kind))
+    return model.Inputs(qrels=qrels, runs=runs or {}, app_url=model.app_url(page, kind))
 
 
-def _button(kind: str, make: Callable[[], brief.Brief], key: str) -> None:
+def _button(kind: str, make: Callable[[], model.Brief], key: str) -> None:
     st.download_button(
         "Download the brief",
-        lambda: brief_html.render(make()).encode("utf-8"),
-        file_name=brief.file_name(kind),
+        lambda: html_page.render(make()).encode("utf-8"),
+        file_name=model.file_name(kind),
         mime="text/html",
         icon=":material/description:",
         on_click="ignore",
@@ -51,7 +51,7 @@ def pair(
     runs = [run_a.run_input, run_b.run_input]
     _button(
         "pair",
-        lambda: brief.pair(eval_a, eval_b, *names, primary=primary, runs=runs, qrels=qrels.value, inputs=files),
+        lambda: two_runs.brief(eval_a, eval_b, *names, primary=primary, runs=runs, qrels=qrels.value, inputs=files),
         key,
     )
 
@@ -60,17 +60,17 @@ def leaderboard(board: Leaderboard, sources: Sequence[RunSource], qrels: Loaded,
     """Compare runs' leaderboard of the runs read (``sources``)."""
     files = _inputs("leaderboard", qrels.name, {source.name: source.file_name for source in sources})
     runs = {source.name: source.run_input for source in sources}
-    _button("leaderboard", lambda: brief.leaderboard(board, runs=runs, qrels=qrels.value, inputs=files), key)
+    _button("leaderboard", lambda: many_runs.brief(board, runs=runs, qrels=qrels.value, inputs=files), key)
 
 
 def tools(found: Explanation, run: Loaded, qrels: Loaded, *, key: str) -> None:
     """Why tools differ: two tools' numbers on one run."""
     files = _inputs("tools", qrels.name, {"run": run.name})
-    _button("tools", lambda: brief.tools(found, run=run.value, qrels=qrels.value, inputs=files), key)
+    _button("tools", lambda: two_tools.brief(found, run=run.value, qrels=qrels.value, inputs=files), key)
 
 
 def ab(a: Scenario, b: Scenario, origin: tuple[str, str, str] | None, *, key: str) -> None:
     """Retriever A vs B's two lists; ``origin`` is (query, run A, run B) when they are two runs' rankings."""
     source = f"query {origin[0]} of the runs {origin[1]} (A) and {origin[2]} (B)" if origin else ""
     files = _inputs("ab")
-    _button("ab", lambda: brief.ab(a, b, source=source, inputs=files), key)
+    _button("ab", lambda: two_lists.brief(a, b, source=source, inputs=files), key)

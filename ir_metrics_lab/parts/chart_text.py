@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 import streamlit as st
 
-from ir_metrics_lab.core.figures.charts import is_click_layer
+from ir_metrics_lab.core.figures.heatmaps import is_click_layer
 from ir_metrics_lab.core.markdown import plain
 
 MAX_ROWS = 300  # a per-query chart of a large run: the first rows, and a sentence saying how many there are

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import comparison_charts
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.numbers import p_value_text
 from ir_metrics_lab.parts import brief_download, teaching
@@ -216,13 +216,13 @@ def closer_look(prefix: str, r: PairedComparison, metric: str, pair_values, eval
     """Below the pair's cards: the waterfall, the tests explained, the per-query values, the brief and the query
     picker (``pair_values``: A's and B's values of ``metric`` on the ``common`` queries)."""
     (a_values, b_values), (eval_a, eval_b), (run_a, run_b), (name_a, name_b) = pair_values, evals, runs, names
-    figure = charts.waterfall(common, a_values, b_values, metric, name_a, name_b)
+    figure = comparison_charts.waterfall(common, a_values, b_values, metric, name_a, name_b)
     teaching.chart(figure, key=f"{prefix}_waterfall")
     explain_tests(r, metric, plain(name_a), plain(name_b))
     if r.n and r.mean_difference == 0 and r.wins == r.losses == 0:
         st.info("The two runs score every query identically on this metric: there is no difference to test.")
     with st.expander("The randomization test, visually", icon=":material/shuffle:"):
-        teaching.chart(charts.null_histogram(r.randomization, metric), key=f"{prefix}_null")
+        teaching.chart(comparison_charts.null_histogram(r.randomization, metric), key=f"{prefix}_null")
         st.caption(
             "Each bar counts shuffles whose mean difference fell in that bin. The p-value is the share of shuffles "
             "beyond the red lines (either side): the further out the observed difference, the smaller p."

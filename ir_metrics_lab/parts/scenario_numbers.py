@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ir_metrics_lab.core import numbers
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import curve_charts
 from ir_metrics_lab.core.scenario import Scenario
 from metrics.catalog import registry
 from metrics.catalog.measures import parse_measure
@@ -35,7 +35,7 @@ def catalog_choices(k: int) -> list[str]:
 
 def precision_recall_chart(scn: Scenario):
     """The playground list's precision-recall curve with trec_eval's 11 interpolated points."""
-    return charts.precision_recall(*numbers.precision_recall(scn))
+    return curve_charts.precision_recall(*numbers.precision_recall(scn))
 
 
 def measure_breakdown(scn: Scenario, name: str) -> Breakdown:

@@ -32,8 +32,8 @@ import pyarrow.compute as pc
 import streamlit as st
 
 from ir_metrics_lab.core import numbers, words
-from ir_metrics_lab.core.exports import notebooks
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.exports import notebook_files
+from ir_metrics_lab.core.figures import query_charts
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.paths import SAMPLES_DIR
 from ir_metrics_lab.session import dataset_state
@@ -80,7 +80,7 @@ class Loaded:
     error: str | None = None
     seconds: float = 0.0
     # an uploaded file's bytes, kept when it is small enough to embed in a notebook
-    # (ir_metrics_lab.core.exports.notebooks.EMBED_BYTES)
+    # (ir_metrics_lab.core.exports.notebook_files.EMBED_BYTES)
     embeddable: bytes | None = None
 
     @property
@@ -193,7 +193,7 @@ def load_bytes(kind: str, name: str, data: bytes | memoryview, *, limit_mb: int 
     release_memory()  # what receiving the upload freed (Streamlit's request buffers) goes back before parsing
     loaded = _guarded(kind, name, ("bytes", content_digest(data)), lambda: _read(kind, data, name))
     release_memory()
-    if loaded.ok and memoryview(data).nbytes <= notebooks.EMBED_BYTES:
+    if loaded.ok and memoryview(data).nbytes <= notebook_files.EMBED_BYTES:
         loaded = dataclasses.replace(loaded, embeddable=bytes(data))
     return loaded
 
@@ -285,8 +285,8 @@ def no_overlap_message(run: Loaded, qrels: Loaded) -> str | None:
 # --- charts -----------------------------------------------------------------------------------------------------
 
 
-# one module draws every chart (ir_metrics_lab.core.figures.charts: no Streamlit)
-distribution_figure = charts.distribution
+# ir_metrics_lab.core.figures draws every chart (no Streamlit)
+distribution_figure = query_charts.distribution
 
 
 # --- widgets ----------------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import palette
 from ir_metrics_lab.session import presenter_state, widget_state
 from ir_metrics_lab.shell import css
 
@@ -101,17 +101,17 @@ def scaled(fig):
     return projector_marks(fig)
 
 
-MARK_OUTLINE = {"color": charts.COLORS["ink"], "width": 1.5}
+MARK_OUTLINE = {"color": palette.COLORS["ink"], "width": 1.5}
 
 
 def _projected(colour: object) -> object:
-    return charts.PROJECTOR_COLORS.get(colour.upper(), colour) if isinstance(colour, str) else colour
+    return palette.PROJECTOR_COLORS.get(colour.upper(), colour) if isinstance(colour, str) else colour
 
 
 def projector_marks(fig):
     """Chart marks that a washed-out projector still shows: 4.5:1 or more against the white plot (issue #27,
     item 5). Bars keep their fill (their colour tells categories apart) inside an ink outline; lines and markers
-    take the darker variant of their colour (charts.PROJECTOR_COLORS); reference lines too; text on the plot is
+    take the darker variant of their colour (palette.PROJECTOR_COLORS); reference lines too; text on the plot is
     ink. A heatmap's cells are left as they are: each holds its value as text, and its table is one click away."""
     for trace in fig.data:
         if trace.type in ("bar", "histogram"):
@@ -126,7 +126,7 @@ def projector_marks(fig):
     for shape in fig.layout.shapes or ():
         shape.line.color = _projected(shape.line.color)
     for annotation in fig.layout.annotations or ():
-        annotation.font.color = charts.COLORS["ink"]
+        annotation.font.color = palette.COLORS["ink"]
     return fig
 
 

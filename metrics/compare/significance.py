@@ -75,8 +75,8 @@ def wins_ties_losses(a: Sequence[float], b: Sequence[float], tie: float = TIE) -
 
 
 # --- the t distribution (scipy) ---
-# scipy is imported on use: scipy.stats takes about a second to import, and the playground loads this module
-# (through ir_metrics_lab.core.figures.charts) without ever running a t-test.
+# scipy is imported on use: scipy.stats takes about a second to import, and pages that never run a t-test load this
+# module (Why tools differ, through ir_metrics_lab.core.figures.comparison_charts).
 
 
 def regularized_incomplete_beta(a: float, b: float, x: float) -> float:

@@ -1,5 +1,5 @@
 """What each measure rewards, in words a reader who never computed one follows: the line a stakeholder's brief prints
-under each measure (ir_metrics_lab.core.exports.brief). Pure (no Streamlit).
+under each measure (ir_metrics_lab.core.brief). Pure (no Streamlit).
 
 Each family's line is its own, declared in its module (``Teaching.plain``); a family without one falls back to its
 one-line ``help``. ``{top}`` in a line is the part of the list the measure reads: "the first 10 results", or "the

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from ir_metrics_lab.core.exports import brief, brief_html
+from ir_metrics_lab.core.brief import html_page, many_runs, model, two_lists, two_runs, two_tools
 from ir_metrics_lab.core.scenario import Scenario
 from metrics.cli.ir_metrics_compare import main as compare_cli
 from metrics.compare import leaderboard as boards
@@ -68,8 +68,8 @@ def samples():
     return qrels, runs, evaluations
 
 
-def inputs(*runs: str) -> brief.Inputs:
-    return brief.Inputs(QRELS.name, {r: RUN_FILES[r].name for r in runs}, DAY, "http://127.0.0.1:8501")
+def inputs(*runs: str) -> model.Inputs:
+    return model.Inputs(QRELS.name, {r: RUN_FILES[r].name for r in runs}, DAY, "http://127.0.0.1:8501")
 
 
 @pytest.fixture(scope="module")
@@ -77,24 +77,24 @@ def briefs(samples, tmp_path_factory) -> dict[str, Path]:
     """Each kind of brief written to disk."""
     qrels, runs, evaluations = samples
     made = {
-        "pair": brief.pair(
+        "pair": two_runs.brief(
             evaluations["bm25"], evaluations["dense"], "bm25", "dense", runs=[runs["bm25"], runs["dense"]],
             qrels=qrels, inputs=inputs("bm25", "dense"),
         ),
-        "leaderboard": brief.leaderboard(
+        "leaderboard": many_runs.brief(
             boards.from_evaluations(evaluations), runs=runs, qrels=qrels, inputs=inputs(*runs)
         ),
-        "tools": brief.tools(
+        "tools": two_tools.brief(
             explain(runs["bm25"], qrels, "NDCG@10", "trec_eval", "sklearn"), run=runs["bm25"], qrels=qrels,
             inputs=inputs("bm25"),
         ),
-        "ab": brief.ab(Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B), inputs=inputs()),
+        "ab": two_lists.brief(Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B), inputs=inputs()),
     }  # fmt: skip
     folder = tmp_path_factory.mktemp("briefs")
     paths = {}
     for kind, made_brief in made.items():
         paths[kind] = folder / f"{kind}-{made_brief.file_name}"
-        paths[kind].write_text(brief_html.render(made_brief), encoding="utf-8")
+        paths[kind].write_text(html_page.render(made_brief), encoding="utf-8")
     return paths
 
 
@@ -194,14 +194,14 @@ def test_hostile_file_names_and_run_tags_stay_literal(browser, samples, tmp_path
     qrels, runs, evaluations = samples
     names = {HOSTILE["run"]: "bm25", HOSTILE["other"]: "dense"}
     renamed = {name: evaluations[r] for name, r in names.items()}
-    made = brief.leaderboard(
+    made = many_runs.brief(
         boards.from_evaluations(renamed),
         runs={name: runs[r] for name, r in names.items()},
         qrels=qrels,
-        inputs=brief.Inputs(HOSTILE["qrels"], {name: f"{name}.run" for name in names}, DAY),
+        inputs=model.Inputs(HOSTILE["qrels"], {name: f"{name}.run" for name in names}, DAY),
     )
     path = tmp_path / "hostile.html"
-    text = brief_html.render(made)
+    text = html_page.render(made)
     path.write_text(text, encoding="utf-8")
     assert "<img src=x" not in text and "</script>\u0020" not in text  # escaped, in the page and in the figures
     with offline_page(browser) as (page, requests, errors):
@@ -227,10 +227,10 @@ def axe_violations(page) -> list[dict]:
 def test_axe_finds_a_low_contrast_brief(browser, briefs, tmp_path, monkeypatch):
     """The audit can fail: the same brief with its captions in light grey (#AAAAAA on white, 2.3 to 1) has a
     color-contrast violation."""
-    monkeypatch.setattr(brief_html, "MUTED", "#AAAAAA")
-    made = brief.ab(Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B), inputs=inputs())
+    monkeypatch.setattr(html_page, "MUTED", "#AAAAAA")
+    made = two_lists.brief(Scenario.from_example(RETRIEVER_A), Scenario.from_example(RETRIEVER_B), inputs=inputs())
     path = tmp_path / "low-contrast.html"
-    path.write_text(brief_html.render(made), encoding="utf-8")
+    path.write_text(html_page.render(made), encoding="utf-8")
     with offline_page(browser) as (page, _, _):
         opened(page, path)
         assert "color-contrast" in {v["id"] for v in axe_violations(page)}

@@ -1,1 +1,2 @@
-"""What leaves the app as a file: the worked solution (Markdown, CSV), a page as a notebook, the stakeholder brief."""
+"""What leaves the app as a file: the worked solution (Markdown, CSV) and a page as a notebook (the stakeholder brief
+is ir_metrics_lab.core.brief)."""

@@ -1,167 +1,39 @@
 """A page's scenario as a Jupyter notebook (nbformat 4.5 JSON, built as plain dicts: the app needs no Jupyter package)
 that rebuilds exactly what the page shows by calling the library: the same numbers (ir_metrics_lab.core.numbers), the
 worked formulas and per-rank tables (the Breakdowns' Jupyter reprs, metrics.teaching.jupyter) and the same plotly
-figures (ir_metrics_lab.core.figures.charts, which imports no Streamlit). Pure (no Streamlit).
+figures (ir_metrics_lab.core.figures, which imports no Streamlit). Pure (no Streamlit).
 
 Safe by construction: the scenario's user text (ids, titles, query ids, file names) reaches a code cell only inside a
-Python literal written by ``repr`` (``literal``), which cannot run code however it is spelled, and a Markdown cell only
-through ir_metrics_lab.core.markdown.plain, which shows it character for character. Every other piece of a cell is this
-module's own text.
+Python literal written by ``repr`` (ir_metrics_lab.core.exports.notebook_cells.literal), which cannot run code however
+it is spelled, and a Markdown cell only through ir_metrics_lab.core.markdown.plain, which shows it character for
+character. Every other piece of a cell is this module's own text. The cells are notebook_cells', the data files
+notebook_files'; the teaching notebooks are teaching_notebooks'.
 """
 
 from __future__ import annotations
 
-import base64
-import dataclasses
-import gzip
-import json
 from collections.abc import Mapping, Sequence
-from pathlib import PurePath
 
 from ir_metrics_lab.core import family_display
-from ir_metrics_lab.core.lessons.lesson_text import GUIDES, LESSONS, NOTEBOOK_STEPS
+from ir_metrics_lab.core.exports.notebook_cells import (
+    code_cell,
+    literal,
+    markdown_cell,
+    notebook,
+    scenario_source,
+    setup,
+)
+from ir_metrics_lab.core.exports.notebook_files import data_files_source, data_section, run_files_source
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.core.scenario import DEFAULT_EXAMPLE, Scenario
-
-NBFORMAT, NBFORMAT_MINOR = 4, 5
-EMBED_BYTES = 5 << 20  # an uploaded file up to this size can travel inside the notebook (the pages offer it)
-MIME = "application/x-ipynb+json"
-KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
-# The package is not on the package index: a kernel without it installs the clone it runs in, or what
-# IR_METRICS_LAB_SOURCE names, and otherwise says so.
-INSTALL = """\
-# Installs the IR Metrics Lab if this kernel lacks it (Colab, Binder, a fresh environment); otherwise does nothing.
-# From a clone of the repository it installs that clone; else IR_METRICS_LAB_SOURCE (a path, wheel or git URL of
-# the repository: on Colab, run `%env IR_METRICS_LAB_SOURCE=...` first).
-import importlib
-import importlib.util
-import os
-import pathlib
-import subprocess
-import sys
-
-if importlib.util.find_spec("ir_metrics_lab") is None:
-    here = pathlib.Path.cwd()
-    clones = (p for p in (here, *here.parents) if (p / "app.py").is_file() and (p / "ir_metrics_lab").is_dir())
-    clone = next(clones, None)
-    source = os.environ.get("IR_METRICS_LAB_SOURCE") or (str(clone) if clone else None)
-    if source is None:
-        raise ModuleNotFoundError(
-            "The IR Metrics Lab is not installed in this kernel. Open the notebook from a clone of its repository, "
-            "or set IR_METRICS_LAB_SOURCE to a path, wheel or git URL of it (%env IR_METRICS_LAB_SOURCE=...) and "
-            "run this cell again."
-        )
-    subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", source])
-    importlib.invalidate_caches()"""
-
-# Tables of user text stay literal: pandas marks its HTML so MathJax leaves a "$x$" in a doc id alone.
-IMPORTS = """\
-import pandas as pd
-
-from ir_metrics_lab.core import numbers
-from ir_metrics_lab.core.figures import charts
 from ir_metrics_lab.core.scenario import Scenario
-from metrics.core.conventions import Conventions
-
-pd.set_option("display.html.use_mathjax", False)
-pd.set_option("display.max_colwidth", None)
-pd.set_option("display.width", 10_000)  # each row on one line in plain text too"""
-
-
-# --- cells ---
-
-
-WIDTH = 100  # a literal longer than this is written one item per line
-
-
-def literal(value: object, indent: int = 0) -> str:
-    """``value`` (str, int, float, bool, None, and tuples, lists, dicts and frozensets of them) as Python source that
-    evaluates to it, laid out for reading (``indent``: the column it starts at). Every atom is written by ``repr``,
-    so no text in a string can end the literal or run."""
-    flat = _flat(value)
-    if len(flat) + indent <= WIDTH or not isinstance(value, tuple | list | dict | frozenset) or not value:
-        return flat
-    pad, end = " " * (indent + 4), " " * indent
-    if isinstance(value, dict):
-        items = [f"{pad}{_flat(k)}: {literal(v, indent + 4)}," for k, v in value.items()]
-        return "{\n" + "\n".join(items) + f"\n{end}}}"
-    items = [f"{pad}{literal(v, indent + 4)}," for v in _ordered(value)]
-    opening, closing = {tuple: ("(", ")"), list: ("[", "]"), frozenset: ("frozenset({", "})")}[type(value)]
-    return opening + "\n" + "\n".join(items) + f"\n{end}{closing}"
-
-
-def _ordered(value: object) -> list:
-    return sorted(value, key=repr) if isinstance(value, frozenset) else list(value)  # a set: the same file each time
-
-
-def _flat(value: object) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_flat(k)}: {_flat(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, frozenset):
-        return "frozenset({" + ", ".join(map(_flat, _ordered(value))) + "})" if value else "frozenset()"
-    if isinstance(value, list):
-        return "[" + ", ".join(map(_flat, value)) + "]"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(map(_flat, value)) + ("," if len(value) == 1 else "") + ")"
-    if value is None or isinstance(value, bool | int | float | str):
-        return repr(value)
-    raise TypeError(f"not a plain literal: {type(value).__name__}")
-
-
-def markdown_cell(text: str) -> dict:
-    return {"cell_type": "markdown", "metadata": {}, "source": text}
-
-
-def code_cell(source: str) -> dict:
-    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
-
-
-def notebook(cells: Sequence[dict]) -> dict:
-    """The cells as an nbformat 4.5 notebook, outputs empty, with stable cell ids (the same page gives the same
-    file)."""
-    numbered = [{"id": f"cell-{i}", **cell} for i, cell in enumerate(cells, start=1)]
-    metadata = {"kernelspec": KERNEL, "language_info": {"name": "python"}}
-    return {"cells": numbered, "metadata": metadata, "nbformat": NBFORMAT, "nbformat_minor": NBFORMAT_MINOR}
-
-
-def dumps(nb: Mapping) -> str:
-    """The notebook as the .ipynb text Jupyter writes (one-space indent)."""
-    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
-
-
-def _source(text: str) -> list[str]:
-    return text.splitlines(keepends=True)
-
-
-def scenario_source(name: str, scn: Scenario) -> str:
-    """``NAME = Scenario(...)``: every field the metrics read, each a literal, and every convention spelled out."""
-    fields = {
-        "ranking": tuple(scn.ranking),
-        "shelf": tuple(scn.shelf),
-        "grades": dict(scn.grades),
-        "titles": dict(scn.titles),
-        "k": scn.k,
-        "scale": scn.scale,
-        "tail": tuple(scn.tail),
-        "unjudged": frozenset(scn.unjudged),
-    }
-    lines = [f"{name} = Scenario("]
-    lines += [f"    {field}={literal(value, 4)}," for field, value in fields.items()]
-    conventions = [f"{f.name}={literal(getattr(scn.conventions, f.name))}" for f in dataclasses.fields(scn.conventions)]
-    lines += [f"    conventions=Conventions({', '.join(conventions)}),", ")"]
-    return "\n".join(lines)
 
 
 def _heading(title: str, about: str) -> dict:
     return markdown_cell(
         f"# {title}\n\n{about}\n\n"
         "Run every cell from the top (*Run All*): each number below is the page's, to its 4 decimals, computed by "
-        "the `metrics` library; the charts are the page's own plotly figures (`ir_metrics_lab.core.figures.charts`)."
+        "the `metrics` library; the charts are the page's own plotly figures (`ir_metrics_lab.core.figures`)."
     )
-
-
-def _setup() -> list[dict]:
-    return [code_cell(INSTALL), code_cell(IMPORTS)]
 
 
 def _scenario_cells(names: Mapping[str, Scenario], about: str) -> list[dict]:
@@ -177,7 +49,7 @@ def playground(scn: Scenario, *, preset: str | None = None) -> dict:
     """The Playground's list, grades, titles, shelf, k and conventions: its cards, every worked formula with its
     per-rank table and bars, the metric@k curves and the precision-recall curve."""
     about = "The Playground's ranked list" + (f" (preset: {plain(preset, one_line=True)})" if preset else "") + "."
-    cells = [_heading("Playground", about), *_setup()]
+    cells = [_heading("Playground", about), *setup()]
     cells += _scenario_cells(
         {"SCENARIO": scn},
         "## The scenario\n\nThe ranked list (best first), the judged documents it missed (the shelf: they count in R "
@@ -196,10 +68,10 @@ def playground(scn: Scenario, *, preset: str | None = None) -> dict:
         shown = family_display.display(family)
         lines = [f"now[{family!r}]"]
         if family in tabs or shown.bars:
-            lines.insert(0, f"display(charts.contributions(now[{family!r}], titles=SCENARIO.titles))")
+            lines.insert(0, f"display(rank_charts.contributions(now[{family!r}], titles=SCENARIO.titles))")
         if shown.versus:
             actual, ideal = shown.versus
-            lines.insert(0, f"display(charts.ideal_vs_actual(now[{actual!r}], now[{ideal!r}]))")
+            lines.insert(0, f"display(rank_charts.ideal_vs_actual(now[{actual!r}], now[{ideal!r}]))")
         cells.append(code_cell("\n".join(lines)))
     cells += [
         markdown_cell(
@@ -208,8 +80,8 @@ def playground(scn: Scenario, *, preset: str | None = None) -> dict:
             "recall levels."
         ),
         code_cell(
-            "display(charts.curves(numbers.curves(SCENARIO), SCENARIO.k, 'Each metric at every cutoff'))\n"
-            "charts.precision_recall(*numbers.precision_recall(SCENARIO))"
+            "display(curve_charts.curves(numbers.curves(SCENARIO), SCENARIO.k, 'Each metric at every cutoff'))\n"
+            "curve_charts.precision_recall(*numbers.precision_recall(SCENARIO))"
         ),
     ]
     return notebook(cells)
@@ -220,7 +92,7 @@ def ab(a: Scenario, b: Scenario, *, bars_of: str | None = None) -> dict:
     page's sentences, the per-rank bars of ``bars_of`` (the page's picker; its first tab by default) and the
     metric@k curves."""
     bars_of = bars_of or family_display.playground_tabs()[0]
-    cells = [_heading("Retriever A vs B", "Two retrievers' rankings of the same documents."), *_setup()]
+    cells = [_heading("Retriever A vs B", "Two retrievers' rankings of the same documents."), *setup()]
     cells += _scenario_cells(
         {"A": a, "B": b}, "## The two lists\n\nRetriever A's and B's rankings, grades, titles, k and conventions."
     )
@@ -239,16 +111,16 @@ def ab(a: Scenario, b: Scenario, *, bars_of: str | None = None) -> dict:
         ),
         markdown_cell("## Per-rank contributions\n\nBoth on the same scale, then each worked formula and table."),
         code_cell(
-            f"bars = {{side: charts.contributions(now[side][{bars_of!r}], titles=scn.titles) "
+            f"bars = {{side: rank_charts.contributions(now[side][{bars_of!r}], titles=scn.titles) "
             "for side, scn in (('A', A), ('B', B))}\n"
-            "charts.share_y_range(*bars.values())\n"
+            "rank_charts.share_y_range(*bars.values())\n"
             "for side, fig in bars.items():\n"
             f"    display(fig, now[side][{bars_of!r}])"
         ),
         markdown_cell("## Metric@k curves\n\nEach metric at every cutoff, A against B."),
         code_cell(
             f"families = {literal(family_display.listed('compared_curves'))}\n"
-            "charts.ab_curves(numbers.curves(A, families), numbers.curves(B, families), A.k)"
+            "curve_charts.ab_curves(numbers.curves(A, families), numbers.curves(B, families), A.k)"
         ),
     ]
     return notebook(cells)
@@ -267,7 +139,7 @@ def multi_query(
     queries added), k and ``-c``: the means, the per-query bars of ``bars_of`` (a mean's label; MAP@k by default)
     and which queries count."""
     titles = {doc: title for scn in queries.values() for doc, title in scn.titles.items() if title}
-    cells = [_heading("Many queries: MRR, MAP and mean NDCG", "Per-query scores and their means."), *_setup()]
+    cells = [_heading("Many queries: MRR, MAP and mean NDCG", "Per-query scores and their means."), *setup()]
     cells += [
         markdown_cell(
             "## The queries\n\nEach query's ranked list (best first) and its judgments (document: grade), k, and "
@@ -293,7 +165,7 @@ def multi_query(
         markdown_cell("## Per-query bars and which queries count"),
         code_cell(
             f"chosen = {literal(bars_of)} or f'MAP@{{K}}'\n"
-            "display(charts.per_query_bars(dict(results[chosen].per_query), results[chosen].mean, chosen))\n"
+            "display(query_charts.per_query_bars(dict(results[chosen].per_query), results[chosen].mean, chosen))\n"
             "pd.DataFrame(numbers.query_status_rows(RUN, QRELS, K, results, complete=COMPLETE))"
         ),
     ]
@@ -305,7 +177,7 @@ def swap_heatmap(scn: Scenario, family: str, k: int | None) -> dict:
     ``family`` at ``k`` (None: the whole list), the best single swap and the heatmap."""
     cells = [
         _heading("Swap heatmap", "How much each swap of two ranks of the Playground's list would change a metric."),
-        *_setup(),
+        *setup(),
     ]
     cells += _scenario_cells({"SCENARIO": scn}, "## The list\n\nThe Playground's list, grades, k and conventions.")
     cells += [
@@ -333,7 +205,7 @@ def swap_heatmap(scn: Scenario, family: str, k: int | None) -> dict:
             "else:\n"
             "    i, j, gain = best\n"
             "    print(f'The best single swap is rank {i} ↔ rank {j}: {now.metric} {gain:+.4f}.')\n"
-            "charts.swap_heatmap(deltas, SCENARIO.ranking, now.metric)"
+            "heatmaps.swap_heatmap(deltas, SCENARIO.ranking, now.metric)"
         ),
     ]
     return notebook(cells)
@@ -348,7 +220,7 @@ def quiz_exercise(
     trec_eval averages."""
     cells = [
         _heading(f"Quiz: {plain(title, one_line=True)}", plain(question)),
-        *_setup(),
+        *setup(),
         markdown_cell("## The exercise\n\nEach list (best first, per query) and every judgment, as data."),
         code_cell(
             f"RUNS = {literal({name: dict(run) for name, run in runs.items()})}\n"
@@ -378,101 +250,15 @@ def quiz_exercise(
     return notebook(cells)
 
 
-def embedded_name(file_name: str) -> str:
-    """The name an embedded file is written under, beside the notebook: the uploaded name's last part, never a path.
-
-    >>> embedded_name("../../etc/passwd"), embedded_name(".."), embedded_name("run.txt")
-    ('passwd', 'uploaded-file', 'run.txt')
-    """
-    name = PurePath(str(file_name).replace("\\", "/")).name
-    return name if name not in ("", ".", "..") else "uploaded-file"
-
-
-def _embedding(files: Sequence[tuple]) -> list[str]:
-    """Lines that write each embedded file (("embedded", name, bytes)) beside the notebook unless one is there."""
-    embedded = {embedded_name(source[1]): source[2] for source in files if source[0] == "embedded"}
-    if not embedded:
-        return []
-    lines = [
-        "import base64",
-        "import gzip",
-        "",
-        "# Your uploaded files travel inside this notebook (gzip, base64): each is written beside it unless a file of",
-        "# that name is already there.",
-        "EMBEDDED = {",
-    ]
-    for name, data in embedded.items():
-        packed = base64.b64encode(gzip.compress(data, mtime=0)).decode("ascii")
-        lines.append(f"    {literal(name)}: {packed!r},")
-    lines += [
-        "}",
-        "for name, packed in EMBEDDED.items():",
-        "    if not pathlib.Path(name).exists():",
-        "        pathlib.Path(name).write_bytes(gzip.decompress(base64.b64decode(packed)))",
-        "",
-    ]
-    return lines
-
-
-def _data_files(files: Mapping[str, tuple]) -> str:
-    """``NAME = path`` for each input: ("sample", file name) is one of the app's bundled samples, ("upload", file
-    name) a file the user puts beside the notebook (the kernel's working folder), checked before it is read, and
-    ("embedded", file name, bytes) an uploaded file the notebook carries and writes there itself."""
-    lines = [
-        "import pathlib",
-        "",
-        "from ir_metrics_lab.core.paths import SAMPLES_DIR",
-        "",
-        *_embedding(list(files.values())),
-    ]
-    uploads = []
-    for name, source in files.items():
-        if source[0] == "sample":
-            lines.append(f"{name} = SAMPLES_DIR / {literal(source[1])}  # bundled with the app")
-        elif source[0] == "embedded":
-            lines.append(f"{name} = pathlib.Path({literal(embedded_name(source[1]))})  # embedded above")
-        else:
-            lines.append(
-                f"{name} = pathlib.Path({literal(source[1])})  # the uploaded file: put it beside this notebook"
-            )
-            uploads.append(name)
-    if uploads:
-        lines += [
-            "",
-            f"for path in ({', '.join(uploads)},):",
-            "    if not path.is_file():",
-            "        raise FileNotFoundError(f'put {path.name!r} in {pathlib.Path.cwd()} and run again')",
-        ]
-    return "\n".join(lines)
-
-
-def _where(files: Sequence[tuple], what: str) -> str:
-    """The notebook's words on its data: the samples, files carried inside it, or files to put beside it."""
-    uploaded = [plain(source[1], one_line=True) for source in files if source[0] == "upload"]
-    embedded = [plain(embedded_name(source[1]), one_line=True) for source in files if source[0] == "embedded"]
-    if not uploaded and not embedded:
-        return f"## The data\n\nThe sample {what} bundled with the app."
-    said = []
-    if embedded:
-        said.append(
-            "Your files (" + ", ".join(embedded) + ") travel inside this notebook: the next cell writes them beside it."
-        )
-    if uploaded:
-        said.append(
-            "Your files (" + ", ".join(uploaded) + ") are read from this notebook's folder: put them beside it."
-        )
-    return "## The data\n\n" + " ".join(said)
-
-
 def why_tools_differ(run: tuple[str, str], qrels: tuple[str, str], measure: str, first: str, second: str) -> dict:
     """Why tools differ: the run and qrels (each ("sample" or "upload", file name)), the measure and the two tools:
     the sentence, both means and their difference, each convention's share, the waterfall and the per-query table."""
-    where = _where((run, qrels), "run and qrels")
+    where = data_section((run, qrels), "run and qrels")
     cells = [
         _heading("Why do two tools disagree?", "Two tools' numbers for one measure on a run, and why they differ."),
-        *_setup(),
+        *setup(),
         markdown_cell(where),
-        code_cell(_data_files({"RUN": run, "QRELS": qrels})),
+        code_cell(data_files_source({"RUN": run, "QRELS": qrels})),
         markdown_cell(
             "## The difference\n\nThe run scored under both tools' choices; the difference of the means split "
             "between the conventions that differ (exact Shapley values)."
@@ -491,7 +277,7 @@ def why_tools_differ(run: tuple[str, str], qrels: tuple[str, str], measure: str,
         ),
         markdown_cell("## One bar per convention, then each query, largest difference first"),
         code_cell(
-            "if found.switches:\n    display(charts.tool_waterfall(found))\n"
+            "if found.switches:\n    display(comparison_charts.tool_waterfall(found))\n"
             "with pd.option_context('display.float_format', '{:.4f}'.format, 'display.max_rows', 20):\n"
             "    display(numbers.tool_query_frame(found))"
         ),
@@ -502,12 +288,12 @@ def why_tools_differ(run: tuple[str, str], qrels: tuple[str, str], measure: str,
 def evaluate_run(run: tuple[str, str], qrels: tuple[str, str], measures: Sequence[str], *, complete: bool) -> dict:
     """Evaluate a run: the files (as for why_tools_differ), the measures as typed and trec_eval's -c: the means, each
     measure's distribution over the queries and the per-query table."""
-    where = _where((run, qrels), "run and qrels")
+    where = data_section((run, qrels), "run and qrels")
     cells = [
         _heading("Evaluate a run", "A run scored against its qrels with trec_eval's conventions."),
-        *_setup(),
+        *setup(),
         markdown_cell(where),
-        code_cell(_data_files({"RUN": run, "QRELS": qrels})),
+        code_cell(data_files_source({"RUN": run, "QRELS": qrels})),
         markdown_cell(
             "## The means\n\nOver the queries in both files (with `-c`, a judged query the run misses counts as "
             "0): the same numbers as `python -m metrics QRELS RUN -q`."
@@ -524,7 +310,8 @@ def evaluate_run(run: tuple[str, str], qrels: tuple[str, str], measures: Sequenc
         ),
         markdown_cell("## Distribution over queries"),
         code_cell(
-            "for name in names:\n    display(charts.distribution(result.per_query[name], name, result.means[name]))"
+            "for name in names:\n"
+            "    display(query_charts.distribution(result.per_query[name], name, result.means[name]))"
         ),
         markdown_cell("## Per query"),
         code_cell(
@@ -533,14 +320,6 @@ def evaluate_run(run: tuple[str, str], qrels: tuple[str, str], measures: Sequenc
         ),
     ]
     return notebook(cells)
-
-
-def _path(kind: str, file_name: str, *_: object) -> str:
-    if kind == "sample":
-        return f"SAMPLES_DIR / {literal(file_name)}"
-    if kind == "embedded":
-        return f"pathlib.Path({literal(embedded_name(file_name))})"
-    return f"pathlib.Path({literal(file_name)})"
 
 
 def compare_runs(
@@ -558,27 +337,23 @@ def compare_runs(
     ``heatmap`` (measure, query order, at most this many queries) the runs x queries heatmap and the win/tie/loss
     table; with ``pair`` (run A, run B, the metric looked at) the pair's tests, its per-query differences and its
     randomization test, as the page's pair view shows them."""
-    where = _where((*runs.values(), qrels), "runs and qrels")
-    files = [
-        "import pathlib",
-        "",
-        "from ir_metrics_lab.core.paths import SAMPLES_DIR",
-        "",
-        *_embedding([*runs.values(), qrels]),
-    ]
-    files += ["RUN_FILES = {"]
-    files += [f"    {literal(name)}: {_path(*source)}," for name, source in runs.items()]
-    files += ["}", f"QRELS = {_path(*qrels)}"]
-    files += [
-        "for path in (*RUN_FILES.values(), QRELS):",
-        "    if not path.is_file():",
-        "        raise FileNotFoundError(f'put {path.name!r} in {pathlib.Path.cwd()} and run again')",
-    ]
     cells = [
         _heading("Compare runs", "Several runs against the same qrels: a leaderboard with significance tests."),
-        *_setup(),
-        markdown_cell(where),
-        code_cell("\n".join(files)),
+        *setup(),
+        markdown_cell(data_section((*runs.values(), qrels), "runs and qrels")),
+        code_cell(run_files_source(runs, qrels)),
+        *_leaderboard_cells(measures, test, correction),
+    ]
+    if heatmap is not None:
+        cells += _heatmap_cells(*heatmap)
+    if pair is not None:
+        cells += _pair_cells(*pair)
+    return notebook(cells)
+
+
+def _leaderboard_cells(measures: Sequence[str], test: str, correction: str) -> list[dict]:
+    """Every run evaluated, and the leaderboard under the page's test and correction."""
+    return [
         markdown_cell(
             "## The leaderboard\n\nMeans over the queries every run was evaluated on, best per column, and the "
             "runs each one beats significantly (the letters), under the page's test and correction."
@@ -594,118 +369,48 @@ def compare_runs(
             "board"
         ),
     ]
-    if heatmap is not None:
-        measure, order, most = heatmap
-        cells += [
-            markdown_cell(
-                "## Where the runs differ\n\nOne row per run, one column per query; then each run against each "
-                "other, query by query: wins / ties / losses (row against column)."
-            ),
-            code_cell(
-                "from metrics.compare.leaderboard import query_order\n"
-                "from ir_metrics_lab.core.figures import leaderboard as board_tables\n\n"
-                f"MEASURE, ORDER, MOST = {literal(measure)}, {literal(order)}, {most!r}\n"
-                "order = query_order(board.queries, board.per_query[MEASURE], by=ORDER)\n"
-                "queries, values = board_tables.heatmap_rows(board, MEASURE, order, MOST)\n"
-                "labels = [board_tables.run_label(board, run) for run in board.runs]\n"
-                "unit = board_tables.on_unit_scale(MEASURE)\n"
-                "display(charts.runs_heatmap(queries, labels, values, MEASURE, unit=unit))\n"
-                "board_tables.win_tie_loss_table(board, MEASURE)"
-            ),
-        ]
-    if pair is not None:
-        name_a, name_b, metric = pair
-        cells += [
-            markdown_cell(
-                "## Two runs, query by query\n\nThe queries both runs are evaluated on; for each measure the paired "
-                "t-test, the randomization test and a bootstrap interval (fixed seeds: the page's numbers)."
-            ),
-            code_cell(
-                "from metrics.compare.pairing import align\n"
-                "from metrics.compare.significance import compare_paired\n\n"
-                f"A, B, METRIC = {literal(name_a)}, {literal(name_b)}, {literal(metric)}\n"
-                "pair = align(evaluations[A], evaluations[B])\n"
-                "results = {name: compare_paired(a, b) for name, (a, b) in pair.values.items()}\n"
-                "print(f'{len(pair.queries)} queries are evaluated in both runs (A = {A}, B = {B}).')\n"
-                "for name, comparison in results.items():\n"
-                "    print(f'{name}: {numbers.pair_summary(comparison)}')\n"
-                "a_values, b_values = pair.values[METRIC]\n"
-                "display(charts.waterfall(list(pair.queries), a_values, b_values, METRIC, A, B))\n"
-                "charts.null_histogram(results[METRIC].randomization, METRIC)"
-            ),
-        ]
-    return notebook(cells)
 
 
-# --- the teaching notebooks (docs/notebooks/, written by scripts/write_notebooks.py) ---
-
-# File name (without .ipynb) -> lesson or guide key, in the order a course reads them.
-TEACHING = {
-    "01-precision-and-recall": "precision_recall",
-    "02-reciprocal-rank": "rr",
-    "03-average-precision": "ap",
-    "04-dcg-and-ndcg": "ndcg",
-    "05-pr-curve-and-r-precision": "pr_curve",
-    "06-unjudged-documents": "unjudged",
-    "07-rbp-and-err": "user_models",
-    "08-evaluate-your-run": "evaluate_your_run",
-    "09-why-two-tools-disagree": "why_tools_differ",
-}
-TEACHING_INTRO = (
-    "Part of the IR Metrics Lab's teaching notebooks; the app's page of the same name lets you drag the list and "
-    "watch every number follow. Run every cell from the top (*Run All*)."
-)
-DEFAULT_LIST = f"""\
-from metrics.teaching.examples import EXAMPLES
-
-# The Playground's default list: edit it (Scenario's methods return a new one) and run the cells below again.
-SCENARIO = Scenario.from_example(EXAMPLES[{DEFAULT_EXAMPLE!r}])
-ranking, qrels, k = list(SCENARIO.full_ranking), SCENARIO.qrels, SCENARIO.k
-pd.DataFrame(numbers.scenario_table(SCENARIO))"""
+def _heatmap_cells(measure: str, order: str, most: int) -> list[dict]:
+    """The runs x queries heatmap of ``measure`` (queries in ``order``, at most ``most``) and the win/tie/loss table."""
+    return [
+        markdown_cell(
+            "## Where the runs differ\n\nOne row per run, one column per query; then each run against each "
+            "other, query by query: wins / ties / losses (row against column)."
+        ),
+        code_cell(
+            "from metrics.compare.leaderboard import query_order\n"
+            "from ir_metrics_lab.core.figures import leaderboard as board_tables\n\n"
+            f"MEASURE, ORDER, MOST = {literal(measure)}, {literal(order)}, {most!r}\n"
+            "order = query_order(board.queries, board.per_query[MEASURE], by=ORDER)\n"
+            "queries, values = board_tables.heatmap_rows(board, MEASURE, order, MOST)\n"
+            "labels = [board_tables.run_label(board, run) for run in board.runs]\n"
+            "unit = board_tables.on_unit_scale(MEASURE)\n"
+            "display(heatmaps.runs_heatmap(queries, labels, values, MEASURE, unit=unit))\n"
+            "board_tables.win_tie_loss_table(board, MEASURE)"
+        ),
+    ]
 
 
-def _steps(steps: Sequence[tuple[str, str]]) -> list[dict]:
-    return [cell for text, code in steps for cell in (markdown_cell(text), code_cell(code))]
-
-
-def teaching(name: str, scn: Scenario | None = None) -> dict:
-    """The teaching notebook ``name`` (a TEACHING file name): a lesson's words as its page says them
-    (ir_metrics_lab.core.lessons.lesson_text), its measures worked on the Playground's default list (or on ``scn``, the
-    list a lesson page downloads it with), its traps and naming."""
-    key = TEACHING[name]
-    if key in GUIDES:
-        title, intro, steps = GUIDES[key]
-        return notebook([markdown_cell(f"# {title}\n\n{intro}\n\n{TEACHING_INTRO}"), *_setup(), *_steps(steps)])
-    lesson = LESSONS[key]
-    cells = [markdown_cell(f"# {lesson.title}\n\n{lesson.intro}\n\n{TEACHING_INTRO}"), *_setup()]
-    if scn is None:
-        cells += [markdown_cell("## The list"), code_cell(DEFAULT_LIST)]
-    else:
-        own = "\n".join(
-            [
-                scenario_source("SCENARIO", scn),
-                "ranking, qrels, k = list(SCENARIO.full_ranking), SCENARIO.qrels, SCENARIO.k",
-            ]
-        )
-        cells += [
-            markdown_cell(
-                "## The list\n\nYour Playground list as the lesson page showed it: grades, k and conventions."
-            ),
-            code_cell(f"{own}\npd.DataFrame(numbers.scenario_table(SCENARIO))"),
-        ]
-    cells += _steps(NOTEBOOK_STEPS[key])
-    cells.append(markdown_cell("## Traps\n\n" + "\n".join(f"- {trap}" for trap in lesson.traps)))
-    if lesson.naming:
-        cells.append(markdown_cell(lesson.naming))
-    return notebook(cells)
-
-
-def lesson_file(key: str) -> str:
-    """The teaching notebook's name of the lesson ``key`` (ir_metrics_lab.core.lessons.lesson_text.LESSONS)."""
-    return next(name for name, lesson in TEACHING.items() if lesson == key)
-
-
-def to_text(nb: Mapping) -> str:
-    """The notebook as the .ipynb file, cells' sources split into lines as Jupyter saves them."""
-    cells = [{**cell, "source": _source(cell["source"])} for cell in nb["cells"]]
-    return dumps({**nb, "cells": cells})
+def _pair_cells(name_a: str, name_b: str, metric: str) -> list[dict]:
+    """Run B against run A as the page's pair view shows them: the tests, and ``metric``'s per-query differences and
+    randomization test."""
+    return [
+        markdown_cell(
+            "## Two runs, query by query\n\nThe queries both runs are evaluated on; for each measure the paired "
+            "t-test, the randomization test and a bootstrap interval (fixed seeds: the page's numbers)."
+        ),
+        code_cell(
+            "from metrics.compare.pairing import align\n"
+            "from metrics.compare.significance import compare_paired\n\n"
+            f"A, B, METRIC = {literal(name_a)}, {literal(name_b)}, {literal(metric)}\n"
+            "pair = align(evaluations[A], evaluations[B])\n"
+            "results = {name: compare_paired(a, b) for name, (a, b) in pair.values.items()}\n"
+            "print(f'{len(pair.queries)} queries are evaluated in both runs (A = {A}, B = {B}).')\n"
+            "for name, comparison in results.items():\n"
+            "    print(f'{name}: {numbers.pair_summary(comparison)}')\n"
+            "a_values, b_values = pair.values[METRIC]\n"
+            "display(comparison_charts.waterfall(list(pair.queries), a_values, b_values, METRIC, A, B))\n"
+            "comparison_charts.null_histogram(results[METRIC].randomization, METRIC)"
+        ),
+    ]

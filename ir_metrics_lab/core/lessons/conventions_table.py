@@ -1,4 +1,4 @@
-"""The convention splits between popular tools, and the blog posts' errata, as data computed by ``metrics``. Pure.
+"""The convention splits between popular tools, as data computed by ``metrics``. Pure.
 
 For each split: the current scenario's number both ways, which tools give which, and why; when the scenario gives
 the same number both ways, a one-click fix (a tweak of the scenario or a built-in example) that shows the
@@ -15,11 +15,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from ir_metrics_lab.core.lessons.convention_examples import (
+    example_ap_at_k,
+    example_ap_denominator,
+    example_graded,
+    example_rcap,
+    example_recall_rounding,
+    example_rr_cutoff,
+    example_threshold,
+    example_tie_pair,
+    with_conventions,
+)
 from ir_metrics_lab.core.scenario import MAX_DOCS, Scenario
 from metrics import (
     average_precision,
     capped_recall,
-    dcg,
     mean,
     mean_over_queries,
     ndcg,
@@ -29,10 +39,7 @@ from metrics import (
     reciprocal_rank,
 )
 from metrics.catalog import registry
-from metrics.core.conventions import Conventions
 from metrics.core.types import Term
-from metrics.teaching.blog_posts import SOURCES
-from metrics.teaching.examples import BETTER_AUTH, CAT_DOG_PARROT, GRADES_32301, RETRIEVER_A
 
 SAME = 5e-5  # values that agree to 4 decimals are "the same" on the page
 
@@ -73,10 +80,6 @@ class Split:
         return max(values) - min(values) >= SAME
 
 
-def _replace(scn: Scenario, **changes: object) -> Scenario:
-    return scn.with_settings(conventions=dataclasses.replace(scn.conventions, **changes))
-
-
 def _missed_doc(scn: Scenario) -> Scenario | None:
     """The scenario plus one top-grade doc the retriever missed (on the shelf), or None if it cannot hold one."""
     if len(scn.docs) >= MAX_DOCS:
@@ -92,57 +95,6 @@ def _first_relevant(scn: Scenario) -> int | None:
 
 def _relevant_count(scn: Scenario) -> int:
     return int(recall(list(scn.full_ranking), scn.qrels, scn.k, conventions=scn.conventions).terms[Term.R])
-
-
-# --- built-in examples, as data (each shows its split) ---
-
-
-def example_ap_denominator() -> Scenario:
-    """Golden ``pub-seed000-ap-denominator``: R = 3, r3 never retrieved, z judged 0 at rank 1."""
-    grades = {"z": 0, "r1": 1, "n1": 0, "r2": 1, "n2": 0, "r3": 1}
-    return Scenario(("z", "r1", "n1", "r2", "n2"), ("r3",), grades, k=5, scale=1)
-
-
-def example_ap_at_k() -> Scenario:
-    """R = 10 relevant docs, ranking [r0, n1, r1, r2, n2], k = 3 (trec ``map_cut_3`` = 0.1667)."""
-    shelf = tuple(f"r{i}" for i in range(3, 10))
-    grades = {d: 1 for d in ("r0", "r1", "r2", *shelf)} | {"n1": 0, "n2": 0}
-    return Scenario(("r0", "n1", "r1", "r2", "n2"), shelf, grades, k=3, scale=1)
-
-
-def example_rcap() -> Scenario:
-    """The R_cap example of "Metrics for Information Retrieval": relevant at ranks 1-3, 6-8 and 10 (R = 7), k = 5."""
-    ranking = tuple(f"d{i}" for i in range(1, 11))
-    grades = {d: int(d in {"d1", "d2", "d3", "d6", "d7", "d8", "d10"}) for d in ranking}
-    return Scenario(ranking, (), grades, k=5, scale=1)
-
-
-def example_tie_pair() -> Scenario:
-    """Golden ties ``tie-relevant-vs-nonrelevant-pair``: a (relevant) and b tie; a was inserted first."""
-    return Scenario(("a", "b"), (), {"a": 1, "b": 0}, k=2, scale=1)
-
-
-def example_threshold() -> Scenario:
-    """qrels {a:1, b:2, c:3, d:0, e:1, f:2}, ranking [a, b, c, d, e, g], threshold 2 (f never retrieved)."""
-    grades = {"a": 1, "b": 2, "c": 3, "d": 0, "e": 1, "g": 0, "f": 2}
-    scn = Scenario(("a", "b", "c", "d", "e", "g"), ("f",), grades, k=5, scale=3)
-    return _replace(scn, threshold=2)
-
-
-def example_recall_rounding() -> Scenario:
-    """R = 2, relevant at ranks 1 and 4: recall levels 0.6 and 0.7 ask for 1 relevant doc (lround(1.2), lround(1.4))
-    or 2 (⌊1.2 + 0.9⌋, ⌊1.4 + 0.9⌋), so their interpolated precision is 1 or 2/4."""
-    grades = {"r1": 1, "n1": 0, "n2": 0, "r2": 1}
-    return Scenario(("r1", "n1", "n2", "r2"), (), grades, k=4, scale=1)
-
-
-def example_graded() -> Scenario:
-    return Scenario.from_example(GRADES_32301)
-
-
-def example_rr_cutoff() -> Scenario:
-    """Q3 of "Metrics for Information Retrieval": the first relevant doc is at rank 3 and k = 2."""
-    return Scenario.from_example(CAT_DOG_PARROT, "Q3")
 
 
 # --- the splits ---
@@ -491,7 +443,7 @@ def _candidates(key: str, scn: Scenario) -> list[Fix]:
     elif key == "threshold":
         if scn.scale >= 2 and scn.conventions.threshold < scn.scale:
             higher = scn.conventions.threshold + 1
-            fixes.append(Fix(f"Set the threshold to {higher}", _replace(scn, threshold=higher)))
+            fixes.append(Fix(f"Set the threshold to {higher}", with_conventions(scn, threshold=higher)))
         fixes.append(Fix("Load the threshold example (threshold 2)", example_threshold()))
     elif key == "recall_rounding":
         fixes.append(Fix("Load the list r1, n1, n2, r2 (R = 2)", example_recall_rounding()))
@@ -511,206 +463,3 @@ def split(key: str, scn: Scenario) -> Split:
 
 def splits(scn: Scenario) -> list[Split]:
     return [split(key, scn) for key in BUILDERS]
-
-
-# --- errata in the blog posts (docs/conventions.md §6), each value computed live ---
-
-
-@dataclass(frozen=True, slots=True)
-class Erratum:
-    key: str
-    seed: str  # the post it corrects: a key of metrics.teaching.blog_posts.SOURCES
-    claim: str  # what the post says or printed
-    printed: str
-    correct: str  # computed by metrics, 4 decimals
-    reason: str
-    scenario: Scenario | None = None  # what "Open in playground" loads
-    open_note: str = ""
-
-
-POSTS = {key: source.title for key, source in SOURCES.items()}  # the errata page's sections, by post
-
-
-def _f(x: float) -> str:
-    return f"{x:.4f}"
-
-
-def _per_query(fn: Callable, k: int | None, queries: dict) -> tuple[list[float], float]:
-    run = {q: list(query.ranking) for q, query in queries.items()}
-    qrels = {q: dict(query.qrels) for q, query in queries.items()}
-    result = mean_over_queries(partial(fn, k=k), run, qrels)
-    return [result.per_query[q] for q in run], result.mean
-
-
-def _graded_x10() -> dict[str, tuple[list[str], dict[str, int]]]:
-    """Scores of "Metrics for Information Retrieval" mapped to int(round(10 * score)) (golden ``...-graded-x10``)."""
-    ranking = ["D1", "D2", "D3", "D4"]
-    return {
-        "Q1": (ranking, {"D1": 10, "D2": 5, "D3": 3, "D4": 1}),
-        "Q2": (ranking, {"D1": 7, "D2": 10, "D3": 2, "D4": 1}),
-        "Q3": (ranking, {"D1": 4, "D2": 2, "D3": 10, "D4": 1}),
-    }
-
-
-def errata() -> list[Erratum]:
-    retriever_a = Scenario.from_example(RETRIEVER_A)
-    rr_a = reciprocal_rank(list(retriever_a.full_ranking), retriever_a.qrels).value
-    ap_case = example_ap_denominator()
-    ap_trec = average_precision(list(ap_case.full_ranking), ap_case.qrels).value
-    ap_prose = average_precision(
-        list(ap_case.full_ranking), ap_case.qrels, conventions=Conventions(ap_denominator="retrieved")
-    )
-    ap_prose = ap_prose.value
-    better = Scenario.from_example(BETTER_AUTH)
-    ba_linear = ndcg(list(better.full_ranking), better.qrels, 3).value
-    ba_exp_scn = _replace(better, gain="exp")
-    ba_exp = ndcg(list(better.full_ranking), better.qrels, 3, conventions=ba_exp_scn.conventions).value
-
-    graded = example_graded()
-    g_rank, g_qrels = list(graded.full_ranking), graded.qrels
-    exp_conv = dataclasses.replace(graded.conventions, gain="exp")
-    dcg4 = dcg(g_rank, g_qrels, 4).value
-    dcg4_exp = dcg(g_rank, g_qrels, 4, conventions=exp_conv).value
-    missed = graded.with_doc("d9", "A grade-3 doc the retriever missed", grade=3, on_shelf=True)
-    ndcg_retrieved = ndcg(g_rank, missed.qrels, 5, conventions=Conventions(idcg="retrieved")).value
-    ndcg_all = ndcg(g_rank, missed.qrels, 5).value
-    ndcg_exp = ndcg(g_rank, g_qrels, 5, conventions=exp_conv).value
-    ndcg_lin = ndcg(g_rank, g_qrels, 5).value
-
-    pets = CAT_DOG_PARROT.queries
-    x10 = {q: ndcg(r, g, 2).value for q, (r, g) in _graded_x10().items()}
-    p2, p2_mean = _per_query(precision, 2, pets)
-    r2, _ = _per_query(recall, 2, pets)
-    _, map2 = _per_query(average_precision, 2, pets)
-    _, mrr2 = _per_query(reciprocal_rank, 2, pets)
-    _, mrr = _per_query(reciprocal_rank, None, pets)
-    rcap = example_rcap()
-    r5 = recall(list(rcap.full_ranking), rcap.qrels, 5).value
-    rc5 = capped_recall(list(rcap.full_ranking), rcap.qrels, 5).value
-    q3 = example_rr_cutoff()
-    q2 = Scenario.from_example(CAT_DOG_PARROT, "Q2")
-
-    return [
-        Erratum(
-            "000-rr",
-            "000",
-            "RR is “the reciprocal of the rank of the first document that appears in the retrieved set”.",
-            "1 for every list (as worded)",
-            f"RR = {_f(rr_a)} for retriever A",
-            "The word *relevant* is missing: RR is 1 / rank of the first **relevant** document.",
-            retriever_a,
-        ),
-        Erratum(
-            "000-ap",
-            "000",
-            "AP divides by “the total number of relevant documents in the retrieved set”.",
-            "0.5 (prose); the code ÷ len(ground_truth) gives 0.6875 or 0.25",
-            f"AP = {_f(ap_trec)} (÷ R = 3); the prose's rule gives {_f(ap_prose)}",
-            "trec_eval divides by R, every relevant doc in the qrels, retrieved or not; the code also counts a "
-            "grade-0 judgment as a hit.",
-            ap_case,
-        ),
-        Erratum(
-            "000-71",
-            "000",
-            "A (grade 1), B (3), C (2): “performing at 71% of the ideal”.",
-            "0.71",
-            f"NDCG@3 = {_f(ba_linear)} (linear gain), {_f(ba_exp)} (exponential, the post's code)",
-            "Not reproducible from the text; one speculative reconstruction (A, B, an irrelevant doc, C, "
-            "exponential gain) gives 0.7142.",
-            better,
-        ),
-        Erratum(
-            "001-dcg4",
-            "001",
-            "For the list [3, 2, 3, 0, 1]: “DCG@4 = 28.19”.",
-            "28.19",
-            f"DCG@4 = {_f(dcg4)} (linear gain), {_f(dcg4_exp)} (exponential)",
-            "Neither gain gives 28.19 for this list; it probably refers to an example shown only as an image.",
-            graded.with_settings(k=4),
-        ),
-        Erratum(
-            "001-idcg",
-            "001",
-            "`idcg_at_k` sorts the retrieved grades to build the ideal ranking.",
-            "0.9724 (what the code prints)",
-            f"NDCG@5 = {_f(ndcg_all)} when a grade-3 doc was judged but not retrieved "
-            f"(the code still prints {_f(ndcg_retrieved)})",
-            "trec_eval builds IDCG from every judged doc, so a relevant doc the retriever missed lowers NDCG.",
-            missed,
-        ),
-        Erratum(
-            "002-gain",
-            "002",
-            "nDCG uses DCG@K = Σ (2^rel − 1) / log2(i + 1).",
-            "formula only (exponential gain)",
-            f"NDCG@5 of [3, 2, 3, 0, 1] = {_f(ndcg_exp)} (exponential) vs {_f(ndcg_lin)} (linear, trec_eval)",
-            "Not an error but a convention split with the linear gain of RAG Pipelines, Part 3: ranx "
-            "`ndcg_burges` agrees with the "
-            "post, trec_eval with Part 3. It also does not say whether IDCG uses every judged doc.",
-            _replace(graded, gain="exp"),
-        ),
-        Erratum(
-            "004-ndcg",
-            "004",
-            "NDCG@2 for Q2 and Q3 (scores 0.7/1.0/0.2/0.1 and 0.4/0.2/1.0/0.1 on D1..D4).",
-            "Q2 0.89, Q3 0.77",
-            f"Q2 {_f(x10['Q2'])}, Q3 {_f(x10['Q3'])} (Q1 {_f(x10['Q1'])})",
-            "The post moved the score-1.0 doc to rank 1 although D1 is ranked first, and used IDCG@2 = 1 + 1/log2 3 "
-            "although only one doc per query scores 1.0. Grades here are round(10 × score): linear NDCG is "
-            "unchanged by the scaling.",
-            None,
-            "Grades 0–10 do not fit the playground's rating scale.",
-        ),
-        Erratum(
-            "004-map",
-            "004",
-            "“MAP@k = the mean of Precision@k” over Q1–Q3.",
-            "0.5",
-            f"MAP@2 = {_f(map2)} (the mean of AP@2)",
-            "MAP@k is the mean of AP@k (trec_eval `map_cut`, what BEIR reports), not of P@k; the post also counted "
-            "Q2's top 2 as one relevant doc when both are.",
-            q3.with_settings(k=2),
-            "Opens Q3, the query with no relevant doc in its top 2.",
-        ),
-        Erratum(
-            "004-p",
-            "004",
-            "Precision@2 per query, after computing “2/2 = 1.0” for Q1 and Q2.",
-            "0.5, 0.5, 0.0",
-            f"{', '.join(_f(v) for v in p2)} (mean {_f(p2_mean)})",
-            "Q1 and Q2 each have both top-2 docs relevant: P@2 = 2/2. P@k divides by k, not by the list length.",
-            q2.with_settings(k=2),
-            "Opens Q2.",
-        ),
-        Erratum(
-            "004-r",
-            "004",
-            "Recall@2: Q1 = 1/2, Q3 has “total relevant = 0 → NaN”.",
-            "0.5, 1.0, NaN",
-            ", ".join(_f(v) for v in r2),
-            "Q1 finds both of its 2 relevant docs (1.0). Q3 has one relevant doc, D3 (score 1.0 ≥ 0.5), at rank 3: "
-            "recall@2 = 0. And the tools never return NaN: R = 0 gives 0.",
-            q3.with_settings(k=2),
-            "Opens Q3.",
-        ),
-        Erratum(
-            "004-mrr",
-            "004",
-            "MRR@2 = (1 + 1 + 0.33) / 3.",
-            "0.78",
-            f"MRR@2 = {_f(mrr2)} (uncut MRR = {_f(mrr)})",
-            "Q3's first relevant doc is at rank 3 > 2, so its RR@2 is 0; 0.78 is the MRR without a cutoff.",
-            q3.with_settings(k=2),
-            "Opens Q3.",
-        ),
-        Erratum(
-            "004-rcap",
-            "004",
-            "R_cap example: “7 relevant docs”, then Recall@5 = 3/8.",
-            "Recall@5 = 0.38",
-            f"Recall@5 = {_f(r5)} (3/7); R_cap@5 = {_f(rc5)} is right",
-            "The post says 7 relevant documents but divides by 8.",
-            rcap,
-        ),
-    ]

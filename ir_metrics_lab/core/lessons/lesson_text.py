@@ -1,6 +1,6 @@
 """Each lesson's words that its page and its teaching notebook (docs/notebooks/, built by
-ir_metrics_lab.core.exports.notebooks) share: the title, the introduction, the traps and the naming note (one fact, one
-place). Markdown; no user text. Pure.
+ir_metrics_lab.core.exports.teaching_notebooks) share: the title, the introduction, the traps and the naming note (one
+fact, one place). Markdown; no user text. Pure.
 
 NOTEBOOK_STEPS holds each teaching notebook's own code: the lesson's measures on the Playground's default list, with
 their worked formulas, per-rank tables and the page's charts; GUIDES the two notebooks that are not lessons."""
@@ -267,8 +267,8 @@ LESSONS: dict[str, Lesson] = {
 }
 
 # Each teaching notebook's worked example after its setup cells: (Markdown, code) pairs. The code reads SCENARIO, the
-# Playground's default list, and ``ranking``, ``qrels`` and ``k`` taken from it (ir_metrics_lab.core.exports.notebooks
-# writes them).
+# Playground's default list, and ``ranking``, ``qrels`` and ``k`` taken from it
+# (ir_metrics_lab.core.exports.teaching_notebooks writes them).
 NOTEBOOK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
     "precision_recall": (
         (
@@ -280,7 +280,7 @@ NOTEBOOK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "## Every k at once\n\nP@k falls when a non-relevant document enters the top k; R@k never falls as k "
             "grows.",
-            "charts.curves(numbers.curves(SCENARIO, ('P', 'R', 'R_cap', 'HitRate')), k)",
+            "curve_charts.curves(numbers.curves(SCENARIO, ('P', 'R', 'R_cap', 'HitRate')), k)",
         ),
         (
             "## Short lists: P@k still divides by k\n\nThree documents retrieved, two of them relevant.",
@@ -292,7 +292,7 @@ NOTEBOOK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
             "## Your list\n\nRR is 1 over the rank of the first relevant document; everything after it is ignored.",
             "from metrics import reciprocal_rank\n\n"
             "rr = reciprocal_rank(ranking, qrels)\n"
-            "display(charts.contributions(rr, titles=SCENARIO.titles))\nrr",
+            "display(rank_charts.contributions(rr, titles=SCENARIO.titles))\nrr",
         ),
         (
             "## MRR over the *Metrics for IR* post's three queries, uncut and at k = 2",
@@ -310,7 +310,7 @@ NOTEBOOK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
             "judged document, retrieved or not).",
             "from metrics import average_precision\n\n"
             "ap = average_precision(ranking, qrels)\n"
-            "display(charts.contributions(ap, titles=SCENARIO.titles))\n"
+            "display(rank_charts.contributions(ap, titles=SCENARIO.titles))\n"
             "display(ap)\naverage_precision(ranking, qrels, k)",
         ),
         (
@@ -328,7 +328,7 @@ NOTEBOOK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
             "every judged document best first.",
             "from metrics import dcg, idcg, ndcg\n\n"
             "display(dcg(ranking, qrels, k), idcg(ranking, qrels, k))\n"
-            "display(charts.ideal_vs_actual(dcg(ranking, qrels, k), idcg(ranking, qrels, k)))\n"
+            "display(rank_charts.ideal_vs_actual(dcg(ranking, qrels, k), idcg(ranking, qrels, k)))\n"
             "ndcg(ranking, qrels, k)",
         ),
         (
@@ -346,7 +346,7 @@ NOTEBOOK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         (
             "## The curve\n\nOne point per rank, and trec_eval's interpolated precision at the 11 recall levels.",
-            "charts.precision_recall(*numbers.precision_recall(SCENARIO))",
+            "curve_charts.precision_recall(*numbers.precision_recall(SCENARIO))",
         ),
     ),
     "unjudged": (
@@ -406,7 +406,7 @@ GUIDES: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
                 "per_query = evaluate_frame(RUN, QRELS, MEASURES)\n"
                 "display(per_query.head(10))\n"
                 "ndcg10 = dict(zip(result.queries, result.per_query['nDCG@10'].tolist()))\n"
-                "charts.per_query_bars(ndcg10, result.means['nDCG@10'], 'nDCG@10')",
+                "query_charts.per_query_bars(ndcg10, result.means['nDCG@10'], 'nDCG@10')",
             ),
             (
                 "## One query, worked\n\nThe query whose NDCG@10 is nearest the mean, and its worked formula.",

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from ir_metrics_lab.core import numbers, url
 from ir_metrics_lab.core.drilldown import DEFAULT_K, scenario_for_query
-from ir_metrics_lab.core.figures import charts
+from ir_metrics_lab.core.figures import comparison_charts
 from ir_metrics_lab.core.scenario import MAX_DOCS, Scenario
 from metrics.catalog.measures import parse_measure
 from metrics.tools.explain import Explanation
 
-# one module draws every chart (ir_metrics_lab.core.figures.charts: no Streamlit)
-waterfall_figure = charts.tool_waterfall
+# ir_metrics_lab.core.figures draws every chart (no Streamlit)
+waterfall_figure = comparison_charts.tool_waterfall
 query_frame = numbers.tool_query_frame
 
 

@@ -1,8 +1,8 @@
-"""The figures a stakeholder's brief adds to the app's own (ir_metrics_lab.core.figures.charts): a measure's difference
+"""The figures a stakeholder's brief adds to the app's own (ir_metrics_lab.core.figures): a measure's difference
 with its interval, the share of queries with a relevant document at each rank, the per-query differences sorted, and two
 ranked lists' per-rank contributions and measures side by side. Pure (plotly only).
 
-They follow ir_metrics_lab.core.figures.charts' conventions: Okabe-Ito colours set on every mark (A orange, B blue), and
+They follow ir_metrics_lab.core.figures' conventions: Okabe-Ito colours set on every mark (A orange, B blue), and
 every piece of user text (run names, query ids) through ``ir_metrics_lab.core.markdown.chart_label`` before it reaches
 plotly, which reads its labels as HTML."""
 
@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from ir_metrics_lab.core.figures.charts import COLORS, SERIES_COLORS, SYMBOLS, SYSTEM_COLORS, _layout
+from ir_metrics_lab.core.figures import layout
+from ir_metrics_lab.core.figures.palette import COLORS, SERIES_COLORS, SYMBOLS, SYSTEM_COLORS
 from ir_metrics_lab.core.markdown import chart_label
 from metrics.compare.significance import TIE
 from metrics.core.types import Breakdown
@@ -56,7 +57,7 @@ def intervals(rows: Sequence[tuple[str, float, float, float]], x_title: str) -> 
             hovertemplate="%{y}: %{x:+.4f} (95% CI %{customdata[0]:+.4f} to %{customdata[1]:+.4f})<extra></extra>",
         )
     fig.add_vline(x=0, line={"color": COLORS["ink"], "width": 1})
-    _layout(fig, height=max(HEIGHT, 80 + 34 * len(rows)), x_title=x_title)
+    layout.base(fig, height=max(HEIGHT, 80 + 34 * len(rows)), x_title=x_title)
     fig.update_yaxes(autorange="reversed", type="category", automargin=True, zeroline=False)
     fig.update_xaxes(zeroline=False, showgrid=True, gridcolor="#E5E9F0")
     fig.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0})
@@ -79,7 +80,7 @@ def rank_profile(shares: Mapping[str, Sequence[float]], colours: Mapping[str, st
             hovertemplate=f"{_safe(run)}: rank %{{x}}, %{{y:.0f}}% of queries<extra></extra>",
         )
     depth = max((len(v) for v in shares.values()), default=1)
-    _layout(fig, height=HEIGHT, x_title="rank", y_title="queries (%)")
+    layout.base(fig, height=HEIGHT, x_title="rank", y_title="queries (%)")
     fig.update_xaxes(tickmode="linear", tick0=1, dtick=1 if depth <= 20 else 5)
     fig.update_yaxes(range=[0, 102], ticksuffix="%")
     return fig
@@ -114,7 +115,7 @@ def sorted_differences(values: Sequence[float], above: str, below: str, y_title:
     fig.add_annotation(
         x=0, xref="paper", y=mean, text=f"mean {mean:+.4f}", showarrow=False, xanchor="left", yanchor="bottom"
     )
-    _layout(fig, height=HEIGHT, x_title=f"{len(ordered):,} queries, sorted by difference", y_title=_safe(y_title))
+    layout.base(fig, height=HEIGHT, x_title=f"{len(ordered):,} queries, sorted by difference", y_title=_safe(y_title))
     fig.update_xaxes(showticklabels=False, range=[0.5, len(ordered) + 0.5])
     fig.update_yaxes(zerolinecolor="#8A94A3")
     return fig
@@ -134,7 +135,7 @@ def rank_contributions(a: Breakdown, b: Breakdown) -> go.Figure:
             "<br>earns %{y:.4f}<extra></extra>",
         )
     depth = max(len(a.steps), len(b.steps), 1)
-    _layout(fig, height=HEIGHT, x_title="rank", y_title="contribution")
+    layout.base(fig, height=HEIGHT, x_title="rank", y_title="contribution")
     fig.update_layout(barmode="group")
     fig.update_xaxes(tickmode="linear", tick0=1, dtick=1 if depth <= 20 else 5)
     return fig
@@ -155,7 +156,7 @@ def side_by_side(labels: Sequence[str], a: Sequence[float], b: Sequence[float]) 
             cliponaxis=False,
             hovertemplate=f"{side}: %{{y}} = %{{x:.4f}}<extra></extra>",
         )
-    _layout(fig, height=max(HEIGHT, 80 + 44 * len(labels)), x_title="value")
+    layout.base(fig, height=max(HEIGHT, 80 + 44 * len(labels)), x_title="value")
     fig.update_layout(barmode="group", margin={"r": 56})
     fig.update_yaxes(autorange="reversed", type="category", automargin=True)
     fig.update_xaxes(range=[0, 1.18] if all(0 <= v <= 1 for v in (*a, *b)) else None, showgrid=True)

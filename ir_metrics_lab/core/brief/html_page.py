@@ -1,7 +1,7 @@
-"""A ir_metrics_lab.core.exports.brief.Brief as one self-contained HTML file: it opens from disk or an e-mail attachment
-with no network (plotly.js, the styles, the script and the figures are all inside it, and its Content-Security-Policy
-lets no request leave it), reads on a phone, prints on one page (A4 or US Letter), and in its slide layout (``#slide``,
-or the link at its top) prints as one 16:9 page for a deck. Pure (no Streamlit).
+"""A brief (ir_metrics_lab.core.brief.model.Brief) as one self-contained HTML file: it opens from disk or an e-mail
+attachment with no network (plotly.js, the styles, the script and the figures are all inside it, and its
+Content-Security-Policy lets no request leave it), reads on a phone, prints on one page (A4 or US Letter), and in its
+slide layout (``#slide``, or the link at its top) prints as one 16:9 page for a deck. Pure (no Streamlit).
 
 The page is written by hand rather than with a template engine (the project has none): every piece of text that goes
 into it passes through ``_e`` (``html.escape`` with quotes), so a file name, run tag, query id or title is shown as the
@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import html
 from functools import cache
+from importlib import resources
+from string import Template
 
 import plotly.io as pio
 
-from ir_metrics_lab.core.exports.brief import Brief, Chart, Table
-from ir_metrics_lab.core.figures.charts import COLORS
+from ir_metrics_lab.core.brief.model import Brief, Chart, Table
+from ir_metrics_lab.core.figures.palette import COLORS
 
 # The smaller of A4 (210 x 297 mm) and US Letter (215.9 x 279.4 mm), less 10 mm margins: one sheet fits both.
 PAGE_WIDTH_MM, PAGE_HEIGHT_MM, PAGE_MARGIN_MM = 190, 259, 10
@@ -102,7 +104,8 @@ def render(brief: Brief) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="{CSP}">
 <title>{_e(brief.title)} · a brief from IR Metrics Lab</title>
-<style>{_css(len(brief.charts))}</style>
+<style>
+{_css(len(brief.charts))}</style>
 </head>
 <body>
 <nav class="controls" aria-label="Layout">
@@ -137,118 +140,29 @@ def render(brief: Brief) -> str:
 """
 
 
+@cache
+def _style_sheet() -> Template:
+    """brief.css (beside this module, in the wheel too): the screen layout, then the slide layout (``html.slide``),
+    the printed page (``html.printing``) and the @page rules, with ``${name}`` where a colour or size goes."""
+    return Template(resources.files(__package__).joinpath("brief.css").read_text(encoding="utf-8"))
+
+
 def _css(charts: int) -> str:
-    screen = f"""
-:root {{ color-scheme: light; }}
-* {{ box-sizing: border-box; }}
-body {{ margin: 0; background: #F3F5F8; color: {INK};
-  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }}
-a {{ color: {LINK}; }}
-.controls {{ display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: flex-end;
-  max-width: 1180px; margin: 0 auto; padding: 0.75rem 1rem 0; font-size: 0.9rem; }}
-.controls button {{ font: inherit; color: {INK}; background: #fff; border: 1px solid #8A94A3; border-radius: 6px;
-  padding: 0.3rem 0.7rem; cursor: pointer; }}
-.sheet {{ max-width: 1180px; margin: 0.75rem auto 2rem; padding: 1.5rem 2rem; background: #fff;
-  border-radius: 10px; box-shadow: 0 1px 3px rgba(0, 0, 0, 0.12); }}
-.kicker {{ margin: 0; color: {MUTED}; font-size: 0.85rem; letter-spacing: 0.02em; }}
-h1 {{ margin: 0.2rem 0 0.6rem; font-size: 1.9rem; line-height: 1.2; overflow-wrap: anywhere; }}
-h2 {{ font-size: 1.1rem; margin: 0 0 0.4rem; }}
-.headline {{ font-size: 1.3rem; font-weight: 600; line-height: 1.4; margin: 0 0 0.6rem; overflow-wrap: anywhere; }}
-.numbers {{ margin: 0 0 0.6rem; padding: 0.5rem 0.75rem; background: #EEF4FA; border-left: 4px solid
-  {COLORS["blue"]}; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }}
-.story {{ margin: 0 0 0.5rem; padding-left: 1.2rem; overflow-wrap: anywhere; }}
-.charts {{ display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 1.25rem;
-  margin: 1.25rem 0; }}
-.chart-box {{ margin: 0; min-width: 0; }}
-.chart-title {{ font-size: 1rem; margin: 0 0 0.25rem; }}
-.chart {{ width: 100%; min-height: 300px; }}
-figcaption {{ font-size: 0.92rem; color: {MUTED}; margin-top: 0.3rem; overflow-wrap: anywhere; }}
-.table {{ margin: 1rem 0; }}
-.scroll {{ overflow-x: auto; }}
-table {{ border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.95rem; }}
-caption {{ caption-side: bottom; text-align: left; color: {MUTED}; font-size: 0.88rem; padding-top: 0.3rem; }}
-th, td {{ padding: 0.25rem 0.7rem; border-bottom: 1px solid #D5DAE1; text-align: left; vertical-align: top;
-  overflow-wrap: anywhere; }}
-th {{ border-bottom: 2px solid #8A94A3; }}
-.num {{ text-align: right; white-space: nowrap; }}
-.columns {{ display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 1.5rem; }}
-.columns ul {{ margin: 0; padding-left: 1.2rem; overflow-wrap: anywhere; }}
-.columns li {{ margin-bottom: 0.35rem; }}
-.made {{ margin-top: 1.25rem; padding-top: 0.75rem; border-top: 1px solid #D5DAE1; font-size: 0.9rem; }}
-.made dl {{ display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0; }}
-.made dt {{ font-weight: 600; }}
-.made dd {{ margin: 0; overflow-wrap: anywhere; }}
-.links {{ margin: 0.5rem 0 0; }}
-@media (max-width: 640px) {{
-  body {{ background: #fff; }}
-  .sheet {{ margin: 0; padding: 1rem; border-radius: 0; box-shadow: none; }}
-  h1 {{ font-size: 1.5rem; }}
-  .headline {{ font-size: 1.12rem; }}
-  .charts {{ grid-template-columns: 1fr; }}
-  .made dl {{ grid-template-columns: 1fr; }}
-  .made dd {{ margin-bottom: 0.4rem; }}
-}}
-"""
-    # The slide layout, on screen and printed: a 16:9 sheet with the headline, the charts in a row and the caveats.
-    slide = f"""
-html.slide .sheet {{ width: {SLIDE_WIDTH_IN - 2 * SLIDE_MARGIN_IN}in; max-width: none; padding: 0; }}
-html.slide .charts {{ grid-template-columns: repeat({{columns}}, 1fr); margin: 0.6rem 0; gap: 0.9rem; }}
-html.slide .chart {{ height: 2.55in; min-height: 0; }}
-html.slide h1 {{ font-size: 28px; margin-bottom: 0.3rem; }}
-html.slide .headline {{ font-size: 19px; }}
-html.slide .story, html.slide .measures, html.slide .made dl, html.slide .table {{ display: none; }}
-html.slide .columns {{ grid-template-columns: 1fr; }}
-html.slide .caveats li:nth-child(n+4) {{ display: none; }}
-html.slide .made {{ margin-top: 0.4rem; padding-top: 0.3rem; }}
-html.slide .made h2 {{ display: none; }}
-"""
-    # The page layout for printing: millimetres and points, sized for the smaller of A4 and Letter.
-    printed = f"""
-html.printing body {{ background: #fff; font-size: 8.6pt; line-height: 1.35; }}
-html.printing .controls {{ display: none; }}
-html.printing .sheet {{ width: {PAGE_WIDTH_MM}mm; max-width: none; margin: 0; padding: 0; border-radius: 0;
-  box-shadow: none; }}
-html.printing h1 {{ font-size: 16pt; margin: 0.5mm 0 1.5mm; }}
-html.printing h2 {{ font-size: 9.5pt; margin-bottom: 1mm; }}
-html.printing .kicker {{ font-size: 7.5pt; }}
-html.printing .headline {{ font-size: 10.5pt; margin-bottom: 1.5mm; }}
-html.printing .numbers {{ padding: 1.2mm 2mm; margin-bottom: 1.5mm; }}
-html.printing .story {{ margin-bottom: 1mm; }}
-html.printing .charts {{ grid-template-columns: repeat({{columns}}, 1fr); gap: 4mm; margin: 2.5mm 0; }}
-html.printing .chart-title {{ font-size: 8.6pt; margin-bottom: 0.5mm; }}
-html.printing .chart {{ height: 60mm; min-height: 0; }}
-html.printing figcaption {{ font-size: 7.6pt; margin-top: 0.5mm; }}
-html.printing .table {{ margin: 2mm 0; }}
-html.printing table {{ font-size: 7.8pt; }}
-html.printing th, html.printing td {{ padding: 0.4mm 2mm; }}
-html.printing caption {{ font-size: 7.4pt; }}
-html.printing .columns {{ grid-template-columns: 1fr 1fr; gap: 5mm; }}
-html.printing .columns li {{ margin-bottom: 0.8mm; }}
-html.printing .made {{ margin-top: 2.5mm; padding-top: 1.5mm; font-size: 7.4pt; }}
-html.printing .made dl {{ gap: 0.3mm 3mm; }}
-html.printing .links {{ margin-top: 1mm; }}
-html.printing.slide body {{ font-size: 12px; }}
-html.printing.slide .sheet {{ width: {SLIDE_WIDTH_IN - 2 * SLIDE_MARGIN_IN}in; }}
-html.printing.slide .chart {{ height: 2.55in; }}
-html.printing.slide h1 {{ font-size: 26px; }}
-html.printing.slide .headline {{ font-size: 18px; }}
-html.printing.slide .numbers {{ font-size: 14px; }}
-html.printing.slide figcaption {{ font-size: 11px; }}
-html.printing.slide .columns {{ grid-template-columns: 1fr; }}
-html.printing.slide .made {{ font-size: 10px; }}
-"""
-    pages = f"""
-@page {{ size: auto; margin: {PAGE_MARGIN_MM}mm; }}
-@page slide {{ size: {SLIDE_WIDTH_IN}in {SLIDE_HEIGHT_IN}in; margin: {SLIDE_MARGIN_IN}in; }}
-html.slide .sheet {{ page: slide; }}
-@media print {{
-  html, body {{ background: #fff; }}
-  .controls {{ display: none; }}
-  .sheet {{ break-inside: avoid; }}
-  a {{ color: {LINK}; }}
-}}
-"""
-    return (screen + slide + printed + pages).replace("{columns}", str(max(charts, 1)))
+    """The style sheet with this module's colours and sizes (read when called), and a column per chart in the slide
+    and printed layouts."""
+    return _style_sheet().substitute(
+        ink=INK,
+        muted=MUTED,
+        link=LINK,
+        blue=COLORS["blue"],
+        page_width=PAGE_WIDTH_MM,
+        page_margin=PAGE_MARGIN_MM,
+        slide_width=SLIDE_WIDTH_IN,
+        slide_height=SLIDE_HEIGHT_IN,
+        slide_margin=SLIDE_MARGIN_IN,
+        slide_sheet_width=SLIDE_WIDTH_IN - 2 * SLIDE_MARGIN_IN,
+        columns=max(charts, 1),
+    )
 
 
 # Draws the charts, switches between the page and the slide layout (the address's #slide), and fits the sheet on one
