@@ -651,3 +651,31 @@ def test_user_text_reaches_a_chart_only_through_the_one_helper():
         if "html.escape(" in line
     ]
     assert escaping == []
+
+
+# --- size: a function reads on one screen, a folder lists on one screen ---
+
+PRODUCT = ("metrics", "ir_metrics_lab", "app_pages")
+MAX_FUNCTION_LINES = 60
+
+
+def _long_functions(source: str, limit: int = MAX_FUNCTION_LINES) -> list[tuple[int, str, int]]:
+    """(line, name, length) of each function of ``source`` longer than ``limit`` lines, ``def`` to last line."""
+    return [
+        (node.lineno, node.name, node.end_lineno - node.lineno + 1)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno - node.lineno + 1 > limit
+    ]
+
+
+def test_no_product_function_is_over_60_lines():
+    """A function of the product (metrics/, ir_metrics_lab/, app.py, app_pages/) fits on a screen: a longer one is
+    split by what it does (the brief's builders, the errata table, the URL parser, the poll runner were)."""
+    sample = "def short():\n    return 1\n\n\ndef long():\n" + "    x = 1\n" * 60 + "    return x\n"
+    assert _long_functions(sample) == [(5, "long", 62)]  # the check finds it
+    long = {
+        f"{path.relative_to(REPO)}:{line} {name}": length
+        for path in [*_python_files(*PRODUCT), REPO / "app.py"]
+        for line, name, length in _long_functions(path.read_text(encoding="utf-8"))
+    }
+    assert long == {}
