@@ -66,14 +66,17 @@ function navigation() {
   }
   // Presenter mode's "Pages" menu (a popover) opens with the focus left on its button, and its layer comes last in
   // the tab order, after the whole page: as it opens, the focus goes to the link to the page on screen.
-  // While the layer fades in, focus() does nothing: try again on the next frames, for up to 2 s.
+  // While the layer fades in, focus() does nothing: try again on the next frames until it takes, for up to 10 s
+  // (a loaded machine fades slowly: 2 s was too short), unless the person has moved the focus on by then.
   const menu = nav.closest('[data-testid="stPopoverBody"]');
   if (menu && !menu.hasAttribute("data-irlab-focused")) {
     const since = Number(menu.getAttribute("data-irlab-focus-since") || performance.now());
     menu.setAttribute("data-irlab-focus-since", String(since));
     const link = nav.querySelector('a[aria-current="page"]') || nav.querySelector("a");
     if (link) link.focus();
-    if (menu.contains(document.activeElement) || performance.now() - since > 2000) {
+    const active = document.activeElement;
+    const movedOn = active && active !== document.body && active.getAttribute("aria-expanded") !== "true";
+    if (!menu.isConnected || menu.contains(active) || movedOn || performance.now() - since > 10000) {
       menu.setAttribute("data-irlab-focused", "");
     } else requestAnimationFrame(navigation);
   }
