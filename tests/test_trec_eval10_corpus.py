@@ -27,6 +27,7 @@ import io
 import json
 import os
 import subprocess
+import traceback
 from pathlib import Path
 from unittest import mock
 
@@ -131,15 +132,19 @@ def test_corpus_cases_by_arrow(input_id, input_files):
 
 
 def assert_cases_replay(cases: list[dict], input_files, *, arrow: bool) -> None:
-    """Each case's exit status and output; a failure names every case that differs, with a diff of the first lines."""
+    """Each case's exit status and output; a failure names every case that differs, each with a diff of its first
+    lines (or the exception it raised: the cases after it still run)."""
     differences = [d for case in cases if (d := _difference(case, input_files, arrow=arrow))]
-    assert not differences, f"{len(differences)} of {len(cases)} cases differ:\n" + "\n".join(differences[:5])
+    assert not differences, f"{len(differences)} of {len(cases)} cases differ:\n" + "\n".join(differences)
 
 
 def _difference(case, input_files, *, arrow: bool) -> str | None:
     """How our CLI's answer to ``case`` differs from trec_eval's, or None."""
     qrels, run, others = input_files[case["input"]]
-    status, printed = run_cli([*with_files(case["args"], others), qrels, run], arrow=arrow)
+    try:
+        status, printed = run_cli([*with_files(case["args"], others), qrels, run], arrow=arrow)
+    except (Exception, SystemExit):  # a crash is this case's difference
+        return f"{_case_id(case)}: raised\n{traceback.format_exc(limit=-8)}"
     expected = case.get("expected", case)  # a trec_eval defect: what it prints on the repaired input
     if expected["rc"] != 0:  # trec_eval refuses input that is invalid: so do we, printing nothing
         if status != 0 and printed == "":
