@@ -226,12 +226,12 @@ def _all_cases() -> tuple[dict, ...]:
 
 def _cases(args: list[str]) -> list[dict]:
     """The corpus's cases run with exactly these arguments where trec_eval answered (its answer on the repaired
-    input where it has a defect)."""
+    input where it has a defect; "unchecked": the [measure, query] of the values it read from memory, left out)."""
     found = []
     for case in _all_cases():
         answer = case.get("expected", case)
         if case["args"] == args and answer["rc"] == 0:
-            found.append({**case, "stdout": answer["stdout"]})
+            found.append({**case, "stdout": answer["stdout"], "unchecked": answer.get("unchecked", [])})
     return found
 
 
@@ -309,6 +309,8 @@ def equals_trec_eval10_prefs(names: Mapping[str, str]) -> int:
             by_query = prefs.to_dict()
             for name, trec_name in names.items():
                 for index, query in enumerate(engine.queries):
+                    if [trec_name, query] in case["unchecked"]:
+                        continue
                     want = printed[f"{trec_name:<22}", query]
                     ranking = run.ranking_of(query)
                     readable = parse_measure(name).compute(ranking, by_query[query]).value
