@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import ast
 import json
-import sys
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 SOURCE = REPO / "docs" / "notebooks"
 TARGET = REPO / "docs" / "tutorials"

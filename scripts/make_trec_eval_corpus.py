@@ -9,11 +9,13 @@ on the repaired input, which is the answer the project must give. With --quickte
 usnistgov/trec_eval), the inputs and outputs of trec_eval's `make quicktest` are copied to
 tests/data/trec_eval10/quicktest/ and checked against the binary first.
 
-The corpus is deterministic for a given seed and binary. Lines of the JSONL: one "meta" record, then "input"
-records ({"id", "qrels", "run"[, "files"]}) and "case" records ({"input", "args", "rc", "stdout"[, "defect",
-"expected"]}). An input's "files" ({name: text}) are more files its cases name: an argument ``{name}`` stands for the
-path of file ``name`` (``-Z {zscores}``). Each kind of input (LIVE: plain, z-scores, ...) is drawn from a generator of
-its own, so adding a kind changes no input or case of the others.
+The corpus is deterministic for a given seed and binary. Lines of the JSONL: one "meta" record (its "cases": how many
+case records follow), then "input" records ({"id", "qrels", "run"[, "files"]}) and "case" records ({"input", "args",
+"rc", "stdout"[, "defect", "expected"]}). An input's "files" ({name: text}) are more files its cases name: an argument
+``{name}`` stands for the path of file ``name`` (``-Z {zscores}``). Each kind of input (LIVE: plain, z-scores, ...) is
+drawn from a generator of its own, so adding a kind changes no input or case of the others. Where trec_eval prints a
+value it read from memory (memory_reads), no input repairs it: "expected" leaves those lines out and names them in
+its "unchecked" ([measure, query] each).
 """
 
 from __future__ import annotations
@@ -82,8 +84,9 @@ OPTION_SETS: list[list[str]] = [
 ]  # fmt: skip
 
 
-def random_input(rng: random.Random) -> tuple[str, str]:
-    """A qrels and a run text: a few queries, graded and negative grades, ties, qrels-only and run-only queries."""
+def random_input(rng: random.Random, negatives: bool | None = None) -> tuple[str, str]:
+    """A qrels and a run text: a few queries, graded and negative grades, ties, qrels-only and run-only queries.
+    ``negatives=True``: grades below 0 in every input, and more of them."""
     style = rng.choice(["numeric", "prefixed", "mixed"])
     n_queries = rng.randint(1, 6)
     if style == "numeric":
@@ -92,10 +95,13 @@ def random_input(rng: random.Random) -> tuple[str, str]:
         qids = [f"q{i}" for i in rng.sample(range(1, 40), n_queries)]
     else:  # lengths differ: trec_eval sorts query ids as strings
         qids = [str(i) for i in rng.sample(range(1, 120), n_queries)]
-    negatives = rng.random() < 0.3
+    drawn = rng.random() < 0.3  # drawn even when forced: the draws after it stay those of the other kinds
+    forced = negatives is not None
+    negatives = negatives if forced else drawn
     top = rng.choice([1, 2, 3, 4])
     grades = list(range(0, top + 1)) + ([-1, -2] if negatives else [])
-    weights = [4.0] + [3.0 / g for g in range(1, top + 1)] + ([0.5, 0.3] if negatives else [])
+    below = ([1.5, 1.0] if forced else [0.5, 0.3]) if negatives else []
+    weights = [4.0] + [3.0 / g for g in range(1, top + 1)] + below
     score_mode = rng.choice(["ties", "floats", "close", "ints", "mixed_sign", "exp"])
     separator = rng.choice([" ", "\t", "  ", " \t"])
     qrels_lines, run_lines = [], []
@@ -229,12 +235,106 @@ def answer(binary: str, args: list[str], qrels: str, run: str, workdir: Path, fi
     if found is not None:
         defect, fixed_qrels, fixed_run, fixed_args = found
         fixed_rc, fixed_out, _ = run_binary(binary, fixed_args, fixed_qrels, fixed_run, workdir, repaired)
-        return rc, out, err, defect, {"rc": fixed_rc, "stdout": fixed_out}
+        return rc, out, err, defect, unchecked(fixed_args, fixed_qrels, fixed_run, fixed_rc, fixed_out)
     if repaired is not files:  # a lookup past the end of the file's lines is silent: compare with the repaired file
         fixed_rc, fixed_out, _ = run_binary(binary, args, qrels, run, workdir, repaired)
         if (fixed_rc, fixed_out) != (rc, out):
             return rc, out, err, "zscore_lookup_past_the_end", {"rc": fixed_rc, "stdout": fixed_out}
+    expected = unchecked(args, qrels, run, rc, out)
+    if "unchecked" in expected:
+        return rc, out, err, "prefs_rnonrel_reads_memory", expected
     return rc, out, err, None, None
+
+
+def unchecked(args: list[str], judgments: str, run: str, rc: int, stdout: str) -> dict:
+    """{"rc", "stdout"} of an answer, without the lines trec_eval 10.0 read from memory (memory_reads), then named
+    in "unchecked" ([measure, query] each): no input repairs them, so they are compared with nothing."""
+    lines = memory_reads(args, judgments, run, stdout) if rc == 0 else []
+    if not lines:
+        return {"rc": rc, "stdout": stdout}
+    kept = "".join(line + "\n" for line in stdout.splitlines() if _line_key(line) not in lines)
+    return {"rc": rc, "stdout": kept, "unchecked": lines}
+
+
+def _line_key(line: str) -> list[str]:
+    """A line of trec_eval's output as [measure, query]."""
+    return [field.strip() for field in line.split("\t")[:2]]
+
+
+def memory_reads(args: list[str], judgments: str, run: str, stdout: str) -> list[list[str]]:
+    """The lines of ``stdout`` ([measure, query]) whose value trec_eval 10.0 read from memory past the query's
+    judgments, and the summary line of each such measure. m_prefs_avgjg_Rnonrel.c (and _ret) recount a
+    one-subgroup group with fewer relevant documents R than non-relevant ones (levels 0 and below) against R
+    entries read from the start of its lowest level in its list of the query's one-subgroup groups (each by level
+    descending, then docid rank): levels below 0 can leave fewer than R entries from there to the list's end
+    (_ret reads R retrieved ones, and stops at the first one not retrieved)."""
+    rel_format = _rel_format(args)
+    if rel_format not in ("prefs", "qrels_prefs"):
+        return []
+    judged: dict[str, dict[str, dict[str, dict[str, float]]]] = {}  # query -> group -> subgroup -> doc -> level
+    for line in judgments.splitlines():
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        query, group, *subgroup, doc, level = fields if rel_format == "prefs" else [*fields[:2], "0", *fields[2:]]
+        judged.setdefault(query, {}).setdefault(group, {}).setdefault(subgroup[0], {})[doc] = float(level)
+    rankings = _preference_rankings(run, _max_docs(args))
+    evaluated = set(rankings) if "-c" not in args else set(rankings) | set(judged)
+    alone = _debug_query(args)
+    found: list[list[str]] = []
+    for query in sorted(evaluated & set(judged) & ({alone} if alone else evaluated)):
+        groups = judged[query]
+        docs = {doc for subgroups in groups.values() for levels in subgroups.values() for doc in levels}
+        shown = [doc for doc in rankings.get(query, []) if doc in docs]
+        docid = {doc: i for i, doc in enumerate([*shown, *sorted(docs - set(shown), key=str.encode)])}
+        pool, starts = [], {}  # trec_eval's list, and where each group's lowest level starts in it
+        for group in sorted(groups, key=str.encode):
+            if len(groups[group]) == 1:
+                (levels,) = groups[group].values()
+                entries = sorted(levels, key=lambda doc, lv=levels: (-lv[doc], docid[doc]))
+                starts[group] = len(pool) + [levels[doc] for doc in entries].index(min(levels.values()))
+                pool += entries
+        for group, start in starts.items():
+            (levels,) = groups[group].values()
+            relevant = sum(level > 0 for level in levels.values())
+            if relevant < len(levels) - relevant and start + relevant > len(pool):
+                found.append(["prefs_avgjg_Rnonrel", query])
+            seen = [doc for doc in levels if docid[doc] < len(shown)]
+            relevant = sum(levels[doc] > 0 for doc in seen)
+            read = pool[start : start + relevant]
+            if relevant < len(seen) - relevant and len(read) < relevant and all(docid[d] < len(shown) for d in read):
+                found.append(["prefs_avgjg_Rnonrel_ret", query])
+    measures = {measure for measure, _ in found}
+    printed = [_line_key(line) for line in stdout.splitlines()]
+    return [key for key in printed if key in found or (key[1] == "all" and key[0] in measures)]
+
+
+def _preference_rankings(run: str, max_docs: int | None) -> dict[str, list[str]]:
+    """Each query's documents as form_prefs_counts.c ranks them: score descending, then doc id ascending; -M cut."""
+    scored: dict[str, list[tuple[float, bytes, str]]] = {}
+    for line in run.splitlines():
+        fields = line.split()
+        if fields:
+            scored.setdefault(fields[0], []).append((-float(fields[4]), fields[2].encode(), fields[2]))
+    return {query: [doc for *_, doc in sorted(docs)][:max_docs] for query, docs in scored.items()}
+
+
+def _max_docs(args: list[str]) -> int | None:
+    for index, arg in enumerate(args):
+        if arg == "-M":
+            return int(args[index + 1])
+        if arg.startswith("-M"):
+            return int(arg[2:])
+    return None
+
+
+def _debug_query(args: list[str]) -> str | None:
+    """The query -D LEVEL.QID evaluates alone, if any."""
+    for index, arg in enumerate(args):
+        value = args[index + 1] if arg == "-D" else arg[2:] if arg.startswith("-D") else None
+        if value is not None and "." in value:
+            return value.split(".", 1)[1]
+    return None
 
 
 # Sorts after every id the generators write: trec_eval's binary searches never run past a line of this name.
@@ -308,8 +408,8 @@ QRELS_PREFS_OPTION_SETS = [
 def prefs_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
     """A prefs text (qid group subgroup docno level) and a run (ties among the scores often: preferences break them
     by doc id ascending). Each group (a user) ranks documents in its mind (levels 0 to 4, some 0.5 apart) and states
-    some of them in one to three subgroups, so a group never contradicts itself; levels stay 0 or more (README:
-    trec_eval reads past a class of its judgments when a group has levels below 0)."""
+    some of them in one to three subgroups, so a group never contradicts itself; levels stay 0 or more (levels
+    below 0 are prefs_edge_input's)."""
     queries = [f"q{i}" for i in rng.sample(range(1, 9), rng.randint(1, 4))]
     lines, run_lines = [], []
     tag = rng.choice(["prefs_run", "t"])
@@ -331,14 +431,124 @@ def prefs_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
 
 
 def qrels_prefs_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
-    """random_input's qrels and run, read as preferences: grades 0 or more (see prefs_input), and now and then a
-    query judged by two groups (the second field)."""
+    """random_input's qrels and run, read as preferences: grades 0 or more (below 0: qrels_prefs_edge_input), and
+    now and then a query judged by two groups (the second field)."""
     qrels, run = random_input(rng)
     lines = []
     for line in qrels.splitlines():
         query, group, doc, grade = line.split()
         lines.append(" ".join([query, rng.choice([group, group, group, "other"]), doc, str(max(int(grade), 0))]))
     return "".join(line + "\n" for line in lines), run, {}
+
+
+# Inputs where trec_eval reads the judgments oddly, in every format: grades and levels below 0, fractional levels,
+# groups with one document, queries only in the judgments or only in the run, under each option that changes what is
+# judged. -D 0.q1 evaluates q1 alone (every such input has a q1); never with -c (README, Known differences).
+EDGE_JUDGED_OPTIONS = [
+    ["-q"], ["-c", "-q"], ["-J", "-q"], ["-M2", "-q"], ["-M", "5", "-c"], ["-l0", "-q"], ["-l2", "-q"],
+    ["-q", "-D", "0.q1"], ["-c", "-J", "-l2", "-M3"],
+]  # fmt: skip
+PREFS_EDGE_OPTION_SETS = [
+    *[[*options, "-R", "prefs", "-m", "all_prefs"] for options in EDGE_JUDGED_OPTIONS],
+    ["-q", "-R", "prefs", "-m", "prefs_avgjg_Rnonrel", "-m", "prefs_avgjg_Rnonrel_ret"],
+]
+QRELS_PREFS_EDGE_OPTION_SETS = [
+    *[[*options, "-R", "qrels_prefs", "-m", "all_prefs"] for options in EDGE_JUDGED_OPTIONS],
+    ["-q", "-Rqrels_prefs", "-m", "prefs_avgjg_Rnonrel", "-m", "prefs_avgjg_Rnonrel_ret"],
+]
+JUDGMENT_GROUP_EDGE_OPTION_SETS = [[*options, "-R", "qrels_jg", "-m", "qrels_jg"] for options in EDGE_JUDGED_OPTIONS]
+ZSCORE_EDGE_OPTION_SETS = [
+    *[[*options, "-Z", "{zscores}"] for options in EDGE_JUDGED_OPTIONS], ["-q", "-m", "all_trec", "-Z", "{zscores}"],
+]  # fmt: skip
+EDGE_LEVELS = ["-2", "-1", "-0.5", "0", "0", "0", "0.5", "1", "1", "1.5", "2", "2.25", "3"]
+
+
+def _edge_queries(rng: random.Random) -> list[str]:
+    """q1 (which -D 0.q1 names) and up to three more."""
+    return ["q1", *(f"q{i}" for i in rng.sample(range(2, 12), rng.randint(0, 3)))]
+
+
+def _edge_run(rng: random.Random, queries: list[str], pools: dict[str, list[str]], tag: str) -> str:
+    """A run of the queries but, now and then, the last one (judged only), and now and then a query it alone has."""
+    lines = []
+    for query in queries:
+        if query == queries[-1] and len(queries) > 1 and rng.random() < 0.3:
+            continue
+        docs = rng.sample([*pools[query], "x1", "x2"], rng.randint(1, len(pools[query]) + 2))
+        for rank, doc in enumerate(docs, 1):
+            lines.append(f"{query} Q0 {doc} {rank} {rng.choice(['1', '2', '0.5', str(20 - rank)])} {tag}")
+    if rng.random() < 0.3:
+        lines.append(f"q99 Q0 d0 1 1 {tag}")
+    rng.shuffle(lines)
+    return "".join(line + "\n" for line in lines)
+
+
+def prefs_edge_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
+    """A prefs text and a run as prefs_input's, but levels below 0 and fractional (EDGE_LEVELS), groups with one
+    document, and groups of one subgroup more often (their lowest level, when below 0, can hold fewer documents
+    than the group's relevant ones: m_prefs_avgjg_Rnonrel.c then reads past it)."""
+    queries = _edge_queries(rng)
+    pools = {query: [f"d{j}" for j in range(rng.randint(1, 10))] for query in queries}
+    lines = []
+    for query in queries:
+        for group in rng.sample(["u1", "u2", "u3", "user4"], rng.randint(1, 3)):
+            mind = {doc: rng.choice(EDGE_LEVELS) for doc in rng.sample(pools[query], rng.randint(1, len(pools[query])))}
+            subgroups = rng.sample(["s1", "s2", "s3"], rng.choice([1, 1, 1, 2, 3]))
+            for subgroup in subgroups:  # one subgroup states the whole mind, as a qrels_prefs group does
+                stated = sorted(mind) if len(subgroups) == 1 else rng.sample(sorted(mind), rng.randint(1, len(mind)))
+                lines += [" ".join([query, group, subgroup, doc, mind[doc]]) for doc in stated]
+    rng.shuffle(lines)
+    return "".join(line + "\n" for line in lines), _edge_run(rng, queries, pools, "prefs_edge"), {}
+
+
+def qrels_prefs_edge_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
+    """A qrels text read as preferences (qid group docno level) and a run: one to three groups per query, levels
+    below 0 and fractional (EDGE_LEVELS), groups with one document."""
+    queries = _edge_queries(rng)
+    pools = {query: [f"d{j}" for j in range(rng.randint(1, 10))] for query in queries}
+    lines = []
+    for query in queries:
+        for group in rng.sample(["0", "1", "Q0", "other"], rng.randint(1, 3)):
+            for doc in rng.sample(pools[query], rng.randint(1, len(pools[query]))):
+                lines.append(rng.choice([" ", "\t"]).join([query, group, doc, rng.choice(EDGE_LEVELS)]))
+    rng.shuffle(lines)
+    return "".join(line + "\n" for line in lines), _edge_run(rng, queries, pools, "qrels_prefs_edge"), {}
+
+
+def _with_q1(qrels: str, run: str) -> tuple[str, str]:
+    """The texts with the judged query that sorts first renamed q1 (which -D 0.q1 names). random_input's run has no
+    other query named q1 (its one query the qrels lack is 999)."""
+    first = min(_qids(qrels))
+
+    def renamed(text: str) -> str:
+        return "".join(
+            ("q1" + line.lstrip()[len(first) :] if line.split() and line.split()[0] == first else line) + "\n"
+            for line in text.splitlines()
+        )
+
+    return renamed(qrels), renamed(run)
+
+
+def judgment_group_edge_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
+    """judgment_group_input's kind of input, grades below 0 in each, and a user now and then who judged one
+    document."""
+    qrels, run = _with_q1(*random_input(rng, negatives=True))
+    lines = []
+    for line in qrels.splitlines():
+        query, _, doc, grade = line.split()
+        for group in rng.sample(["u1", "u2", "user3"], rng.randint(1, 3)):
+            given = grade if rng.random() < 0.6 else rng.choice(["0", "1", "2", "-1", "-2"])
+            lines.append(rng.choice([" ", "\t"]).join([query, group, doc, given]))
+    loner = rng.choice(sorted(_qids(qrels)))
+    lines.append(f"{loner} lone_user {rng.choice(['d0', 'd1', 'x1'])} {rng.choice(['-1', '0', '1', '2'])}")
+    rng.shuffle(lines)
+    return "".join(line + "\n" for line in lines), run, {}
+
+
+def zscore_edge_input(rng: random.Random) -> tuple[str, str, dict[str, str]]:
+    """zscore_input's kind of input, grades below 0 in each."""
+    qrels, run = _with_q1(*random_input(rng, negatives=True))
+    return qrels, run, {"zscores": random_zscores(rng, qrels)}
 
 
 def random_zscores(rng: random.Random, qrels: str) -> str:
@@ -404,6 +614,10 @@ LIVE = {
     "judgment_groups": (judgment_group_input, JUDGMENT_GROUP_OPTION_SETS, 20),
     "prefs": (prefs_input, PREFS_OPTION_SETS, 25),
     "qrels_prefs": (qrels_prefs_input, QRELS_PREFS_OPTION_SETS, 15),
+    "prefs_edge": (prefs_edge_input, PREFS_EDGE_OPTION_SETS, 40),
+    "qrels_prefs_edge": (qrels_prefs_edge_input, QRELS_PREFS_EDGE_OPTION_SETS, 40),
+    "judgment_groups_edge": (judgment_group_edge_input, JUDGMENT_GROUP_EDGE_OPTION_SETS, 20),
+    "zscores_edge": (zscore_edge_input, ZSCORE_EDGE_OPTION_SETS, 20),
 }
 
 
@@ -429,12 +643,36 @@ def diagnose(args: list[str], qrels: str, run: str, rc: int) -> tuple[str, str, 
     return None
 
 
+SEED, RANDOM_INPUTS = 2110, 45  # the committed corpus's (tests/test_trec_eval10_corpus.py checks it holds them all)
+
+
+def planned_inputs(seed: int, count: int) -> list[tuple[str, str, str, dict[str, str], list[list[str]]]]:
+    """The corpus's inputs: (name, qrels, run, files, option sets), the edge inputs, then ``count`` random ones, then
+    each other kind of LIVE. Each kind draws from a generator of its own, so adding one changes no input of the
+    others."""
+    rng = random.Random(seed)
+    inputs = [(f"edge {name}", qrels, run, {}, EDGE_OPTION_SETS) for name, qrels, run in EDGE_INPUTS]
+    inputs += [(f"random {i}", *random_input(rng), {}, OPTION_SETS) for i in range(count)]
+    for offset, (kind, (draw, option_sets, kind_count)) in enumerate(LIVE.items()):
+        if kind != "plain":
+            kind_rng = random.Random(seed + offset)
+            inputs += [(f"{kind} {i}", *draw(kind_rng), option_sets) for i in range(kind_count)]
+    return inputs
+
+
+def case_args(name: str, option_sets: list[list[str]]) -> list[list[str]]:
+    """The option sets an input is recorded under."""
+    if name == "edge all grades negative":  # no repaired input has its judgments at -l0 (0 is relevant, -1 not)
+        return [args for args in option_sets if _level(args) != 0]
+    return option_sets
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary", help="the trec_eval 10.0 executable")
     parser.add_argument("--quicktest", help="usnistgov/trec_eval's test/ folder (copied with its outputs)")
-    parser.add_argument("--inputs", type=int, default=45, help="random inputs (each under every option set)")
-    parser.add_argument("--seed", type=int, default=2110)
+    parser.add_argument("--inputs", type=int, default=RANDOM_INPUTS, help="random inputs (each under every option set)")
+    parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--out", default=str(DATA / "corpus.jsonl.gz"))
     options = parser.parse_args(argv)
     version = subprocess.run([options.binary, "-v"], capture_output=True, text=True).stderr.strip()
@@ -442,16 +680,10 @@ def main(argv: list[str] | None = None) -> int:
     if options.quicktest:
         copy_quicktest(options.binary, Path(options.quicktest))
         record_alone(options.binary, Path(options.quicktest))
-    rng = random.Random(options.seed)
-    inputs = [(f"edge {name}", qrels, run, {}, EDGE_OPTION_SETS) for name, qrels, run in EDGE_INPUTS]
-    inputs += [(f"random {i}", *random_input(rng), {}, OPTION_SETS) for i in range(options.inputs)]
-    # Inputs of the options and formats added later draw from generators of their own, so the inputs above (and
-    # their cases) stay what they were.
-    for offset, (kind, (draw, option_sets, count)) in enumerate(LIVE.items()):
-        if kind != "plain":
-            kind_rng = random.Random(options.seed + offset)
-            inputs += [(f"{kind} {i}", *draw(kind_rng), option_sets) for i in range(count)]
-    records = [{"kind": "meta", "trec_eval": version, "seed": options.seed, "option_sets": len(OPTION_SETS)}]
+    inputs = planned_inputs(options.seed, options.inputs)
+    planned = sum(len(case_args(name, sets)) for name, *_, sets in inputs)
+    meta = {"kind": "meta", "trec_eval": version, "seed": options.seed, "option_sets": len(OPTION_SETS)}
+    records = [{**meta, "inputs": options.inputs, "cases": planned}]
     failures: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -459,9 +691,7 @@ def main(argv: list[str] | None = None) -> int:
             input_id = f"i{number:03d}"
             record = {"kind": "input", "id": input_id, "name": name, "qrels": qrels, "run": run}
             records.append({**record, "files": files} if files else record)
-            for args in option_sets:
-                if name == "edge all grades negative" and _level(args) == 0:
-                    continue  # no repaired input has the same judgments at -l0 (0 is relevant there, -1 is not)
+            for args in case_args(name, option_sets):
                 rc, out, err, defect, expected = answer(options.binary, args, qrels, run, work, files)
                 case = {"kind": "case", "input": input_id, "args": args, "rc": rc, "stdout": out}
                 if rc != 0:

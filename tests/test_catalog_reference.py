@@ -11,7 +11,7 @@ import math
 import ir_measures
 import pytest
 import pytrec_eval_ext
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import runs
 
@@ -181,8 +181,7 @@ def test_err_against_ir_measures_gdeval(data, k):
     measure = ir_measures.parse_measure(f"ERR@{k}")
     qrel_rows = [ir_measures.Qrel(q, d, g) for q, docs in qrels.items() for d, g in docs.items()]
     run_rows = [ir_measures.ScoredDoc(q, d, s) for q, r in run.items() for d, s in _scores(r).items()]
-    if not qrel_rows or not run_rows:
-        return
+    assume(qrel_rows and run_rows)
     expected = {m.query_id: m.value for m in ir_measures.gdeval.iter_calc([measure], qrel_rows, run_rows)}
     ours = evaluate(run, qrels, [f"ERR@{k}"])
     for q, value in zip(ours.queries, ours.per_query[f"ERR@{k}"].tolist(), strict=True):

@@ -214,17 +214,54 @@ def test_a_measure_the_judgments_cannot_give_is_refused(tmp_path):
     assert status == 2 and "needs -R prefs or -R qrels_prefs" in err
 
 
-def test_rnonrel_takes_the_lowest_level_whole_when_it_is_short(tmp_path):
+def test_rnonrel_pads_a_short_lowest_level_with_documents_never_retrieved(tmp_path):
     """Levels a 1, b 1, c 0, d 0, e -1: R = 2 relevant, N = 3 non-relevant (levels 0 and below), so only the first R
-    documents of the lowest level count, but it holds one (e). trec_eval reads past it (it prints 0.9286 here,
-    13 / 14, its second 'document' whatever lies there); we take e: the pairs between the levels above the lowest,
-    {a, b} x {c, d}, all fulfilled (4), then every document against e, fulfilled for a, b, c, d (4, not e itself):
-    8 / (4 + 5)."""
+    documents of the lowest level count, but it holds one (e), and no group follows. trec_eval reads its second one
+    from memory (defects.json, prefs_rnonrel_reads_memory); we take a document no run retrieved: the pairs between
+    the levels above the lowest, {a, b} x {c, d}, all fulfilled (4), then every document against e, fulfilled for
+    a, b, c, d (4, not e itself), and against the unretrieved one, fulfilled for all 5 (retrieved): 13 / (4 + 5 + 5).
+    """
     prefs = "".join(f"q1 u1 s1 {doc} {level}\n" for doc, level in zip("abcde", [1, 1, 0, 0, -1], strict=True))
     run = "".join(f"q1 Q0 {doc} {rank} {10 - rank} t\n" for rank, doc in enumerate("abcde", start=1))
     status, printed, _ = _judged_case(tmp_path, "prefs", prefs, "-q", "-m", "prefs_avgjg_Rnonrel", run=run)
     assert status == 0
-    assert printed.splitlines()[0] == f"prefs_avgjg_Rnonrel   \tq1\t{8 / 9:6.4f}"
+    assert printed.splitlines()[0] == f"prefs_avgjg_Rnonrel   \tq1\t{13 / 14:6.4f}"
+
+
+def test_rnonrel_of_issue_49_by_hand(tmp_path):
+    """qrels_prefs d4, d5 2; d1, d2 0; d3 -1; run d3, d1 (scores tied: d1 first, as preferences rank ties). Docid
+    ranks d1 0, d3 1 (retrieved), d2 2, d4 3, d5 4. R = 2 (d4, d5), N = 3: {d4, d5} x {d1, d2}, none fulfilled (4
+    pairs); every document against the cut lowest level, d3 (d1 > d3 fulfilled; 5 pairs) and one document never
+    retrieved (fulfilled for d1 and d3; 5 pairs): 3 / 14. _ret: no relevant document retrieved, so nothing counts
+    (0 / 0) and the query scores 0."""
+    qrels = "11 0 d3 -1\n11 0 d5 2\n11 0 d1 0\n11 0 d4 2\n11 0 d2 0\n"
+    run = "11 Q0 d3 1 0.0 run1\n11 Q0 d1 2 0.0 run1\n"
+    args = ["-q", "-m", "prefs_avgjg_Rnonrel", "-m", "prefs_avgjg_Rnonrel_ret"]
+    status, printed, _ = _judged_case(tmp_path, "qrels_prefs", qrels, *args, run=run)
+    assert status == 0
+    assert printed.splitlines()[:2] == [
+        f"prefs_avgjg_Rnonrel   \t11\t{3 / 14:6.4f}",
+        f"prefs_avgjg_Rnonrel_ret\t11\t{0:6.4f}",
+    ]
+
+
+def test_rnonrel_reads_a_short_lowest_level_on_into_the_next_group(tmp_path):
+    """Group a: d1 2, d2 1, d3 d4 d5 0, d6 -1; group b: x 1, y 0; run d1, x, d6, d3. Docid ranks d1 0, x 1, d6 2, d3
+    3 (retrieved), d2 4, d4 5, d5 6, y 7. Group a: R = 2, N = 4, its lowest level holds d6 alone, and trec_eval
+    reads its second document from the next group's list (x, then y): the pairs between the levels above the
+    lowest, d1 > d2, d3, d4, d5 fulfilled (4), d2 > d3, d4, d5 not (7 pairs); every document of a against d6 and x,
+    fulfilled for d1 only (2 of 12): 6 / 19. Group b: R = N = 1, x > y fulfilled: 1. (6 / 19 + 1) / 2, as trec_eval
+    prints it (its reads stay within the query's judgments: valgrind finds nothing). _ret: group a R = 1, N = 2
+    among the retrieved, d1 > d3, d1 > d6 fulfilled, d3 > d6 and d6 > d6 not: 2 / 4; group b 1: 0.75."""
+    qrels = "1 a d1 2\n1 a d2 1\n1 a d3 0\n1 a d4 0\n1 a d5 0\n1 a d6 -1\n1 b x 1\n1 b y 0\n"
+    run = "1 Q0 d1 1 4 t\n1 Q0 x 2 3 t\n1 Q0 d6 3 2 t\n1 Q0 d3 4 1 t\n"
+    args = ["-q", "-m", "prefs_avgjg_Rnonrel", "-m", "prefs_avgjg_Rnonrel_ret"]
+    status, printed, _ = _judged_case(tmp_path, "qrels_prefs", qrels, *args, run=run)
+    assert status == 0
+    assert printed.splitlines()[:2] == [
+        f"prefs_avgjg_Rnonrel   \t1\t{(6 / 19 + 1) / 2:6.4f}",
+        f"prefs_avgjg_Rnonrel_ret\t1\t{(2 / 4 + 1) / 2:6.4f}",
+    ]
 
 
 def test_preferences_rank_ties_by_doc_id_ascending(tmp_path):

@@ -386,8 +386,8 @@ def _rnonrel(table: PreferenceTable, retrieved_only: bool) -> tuple[np.ndarray, 
 def _recalculated_classes(table: PreferenceTable, groups: np.ndarray, retrieved_only: bool):
     """The recalculation for one-subgroup groups (m_prefs_avgjg_Rnonrel.c): the pairs between the classes but the
     last, then every entry (of the last class too) against the first R entries of the last class (R: the relevant
-    documents; _ret: only retrieved entries count, R the relevant retrieved). The last class is what there is when
-    it holds fewer than R (trec_eval reads past it: README, Known differences)."""
+    documents; _ret: only retrieved entries count, R the relevant retrieved), read as trec_eval reads them
+    (:func:`_cut_classes`)."""
     c = group_counts(table).counts
     chosen = groups[table.group] & (table.group_subgroups[table.group] == 1)
     rows, group, _, docid, retrieved, group_end, class_end, _ = _sorted_classes(table, chosen)
@@ -399,28 +399,48 @@ def _recalculated_classes(table: PreferenceTable, groups: np.ndarray, retrieved_
     inner = class_counts(table, without_last)
     fulfilled = (inner["ful_ret"] + inner["ful_imp"]).astype(np.float64)
     possible = (inner["poss_ret"] + inner["poss_imp"] + inner["notoccur"]).astype(np.float64)
-    # every counted entry x against the cut last class's y: fulfilled when x is retrieved and above y
+    # every counted entry x against each entry y of the cut class: fulfilled when x is retrieved and above y
     keep = c["rel_ret"] if retrieved_only else c["rel"]
-    cut = np.zeros(len(rows), dtype=bool)
-    cut[np.flatnonzero(last)] = _position(group[last]) <= keep[group[last]]
-    cut &= counted
-    retrieved_entries = np.bincount(group[retrieved], minlength=table.groups)
-    credit = np.where(retrieved, _retrieved_before(group, docid, retrieved), retrieved_entries[group])
-    fulfilled += np.bincount(group[cut], weights=credit[cut], minlength=table.groups)
-    possible += np.bincount(group[counted], minlength=table.groups) * np.bincount(group[cut], minlength=table.groups)
+    cut_group, cut_docid, unseen = _cut_classes(table, groups, keep, retrieved_only)
+    width = int(table.docid.max(initial=0)) + 2
+    shown = np.sort(group[retrieved] * width + docid[retrieved])  # each group's retrieved entries, by docid
+    above = np.searchsorted(shown, cut_group * width + cut_docid) - np.searchsorted(shown, cut_group * width)
+    fulfilled += np.bincount(cut_group, weights=above, minlength=table.groups)
+    fulfilled += np.bincount(group[retrieved], minlength=table.groups) * unseen  # above a document never retrieved
+    cut_size = np.bincount(cut_group, minlength=table.groups) + unseen
+    possible += np.bincount(group[counted], minlength=table.groups) * cut_size
     return fulfilled, possible
 
 
-def _retrieved_before(group: np.ndarray, docid: np.ndarray, retrieved: np.ndarray) -> np.ndarray:
-    """For each entry, the retrieved entries of its group with a smaller docid rank."""
-    order = np.lexsort((docid, group))
-    flag = retrieved[order].astype(np.int64)
-    before = np.cumsum(flag) - flag
-    start = np.flatnonzero(np.concatenate([[True], group[order][1:] != group[order][:-1]])) if len(order) else order
-    before -= np.repeat(before[start], np.diff(np.append(start, len(order))))
-    out = np.empty(len(order), dtype=np.int64)
-    out[order] = before
-    return out
+def _cut_classes(table: PreferenceTable, groups: np.ndarray, keep: np.ndarray, retrieved_only: bool):
+    """The first ``keep`` entries of each chosen one-subgroup group's last class as m_prefs_avgjg_Rnonrel.c reads
+    them: (each entry's group, its docid; per group, how many lie past the query's judgments). trec_eval reads
+    ``keep`` entries of its list of the query's one-subgroup groups (each by level descending, then docid) from
+    the class's start: when the class holds fewer (levels below 0 make it short), the next groups' entries, then
+    memory past them (README, Known differences), taken here for documents no run retrieved. _ret reads only while
+    the entries are retrieved."""
+    single = table.group_subgroups[table.group] == 1
+    _, group, _, docid, retrieved, group_end, class_end, _ = _sorted_classes(table, single)
+    n = len(group)
+    slot = table.group_slot[group]
+    last = class_end == group_end
+    first_of_last = last & np.concatenate([[True], ~last[:-1] | (group[1:] != group[:-1])]) if n else last
+    start = np.zeros(table.groups, dtype=np.int64)
+    start[group[first_of_last]] = np.flatnonzero(first_of_last)
+    wanted = np.flatnonzero(groups & (table.group_subgroups == 1))
+    begin = start[wanted]
+    ends = np.searchsorted(slot, table.group_slot[wanted], side="right")  # the end of the query's entries
+    available = np.minimum(keep[wanted], ends - begin)
+    unseen = np.zeros(table.groups, dtype=np.int64)
+    if retrieved_only:
+        hidden = np.append(np.flatnonzero(~retrieved), n)  # the first entry not retrieved at or after each one
+        first_hidden = hidden[np.searchsorted(hidden, begin)]
+        available = np.minimum(available, first_hidden - begin)
+    else:
+        unseen[wanted] = keep[wanted] - available
+    offsets = np.arange(int(available.sum())) - np.repeat(np.cumsum(available) - available, available)
+    positions = np.repeat(begin, available) + offsets
+    return np.repeat(wanted, available), docid[positions], unseen
 
 
 def _recalculated_closed(table: PreferenceTable, arrays: GroupArrays, group: int, retrieved_only: bool):

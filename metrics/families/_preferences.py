@@ -285,12 +285,11 @@ def _recalculated(group: GroupCounts, query: QueryPreferences, retrieved_only: b
             credit[x] = credit.get(x, 0) + 1
 
     if group.classes is not None:
-        # one sub-group: its last class (the lowest level, taken for the non-relevant one) cut to its first R
-        # documents. trec_eval reads past the class when it holds fewer (README, Known differences): here the
-        # class is what there is. _ret counts retrieved documents only, and cuts at the relevant retrieved ones.
+        # one sub-group: the first R entries of its last class (the lowest level, taken for the non-relevant one),
+        # read as trec_eval reads them (_cut_class). _ret counts retrieved documents only, R the relevant retrieved.
         keep = group.rel_ret if retrieved_only else group.rel
         classes = [[d for d in c if query.is_retrieved(d) or not retrieved_only] for c in group.classes]
-        cut = [d for d in group.classes[-1][:keep] if query.is_retrieved(d) or not retrieved_only]
+        cut, unseen = _cut_class(query, group, keep, retrieved_only)
         for i, better in enumerate(classes):  # between the classes but the last
             for worse in classes[i + 1 : len(classes) - 1]:
                 for x in better:
@@ -300,6 +299,10 @@ def _recalculated(group: GroupCounts, query: QueryPreferences, retrieved_only: b
             for x in better:
                 for y in cut:
                     count(x, y)
+                for _ in range(unseen):  # a document no run retrieved: x is above it when x is retrieved
+                    counted += 1
+                    if query.is_retrieved(x):
+                        credit[x] = credit.get(x, 0) + 1
         return credit, counted
     # several sub-groups: the non-relevant documents after the first R, in docid order (trec_eval's
     # first_discarded_nonrel, with the group's R in both measures), leave the preferences
@@ -313,6 +316,23 @@ def _recalculated(group: GroupCounts, query: QueryPreferences, retrieved_only: b
         if where in ("ful_ret", "ful_imp"):
             credit[a] = credit.get(a, 0) + 1
     return credit, counted
+
+
+def _cut_class(query: QueryPreferences, group: GroupCounts, keep: int, retrieved_only: bool) -> tuple[list[str], int]:
+    """The first ``keep`` entries of a one-subgroup group's last class as m_prefs_avgjg_Rnonrel.c reads them, and
+    how many of them lie past the query's judgments. trec_eval reads ``keep`` entries of its list of the query's
+    one-subgroup groups (each by level descending, then docid rank) from the class's start: when the class holds
+    fewer (levels below 0 make it short), the next groups' entries, then memory past them (README, Known
+    differences), taken here for documents no run retrieved. _ret reads only while the entries are retrieved."""
+    later = query.groups[[g.group for g in query.groups].index(group.group) + 1 :]
+    entries = [*group.classes[-1], *(doc for g in later if g.classes is not None for c in g.classes for doc in c)]
+    cut = entries[:keep]
+    if retrieved_only:
+        shown = 0
+        while shown < len(cut) and query.is_retrieved(cut[shown]):
+            shown += 1
+        return cut[:shown], 0
+    return cut, keep - len(cut)
 
 
 # --- breakdowns: each rank's share of the value ---
