@@ -16,6 +16,7 @@ import pkgutil
 import re
 import subprocess
 import sys
+import textwrap
 from importlib.metadata import distribution
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,57 @@ def module_map() -> str:
     lines = ["| module | what it is for |", "|---|---|"]
     lines += [f"| `{name}` | {_cell(text)} |" for name, text in modules()]
     return "\n".join(lines) + "\n"
+
+
+def _package_summary(folder: Path) -> str:
+    docstring = ast.get_docstring(ast.parse((folder / "__init__.py").read_text(encoding="utf-8")))
+    if not docstring:
+        raise SystemExit(f"{folder.relative_to(REPO)}/__init__.py has no docstring: say what the package holds")
+    return summary(docstring)
+
+
+def _subpackages(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if (p / "__init__.py").is_file())
+
+
+def _tree_rows(folder: Path, prefix: str) -> list[tuple[str, str, str]]:
+    """(drawn name, the guides a wrapped line continues under, what it holds) of ``folder``'s sub-packages,
+    recursively, as tree branches under ``prefix``."""
+    children = _subpackages(folder)
+    rows = []
+    for i, child in enumerate(children):
+        last = i == len(children) - 1
+        below = prefix + ("    " if last else "│   ")
+        guides = below + ("│" if _subpackages(child) else "")
+        rows.append((f"{prefix}{'└── ' if last else '├── '}{child.name}/", guides, _package_summary(child)))
+        rows += _tree_rows(child, below)
+    return rows
+
+
+TREE_WIDTH = 80  # a code block's width on the site at 1440 px, before it scrolls
+
+
+def package_tree() -> str:
+    """The packages of the product (ir_metrics_lab, metrics) and the page folders, drawn as a tree from the file tree,
+    each with the first sentence of its docstring (a page folder: its pages)."""
+    rows: list[tuple[str, str, str]] = []
+    for top in ("ir_metrics_lab", "metrics"):
+        rows.append((f"{top}/", "│", _package_summary(REPO / top)))
+        rows += _tree_rows(REPO / top, "")
+    sections = sorted(p for p in (REPO / "app_pages").iterdir() if p.is_dir() and any(p.glob("*.py")))
+    rows.append(("app_pages/", "│", "one script per page, a folder per section of the navigation (app.py routes them)"))
+    for i, section in enumerate(sections):
+        last = i == len(sections) - 1
+        pages = ", ".join(p.stem for p in sorted(section.glob("*.py")))
+        rows.append((f"{'└── ' if last else '├── '}{section.name}/", "    " if last else "│   ", pages))
+    width = max(len(name) for name, _, _ in rows) + 2
+    lines = []
+    for name, guides, text in rows:
+        plain = text.replace("``", "")  # reST literals read as plain text in a drawing
+        wrapped = textwrap.wrap(plain, TREE_WIDTH - width, break_long_words=False, break_on_hyphens=False)
+        lines.append(f"{name:<{width}}{wrapped[0]}")
+        lines += [f"{guides:<{width}}{more}" for more in wrapped[1:]]
+    return "```text\n" + "\n".join(lines) + "\n```\n"
 
 
 # --- the measure catalogue ---
@@ -482,8 +534,15 @@ def on_files(files: Any, config: Any) -> Any:
 MODULE_MAP = "<!-- module map: generated at build time by scripts/docs_site.py -->"
 
 
+PACKAGE_TREE = "<!-- package tree: generated at build time by scripts/docs_site.py -->"
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    return markdown.replace(MODULE_MAP, module_map()) if MODULE_MAP in markdown else markdown
+    if MODULE_MAP in markdown:
+        markdown = markdown.replace(MODULE_MAP, module_map())
+    if PACKAGE_TREE in markdown:
+        markdown = markdown.replace(PACKAGE_TREE, package_tree())
+    return markdown
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:

@@ -1,6 +1,6 @@
 """The README's page table against app.py's navigation, and the architecture page's module map and project layout
-against the repository: the map is written from the file tree and the docstrings when the site is built
-(scripts/docs_site.py), the layout names every top-level folder."""
+against the repository: the map and the package tree are written from the file tree and the docstrings when the site
+is built (scripts/docs_site.py), and the layout names every top-level folder."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from scripts.docs_site import MODULE_MAP, modules, summary
+from scripts.docs_site import MODULE_MAP, PACKAGE_TREE, modules, package_tree, summary
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -71,10 +71,17 @@ def test_the_page_table_names_every_page_of_the_navigation_in_its_section_and_or
     assert _page_table() == navigation
 
 
-def test_the_project_layout_names_every_top_level_folder_and_only_real_paths():
-    block = ARCHITECTURE.split("## Project layout\n\n```\n", 1)[1].split("```", 1)[0]
-    named = [line.split()[0] for line in block.splitlines() if line and not line.startswith(" ")]
-    assert [path for path in named if not (REPO / path).exists()] == []
+def test_the_project_layout_draws_every_package_and_names_every_top_level_folder():
+    assert PACKAGE_TREE in ARCHITECTURE  # where the site's build draws the tree
+    drawn = package_tree()
+    packages = {path.parent for path in REPO.glob("*/**/__init__.py") if path.parts[len(REPO.parts)] != "tests"}
+    product = {folder for folder in packages if folder.relative_to(REPO).parts[0] in {"ir_metrics_lab", "metrics"}}
+    assert len(product) > 15  # the packages were found
+    assert [str(p.relative_to(REPO)) for p in product if f"{p.name}/" not in drawn] == []
+    sections = {path.parent.name for path in (REPO / "app_pages").glob("*/*.py")}
+    assert [name for name in sections if f"{name}/" not in drawn] == []
     tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
-    folders = {path.split("/")[0] + "/" for path in tracked if "/" in path and not path.startswith(".")}
-    assert folders - {path.split("/")[0] + "/" for path in named} == set()
+    folders = {path.split("/")[0] for path in tracked if "/" in path and not path.startswith(".")}
+    assert [
+        folder for folder in sorted(folders) if f"`{folder}/" not in ARCHITECTURE and f"{folder}/" not in drawn
+    ] == []
