@@ -135,15 +135,46 @@ def _trec_pairs(spelled: str, declared: registry.Family, pairs: str) -> list[tup
 
 
 def parse_measure(text: str) -> Measure:
-    """Read a measure name, case-insensitively: ours (``NDCG@10``, ``R_cap@100``), trec_eval's (``ndcg_cut_10``,
-    ``P.5``, ``iprec_at_recall_0.50``) or ir_measures' (``nDCG@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``).
+    """Read a measure name, as we, trec_eval or ir_measures spell it, case-insensitively.
 
+    Ours (``NDCG@10``, ``R_cap@100``), trec_eval's (``ndcg_cut_10``, ``P.5``, ``iprec_at_recall_0.50``,
+    ``ndcg.1=3,2=9``) or ir_measures' (``nDCG@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``).
+
+    Parameters
+    ----------
+    text : str
+        The measure's name; surrounding spaces are ignored.
+
+    Returns
+    -------
+    Measure
+        Its family, cutoff, gain, parameters and relevance level; ``canonical`` is our spelling of it, ``compute``
+        scores one ranking.
+
+    Raises
+    ------
+    ValueError
+        If the name is no known measure (the message lists the known ones), or its cutoff, a parameter or a relevance
+        level is malformed or out of range, or a family that needs a cutoff has none.
+
+    See Also
+    --------
+    evaluate : takes the names themselves.
+
+    Examples
+    --------
     >>> parse_measure("nDCG@10").canonical, parse_measure("ndcg_cut_10").canonical, parse_measure("P.5").canonical
     ('NDCG@10', 'NDCG@10', 'P@5')
     >>> parse_measure("map").canonical, parse_measure("recip_rank").canonical, parse_measure("success_1").canonical
     ('AP', 'RR', 'HitRate@1')
     >>> parse_measure("P(rel=2)@5").canonical
     'P(rel=2)@5'
+    >>> round(parse_measure("RBP(p=0.8)").compute(["a", "x"], {"a": 1}).value, 4)
+    0.2
+    >>> parse_measure("P@0")
+    Traceback (most recent call last):
+    ...
+    ValueError: measure 'P@0': the cutoff after the name must be a positive integer
     """
     spelled = text.strip()
     lowered = spelled.lower()
