@@ -12,8 +12,22 @@ from metrics.teaching.latex import aligned_block, compact, decimal, elided_sum, 
 
 
 def gain(grade: int, kind: Gain = "linear") -> float:
-    """The gain of a grade: the grade itself (linear) or 2^grade - 1 (exp). Grades <= 0 gain nothing.
+    """The gain of a grade: the grade itself (linear) or 2^grade - 1 (exp); grades <= 0 gain nothing.
 
+    Parameters
+    ----------
+    grade : int
+        A grade from the qrels.
+    kind : {"linear", "exp"}, optional
+        ``Conventions.gain``: ``"linear"`` (the default, trec_eval) or ``"exp"`` (ranx ``ndcg_burges``).
+
+    Returns
+    -------
+    float
+        The grade's gain.
+
+    Examples
+    --------
     >>> gain(3), gain(3, "exp"), gain(-1, "exp")
     (3.0, 7.0, 0.0)
     """
