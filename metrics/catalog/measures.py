@@ -16,6 +16,7 @@ from metrics.core.types import Breakdown
 MetricFunction = Callable[..., Breakdown]
 
 FUNCTIONS: dict[str, MetricFunction] = {f.key: f.function for f in registry.FAMILIES}  # a view of the registry
+"""Each family's key -> its readable function (``FUNCTIONS["NDCG"]`` is ``ndcg``): a view of the registry."""
 
 # trec_eval's spellings with a cutoff or parameter: P_10, ndcg_cut.10, iprec_at_recall_0.50
 _NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
@@ -28,6 +29,8 @@ _ARGUMENT = re.compile(r"(?:[^,{]|\{[^}]*\})+")  # one name=value, a {level: gai
 MAX_CUTOFF = 10**9  # no ranking is longer; a larger k is a typo, and numpy would overflow on it
 
 DEFAULT_MEASURES = registry.default_measures()
+"""The names of the measures :func:`metrics.evaluate` scores when given none, and the command line, the leaderboard and
+the app's Compare runs show unless told otherwise (metrics.catalog.registry.default_measures lists them)."""
 
 
 def _quoted(text: str) -> str:

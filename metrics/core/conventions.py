@@ -79,4 +79,5 @@ class Conventions:
 
 
 TREC_EVAL = Conventions()
+"""trec_eval 10.0's conventions, ``Conventions()``: every function's default."""
 PYTREC_EVAL = Conventions(recall_rounding="plus_0.9")  # trec_eval 9.0.x inside pytrec_eval (and ir_measures)
