@@ -11,7 +11,7 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from metrics.core.conventions import TREC_EVAL, Conventions, Gain
 from metrics.core.judgments import Gains
@@ -249,9 +249,17 @@ class Measure:
                 return value
         return self.record.param(name).default
 
+    def number(self, name: str) -> float:
+        """A parameter that holds one number (RBP's p, utility's a): :meth:`param`, typed so for a type checker."""
+        return cast(float, self.param(name))
+
+    def numbers(self, name: str) -> tuple[float, ...]:
+        """A parameter that holds a list of numbers (11pt_avg's levels): :meth:`param`, typed so for a type checker."""
+        return cast("tuple[float, ...]", self.param(name))
+
     def conventions_under(self, conventions: Conventions) -> Conventions:
         """The conventions this measure is computed under: its own gain (``_exp``) and threshold (``rel=``)."""
-        changes: dict[str, object] = {}
+        changes: dict[str, Any] = {}
         if self.record.graded and self.gain == "exp":
             changes["gain"] = "exp"
         if self.rel is not None:

@@ -226,9 +226,11 @@ def _with_trec_values(spelled: str, declared: registry.Family, gain: Gain, value
     return Measure(spelled, declared, None, gain, tuple(given))
 
 
-def _arguments(spelled: str, declared: registry.Family, args: str | None) -> tuple[list[tuple[str, float]], int | None]:
+def _arguments(
+    spelled: str, declared: registry.Family, args: str | None
+) -> tuple[list[tuple[str, float | tuple]], int | None]:
     """ir_measures' ``(name=value, ...)``: the parameters, and the relevance level ``rel`` (None when not given)."""
-    params: list[tuple[str, float]] = []
+    params: list[tuple[str, float | tuple]] = []
     rel = None
     for item in filter(None, (part.strip() for part in _ARGUMENT.findall(args or ""))):
         key, equals, value = (piece.strip() for piece in item.partition("="))

@@ -34,8 +34,8 @@ def binary_g_walk(values: Sequence[int], threshold: int, R: int) -> Walk:
             term = 1.0 / math.log2(3 + i - hits)
             total += term
         contributions.append(term / R if R else 0.0)
-    value = total / R if hits else 0.0
-    return Walk(value, tuple(contributions), {Term.SUM: total, Term.R: R, Term.HITS: hits})
+    score = total / R if hits else 0.0
+    return Walk(score, tuple(contributions), {Term.SUM: total, Term.R: R, Term.HITS: hits})
 
 
 def binary_g(

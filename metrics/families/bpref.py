@@ -84,7 +84,8 @@ def bpref(
     top = checked(ranking, qrels, k)
     R = count_relevant(qrels, conventions.threshold)
     N = _judged_nonrelevant(qrels, conventions.threshold)
-    nonrelevant_above, preferences, steps = 0, 0.0, []
+    nonrelevant_above, preferences = 0, 0.0
+    steps: list[RankStep] = []
     for rank, doc in enumerate(top, start=1):
         value = level(qrels, doc)
         relevant = value >= conventions.threshold
@@ -97,9 +98,9 @@ def bpref(
             nonrelevant_above += 1
         running = (steps[-1].running if steps else 0.0) + contribution
         steps.append(RankStep(rank, doc, int(qrels.get(doc, 0)), relevant, contribution, running))
-    value = preferences / R if R else 0.0
+    score = preferences / R if R else 0.0
     terms = {PREFERENCE_SUM: preferences, Term.R: R, Term.NONRELEVANT: N}
-    return Breakdown("bpref", k, value, tuple(steps), terms, conventions)
+    return Breakdown("bpref", k, score, tuple(steps), terms, conventions)
 
 
 def bpref_definition(c: Conventions) -> str:

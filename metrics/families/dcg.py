@@ -84,12 +84,12 @@ def dcg(
         total, steps = dcg_with_gains(ranking, qrels, k, conventions, gains)
         return Breakdown("DCG", k, total, steps, {Term.DCG: total}, conventions, gains=tuple(gains), graded=True)
     top = checked(ranking, qrels, k)
-    total, steps = 0.0, []
+    total, rows = 0.0, []
     for rank, doc, grade, relevant in judged(top, qrels, conventions.threshold):
         contribution = gain(grade, conventions.gain) / log2(rank + 1)
         total += contribution
-        steps.append(RankStep(rank, doc, grade, relevant, contribution, total))
-    return Breakdown("DCG", k, total, tuple(steps), {Term.DCG: total}, conventions, graded=True)
+        rows.append(RankStep(rank, doc, grade, relevant, contribution, total))
+    return Breakdown("DCG", k, total, tuple(rows), {Term.DCG: total}, conventions, graded=True)
 
 
 def dcg_definition(c: Conventions) -> str:

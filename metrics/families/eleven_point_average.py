@@ -130,7 +130,7 @@ def eleven_point_average_worked(b: Breakdown) -> str:
 
 
 def eleven_point_average_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    levels = measure.param("levels")
+    levels = measure.numbers("levels")
     total = np.zeros(data.size)
     for level in reversed(levels):  # the readable function's order of additions
         total += _interpolated_rows(data, level, measure.k)

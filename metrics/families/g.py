@@ -60,9 +60,9 @@ def g_walk(values: Sequence[int], levels: Sequence[LevelGain]) -> Walk:
     best = 0.0
     for gain in ideal:
         best += gain
-    value = total / best if best > 0.0 else 0.0
+    score = total / best if best > 0.0 else 0.0
     shares = tuple(c / best if best > 0 else 0.0 for c in contributions)
-    return Walk(value, shares, {Term.SUM: total, IDEAL_GAIN: best})
+    return Walk(score, shares, {Term.SUM: total, IDEAL_GAIN: best})
 
 
 def normalized_gain(

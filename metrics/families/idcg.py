@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from metrics.catalog.family import GAINS, Family, Teaching, TrecEval, Values
 from metrics.core.checks import checked
-from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.conventions import TREC_EVAL, Conventions, Gain
 from metrics.core.judgments import Gains
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
@@ -127,7 +127,7 @@ def idcg_worked(b: Breakdown) -> str:
     return dcg_sum_worked(b, "g^*_i", rf" \quad (g^* = \text{{{source}, best first}})")
 
 
-def _idcg(data, k: int | None, kind: str) -> np.ndarray:
+def _idcg(data, k: int | None, kind: Gain) -> np.ndarray:
     slot, position, terms = _ideal_terms(data, kind)
     return _within(data, slot, position, terms, k)
 

@@ -82,7 +82,8 @@ def inferred_average_precision(
     top = checked(ranking, qrels, k)
     R = count_relevant(qrels, conventions.threshold)
     relevant_above = nonrelevant_above = unjudged_above = 0
-    total, steps = 0.0, []
+    total = 0.0
+    steps: list[RankStep] = []
     for rank, doc in enumerate(top, start=1):
         value = level(qrels, doc)
         relevant = value >= conventions.threshold
@@ -105,8 +106,8 @@ def inferred_average_precision(
             contribution = estimate / R
         running = (steps[-1].running if steps else 0.0) + contribution
         steps.append(RankStep(rank, doc, int(qrels.get(doc, 0)), relevant, contribution, running))
-    value = total / R if R else 0.0
-    return Breakdown("infAP", k, value, tuple(steps), {ESTIMATE_SUM: total, Term.R: R}, conventions)
+    score = total / R if R else 0.0
+    return Breakdown("infAP", k, score, tuple(steps), {ESTIMATE_SUM: total, Term.R: R}, conventions)
 
 
 def infap_definition(c: Conventions) -> str:

@@ -142,7 +142,7 @@ def interpolated_precision_worked(b: Breakdown) -> str:
 
 
 def interpolated_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    return _interpolated_rows(data, measure.param("level"), measure.k)
+    return _interpolated_rows(data, measure.number("level"), measure.k)
 
 
 INTERPOLATED_PRECISION = Family(

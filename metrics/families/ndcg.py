@@ -122,8 +122,8 @@ def ndcg_walk(values: Sequence[int], levels: Sequence[LevelGain], k: int | None)
         if gain != 0:
             total += term
         terms.append(term / best if best > 0 else 0.0)
-    value = total / best if best > 0.0 else 0.0
-    return Walk(value, tuple(terms), {Term.DCG: total, Term.IDCG: best})
+    score = total / best if best > 0.0 else 0.0
+    return Walk(score, tuple(terms), {Term.DCG: total, Term.IDCG: best})
 
 
 def ndcg_with_gains(

@@ -102,7 +102,7 @@ def r_precision_multiple_worked(b: Breakdown) -> str:
 
 
 def r_precision_multiple_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    cut = (measure.param("multiple") * data.R + 0.9).astype(np.int64)  # C's (long)(x * R + 0.9)
+    cut = (measure.number("multiple") * data.R + 0.9).astype(np.int64)  # C's (long)(x * R + 0.9)
     return _precision_at_rank(data, cut, measure.k)
 
 

@@ -143,7 +143,7 @@ def rbp_worked(b: Breakdown) -> str:
 
 
 def rank_biased_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    p = float(measure.param("p"))
+    p = float(measure.number("p"))
     slot, rank, grade = data.within(measure.k)
     top_grade = np.zeros(data.size, dtype=np.int64)
     np.maximum.at(top_grade, data.ideal_slot, data.ideal_grade)  # the highest judged grade (trec_eval's levels)

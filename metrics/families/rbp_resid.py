@@ -81,7 +81,8 @@ def rbp_residual(
     0.0
     """
     top = checked(ranking, qrels, k)
-    weight, unjudged_weight, count, steps = 1.0, 0.0, 0, []
+    weight, unjudged_weight, count = 1.0, 0.0, 0
+    steps: list[RankStep] = []
     for rank, doc in enumerate(top, start=1):
         is_unjudged = level(qrels, doc) < 0
         contribution = 0.0
@@ -118,7 +119,7 @@ def rbp_resid_worked(b: Breakdown) -> str:
 
 
 def rbp_residual_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    p = float(measure.param("p"))
+    p = float(measure.number("p"))
     n = data.retrieved(measure.k)
     slot, rank, grade = data.within(measure.k)
     judged_rows = grade >= 0

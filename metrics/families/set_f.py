@@ -127,7 +127,7 @@ def set_f_worked(b: Breakdown) -> str:
 
 
 def set_f_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    hits, beta = data.hits(measure.k), measure.param("beta")
+    hits, beta = data.hits(measure.k), measure.number("beta")
     p, r = ratio(hits, data.retrieved(measure.k)), ratio(hits, data.R)
     scored = (hits > 0) & (data.retrieved(measure.k) > 0) & (data.R > 0)
     values = np.zeros(data.size)

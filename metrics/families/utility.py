@@ -123,8 +123,8 @@ def utility_worked(b: Breakdown) -> str:
 
 
 def utility_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    a, b, c, d = (float(measure.param(name)) for name in "abcd")
-    collection = float(measure.param("collection"))
+    a, b, c, d = (float(measure.number(name)) for name in "abcd")
+    collection = float(measure.number("collection"))
     slot, _, grade = data.within(measure.k)
     hits = np.bincount(slot[grade >= data.conventions.threshold], minlength=data.size)
     n, R = data.retrieved(measure.k), data.R
@@ -140,7 +140,7 @@ def plain_utility(measure: Measure) -> bool:
 def utility_stand_in(values: np.ndarray, data: Prepared, measure: Measure) -> np.ndarray:
     """-c: a query missing from the run retrieved trec_eval's stand-in document, which is not relevant: one more
     non-relevant document retrieved (b), one fewer not retrieved (d)."""
-    return np.where(data.in_run, values, values + measure.param("b") - measure.param("d"))
+    return np.where(data.in_run, values, values + measure.number("b") - measure.number("d"))
 
 
 UTILITY = Family(

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from metrics.catalog.family import Measure
 
 
-def smoothed_log_odds(precision_sum: float, R: int) -> float:
+def smoothed_log_odds(precision_sum: float, R: float) -> float:
     """log((1 + S) / (1 + R - S)): YAAP from S, the sum of P@i at the relevant ranks. S <= R, so the denominator is
     at least 1: never a division by 0. math.log is the C library's log, as trec_eval's (numpy's may differ in the
     last bit).
