@@ -2,6 +2,19 @@
 vectorized engine for whole run files that agrees with them exactly. Conventions default to trec_eval's.
 
 No Streamlit here: this package is a plain library.
+
+Start with a readable function on one ranking (``ndcg``, ``average_precision``, ``precision``, ... each returns a
+Breakdown: the value, a step per rank and the formula's terms), ``evaluate`` on a whole run (``read_run`` and
+``read_qrels`` read the files), ``parse_measure`` for a measure's name as any tool spells it, and ``Conventions`` for
+the switches on which tools disagree.
+
+Examples
+--------
+>>> import metrics
+>>> round(metrics.ndcg(["d1", "d2", "d3"], {"d1": 3, "d3": 1, "d9": 2}, k=3).value, 4)
+0.735
+>>> metrics.evaluate({"q1": ["d1", "d2"]}, {"q1": {"d2": 1}}, ["P@1", "recip_rank"]).means
+{'P@1': 0.0, 'recip_rank': 0.5}
 """
 
 from typing import TYPE_CHECKING

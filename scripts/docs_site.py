@@ -472,12 +472,48 @@ def fence_doctests(text: str) -> str:
     return "\n".join(out)
 
 
-class DoctestsAsCode(griffe.Extension):
-    """The griffe extension (mkdocs.yml) that fences every docstring's doctests: fence_doctests."""
+_MATH_ROLE = re.compile(r":math:`([^`]+)`")
+_CODE_ROLE = re.compile(r":(?:func|class|meth|mod|attr|data|obj|exc):`~?([^`]+)`")
+
+
+def markdown_math(text: str) -> str:
+    r"""A docstring's reST the API pages would show as typed, in the Markdown they render: a ``.. math::`` line (and
+    the more indented lines after it) as a ``$$`` block, which KaTeX typesets; ``:math:`x``` as ``\(x\)``; a
+    ``:func:`f``` (or ``:class:``, ``:meth:``, ...) role as code, ```f```.
+
+    >>> markdown_math("Sum.\n\n.. math:: a = b\n    + c\n\nThen :math:`x^2`, :func:`f`.").splitlines()
+    ['Sum.', '', '$$', 'a = b', '+ c', '$$', '', 'Then \\(x^2\\), `f`.']
+    """
+    lines = text.splitlines()
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.lstrip()
+        i += 1
+        if not stripped.startswith(".. math::"):
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(stripped)]
+        body = [stripped.removeprefix(".. math::").strip()]
+        while i < len(lines) and ((not lines[i].strip() and not body[-1]) or _indent(lines[i]) > len(indent)):
+            body.append(lines[i].strip())
+            i += 1
+        out += [f"{indent}$$", *(f"{indent}{formula}" for formula in body if formula), f"{indent}$$"]
+    return _CODE_ROLE.sub(r"`\1`", _MATH_ROLE.sub(r"\\(\1\\)", "\n".join(out)))
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip()) if line.strip() else 0
+
+
+class DocstringsAsMarkdown(griffe.Extension):
+    """The griffe extension (mkdocs.yml) that readies every docstring for the API pages: its doctests fenced
+    (fence_doctests), its formulas and roles in Markdown (markdown_math)."""
 
     def on_object(self, *, obj: Any, **kwargs: Any) -> None:
         if obj.docstring is not None:
-            obj.docstring.value = fence_doctests(obj.docstring.value)
+            obj.docstring.value = fence_doctests(markdown_math(obj.docstring.value))
 
 
 # --- MkDocs hooks ---

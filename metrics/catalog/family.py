@@ -11,7 +11,7 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from metrics.core.conventions import TREC_EVAL, Conventions, Gain
 from metrics.core.judgments import Gains
@@ -178,8 +178,44 @@ def _declared_in(module: str, key: str) -> Family:
 
 @dataclass(frozen=True, slots=True)
 class Measure:
-    """A parsed measure name (metrics.catalog.measures.parse_measure): ``nDCG@10`` and ``ndcg_cut_10`` are both family
-    NDCG with k = 10. It holds its family's record, so what it computes needs no look-up in the registry."""
+    """A parsed measure name: ``nDCG@10`` and ``ndcg_cut_10`` are both family NDCG with k = 10.
+
+    :func:`metrics.parse_measure` makes one; :func:`metrics.evaluate` takes names or Measures. It holds its family's
+    record, so what it computes needs no look-up in the registry.
+
+    Parameters
+    ----------
+    name : str
+        The name as the user wrote it; reports echo it back.
+    record : Family
+        Its family's record (metrics.catalog.registry).
+    k : int or None
+        The cutoff; None for the whole list.
+    gain : {"linear", "exp"}, optional
+        ``"exp"`` for an ``_exp`` name (NDCG_exp@10), which forces exponential gain; ``"linear"`` (the default)
+        follows the conventions.
+    params : tuple of (str, value) pairs, optional
+        The family's parameters given, e.g. ``(("p", 0.8),)``; a list of values or a gain map
+        (``((level, gain), ...)``) is a tuple. A parameter not given takes the family's default.
+    rel : int or None, optional
+        A relevance threshold of the measure's own (ir_measures' ``rel=``); None (the default): the conventions'.
+
+    Attributes
+    ----------
+    family : str
+        Its family's key (``record.key``), e.g. ``"NDCG"``.
+    canonical : str
+        Our spelling of the measure, e.g. ``"NDCG@10"``, ``"RBP(p=0.8)"``.
+
+    Examples
+    --------
+    >>> from metrics import parse_measure
+    >>> measure = parse_measure("ndcg_cut_10")
+    >>> measure.name, measure.family, measure.k, measure.canonical
+    ('ndcg_cut_10', 'NDCG', 10, 'NDCG@10')
+    >>> round(measure.compute(["a", "b"], {"b": 1}).value, 4)  # 1 / log2(3)
+    0.6309
+    """
 
     name: str  # as the user wrote it; reports echo it back
     family: str = field(init=False)  # its family's key: the record's
@@ -195,6 +231,7 @@ class Measure:
 
     @property
     def canonical(self) -> str:
+        """Our spelling of the measure: ``NDCG@10`` for ``ndcg_cut_10``, ``P(rel=2)@5``, ``RBP(p=0.8)``."""
         family = self.family + ("_exp" if self.gain == "exp" else "")
         at = self.record.at_param
         given = [f"rel={self.rel}"] if self.rel is not None else []
@@ -212,9 +249,17 @@ class Measure:
                 return value
         return self.record.param(name).default
 
+    def number(self, name: str) -> float:
+        """A parameter that holds one number (RBP's p, utility's a): :meth:`param`, typed so for a type checker."""
+        return cast(float, self.param(name))
+
+    def numbers(self, name: str) -> tuple[float, ...]:
+        """A parameter that holds a list of numbers (11pt_avg's levels): :meth:`param`, typed so for a type checker."""
+        return cast("tuple[float, ...]", self.param(name))
+
     def conventions_under(self, conventions: Conventions) -> Conventions:
         """The conventions this measure is computed under: its own gain (``_exp``) and threshold (``rel=``)."""
-        changes: dict[str, object] = {}
+        changes: dict[str, Any] = {}
         if self.record.graded and self.gain == "exp":
             changes["gain"] = "exp"
         if self.rel is not None:
@@ -226,6 +271,34 @@ class Measure:
         return "exp" if self.gain == "exp" else conventions.gain
 
     def compute(self, ranking: Ranking, qrels: Judgments, conventions: Conventions = TREC_EVAL) -> Breakdown:
+        """Score one ranking: the family's readable function with this measure's cutoff, parameters, gain and threshold.
+
+        Parameters
+        ----------
+        ranking : Ranking
+            Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+        qrels : Judgments
+            The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+        conventions : Conventions, optional
+            The conventions, trec_eval's by default; the measure's own gain (``_exp``) and threshold (``rel=``) replace
+            theirs (:meth:`conventions_under`).
+
+        Returns
+        -------
+        Breakdown
+            The value with its per-rank steps and named terms, as the family's function returns it.
+
+        Raises
+        ------
+        ValueError
+            As the family's function: a bad ranking or a grade that is not an integer.
+
+        Examples
+        --------
+        >>> from metrics import parse_measure
+        >>> parse_measure("P(rel=2)@5").compute(["a", "b"], {"a": 2, "b": 1}).value
+        0.2
+        """
         given = {name: self.param(name) for name in (p.name for p in self.record.params)}
         return self.record.function(ranking, qrels, self.k, conventions=self.conventions_under(conventions), **given)
 

@@ -16,6 +16,7 @@ from metrics.core.types import Breakdown
 MetricFunction = Callable[..., Breakdown]
 
 FUNCTIONS: dict[str, MetricFunction] = {f.key: f.function for f in registry.FAMILIES}  # a view of the registry
+"""Each family's key -> its readable function (``FUNCTIONS["NDCG"]`` is ``ndcg``): a view of the registry."""
 
 # trec_eval's spellings with a cutoff or parameter: P_10, ndcg_cut.10, iprec_at_recall_0.50
 _NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
@@ -28,6 +29,8 @@ _ARGUMENT = re.compile(r"(?:[^,{]|\{[^}]*\})+")  # one name=value, a {level: gai
 MAX_CUTOFF = 10**9  # no ranking is longer; a larger k is a typo, and numpy would overflow on it
 
 DEFAULT_MEASURES = registry.default_measures()
+"""The names of the measures :func:`metrics.evaluate` scores when given none, and the command line, the leaderboard and
+the app's Compare runs show unless told otherwise (metrics.catalog.registry.default_measures lists them)."""
 
 
 def _quoted(text: str) -> str:
@@ -135,15 +138,46 @@ def _trec_pairs(spelled: str, declared: registry.Family, pairs: str) -> list[tup
 
 
 def parse_measure(text: str) -> Measure:
-    """Read a measure name, case-insensitively: ours (``NDCG@10``, ``R_cap@100``), trec_eval's (``ndcg_cut_10``,
-    ``P.5``, ``iprec_at_recall_0.50``) or ir_measures' (``nDCG@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``).
+    """Read a measure name, as we, trec_eval or ir_measures spell it, case-insensitively.
 
+    Ours (``NDCG@10``, ``R_cap@100``), trec_eval's (``ndcg_cut_10``, ``P.5``, ``iprec_at_recall_0.50``,
+    ``ndcg.1=3,2=9``) or ir_measures' (``nDCG@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``).
+
+    Parameters
+    ----------
+    text : str
+        The measure's name; surrounding spaces are ignored.
+
+    Returns
+    -------
+    Measure
+        Its family, cutoff, gain, parameters and relevance level; ``canonical`` is our spelling of it, ``compute``
+        scores one ranking.
+
+    Raises
+    ------
+    ValueError
+        If the name is no known measure (the message lists the known ones), or its cutoff, a parameter or a relevance
+        level is malformed or out of range, or a family that needs a cutoff has none.
+
+    See Also
+    --------
+    evaluate : takes the names themselves.
+
+    Examples
+    --------
     >>> parse_measure("nDCG@10").canonical, parse_measure("ndcg_cut_10").canonical, parse_measure("P.5").canonical
     ('NDCG@10', 'NDCG@10', 'P@5')
     >>> parse_measure("map").canonical, parse_measure("recip_rank").canonical, parse_measure("success_1").canonical
     ('AP', 'RR', 'HitRate@1')
     >>> parse_measure("P(rel=2)@5").canonical
     'P(rel=2)@5'
+    >>> round(parse_measure("RBP(p=0.8)").compute(["a", "x"], {"a": 1}).value, 4)
+    0.2
+    >>> parse_measure("P@0")
+    Traceback (most recent call last):
+    ...
+    ValueError: measure 'P@0': the cutoff after the name must be a positive integer
     """
     spelled = text.strip()
     lowered = spelled.lower()
@@ -192,9 +226,11 @@ def _with_trec_values(spelled: str, declared: registry.Family, gain: Gain, value
     return Measure(spelled, declared, None, gain, tuple(given))
 
 
-def _arguments(spelled: str, declared: registry.Family, args: str | None) -> tuple[list[tuple[str, float]], int | None]:
+def _arguments(
+    spelled: str, declared: registry.Family, args: str | None
+) -> tuple[list[tuple[str, float | tuple]], int | None]:
     """ir_measures' ``(name=value, ...)``: the parameters, and the relevance level ``rel`` (None when not given)."""
-    params: list[tuple[str, float]] = []
+    params: list[tuple[str, float | tuple]] = []
     rel = None
     for item in filter(None, (part.strip() for part in _ARGUMENT.findall(args or ""))):
         key, equals, value = (piece.strip() for piece in item.partition("="))

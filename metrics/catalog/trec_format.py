@@ -137,7 +137,7 @@ def _query_blocks(result, ordered, names, families) -> Iterator[str]:
             if nan[first + index]:
                 blocks.append(_query_lines(query, index, shown, columns))
             else:
-                args = []
+                args: list[object] = []
                 for column in columns:
                     args += (query, column[index])
                 blocks.append(template % tuple(args))

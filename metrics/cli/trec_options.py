@@ -182,7 +182,7 @@ def only_plain_query(run, qrels, query: str, complete: bool):
     )
 
 
-def only_query(run, qrels, query: str, complete: bool):
+def only_query(run, qrels, query: str, complete: bool) -> tuple[dict, dict[str, dict[str, int]]]:
     """The run and qrels (metrics.io.Run, Qrels) cut to one query, as dicts the readers accept: trec_eval -D
     LEVEL.QID evaluates that query alone (see cut_run)."""
     grades = qrels.grades_of(query)

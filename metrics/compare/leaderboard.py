@@ -23,11 +23,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from metrics.compare.significance import N_PERMUTATIONS, SEED, TIE, bonferroni, holm, paired_t_test, randomization_test
+from metrics.compare.significance import (
+    N_PERMUTATIONS,
+    SEED,
+    TIE,
+    Scores,
+    bonferroni,
+    holm,
+    paired_t_test,
+    randomization_test,
+)
 from metrics.core.tables import html_table
 from metrics.evaluation.aggregate import mean
 
 if TYPE_CHECKING:
+    from metrics.evaluation.engine import Evaluation
     from metrics.evaluation.options import EvaluationOptions
 
 ALPHA = 0.05
@@ -75,7 +85,7 @@ def evaluate_runs(
     stream: bool | None = None,
     dask=None,
     **keywords,
-) -> dict[str, object]:
+) -> dict[str, Evaluation]:
     """{name: metrics.evaluation.engine.Evaluation} of each (name, run source) against the same qrels, every run under
     the same options (``options=``, or its fields as keywords: ``conventions``, ``complete``, ...; see
     metrics.evaluation.options).
@@ -396,7 +406,7 @@ def judge(
     return judged
 
 
-def common_queries(evaluations: Mapping[str, object]) -> tuple[tuple[str, ...], int]:
+def common_queries(evaluations: Mapping[str, Evaluation]) -> tuple[tuple[str, ...], int]:
     """The queries every run was evaluated on (in the first run's order), and how many others some runs have."""
     sets = [set(e.queries) for e in evaluations.values()]
     every = set.intersection(*sets) if sets else set()
@@ -406,7 +416,7 @@ def common_queries(evaluations: Mapping[str, object]) -> tuple[tuple[str, ...], 
 
 
 def from_evaluations(
-    evaluations: Mapping[str, object],
+    evaluations: Mapping[str, Evaluation],
     *,
     test: str = "t-test",
     correction: str = "holm",
@@ -446,7 +456,7 @@ def from_evaluations(
 def from_values(
     runs: Sequence[str],
     queries: Sequence[str],
-    per_query: Mapping[str, Mapping[str, Sequence[float]]],
+    per_query: Mapping[str, Mapping[str, Scores]],
     *,
     test: str = "t-test",
     correction: str = "holm",

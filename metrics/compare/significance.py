@@ -23,6 +23,7 @@ N_PERMUTATIONS = 10_000
 N_RESAMPLES = 10_000
 TIE = 1e-12  # |b - a| below this is a tie: two rankings can reach one value by float sums in different orders
 _CHUNK = 1_000  # resamples per block: memory stays at _CHUNK x n floats even for 10,000 x 5,000 queries
+Scores = Sequence[float] | np.ndarray  # per-query values of one run: a list, or a numpy array (an Evaluation's)
 
 
 @dataclass(frozen=True)
@@ -60,15 +61,17 @@ class BootstrapCI:
     seed: int
 
 
-def differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
+def differences(a: Scores, b: Scores) -> np.ndarray:
     """``b - a`` per query, as float64; the two must be aligned and the same length."""
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"paired scores must be two 1-D arrays of the same length, got {a.shape} and {b.shape}")
-    return b - a
+    first, second = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if first.shape != second.shape or first.ndim != 1:
+        raise ValueError(
+            f"paired scores must be two 1-D arrays of the same length, got {first.shape} and {second.shape}"
+        )
+    return second - first
 
 
-def wins_ties_losses(a: Sequence[float], b: Sequence[float], tie: float = TIE) -> tuple[int, int, int]:
+def wins_ties_losses(a: Scores, b: Scores, tie: float = TIE) -> tuple[int, int, int]:
     """How many queries B wins (b > a), ties (|b - a| <= tie) and loses."""
     d = differences(a, b)
     return int((d > tie).sum()), int((np.abs(d) <= tie).sum()), int((d < -tie).sum())
@@ -95,7 +98,7 @@ def t_two_sided_p(t: float, df: int) -> float:
     return min(1.0, float(2.0 * stats.t.sf(abs(t), df)))
 
 
-def paired_t_test(a: Sequence[float], b: Sequence[float]) -> TTest:
+def paired_t_test(a: Scores, b: Scores) -> TTest:
     """Paired two-sided t-test: t = mean(d) / (sd(d) / sqrt(n)) with n - 1 degrees of freedom, p from scipy's t
     distribution (the same t and p as scipy.stats.ttest_rel, checked in the tests).
 
@@ -131,8 +134,8 @@ def paired_t_test(a: Sequence[float], b: Sequence[float]) -> TTest:
 
 
 def randomization_test(
-    a: Sequence[float],
-    b: Sequence[float],
+    a: Scores,
+    b: Scores,
     n_permutations: int = N_PERMUTATIONS,
     seed: int = SEED,
 ) -> Randomization:
@@ -166,28 +169,28 @@ def randomization_test(
 
 
 def bootstrap_ci(
-    d: Sequence[float],
+    d: Scores,
     level: float = 0.95,
     n_resamples: int = N_RESAMPLES,
     seed: int = SEED,
 ) -> BootstrapCI:
     """Percentile bootstrap CI for the mean of ``d``: resample the queries with replacement, take the mean of
     each resample, and read the (1 - level)/2 and (1 + level)/2 quantiles of those means."""
-    d = np.asarray(d, dtype=np.float64)
+    values = np.asarray(d, dtype=np.float64)
     if not 0 < level < 1:
         raise ValueError(f"level must be between 0 and 1, got {level}")
-    n = len(d)
+    n = len(values)
     if n == 0:
         return BootstrapCI(0.0, 0.0, 0.0, level, 0, seed)
     rng = np.random.default_rng(seed)
     means = np.concatenate(
         [
-            d[rng.integers(0, n, size=(min(_CHUNK, n_resamples - start), n))].mean(axis=1)
+            values[rng.integers(0, n, size=(min(_CHUNK, n_resamples - start), n))].mean(axis=1)
             for start in range(0, n_resamples, _CHUNK)
         ]
     )
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
-    return BootstrapCI(float(d.mean()), float(low), float(high), level, n_resamples, seed)
+    return BootstrapCI(float(values.mean()), float(low), float(high), level, n_resamples, seed)
 
 
 # --- several metrics at once ---
@@ -229,8 +232,8 @@ class PairedComparison:
 
 
 def compare_paired(
-    a: Sequence[float],
-    b: Sequence[float],
+    a: Scores,
+    b: Scores,
     *,
     n_permutations: int = N_PERMUTATIONS,
     n_resamples: int = N_RESAMPLES,

@@ -45,7 +45,7 @@ def check_qrels(qrels: Judgments) -> None:
             )
 
 
-def checked(ranking: Ranking, qrels: Judgments, k: object) -> Ranking:
+def checked(ranking: Ranking, qrels: Judgments, k: int | None) -> Ranking:
     """Validate the inputs of one metric call and return the ranks it looks at (the top k)."""
     check_k(k)
     check_ranking(ranking)

@@ -14,20 +14,49 @@ RECALL_ROUNDINGS: tuple[RecallRounding, ...] = ("nearest", "plus_0.9")
 
 @dataclass(frozen=True, slots=True)
 class Conventions:
-    """How a metric turns grades into numbers. The defaults reproduce trec_eval.
+    """How a metric turns grades into numbers; the defaults reproduce trec_eval.
 
-    threshold: a doc is relevant iff it is judged and its grade >= threshold (trec_eval ``-l``, default 1; with 0,
-        judged non-relevant docs count as relevant, unjudged ones never). NDCG ignores it, as trec_eval does: every
+    The switches on which popular tools disagree. Every readable function and :func:`metrics.evaluate` take one
+    (``conventions=``); each function's docstring says which switches it reads. ``TREC_EVAL`` is ``Conventions()``;
+    ``metrics.core.conventions.PYTREC_EVAL`` is trec_eval 9.0.x's recall rounding, as pytrec_eval and ir_measures
+    compute it.
+
+    Parameters
+    ----------
+    threshold : int, optional
+        A doc is relevant iff it is judged and its grade >= threshold (trec_eval ``-l``, default 1; with 0, judged
+        non-relevant docs count as relevant, unjudged ones never). NDCG ignores it, as trec_eval does: every
         positive grade is a gain.
-    gain: ``"linear"`` uses the grade itself (trec_eval ``ndcg_cut``); ``"exp"`` uses 2^grade - 1
+    gain : {"linear", "exp"}, optional
+        ``"linear"`` (the default) uses the grade itself (trec_eval ``ndcg_cut``); ``"exp"`` uses 2^grade - 1
         (ranx ``ndcg_burges``, Burges et al. 2005). Grades <= 0 give 0 either way.
-    idcg: ``"all"`` builds the ideal ranking from every judged doc, retrieved or not (trec_eval, ranx);
+    idcg : {"all", "retrieved"}, optional
+        ``"all"`` (the default) builds the ideal ranking from every judged doc, retrieved or not (trec_eval, ranx);
         ``"retrieved"`` sorts only the retrieved list (a common blog-post shortcut).
-    ap_denominator: ``"all"`` divides AP by R, every relevant doc in the qrels (trec_eval, ranx);
-        ``"retrieved"`` divides by the relevant docs retrieved within the cutoff (RAGAS-style context precision).
-    recall_rounding: how many relevant documents recall level ℓ asks for (iprec_at_recall, 11pt_avg).
-        ``"nearest"``: ℓ·R rounded half away from zero (trec_eval 10.0's lround); ``"plus_0.9"``: ⌊ℓ·R + 0.9⌋
+    ap_denominator : {"all", "retrieved"}, optional
+        ``"all"`` (the default) divides AP by R, every relevant doc in the qrels (trec_eval, ranx); ``"retrieved"``
+        divides by the relevant docs retrieved within the cutoff (RAGAS-style context precision).
+    recall_rounding : {"nearest", "plus_0.9"}, optional
+        How many relevant documents recall level ℓ asks for (iprec_at_recall, 11pt_avg). ``"nearest"`` (the
+        default): ℓ·R rounded half away from zero (trec_eval 10.0's lround); ``"plus_0.9"``: ⌊ℓ·R + 0.9⌋
         (trec_eval 9.0.x, so pytrec_eval and ir_measures). Level 0.6 with R = 2: 1 document vs 2.
+
+    Raises
+    ------
+    ValueError
+        If threshold is not an integer >= 0, or another switch is not one of its values.
+
+    Examples
+    --------
+    >>> Conventions() == TREC_EVAL
+    True
+    >>> from metrics import ndcg
+    >>> round(ndcg(["a", "b"], {"a": 1, "b": 3}, conventions=Conventions(gain="exp")).value, 4)
+    0.7098
+    >>> Conventions(gain="log")
+    Traceback (most recent call last):
+    ...
+    ValueError: gain must be 'linear' or 'exp', got 'log'
     """
 
     threshold: int = 1
@@ -50,4 +79,5 @@ class Conventions:
 
 
 TREC_EVAL = Conventions()
+"""trec_eval 10.0's conventions, ``Conventions()``: every function's default."""
 PYTREC_EVAL = Conventions(recall_rounding="plus_0.9")  # trec_eval 9.0.x inside pytrec_eval (and ir_measures)

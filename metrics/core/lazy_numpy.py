@@ -8,6 +8,8 @@ so later reads are plain attribute lookups.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 
 class _Numpy:
     def __getattr__(self, name: str):
@@ -18,4 +20,7 @@ class _Numpy:
         return value
 
 
-np = _Numpy()
+if TYPE_CHECKING:  # a type checker sees numpy itself: ``np.ndarray`` in an annotation, numpy's own signatures
+    import numpy as np
+else:
+    np = _Numpy()

@@ -64,13 +64,36 @@ class Term(str):
 
 @dataclass(frozen=True, slots=True)
 class RankStep:
-    """One rank of a ranking, as one metric sees it."""
+    """One rank of a ranking, as one metric sees it: a row of a Breakdown's per-rank table.
+
+    Parameters
+    ----------
+    rank : int
+        The rank, 1-based.
+    doc_id : str
+        The document at that rank.
+    grade : int
+        Its grade in the qrels; 0 if unjudged.
+    relevant : bool
+        Whether it counts as relevant: judged with grade >= the relevance threshold.
+    contribution : float
+        This rank's share of the metric's value; the contributions of a Breakdown's steps sum to its value, but
+        for num_rel and num_q (no rank adds to them) and YAAP (whose empty list already scores).
+    running : float
+        The sum of the contributions up to and including this rank.
+
+    Examples
+    --------
+    >>> from metrics import precision
+    >>> precision(["d1", "d2"], {"d1": 1}, k=2).steps[0]
+    RankStep(rank=1, doc_id='d1', grade=1, relevant=True, contribution=0.5, running=0.5)
+    """
 
     rank: int  # 1-based
     doc_id: str
     grade: int  # 0 if unjudged
     relevant: bool  # grade >= the relevance threshold
-    contribution: float  # this rank's share of the value; the contributions sum to the value
+    contribution: float  # this rank's share of the value (the docstring says when they sum to it)
     running: float  # the sum of the contributions up to this rank
 
 
@@ -78,7 +101,44 @@ class RankStep:
 class Breakdown:
     """A metric's value with its per-rank steps and the named terms of its formula.
 
-    Formulas, charts and tables are all drawn from this one object, so they cannot disagree.
+    Every readable function returns one. Formulas, charts and tables are all drawn from this one object, so they
+    cannot disagree. In Jupyter it shows as its worked formula and its per-rank table (metrics.teaching.jupyter).
+
+    Parameters
+    ----------
+    family : str
+        The family's key: ``"P"``, ``"R"``, ``"AP"``, ``"NDCG"``, ... (metrics.catalog.registry).
+    k : int or None
+        The cutoff; None means the whole list.
+    value : float
+        The metric's value.
+    steps : tuple of RankStep
+        One per rank the metric looked at, best first.
+    terms : Mapping of Term to float, optional
+        The named terms of the formula, e.g. ``{Term.DCG: 5.76, Term.IDCG: 6.32}``; a Term is a str, the label a
+        learner reads (``'DCG'``).
+    conventions : Conventions, optional
+        The conventions the value was computed under (``TREC_EVAL`` by default).
+    text : str or None, optional
+        The value of a measure whose value is a string (trec_eval ``relstring``); ``value`` is then 0.0.
+    gains : tuple of (int, float) pairs, optional
+        The gain map the value was computed with (trec_eval ``ndcg.1=3,2=9``); empty when the grades were the gains.
+    graded : bool, optional
+        The family's ``Family.graded``: its label reads NDCG_exp@5 under exponential gain.
+
+    Attributes
+    ----------
+    metric : str
+        The measure's label, e.g. ``"NDCG@5"``, ``"NDCG_exp@5"`` or ``"AP"``.
+
+    Examples
+    --------
+    >>> from metrics import ndcg
+    >>> b = ndcg(["d1", "d2", "d3"], {"d1": 3, "d3": 1, "d9": 2}, k=3)
+    >>> b.metric, round(b.value, 4), {name: round(v, 4) for name, v in b.terms.items()}
+    ('NDCG@3', 0.735, {'DCG': 3.5, 'IDCG': 4.7619})
+    >>> [(s.rank, s.doc_id, round(s.contribution, 4)) for s in b.steps]
+    [(1, 'd1', 0.63), (2, 'd2', 0.0), (3, 'd3', 0.105)]
     """
 
     family: str  # "P", "R", "R_cap", "HitRate", "F1", "RR", "AP", "DCG", "IDCG" or "NDCG"

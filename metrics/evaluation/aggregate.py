@@ -16,7 +16,27 @@ Metric = Callable[[Ranking, Judgments], Breakdown]
 
 @dataclass(frozen=True, slots=True)
 class QuerySetResult:
-    """Per-query values of one metric, their mean, and the queries left out or counted as 0."""
+    """Per-query values of one metric, their mean, and the queries left out or counted as 0.
+
+    What :func:`mean_over_queries` returns; in Jupyter it shows as a table.
+
+    Parameters
+    ----------
+    per_query : Mapping of str to float
+        Query id -> value, for the queries that count in the mean.
+    mean : float
+        Their mean, as trec_eval's ``all`` line forms it (see :func:`mean`).
+    run_only : tuple of str
+        The queries in the run but not in the qrels: never scored.
+    qrels_only : tuple of str
+        The judged queries missing from the run: skipped, or scored 0 with ``complete=True``.
+
+    Examples
+    --------
+    >>> from metrics import reciprocal_rank
+    >>> mean_over_queries(reciprocal_rank, {"q1": ["a", "b"], "q3": ["e"]}, {"q1": {"b": 1}, "q4": {"z": 1}})
+    QuerySetResult(per_query={'q1': 0.5}, mean=0.5, run_only=('q3',), qrels_only=('q4',))
+    """
 
     per_query: Mapping[str, float]  # the queries that count in the mean
     mean: float
@@ -27,11 +47,39 @@ class QuerySetResult:
 def counted_queries(
     run_queries: Sequence[str], qrels: Mapping[str, Judgments], *, complete: bool = False
 ) -> tuple[list[str], tuple[str, ...], tuple[str, ...]]:
-    """Which queries count in a mean, as trec_eval decides: (counted, run_only, qrels_only).
+    """Which queries count in a mean, as trec_eval decides.
 
+    Parameters
+    ----------
+    run_queries : Sequence of str
+        The run's query ids, in order.
+    qrels : Mapping of str to Judgments
+        Every query's judgments, query id -> {doc id: grade}.
+    complete : bool, optional
+        trec_eval ``-c``: every judged query counts, one missing from the run included (False by default).
+
+    Returns
+    -------
+    counted : list of str
+        The queries that count, in the qrels' order.
+    run_only : tuple of str
+        The run's queries without a qrels line, in the run's order.
+    qrels_only : tuple of str
+        The judged queries missing from the run, in the qrels' order.
+
+    Notes
+    -----
     A query counts if it is in the run and has at least one qrels line; one whose grades are all 0 counts
     (and scores 0). A query with no qrels lines does not exist for trec_eval. With ``complete`` (trec_eval
     ``-c``), every judged query counts, and one missing from the run scores 0.
+
+    Examples
+    --------
+    >>> run, qrels = ["q1", "q2", "q3"], {"q1": {"b": 1}, "q2": {"c": 0}, "q4": {"z": 1}}
+    >>> counted_queries(run, qrels)
+    (['q1', 'q2'], ('q3',), ('q4',))
+    >>> counted_queries(run, qrels, complete=True)[0]
+    ['q1', 'q2', 'q4']
     """
     judged_queries = [q for q, grades in qrels.items() if grades]
     in_run = set(run_queries)
@@ -96,8 +144,43 @@ def query_statuses(
 def mean_over_queries(
     metric: Metric, run: Mapping[str, Ranking], qrels: Mapping[str, Judgments], *, complete: bool = False
 ) -> QuerySetResult:
-    """Score every counted query with ``metric`` and average (trec_eval's ``all`` line).
+    """Score every counted query with a readable metric and average: trec_eval's ``all`` line (MRR, MAP, ...).
 
+    Parameters
+    ----------
+    metric : callable
+        A readable function taking (ranking, qrels) and returning a Breakdown: :func:`metrics.reciprocal_rank`, or
+        one with its cutoff bound, ``functools.partial(metrics.ndcg, k=10)``, or ``parse_measure("nDCG@10").compute``.
+    run : Mapping of str to Ranking
+        Query id -> doc ids, best first (``Run.to_rankings()`` gives it for a run file).
+    qrels : Mapping of str to Judgments
+        Query id -> {doc id: grade} (``Qrels.to_dict()`` gives it for a qrels file).
+    complete : bool, optional
+        trec_eval ``-c``: the judged queries missing from the run count too, each scored on an empty ranking (0 for
+        P, R, AP, NDCG, RR and the like); False by default.
+
+    Returns
+    -------
+    QuerySetResult
+        The per-query values, their mean, and the queries only in the run or only in the qrels.
+
+    Raises
+    ------
+    ValueError
+        As ``metric``: a ranking holding a doc id twice, a grade that is not an integer, ...
+
+    See Also
+    --------
+    counted_queries : which queries count.
+    evaluate : every measure over a whole run at once, the same numbers.
+
+    Notes
+    -----
+    The queries are those of :func:`counted_queries`; the mean adds their values in query-id order, as trec_eval does
+    (:func:`mean`).
+
+    Examples
+    --------
     >>> from metrics.families.reciprocal_rank import reciprocal_rank
     >>> run = {"q1": ["a", "b"], "q2": ["c", "d"], "q3": ["e"]}
     >>> qrels = {"q1": {"b": 1}, "q2": {"c": 1}, "q4": {"z": 1}}
@@ -105,6 +188,10 @@ def mean_over_queries(
     0.75
     >>> mean_over_queries(reciprocal_rank, run, qrels, complete=True).mean
     0.5
+    >>> from functools import partial
+    >>> from metrics import precision
+    >>> mean_over_queries(partial(precision, k=1), run, qrels).per_query
+    {'q1': 0.0, 'q2': 1.0}
     """
     counted, run_only, qrels_only = counted_queries(list(run), qrels, complete=complete)
     per_query = {q: metric(run.get(q, ()), qrels[q]).value for q in counted}
@@ -113,12 +200,29 @@ def mean_over_queries(
 
 
 def mean(values) -> float:
-    """Arithmetic mean as trec_eval forms it: the values added one by one in the order given (trec_eval's query
-    order: ids in byte order), in double precision, then divided; 0.0 if empty. Not math.fsum: an exact sum
-    rounds an exact half the other way now and then (P_200 0.0088 where trec_eval prints 0.0087).
+    """Arithmetic mean as trec_eval forms it: the values added one by one in the order given, then divided.
 
+    Parameters
+    ----------
+    values : iterable of float
+        The values, in trec_eval's query order (ids in byte order) to reproduce its sums.
+
+    Returns
+    -------
+    float
+        Their mean, in double precision; 0.0 if there is none.
+
+    Notes
+    -----
+    Not math.fsum: an exact sum rounds an exact half the other way now and then (P_200 0.0088 where trec_eval prints
+    0.0087). Not sum() either: Python 3.12's compensates.
+
+    Examples
+    --------
     >>> mean([0.1, 0.2, 0.3]) == (0.1 + 0.2 + 0.3) / 3
     True
+    >>> mean([])
+    0.0
     """
     values = list(values)
     return _in_order(values) / len(values) if values else 0.0

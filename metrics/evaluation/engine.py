@@ -86,19 +86,69 @@ def evaluate(
     options: EvaluationOptions | None = None,
     **keywords,
 ) -> Evaluation:
-    """Score every query of a run (trec_eval's query set).
+    r"""Score every query of a run (trec_eval's query set) on every measure, with numpy.
 
-    ``options`` (:class:`metrics.evaluation.options.EvaluationOptions`), or its fields as keywords:
-    ``conventions``; ``complete`` (trec_eval ``-c``); ``max_docs`` keeps the top ``max_docs`` of each ranking
-    (trec_eval ``-M``); ``judged_only`` then drops the documents without a judgment of 0 or more and ranks the rest
-    1, 2, 3... (trec_eval ``-J``).
+    The numbers equal the readable functions' (``Measure.compute`` per query, :func:`metrics.mean` over queries) bit
+    for bit, and trec_eval 10.0's.
 
-    ``run`` and ``qrels`` are anything :func:`metrics.io.read_run` / :func:`read_qrels` accept (a path, bytes,
-    a DataFrame, a dict) or what they return. Each measure is a name (``nDCG@10``, ``map``, ``P_5``) or a Measure.
+    Parameters
+    ----------
+    run : str, os.PathLike, bytes, DataFrame, Mapping or Run
+        Anything :func:`metrics.read_run` accepts (a TREC, CSV/TSV or Parquet file, optionally .gz; its bytes; a
+        DataFrame; a dict ``{query: {doc: score}}`` or ``{query: [doc, ...]}``, best first) or what it returns.
+    qrels : str, os.PathLike, bytes, DataFrame, Mapping or Qrels
+        Anything :func:`metrics.read_qrels` accepts (a dict ``{query: {doc: grade}}``...) or what it returns.
+    measures : iterable of str or Measure, optional
+        Each a name, ours, trec_eval's or ir_measures' (``NDCG@10``, ``ndcg_cut_10``, ``nDCG@10``, ``map``,
+        ``P_5``; see :func:`metrics.parse_measure`), or a Measure. Default: ``DEFAULT_MEASURES``. A measure named
+        twice is scored once.
+    options : EvaluationOptions, optional
+        How the run is evaluated (:class:`metrics.evaluation.options.EvaluationOptions`); trec_eval's defaults when
+        None.
+    **keywords
+        The fields of ``options``, each replacing the one given: ``conventions`` (a Conventions); ``complete``
+        (trec_eval ``-c``: judged queries missing from the run are scored too); ``max_docs`` keeps the top
+        ``max_docs`` of each ranking (trec_eval ``-M``); ``judged_only`` then drops the documents without a
+        judgment of 0 or more and ranks the rest 1, 2, 3... (trec_eval ``-J``).
 
+    Returns
+    -------
+    Evaluation
+        ``queries``: the evaluated queries, by id in byte order (trec_eval ``-q``'s order); ``per_query``: measure
+        name as spelled -> a float64 numpy array aligned with ``queries``; ``means``: measure name -> its mean over
+        the queries (or the family's summary: a sum for num_ret, a geometric mean for gm_map; NaN for relstring,
+        whose strings are in ``texts``); ``only_in_run``, ``only_in_qrels``: the queries left out; ``counts``.
+        ``to_frame()`` gives a pandas DataFrame, one row per query.
+
+    Raises
+    ------
+    metrics.io.InputError
+        If the run or the qrels cannot be read (a ValueError naming the file, the line and the problem).
+    ValueError
+        If a measure name is unknown or malformed, or ``max_docs`` is not a positive integer.
+    TypeError
+        If a keyword is not a field of EvaluationOptions.
+
+    See Also
+    --------
+    metrics.mean_over_queries : the same mean, one readable function over a dict of rankings.
+
+    Notes
+    -----
+    A query counts if it is in the run and has a qrels line, as in trec_eval; with ``complete=True`` every judged
+    query counts, and one missing from the run is scored as trec_eval ``-c`` scores it.
+
+    Examples
+    --------
     >>> result = evaluate({"q1": ["a", "b"], "q2": ["c"]}, {"q1": {"b": 1}, "q2": {"z": 1}}, ["RR", "P@1"])
     >>> result.per_query["RR"].tolist(), result.means["RR"]
     ([0.5, 0.0], 0.25)
+
+    A TREC run and qrels (here as bytes; a path reads the file), measures spelled as trec_eval spells them:
+
+    >>> run = b"q1 Q0 a 1 2.0 bm25\nq1 Q0 b 2 1.0 bm25\n"
+    >>> evaluate(run, b"q1 0 b 1\n", ["map", "ndcg_cut_10"]).means
+    {'map': 0.5, 'ndcg_cut_10': 0.6309297535714575}
     """
     # Here: pyarrow, which the CLI's small files never load (plain_join).
     from metrics.io.readers import read_qrels, read_run

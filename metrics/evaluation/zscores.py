@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -49,6 +51,7 @@ def read_zscores(source, name: str | None = None) -> ZScoreTable:
     """Read a z-score file: lines ``qid measure mean std_dev`` (trec_eval -Z). A (query, measure) given twice is
     refused: trec_eval would use one of the lines, which one depending on where its binary search lands."""
     plain = read_plain_fields(source, ZSCORE_FIELDS) if name is None and isinstance(source, str) else None
+    rows: Iterable[tuple[Any, ...]]
     if plain is not None:  # a small plain file: no pyarrow
         display, rows = plain
     else:
@@ -91,14 +94,14 @@ def converted(result: Evaluation, table: ZScoreTable) -> Evaluation:
         values = z_scores(values, means, deviations)
         per_query[measure.name] = np.where(np.isnan(means), MISSING, values)  # not in the file
     by_name = {measure.name: measure for measure in result.measures}
-    means = summaries(per_query, by_name)
+    summary = summaries(per_query, by_name)
     for measure in result.measures:
         family = registry.family(measure.family)
         if measure.name in geometric:  # the exponential of the mean z-score of the logs (m_gm_map.c, meas_avg.c)
-            means[measure.name] = math.exp(mean(per_query[measure.name].tolist())) if len(result.queries) else 0.0
+            summary[measure.name] = math.exp(mean(per_query[measure.name].tolist())) if len(result.queries) else 0.0
         elif family.values.summary == "queries" or (family.trec_eval.counts_positive_judgments and result.complete):
-            means[measure.name] = result.means[measure.name]  # not formed from the values (m_num_q.c, m_num_rel.c)
-    return dataclasses.replace(result, per_query=per_query, means=means)
+            summary[measure.name] = result.means[measure.name]  # not formed from the values (m_num_q.c, m_num_rel.c)
+    return dataclasses.replace(result, per_query=per_query, means=summary)
 
 
 def _looked_up_as(measure) -> str:

@@ -12,8 +12,22 @@ from metrics.teaching.latex import aligned_block, compact, decimal, elided_sum, 
 
 
 def gain(grade: int, kind: Gain = "linear") -> float:
-    """The gain of a grade: the grade itself (linear) or 2^grade - 1 (exp). Grades <= 0 gain nothing.
+    """The gain of a grade: the grade itself (linear) or 2^grade - 1 (exp); grades <= 0 gain nothing.
 
+    Parameters
+    ----------
+    grade : int
+        A grade from the qrels.
+    kind : {"linear", "exp"}, optional
+        ``Conventions.gain``: ``"linear"`` (the default, trec_eval) or ``"exp"`` (ranx ``ndcg_burges``).
+
+    Returns
+    -------
+    float
+        The grade's gain.
+
+    Examples
+    --------
     >>> gain(3), gain(3, "exp"), gain(-1, "exp")
     (3.0, 7.0, 0.0)
     """
@@ -65,7 +79,7 @@ def dcg_sum_worked(b: Breakdown, grade: str, note: str = "") -> str:
     return aligned_block(lines)
 
 
-def _gains(grades: np.ndarray, kind: str) -> np.ndarray:
+def _gains(grades: np.ndarray, kind: Gain) -> np.ndarray:
     """``gain`` itself, applied to each distinct grade (2**g - 1 with Python ints for exp)."""
     unique, inverse = np.unique(grades, return_inverse=True)
     return np.array([gain(g, kind) for g in unique.tolist()], dtype=np.float64)[inverse]
@@ -76,13 +90,13 @@ def _within(data, slot: np.ndarray, position: np.ndarray, terms: np.ndarray, k: 
     return np.bincount(slot[keep], weights=terms[keep], minlength=data.size)  # sequential, in rank order
 
 
-def _row_dcg_terms(data, kind: str) -> np.ndarray:
+def _row_dcg_terms(data, kind: Gain) -> np.ndarray:
     """Each judged retrieved row's gain / log2(rank + 1): the same at every cutoff, so built once per run (a dozen
     cutoffs under all_trec) and cut by _within."""
     return data.shared(("DCG terms", kind), lambda: _gains(data.grade, kind) / log2_discounts(data.rank))
 
 
-def _ideal_terms(data, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _ideal_terms(data, kind: Gain) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(slot, position, gain / log2(position + 1)) of every query's ideal ranking, built once per run."""
 
     def build():

@@ -128,8 +128,8 @@ def ideal_rows(data, gains) -> tuple[np.ndarray, np.ndarray]:
         slots.append(np.repeat(np.repeat(group, len(order)), repeats.ravel()))
         values.append(np.repeat(np.tile(gain, len(group)), repeats.ravel()))
     slot, value = np.concatenate(slots), np.concatenate(values)
-    order = np.argsort(slot, kind="stable")
-    return slot[order], value[order]
+    by_slot = np.argsort(slot, kind="stable")
+    return slot[by_slot], value[by_slot]
 
 
 def row_gains(grade: np.ndarray, gains) -> np.ndarray:

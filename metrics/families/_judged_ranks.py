@@ -72,7 +72,8 @@ def _share_steps(
 ) -> tuple[int, list[RankStep]]:
     """How many of ``top`` are ``counted``, and the steps: each counted document contributes 1 / divisor (Judged@k
     and unj@k, the share of the top k that is, or is not, judged)."""
-    count, steps = 0, []
+    count = 0
+    steps: list[RankStep] = []
     for rank, doc in enumerate(top, start=1):
         is_counted = counted(doc)
         count += is_counted

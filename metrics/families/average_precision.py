@@ -25,8 +25,43 @@ if TYPE_CHECKING:
 def average_precision(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Average precision (trec_eval ``map``; with k, ``map_cut_k``).
+    r"""Average precision: the precision at each relevant rank, summed and divided by R.
 
+    trec_eval ``map`` (``map_cut_k`` with k); ir_measures ``AP``; ranx ``map@k``; MAP is its mean over queries.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff: only the top k ranks count, and AP@k still divides by R, not by min(R, k). None (the default)
+        looks at the whole list (trec_eval ``map``).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold`` (a doc is relevant
+        if it is judged and its grade >= threshold) and ``ap_denominator``: ``"all"`` divides by R, every relevant doc
+        in the qrels; ``"retrieved"`` by the relevant docs retrieved within k.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is AP@k, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, a relevant one
+        contributing P@i divided by the denominator; ``terms`` holds the sum of the P@i (``Term.PRECISION_SUM``), R
+        (``Term.R``), the hits (``Term.HITS``) and the divisor used (``Term.DENOMINATOR``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    geometric_mean_ap, yet_another_average_precision, inferred_average_precision
+
+    Notes
+    -----
     .. math:: AP@k = \frac{1}{R} \sum_{i \leq k,\ rel(d_i)} P@i, \qquad P@i = \frac{hits@i}{i}
 
     Conventions (trec_eval, ``m_map.c``): **R counts every relevant doc in the qrels**, retrieved or not, and
@@ -34,8 +69,18 @@ def average_precision(
     R = 0 gives 0.0. With ``ap_denominator="retrieved"`` the sum is divided by the relevant docs retrieved
     within k instead (RAGAS-style "context precision"), which rewards retrieving little.
 
+    Examples
+    --------
     >>> round(average_precision(["r0", "n1", "r1", "r2", "n2"], {f"r{i}": 1 for i in range(10)}, k=3).value, 4)
     0.1667
+
+    z, relevant but never retrieved, counts as precision 0 unless the denominator is the relevant docs retrieved:
+
+    >>> qrels = {"a": 1, "b": 1, "z": 1}
+    >>> round(average_precision(["a", "x", "b"], qrels).value, 4)  # (1/1 + 2/3) / 3
+    0.5556
+    >>> round(average_precision(["a", "x", "b"], qrels, conventions=Conventions(ap_denominator="retrieved")).value, 4)
+    0.8333
     """
     top = checked(ranking, qrels, k)
     R = count_relevant(qrels, conventions.threshold)

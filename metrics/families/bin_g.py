@@ -34,21 +34,56 @@ def binary_g_walk(values: Sequence[int], threshold: int, R: int) -> Walk:
             term = 1.0 / math.log2(3 + i - hits)
             total += term
         contributions.append(term / R if R else 0.0)
-    value = total / R if hits else 0.0
-    return Walk(value, tuple(contributions), {Term.SUM: total, Term.R: R, Term.HITS: hits})
+    score = total / R if hits else 0.0
+    return Walk(score, tuple(contributions), {Term.SUM: total, Term.R: R, Term.HITS: hits})
 
 
 def binary_g(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Binary G (trec_eval ``binG``, experimental): like AP, but each relevant document is discounted by the
-    non-relevant (or unjudged) documents above it, logarithmically.
+    r"""Binary G: like AP, but each relevant document is discounted, logarithmically, by the documents above it that are
+    not relevant.
 
+    trec_eval ``binG`` (experimental).
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is binG, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, a relevant one
+        contributing 1 / (R log2(2 + n_i)); ``terms`` holds the sum (``Term.SUM``), R (``Term.R``) and the relevant
+        docs retrieved (``Term.HITS``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    average_precision, normalized_gain
+
+    Notes
+    -----
     .. math:: \mathrm{binG} = \frac{1}{R} \sum_{d_i \text{ relevant}} \frac{1}{\log_2(2 + n_i)}
 
-    where n_i counts the documents above d_i that are not relevant. Conventions (``m_binG.c``): R = 0, or no
-    relevant document retrieved, gives 0; k keeps the top k.
+    where n_i counts the documents above d_i that are not relevant (or are unjudged). Conventions (``m_binG.c``):
+    R = 0, or no relevant document retrieved, gives 0; k keeps the top k.
 
+    Examples
+    --------
     >>> binary_g(["r", "x", "r2"], {"r": 1, "r2": 1}).value == (1 + 1 / math.log2(3)) / 2
     True
     """

@@ -31,24 +31,61 @@ def _judged_nonrelevant(qrels: Judgments, threshold: int) -> int:
 def bpref(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Binary preference (trec_eval ``bpref``, ir_measures ``Bpref``): how many judged non-relevant documents
-    each retrieved relevant document is ranked below, ignoring unjudged documents.
+    r"""Binary preference: how many judged non-relevant documents each relevant document is ranked below, ignoring
+    unjudged documents.
 
+    trec_eval ``bpref``; ir_measures ``Bpref``. Buckley and Voorhees, SIGIR 2004.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``: a judged doc is
+        relevant if its grade >= threshold, judged non-relevant if 0 <= grade < threshold.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is bpref, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, a relevant one
+        contributing its preference share divided by R; ``terms`` holds the sum of the shares
+        (``"sum of preferences"``), R (``Term.R``) and N (``Term.NONRELEVANT``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    gm_bpref : its geometric mean over queries.
+    inferred_average_precision : another measure for incomplete judgments.
+
+    Notes
+    -----
     .. math:: \mathrm{bpref} = \frac{1}{R} \sum_{d_i \text{ relevant}}
         \left(1 - \frac{\min(n_i,\ R)}{\min(N,\ R)}\right)
 
     where n_i counts the judged non-relevant documents ranked above d_i and N all judged non-relevant documents
     (0 <= grade < threshold). Conventions (trec_eval ``m_bpref.c``): unjudged documents, negative grades included,
     are skipped; a relevant document with no judged non-relevant one above it adds 1 (even when N = 0); R = 0
-    gives 0. k keeps only the top k (as ``-M k``). Buckley and Voorhees, SIGIR 2004.
+    gives 0. k keeps only the top k (as ``-M k``).
 
+    Examples
+    --------
     >>> round(bpref(["r1", "n1", "x", "r2"], {"r1": 1, "r2": 1, "r3": 1, "n1": 0}).value, 4)
     0.3333
     """
     top = checked(ranking, qrels, k)
     R = count_relevant(qrels, conventions.threshold)
     N = _judged_nonrelevant(qrels, conventions.threshold)
-    nonrelevant_above, preferences, steps = 0, 0.0, []
+    nonrelevant_above, preferences = 0, 0.0
+    steps: list[RankStep] = []
     for rank, doc in enumerate(top, start=1):
         value = level(qrels, doc)
         relevant = value >= conventions.threshold
@@ -61,9 +98,9 @@ def bpref(
             nonrelevant_above += 1
         running = (steps[-1].running if steps else 0.0) + contribution
         steps.append(RankStep(rank, doc, int(qrels.get(doc, 0)), relevant, contribution, running))
-    value = preferences / R if R else 0.0
+    score = preferences / R if R else 0.0
     terms = {PREFERENCE_SUM: preferences, Term.R: R, Term.NONRELEVANT: N}
-    return Breakdown("bpref", k, value, tuple(steps), terms, conventions)
+    return Breakdown("bpref", k, score, tuple(steps), terms, conventions)
 
 
 def bpref_definition(c: Conventions) -> str:

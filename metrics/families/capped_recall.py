@@ -36,14 +36,49 @@ CAP = Term("min(R, k)")
 def capped_recall(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Capped recall at cutoff k (BEIR ``R_cap@k``): recall that can reach 1 even when R > k.
+    r"""Capped recall at cutoff k: recall divided by min(R, k), so it can reach 1 even when R > k.
 
+    BEIR ``R_cap@k``; trec_eval and ranx have no such measure.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff: only the top k ranks count, and the divisor is min(R, k). None (the default) looks at the whole
+        list and caps R at its length.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is R_cap@k, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, each relevant
+        one contributing 1 / min(R, k); ``terms`` holds the hits (``Term.HITS``), R (``Term.R``) and the divisor
+        (``"min(R, k)"``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    recall : divides by R.
+
+    Notes
+    -----
     .. math:: R_{cap}@k = \frac{hits@k}{\min(R, k)}
 
     Conventions: BEIR's definition (``beir/retrieval/custom_metrics.py::recall_cap``); R as in recall.
     R = 0 gives 0.0 (BEIR itself raises ZeroDivisionError). k=None caps at the length of the list.
-    trec_eval and ranx have no such measure.
 
+    Examples
+    --------
     >>> capped_recall(["r1", "r2", "r3", "n1", "n2"], {f"r{i}": 1 for i in range(1, 8)}, k=5).value
     0.6
     """

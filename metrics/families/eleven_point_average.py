@@ -36,16 +36,59 @@ def eleven_point_average(
     conventions: Conventions = TREC_EVAL,
     levels: tuple[float, ...] = ELEVEN_LEVELS,
 ) -> Breakdown:
-    r"""The mean of interpolated precision over recall levels, 0.0, 0.1, ... 1.0 by default (trec_eval ``11pt_avg``).
+    r"""The mean of interpolated precision over recall levels, 0.0, 0.1, ... 1.0 by default.
 
+    trec_eval ``11pt_avg``: an old estimate of the area under the precision-recall curve.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold`` (a doc is relevant
+        if it is judged and its grade >= threshold) and ``recall_rounding``, how ℓ·R is rounded to a number of
+        relevant docs (``"nearest"``, trec_eval 10.0; ``"plus_0.9"``, trec_eval 9.0.x and pytrec_eval).
+    levels : tuple of float, optional
+        The recall levels averaged, each 0 to 1 (trec_eval ``11pt_avg.0.2,0.5``); the eleven levels 0.0, 0.1, ...
+        1.0 by default.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the mean, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, each relevant
+        rank contributing the interpolated precision of the levels it answers, divided by the number of levels;
+        ``terms`` holds R (``Term.R``), the relevant docs retrieved (``Term.HITS``) and the number of levels
+        (``Term.RECALL_LEVEL``).
+
+    Raises
+    ------
+    ValueError
+        If ``levels`` is empty, k is neither None nor a positive integer, the ranking is a single string or holds a
+        doc id twice or one that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    interpolated_precision : one level.
+    average_precision : what trec_eval advises instead.
+
+    Notes
+    -----
     .. math:: \mathrm{11pt} = \frac{1}{11} \sum_{\ell \in \{0, 0.1, \ldots, 1\}} \mathrm{iP}(\ell)
 
     An old estimate of the area under the precision-recall curve (trec_eval calls it obsolete: use AP). Conventions:
     as iprec_at_recall; summed from the last level back, as trec_eval sums. Each relevant rank contributes
     the interpolated precision of the levels it answers, divided by the number of levels.
 
+    Examples
+    --------
     >>> round(eleven_point_average(["a", "x", "b"], {"a": 1, "b": 1}).value, 4)  # 1.0 to level 0.7 (1.4 rounds to 1)
     0.9091
+    >>> round(eleven_point_average(["a", "x", "b"], {"a": 1, "b": 1}, levels=(0.5, 1.0)).value, 4)
+    0.8333
     """
     if not levels:
         raise ValueError("11pt_avg needs at least one recall level")
@@ -87,7 +130,7 @@ def eleven_point_average_worked(b: Breakdown) -> str:
 
 
 def eleven_point_average_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    levels = measure.param("levels")
+    levels = measure.numbers("levels")
     total = np.zeros(data.size)
     for level in reversed(levels):  # the readable function's order of additions
         total += _interpolated_rows(data, level, measure.k)

@@ -56,16 +56,51 @@ def err_cascade(ranking: Ranking, qrels: Judgments, k: int | None = None) -> lis
 def expected_reciprocal_rank(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Expected reciprocal rank at k (ir_measures ``ERR@k``, computed there by gdeval).
+    r"""Expected reciprocal rank at k: 1 / the rank where a cascading user stops, satisfied, in expectation.
 
+    ir_measures ``ERR@k``, computed there by gdeval. Chapelle et al., CIKM 2009.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff: only the top k ranks count. None (the default) looks at the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). None changes the value (the relevance
+        threshold is ignored); ``threshold`` marks the steps' relevant docs (``RankStep.relevant``).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is ERR@k, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, contributing
+        R_i / i times the chance the user reads that far; ``terms`` holds the chance the user is still reading after
+        the last rank (``"P(still reading)"``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    reciprocal_rank, rank_biased_precision
+
+    Notes
+    -----
     .. math:: \mathrm{ERR@}k = \sum_{i=1}^{k} \frac{R_i}{i} \prod_{j < i} (1 - R_j),
         \qquad R_i = \frac{2^{g_i} - 1}{2^{4}}
 
     A cascade: the user stops at rank i, satisfied, with probability R_i, else reads on. Conventions (gdeval, as
     ir_measures runs it): the highest grade is 4, so a grade-4 document stops the user with probability 15/16;
     grades above 4, which gdeval refuses, count as 4; unjudged documents and grades <= 0 have R = 0; the relevance
-    threshold is ignored. gdeval prints 5 decimals. Chapelle et al., CIKM 2009.
+    threshold is ignored. gdeval prints 5 decimals.
 
+    Examples
+    --------
     >>> expected_reciprocal_rank(["a", "b"], {"a": 1, "b": 4}, k=10).value == 1 / 16 + (15 / 16) * (15 / 16) / 2
     True
     """

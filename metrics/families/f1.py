@@ -21,15 +21,51 @@ if TYPE_CHECKING:
 
 
 def f1(ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL) -> Breakdown:
-    r"""F1 at cutoff k (ranx ``f1@k``): the harmonic mean of P@k and R@k.
+    r"""F1 at cutoff k: the harmonic mean of P@k and R@k.
 
+    ranx ``f1@k``. trec_eval has no F1 at a cutoff (its ``set_F`` scores the whole retrieved set).
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff: only the top k ranks count, and P@k divides by k. None (the default) looks at the whole list
+        and divides by its length.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is F1@k, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, contributing how
+        much F1 rises when the list is extended to that rank; ``terms`` holds the hits (``Term.HITS``), P@k
+        (``Term.PRECISION``), R@k (``Term.RECALL``) and R (``Term.R``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    precision, recall, set_f
+
+    Notes
+    -----
     .. math:: F_1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}
 
-    Conventions (ranx): P@k divides by k and R@k by R, as above; 0.0 when P@k + R@k = 0 or R = 0.
-    trec_eval has no F1 at a cutoff (its ``set_F`` scores the whole retrieved set): combine ``P_k`` and ``recall_k``.
-    A rank's contribution is how much F1 rises when the list is extended to that rank.
+    Conventions (ranx): P@k divides by k and R@k by R, as ``precision`` and ``recall`` do; 0.0 when P@k + R@k = 0 or
+    R = 0. trec_eval has no F1 at a cutoff (its ``set_F`` scores the whole retrieved set): combine ``P_k`` and
+    ``recall_k``. A rank's contribution is how much F1 rises when the list is extended to that rank.
 
-    >>> round(f1(["a", "x", "b"], {"a": 1, "b": 1, "c": 1, "d": 1}, k=3).value, 4)
+    Examples
+    --------
+    >>> round(f1(["a", "x", "b"], {"a": 1, "b": 1, "c": 1, "d": 1}, k=3).value, 4)  # P = 2/3, R = 1/2
     0.5714
     """
     top = checked(ranking, qrels, k)

@@ -60,24 +60,64 @@ def g_walk(values: Sequence[int], levels: Sequence[LevelGain]) -> Walk:
     best = 0.0
     for gain in ideal:
         best += gain
-    value = total / best if best > 0.0 else 0.0
+    score = total / best if best > 0.0 else 0.0
     shares = tuple(c / best if best > 0 else 0.0 for c in contributions)
-    return Walk(value, shares, {Term.SUM: total, IDEAL_GAIN: best})
+    return Walk(score, shares, {Term.SUM: total, IDEAL_GAIN: best})
 
 
 def normalized_gain(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
-    r"""G (trec_eval ``G``, experimental): gain discounted by how far the ranking lags behind the ideal one.
+    r"""G: gain discounted by how far the ranking lags behind the ideal one.
 
+    trec_eval ``G`` (experimental).
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). None changes the value (the relevance
+        threshold is ignored); ``threshold`` marks the steps' relevant docs (``RankStep.relevant``).
+    gains : tuple of (int, float) pairs, optional
+        A gain per relevance level, e.g. ``((1, 3.0), (2, 9.0))`` (trec_eval's ``NAME.1=3,2=9``); other levels gain
+        their own number. Empty (the default): every level gains its number (its grade).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is G, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, contributing its
+        discounted gain divided by the ideal gain; ``terms`` holds the sum (``Term.SUM``) and the ideal gain
+        (``"ideal gain"``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    ndcg, binary_g
+
+    Notes
+    -----
     .. math:: G = \frac{1}{\sum_i g^*_i} \sum_i \frac{g_i}{\log_2\left(2 + \sum_{j \leq i} \max(g^*_j, 1)
         - \sum_{j \leq i} g_j\right)}
 
     Conventions (``m_G.c``): gains as in NDCG with a gain map; g*_j is the ideal gain at rank j (0 past the ideal
     ranking); no positive gain gives 0; k keeps the top k.
 
+    Examples
+    --------
     >>> normalized_gain(["a"], {"a": 1}).value
     1.0
+    >>> round(normalized_gain(["a", "b"], {"a": 1, "b": 2}).value, 4)
+    0.877
     """
     top, values = walk_values(ranking, qrels, k)
     walk = g_walk(values, level_gains(level_counts(qrels), gains))

@@ -16,9 +16,42 @@ from metrics.families.bpref import PREFERENCE_SUM, bpref, bpref_kernel, bpref_wo
 def gm_bpref(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""bpref summarised by the geometric mean over queries (trec_eval ``gm_bpref``): this query's bpref, which
-    enters :math:`\exp(\frac{1}{Q}\sum_q \log \max(\mathrm{bpref}_q,\ 10^{-5}))`. trec_eval prints only the summary.
+    r"""bpref of one query, as trec_eval's ``gm_bpref`` takes it: its mean over queries is geometric.
 
+    trec_eval ``gm_bpref``, which prints only the summary. The per-query value is bpref itself.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here, as by bpref: ``threshold``.
+
+    Returns
+    -------
+    Breakdown
+        :func:`bpref`'s, with family ``"gm_bpref"``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    bpref
+
+    Notes
+    -----
+    This query's bpref enters :math:`\exp(\frac{1}{Q}\sum_q \log \max(\mathrm{bpref}_q,\ 10^{-5}))`.
+
+    Examples
+    --------
     >>> gm_bpref(["r1"], {"r1": 1}).value
     1.0
     """

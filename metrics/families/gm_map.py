@@ -20,9 +20,44 @@ from metrics.teaching.latex import aligned_block, decimal
 def geometric_mean_ap(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Average precision of one query, as trec_eval's ``gm_map`` takes it: the same AP, but the mean over queries
-    is geometric, exp(mean(log max(AP, 0.00001))), which rewards being consistent over topics.
+    """Average precision of one query, as trec_eval's ``gm_map`` takes it: its mean over queries is geometric.
 
+    trec_eval ``gm_map``. The per-query value is AP itself.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff, as for :func:`average_precision`: only the top k ranks count. None (the default) looks at the
+        whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here, as by AP: ``threshold`` and
+        ``ap_denominator``.
+
+    Returns
+    -------
+    Breakdown
+        :func:`average_precision`'s, with family ``"GM_AP"``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    average_precision
+
+    Notes
+    -----
+    The mean over queries is exp(mean(log max(AP, 0.00001))), which rewards being consistent over topics.
+
+    Examples
+    --------
     >>> geometric_mean_ap(["a", "x"], {"a": 1}).value
     1.0
     """

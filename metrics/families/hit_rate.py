@@ -23,13 +23,48 @@ if TYPE_CHECKING:
 def hit_rate(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Hit rate at cutoff k (trec_eval ``success_k``): 1 if any relevant doc is in the top k, else 0.
+    r"""Hit rate at cutoff k: 1 if any relevant doc is in the top k, else 0.
 
+    trec_eval ``success_k``; ir_measures ``Success@k``; BEIR ``Accuracy@k``; some RAG tools' "recall@k".
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff: only the top k ranks count. None (the default) looks at the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is 1.0 or 0.0; ``steps`` has one RankStep per retrieved rank of the top k, the first relevant one
+        contributing the whole 1; ``terms`` holds the relevant docs in the top k (``Term.HITS``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    reciprocal_rank : 1 / the first relevant rank, rather than 1.
+    recall : the share of the relevant docs found.
+
+    Notes
+    -----
     .. math:: HitRate@k = [\, hits@k \geq 1 \,]
 
     Conventions (trec_eval): the first relevant rank <= k contributes the whole 1; R = 0 gives 0.
     Naming: ir_measures calls it ``Success@k``, BEIR ``Accuracy@k``, some RAG tools "recall@k".
 
+    Examples
+    --------
     >>> hit_rate(["x", "y", "a"], {"a": 1}, k=2).value, hit_rate(["x", "y", "a"], {"a": 1}, k=3).value
     (0.0, 1.0)
     """

@@ -29,8 +29,42 @@ INFAP_EPSILON = 0.00001  # trec_eval.h: keeps infAP's estimated precision define
 def inferred_average_precision(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Inferred AP (trec_eval ``infAP``, ir_measures ``infAP``): AP estimated from a sampled judgment pool.
+    r"""Inferred AP: AP estimated from a sampled judgment pool.
 
+    trec_eval ``infAP``; ir_measures ``infAP``. Yilmaz and Aslam, CIKM 2006.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+        A negative grade marks a document in the pool but not judged (sampled out).
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is infAP, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, a relevant one
+        contributing its estimated precision divided by R; ``terms`` holds the sum of the estimates
+        (``"sum of estimated P@i"``) and R (``Term.R``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    average_precision, bpref
+
+    Notes
+    -----
     .. math:: \mathrm{infAP} = \frac{1}{R} \sum_{d_i \text{ relevant}} \left( \frac{1}{i} + \frac{i-1}{i}
         \cdot \frac{r + n + u}{i - 1} \cdot \frac{r + \varepsilon}{r + n + 2\varepsilon} \right)
 
@@ -38,15 +72,18 @@ def inferred_average_precision(
     documents above d_i, and ε = 0.00001; the relevant document at rank 1 adds exactly 1. Documents with no qrels
     line (not in the pool) count as zeros in the expected precision; pool-unjudged ones are assumed to be relevant
     in the same proportion as the judged ones. Conventions (trec_eval ``m_infap.c``): R = 0 gives 0; k keeps the
-    top k. Yilmaz and Aslam, CIKM 2006.
+    top k.
 
+    Examples
+    --------
     >>> round(inferred_average_precision(["r1", "x", "r2"], {"r1": 1, "r2": 1, "n": 0}).value, 4)
     0.8333
     """
     top = checked(ranking, qrels, k)
     R = count_relevant(qrels, conventions.threshold)
     relevant_above = nonrelevant_above = unjudged_above = 0
-    total, steps = 0.0, []
+    total = 0.0
+    steps: list[RankStep] = []
     for rank, doc in enumerate(top, start=1):
         value = level(qrels, doc)
         relevant = value >= conventions.threshold
@@ -69,8 +106,8 @@ def inferred_average_precision(
             contribution = estimate / R
         running = (steps[-1].running if steps else 0.0) + contribution
         steps.append(RankStep(rank, doc, int(qrels.get(doc, 0)), relevant, contribution, running))
-    value = total / R if R else 0.0
-    return Breakdown("infAP", k, value, tuple(steps), {ESTIMATE_SUM: total, Term.R: R}, conventions)
+    score = total / R if R else 0.0
+    return Breakdown("infAP", k, score, tuple(steps), {ESTIMATE_SUM: total, Term.R: R}, conventions)
 
 
 def infap_definition(c: Conventions) -> str:

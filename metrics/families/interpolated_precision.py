@@ -38,8 +38,45 @@ def interpolated_precision(
     conventions: Conventions = TREC_EVAL,
     level: float = 0.0,
 ) -> Breakdown:
-    r"""Interpolated precision at a recall level (trec_eval ``iprec_at_recall_ℓ``; ir_measures ``IPrec@ℓ``).
+    r"""Interpolated precision at a recall level: the best precision at any rank that reaches that recall.
 
+    trec_eval ``iprec_at_recall_ℓ``; ir_measures ``IPrec@ℓ``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold`` (a doc is relevant
+        if it is judged and its grade >= threshold) and ``recall_rounding``, how ℓ·R is rounded to a number of
+        relevant docs (``"nearest"``, trec_eval 10.0; ``"plus_0.9"``, trec_eval 9.0.x and pytrec_eval).
+    level : float, optional
+        ℓ, the recall level, 0 to 1 (0.0 by default: the best precision anywhere in the list).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is iP(ℓ), from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, the relevant
+        rank whose precision is the answer contributing the whole value; ``terms`` holds R (``Term.R``), ℓ
+        (``Term.RECALL_LEVEL``), the relevant docs the level asks for (``"relevant needed"``) and the relevant docs
+        retrieved (``Term.HITS``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    eleven_point_average : its mean over the levels 0, 0.1, ... 1.
+
+    Notes
+    -----
     .. math:: \mathrm{iP}(\ell) = \max_{i:\ \mathrm{R@}i \geq \ell} \mathrm{P@}i
 
     Conventions (trec_eval ``m_iprec_at_recall.c``): the level asks for ℓ·R relevant documents, rounded
@@ -47,8 +84,19 @@ def interpolated_precision(
     in the list. The steps mark the relevant ranks; the one whose precision is the answer contributes the whole
     value.
 
+    Examples
+    --------
     >>> interpolated_precision(["a", "x", "b", "y", "c"], {"a": 1, "b": 1, "c": 1}, level=0.5).value  # 2 of 3
     0.6666666666666666
+
+    Level 0.6 with R = 2 asks for 1 relevant doc under trec_eval 10.0's rounding, 2 under trec_eval 9's:
+
+    >>> qrels = {"a": 1, "b": 1}
+    >>> interpolated_precision(["a", "x", "b"], qrels, level=0.6).value
+    1.0
+    >>> trec_eval_9 = Conventions(recall_rounding="plus_0.9")  # metrics.core.conventions.PYTREC_EVAL
+    >>> round(interpolated_precision(["a", "x", "b"], qrels, level=0.6, conventions=trec_eval_9).value, 4)
+    0.6667
     """
     R = count_relevant(qrels, conventions.threshold)
     needed = relevant_needed(level, R, conventions.recall_rounding)
@@ -94,7 +142,7 @@ def interpolated_precision_worked(b: Breakdown) -> str:
 
 
 def interpolated_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    return _interpolated_rows(data, measure.param("level"), measure.k)
+    return _interpolated_rows(data, measure.number("level"), measure.k)
 
 
 INTERPOLATED_PRECISION = Family(

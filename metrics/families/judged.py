@@ -27,14 +27,51 @@ JUDGED_DOCUMENTS = Term("judged")
 def judged(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Judgment rate at k (ir_measures ``Judged@k``): the share of the top k that has a qrels line.
+    r"""Judgment rate at k: the share of the top k that has a qrels line.
 
+    ir_measures ``Judged@k``. trec_eval's ``unj_k`` (:func:`unjudged`) counts negative grades as unjudged and divides
+    by k.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff: the share of the top k, divided by the docs shown, min(k, n). None (the default) looks at the
+        whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). None changes the value; ``threshold``
+        marks the steps' relevant docs (``RankStep.relevant``).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is Judged@k, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, each judged
+        one contributing 1 / min(k, n); ``terms`` holds the judged docs (``"judged"``) and the divisor
+        (``Term.DENOMINATOR``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    unjudged : trec_eval's ``unj_k``.
+
+    Notes
+    -----
     .. math:: \mathrm{Judged@}k = \frac{\#\{i \leq k : d_i \text{ in the qrels}\}}{\min(k,\ n)}
 
     Conventions (ir_measures' judged provider): any qrels line counts as judged, a negative grade too; the divisor
     is the number of documents shown, min(k, n), so a short list is not penalised; an empty list gives 0. k=None
     looks at the whole list. trec_eval's ``unj_k`` counts negative grades as unjudged and divides by k.
 
+    Examples
+    --------
     >>> judged(["a", "x", "b"], {"a": 1, "b": 0}, k=10).value == 2 / 3
     True
     """

@@ -31,21 +31,63 @@ if TYPE_CHECKING:
 def ndcg(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
-    r"""Normalised DCG at cutoff k (trec_eval ``ndcg_cut_k``; ``ndcg`` if k is None; ranx ``ndcg_burges@k``
-    with ``gain="exp"``).
+    r"""Normalised DCG at cutoff k: DCG divided by the DCG of the best possible ordering.
 
+    trec_eval ``ndcg_cut_k`` (``ndcg`` when k is None); ir_measures ``nDCG@k``; ranx ``ndcg@k``, and
+    ``ndcg_burges@k`` with ``gain="exp"``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff: the top k ranks count, and the ideal ranking is cut at k too. None (the default) looks at the
+        whole list (trec_eval ``ndcg``).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``gain`` (the grade, or
+        2^grade - 1) and ``idcg`` (the ideal ranking from every judged doc, or from the retrieved ones only). The
+        relevance ``threshold`` is ignored: every positive grade is a gain.
+    gains : tuple of (int, float) pairs, optional
+        A gain per relevance level, e.g. ``((1, 3.0), (2, 9.0))`` (trec_eval ``ndcg.1=3,2=9``); other levels gain
+        their own number. When given, :func:`ndcg_with_gains` computes the value, and ``conventions.gain`` and
+        ``conventions.idcg`` are not read. Empty (the default): the grades are the gains.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is NDCG@k, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, whose
+        contribution is its DCG term divided by IDCG; ``terms`` holds ``Term.DCG`` and ``Term.IDCG``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    dcg, idcg : the numerator and the denominator.
+
+    Notes
+    -----
     .. math:: NDCG@k = \frac{DCG@k}{IDCG@k}
 
     Conventions (trec_eval): IDCG from all judged grades (see :func:`idcg`); gain linear; the relevance threshold
     is **ignored** (every positive grade is a gain); IDCG = 0 gives 0.0, not NaN. A list shorter than k is
     padded with non-relevant docs. Each rank's contribution is its DCG term divided by IDCG.
 
+    Examples
+    --------
     >>> grades = {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1, "d6": 3}  # d6 was never retrieved
     >>> round(ndcg(["d1", "d2", "d3", "d4", "d5"], grades, k=5).value, 4)
     0.8047
 
-    ``gains`` maps levels to gains as trec_eval's ``ndcg.1=3,2=9,4=4.5`` does: see
-    :func:`ndcg_with_gains`, which computes the value then.
+    Exponential gain (2^grade - 1), as ranx's ``ndcg_burges``:
+
+    >>> round(ndcg(["d1", "d2", "d3", "d4", "d5"], grades, k=5, conventions=Conventions(gain="exp")).value, 4)
+    0.7701
     """
     if gains:
         return ndcg_with_gains(ranking, qrels, k, conventions=conventions, gains=gains)
@@ -80,8 +122,8 @@ def ndcg_walk(values: Sequence[int], levels: Sequence[LevelGain], k: int | None)
         if gain != 0:
             total += term
         terms.append(term / best if best > 0 else 0.0)
-    value = total / best if best > 0.0 else 0.0
-    return Walk(value, tuple(terms), {Term.DCG: total, Term.IDCG: best})
+    score = total / best if best > 0.0 else 0.0
+    return Walk(score, tuple(terms), {Term.DCG: total, Term.IDCG: best})
 
 
 def ndcg_with_gains(

@@ -82,16 +82,56 @@ def ndcg_rel_walk(values: Sequence[int], levels: Sequence[LevelGain]) -> Walk:
 def ndcg_rel(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
-    r"""NDCG averaged over the relevant documents (trec_eval ``ndcg_rel``, experimental).
+    r"""NDCG averaged over the relevant documents.
 
+    trec_eval ``ndcg_rel`` (experimental).
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). None changes the value (the relevance
+        threshold is ignored); ``threshold`` marks the steps' relevant docs (``RankStep.relevant``).
+    gains : tuple of (int, float) pairs, optional
+        A gain per relevance level, e.g. ``((1, 3.0), (2, 9.0))`` (trec_eval's ``NAME.1=3,2=9``); other levels gain
+        their own number. Empty (the default): every level gains its number (its grade).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is ndcg_rel, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, a rank with
+        a positive gain contributing its NDCG@i divided by R_g (the last rank also the missed documents' share);
+        ``terms`` holds the sum (``Term.SUM``) and the points averaged (``Term.POINTS``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    ndcg, rndcg
+
+    Notes
+    -----
     .. math:: \mathrm{ndcg\_rel} = \frac{1}{R_g} \Bigl( \sum_{d_i \text{ retrieved},\ g_i > 0} \mathrm{NDCG@}i
         + (R_g - r_g) \cdot \mathrm{NDCG@}n \Bigr)
 
     R_g counts the judged documents with a positive gain, r_g those retrieved. Conventions (``m_ndcg_rel.c``):
     gains as in NDCG with a gain map; no positive gain gives 0; k keeps the top k.
 
+    Examples
+    --------
     >>> ndcg_rel(["a", "b"], {"a": 2, "b": 1}).value
     1.0
+    >>> round(ndcg_rel(["a", "b"], {"a": 1, "b": 2}).value, 4)
+    0.6799
     """
     top, values = walk_values(ranking, qrels, k)
     walk = ndcg_rel_walk(values, level_gains(level_counts(qrels), gains))

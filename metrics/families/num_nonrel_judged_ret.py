@@ -25,10 +25,40 @@ JUDGED_NONRELEVANT = Term("judged non-relevant")
 def num_nonrel_judged_ret(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    """Judged non-relevant documents retrieved (trec_eval ``num_nonrel_judged_ret``): grade 0 up to the threshold.
+    """Judged non-relevant documents retrieved: grade 0 up to the threshold.
 
+    trec_eval ``num_nonrel_judged_ret``. Summed over queries.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Counts in the top k of the list only (as trec_eval ``-M k``). None (the default) counts the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``: a judged doc
+        with 0 <= grade < threshold is non-relevant.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the count, a whole number as a float; ``steps`` has one RankStep per retrieved rank, each judged
+        non-relevant one contributing 1; ``terms`` holds it (``"judged non-relevant"``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    Notes
+    -----
     An unjudged document, or one with a negative grade (in the pool, not judged), does not count.
 
+    Examples
+    --------
     >>> num_nonrel_judged_ret(["a", "b", "c", "d"], {"a": 1, "b": 0, "d": -1}).value
     1.0
     """

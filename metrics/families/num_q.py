@@ -23,8 +23,34 @@ if TYPE_CHECKING:
 def num_q(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    """1 for every evaluated query (trec_eval ``num_q``, summed over queries: how many were evaluated).
+    """1 for every evaluated query: summed over queries, how many were evaluated.
 
+    trec_eval ``num_q``, which prints only the summary.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Checked, not read: a cutoff changes nothing. None by default.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``); not read, but kept on the Breakdown.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is 1.0; no steps, no terms.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    Examples
+    --------
     >>> num_q(["a"], {"a": 1}).value
     1.0
     """

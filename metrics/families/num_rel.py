@@ -23,10 +23,45 @@ if TYPE_CHECKING:
 def num_rel(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    """Judged relevant documents, retrieved or not (trec_eval ``num_rel``; ir_measures ``NumRel``): R.
+    """Judged relevant documents, retrieved or not: R.
 
+    trec_eval ``num_rel``; ir_measures ``NumRel``. Summed over queries.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Cuts the steps at the top k; R, from the qrels alone, does not depend on it. None (the default): the whole
+        list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is R, a whole number as a float; ``steps`` has one RankStep per retrieved rank of the top k, each
+        contributing 0 (no rank adds to R); ``terms`` holds ``Term.R``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    num_rel_ret : the relevant documents retrieved.
+
+    Notes
+    -----
     No rank adds to it: R comes from the qrels alone, so every step contributes 0.
 
+    Examples
+    --------
     >>> num_rel(["a"], {"a": 1, "b": 2, "c": 0, "d": -1}).value
     2.0
     """

@@ -22,8 +22,36 @@ if TYPE_CHECKING:
 def num_rel_ret(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    """Relevant documents retrieved (trec_eval ``num_rel_ret``; ir_measures ``NumRelRet``): hits over the list.
+    """Relevant documents retrieved: the hits over the list (or its top k).
 
+    trec_eval ``num_rel_ret``; ir_measures ``NumRelRet``. Summed over queries.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Counts in the top k of the list only (as trec_eval ``-M k``). None (the default) counts the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the count, a whole number as a float; ``steps`` has one RankStep per retrieved rank, each
+        relevant one contributing 1; ``terms`` holds ``Term.HITS``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    Examples
+    --------
     >>> num_rel_ret(["a", "b", "c"], {"a": 1, "c": 2, "z": 1}).value
     2.0
     """

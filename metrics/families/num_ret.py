@@ -22,10 +22,40 @@ if TYPE_CHECKING:
 def num_ret(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    """Documents retrieved (trec_eval ``num_ret``; ir_measures ``NumRet``): the length of the list (or of its top k).
+    """Documents retrieved: the length of the list (or of its top k).
 
+    trec_eval ``num_ret``; ir_measures ``NumRet``. Summed over queries.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Counts in the top k of the list only (as trec_eval ``-M k``). None (the default) counts the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). None changes the value; ``threshold``
+        marks the steps' relevant docs (``RankStep.relevant``).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the count, a whole number as a float; ``steps`` has one RankStep per retrieved rank, each
+        contributing 1; ``terms`` holds ``Term.RETRIEVED``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    Examples
+    --------
     >>> num_ret(["a", "b", "c"], {"a": 1}).value
     3.0
+    >>> num_ret(["a", "b", "c"], {"a": 1}, k=2).value
+    2.0
     """
     steps = _counted(ranking, qrels, k, conventions, lambda doc, grade, relevant: True)
     return Breakdown("NumRet", k, float(len(steps)), tuple(steps), {Term.RETRIEVED: len(steps)}, conventions)

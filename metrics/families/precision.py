@@ -23,16 +23,56 @@ if TYPE_CHECKING:
 def precision(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Precision at cutoff k (trec_eval ``P_k``): the share of the top k that is relevant.
+    r"""Precision at cutoff k: the share of the top k that is relevant.
 
+    trec_eval ``P_k``; ir_measures ``P@k``; ranx ``precision@k``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff, and the divisor: only the top k ranks count. None (the default) divides by the length of the
+        list (ranx ``precision``).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is P@k, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, each relevant one
+        contributing 1/k; ``terms`` holds the hits (``Term.HITS``) and the divisor (``Term.CUTOFF``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    recall, set_precision
+
+    Notes
+    -----
     .. math:: P@k = \frac{hits@k}{k}
 
     Conventions (trec_eval): relevant means grade >= threshold; unjudged docs are non-relevant. **The divisor is
     always k**, even when fewer than k docs were retrieved ("nonrelevant docs fill in the rest", ``m_P.c``).
     k=None divides by the length of the list (ranx ``precision``); an empty list gives 0.0.
 
+    Examples
+    --------
     >>> precision(["d1", "d2", "d3"], {"d1": 1, "d3": 2}, k=10).value
     0.2
+
+    With a threshold of 2, only d3 is relevant:
+
+    >>> precision(["d1", "d2", "d3"], {"d1": 1, "d3": 2}, k=10, conventions=Conventions(threshold=2)).value
+    0.1
     """
     divisor = len(ranking) if k is None else k
     hits, steps = _hits_breakdown(ranking, qrels, k, divisor, conventions)

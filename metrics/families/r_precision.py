@@ -24,14 +24,50 @@ if TYPE_CHECKING:
 def r_precision(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""R-precision (trec_eval ``Rprec``; ir_measures ``Rprec``): precision at rank R.
+    r"""R-precision: precision at rank R, where R is the number of relevant docs.
 
+    trec_eval ``Rprec``; ir_measures ``Rprec``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list before the precision at rank R is taken (as trec_eval ``-M k``). None (the
+        default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is Rprec, from 0 to 1; ``steps`` has one RankStep per retrieved rank (of the top k), each relevant
+        one at rank <= R contributing 1/R; ``terms`` holds R (``Term.R``), the hits (``Term.HITS``) and the rank
+        looked at (``Term.RANK_CUTOFF``, R).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    r_precision_multiple : precision at a multiple of R.
+
+    Notes
+    -----
     .. math:: \mathrm{Rprec} = \frac{\mathrm{hits@}R}{R}
 
     Conventions (trec_eval ``m_Rprec.c``): R counts every judged relevant document, retrieved or not; a list
     shorter than R is padded with non-relevant documents (divide by R all the same). R = 0 gives 0.0.
     At rank R precision equals recall, so Rprec is also R@R.
 
+    Examples
+    --------
     >>> r_precision(["a", "x", "b", "c"], {"a": 1, "b": 1, "z": 1}).value  # R = 3: a, x, b hold 2 hits
     0.6666666666666666
     """

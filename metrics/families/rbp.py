@@ -43,18 +43,57 @@ def rbp_gains(qrels: Judgments) -> dict[int, float]:
 def rank_biased_precision(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, p: float = 0.9
 ) -> Breakdown:
-    r"""Rank-biased precision (trec_eval ``rbp``, p = 0.9 by default; ir_measures ``RBP(p=0.8)``).
+    r"""Rank-biased precision: the expected gain per document read by a user who reads on with probability p.
 
+    trec_eval ``rbp`` (p = 0.9 by default); ir_measures ``RBP`` (p = 0.8 by default). Moffat and Zobel, TOIS 2008.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). None changes the value (the relevance
+        threshold is ignored); ``threshold`` marks the steps' relevant docs (``RankStep.relevant``).
+    p : float, optional
+        The patience: the chance the user reads on to the next rank, 0 to 1 (0.9 by default, as trec_eval; a
+        measure name checks the range, this function does not).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is RBP, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, contributing
+        (1 - p) g_i p^(i-1); ``terms`` holds p (``Term.PATIENCE``) and the discounted sum (``"sum of g_i p^(i-1)"``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    rbp_residual : how much RBP could still rise on the unjudged documents.
+
+    Notes
+    -----
     .. math:: \mathrm{RBP} = (1 - p) \sum_{i=1}^{n} g_i \, p^{\,i-1}
 
     A user reads rank 1, then goes on to the next rank with probability p; RBP is the expected gain per document
     read. Conventions (trec_eval ``m_rbp.c``): g_i is the grade, divided by the query's highest judged grade when
     that is above 1 (so binary qrels give 0 or 1); unjudged documents gain 0; the relevance threshold is ignored;
     p^(i-1) is built by repeated multiplication, as trec_eval does. ir_measures' ``RBP`` defaults to p = 0.8: write
-    ``RBP(p=0.8)`` for its number. k keeps the top k. Moffat and Zobel, TOIS 2008.
+    ``RBP(p=0.8)`` for its number. k keeps the top k.
 
+    Examples
+    --------
     >>> round(rank_biased_precision(["r", "x", "r2"], {"r": 1, "r2": 1}, p=0.5).value, 4)  # 0.5 * (1 + 0.25)
     0.625
+    >>> round(rank_biased_precision(["r", "x", "r2"], {"r": 3, "r2": 1}, p=0.5).value, 4)  # 0.5 * (3/3 + 0.25 * 1/3)
+    0.5417
     """
     top = checked(ranking, qrels, k)
     gains = rbp_gains(qrels)
@@ -104,7 +143,7 @@ def rbp_worked(b: Breakdown) -> str:
 
 
 def rank_biased_precision_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    p = float(measure.param("p"))
+    p = float(measure.number("p"))
     slot, rank, grade = data.within(measure.k)
     top_grade = np.zeros(data.size, dtype=np.int64)
     np.maximum.at(top_grade, data.ideal_slot, data.ideal_grade)  # the highest judged grade (trec_eval's levels)

@@ -28,20 +28,61 @@ TAIL = Term("p^n")
 def rbp_residual(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, p: float = 0.9
 ) -> Breakdown:
-    r"""The residual of RBP (trec_eval ``rbp_resid``): how much RBP could still rise if every unjudged retrieved
-    document, and everything below the list, had the highest gain.
+    r"""The residual of RBP: how much it could still rise if every unjudged retrieved document, and everything below the
+    list, had the highest gain.
 
+    trec_eval ``rbp_resid``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). None changes the value (the relevance
+        threshold is ignored); ``threshold`` marks the steps' relevant docs (``RankStep.relevant``).
+    p : float, optional
+        The patience: the chance the user reads on to the next rank, 0 to 1 (0.9 by default, as trec_eval; a
+        measure name checks the range, this function does not).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the residual, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, an
+        unjudged one contributing (1 - p) p^(i-1), and the last rank also the tail p^n; ``terms`` holds p
+        (``Term.PATIENCE``), the unjudged docs (``Term.UNJUDGED``) and the tail (``"p^n"``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    rank_biased_precision
+
+    Notes
+    -----
     .. math:: \mathrm{RBP_{resid}} = p^{\,n} + (1 - p) \sum_{i \leq n,\ d_i \text{ unjudged}} p^{\,i-1}
 
     Conventions (trec_eval ``m_rbp_resid.c``): unjudged means no qrels line or a negative grade; **a list with no
     unjudged document gives 0**, although the tail p^n beyond the list is still unknown (trec_eval computes the
     residual only when it saw an unjudged document). RBP lies in [RBP, RBP + residual]. k keeps the top k.
 
+    Examples
+    --------
     >>> rbp_residual(["r", "x"], {"r": 1}, p=0.5).value  # 0.5**2 + 0.5 * 0.5
     0.5
+    >>> rbp_residual(["r"], {"r": 1}, p=0.5).value  # no unjudged document
+    0.0
     """
     top = checked(ranking, qrels, k)
-    weight, unjudged_weight, count, steps = 1.0, 0.0, 0, []
+    weight, unjudged_weight, count = 1.0, 0.0, 0
+    steps: list[RankStep] = []
     for rank, doc in enumerate(top, start=1):
         is_unjudged = level(qrels, doc) < 0
         contribution = 0.0
@@ -78,7 +119,7 @@ def rbp_resid_worked(b: Breakdown) -> str:
 
 
 def rbp_residual_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    p = float(measure.param("p"))
+    p = float(measure.number("p"))
     n = data.retrieved(measure.k)
     slot, rank, grade = data.within(measure.k)
     judged_rows = grade >= 0

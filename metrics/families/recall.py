@@ -34,16 +34,53 @@ if TYPE_CHECKING:
 def recall(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Recall at cutoff k (trec_eval ``recall_k``): the share of all relevant docs found in the top k.
+    r"""Recall at cutoff k: the share of all relevant docs, retrieved or not, found in the top k.
 
+    trec_eval ``recall_k``; ir_measures ``R@k``; ranx ``recall@k``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff: only the top k ranks count. None (the default) looks at the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is R@k, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, each relevant one
+        contributing 1/R; ``terms`` holds the hits (``Term.HITS``) and R (``Term.R``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    capped_recall : divides by min(R, k), so it can reach 1 when R > k.
+    hit_rate : 1 if any relevant doc is in the top k.
+
+    Notes
+    -----
     .. math:: R@k = \frac{hits@k}{R}
 
     Conventions (trec_eval): R counts every judged doc with grade >= threshold, **retrieved or not**.
     R = 0 gives 0.0, not NaN (``m_recall.c``).
     Naming: some people say "recall@k" for "any relevant doc in the top k"; that is HitRate@k here.
 
+    Examples
+    --------
     >>> round(recall(["a", "b", "c"], {"a": 1, "b": 2, "c": 0, "z": 1}, k=10).value, 4)
     0.6667
+    >>> recall(["a", "b", "c"], {"a": 1, "b": 2, "c": 0, "z": 1}, k=10).terms
+    {'hits': 2, 'R': 3}
     """
     R = count_relevant(qrels, conventions.threshold)
     hits, steps = _hits_breakdown(ranking, qrels, k, R, conventions)

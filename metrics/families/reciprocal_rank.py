@@ -19,14 +19,50 @@ if TYPE_CHECKING:
 def reciprocal_rank(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Reciprocal rank (trec_eval ``recip_rank``; with k, ranx ``mrr@k`` / ir_measures ``RR@k``).
+    r"""Reciprocal rank: 1 / the rank of the first relevant doc; MRR is its mean over queries.
 
+    trec_eval ``recip_rank``; with k, ranx ``mrr@k`` / ir_measures ``RR@k``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff: a first relevant doc below rank k scores 0. None (the default) looks at the whole list
+        (trec_eval ``recip_rank``).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is RR@k, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, the first
+        relevant one contributing the whole value; ``terms`` holds ``Term.FIRST_RELEVANT_RANK`` when a relevant doc
+        was found, and is empty otherwise.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    mean_over_queries : MRR, the mean of RR over the queries of a run.
+
+    Notes
+    -----
     .. math:: RR@k = \frac{1}{\mathrm{rank}_1} \text{ if } \mathrm{rank}_1 \leq k \text{, else } 0
 
     where rank_1 is the rank of the first doc with grade >= threshold.
     Conventions (trec_eval): no relevant doc in the list (or within k) gives 0.0. trec_eval's ``recip_rank`` has
     no cutoff; RR@k equals ``recip_rank`` on the run truncated to its top k.
 
+    Examples
+    --------
     >>> round(reciprocal_rank(["x", "a", "b"], {"a": 1, "b": 1}).value, 4)
     0.5
     >>> reciprocal_rank(["x", "y", "a"], {"a": 1}, k=2).value

@@ -31,14 +31,46 @@ def relevance_character(value: int) -> str:
 def relstring(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    """The judgments of the first k documents as a string (trec_eval ``relstring``, k = 10 by default).
+    """The judgments of the first k documents as a string, one character a document.
 
+    trec_eval ``relstring`` (k = 10 by default; ``relstring.20``).
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        How many documents the string shows; None (the default) shows 10, as trec_eval does.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). None changes the value; ``threshold``
+        marks the steps' relevant docs (``RankStep.relevant``).
+
+    Returns
+    -------
+    Breakdown
+        ``text`` is the string and ``value`` 0.0, as trec_eval stores it; ``steps`` has one RankStep per document
+        shown, each contributing 0; ``terms`` holds the length asked for (``Term.CUTOFF``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    Notes
+    -----
     Not a number: the string is ``Breakdown.text`` (and the engine's per-query value); ``value`` is 0.0, as
     trec_eval stores it. trec_eval prints it per query only, in quotes (``relstring  q1  '10-2.'``). Conventions
     (``m_relstring.c``): a grade 0-9 is itself, above 9 '>', no qrels line '-', a negative grade '.'.
 
+    Examples
+    --------
     >>> relstring(["a", "x", "b", "c"], {"a": 1, "b": -1, "c": 12}).text
     '1-.>'
+    >>> relstring(["a", "x", "b", "c"], {"a": 1, "b": -1, "c": 12}, k=2).text
+    '1-'
     """
     top = checked(ranking, qrels, DEFAULT_LENGTH if k is None else k)
     steps = tuple(

@@ -91,16 +91,57 @@ def rndcg_walk(values: Sequence[int], levels: Sequence[LevelGain], R: int) -> Wa
 def rndcg(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL, gains: Gains = ()
 ) -> Breakdown:
-    r"""NDCG averaged at the R levels (trec_eval ``Rndcg``, experimental).
+    r"""NDCG averaged at the R levels: the ranks where the ideal gain drops to the next level.
 
+    trec_eval ``Rndcg`` (experimental).
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, only to count R
+        (R = 0 gives 0); the gains are the grades, or the gain map's.
+    gains : tuple of (int, float) pairs, optional
+        A gain per relevance level, e.g. ``((1, 3.0), (2, 9.0))`` (trec_eval's ``NAME.1=3,2=9``); other levels gain
+        their own number. Empty (the default): every level gains its number (its grade).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is Rndcg, from 0 to 1 (NaN in the one case below); ``steps`` has one RankStep per retrieved rank
+        of the top k, the rank where a point is taken contributing its NDCG divided by the number of points;
+        ``terms`` holds the sum (``Term.SUM``) and the points averaged (``Term.POINTS``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    ndcg, ndcg_rel
+
+    Notes
+    -----
     .. math:: \mathrm{Rndcg} = \frac{1}{m} \sum_{j=1}^{m} \mathrm{NDCG@}r_j
 
     where r_1 < r_2 < ... are the ranks where the ideal gain drops to the next level (5 grade-3, 3 grade-2 docs:
     r = 5, 8, ...) and the list length. Conventions (``m_Rndcg.c``): R = 0 (at the threshold) gives 0; gains as in
-    NDCG with a gain map; k keeps the top k.
+    NDCG with a gain map; k keeps the top k. R > 0 with no positive ideal gain (threshold 0 and only grade-0
+    judgments) gives NaN, as trec_eval's 0/0.
 
+    Examples
+    --------
     >>> rndcg(["a", "b"], {"a": 2, "b": 1}).value
     1.0
+    >>> round(rndcg(["a", "b"], {"a": 1, "b": 2}).value, 4)
+    0.6799
     """
     top, values = walk_values(ranking, qrels, k)
     R = count_relevant(qrels, conventions.threshold)

@@ -23,10 +23,49 @@ if TYPE_CHECKING:
 def set_average_precision(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Set precision times set recall (trec_eval ``set_map``), the area of the one-point precision-recall "curve".
+    r"""Set precision times set recall, the area of the one-point precision-recall "curve".
 
+    trec_eval ``set_map``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list, which is then the retrieved set (as trec_eval ``-M k``). None (the default)
+        keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is set_map, from 0 to 1; ``steps`` has one RankStep per retrieved rank, each relevant one
+        contributing set_recall / retrieved; ``terms`` holds the hits (``Term.HITS``), the docs retrieved
+        (``Term.RETRIEVED``), R (``Term.R``), set P (``Term.SET_PRECISION``) and set recall (``Term.SET_RECALL``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    set_precision, set_recall, average_precision
+
+    Notes
+    -----
     .. math:: \mathrm{set\_map} = \mathrm{set\_P} \cdot \mathrm{set\_recall}
 
+    Computed as hits² / (retrieved · R), in that order, as trec_eval's ``m_set_map.c`` does. 0.0 when nothing was
+    retrieved or R = 0.
+
+    Examples
+    --------
     >>> round(set_average_precision(["a", "x", "b", "y"], {"a": 1, "b": 1, "c": 1}).value, 4)
     0.3333
     """

@@ -30,8 +30,46 @@ def set_f(
     conventions: Conventions = TREC_EVAL,
     beta: float = 1.0,
 ) -> Breakdown:
-    r"""Weighted harmonic mean of set precision and set recall (trec_eval ``set_F``; ir_measures ``SetF``).
+    r"""Weighted harmonic mean of set precision and set recall.
 
+    trec_eval ``set_F`` (``set_F.0.5`` sets beta); ir_measures ``SetF``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list, which is then the retrieved set (as trec_eval ``-M k``). None (the default)
+        keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+    beta : float, optional
+        The weight of recall against precision, trec_eval's, unsquared (1.0 by default: the F1 of the set); a
+        measure name accepts 0 to 1000.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is set_F, from 0 to 1; ``steps`` has one RankStep per retrieved rank, contributing how much set_F
+        rises when the list is extended to that rank; ``terms`` holds the hits (``Term.HITS``), the docs retrieved
+        (``Term.RETRIEVED``), R (``Term.R``), set P (``Term.SET_PRECISION``), set recall (``Term.SET_RECALL``) and
+        beta (``"beta"``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    f1 : the harmonic mean of P@k and R@k.
+
+    Notes
+    -----
     .. math:: \mathrm{set\_F} = \frac{(\beta + 1)\, P\, R}{\beta P + R}
 
     Conventions (trec_eval ``m_set_F.c``): ``beta`` is the weight of recall against precision and enters as is,
@@ -39,8 +77,12 @@ def set_f(
     nothing relevant was retrieved, or nothing was retrieved, or R = 0. A rank's step is how much set_F rises when
     the list is extended to that rank.
 
+    Examples
+    --------
     >>> round(set_f(["a", "x"], {"a": 1, "b": 1, "c": 1, "d": 1}, beta=0.5).value, 4)
     0.375
+    >>> round(set_f(["a", "x"], {"a": 1, "b": 1, "c": 1, "d": 1}).value, 4)  # P = 1/2, R = 1/4
+    0.3333
     """
     rows, retrieved, R, hits = _set_counts(ranking, qrels, k, conventions)
     steps, previous, so_far = [], 0.0, 0
@@ -85,7 +127,7 @@ def set_f_worked(b: Breakdown) -> str:
 
 
 def set_f_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    hits, beta = data.hits(measure.k), measure.param("beta")
+    hits, beta = data.hits(measure.k), measure.number("beta")
     p, r = ratio(hits, data.retrieved(measure.k)), ratio(hits, data.R)
     scored = (hits > 0) & (data.retrieved(measure.k) > 0) & (data.R > 0)
     values = np.zeros(data.size)

@@ -23,12 +23,48 @@ if TYPE_CHECKING:
 def set_precision(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Precision of the whole retrieved set (trec_eval ``set_P``; ir_measures ``SetP``): hits / retrieved.
+    r"""Precision of the whole retrieved set: hits / retrieved.
 
+    trec_eval ``set_P``; ir_measures ``SetP``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list, which is then the retrieved set (as trec_eval ``-M k``). None (the default)
+        keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is set_P, from 0 to 1; ``steps`` has one RankStep per retrieved rank, each relevant one
+        contributing 1 / retrieved; ``terms`` holds the hits (``Term.HITS``) and the docs retrieved
+        (``Term.RETRIEVED``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    precision : divides by k, even when fewer docs were retrieved.
+
+    Notes
+    -----
     .. math:: \mathrm{set\_P} = \frac{\mathrm{hits}}{\mathrm{retrieved}}
 
     An empty list gives 0.0.
 
+    Examples
+    --------
     >>> set_precision(["a", "x", "b", "y"], {"a": 1, "b": 1, "c": 1}).value
     0.5
     """

@@ -23,12 +23,47 @@ if TYPE_CHECKING:
 def set_recall(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Recall of the whole retrieved set (trec_eval ``set_recall``; ir_measures ``SetR``): hits / R.
+    r"""Recall of the whole retrieved set: hits / R.
 
+    trec_eval ``set_recall``; ir_measures ``SetR``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list, which is then the retrieved set (as trec_eval ``-M k``). None (the default)
+        keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is set_recall, from 0 to 1; ``steps`` has one RankStep per retrieved rank, each relevant one
+        contributing 1/R; ``terms`` holds the hits (``Term.HITS``) and R (``Term.R``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    recall : the same at a cutoff.
+
+    Notes
+    -----
     .. math:: \mathrm{set\_recall} = \frac{\mathrm{hits}}{R}
 
     R = 0 gives 0.0.
 
+    Examples
+    --------
     >>> round(set_recall(["a", "x", "b", "y"], {"a": 1, "b": 1, "c": 1}).value, 4)
     0.6667
     """

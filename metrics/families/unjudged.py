@@ -25,14 +25,50 @@ if TYPE_CHECKING:
 def unjudged(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Unjudged at k (trec_eval 10 ``unj_k``; default cutoffs 5, 10, 20): the share of the top k with no judgment.
+    r"""Unjudged at k: the share of the top k with no judgment.
 
+    trec_eval 10 ``unj_k`` (default cutoffs 5, 10, 20).
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff, and the divisor: only the top k ranks count. None (the default) divides by the length of the
+        list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). None changes the value; ``threshold``
+        marks the steps' relevant docs (``RankStep.relevant``).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is unj@k, from 0 to 1; ``steps`` has one RankStep per retrieved rank of the top k, each unjudged
+        one contributing 1/k; ``terms`` holds the unjudged docs (``Term.UNJUDGED``) and the divisor
+        (``Term.CUTOFF``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    judged : ir_measures' ``Judged@k``.
+
+    Notes
+    -----
     .. math:: \mathrm{unj@}k = \frac{\#\{i \leq k : d_i \text{ not in the qrels, or graded below 0}\}}{k}
 
     Conventions (trec_eval ``m_unjudged.c``): a negative grade ("in the pool, not judged") is unjudged; the divisor
     is always k ("irrelevant, not unjudged, docs fill in the rest"); k=None divides by the list length (0 if
     empty). A red flag: a high value at small k means the qrels barely cover the run.
 
+    Examples
+    --------
     >>> unjudged(["a", "x", "b", "y"], {"a": 1, "b": -1}, k=5).value
     0.6
     """

@@ -28,8 +28,48 @@ def utility(
     d: float = 0.0,
     collection: float = 0.0,
 ) -> Breakdown:
-    r"""Set utility (trec_eval ``utility``; ``utility.1,-1,0,0`` is the default).
+    r"""Set utility: a worth for each retrieved relevant, retrieved non-relevant, missed relevant and correctly left
+    out document, summed.
 
+    trec_eval ``utility`` (``utility.1,-1,0,0`` is the default).
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        Keeps only the top k of the list (as trec_eval ``-M k``). None (the default) keeps the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold``, the lowest grade that
+        counts as relevant (a doc is relevant if it is judged and its grade >= threshold).
+    a : float, optional
+        The worth of a relevant retrieved document (1.0 by default).
+    b : float, optional
+        The worth of a non-relevant retrieved document (-1.0 by default).
+    c : float, optional
+        The worth of a relevant document not retrieved (0.0 by default).
+    d : float, optional
+        The worth of a non-relevant document not retrieved (0.0 by default).
+    collection : float, optional
+        N, the documents in the collection (trec_eval ``-N``; 0 by default, as the files do not hold it).
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is U, not bounded; ``steps`` has one RankStep per retrieved rank of the top k, contributing a or b,
+        the last rank also the missed documents' terms; ``terms`` holds the hits (``Term.HITS``), the docs retrieved
+        (``Term.RETRIEVED``) and R (``Term.R``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    Notes
+    -----
     .. math:: U = a \cdot r + b \cdot (n - r) + c \cdot (R - r) + d \cdot (N + r - n - R)
 
     r = relevant retrieved, n = retrieved, R = relevant, N = documents in the collection (trec_eval ``-N``,
@@ -39,8 +79,12 @@ def utility(
     trec_eval computes it (but trec_eval -c adds 0 for a query missing from the run); k keeps the top k. The last
     rank's contribution carries the missed documents' terms.
 
+    Examples
+    --------
     >>> utility(["r1", "x", "r2"], {"r1": 1, "r2": 1, "r3": 1}, a=2, b=-1, c=-0.5).value  # 2*2 - 1 - 0.5
     2.5
+    >>> utility(["r1", "x", "r2"], {"r1": 1, "r2": 1, "r3": 1}).value  # trec_eval's 1, -1, 0, 0: 2 - 1
+    1.0
     """
     top = checked(ranking, qrels, k)
     R = count_relevant(qrels, conventions.threshold)
@@ -79,8 +123,8 @@ def utility_worked(b: Breakdown) -> str:
 
 
 def utility_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    a, b, c, d = (float(measure.param(name)) for name in "abcd")
-    collection = float(measure.param("collection"))
+    a, b, c, d = (float(measure.number(name)) for name in "abcd")
+    collection = float(measure.number("collection"))
     slot, _, grade = data.within(measure.k)
     hits = np.bincount(slot[grade >= data.conventions.threshold], minlength=data.size)
     n, R = data.retrieved(measure.k), data.R
@@ -96,7 +140,7 @@ def plain_utility(measure: Measure) -> bool:
 def utility_stand_in(values: np.ndarray, data: Prepared, measure: Measure) -> np.ndarray:
     """-c: a query missing from the run retrieved trec_eval's stand-in document, which is not relevant: one more
     non-relevant document retrieved (b), one fewer not retrieved (d)."""
-    return np.where(data.in_run, values, values + measure.param("b") - measure.param("d"))
+    return np.where(data.in_run, values, values + measure.number("b") - measure.number("d"))
 
 
 UTILITY = Family(

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from metrics.catalog.family import Measure
 
 
-def smoothed_log_odds(precision_sum: float, R: int) -> float:
+def smoothed_log_odds(precision_sum: float, R: float) -> float:
     """log((1 + S) / (1 + R - S)): YAAP from S, the sum of P@i at the relevant ranks. S <= R, so the denominator is
     at least 1: never a division by 0. math.log is the C library's log, as trec_eval's (numpy's may differ in the
     last bit).
@@ -37,9 +37,41 @@ def smoothed_log_odds(precision_sum: float, R: int) -> float:
 def yet_another_average_precision(
     ranking: Ranking, qrels: Judgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""Yet another average precision (trec_eval 10.0 ``yaap``; Robertson, "On Smoothing Average Precision", ECIR
-    2012).
+    r"""Yet another average precision: the smoothed log-odds of AP.
 
+    trec_eval 10.0 ``yaap``; Robertson, "On Smoothing Average Precision", ECIR 2012.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : Judgments
+        The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+    k : int or None, optional
+        The cutoff: only the top k ranks count, as for AP@k. None (the default) looks at the whole list.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). Read here: ``threshold`` (a doc is relevant
+        if it is judged and its grade >= threshold). ``ap_denominator`` is not: R is always every relevant doc.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is YAAP, from log(1 / (1 + R)) to log(1 + R); ``steps`` has one RankStep per retrieved rank of the
+        top k, whose running value is the YAAP of the list cut there and whose contribution is how much it raised it;
+        ``terms`` holds S (``Term.PRECISION_SUM``), R (``Term.R``) and the hits (``Term.HITS``).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one
+        that is not a string, or a grade is not an integer.
+
+    See Also
+    --------
+    average_precision : S / R.
+
+    Notes
+    -----
     .. math:: \mathrm{YAAP} = \log \frac{1 + S}{1 + R - S}, \qquad S = \sum_{i \leq k,\ rel(d_i)} P@i = R \cdot AP
 
     AP is S / R, a share bounded by 0 and 1; YAAP is the log-odds of that share, smoothed by the 1s so that it stays
@@ -52,6 +84,8 @@ def yet_another_average_precision(
     and its contribution is how much it raised that value (0 for a non-relevant rank). An empty list already scores
     log(1 / (1 + R)), so the contributions sum to the value minus that start.
 
+    Examples
+    --------
     >>> b = yet_another_average_precision(["a", "x", "b"], {"a": 1, "b": 1, "z": 1})  # S = 1/1 + 2/3, R = 3
     >>> round(b.value, 4)  # log((1 + 5/3) / (1 + 3 - 5/3)) = log(8/7)
     0.1335

@@ -61,8 +61,8 @@ def parse_frame(frame, name: str, kind: str, first_row: int = 0) -> tuple[dict, 
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         raw = values.to_pylist()
         for row, value in enumerate(raw):
-            if problem := (score_problem if kind == "run" else grade_problem)(str(value)):
-                raise InputError(f"{name}, {row_names([row])[0]}: {problem}") from None
+            if refused := (score_problem if kind == "run" else grade_problem)(str(value)):
+                raise InputError(f"{name}, {row_names([row])[0]}: {refused}") from None
         raise InputError(f"{name}: the {value_role} column ({values.type}) is not numeric") from None
     numbers = float_numpy(values.fill_null(math.nan))
     bad = np.isnan(numbers)
@@ -76,8 +76,8 @@ def parse_frame(frame, name: str, kind: str, first_row: int = 0) -> tuple[dict, 
             token = repr(value)
         else:  # NaN and infinities as they print (math.floor would raise on them)
             token = str(int(value) if math.isfinite(value) and value == math.floor(value) else value)
-        problem = score_problem(token) if kind == "run" else grade_problem(token)
-        raise InputError(f"{where}: {problem}")
+        refused = score_problem(token) if kind == "run" else grade_problem(token)
+        raise InputError(f"{where}: {refused}")
     columns[value_role] = values
     return columns, row_names
 

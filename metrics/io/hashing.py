@@ -192,7 +192,7 @@ def _fingerprint_chunk(chunk: pa.Array, h: np.ndarray, scratch: np.ndarray) -> N
         word = np.empty(len(at), dtype=np.uint64)
         if word_index == 0:  # starts are sorted: the strings near the end read from the padded tail
             in_body = np.searchsorted(at, tail_from, side="right") if words is not None else 0
-            word[:in_body] = words[at[:in_body]] if in_body else 0
+            word[:in_body] = words[at[:in_body]] if in_body and words is not None else 0
             word[in_body:] = tail_words[at[in_body:] - tail_from]
         else:
             near_end = at > tail_from if words is not None else np.ones(len(at), dtype=bool)

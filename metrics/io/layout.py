@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from metrics.io.rules import InputError, quoted
 from metrics.io.sources import HEAD_BYTES, TextSource
@@ -44,14 +45,14 @@ def sniff(text: TextSource, kind: str, describe_binary: Callable[[], None]) -> L
     InputError for a head that is not UTF-8 text (the line scanner, which itself needs a Layout, names the line)."""
     lines = text.head.splitlines()
     first_index = next((i for i, line in enumerate(lines) if is_content(line)), None)
-    first = None if first_index is None else lines[first_index]
-    if first is None:
+    if first_index is None:
         if len(text.head) < HEAD_BYTES:
             only = " (only comments)" if any(map(is_comment, lines)) else " (only blank lines)" if text.head else ""
             raise InputError(f"{text.name}: the file is empty{only}")
         raise InputError(
             f"{text.name}: starts with {HEAD_BYTES} bytes of blank or comment lines; is this a run or qrels file?"
         )
+    first = lines[first_index]
     try:
         if b"\0" in text.head:
             raise UnicodeError
@@ -82,7 +83,7 @@ def sniff(text: TextSource, kind: str, describe_binary: Callable[[], None]) -> L
                 f"{', '.join(ALIASES[value_role])}){hint}"
             )
         lowered = [n.lower() for n in names]
-        roles = {role: names[lowered.index(found[role])] for role in ("query", "doc", value_role)}
+        roles = {role: names[lowered.index(cast(str, found[role]))] for role in ("query", "doc", value_role)}
         return Layout(True, delimiter, names, roles, skip_lines=first_index + 1)
     if header_expected:
         wanted = "query, doc, score" if kind == "run" else "query, doc, grade"

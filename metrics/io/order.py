@@ -49,6 +49,7 @@ def prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
     starts, grouped = _group_starts(query, new_query)
     descending, tied = _descending_ties(starts, rising, score) if grouped else (False, None)
     if descending:
+        assert tied is not None  # descending is True only when grouped
         moved = _order_ties(tied, doc)  # usually None: the file is in trec_eval's order already
     else:
         # A full sort by query, score descending, doc id descending (byte order). Queries are sorted by an

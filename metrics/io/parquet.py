@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -98,7 +98,7 @@ class ParquetInput:
             return os.path.join(self.name, os.path.relpath(path, self.path))
         return self.name
 
-    def read_columns(self) -> tuple[dict, object]:
+    def read_columns(self) -> tuple[dict, Callable]:
         """Every row, as the columns parse_frame gives (for read_run / read_qrels)."""
         pieces = list(self.pieces())
         columns = {

@@ -98,7 +98,7 @@ def read_plain_fields(path: str, fields) -> tuple[str, list[tuple]] | None:
         tokens = line.split()
         if len(tokens) != len(kinds) or tokens[0].startswith("#"):
             return None
-        row = []
+        row: list[str | float] = []
         for token, kind in zip(tokens, kinds, strict=True):
             if kind is None:
                 if len(token) > MAX_ID_BYTES:

@@ -15,17 +15,86 @@ from metrics.io.sources import TextSource, is_parquet
 
 
 def read_run(source, name: str | None = None) -> Run:
-    """Read a run: a TREC file (``qid Q0 docid rank score tag``; path or bytes, optionally .gz), a CSV/TSV with a
-    header (query, doc, score), a Parquet file or dataset directory with those columns, a DataFrame with those
-    columns, or a dict {query: {doc: score}}.
+    r"""Read a run, whatever its form, into trec_eval's order: each query's documents by score, highest first.
+
+    Parameters
+    ----------
+    source : str, os.PathLike, bytes, DataFrame, Mapping or Run
+        A TREC run file (``qid Q0 docid rank score tag``), a CSV/TSV file with a header (query, doc, score), each
+        as a path or as bytes, optionally gzipped; a Parquet file or dataset directory with those columns; a
+        pandas DataFrame with those columns; a dict ``{query: {doc: score}}`` or ``{query: [doc, ...]}`` (best
+        first). A Run is returned as it is.
+    name : str, optional
+        The name error messages and the Run give the input; by default the file's path (``input`` for bytes,
+        ``run`` for a dict).
+
+    Returns
+    -------
+    Run
+        The run grouped by query: ``to_rankings()`` gives ``{query: [doc, ...]}``, best first, the input of the
+        readable functions; ``ranking_of(query)`` one query's. Ties in score are broken as trec_eval breaks them
+        (doc id descending); the file's rank column is ignored, as trec_eval ignores it.
+
+    Raises
+    ------
+    metrics.io.InputError
+        If the source cannot be read, or a line or an entry is malformed (a score that is not a number, a doc
+        given twice for a query, ...): a ValueError whose one-line message names the file, the line and the
+        problem. Also for a Qrels given as a run.
+
+    See Also
+    --------
+    read_qrels, evaluate
+
+    Examples
+    --------
+    >>> run = read_run(b"q1 Q0 d1 1 2.0 bm25\nq1 Q0 d2 2 3.0 bm25\nq2 Q0 d3 1 1.0 bm25\n", name="bm25.run")
+    >>> run.name, run.to_rankings()
+    ('bm25.run', {'q1': ['d2', 'd1'], 'q2': ['d3']})
+    >>> read_run({"q1": {"a": 0.5, "b": 0.9}}).to_rankings()
+    {'q1': ['b', 'a']}
     """
     return _read(source, name, "run")
 
 
 def read_qrels(source, name: str | None = None) -> Qrels:
-    """Read qrels: a TREC file (``qid iter docid grade``; path or bytes, optionally .gz), a CSV/TSV with a header
-    (query, doc, grade), a Parquet file or dataset directory or a DataFrame with those columns, or a dict
-    {query: {doc: grade}}. Grades must be integers.
+    r"""Read qrels (graded judgments), whatever their form; grades must be integers.
+
+    Parameters
+    ----------
+    source : str, os.PathLike, bytes, DataFrame, Mapping or Qrels
+        A TREC qrels file (``qid iter docid grade``), a CSV/TSV file with a header (query, doc, grade), each as a
+        path or as bytes, optionally gzipped; a Parquet file or dataset directory with those columns; a pandas
+        DataFrame with those columns; a dict ``{query: {doc: grade}}``. A Qrels is returned as it is.
+    name : str, optional
+        The name error messages and the Qrels give the input; by default the file's path (``input`` for bytes,
+        ``qrels`` for a dict).
+
+    Returns
+    -------
+    Qrels
+        The judgments, one row per (query, doc) in file order: ``to_dict()`` gives ``{query: {doc: grade}}``, the
+        input of the readable functions; ``grades_of(query)`` one query's.
+
+    Raises
+    ------
+    metrics.io.InputError
+        If the source cannot be read, or a line or an entry is malformed (a grade that is not an integer, a
+        judgment given twice, ...): a ValueError whose one-line message names the file, the line and the problem.
+        Also for a Run given as qrels.
+
+    See Also
+    --------
+    read_run, evaluate
+
+    Examples
+    --------
+    >>> read_qrels(b"q1 0 d1 1\nq1 0 d2 0\n").to_dict()
+    {'q1': {'d1': 1, 'd2': 0}}
+    >>> read_qrels(b"q1 0 d1 1.5\n", name="qrels.txt")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    metrics.io.rules.InputError: qrels.txt, line 1: grade '1.5' is not an integer; map scores to integer grades ...
     """
     return _read(source, name, "qrels")
 

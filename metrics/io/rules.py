@@ -55,6 +55,7 @@ def score_problem(token: str) -> str | None:
 
 def grade_problem(token: str) -> str | None:
     """Why a grade is refused (an integer, 1.0 read as 1, of at most MAX_GRADE in size), or None."""
+    number: float
     try:
         number = int(token)
     except ValueError:

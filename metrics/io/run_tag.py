@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+from typing import IO
 
 from metrics.io.layout import is_content
 
@@ -20,6 +21,7 @@ def run_tag(source) -> str | None:
     >>> run_tag(b"q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.5 bm25-rerank\\n# the end\\n")
     'bm25-rerank'
     """
+    stream: IO[bytes]
     if isinstance(source, (bytes, bytearray, memoryview)):
         stream = io.BytesIO(bytes(source))
     elif isinstance(source, (str, os.PathLike)):

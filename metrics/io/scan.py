@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Sequence
+from typing import cast
 
 from metrics.io.layout import QRELS_COLUMNS, RUN_COLUMNS, Layout, is_comment, is_content
 from metrics.io.rules import InputError, grade_problem, id_problem, score_problem
@@ -38,6 +39,7 @@ def scan(text: TextSource, kind: str, layout: Layout | None, binary_only: bool =
         else:
             fields = line.split()
         if header_pending:
+            assert layout is not None  # a header is pending only with a layout that has one
             header_pending = False
             lowered = [f.strip().lower() for f in fields]
             wanted = layout.roles["score" if kind == "run" else "grade"].lower()
@@ -47,7 +49,7 @@ def scan(text: TextSource, kind: str, layout: Layout | None, binary_only: bool =
         if layout is not None and layout.header:
             if len(fields) != len(layout.names):
                 raise InputError(f"{where}: has {len(fields)} columns, expected {len(layout.names)} as in the header")
-            value = fields[value_index]
+            value = fields[cast(int, value_index)]  # set from the header, which names the value's column
             query, doc = (fields[i] for i in roles_index)
         else:
             too_few_or_many = len(fields) < len(expected) if kind == "run" else len(fields) != len(expected)

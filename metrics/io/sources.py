@@ -8,6 +8,7 @@ import io
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import IO
 
 from metrics.io.rules import InputError
 
@@ -55,6 +56,7 @@ class TextSource:
     def read_all(self) -> bytes:
         if self.data is not None:
             return bytes(self.data)  # a copy only for a memoryview (the rare whitespace-squeezing path)
+        assert self.path is not None  # a source without data is a file
         try:
             with gzip.open(self.path, "rb") if self.gz else open(self.path, "rb") as stream:
                 return stream.read()
@@ -74,9 +76,11 @@ class TextSource:
 
     def lines(self) -> Iterator[tuple[int, bytes]]:
         """(line number, raw line without its newline), BOM removed from line 1."""
+        stream: IO[bytes] | gzip.GzipFile
         if self.data is not None:
             stream = io.BytesIO(self.data)
         else:
+            assert self.path is not None  # a source without data is a file
             stream = gzip.open(self.path, "rb") if self.gz else open(self.path, "rb")  # noqa: SIM115
         with stream:
             for number, line in enumerate(stream, start=1):

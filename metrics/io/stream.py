@@ -105,6 +105,7 @@ class TextRun:
     def _open(self):
         if self.text.data is not None:
             return io.BytesIO(self.text.data)
+        assert self.text.path is not None  # a source without data is a file
         return gzip.open(self.text.path, "rb") if self.text.gz else open(self.text.path, "rb")
 
 

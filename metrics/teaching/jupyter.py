@@ -11,6 +11,7 @@ cannot import the formulas, which import it. (Evaluation, Leaderboard and Explan
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from metrics.core.tables import html_table, html_text, markdown_table, markdown_text, number
 from metrics.core.types import Breakdown
@@ -48,7 +49,7 @@ def breakdown_html(b: Breakdown) -> str:
     return head + formula + html_table(STEP_COLUMNS, step_rows(b))
 
 
-def result_rows(result: QuerySetResult) -> list[list[object]]:
+def result_rows(result: QuerySetResult) -> list[list[str]]:
     return [*([query, number(value)] for query, value in result.per_query.items()), ["mean", number(result.mean)]]
 
 
@@ -74,8 +75,14 @@ def result_markdown(result: QuerySetResult) -> str:
 
 def install() -> None:
     """Attach the reprs to the classes (idempotent)."""
-    Breakdown._repr_html_ = breakdown_html
-    Breakdown._repr_markdown_ = breakdown_markdown
-    Breakdown._repr_latex_ = breakdown_latex
-    QuerySetResult._repr_html_ = result_html
-    QuerySetResult._repr_markdown_ = result_markdown
+    reprs: dict[type, dict[str, Callable[..., str]]] = {
+        Breakdown: {
+            "_repr_html_": breakdown_html,
+            "_repr_markdown_": breakdown_markdown,
+            "_repr_latex_": breakdown_latex,
+        },
+        QuerySetResult: {"_repr_html_": result_html, "_repr_markdown_": result_markdown},
+    }
+    for cls, methods in reprs.items():
+        for name, method in methods.items():
+            setattr(cls, name, method)  # cls.name = method, which a type checker refuses: cls declares no such name

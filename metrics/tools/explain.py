@@ -37,7 +37,9 @@ from metrics.tools.settings import PER_RANKING, Setting, counted_under, describe
 TOP_QUERIES = 10  # the queries that move the most, in the text output
 
 
-def shapley(players: Sequence[str], value: Callable[[frozenset[str]], float | np.ndarray]) -> dict[str, object]:
+def shapley(
+    players: Sequence[str], value: Callable[[frozenset[str]], float | np.ndarray]
+) -> dict[str, float | np.ndarray]:
     """Each player's Shapley value in the game ``value`` (a float, or a numpy array: one game per element).
 
     Exact: every coalition is evaluated once. With v the value, player i gets the sum over coalitions S without i of
@@ -49,10 +51,10 @@ def shapley(players: Sequence[str], value: Callable[[frozenset[str]], float | np
     """
     n = len(players)
     worth = {frozenset(s): value(frozenset(s)) for size in range(n + 1) for s in combinations(players, size)}
-    parts: dict[str, object] = {}
+    parts: dict[str, float | np.ndarray] = {}
     for player in players:
         others = [p for p in players if p != player]
-        total = 0.0
+        total: float | np.ndarray = 0.0
         for size in range(n):
             weight = math.factorial(size) * math.factorial(n - size - 1) / math.factorial(n)
             for coalition in combinations(others, size):
@@ -149,7 +151,7 @@ def explain(run_input, qrels_input, measure: str | Measure, first: str, second: 
     for key in (first, second):
         if (problem := unusable(key, measure)) is not None:
             raise ValueError(problem)
-    profiles = tuple(profile(t.key, measure.family) for t in tools)
+    profiles = (profile(tools[0].key, measure.family), profile(tools[1].key, measure.family))
     settings: tuple[Setting, Setting] = (profiles[0].setting, profiles[1].setting)  # type: ignore[assignment]
     run_data, qrels_data = read_run(run_input), read_qrels(qrels_input)
     switches = differing(*settings)
@@ -182,7 +184,7 @@ def explain(run_input, qrels_input, measure: str | Measure, first: str, second: 
     return Explanation(
         measure.name,
         tools,
-        profiles,  # type: ignore[arg-type]
+        profiles,
         means,
         switches,
         {s: (getattr(settings[0], s), getattr(settings[1], s)) for s in switches},

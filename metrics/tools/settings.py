@@ -80,7 +80,7 @@ TITLES = {
     "queries": "Queries averaged",
     "no_relevant": "No relevant document",
 }
-_CHOICES = {
+_CHOICES: dict[tuple[str, object], str] = {
     ("gain", "linear"): "linear gain (the grade itself)",
     ("gain", "exp"): "exponential gain (2^grade − 1)",
     ("idcg", "all"): "building the ideal ranking from every judged document",

@@ -42,6 +42,7 @@ APP_FILES = [
     "ir_metrics_lab/core/classroom/store.py",  # every package of ir_metrics_lab is listed in pyproject.toml
     "metrics/__main__.py",
     "metrics/families/dcg.py",  # every package of metrics/ is listed in pyproject.toml
+    "metrics/py.typed",  # PEP 561: a type checker reads the installed library's annotations
 ]
 
 
