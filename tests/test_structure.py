@@ -523,11 +523,14 @@ LAYERS = (
     (CORE.replace("/", "."),),  # the app's pure core
     ("metrics",),  # the library's face: its exports (metrics/__init__.py) and ``python -m metrics``
     ("metrics.cli",),  # the command lines
-    ("metrics.compare", "metrics.tools", "metrics.teaching"),  # on scored runs: runs compared, tools, teaching
-    ("metrics.evaluation",),  # whole runs scored: the engine, means, streamed and distributed runs
-    # the measures: each family's record, readable function and kernel, their registry and names, and the LaTeX
-    # building blocks their formulas are written with
-    ("metrics.catalog", "metrics.families", "metrics.teaching.latex"),
+    # on scored runs: runs compared, tools, teaching (the preference measures' worked example too)
+    ("metrics.compare", "metrics.tools", "metrics.teaching", "metrics.preferences.preference_example"),
+    # whole runs scored: the engine, means, streamed and distributed runs; runs against preferences and judgment groups
+    ("metrics.evaluation", "metrics.preferences.runs"),
+    # the measures: each family's record, readable function and kernel, their registry and names, what the preference
+    # and judgment-group families share (metrics.preferences: their files read, specification, kernels, formulas),
+    # and the LaTeX building blocks their formulas are written with
+    ("metrics.catalog", "metrics.families", "metrics.preferences", "metrics.teaching.latex"),
     ("metrics.io",),  # runs and qrels read and written
     ("metrics.core",),  # what every measure is built on: rankings, judgments, Breakdowns, conventions, checks
 )

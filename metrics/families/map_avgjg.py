@@ -10,13 +10,13 @@ from __future__ import annotations
 from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._judgment_groups import (
+from metrics.families.average_precision import AVERAGE_PRECISION, average_precision
+from metrics.preferences.judgment_groups import (
     JudgmentGroups,
     averaged_breakdown,
     averaged_definition,
     averaged_worked,
 )
-from metrics.families.average_precision import AVERAGE_PRECISION, average_precision
 from metrics.teaching.latex import plain
 
 

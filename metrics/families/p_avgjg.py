@@ -9,13 +9,13 @@ from __future__ import annotations
 from metrics.catalog.family import TREC_CUTOFFS, Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._judgment_groups import (
+from metrics.families.precision import PRECISION, precision
+from metrics.preferences.judgment_groups import (
     JudgmentGroups,
     averaged_breakdown,
     averaged_definition,
     averaged_worked,
 )
-from metrics.families.precision import PRECISION, precision
 from metrics.teaching.latex import plain
 
 

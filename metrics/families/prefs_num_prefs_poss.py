@@ -14,9 +14,9 @@ from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._preference_formulas import count_definition, count_worked
-from metrics.families._preference_kernels import fulfilled_possible, per_slot, preference_table
-from metrics.families._preferences import PreferenceJudgments, count_breakdown
+from metrics.preferences.preference_formulas import count_definition, count_worked
+from metrics.preferences.preference_kernels import fulfilled_possible, per_slot, preference_table
+from metrics.preferences.readable_preferences import PreferenceJudgments, count_breakdown
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -30,7 +30,7 @@ def prefs_num_prefs_poss(
 
     One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
     (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.families._preferences. k cuts the ranking (trec_eval's has no cutoff).
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
 
     a > c, a > z, a > b, c > b, z > b:
 

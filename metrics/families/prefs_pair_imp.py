@@ -14,9 +14,9 @@ from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._preference_formulas import pair_definition, pair_worked
-from metrics.families._preference_kernels import pair_values, preference_table
-from metrics.families._preferences import PreferenceJudgments, pair_breakdown
+from metrics.preferences.preference_formulas import pair_definition, pair_worked
+from metrics.preferences.preference_kernels import pair_values, preference_table
+from metrics.preferences.readable_preferences import PreferenceJudgments, pair_breakdown
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -30,7 +30,7 @@ def prefs_pair_imp(
 
     One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
     (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.families._preferences. k cuts the ranking (trec_eval's has no cutoff).
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
 
     (a, b): 1/2; (a, c): 1; (b, c) has no retrieved document: (1/2 + 1) / 2:
 

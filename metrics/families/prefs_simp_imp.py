@@ -14,9 +14,9 @@ from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._preference_formulas import ratio_definition, ratio_worked
-from metrics.families._preference_kernels import fulfilled_possible, per_slot, preference_table, ratio_or_zero
-from metrics.families._preferences import PreferenceJudgments, simple_breakdown
+from metrics.preferences.preference_formulas import ratio_definition, ratio_worked
+from metrics.preferences.preference_kernels import fulfilled_possible, per_slot, preference_table, ratio_or_zero
+from metrics.preferences.readable_preferences import PreferenceJudgments, simple_breakdown
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -30,7 +30,7 @@ def prefs_simp_imp(
 
     One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
     (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.families._preferences. k cuts the ranking (trec_eval's has no cutoff).
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
 
     of the 5 preferences with a retrieved document only b > a is fulfilled (d > c involves none):
 

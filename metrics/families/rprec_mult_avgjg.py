@@ -10,13 +10,13 @@ from __future__ import annotations
 from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._judgment_groups import (
+from metrics.families.r_precision_multiple import R_PRECISION_MULTIPLE, r_precision_multiple
+from metrics.preferences.judgment_groups import (
     JudgmentGroups,
     averaged_breakdown,
     averaged_definition,
     averaged_worked,
 )
-from metrics.families.r_precision_multiple import R_PRECISION_MULTIPLE, r_precision_multiple
 from metrics.teaching.latex import plain
 
 

@@ -5,7 +5,7 @@ The engine (metrics.evaluation.engine) scores the groups as queries of their own
 become those of a query "q<NUL>g" (NUL sorts before every other byte, so q's groups stay together, in their order, and
 before any longer query id that starts with q), ranked by q's ranking. -c, -M and -J apply per group as trec_eval's
 form_res_rels_jg.c applies them. Each query's value is then its groups' values added in order, divided by their number
-when there are several (metrics.families._judgment_groups.averaged, vectorized).
+when there are several (metrics.preferences.judgment_groups.averaged, vectorized).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from metrics.evaluation.options import EvaluationOptions, given
 from metrics.io import Qrels, Run, read_run
 from metrics.io.arrays import arrow_strings, take
 from metrics.io.hashing import encode_strings
-from metrics.io.qrels_jg import JudgmentGroups, read_qrels_jg
+from metrics.preferences.qrels_jg_file import JudgmentGroups, read_qrels_jg
 
 SEPARATOR = "\x00"  # between a query id and a group id (ids never hold a NUL byte: the readers refuse one)
 
@@ -37,9 +37,9 @@ def evaluate_judgment_groups(
     **keywords,
 ) -> Evaluation:
     """Score a run against judgment groups: ``groups`` is a qrels_jg file (a path or bytes), a dict {query: {group:
-    {doc: grade}}} or metrics.io.qrels_jg.JudgmentGroups; ``run`` anything metrics.io.read_run reads; ``options``
-    (metrics.evaluation.options.EvaluationOptions) or its fields as keywords, as for the engine's evaluate. The
-    measures are any of the engine's; trec_eval computes only P_avgjg, map_avgjg, Rprec_mult_avgjg and num_q from
+    {doc: grade}}} or metrics.preferences.qrels_jg_file.JudgmentGroups; ``run`` anything metrics.io.read_run reads;
+    ``options`` (metrics.evaluation.options.EvaluationOptions) or its fields as keywords, as for the engine's evaluate.
+    The measures are any of the engine's; trec_eval computes only P_avgjg, map_avgjg, Rprec_mult_avgjg and num_q from
     judgment groups (TrecEval.reads), and on a query judged by one group each is the measure it averages. ``options``
     (metrics.evaluation.options.EvaluationOptions), or its fields as keywords, as for
     metrics.evaluation.engine.evaluate; how a large run is read does not apply (the run is read whole).

@@ -1,9 +1,9 @@
-"""The preference measures vectorized (their specification: metrics.families._preferences): trec_eval's counts of
-every judgment group at once, from a table of judgments.
+"""The preference measures vectorized (their specification: metrics.preferences.readable_preferences): trec_eval's
+counts of every judgment group at once, from a table of judgments.
 
 A PreferenceTable holds one entry per (query, group, subgroup, document) with the document's level and docid rank
-(retrieved judged documents by rank first, then the others). metrics.evaluation.preferences builds it from a prefs
-file; :func:`preference_table` from the engine's prepared run (plain qrels: one group per query, one subgroup, a
+(retrieved judged documents by rank first, then the others). metrics.preferences.runs.preference_runs builds it from a
+prefs file; :func:`preference_table` from the engine's prepared run (plain qrels: one group per query, one subgroup, a
 grade below 0 no preference).
 
 Counting without listing pairs. A group with one subgroup ("classes": all documents of a level form a class, each
@@ -93,8 +93,8 @@ def table_of(size, slot, group_code, subgroup_code, level, doc_code, rank) -> Pr
 
 
 def preference_table(data: Prepared, k: int | None = None) -> PreferenceTable:
-    """The prepared run's preferences (cut at k): the table metrics.evaluation.preferences prepared from a prefs
-    file, or one built (once) from the engine's prepared run of plain qrels."""
+    """The prepared run's preferences (cut at k): the table metrics.preferences.runs.preference_runs prepared from a
+    prefs file, or one built (once) from the engine's prepared run of plain qrels."""
     return data.shared(PREPARED_KEY, lambda: _from_prepared(data)).cut(k)
 
 
@@ -358,8 +358,8 @@ def group_mean(table: PreferenceTable, ratios: np.ndarray) -> np.ndarray:
 
 
 def rnonrel(table: PreferenceTable, retrieved_only: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Per group, prefs_avgjg_Rnonrel's (_ret's) fulfilled and possible preferences (metrics.families._preferences.
-    rnonrel says how)."""
+    """Per group, prefs_avgjg_Rnonrel's (_ret's) fulfilled and possible preferences
+    (metrics.preferences.readable_preferences.rnonrel says how)."""
     return table.shared(("rnonrel", retrieved_only), lambda: _rnonrel(table, retrieved_only))
 
 
@@ -463,8 +463,9 @@ def _recalculated_closed(table: PreferenceTable, arrays: GroupArrays, group: int
 
 def pair_values(table: PreferenceTable, loops: tuple[int, ...]) -> np.ndarray:
     """prefs_pair (loops 1, 2, 3), _imp (1, 2), _ret (1): per query, over its document pairs with a preference, the
-    share of the groups preferring the better-ranked document, averaged over the pairs (metrics.families.
-    _preferences.pair_breakdown). A query judged by one group has one preference per pair: the counts give it."""
+    share of the groups preferring the better-ranked document, averaged over the pairs
+    (metrics.preferences.readable_preferences.pair_breakdown). A query judged by one group has one preference per pair:
+    the counts give it."""
     kind = {(1, 2, 3): "", (1, 2): "imp", (1,): "ret"}[loops]
     fulfilled, possible = fulfilled_possible(table, kind)
     values = ratio_or_zero(per_slot(table, fulfilled.astype(np.float64)), per_slot(table, possible.astype(float)))

@@ -1,5 +1,5 @@
 """The LaTeX of the preference measures (trec_eval -R prefs): each kind's definition, and its worked formula with the
-counts of a Breakdown substituted (metrics.families._preferences builds the Breakdowns)."""
+counts of a Breakdown substituted (metrics.preferences.readable_preferences builds the Breakdowns)."""
 
 from __future__ import annotations
 

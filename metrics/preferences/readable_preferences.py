@@ -1,5 +1,5 @@
 """Preference judgments (trec_eval's -R prefs and -R qrels_prefs) and what the 14 preference measures count, one query
-at a time, readably: the specification the engine's kernels (metrics.families._preference_kernels) follow.
+at a time, readably: the specification the engine's kernels (metrics.preferences.preference_kernels) follow.
 
 A user says which of two documents is better, not how good each is. trec_eval's prefs file gives, per query, judgment
 groups (JGs: one user's judgments at one time) made of sub-groups (JSGs); within a JSG a document with a higher

@@ -1,5 +1,5 @@
 """A run scored against preference judgments (trec_eval -R prefs, -R qrels_prefs): the judgments joined with the run
-into metrics.families._preference_kernels.PreferenceTables, a block of queries at a time, which the preference
+into metrics.preferences.preference_kernels.PreferenceTables, a block of queries at a time, which the preference
 families' kernels score. A run file is read a piece at a time and only the rows of judged documents kept, so memory
 is the judgments and a piece, not the run.
 
@@ -21,8 +21,6 @@ import pyarrow.compute as pc
 from metrics.catalog.family import Measure
 from metrics.evaluation.engine import Evaluation
 from metrics.evaluation.options import EvaluationOptions, given
-from metrics.evaluation.preference_scores import preference_measures, scored
-from metrics.families._preference_kernels import distinct, table_of
 from metrics.io import Run, doc_hash
 from metrics.io.arrays import (
     arrow_float64,
@@ -38,8 +36,10 @@ from metrics.io.arrays import (
 )
 from metrics.io.duplicates import refuse_duplicate_docs
 from metrics.io.hashing import StringIndex, sorted_search
-from metrics.io.prefs import Preferences, read_prefs
 from metrics.io.rules import InputError
+from metrics.preferences.preference_kernels import distinct, table_of
+from metrics.preferences.prefs_file import Preferences, read_prefs
+from metrics.preferences.runs.preference_scores import preference_measures, scored
 
 TABLE_ENTRIES = 1 << 16  # judgments scored at a time (preference_tables)
 BLOCK_PIECE_BYTES = 4 << 20  # a run file's text parsed at a time when only the judged rows are kept (ranked_run)
@@ -53,10 +53,10 @@ def evaluate_preferences(
     options: EvaluationOptions | None = None,
     **keywords,
 ) -> Evaluation:
-    """Score a run against preferences: ``prefs`` is a prefs file (a path or bytes), a dict {query: {group:
-    {subgroup: {doc: level}}}} or metrics.io.prefs.Preferences (``read_qrels_prefs`` reads a qrels file as trec_eval
-    -R qrels_prefs does); ``run`` anything metrics.io.read_run reads. The measures are the preference families and
-    num_q (TrecEval.reads). ``judged_only`` (-J) changes nothing, as in trec_eval.
+    """Score a run against preferences: ``prefs`` is a prefs file (a path or bytes), a dict {query: {group: {subgroup:
+    {doc: level}}}} or metrics.preferences.prefs_file.Preferences (``read_qrels_prefs`` reads a qrels file as trec_eval
+    -R qrels_prefs does); ``run`` anything metrics.io.read_run reads. The measures are the preference families and num_q
+    (TrecEval.reads). ``judged_only`` (-J) changes nothing, as in trec_eval.
 
     >>> run = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}}
     >>> prefs = {"q1": {"u1": {"s": {"a": 2, "b": 1, "c": 0}}, "u2": {"s": {"b": 1, "a": 0}}}}

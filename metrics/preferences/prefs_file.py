@@ -1,5 +1,6 @@
 """Preference judgments (trec_eval's -R prefs and -R qrels_prefs): ``qid group subgroup docno level`` lines, or a qrels
-file ``qid group docno level`` read as one subgroup per group. metrics.families._preferences says what they mean."""
+file ``qid group docno level`` read as one subgroup per group. metrics.preferences.readable_preferences says what they
+mean."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ class Preferences:
     @functools.cached_property
     def docs(self) -> tuple[pa.Array, np.ndarray]:
         """(the distinct doc ids, each row's index among them): one hashing pass, shared by the run's filter and the
-        join (metrics.evaluation.preferences)."""
+        join (metrics.preferences.runs.preference_runs)."""
         return encode_strings(self.doc)
 
     def only(self, query: str) -> Preferences:

@@ -1,6 +1,6 @@
-"""What trec_eval's preference measures (-R prefs) and yaap are for, each with a worked example whose numbers the
-library computes: the text of the conventions explorer's section on them and of the playground's note on a
-preference measure (ir_metrics_lab.parts.preferences renders both). Pure: no Streamlit.
+"""What trec_eval's preference measures (-R prefs) are for, with a worked example whose numbers the library computes:
+the text of the conventions explorer's section on them (ir_metrics_lab.parts.preferences renders it; yaap's beside
+it is metrics.teaching.worked_example's). Pure: no Streamlit.
 
 >>> example = preference_example()
 >>> [line.split(":")[0] for line in example.steps]
@@ -9,20 +9,9 @@ preference measure (ir_metrics_lab.parts.preferences renders both). Pure: no Str
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 from metrics.catalog.measures import parse_measure
 from metrics.core.types import Term
-
-
-@dataclass(frozen=True)
-class WorkedExample:
-    title: str
-    purpose: str  # what the measures are for
-    setup: str  # the example's data, in words
-    steps: tuple[str, ...]  # each number, with how it comes about
-
+from metrics.teaching.worked_example import WorkedExample
 
 # Two users judge the same three documents: Alice ranks d1 > d2 > d3 (d3 not relevant), Bob prefers d2 to d1.
 RANKING = ("d1", "d2", "d3")
@@ -62,29 +51,3 @@ def preference_example() -> WorkedExample:
         "preference, against Alice's)."
     )
     return WorkedExample("Preference judgments (trec_eval -R prefs)", PREFERENCES_PURPOSE, setup, steps)
-
-
-YAAP_PURPOSE = (
-    "yaap (yet another average precision; Robertson, ECIR 2012) is AP smoothed for averaging over topics: "
-    "log((1 + S) / (1 + R - S)), where S is the sum of the precisions at the relevant documents retrieved "
-    "(AP = S / R). "
-    "It rises with AP on a topic, but is a log-odds: a hard topic whose AP is near 0 and an easy one near 1 are "
-    "spread apart instead of squeezed against the ends, so a mean over topics is not dominated by the easy ones. "
-    "Below 0 when the topic is mostly failed, 0 when S = R / 2."
-)
-
-
-def yaap_example() -> WorkedExample:
-    """AP's sum of precisions on a short list, and yaap from it (trec_eval ``yaap``, m_yaap.c)."""
-    ranking, qrels = ["a", "x", "b"], {"a": 1, "b": 1, "z": 1}
-    ap = parse_measure("AP").compute(ranking, qrels)
-    total, relevant = ap.terms[Term.PRECISION_SUM], int(ap.terms[Term.R])
-    value = math.log((1 + total) / (1 + relevant - total))
-    steps = (
-        f"S = 1/1 + 2/3 = {total:.4f} (a at rank 1, b at rank 3), R = {relevant}: AP = S / R = {ap.value:.4f}",
-        f"yaap = log((1 + S) / (1 + R - S)) = log({1 + total:.4f} / {1 + relevant - total:.4f}) = {value:.4f}",
-        f"with nothing relevant retrieved, S = 0: yaap = log(1 / {1 + relevant}) = {math.log(1 / (1 + relevant)):.4f}; "
-        f"with all {relevant} at the top, S = R: yaap = log({1 + relevant}) = {math.log(1 + relevant):.4f}",
-    )
-    setup = "The list a, x, b; a and b are relevant, and so is z, never retrieved (R = 3)."
-    return WorkedExample("yaap", YAAP_PURPOSE, setup, steps)

@@ -1,6 +1,6 @@
-"""The preference measures' Evaluation from tables of judgments (metrics.families._preference_kernels), a block of
-queries at a time, without pyarrow: metrics.evaluation.preferences builds the tables of any run with Arrow, and
-:func:`plain_preferences` builds the one table of a small plain run and judgments file in plain Python (pyarrow's
+"""The preference measures' Evaluation from tables of judgments (metrics.preferences.preference_kernels), a block of
+queries at a time, without pyarrow: metrics.preferences.runs.preference_runs builds the tables of any run with Arrow,
+and :func:`plain_preferences` builds the one table of a small plain run and judgments file in plain Python (pyarrow's
 import would cost more than their whole evaluation, as for qrels: metrics.io.plain).
 """
 
@@ -15,7 +15,7 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.evaluation.engine import Evaluation, QueryCounts, summaries
 from metrics.evaluation.options import EvaluationOptions
-from metrics.families._preference_kernels import PREPARED_KEY, PreferenceTable, group_counts, table_of
+from metrics.preferences.preference_kernels import PREPARED_KEY, PreferenceTable, group_counts, table_of
 
 READS = "prefs"  # the -R format whose measures this scores (TrecEval.reads)
 
@@ -71,8 +71,8 @@ def scored(
 
 
 def plain_preferences(run_path: str, judgments_path: str, rel_format: str, measures, options, only: str | None = None):
-    """(Evaluation, run name, judgments name) of a small plain run and prefs file (``rel_format`` "prefs") or qrels
-    file read as preferences ("qrels_prefs"), as metrics.evaluation.preferences scores them; ``only``: trec_eval
+    """(Evaluation, run name, judgments name) of a small plain run and prefs file (``rel_format`` "prefs") or qrels file
+    read as preferences ("qrels_prefs"), as metrics.preferences.runs.preference_runs scores them; ``only``: trec_eval
     -D's one query. None when either file is not small and plain, or breaks a rule (a doc given twice): the Arrow
     readers read them then, and name the line."""
     from metrics.io.fields import ONE_SUBGROUP, PREFS_FIELDS, QRELS_PREFS_FIELDS
@@ -110,7 +110,7 @@ def plain_preferences(run_path: str, judgments_path: str, rel_format: str, measu
 
 
 def _table(lines, evaluated: list[str], rankings: dict[str, dict[str, int]], max_docs: int | None) -> PreferenceTable:
-    """The one table of the evaluated queries' judgments (file order), coded as metrics.evaluation.preferences
+    """The one table of the evaluated queries' judgments (file order), coded as metrics.preferences.runs.preference_runs
     codes them: groups and subgroups by their ids' byte order, documents by first appearance (by byte order when a
     group has several subgroups, where the order of the unretrieved ones counts)."""
     slot_of = {query: slot for slot, query in enumerate(evaluated)}

@@ -6,8 +6,8 @@ the ranking as plain qrels would (P, AP, Rprec_mult on its own judgments); the q
 groups' values added in trec_eval's group order (ids in byte order), divided by their number when there are several.
 
 A readable function takes one query's groups as a mapping {group: {doc: grade}}; plain judgments {doc: grade} are one
-group, whose average is the measure itself. The kernels score one group per slot of the prepared run: the engine's
-slots are queries (one group each), and metrics.evaluation.judgment_groups prepares one slot per (query, group) and
+group, whose average is the measure itself. The kernels score one group per slot of the prepared run: the engine's slots
+are queries (one group each), and metrics.preferences.runs.judgment_group_runs prepares one slot per (query, group) and
 averages each query's.
 """
 
