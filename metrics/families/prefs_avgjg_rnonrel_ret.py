@@ -15,7 +15,8 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.preferences.preference_formulas import group_definition, group_worked
-from metrics.preferences.preference_kernels import group_mean, preference_table, rnonrel
+from metrics.preferences.preference_kernels import group_mean, rnonrel
+from metrics.preferences.preference_table import preference_table
 from metrics.preferences.readable_preferences import PreferenceJudgments, rnonrel_breakdown
 
 if TYPE_CHECKING:

@@ -15,7 +15,8 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.preferences.preference_formulas import pair_definition, pair_worked
-from metrics.preferences.preference_kernels import pair_values, preference_table
+from metrics.preferences.preference_kernels import pair_values
+from metrics.preferences.preference_table import preference_table
 from metrics.preferences.readable_preferences import PreferenceJudgments, pair_breakdown
 
 if TYPE_CHECKING:

@@ -15,7 +15,8 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.preferences.preference_formulas import ratio_definition, ratio_worked
-from metrics.preferences.preference_kernels import fulfilled_possible, per_slot, preference_table, ratio_or_zero
+from metrics.preferences.preference_kernels import fulfilled_possible, per_slot, ratio_or_zero
+from metrics.preferences.preference_table import preference_table
 from metrics.preferences.readable_preferences import PreferenceJudgments, simple_breakdown
 
 if TYPE_CHECKING:

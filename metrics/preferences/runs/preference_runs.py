@@ -1,5 +1,5 @@
 """A run scored against preference judgments (trec_eval -R prefs, -R qrels_prefs): the judgments joined with the run
-into metrics.preferences.preference_kernels.PreferenceTables, a block of queries at a time, which the preference
+into metrics.preferences.preference_table.PreferenceTables, a block of queries at a time, which the preference
 families' kernels score. A run file is read a piece at a time and only the rows of judged documents kept, so memory
 is the judgments and a piece, not the run.
 
@@ -37,7 +37,7 @@ from metrics.io.arrays import (
 from metrics.io.duplicates import refuse_duplicate_docs
 from metrics.io.hashing import StringIndex, sorted_search
 from metrics.io.rules import InputError
-from metrics.preferences.preference_kernels import distinct, table_of
+from metrics.preferences.preference_table import distinct, table_of
 from metrics.preferences.prefs_file import Preferences, read_prefs
 from metrics.preferences.runs.preference_scores import preference_measures, scored
 

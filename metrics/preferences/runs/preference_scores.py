@@ -1,4 +1,4 @@
-"""The preference measures' Evaluation from tables of judgments (metrics.preferences.preference_kernels), a block of
+"""The preference measures' Evaluation from tables of judgments (metrics.preferences.preference_table), a block of
 queries at a time, without pyarrow: metrics.preferences.runs.preference_runs builds the tables of any run with Arrow,
 and :func:`plain_preferences` builds the one table of a small plain run and judgments file in plain Python (pyarrow's
 import would cost more than their whole evaluation, as for qrels: metrics.io.plain).
@@ -15,7 +15,8 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.evaluation.engine import Evaluation, QueryCounts, summaries
 from metrics.evaluation.options import EvaluationOptions
-from metrics.preferences.preference_kernels import PREPARED_KEY, PreferenceTable, group_counts, table_of
+from metrics.preferences.preference_kernels import group_counts
+from metrics.preferences.preference_table import PREPARED_KEY, PreferenceTable, table_of
 
 READS = "prefs"  # the -R format whose measures this scores (TrecEval.reads)
 
