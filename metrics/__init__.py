@@ -50,9 +50,7 @@ from metrics.families.prefs_num_prefs_poss import prefs_num_prefs_poss
 from metrics.families.prefs_pair import prefs_pair
 from metrics.families.prefs_pair_imp import prefs_pair_imp
 from metrics.families.prefs_pair_ret import prefs_pair_ret
-from metrics.families.prefs_simp import prefs_simp
-from metrics.families.prefs_simp_imp import prefs_simp_imp
-from metrics.families.prefs_simp_ret import prefs_simp_ret
+from metrics.families.prefs_simp import prefs_simp, prefs_simp_imp, prefs_simp_ret
 from metrics.families.r_precision import r_precision
 from metrics.families.r_precision_multiple import r_precision_multiple
 from metrics.families.rbp import rank_biased_precision

@@ -311,24 +311,28 @@ def equals_trec_eval10_prefs(names: Mapping[str, str]) -> int:
     return compared
 
 
-def preference_checks(name: str):
-    """The three checks of a preference family's test file, for the family spelled ``name``: its kernel equals its
-    readable function on plain qrels and on random preferences, and both equal trec_eval 10.0's recorded values.
-    Its test file binds them to test names and adds its own worked example."""
-    names = [name, f"{name}@3"]
+def preference_checks(*names: str):
+    """The three checks of a preference family's test file, run for each family spelled in ``names`` (the variants
+    its module's table declares): its kernel equals its readable function on plain qrels and on random preferences,
+    and both equal trec_eval 10.0's recorded values. Its test file binds them to test names and adds its own worked
+    examples."""
+    each = pytest.mark.parametrize("name", names)
 
+    @each
     @SETTINGS
     @given(RUNS, THRESHOLDS)
-    def kernel(data, threshold):
+    def kernel(name, data, threshold):
         """On plain qrels: each query one judgment group, its grades the levels."""
-        kernel_equals_readable(names, *data, Conventions(threshold=threshold))
+        kernel_equals_readable([name, f"{name}@3"], *data, Conventions(threshold=threshold))
 
+    @each
     @SETTINGS
     @given(preference_runs(), st.booleans())
-    def preferences(data, complete):
-        preferences_equal_readable(names, *data, complete)
+    def preferences(name, data, complete):
+        preferences_equal_readable([name, f"{name}@3"], *data, complete)
 
-    def trec_eval_10():
+    @each
+    def trec_eval_10(name):
         """trec_eval 10.0's own values: -q -R prefs (and qrels_prefs) -m all_prefs on every preference input of its
         recorded corpus."""
         assert equals_trec_eval10_prefs({name: name}) > 0
