@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from metrics.core.lazy_numpy import np
 from metrics.preferences.preference_table import PreferenceTable, distinct
+from metrics.preferences.readable_preferences import PAIR_LOOPS
 
 COUNTS = ("ful_ret", "poss_ret", "ful_imp", "poss_imp", "notoccur", "rel", "rel_ret", "nonrel", "nonrel_ret")
 
@@ -329,12 +330,12 @@ def _recalculated_closed(table: PreferenceTable, arrays: GroupArrays, group: int
     return float(fulfilled.sum()), float(len(a))
 
 
-def pair_values(table: PreferenceTable, loops: tuple[int, ...]) -> np.ndarray:
-    """prefs_pair (loops 1, 2, 3), _imp (1, 2), _ret (1): per query, over its document pairs with a preference, the
-    share of the groups preferring the better-ranked document, averaged over the pairs
+def pair_values(table: PreferenceTable, kind: str) -> np.ndarray:
+    """prefs_pair (kind "": loops 1, 2, 3), _imp (1, 2), _ret (1; PAIR_LOOPS): per query, over its document pairs
+    with a preference, the share of the groups preferring the better-ranked document, averaged over the pairs
     (metrics.preferences.readable_preferences.pair_breakdown). A query judged by one group has one preference per pair:
     the counts give it."""
-    kind = {(1, 2, 3): "", (1, 2): "imp", (1,): "ret"}[loops]
+    loops = PAIR_LOOPS[kind]
     fulfilled, possible = fulfilled_possible(table, kind)
     values = ratio_or_zero(per_slot(table, fulfilled.astype(np.float64)), per_slot(table, possible.astype(float)))
     several = np.flatnonzero(groups_per_slot(table) > 1)

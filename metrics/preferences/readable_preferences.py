@@ -250,6 +250,11 @@ def pair_kind(query: QueryPreferences, better: str, worse: str) -> int:
     return 1 if query.is_retrieved(worse) else 2 if query.is_retrieved(better) else 3
 
 
+# the loops over pairs each pair measure counts, by which preferences it counts (Variant.counted): prefs_pair all
+# three, prefs_pair_imp those with a retrieved document, prefs_pair_ret those of two
+PAIR_LOOPS = {"": (1, 2, 3), "imp": (1, 2), "ret": (1,)}
+
+
 def rnonrel(group: GroupCounts, query: QueryPreferences, retrieved_only: bool) -> tuple[dict[str, int], int]:
     """prefs_avgjg_Rnonrel's (and _ret's) preferences of a group, as if it had judged as many non-relevant documents
     as relevant ones (m_prefs_avgjg_Rnonrel.c): (fulfilled preferences by preferred document, possible ones). With
@@ -384,8 +389,12 @@ def count_breakdown(key: str, ranking: Ranking, qrels, k, conventions: Conventio
                 if shown:
                     credit[shown[0]] = credit.get(shown[0], 0) + 1
     steps = rank_steps(query, qrels, credit, conventions, total - sum(credit.values()))
-    term = Term.POSSIBLE if kind == "possible" else Term.FULFILLED
-    return Breakdown(key, k, float(total), steps, {term: total}, conventions)
+    return Breakdown(key, k, float(total), steps, {counted_term(kind): total}, conventions)
+
+
+def counted_term(kind: str) -> Term:
+    """The term a count's Breakdown carries: the possible preferences (kind "possible"), else the fulfilled ones."""
+    return Term.POSSIBLE if kind == "possible" else Term.FULFILLED
 
 
 def simple_breakdown(key: str, ranking: Ranking, qrels, k, conventions: Conventions, kind: str) -> Breakdown:
@@ -446,10 +455,11 @@ def rnonrel_breakdown(key: str, ranking: Ranking, qrels, k, conventions: Convent
     return Breakdown(key, k, value, steps, {Term.SUM: total, Term.GROUPS: len(query.groups)}, conventions)
 
 
-def pair_breakdown(key: str, ranking: Ranking, qrels, k, conventions: Conventions, loops: tuple[int, ...]):
-    """prefs_pair (loops 1, 2, 3), _imp (1, 2), _ret (1): over the document pairs some group has a preference on,
-    the share of the groups preferring the better-ranked document, averaged over the pairs (pairs of loop 3,
-    neither retrieved, count as 0); credited to the better document's rank."""
+def pair_breakdown(key: str, ranking: Ranking, qrels, k, conventions: Conventions, kind: str):
+    """prefs_pair (kind "": loops 1, 2, 3), _imp (1, 2), _ret (1; PAIR_LOOPS): over the document pairs some group
+    has a preference on, the share of the groups preferring the better-ranked document, averaged over the pairs (pairs
+    of loop 3, neither retrieved, count as 0); credited to the better document's rank."""
+    loops = PAIR_LOOPS[kind]
     query = query_preferences(ranking, qrels, k)
     pairs = pair_counts(query)
     kinds = {pair: pair_kind(query, *pair) for pair in pairs}

@@ -17,7 +17,8 @@ class Variant:
     key: str
     function: Callable[..., Breakdown]  # its readable function, which reads what it counts from its row
     # which preferences it counts, as the specification names them (metrics.preferences.readable_preferences): ""
-    # all, "ret" only between two retrieved documents, "imp" only with a retrieved document
+    # all, "ret" only between two retrieved documents, "imp" only with a retrieved document; the counts' own:
+    # "possible", "ful", "ful_ret"
     counted: str
     title: str  # Family.title
     help: str  # Family.help
