@@ -12,7 +12,7 @@ import io
 import numpy as np
 import pytest
 
-import metrics.io.plain as plain
+import metrics.io.text.plain as plain
 import metrics.preferences.runs.preference_runs as preferences
 from metrics.cli.ir_metrics import main
 

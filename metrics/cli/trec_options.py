@@ -168,9 +168,9 @@ def cut_run(run, query: str, *, judged: bool, complete: bool) -> dict:
 
 
 def only_plain_query(run, qrels, query: str, complete: bool):
-    """A small plain run and qrels (metrics.io.plain.PlainRun, PlainQrels) cut to one query, refused as cut_run
+    """A small plain run and qrels (metrics.io.text.plain.PlainRun, PlainQrels) cut to one query, refused as cut_run
     refuses it: -D LEVEL.QID without pyarrow."""
-    from metrics.io.plain import PlainQrels, PlainRun
+    from metrics.io.text.plain import PlainQrels, PlainRun
 
     judged = [(doc, grade) for q, doc, grade in zip(qrels.query, qrels.doc, qrels.grade, strict=True) if q == query]
     ranking = run.rankings.get(query, [])

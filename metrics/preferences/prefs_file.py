@@ -11,10 +11,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.io.arrays import arrow_int64, arrow_strings
-from metrics.io.fields import ONE_SUBGROUP, PREFS_FIELDS, QRELS_PREFS_FIELDS, read_fields
-from metrics.io.hashing import _mix, encode_strings, fingerprint
+from metrics.io.arrays.conversions import arrow_int64, arrow_strings
+from metrics.io.arrays.hashing import _mix, encode_strings, fingerprint
 from metrics.io.rules import InputError
+from metrics.io.text.fields import ONE_SUBGROUP, PREFS_FIELDS, QRELS_PREFS_FIELDS, read_fields
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,9 +9,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.io.fields import Fields, read_fields
-from metrics.io.hashing import encode_strings
+from metrics.io.arrays.hashing import encode_strings
 from metrics.io.rules import MAX_GRADE, InputError
+from metrics.io.text.fields import Fields, read_fields
 
 QRELS_JG_FIELDS = Fields("qrels_jg file", ("query", "group", "doc", "grade"), {"grade": "grade"})
 

@@ -21,8 +21,8 @@ from metrics.catalog.measures import parse_measures
 from metrics.evaluation.engine import Evaluation, QueryCounts, join, score, summaries
 from metrics.evaluation.options import EvaluationOptions, given
 from metrics.io import Qrels, Run, read_run
-from metrics.io.arrays import arrow_strings, take
-from metrics.io.hashing import encode_strings
+from metrics.io.arrays.conversions import arrow_strings, take
+from metrics.io.arrays.hashing import encode_strings
 from metrics.preferences.qrels_jg_file import JudgmentGroups, read_qrels_jg
 
 SEPARATOR = "\x00"  # between a query id and a group id (ids never hold a NUL byte: the readers refuse one)

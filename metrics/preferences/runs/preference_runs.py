@@ -22,7 +22,7 @@ from metrics.catalog.family import Measure
 from metrics.evaluation.engine import Evaluation
 from metrics.evaluation.options import EvaluationOptions, given
 from metrics.io import Run, doc_hash
-from metrics.io.arrays import (
+from metrics.io.arrays.conversions import (
     arrow_float64,
     arrow_int64,
     arrow_strings,
@@ -34,8 +34,8 @@ from metrics.io.arrays import (
     is_dictionary,
     take,
 )
+from metrics.io.arrays.hashing import StringIndex, sorted_search
 from metrics.io.duplicates import refuse_duplicate_docs
-from metrics.io.hashing import StringIndex, sorted_search
 from metrics.io.rules import InputError
 from metrics.preferences.preference_table import distinct, table_of
 from metrics.preferences.prefs_file import Preferences, read_prefs
@@ -127,17 +127,17 @@ def ranked_run(source, name: str | None = None, keep=None) -> RankedRun:
 
 
 def _text_file(source) -> bool:
-    from metrics.io.sources import is_parquet
+    from metrics.io.text.sources import is_parquet
 
     return isinstance(source, str | os.PathLike) and os.path.isfile(source) and not is_parquet(source)
 
 
 def _ranked_blocks(source, name: str | None, keep) -> RankedRun | None:
-    """A text run read BLOCK_PIECE_BYTES at a time in blocks of whole queries (metrics.io.stream), each block ranked
-    and cut to the rows ``keep`` keeps before the next is parsed: the whole run's columns are never held (at 2M rows
-    they were 100 MiB at their peak, the kept rows a tenth of that). None when a query's rows are in two blocks (not
-    contiguous): the caller reads the file whole."""
-    from metrics.io.stream import TextRun, whole_queries
+    """A text run read BLOCK_PIECE_BYTES at a time in blocks of whole queries (metrics.io.text.stream), each block
+    ranked and cut to the rows ``keep`` keeps before the next is parsed: the whole run's columns are never held (at 2M
+    rows they were 100 MiB at their peak, the kept rows a tenth of that). None when a query's rows are in two blocks
+    (not contiguous): the caller reads the file whole."""
+    from metrics.io.text.stream import TextRun, whole_queries
 
     text_run = TextRun(source, name, BLOCK_PIECE_BYTES)
     parts, duplicate = [], None
@@ -256,10 +256,10 @@ def _query_codes(query) -> tuple[pa.Array, np.ndarray]:
 
 def _columns(source, name: str | None):
     """(name, query, doc, score, row names) of a run source, checked by the readers' rules."""
-    from metrics.io.fast import parse_text
-    from metrics.io.frames import from_mapping, parse_frame
-    from metrics.io.parquet import ParquetInput
-    from metrics.io.sources import TextSource, is_parquet
+    from metrics.io.columnar.frames import from_mapping, parse_frame
+    from metrics.io.columnar.parquet import ParquetInput
+    from metrics.io.text.fast import parse_text
+    from metrics.io.text.sources import TextSource, is_parquet
 
     if isinstance(source, Mapping):
         from_mapping(source, name or "run", "run")  # checks the dict; its scores are read below

@@ -1,7 +1,7 @@
 """The preference measures' Evaluation from tables of judgments (metrics.preferences.preference_table), a block of
 queries at a time, without pyarrow: metrics.preferences.runs.preference_runs builds the tables of any run with Arrow,
 and :func:`plain_preferences` builds the one table of a small plain run and judgments file in plain Python (pyarrow's
-import would cost more than their whole evaluation, as for qrels: metrics.io.plain).
+import would cost more than their whole evaluation, as for qrels: metrics.io.text.plain).
 """
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ def plain_preferences(run_path: str, judgments_path: str, rel_format: str, measu
     read as preferences ("qrels_prefs"), as metrics.preferences.runs.preference_runs scores them; ``only``: trec_eval
     -D's one query. None when either file is not small and plain, or breaks a rule (a doc given twice): the Arrow
     readers read them then, and name the line."""
-    from metrics.io.fields import ONE_SUBGROUP, PREFS_FIELDS, QRELS_PREFS_FIELDS
-    from metrics.io.plain import read_plain_fields, read_plain_run_rows
+    from metrics.io.text.fields import ONE_SUBGROUP, PREFS_FIELDS, QRELS_PREFS_FIELDS
+    from metrics.io.text.plain import read_plain_fields, read_plain_run_rows
 
     read = read_plain_fields(judgments_path, PREFS_FIELDS if rel_format == "prefs" else QRELS_PREFS_FIELDS)
     found = read_plain_run_rows(run_path) if read is not None else None

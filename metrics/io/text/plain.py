@@ -2,7 +2,7 @@
 whole evaluation (metrics.evaluation.plain_join scores it for the CLI).
 
 Only a plain file is read here: ASCII text, fields separated by spaces and tabs (or by one tab, when the first line
-is tab-separated, as metrics.io.layout decides), no comment, blank or header line, numbers in the decimal forms
+is tab-separated, as metrics.io.text.layout decides), no comment, blank or header line, numbers in the decimal forms
 pyarrow and Python read alike, no (query, doc) given twice. Anything else returns
 None, and the readers (metrics.io.readers) read the file: both accept the same files with the same values, and only
 they describe a bad line.
@@ -21,8 +21,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from metrics.io.layout import ALIASES
 from metrics.io.rules import MAX_GRADE, MAX_ID_BYTES
+from metrics.io.text.layout import ALIASES
 
 # Chosen by measurement (-q -m all_trec, 100 docs and ~35 judgments a query, 2026-11-28): at 50k lines (1.5 MB)
 # this path took about the time pyarrow's did, in 54 MB instead of 90; at 100k lines (3 MB), 0.1 s more and 95 MB
@@ -81,8 +81,8 @@ def read_plain_run_rows(path: str) -> tuple[str, list[tuple[str, str, float]]] |
 
 
 def read_plain_fields(path: str, fields) -> tuple[str, list[tuple]] | None:
-    """(the file's name, its lines' fields) of a small plain file of ``fields`` (a metrics.io.fields.Fields: ids as
-    str, numbers as float), read as metrics.io.fields.read_fields reads it; None when the file is not small and
+    """(the file's name, its lines' fields) of a small plain file of ``fields`` (a metrics.io.text.fields.Fields: ids as
+    str, numbers as float), read as metrics.io.text.fields.read_fields reads it; None when the file is not small and
     plain, or when a line breaks a rule or is blank or a comment: read_fields reads it then, and names the line."""
     if not small_file(path):
         return None
@@ -146,7 +146,7 @@ def plain_qrels(data: bytes | None, name: str) -> PlainQrels | None:
 
 
 def _columns(data: bytes | None, name: str, kind: str) -> list[tuple[str, str, str]] | None:
-    """Every line's (query, doc, score or grade) text, or None when the text is not plain. As metrics.io.layout
+    """Every line's (query, doc, score or grade) text, or None when the text is not plain. As metrics.io.text.layout
     decides: a first line of tab-separated fields (no space) makes every line split at each tab, into as many fields;
     otherwise every run of spaces and tabs separates fields (trec_eval's reading), and a run's lines may have more
     than six. One regular expression reads every line, and must match every line."""
@@ -198,7 +198,7 @@ def _line_pattern(kind: str, tab_fields: int | None) -> re.Pattern | None:
 
 
 def _is_header(fields: list[str]) -> bool:
-    """metrics.io.layout's test: a line naming a query column and a doc column is a header."""
+    """metrics.io.text.layout's test: a line naming a query column and a doc column is a header."""
     names = {field.strip().strip('"').lower() for field in fields}
     return bool(names & set(ALIASES["query"])) and bool(names & set(ALIASES["doc"]))
 

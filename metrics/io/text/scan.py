@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 from collections.abc import Sequence
 
-from metrics.io.layout import QRELS_COLUMNS, RUN_COLUMNS, Layout, is_comment, is_content
 from metrics.io.rules import InputError, grade_problem, id_problem, score_problem
-from metrics.io.sources import BLOCK_BYTES, TextSource
+from metrics.io.text.layout import QRELS_COLUMNS, RUN_COLUMNS, Layout, is_comment, is_content
+from metrics.io.text.sources import BLOCK_BYTES, TextSource
 
 
 def scan(text: TextSource, kind: str, layout: Layout | None, binary_only: bool = False) -> None:

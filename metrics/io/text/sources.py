@@ -13,7 +13,7 @@ from metrics.io.rules import InputError
 
 HEAD_BYTES = 1 << 16
 BLOCK_BYTES = 1 << 22  # pyarrow parses this much at a time; a longer line cannot be parsed
-PIECE_BYTES = 64 << 20  # a streamed run's text read and parsed at a time (metrics.io.stream): about 1.7M TREC lines
+PIECE_BYTES = 64 << 20  # a streamed run's text read and parsed at a time (metrics.io.text.stream): ~1.7M TREC lines
 
 
 @dataclass
@@ -62,7 +62,7 @@ class TextSource:
             raise InputError(f"{self.name}: cannot be read ({error.__class__.__name__}: {error})") from None
 
     def arrow_input(self):
-        import pyarrow as pa  # here: a file read in plain Python (metrics.io.plain) never loads it
+        import pyarrow as pa  # here: a file read in plain Python (metrics.io.text.plain) never loads it
 
         if self.data is not None:
             return pa.BufferReader(pa.py_buffer(self.data))  # py_buffer: no copy, 2-4x faster than bytes

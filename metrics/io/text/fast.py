@@ -11,11 +11,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from metrics.io.arrays import distinct_values, string_views
-from metrics.io.layout import RUN_COLUMNS, Layout, sniff
+from metrics.io.arrays.conversions import distinct_values, string_views
 from metrics.io.rules import InputError, ids_ok, values_ok
-from metrics.io.scan import scan, text_line_numbers
-from metrics.io.sources import BLOCK_BYTES, TextSource, strip_bom
+from metrics.io.text.layout import RUN_COLUMNS, Layout, sniff
+from metrics.io.text.scan import scan, text_line_numbers
+from metrics.io.text.sources import BLOCK_BYTES, TextSource, strip_bom
 
 _COMMENT_LINE = re.compile(rb"(?m)^[ \t]*#[^\n]*")
 _COMMENT_OR_BLANK_LINE = re.compile(rb"(?m)^[ \t]*(?:#[^\n]*)?$")

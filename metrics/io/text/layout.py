@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from metrics.io.rules import InputError, quoted
-from metrics.io.sources import HEAD_BYTES, TextSource
+from metrics.io.text.sources import HEAD_BYTES, TextSource
 
 RUN_COLUMNS = ("qid", "Q0", "docid", "rank", "score", "tag")
 QRELS_COLUMNS = ("qid", "iter", "docid", "grade")

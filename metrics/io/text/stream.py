@@ -1,5 +1,5 @@
 """A run read in blocks of whole queries, for runs too large to hold: the file is read a piece at a time (cut at a
-line break), each piece parsed and checked as the whole-file reader parses and checks a file (metrics.io.fast),
+line break), each piece parsed and checked as the whole-file reader parses and checks a file (metrics.io.text.fast),
 and the rows of the query a piece ends in are carried over to the next block, so no query is split.
 
 A block is a Run (metrics.io.model) of its queries, built by the same prepare_run: trec_eval's order, duplicates
@@ -17,13 +17,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.io.arrays import bool_numpy, chunked
-from metrics.io.fast import parse_chunk, sniff_layout
+from metrics.io.arrays.conversions import bool_numpy, chunked
 from metrics.io.model import Run
 from metrics.io.order import prepare_run
 from metrics.io.rules import InputError
-from metrics.io.scan import text_line_numbers
-from metrics.io.sources import PIECE_BYTES, TextSource
+from metrics.io.text.fast import parse_chunk, sniff_layout
+from metrics.io.text.scan import text_line_numbers
+from metrics.io.text.sources import PIECE_BYTES, TextSource
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.io.arrays import arrow_int64, bool_numpy, chunked, int_numpy, pool_array, string_views, take
+from metrics.io.arrays.conversions import arrow_int64, bool_numpy, chunked, int_numpy, pool_array, string_views, take
 
 _K1 = np.uint64(0x9E3779B97F4A7C15)
 _K2 = np.uint64(0xBF58476D1CE4E5B9)

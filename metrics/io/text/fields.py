@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.io.rules import InputError, grade_problem, id_problem, ids_ok, quoted, score_problem
-from metrics.io.sources import BLOCK_BYTES, TextSource
+from metrics.io.text.sources import BLOCK_BYTES, TextSource
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,10 @@ ONE_SUBGROUP = "0"  # the subgroup of every line of a qrels_prefs file, as get_q
 def read_fields(source, fields: Fields, name: str | None = None) -> tuple[str, dict]:
     """(the file's name, {field: column}): ids as pyarrow string arrays, numbers as float64 numpy arrays. ``source``
     is a path or bytes (gzip'd or not)."""
-    from metrics.io.fast import _squeeze_whitespace, _without_comments  # pyarrow: not for a plain small file's Fields
+    from metrics.io.text.fast import (  # pyarrow: not for a plain small file's Fields
+        _squeeze_whitespace,
+        _without_comments,
+    )
 
     text = TextSource.open(source, name)
     data = text.read_all()
@@ -53,8 +56,8 @@ def _parsed(data: bytes, fields: Fields) -> dict | None:
     import pyarrow as pa
     import pyarrow.csv as pa_csv
 
-    from metrics.io.arrays import float_numpy
-    from metrics.io.fast import _read_csv
+    from metrics.io.arrays.conversions import float_numpy
+    from metrics.io.text.fast import _read_csv
 
     types = {field: pa.float64() if field in fields.numbers else pa.string() for field in fields.names}
     options = pa_csv.ConvertOptions(

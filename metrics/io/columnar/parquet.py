@@ -19,11 +19,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.io.arrays import arrow_int64, bool_numpy, chunked, int_numpy, take
-from metrics.io.frames import choose_columns, parse_frame
-from metrics.io.hashing import fingerprint
+from metrics.io.arrays.conversions import arrow_int64, bool_numpy, chunked, int_numpy, take
+from metrics.io.arrays.hashing import fingerprint
+from metrics.io.columnar.frames import choose_columns, parse_frame
 from metrics.io.rules import InputError
-from metrics.io.stream import Rows
+from metrics.io.text.stream import Rows
 
 BATCH_ROWS = 1 << 20  # rows read at a time from a Parquet file
 PART_NAME = "part-{:05d}.parquet"

@@ -9,8 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.io.arrays import first_true, float_numpy
-from metrics.io.layout import ALIASES
+from metrics.io.arrays.conversions import first_true, float_numpy
 from metrics.io.model import Run
 from metrics.io.order import prepare_qrels, prepare_run
 from metrics.io.rules import (
@@ -23,6 +22,7 @@ from metrics.io.rules import (
     quoted,
     score_problem,
 )
+from metrics.io.text.layout import ALIASES
 
 
 def parse_frame(frame, name: str, kind: str, first_row: int = 0) -> tuple[dict, Callable]:

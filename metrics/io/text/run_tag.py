@@ -7,7 +7,7 @@ import gzip
 import io
 import os
 
-from metrics.io.layout import is_content
+from metrics.io.text.layout import is_content
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _TAIL_BYTES = 1 << 16
