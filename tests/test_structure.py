@@ -724,3 +724,22 @@ def test_no_product_function_is_over_60_lines():
         for line, name, length in _long_functions(path.read_text(encoding="utf-8"))
     }
     assert long == {}
+
+
+MAX_MODULES_PER_FOLDER = 15
+# metrics/families holds one module per measure family, by the recipe (tests/families/ mirrors it); every other
+# folder groups its modules into sub-packages past this size.
+MANY_BY_DESIGN = {"metrics/families"}
+
+
+def test_no_product_folder_holds_more_than_about_15_modules():
+    """A folder lists on a screen: past about 15 modules it is split into sub-packages by concept."""
+    folders = {path.parent for path in _python_files(*PRODUCT)}
+    crowded = {
+        str(folder.relative_to(REPO)): count
+        for folder in folders
+        if (count := len([p for p in folder.glob("*.py") if p.stem != "__init__"])) > MAX_MODULES_PER_FOLDER
+        and str(folder.relative_to(REPO)) not in MANY_BY_DESIGN
+    }
+    assert len(folders) > 20  # the folders were found
+    assert crowded == {}
