@@ -52,20 +52,11 @@ from metrics.families.num_rel_ret import num_rel_ret
 from metrics.families.num_ret import num_ret
 from metrics.families.p_avgjg import p_avgjg
 from metrics.families.precision import precision
-from metrics.families.prefs_avgjg import prefs_avgjg
-from metrics.families.prefs_avgjg_imp import prefs_avgjg_imp
-from metrics.families.prefs_avgjg_ret import prefs_avgjg_ret
-from metrics.families.prefs_avgjg_rnonrel import prefs_avgjg_rnonrel
-from metrics.families.prefs_avgjg_rnonrel_ret import prefs_avgjg_rnonrel_ret
-from metrics.families.prefs_num_prefs_ful import prefs_num_prefs_ful
-from metrics.families.prefs_num_prefs_ful_ret import prefs_num_prefs_ful_ret
-from metrics.families.prefs_num_prefs_poss import prefs_num_prefs_poss
-from metrics.families.prefs_pair import prefs_pair
-from metrics.families.prefs_pair_imp import prefs_pair_imp
-from metrics.families.prefs_pair_ret import prefs_pair_ret
-from metrics.families.prefs_simp import prefs_simp
-from metrics.families.prefs_simp_imp import prefs_simp_imp
-from metrics.families.prefs_simp_ret import prefs_simp_ret
+from metrics.families.prefs_avgjg import prefs_avgjg, prefs_avgjg_imp, prefs_avgjg_ret
+from metrics.families.prefs_avgjg_rnonrel import prefs_avgjg_rnonrel, prefs_avgjg_rnonrel_ret
+from metrics.families.prefs_num_prefs import prefs_num_prefs_ful, prefs_num_prefs_ful_ret, prefs_num_prefs_poss
+from metrics.families.prefs_pair import prefs_pair, prefs_pair_imp, prefs_pair_ret
+from metrics.families.prefs_simp import prefs_simp, prefs_simp_imp, prefs_simp_ret
 from metrics.families.r_precision import r_precision
 from metrics.families.r_precision_multiple import r_precision_multiple
 from metrics.families.rbp import rank_biased_precision

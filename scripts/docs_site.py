@@ -356,7 +356,7 @@ def cli_page() -> str:
     parts = [
         "# Command line",
         "What each installed command prints for `--help`, generated from its argument parser when this site is "
-        "built. `ir-metrics` is also `python -m metrics`, and `ir-metrics-compare` is `python -m metrics.leaderboard`. "
+        "built. `ir-metrics` is also `python -m metrics`. "
         "Every command prints `NAME VERSION` for `--version` (but `ir-metrics -v` is trec_eval's: the trec_eval "
         "version reproduced, on stderr). Bad input exits with status 2 and one line on stderr naming the file, the "
         "line and the problem; see [Input formats](/reference/input-formats.md).",

@@ -1,6 +1,7 @@
 """The app on trec_eval's preference measures and yaap (ir_metrics_lab.parts.preferences,
-metrics.teaching.preference_examples): what they are for and a worked example each on the Conventions explorer; the
-playground's catalog picker says how its list is read by a measure of preferences. The numbers are worked out by hand.
+metrics.preferences.preference_example, metrics.teaching.worked_example): what they are for and a worked example each
+on the Conventions explorer; the playground's catalog picker says how its list is read by a measure of preferences. The
+numbers are worked out by hand.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from metrics.teaching.preference_examples import preference_example, yaap_example
+from metrics.preferences.preference_example import preference_example
+from metrics.teaching.worked_example import yaap_example
 from tests.markdown_text import shown
 
 ROOT = Path(__file__).parents[1]

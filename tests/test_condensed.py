@@ -1,4 +1,5 @@
-"""metrics.families.unjudged.condensed: the ranking with its unjudged documents dropped, as trec_eval's -J evaluates it.
+"""metrics.families._judged_ranks.condensed: the ranking with its unjudged documents dropped, as trec_eval's -J
+evaluates it.
 
 Expected values come from pytrec_eval run live with judged_docs_only_flag (trec_eval -J) on the full ranking, and
 from arithmetic written out by hand.

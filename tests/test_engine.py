@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from missing_queries import num_rel_all, with_trec_eval_missing
 from strategies import binary_scored_qrels_sets, every_conventions, scored_qrels_sets, scored_runs
 
+import metrics.io.arrays.parallel
 import metrics.io.order
-import metrics.io.parallel
 from metrics import Conventions, mean_over_queries, parse_measure, rank_by_score
 from metrics.catalog import registry
 from metrics.evaluation import arrow_join
@@ -120,7 +120,7 @@ def in_halves():
     """Every input of 2 rows or more split in two halves, one per thread, with scores compared 3 at a time, and the
     join's candidates matched 2 at a time: the paths that only runs of a million rows take otherwise."""
     with (
-        mock.patch.object(metrics.io.parallel, "PARALLEL_ROWS", 2),
+        mock.patch.object(metrics.io.arrays.parallel, "PARALLEL_ROWS", 2),
         mock.patch.object(metrics.io.order, "_PIECE_ROWS", 3),
         mock.patch.object(arrow_join, "_JOIN_ROWS", 2),
     ):

@@ -11,13 +11,13 @@ import pyarrow as pa
 import pytest
 from golden import TIES
 
+import metrics.io.arrays.parallel
 import metrics.io.duplicates
-import metrics.io.fast
 import metrics.io.order
-import metrics.io.parallel
+import metrics.io.text.fast
 from metrics.evaluation.engine import evaluate
 from metrics.io import InputError, doc_hash, fingerprint, read_qrels, read_run
-from metrics.io.parallel import PARALLEL_ROWS, by_halves
+from metrics.io.arrays.parallel import PARALLEL_ROWS, by_halves
 
 RUN = "q1 Q0 a 1 3.0 t\nq1 Q0 b 2 2.0 t\nq1 Q0 c 3 1.0 t\nq2 Q0 x 1 5.0 t\nq2 Q0 y 2 4.0 t\n"
 QRELS = "q1 0 b 1\nq1 0 c 2\nq2 0 y 1\nq2 0 z 0\n"
@@ -105,7 +105,7 @@ def test_comment_lines_at_the_top_are_skipped_without_a_second_pass(tmp_path, mo
     def second_pass(*args, **kwargs):
         raise AssertionError("the file was parsed twice")
 
-    monkeypatch.setattr(metrics.io.fast, "_parse_normalized", second_pass)
+    monkeypatch.setattr(metrics.io.text.fast, "_parse_normalized", second_pass)
     run_text = "# BM25 run\n\n  # k1=0.9\n" + RUN
     assert read_run(write(tmp_path, "run.txt", run_text)).to_rankings() == RANKINGS
     assert read_run(run_text.encode(), "upload.txt").to_rankings() == RANKINGS
@@ -217,9 +217,9 @@ def row_split(request, monkeypatch):
     the halves, pieces and blocks); or also parsed 64 bytes at a time (a run's query ids then come in many chunks,
     each with its own dictionary of ids, and a query's rows cross chunks)."""
     if request.param == "in small blocks":
-        monkeypatch.setattr(metrics.io.fast, "BLOCK_BYTES", 64)
+        monkeypatch.setattr(metrics.io.text.fast, "BLOCK_BYTES", 64)
     if request.param != "whole":
-        monkeypatch.setattr(metrics.io.parallel, "PARALLEL_ROWS", 2)
+        monkeypatch.setattr(metrics.io.arrays.parallel, "PARALLEL_ROWS", 2)
         monkeypatch.setattr(metrics.io.order, "_PIECE_ROWS", 3)
         monkeypatch.setattr(metrics.io.duplicates, "_GRID_CELLS", 100)
     return request.param
@@ -271,7 +271,7 @@ def test_query_changes_are_found_across_chunks_of_dictionary_codes():
 def test_a_run_read_in_small_blocks_ranks_as_a_run_read_whole(monkeypatch):
     lines = RUN.splitlines()
     whole = read_run(RUN.encode())
-    monkeypatch.setattr(metrics.io.fast, "BLOCK_BYTES", 64)
+    monkeypatch.setattr(metrics.io.text.fast, "BLOCK_BYTES", 64)
     for text in (RUN, "\n".join(sorted(lines, key=lambda line: line.split()[2]))):  # grouped, then interleaved
         small = read_run(text.encode())
         assert small.query_ids.type == pa.string()
@@ -525,7 +525,7 @@ def test_missing_directory_and_unreadable_paths(tmp_path, monkeypatch):
     def refuse(*args, **kwargs):  # tests run as root, where chmod 000 still reads: raise what open() would
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("metrics.io.sources.open", refuse, raising=False)
+    monkeypatch.setattr("metrics.io.text.sources.open", refuse, raising=False)
     assert error_of(read_run, locked) == "locked.txt: permission denied"
 
 
@@ -555,7 +555,7 @@ def test_queries_only_in_run_or_only_in_qrels_are_accepted_and_counted(tmp_path)
     assert result.only_in_run == ("q7",) and result.only_in_qrels == ("q8", "q9")
 
 
-# The plain-Python reader of small files (metrics.io.plain): what it reads, it reads as the readers do (trec_eval's
+# The plain-Python reader of small files (metrics.io.text.plain): what it reads, it reads as the readers do (trec_eval's
 # order: score descending, ties by doc id descending); anything else it leaves to them (None).
 @pytest.mark.parametrize(
     ("text", "rankings"),
@@ -566,7 +566,7 @@ def test_queries_only_in_run_or_only_in_qrels_are_accepted_and_counted(tmp_path)
     ],
 )
 def test_plain_reader_orders_as_trec_eval(text, rankings):
-    from metrics.io.plain import plain_run
+    from metrics.io.text.plain import plain_run
 
     assert plain_run(text.encode(), "run").rankings == rankings
     assert read_run(text.encode()).to_rankings() == rankings
@@ -589,14 +589,14 @@ def test_plain_reader_orders_as_trec_eval(text, rankings):
     ],
 )
 def test_plain_reader_leaves_other_runs_to_the_readers(text):
-    from metrics.io.plain import plain_run
+    from metrics.io.text.plain import plain_run
 
     assert plain_run(text.encode(), "run") is None
 
 
 @pytest.mark.parametrize("text", ["q1 0 a 1.0\n", "q1 0 a 1\nq1 0 a 2\n", "q1 0 a 1 x\n", "q1 0 a 99999999999\n"])
 def test_plain_reader_leaves_other_qrels_to_the_readers(text):
-    from metrics.io.plain import plain_qrels
+    from metrics.io.text.plain import plain_qrels
 
     assert plain_qrels(text.encode(), "qrels") is None
     assert plain_qrels(b"q1 0 a +1\nq1 0 b -2\n", "qrels").grade == [1, -2]

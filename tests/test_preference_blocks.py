@@ -1,7 +1,8 @@
 """-R prefs and -R qrels_prefs three ways: small plain files in plain Python, without pyarrow
-(metrics.evaluation.preference_scores), and any file with Arrow in bounded memory (metrics.evaluation.preferences:
-the run read a piece at a time, only the rows of judged documents kept, the judgments scored a block of queries at a
-time). The output must be the same bytes every way, whatever the pieces and blocks."""
+(metrics.preferences.runs.preference_scores), and any file with Arrow in bounded memory
+(metrics.preferences.runs.preference_runs: the run read a piece at a time, only the rows of judged documents kept, the
+judgments scored a block of queries at a time). The output must be the same bytes every way, whatever the pieces and
+blocks."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import io
 import numpy as np
 import pytest
 
-import metrics.evaluation.preferences as preferences
-import metrics.io.plain as plain
+import metrics.io.text.plain as plain
+import metrics.preferences.runs.preference_runs as preferences
 from metrics.cli.ir_metrics import main
 
 

@@ -18,7 +18,7 @@ from metrics.cli.ir_metrics import main
 from metrics.evaluation.engine import evaluate
 from metrics.evaluation.streaming import evaluate_stream
 from metrics.io import InputError, read_run
-from metrics.io.stream import TextRun
+from metrics.io.text.stream import TextRun
 from tests.strategies import scored_qrels_sets, scored_runs
 
 # One measure of every family (cutoffs and parameters filled in), and the catalog's parameterized spellings.

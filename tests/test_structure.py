@@ -269,34 +269,74 @@ def test_no_import_cycle(package):
     assert _cycles(graph) == []
 
 
+def _family_assignments(tree: ast.Module) -> list[list[ast.keyword]]:
+    """The keyword arguments of each module-level ``NAME = Family(...)`` of a module."""
+    return [
+        node.value.keywords
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and getattr(node.value.func, "id", None) == "Family"
+    ]
+
+
+def _variant_keys(tree: ast.Module) -> list[str]:
+    """The keys of a module's table of variants (``VARIANTS = (Variant(key=...), ...)``), in order; [] without one."""
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and [getattr(target, "id", None) for target in node.targets] == ["VARIANTS"]
+            and isinstance(node.value, ast.Tuple)
+        ):
+            rows = [row for row in node.value.elts if isinstance(row, ast.Call)]
+            return [keyword.value.value for row in rows for keyword in row.keywords if keyword.arg == "key"]
+    return []
+
+
+def _family_calls(tree: ast.Module) -> int:
+    """How many ``Family(...)`` calls a module holds, anywhere in it."""
+    return sum(isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Family" for node in ast.walk(tree))
+
+
 def test_every_family_has_one_module_and_one_test_file():
     """metrics/families/<name>.py declares exactly one family (modules named _* hold shared code and declare none),
-    and tests/families/test_<name>.py tests it: the README's recipe for adding a measure."""
+    and tests/families/test_<name>.py tests it: the README's recipe for adding a measure. Families that differ only by
+    names and flags (prefs_simp, prefs_simp_ret, prefs_simp_imp) are instead a table of variants of one measure in
+    one module: its VARIANTS, two rows or more whose keys name the module, and one Family(...) that builds each row's
+    record; its test file is parametrised over the variants, naming each."""
     from metrics.catalog import registry
-    from metrics.catalog.family import Family
 
-    declared = {}
+    table = 'VARIANTS = (Variant(key="x", order=1), Variant(key="x_ret", order=2))\ndef f(v):\n    return Family(key=v)'
+    assert (_variant_keys(ast.parse(table)), _family_calls(ast.parse(table))) == (["x", "x_ret"], 1)  # the checks work
+    declared, tables = {}, {}
     for path in _python_files("metrics/families"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        calls = [
-            node.value.keywords
-            for node in tree.body
-            if isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Call)
-            and getattr(node.value.func, "id", None) == Family.__name__
-        ]
+        calls, variants = _family_assignments(tree), _variant_keys(tree)
         if path.stem.startswith("_"):
-            assert calls == [], path
+            assert calls == [] and variants == [], path
+            continue
+        if variants:  # a table of variants of one measure
+            assert calls == [] and _family_calls(tree) == 1, path
+            assert len(variants) > 1 and all(path.stem in key.lower() for key in variants), path
+            declared.update(dict.fromkeys(variants, path.stem))
+            tables[path.stem] = variants
             continue
         assert len(calls) == 1, path
         (key,) = [keyword.value.value for keyword in calls[0] if keyword.arg == "key"]  # keyword arguments only
         declared[key] = path.stem
-    assert set(declared) == {f.key for f in registry.FAMILIES}
+    # every registered family, and its readable function, from the module that declares it
+    assert {f.key: f.function.__module__.removeprefix("metrics.families.") for f in registry.FAMILIES} == declared
     missing = [name for name in declared.values() if not (REPO / "tests" / "families" / f"test_{name}.py").is_file()]
     assert missing == []
     assert {path.stem for path in (REPO / "tests" / "families").glob("test_*.py")} == {
         f"test_{n}" for n in declared.values()
     }
+    unnamed = {}
+    for name, variants in tables.items():
+        text = (REPO / "tests" / "families" / f"test_{name}.py").read_text(encoding="utf-8")
+        if "pytest.mark.parametrize" not in text or any(f'"{key}"' not in text for key in variants):
+            unnamed[name] = variants
+    assert unnamed == {}
 
 
 def _measure_name(text: str) -> bool:
@@ -413,23 +453,20 @@ def test_pages_and_ui_spell_out_no_measure_list_in_their_functions_either():
     assert lists == {}
 
 
-def _family_key(tree: ast.Module) -> str | None:
-    """The key of the family a module declares (``NAME = Family(key=...)``), or None."""
-    for node in tree.body:
-        call = node.value if isinstance(node, ast.Assign) else None
-        if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "Family":
-            return next(k.value.value for k in call.keywords if k.arg == "key")
-    return None
+def _declared_keys(tree: ast.Module) -> set[str]:
+    """The keys of the families a module declares: its ``NAME = Family(key=...)``, or its table's VARIANTS."""
+    keys = {next(k.value.value for k in call if k.arg == "key") for call in _family_assignments(tree)}
+    return keys | set(_variant_keys(tree))
 
 
 def _other_families_named(source: str) -> list[tuple[int, str]]:
     """(line, text) of each string in ``source`` (function bodies and f-strings' literal parts too) that names a
-    family other than the one the module declares, or a measure of one ("NumRel", "NDCG@10", the "IDCG@" of
-    f"IDCG@{k}"); in a module that declares none (a shared ``_*.py``), any family."""
+    family other than the ones the module declares (one, or a table's variants), or a measure of one ("NumRel",
+    "NDCG@10", the "IDCG@" of f"IDCG@{k}"); in a module that declares none (a shared ``_*.py``), any family."""
     from metrics.catalog import registry
 
     tree = ast.parse(source)
-    others = {f.key for f in registry.FAMILIES} - {_family_key(tree)}
+    others = {f.key for f in registry.FAMILIES} - _declared_keys(tree)
     return [
         (node.lineno, node.value)
         for node in ast.walk(tree)
@@ -439,18 +476,23 @@ def _other_families_named(source: str) -> list[tuple[int, str]]:
 
 def test_no_family_module_names_another_family():
     """A family's worked formula, labels and facts are its own: no family module holds another family's name (a
-    branch on it, a label keyed by it), and a shared ``_*.py`` names none (it takes what differs as parameters). A
-    family built on another imports that module and reads its record (ndcg.py: ``IDCG.key``), so the dependency
-    shows in its imports."""
+    branch on it, a label keyed by it; a table's variants are its own), and a shared ``_*.py`` names none (it takes
+    what differs as parameters), nor does the code the preference and judgment-group families share
+    (metrics/preferences, but for its worked example, which names the measures it teaches). A family built on
+    another imports that module and reads its record (ndcg.py: ``IDCG.key``), so the dependency shows in its
+    imports."""
     sample = (
         'X = Family(key="bpref", order=1)\n'
         'def worked(b, k):\n    if b.family == "gm_bpref":\n        return f"NumRel@{k}"\n    return "bpref"\n'
     )
     assert _other_families_named(sample) == [(3, "gm_bpref"), (4, "NumRel@")]  # the check works
     assert _other_families_named('def f(b):\n    return {"NumRet": 1, "bpref": 2}') == [(2, "NumRet"), (2, "bpref")]
+    table = 'VARIANTS = (Variant(key="prefs_simp"), Variant(key="prefs_simp_ret"))\nX = ("prefs_simp_ret", "P")\n'
+    assert _other_families_named(table) == [(2, "P")]  # a table's own variants are its own
+    shared = [path for path in _python_files("metrics/preferences") if path.stem != "preference_example"]
     named = {
         str(path.relative_to(REPO)): found
-        for path in _python_files("metrics/families")
+        for path in [*_python_files("metrics/families"), *shared]
         if (found := _other_families_named(path.read_text(encoding="utf-8")))
     }
     assert named == {}
@@ -523,11 +565,14 @@ LAYERS = (
     (CORE.replace("/", "."),),  # the app's pure core
     ("metrics",),  # the library's face: its exports (metrics/__init__.py) and ``python -m metrics``
     ("metrics.cli",),  # the command lines
-    ("metrics.compare", "metrics.tools", "metrics.teaching"),  # on scored runs: runs compared, tools, teaching
-    ("metrics.evaluation",),  # whole runs scored: the engine, means, streamed and distributed runs
-    # the measures: each family's record, readable function and kernel, their registry and names, and the LaTeX
-    # building blocks their formulas are written with
-    ("metrics.catalog", "metrics.families", "metrics.teaching.latex"),
+    # on scored runs: runs compared, tools, teaching (the preference measures' worked example too)
+    ("metrics.compare", "metrics.tools", "metrics.teaching", "metrics.preferences.preference_example"),
+    # whole runs scored: the engine, means, streamed and distributed runs; runs against preferences and judgment groups
+    ("metrics.evaluation", "metrics.preferences.runs"),
+    # the measures: each family's record, readable function and kernel, their registry and names, what the preference
+    # and judgment-group families share (metrics.preferences: their files read, specification, kernels, formulas),
+    # and the LaTeX building blocks their formulas are written with
+    ("metrics.catalog", "metrics.families", "metrics.preferences", "metrics.teaching.latex"),
     ("metrics.io",),  # runs and qrels read and written
     ("metrics.core",),  # what every measure is built on: rankings, judgments, Breakdowns, conventions, checks
 )
@@ -693,3 +738,22 @@ def test_no_product_function_is_over_60_lines():
         for line, name, length in _long_functions(path.read_text(encoding="utf-8"))
     }
     assert long == {}
+
+
+MAX_MODULES_PER_FOLDER = 15
+# metrics/families holds one module per measure family, by the recipe (tests/families/ mirrors it); every other
+# folder groups its modules into sub-packages past this size.
+MANY_BY_DESIGN = {"metrics/families"}
+
+
+def test_no_product_folder_holds_more_than_about_15_modules():
+    """A folder lists on a screen: past about 15 modules it is split into sub-packages by concept."""
+    folders = {path.parent for path in _python_files(*PRODUCT)}
+    crowded = {
+        str(folder.relative_to(REPO)): count
+        for folder in folders
+        if (count := len([p for p in folder.glob("*.py") if p.stem != "__init__"])) > MAX_MODULES_PER_FOLDER
+        and str(folder.relative_to(REPO)) not in MANY_BY_DESIGN
+    }
+    assert len(folders) > 20  # the folders were found
+    assert crowded == {}

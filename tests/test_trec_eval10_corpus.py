@@ -7,7 +7,7 @@ also checked through the Python API (metrics.evaluation.engine.evaluate). Where 
 the case names its row of tests/data/trec_eval10/defects.json (the one list of them, with reasons) and carries the
 answer trec_eval gives on the repaired input, which is what we must print instead.
 
-A small run and qrels in plain text are read and joined in plain Python (metrics.io.plain,
+A small run and qrels in plain text are read and joined in plain Python (metrics.io.text.plain,
 metrics.evaluation.plain_join), others with pyarrow (metrics.io, metrics.evaluation.arrow_join): most inputs here take
 the plain path, and a quarter of their cases are replayed through the Arrow path as well (test_corpus_cases_by_arrow).
 
@@ -33,7 +33,7 @@ from unittest import mock
 
 import pytest
 
-import metrics.io.plain
+import metrics.io.text.plain
 from metrics.cli.ir_metrics import main
 
 DATA = Path(__file__).parent / "data" / "trec_eval10"
@@ -86,15 +86,15 @@ def run_cli(args: list[str], *, arrow: bool = False) -> tuple[int, str]:
         stack.enter_context(contextlib.redirect_stdout(out))
         stack.enter_context(contextlib.redirect_stderr(err))
         if arrow:
-            stack.enter_context(mock.patch.object(metrics.io.plain, "SMALL_FILE_BYTES", 0))
+            stack.enter_context(mock.patch.object(metrics.io.text.plain, "SMALL_FILE_BYTES", 0))
         status = main([*args, "--format", "trec_eval"])
     return status, out.getvalue()
 
 
 def _plain(record: dict) -> bool:
-    """Whether the CLI reads this input in plain Python (metrics.io.plain)."""
-    return bool(metrics.io.plain.plain_run(record["run"].encode(), "run")) and bool(
-        metrics.io.plain.plain_qrels(record["qrels"].encode(), "qrels")
+    """Whether the CLI reads this input in plain Python (metrics.io.text.plain)."""
+    return bool(metrics.io.text.plain.plain_run(record["run"].encode(), "run")) and bool(
+        metrics.io.text.plain.plain_qrels(record["qrels"].encode(), "qrels")
     )
 
 

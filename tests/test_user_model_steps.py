@@ -1,5 +1,6 @@
-"""RBP's per-rank weights and ERR's cascade (metrics.families.user_models), which the User models lesson draws:
-arithmetic written out by hand, and the cascade summing to ERR@k as ir_measures' gdeval computes it."""
+"""RBP's per-rank weights and ERR's cascade (metrics.families.rbp.rbp_weights, metrics.families.err.err_cascade), which
+the User models lesson draws: arithmetic written out by hand, and the cascade summing to ERR@k as ir_measures' gdeval
+computes it."""
 
 from __future__ import annotations
 

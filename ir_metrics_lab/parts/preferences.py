@@ -1,6 +1,6 @@
 """The app's words on trec_eval's measures of other judgments: preferences (-R prefs) and judgment groups
-(-R qrels_jg), and yaap. The text and numbers come from metrics.teaching.preference_examples; this module only
-renders them."""
+(-R qrels_jg), and yaap. The text and numbers come from metrics.preferences.preference_example and
+metrics.teaching.worked_example; this module only renders them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import streamlit as st
 
 from ir_metrics_lab.core.markdown import plain
 from metrics.catalog import registry
-from metrics.teaching.preference_examples import WorkedExample, preference_example, yaap_example
+from metrics.preferences.preference_example import preference_example
+from metrics.teaching.worked_example import WorkedExample, yaap_example
 
 # what the playground's list is, read by a measure of other judgments (TrecEval.reads)
 READ_AS = {

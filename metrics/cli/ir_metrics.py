@@ -226,9 +226,9 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
 
 
 def _plain_files(run_path: str, qrels_path: str):
-    """(PlainRun, PlainQrels) when both files are small and plain (metrics.io.plain), read without pyarrow, whose
+    """(PlainRun, PlainQrels) when both files are small and plain (metrics.io.text.plain), read without pyarrow, whose
     import would cost more than their evaluation; else None, and the readers read them."""
-    from metrics.io import plain
+    from metrics.io.text import plain
 
     if not (plain.small_file(run_path) and plain.small_file(qrels_path)):
         return None
@@ -276,8 +276,8 @@ def _file_bytes(path: str) -> int:
 
 def _run_tag(path: str) -> str:
     """trec_eval's runid: the run file's tag, or its file name when it has none (a CSV run)."""
-    from metrics.io.run_tag import run_tag
-    from metrics.io.sources import is_parquet
+    from metrics.io.text.run_tag import run_tag
+    from metrics.io.text.sources import is_parquet
 
     if is_parquet(path):  # no tag column: the file or directory name
         return os.path.basename(os.path.normpath(path))

@@ -118,24 +118,24 @@ def evaluate_format(options, measures, settings: EvaluationOptions, release=lamb
         large = "--stream, --dask and --to-parquet are for qrels"
         raise ValueError(f"-R {options.rel_format} reads the run whole: {large}")
     if options.rel_format in ("prefs", "qrels_prefs"):  # small plain files: scored without pyarrow
-        from metrics.evaluation.preference_scores import plain_preferences
+        from metrics.preferences.runs.preference_scores import plain_preferences
 
         found = plain_preferences(
             options.run, options.qrels, options.rel_format, measures, settings, options.debug.query
         )
         if found is not None:
             return found
-    from metrics.evaluation.judgment_groups import evaluate_judgment_groups
-    from metrics.evaluation.preferences import RankedRun, evaluate_preferences, judged_docs, ranked_run
     from metrics.io import read_run
-    from metrics.io.prefs import read_prefs, read_qrels_prefs
-    from metrics.io.qrels_jg import read_qrels_jg
+    from metrics.preferences.prefs_file import read_prefs, read_qrels_prefs
+    from metrics.preferences.qrels_jg_file import read_qrels_jg
+    from metrics.preferences.runs.judgment_group_runs import evaluate_judgment_groups
+    from metrics.preferences.runs.preference_runs import RankedRun, evaluate_preferences, judged_docs, ranked_run
 
     if options.rel_format == "qrels_jg":
         judgments = read_qrels_jg(options.qrels)
         release()
         run, evaluate = read_run(options.run), evaluate_judgment_groups
-    else:  # preferences rank ties their own way (evaluation.preferences.ranked_run)
+    else:  # preferences rank ties their own way (metrics.preferences.runs.preference_runs.ranked_run)
         read = read_prefs if options.rel_format == "prefs" else read_qrels_prefs
         judgments = read(options.qrels)  # first, as trec_eval: an error there is the one reported
         release()
@@ -168,9 +168,9 @@ def cut_run(run, query: str, *, judged: bool, complete: bool) -> dict:
 
 
 def only_plain_query(run, qrels, query: str, complete: bool):
-    """A small plain run and qrels (metrics.io.plain.PlainRun, PlainQrels) cut to one query, refused as cut_run
+    """A small plain run and qrels (metrics.io.text.plain.PlainRun, PlainQrels) cut to one query, refused as cut_run
     refuses it: -D LEVEL.QID without pyarrow."""
-    from metrics.io.plain import PlainQrels, PlainRun
+    from metrics.io.text.plain import PlainQrels, PlainRun
 
     judged = [(doc, grade) for q, doc, grade in zip(qrels.query, qrels.doc, qrels.grade, strict=True) if q == query]
     ranking = run.rankings.get(query, [])

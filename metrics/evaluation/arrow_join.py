@@ -12,8 +12,8 @@ import pyarrow.compute as pc
 from metrics.evaluation.options import EvaluationOptions
 from metrics.evaluation.slots import QuerySlots
 from metrics.io import Qrels, Run, doc_hash, fingerprint
-from metrics.io.arrays import bool_numpy, int_numpy, take
-from metrics.io.parallel import by_halves
+from metrics.io.arrays.conversions import bool_numpy, int_numpy, take
+from metrics.io.arrays.parallel import by_halves
 
 
 class ArrowSlots(QuerySlots):

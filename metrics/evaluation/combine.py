@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 from metrics.catalog.family import Measure
 from metrics.evaluation.engine import Evaluation, QueryCounts, summaries
 from metrics.evaluation.options import EvaluationOptions
-from metrics.io.arrays import int_numpy
+from metrics.io.arrays.conversions import int_numpy
 
 
 def combine(

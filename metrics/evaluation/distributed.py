@@ -44,9 +44,9 @@ from metrics.evaluation.streaming import (
     size_of,
 )
 from metrics.io import read_qrels
-from metrics.io.parquet import ParquetInput, partitions_for, spill, spilled_blocks
-from metrics.io.sources import is_parquet
-from metrics.io.stream import Rows, block_run, whole_queries
+from metrics.io.columnar.parquet import ParquetInput, partitions_for, spill, spilled_blocks
+from metrics.io.text.sources import is_parquet
+from metrics.io.text.stream import Rows, block_run, whole_queries
 
 INSTALL_HINT = "--dask needs Dask: pip install 'ir-metrics-lab[dask]' (dask and distributed)"
 LOCAL_WORKERS = 2  # local without :N

@@ -18,7 +18,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from metrics.core.conventions import TREC_EVAL, Conventions
-from metrics.io.sources import PIECE_BYTES
+from metrics.io.text.sources import PIECE_BYTES
 
 
 @dataclass(frozen=True, slots=True)

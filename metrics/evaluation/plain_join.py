@@ -1,6 +1,6 @@
-"""The engine's join for a small file read in plain Python (metrics.io.plain): the same QuerySlots, so the same
+"""The engine's join for a small file read in plain Python (metrics.io.text.plain): the same QuerySlots, so the same
 kernels give the same numbers, bit for bit, as the Arrow join (metrics.evaluation.arrow_join), with no pyarrow loaded.
-The CLI takes this path for a run and qrels both under metrics.io.plain.SMALL_FILE_BYTES."""
+The CLI takes this path for a run and qrels both under metrics.io.text.plain.SMALL_FILE_BYTES."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from metrics.catalog.family import Measure
 from metrics.evaluation.engine import Joined, joined_by
 from metrics.evaluation.options import EvaluationOptions
 from metrics.evaluation.slots import QuerySlots
-from metrics.io.plain import PlainQrels, PlainRun
+from metrics.io.text.plain import PlainQrels, PlainRun
 
 
 def plain_join(

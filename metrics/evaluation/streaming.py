@@ -1,4 +1,4 @@
-"""Runs of any size in bounded memory: the run is read in blocks of whole queries (metrics.io.stream), each block
+"""Runs of any size in bounded memory: the run is read in blocks of whole queries (metrics.io.text.stream), each block
 evaluated by the engine's own entry point (metrics.evaluation.engine.evaluate) against the judgments of its queries, and
 the per-query values joined and summarized as for a whole run (metrics.evaluation.combine). Same numbers, bit for bit.
 
@@ -25,9 +25,8 @@ from metrics.evaluation.combine import combine
 from metrics.evaluation.engine import Evaluation, evaluate
 from metrics.evaluation.options import EvaluationOptions, given
 from metrics.io import Qrels, read_qrels
-from metrics.io.arrays import arrow_int64, bool_numpy, chunked, int_numpy, take
-from metrics.io.model import Run
-from metrics.io.parquet import (
+from metrics.io.arrays.conversions import arrow_int64, bool_numpy, chunked, int_numpy, take
+from metrics.io.columnar.parquet import (
     PART_NAME,
     ParquetInput,
     grouped_by_query,
@@ -38,9 +37,10 @@ from metrics.io.parquet import (
     write_block,
     write_partitioned,
 )
+from metrics.io.model import Run
 from metrics.io.rules import InputError
-from metrics.io.sources import PIECE_BYTES, is_parquet
-from metrics.io.stream import Rows, TextRun, block_run, whole_queries
+from metrics.io.text.sources import PIECE_BYTES, is_parquet
+from metrics.io.text.stream import Rows, TextRun, block_run, whole_queries
 
 STREAM_BYTES = 1 << 30  # the CLI streams a run file larger than this (smaller: read whole, a little faster)
 PARTITION_BYTES = 256 << 20  # input bytes per partition when a non-contiguous run is regrouped
@@ -189,7 +189,8 @@ def write_parquet(run, directory: str, piece_bytes: int = PIECE_BYTES) -> list[s
     """The run as ``directory``/part-NNNNN.parquet, every query's rows in one file and together (the layout
     metrics.evaluation.distributed reads a file per task), in bounded memory. A run whose queries are contiguous (the
     usual case) is written in one pass, in its order, a file per block of whole queries (about ``piece_bytes`` of text);
-    any other is hash-partitioned by query first, each file sorted by query (metrics.io.parquet.write_partitioned)."""
+    any other is hash-partitioned by query first, each file sorted by query
+    (metrics.io.columnar.parquet.write_partitioned)."""
     source = open_run(run, piece_bytes=piece_bytes)
     os.makedirs(directory, exist_ok=True)
     written: list[str] = []

@@ -27,9 +27,9 @@ import numpy as np
 from metrics.catalog import registry, trec_format
 from metrics.evaluation.aggregate import GEOMETRIC_FLOOR, mean
 from metrics.evaluation.engine import Evaluation, summaries
-from metrics.io.fields import Fields, read_fields
-from metrics.io.plain import read_plain_fields
 from metrics.io.rules import InputError
+from metrics.io.text.fields import Fields, read_fields
+from metrics.io.text.plain import read_plain_fields
 
 MISSING = -1000000.0  # trec_eval's MISSING_ZSCORE_VALUE
 ZSCORE_FIELDS = Fields("z-score file", ("query", "measure", "mean", "std_dev"), {"mean": "number", "std_dev": "number"})

@@ -10,13 +10,13 @@ from __future__ import annotations
 from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._judgment_groups import (
+from metrics.families.average_precision import AVERAGE_PRECISION, average_precision
+from metrics.preferences.judgment_groups import (
     JudgmentGroups,
     averaged_breakdown,
     averaged_definition,
     averaged_worked,
 )
-from metrics.families.average_precision import AVERAGE_PRECISION, average_precision
 from metrics.teaching.latex import plain
 
 
@@ -51,7 +51,8 @@ MAP_AVGJG = Family(
     title="Average precision averaged over judgment groups",
     help="AP_avgjg (trec_eval map_avgjg): AP on each judgment group's judgments (e.g. each user's), averaged.",
     function=map_avgjg,
-    kernel=AVERAGE_PRECISION.kernel,  # one group per slot: metrics.evaluation.judgment_groups averages a query's
+    # one group per slot: metrics.preferences.runs.judgment_group_runs averages a query's groups
+    kernel=AVERAGE_PRECISION.kernel,
     kind="order",
     teaching=Teaching(
         map_avgjg_definition,

@@ -9,13 +9,13 @@ from __future__ import annotations
 from metrics.catalog.family import TREC_CUTOFFS, Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._judgment_groups import (
+from metrics.families.precision import PRECISION, precision
+from metrics.preferences.judgment_groups import (
     JudgmentGroups,
     averaged_breakdown,
     averaged_definition,
     averaged_worked,
 )
-from metrics.families.precision import PRECISION, precision
 from metrics.teaching.latex import plain
 
 
@@ -49,7 +49,8 @@ P_AVGJG = Family(
     title="Precision averaged over judgment groups",
     help="P_avgjg@k: P@k on each judgment group's judgments (e.g. each user's), averaged over the groups.",
     function=p_avgjg,
-    kernel=PRECISION.kernel,  # one group per slot: metrics.evaluation.judgment_groups averages a query's groups
+    # one group per slot: metrics.preferences.runs.judgment_group_runs averages a query's groups
+    kernel=PRECISION.kernel,
     kind="set",
     teaching=Teaching(
         p_avgjg_definition,

@@ -1,12 +1,15 @@
-"""Preferences fulfilled, averaged over judgment groups (prefs_avgjg). Fulfilled over possible preferences of each
-judgment group (a user), averaged over the groups.
+"""Preferences fulfilled, averaged over judgment groups: each group's (a user's) fulfilled over possible preferences,
+averaged over the groups (prefs_avgjg), of the preferences between two retrieved documents (prefs_avgjg_ret) or with a
+retrieved document (prefs_avgjg_imp). The three differ only by which preferences they count, so one table declares
+them (VARIANTS).
 
-Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.catalog.registry collects it).
+Their readable functions (with the per-rank breakdown), engine kernels, LaTeX formulas and declarations
+(metrics.catalog.registry collects them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from metrics.catalog.family import Family, Teaching, TrecEval
@@ -14,9 +17,11 @@ from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._preference_formulas import group_definition, group_worked
-from metrics.families._preference_kernels import fulfilled_possible, group_mean, preference_table, ratio_or_zero
-from metrics.families._preferences import PreferenceJudgments, averaged_breakdown
+from metrics.preferences.preference_formulas import group_definition, group_worked
+from metrics.preferences.preference_kernels import fulfilled_possible, group_mean, ratio_or_zero
+from metrics.preferences.preference_table import preference_table
+from metrics.preferences.readable_preferences import PreferenceJudgments, averaged_breakdown
+from metrics.preferences.variants import Variant, variant_of
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -30,47 +35,132 @@ def prefs_avgjg(
 
     One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
     (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.families._preferences. k cuts the ranking (trec_eval's has no cutoff).
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
 
     u1 3 / 3, u2 0 / 1: (1 + 0) / 2, where prefs_simp gives 3 / 4:
 
     >>> prefs_avgjg(['a', 'b', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
     0.5
     """
-    return averaged_breakdown("prefs_avgjg", ranking, qrels, k, conventions, "")
+    return _breakdown(prefs_avgjg, ranking, qrels, k, conventions)
 
 
-def prefs_avgjg_definition(c: Conventions) -> str:
-    return group_definition("prefs_avgjg", "all preferences")
+def prefs_avgjg_ret(
+    ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""prefs_avgjg counting only preferences between two retrieved documents. (trec_eval ``prefs_avgjg_ret``,
+    m_prefs_avgjg_ret.c.)
+
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
+    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    u1: a > b fulfilled, 1 / 1; u2: b > a not, 0 / 1:
+
+    >>> prefs_avgjg_ret(['a', 'b'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
+    0.5
+    """
+    return _breakdown(prefs_avgjg_ret, ranking, qrels, k, conventions)
 
 
-def prefs_avgjg_worked(b: Breakdown) -> str:
-    return group_worked("prefs_avgjg", b)
+def prefs_avgjg_imp(
+    ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""prefs_avgjg counting only preferences with a retrieved document. (trec_eval ``prefs_avgjg_imp``,
+    m_prefs_avgjg_imp.c.)
+
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
+    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    u1: a > b, a > c fulfilled, b > c left out, 2 / 2; u2: b > a, 0 / 1:
+
+    >>> prefs_avgjg_imp(['a'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
+    0.5
+    """
+    return _breakdown(prefs_avgjg_imp, ranking, qrels, k, conventions)
 
 
-def prefs_avgjg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    table = preference_table(data, measure.k)
-    fulfilled, possible = fulfilled_possible(table, "")
-    return group_mean(table, ratio_or_zero(fulfilled.astype(np.float64), possible.astype(np.float64)))
-
-
-PREFS_AVGJG = Family(
-    key="prefs_avgjg",
-    title="Preferences fulfilled, averaged over judgment groups",
-    help="Fulfilled over possible preferences of each judgment group (a user), averaged over the groups.",
-    function=prefs_avgjg,
-    kernel=prefs_avgjg_kernel,
-    kind="order",
-    teaching=Teaching(
-        prefs_avgjg_definition,
-        prefs_avgjg_worked,
-        terms=(Term.SUM, Term.GROUPS),
+# what each group's ratio counts, in the definition's words
+EACH = {"": "all preferences", "ret": "between retrieved documents", "imp": "with a retrieved document"}
+# one row per family: which preferences it counts (Variant.counted), its names and place
+VARIANTS = (
+    Variant(
+        key="prefs_avgjg",
+        function=prefs_avgjg,
+        counted="",
+        title="Preferences fulfilled, averaged over judgment groups",
+        help="Fulfilled over possible preferences of each judgment group (a user), averaged over the groups.",
         plain=(
             "rewards ordering documents as each judge (e.g. each user) prefers them: the share of that judge's "
             "preferences the list fulfils, averaged over the judges"
         ),
+        order=690,
     ),
-    written="whole",
-    trec_eval=TrecEval("prefs_avgjg", reads=("prefs", "qrels_prefs")),
-    order=690,
+    Variant(
+        key="prefs_avgjg_ret",
+        function=prefs_avgjg_ret,
+        counted="ret",
+        title="Preferences fulfilled among the retrieved, averaged over judgment groups",
+        help="prefs_avgjg counting only preferences between two retrieved documents.",
+        plain=(
+            "rewards ordering the retrieved documents as each judge (e.g. each user) prefers them: the share of that "
+            "judge's preferences between two retrieved documents the list fulfils, averaged over the judges"
+        ),
+        order=700,
+    ),
+    Variant(
+        key="prefs_avgjg_imp",
+        function=prefs_avgjg_imp,
+        counted="imp",
+        title="Preferences fulfilled with a retrieved document, averaged over judgment groups",
+        help="prefs_avgjg counting only preferences with a retrieved document.",
+        plain=(
+            "rewards ordering documents as each judge (e.g. each user) prefers them: the share of that judge's "
+            "preferences involving a retrieved document the list fulfils, averaged over the judges"
+        ),
+        order=710,
+    ),
 )
+
+
+def _breakdown(
+    function: Callable[..., Breakdown],
+    ranking: Ranking,
+    qrels: PreferenceJudgments,
+    k: int | None,
+    conventions: Conventions,
+) -> Breakdown:
+    """A readable function's Breakdown: its key and which preferences it counts are its row's."""
+    variant = variant_of(VARIANTS, function)
+    return averaged_breakdown(variant.key, ranking, qrels, k, conventions, variant.counted)
+
+
+def _declared(variant: Variant) -> Family:
+    """A row's record: each group's fulfilled over possible preferences, of those the row counts, averaged."""
+
+    def kernel(data: Prepared, measure: Measure) -> np.ndarray:
+        table = preference_table(data, measure.k)
+        fulfilled, possible = fulfilled_possible(table, variant.counted)
+        return group_mean(table, ratio_or_zero(fulfilled.astype(np.float64), possible.astype(np.float64)))
+
+    return Family(
+        key=variant.key,
+        title=variant.title,
+        help=variant.help,
+        function=variant.function,
+        kernel=kernel,
+        kind="order",
+        teaching=Teaching(
+            lambda c: group_definition(variant.key, EACH[variant.counted]),
+            lambda b: group_worked(variant.key, b),
+            terms=(Term.SUM, Term.GROUPS),
+            plain=variant.plain,
+        ),
+        written="whole",
+        trec_eval=TrecEval(variant.key, reads=("prefs", "qrels_prefs")),
+        order=variant.order,
+    )
+
+
+PREFS_AVGJG, PREFS_AVGJG_RET, PREFS_AVGJG_IMP = (_declared(variant) for variant in VARIANTS)

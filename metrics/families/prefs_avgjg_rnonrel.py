@@ -1,12 +1,15 @@
-"""Preferences averaged over judgment groups, as many non-relevant as relevant (prefs_avgjg_Rnonrel). prefs_avgjg as
-if each group had judged as many non-relevant documents as relevant ones (akin to bpref).
+"""Preferences averaged over judgment groups, as many non-relevant as relevant: prefs_avgjg as if each group had judged
+as many non-relevant documents as relevant ones, akin to bpref (prefs_avgjg_Rnonrel), counting retrieved documents
+only (prefs_avgjg_Rnonrel_ret). The two differ only by which documents they count, so one table declares them
+(VARIANTS).
 
-Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.catalog.registry collects it).
+Their readable functions (with the per-rank breakdown), engine kernels, LaTeX formulas and declarations
+(metrics.catalog.registry collects them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from metrics.catalog.family import Family, Teaching, TrecEval
@@ -14,9 +17,11 @@ from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._preference_formulas import group_definition, group_worked
-from metrics.families._preference_kernels import group_mean, preference_table, rnonrel
-from metrics.families._preferences import PreferenceJudgments, rnonrel_breakdown
+from metrics.preferences.preference_formulas import group_definition, group_worked
+from metrics.preferences.preference_kernels import group_mean, rnonrel
+from metrics.preferences.preference_table import preference_table
+from metrics.preferences.readable_preferences import PreferenceJudgments, rnonrel_breakdown
+from metrics.preferences.variants import Variant, variant_of
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -30,7 +35,7 @@ def prefs_avgjg_rnonrel(
 
     One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
     (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.families._preferences. k cuts the ranking (trec_eval's has no cutoff).
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
 
     R = 3 relevant, N = 1 non-relevant: 2 fulfilled preferences more for each of the 2 relevant retrieved, 2
     more possible for each relevant: (3 + 4) / (5 + 6):
@@ -38,41 +43,102 @@ def prefs_avgjg_rnonrel(
     >>> prefs_avgjg_rnonrel(['a', 'b', 'c'], {"a": 2, "b": 0, "c": 1, "z": 1}).value
     0.6363636363636364
     """
-    return rnonrel_breakdown("prefs_avgjg_Rnonrel", ranking, qrels, k, conventions, False)
+    return _breakdown(prefs_avgjg_rnonrel, ranking, qrels, k, conventions)
 
 
-def prefs_avgjg_rnonrel_definition(c: Conventions) -> str:
-    return group_definition("prefs_avgjg_Rnonrel", "as many non-relevant documents as relevant")
+def prefs_avgjg_rnonrel_ret(
+    ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""prefs_avgjg_Rnonrel counting retrieved documents only. (trec_eval ``prefs_avgjg_Rnonrel_ret``,
+    m_prefs_avgjg_Rnonrel_ret.c.)
+
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
+    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    R = 2 relevant retrieved, N = 1: one fulfilled more for each (of 2), one possible more for each relevant (of
+    3): (2 + 2) / (3 + 3):
+
+    >>> prefs_avgjg_rnonrel_ret(['a', 'b', 'c'], {"a": 2, "b": 0, "c": 1, "z": 1}).value
+    0.6666666666666666
+    """
+    return _breakdown(prefs_avgjg_rnonrel_ret, ranking, qrels, k, conventions)
 
 
-def prefs_avgjg_rnonrel_worked(b: Breakdown) -> str:
-    return group_worked("prefs_avgjg_Rnonrel", b)
-
-
-def prefs_avgjg_rnonrel_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    table = preference_table(data, measure.k)
-    fulfilled, possible = rnonrel(table, False)
-    with np.errstate(invalid="ignore"):  # a group's 0 / 0 is NaN, as in trec_eval: its query scores 0
-        return group_mean(table, fulfilled / possible)
-
-
-PREFS_AVGJG_RNONREL = Family(
-    key="prefs_avgjg_Rnonrel",
-    title="Preferences averaged over judgment groups, as many non-relevant as relevant",
-    help="prefs_avgjg as if each group had judged as many non-relevant documents as relevant ones (akin to bpref).",
-    function=prefs_avgjg_rnonrel,
-    kernel=prefs_avgjg_rnonrel_kernel,
-    kind="order",
-    teaching=Teaching(
-        prefs_avgjg_rnonrel_definition,
-        prefs_avgjg_rnonrel_worked,
-        terms=(Term.SUM, Term.GROUPS),
+# what each group's ratio counts, in the definition's words
+EACH = {
+    "": "as many non-relevant documents as relevant",
+    "ret": "as many non-relevant documents as relevant, retrieved",
+}
+# one row per family: which documents it counts (Variant.counted: "ret", the retrieved only), its names and place
+VARIANTS = (
+    Variant(
+        key="prefs_avgjg_Rnonrel",
+        function=prefs_avgjg_rnonrel,
+        counted="",
+        title="Preferences averaged over judgment groups, as many non-relevant as relevant",
+        help="prefs_avgjg as if each group had judged as many non-relevant documents as relevant ones (akin to bpref).",
         plain=(
             "rewards ranking each judge's relevant documents above the ones that judge found not relevant, counting "
             "only as many of those as there are relevant ones (as bpref does), averaged over the judges"
         ),
+        order=720,
     ),
-    written="whole",
-    trec_eval=TrecEval("prefs_avgjg_Rnonrel", reads=("prefs", "qrels_prefs")),
-    order=720,
+    Variant(
+        key="prefs_avgjg_Rnonrel_ret",
+        function=prefs_avgjg_rnonrel_ret,
+        counted="ret",
+        title="Preferences among the retrieved averaged over judgment groups, as many non-relevant as relevant",
+        help="prefs_avgjg_Rnonrel counting retrieved documents only.",
+        plain=(
+            "rewards ranking each judge's relevant documents above the ones that judge found not relevant, counting "
+            "only retrieved documents and only as many not-relevant ones as there are relevant ones (as bpref does), "
+            "averaged over the judges"
+        ),
+        order=730,
+    ),
 )
+
+
+def _breakdown(
+    function: Callable[..., Breakdown],
+    ranking: Ranking,
+    qrels: PreferenceJudgments,
+    k: int | None,
+    conventions: Conventions,
+) -> Breakdown:
+    """A readable function's Breakdown: its key and which preferences it counts are its row's."""
+    variant = variant_of(VARIANTS, function)
+    return rnonrel_breakdown(variant.key, ranking, qrels, k, conventions, variant.counted == "ret")
+
+
+def _declared(variant: Variant) -> Family:
+    """A row's record: each group's fulfilled over possible preferences with as many non-relevant documents as
+    relevant ones, of the documents the row counts, averaged."""
+
+    def kernel(data: Prepared, measure: Measure) -> np.ndarray:
+        table = preference_table(data, measure.k)
+        fulfilled, possible = rnonrel(table, variant.counted == "ret")
+        with np.errstate(invalid="ignore"):  # a group's 0 / 0 is NaN, as in trec_eval: its query scores 0
+            return group_mean(table, fulfilled / possible)
+
+    return Family(
+        key=variant.key,
+        title=variant.title,
+        help=variant.help,
+        function=variant.function,
+        kernel=kernel,
+        kind="order",
+        teaching=Teaching(
+            lambda c: group_definition(variant.key, EACH[variant.counted]),
+            lambda b: group_worked(variant.key, b),
+            terms=(Term.SUM, Term.GROUPS),
+            plain=variant.plain,
+        ),
+        written="whole",
+        trec_eval=TrecEval(variant.key, reads=("prefs", "qrels_prefs")),
+        order=variant.order,
+    )
+
+
+PREFS_AVGJG_RNONREL, PREFS_AVGJG_RNONREL_RET = (_declared(variant) for variant in VARIANTS)

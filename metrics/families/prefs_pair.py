@@ -1,12 +1,14 @@
-"""Preferences by document pair (prefs_pair). Per document pair, the share of judgment groups preferring the better-
-ranked one, averaged over pairs.
+"""Preferences by document pair: per pair, the share of judgment groups preferring the better-ranked document,
+averaged over the pairs (prefs_pair), over the pairs of two retrieved documents (prefs_pair_ret) or with a retrieved
+document (prefs_pair_imp). The three differ only by which pairs they count, so one table declares them (VARIANTS).
 
-Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.catalog.registry collects it).
+Their readable functions (with the per-rank breakdown), engine kernels, LaTeX formulas and declarations
+(metrics.catalog.registry collects them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from metrics.catalog.family import Family, Teaching, TrecEval
@@ -14,9 +16,11 @@ from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._preference_formulas import pair_definition, pair_worked
-from metrics.families._preference_kernels import pair_values, preference_table
-from metrics.families._preferences import PreferenceJudgments, pair_breakdown
+from metrics.preferences.preference_formulas import pair_definition, pair_worked
+from metrics.preferences.preference_kernels import pair_values
+from metrics.preferences.preference_table import preference_table
+from metrics.preferences.readable_preferences import PreferenceJudgments, pair_breakdown
+from metrics.preferences.variants import Variant, variant_of
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -30,45 +34,128 @@ def prefs_pair(
 
     One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
     (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.families._preferences. k cuts the ranking (trec_eval's has no cutoff).
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
 
     (a, b): u1 prefers a, u2 b, 1/2; (a, c) and (b, c): 1 each; (1/2 + 1 + 1) / 3:
 
     >>> prefs_pair(['a', 'b', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
     0.8333333333333334
     """
-    return pair_breakdown("prefs_pair", ranking, qrels, k, conventions, (1, 2, 3))
+    return _breakdown(prefs_pair, ranking, qrels, k, conventions)
 
 
-def prefs_pair_definition(c: Conventions) -> str:
-    return pair_definition("prefs_pair", "")
+def prefs_pair_ret(
+    ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""prefs_pair over the pairs of two retrieved documents only. (trec_eval ``prefs_pair_ret``,
+    m_prefs_pair_ret.c.)
+
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
+    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    the one pair of retrieved documents, (a, c): u1 prefers a, u2 c:
+
+    >>> prefs_pair_ret(['a', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"c": 1, "a": 0}}).value
+    0.5
+    """
+    return _breakdown(prefs_pair_ret, ranking, qrels, k, conventions)
 
 
-def prefs_pair_worked(b: Breakdown) -> str:
-    return pair_worked("prefs_pair", b)
+def prefs_pair_imp(
+    ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""prefs_pair over the pairs with a retrieved document; pairs of two unretrieved documents are left out.
+    (trec_eval ``prefs_pair_imp``, m_prefs_pair_imp.c.)
+
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
+    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    (a, b): 1/2; (a, c): 1; (b, c) has no retrieved document: (1/2 + 1) / 2:
+
+    >>> prefs_pair_imp(['a'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
+    0.75
+    """
+    return _breakdown(prefs_pair_imp, ranking, qrels, k, conventions)
 
 
-def prefs_pair_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    return pair_values(preference_table(data, measure.k), (1, 2, 3))
-
-
-PREFS_PAIR = Family(
-    key="prefs_pair",
-    title="Preferences by document pair",
-    help="Per document pair, the share of judgment groups preferring the better-ranked one, averaged over pairs.",
-    function=prefs_pair,
-    kernel=prefs_pair_kernel,
-    kind="order",
-    teaching=Teaching(
-        prefs_pair_definition,
-        prefs_pair_worked,
-        terms=(Term.SUM, Term.PAIRS),
+# one row per family: which pairs it counts (Variant.counted), its names and place
+VARIANTS = (
+    Variant(
+        key="prefs_pair",
+        function=prefs_pair,
+        counted="",
+        title="Preferences by document pair",
+        help="Per document pair, the share of judgment groups preferring the better-ranked one, averaged over pairs.",
         plain=(
             "rewards ordering documents as most judges prefer them: for each pair of documents, the share of the judges"
             " whose preference the list follows, averaged over the pairs"
         ),
+        order=660,
     ),
-    written="whole",
-    trec_eval=TrecEval("prefs_pair", reads=("prefs", "qrels_prefs")),
-    order=660,
+    Variant(
+        key="prefs_pair_ret",
+        function=prefs_pair_ret,
+        counted="ret",
+        title="Preferences by document pair, among the retrieved",
+        help="prefs_pair over the pairs of two retrieved documents only.",
+        plain=(
+            "rewards ordering the retrieved documents as most judges prefer them: for each pair of retrieved documents,"
+            " the share of the judges whose preference the list follows, averaged over the pairs"
+        ),
+        order=670,
+    ),
+    Variant(
+        key="prefs_pair_imp",
+        function=prefs_pair_imp,
+        counted="imp",
+        title="Preferences by document pair, with a retrieved document",
+        help="prefs_pair over the pairs with a retrieved document; pairs of two unretrieved documents are left out.",
+        plain=(
+            "rewards ordering documents as most judges prefer them: for each pair with at least one retrieved document,"
+            " the share of the judges whose preference the list follows, averaged over the pairs"
+        ),
+        order=680,
+    ),
 )
+
+
+def _breakdown(
+    function: Callable[..., Breakdown],
+    ranking: Ranking,
+    qrels: PreferenceJudgments,
+    k: int | None,
+    conventions: Conventions,
+) -> Breakdown:
+    """A readable function's Breakdown: its key and which preferences it counts are its row's."""
+    variant = variant_of(VARIANTS, function)
+    return pair_breakdown(variant.key, ranking, qrels, k, conventions, variant.counted)
+
+
+def _declared(variant: Variant) -> Family:
+    """A row's record: the share of the groups preferring the better-ranked document, over the pairs the row counts."""
+
+    def kernel(data: Prepared, measure: Measure) -> np.ndarray:
+        return pair_values(preference_table(data, measure.k), variant.counted)
+
+    return Family(
+        key=variant.key,
+        title=variant.title,
+        help=variant.help,
+        function=variant.function,
+        kernel=kernel,
+        kind="order",
+        teaching=Teaching(
+            lambda c: pair_definition(variant.key, variant.counted),
+            lambda b: pair_worked(variant.key, b),
+            terms=(Term.SUM, Term.PAIRS),
+            plain=variant.plain,
+        ),
+        written="whole",
+        trec_eval=TrecEval(variant.key, reads=("prefs", "qrels_prefs")),
+        order=variant.order,
+    )
+
+
+PREFS_PAIR, PREFS_PAIR_RET, PREFS_PAIR_IMP = (_declared(variant) for variant in VARIANTS)

@@ -1,12 +1,14 @@
-"""Preferences fulfilled, simple ratio (prefs_simp). Fulfilled preferences over all stated ones (one between two
-unretrieved documents is not fulfilled).
+"""Preferences fulfilled, simple ratio: fulfilled over possible preferences (prefs_simp), those between two retrieved
+documents (prefs_simp_ret) or with a retrieved document (prefs_simp_imp). The three differ only by which preferences
+they count, so one table declares them (VARIANTS).
 
-Its readable function (with the per-rank breakdown), engine kernel, LaTeX formulas and declaration
-(metrics.catalog.registry collects it).
+Their readable functions (with the per-rank breakdown), engine kernels, LaTeX formulas and declarations
+(metrics.catalog.registry collects them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from metrics.catalog.family import Family, Teaching, TrecEval
@@ -14,9 +16,11 @@ from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._preference_formulas import ratio_definition, ratio_worked
-from metrics.families._preference_kernels import fulfilled_possible, per_slot, preference_table, ratio_or_zero
-from metrics.families._preferences import PreferenceJudgments, simple_breakdown
+from metrics.preferences.preference_formulas import ratio_definition, ratio_worked
+from metrics.preferences.preference_kernels import fulfilled_possible, per_slot, ratio_or_zero
+from metrics.preferences.preference_table import preference_table
+from metrics.preferences.readable_preferences import PreferenceJudgments, simple_breakdown
+from metrics.preferences.variants import Variant, variant_of
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -30,48 +34,131 @@ def prefs_simp(
 
     One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
     (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.families._preferences. k cuts the ranking (trec_eval's has no cutoff).
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
 
     u1's a > b, a > c, b > c are fulfilled, u2's b > a is not: 3 / 4:
 
     >>> prefs_simp(['a', 'b', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
     0.75
     """
-    return simple_breakdown("prefs_simp", ranking, qrels, k, conventions, "")
+    return _breakdown(prefs_simp, ranking, qrels, k, conventions)
 
 
-def prefs_simp_definition(c: Conventions) -> str:
-    return ratio_definition("prefs_simp", "")
+def prefs_simp_ret(
+    ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Fulfilled over possible preferences between two retrieved documents (for collections that change).
+    (trec_eval ``prefs_simp_ret``, m_prefs_simp_ret.c.)
+
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
+    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    a > b is the one preference between retrieved documents, fulfilled:
+
+    >>> prefs_simp_ret(['a', 'b'], {"a": 2, "b": 1, "c": 0}).value
+    1.0
+    """
+    return _breakdown(prefs_simp_ret, ranking, qrels, k, conventions)
 
 
-def prefs_simp_worked(b: Breakdown) -> str:
-    return ratio_worked("prefs_simp", b)
+def prefs_simp_imp(
+    ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
+) -> Breakdown:
+    r"""Fulfilled over possible preferences that involve a retrieved document (two unretrieved: left out).
+    (trec_eval ``prefs_simp_imp``, m_prefs_simp_imp.c.)
+
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
+    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
+    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    of the 5 preferences with a retrieved document only b > a is fulfilled (d > c involves none):
+
+    >>> prefs_simp_imp(['b', 'a'], {"a": 0, "b": 1, "c": 2, "d": 3}).value
+    0.2
+    """
+    return _breakdown(prefs_simp_imp, ranking, qrels, k, conventions)
 
 
-def prefs_simp_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    table = preference_table(data, measure.k)
-    fulfilled, possible = fulfilled_possible(table, "")
-    numerator, denominator = per_slot(table, fulfilled.astype(float)), per_slot(table, possible.astype(float))
-    return ratio_or_zero(numerator, denominator)
-
-
-PREFS_SIMP = Family(
-    key="prefs_simp",
-    title="Preferences fulfilled, simple ratio",
-    help="Fulfilled preferences over all stated ones (one between two unretrieved documents is not fulfilled).",
-    function=prefs_simp,
-    kernel=prefs_simp_kernel,
-    kind="order",
-    teaching=Teaching(
-        prefs_simp_definition,
-        prefs_simp_worked,
-        terms=(Term.FULFILLED, Term.POSSIBLE),
+# one row per family: which preferences it counts (Variant.counted), its names and place
+VARIANTS = (
+    Variant(
+        key="prefs_simp",
+        function=prefs_simp,
+        counted="",
+        title="Preferences fulfilled, simple ratio",
+        help="Fulfilled preferences over all stated ones (one between two unretrieved documents is not fulfilled).",
         plain=(
             "rewards ordering documents as the judges prefer them: the share of their preferences (A preferred to B) "
             "that the list fulfils, a preference between two documents it never retrieved counting as missed"
         ),
+        order=630,
     ),
-    written="whole",
-    trec_eval=TrecEval("prefs_simp", reads=("prefs", "qrels_prefs")),
-    order=630,
+    Variant(
+        key="prefs_simp_ret",
+        function=prefs_simp_ret,
+        counted="ret",
+        title="Preferences fulfilled among the retrieved, simple ratio",
+        help="Fulfilled over possible preferences between two retrieved documents (for collections that change).",
+        plain=(
+            "rewards ordering the retrieved documents as the judges prefer them: the share of their preferences between"
+            " two retrieved documents that the list fulfils"
+        ),
+        order=640,
+    ),
+    Variant(
+        key="prefs_simp_imp",
+        function=prefs_simp_imp,
+        counted="imp",
+        title="Preferences fulfilled with a retrieved document, simple ratio",
+        help="Fulfilled over possible preferences that involve a retrieved document (two unretrieved: left out).",
+        plain=(
+            "rewards ordering documents as the judges prefer them: the share of their preferences involving at least "
+            "one retrieved document that the list fulfils"
+        ),
+        order=650,
+    ),
 )
+
+
+def _breakdown(
+    function: Callable[..., Breakdown],
+    ranking: Ranking,
+    qrels: PreferenceJudgments,
+    k: int | None,
+    conventions: Conventions,
+) -> Breakdown:
+    """A readable function's Breakdown: its key and which preferences it counts are its row's."""
+    variant = variant_of(VARIANTS, function)
+    return simple_breakdown(variant.key, ranking, qrels, k, conventions, variant.counted)
+
+
+def _declared(variant: Variant) -> Family:
+    """A row's record: fulfilled over possible preferences, of those the row counts."""
+
+    def kernel(data: Prepared, measure: Measure) -> np.ndarray:
+        table = preference_table(data, measure.k)
+        fulfilled, possible = fulfilled_possible(table, variant.counted)
+        numerator, denominator = per_slot(table, fulfilled.astype(float)), per_slot(table, possible.astype(float))
+        return ratio_or_zero(numerator, denominator)
+
+    return Family(
+        key=variant.key,
+        title=variant.title,
+        help=variant.help,
+        function=variant.function,
+        kernel=kernel,
+        kind="order",
+        teaching=Teaching(
+            lambda c: ratio_definition(variant.key, variant.counted),
+            lambda b: ratio_worked(variant.key, b),
+            terms=(Term.FULFILLED, Term.POSSIBLE),
+            plain=variant.plain,
+        ),
+        written="whole",
+        trec_eval=TrecEval(variant.key, reads=("prefs", "qrels_prefs")),
+        order=variant.order,
+    )
+
+
+PREFS_SIMP, PREFS_SIMP_RET, PREFS_SIMP_IMP = (_declared(variant) for variant in VARIANTS)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from metrics.catalog.family import Family, Teaching, TrecEval
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.types import Breakdown, Ranking, Term
-from metrics.families._judgment_groups import (
+from metrics.families.r_precision_multiple import R_PRECISION_MULTIPLE, r_precision_multiple
+from metrics.preferences.judgment_groups import (
     JudgmentGroups,
     averaged_breakdown,
     averaged_definition,
     averaged_worked,
 )
-from metrics.families.r_precision_multiple import R_PRECISION_MULTIPLE, r_precision_multiple
 from metrics.teaching.latex import plain
 
 
@@ -57,7 +57,8 @@ RPREC_MULT_AVGJG = Family(
     title="Precision at a multiple of R averaged over judgment groups",
     help="RprecMult_avgjg@x (trec_eval Rprec_mult_avgjg): precision at rank x·R of each judgment group, averaged.",
     function=rprec_mult_avgjg,
-    kernel=R_PRECISION_MULTIPLE.kernel,  # one group per slot: metrics.evaluation.judgment_groups averages a query's
+    # one group per slot: metrics.preferences.runs.judgment_group_runs averages a query's groups
+    kernel=R_PRECISION_MULTIPLE.kernel,
     kind="order",
     teaching=Teaching(
         rprec_mult_avgjg_definition,

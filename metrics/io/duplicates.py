@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from metrics.io.arrays import take
-from metrics.io.parallel import by_halves
+from metrics.io.arrays.conversions import take
+from metrics.io.arrays.parallel import by_halves
 from metrics.io.rules import InputError, quoted
 
 

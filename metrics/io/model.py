@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.io.arrays import bool_numpy, take
+from metrics.io.arrays.conversions import bool_numpy, take
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.io.arrays import (
+from metrics.io.arrays.conversions import (
     arrow_float64,
     arrow_int64,
     bool_numpy,
@@ -24,10 +24,10 @@ from metrics.io.arrays import (
     take,
     take_strings,
 )
+from metrics.io.arrays.hashing import doc_hash, pair_key
+from metrics.io.arrays.parallel import by_halves
 from metrics.io.duplicates import refuse_duplicate_docs, refuse_duplicates
-from metrics.io.hashing import doc_hash, pair_key
 from metrics.io.model import Qrels, Run
-from metrics.io.parallel import by_halves
 
 
 def prepare_run(name: str, columns: dict, row_names: Callable) -> Run:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from metrics.io.fast import parse_text
-from metrics.io.frames import from_mapping, parse_frame
+from metrics.io.columnar.frames import from_mapping, parse_frame
+from metrics.io.columnar.parquet import ParquetInput
 from metrics.io.model import Qrels, Run
 from metrics.io.order import prepare_qrels, prepare_run
-from metrics.io.parquet import ParquetInput
 from metrics.io.rules import InputError
-from metrics.io.sources import TextSource, is_parquet
+from metrics.io.text.fast import parse_text
+from metrics.io.text.sources import TextSource, is_parquet
 
 
 def read_run(source, name: str | None = None) -> Run:

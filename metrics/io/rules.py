@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from metrics.io.parallel import by_halves
+from metrics.io.arrays.parallel import by_halves
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -74,9 +74,9 @@ def ids_ok(column: pa.ChunkedArray) -> bool:
     """id_problem's rules for a whole column (no id empty or over MAX_ID_BYTES), and valid UTF-8 without NUL bytes
     (trec_eval would cut a string at a NUL). ASCII is checked with two numpy reductions per chunk; only a chunk with
     other bytes needs Arrow's full UTF-8 validation."""
-    import pyarrow as pa  # here: the plain-Python reader (metrics.io.plain) checks ids itself
+    import pyarrow as pa  # here: the plain-Python reader (metrics.io.text.plain) checks ids itself
 
-    from metrics.io.arrays import string_views
+    from metrics.io.arrays.conversions import string_views
 
     def clean(first: int, stop: int) -> bool:
         for chunk in column.chunks[first:stop]:
@@ -102,7 +102,7 @@ def ids_ok(column: pa.ChunkedArray) -> bool:
 def values_ok(column: pa.ChunkedArray, kind: str) -> bool:
     """score_problem's and grade_problem's rules for a whole column: scores not NaN, grades integers (1.0 is read
     as 1) of at most MAX_GRADE in size."""
-    from metrics.io.arrays import float64_parts, float_numpy
+    from metrics.io.arrays.conversions import float64_parts, float_numpy
 
     if column.null_count:
         return False

@@ -176,9 +176,9 @@ def grouped_runs(draw):
 def groups_equal_readable(
     names: Sequence[str], run: Mapping[str, list[str]], groups: Mapping[str, Mapping], conventions: Conventions
 ) -> None:
-    """metrics.evaluation.judgment_groups' per-query values == the readable functions' on each query's groups, bit
-    for bit (with -c: a query missing from the run is scored on an empty ranking)."""
-    from metrics.evaluation.judgment_groups import evaluate_judgment_groups
+    """metrics.preferences.runs.judgment_group_runs' per-query values == the readable functions' on each query's groups,
+    bit for bit (with -c: a query missing from the run is scored on an empty ranking)."""
+    from metrics.preferences.runs.judgment_group_runs import evaluate_judgment_groups
 
     judged = {q: g for q, g in groups.items() if any(g.values())}
     assume(judged)
@@ -193,11 +193,11 @@ def groups_equal_readable(
 
 
 def equals_trec_eval10_groups(names: Mapping[str, str]) -> int:
-    """trec_eval 10.0's per-query values for ``-q -R qrels_jg -m qrels_jg`` on every judgment-group input of the
-    corpus == our readable functions' and metrics.evaluation.judgment_groups' (``names``: ours -> the printed name,
+    """trec_eval 10.0's per-query values for ``-q -R qrels_jg -m qrels_jg`` on every judgment-group input of the corpus
+    == our readable functions' and metrics.preferences.runs.judgment_group_runs' (``names``: ours -> the printed name,
     e.g. {"P_avgjg@10": "P_avgjg_10"}). Returns how many values were compared."""
-    from metrics.evaluation.judgment_groups import evaluate_judgment_groups
-    from metrics.io.qrels_jg import read_qrels_jg
+    from metrics.preferences.qrels_jg_file import read_qrels_jg
+    from metrics.preferences.runs.judgment_group_runs import evaluate_judgment_groups
 
     inputs, _ = _corpus()
     compared = 0
@@ -262,11 +262,11 @@ def preference_runs(draw):
 
 
 def preferences_equal_readable(names: Sequence[str], run: Mapping, prefs: Mapping, complete: bool = False) -> None:
-    """metrics.evaluation.preferences' per-query values == the readable functions' on each query's preferences, bit
-    for bit, the ranking as trec_eval ranks it for preferences (ties by doc id ascending). preference_runs' groups
-    never contradict themselves (each gives a document one level), so both must answer (the refusals:
-    tests/test_trec_eval_options.py)."""
-    from metrics.evaluation.preferences import evaluate_preferences
+    """metrics.preferences.runs.preference_runs' per-query values == the readable functions' on each query's
+    preferences, bit for bit, the ranking as trec_eval ranks it for preferences (ties by doc id ascending).
+    preference_runs' groups never contradict themselves (each gives a document one level), so both must answer (the
+    refusals: tests/test_trec_eval_options.py)."""
+    from metrics.preferences.runs.preference_runs import evaluate_preferences
 
     result = evaluate_preferences(run, prefs, names, complete=complete)
     for name in names:
@@ -282,10 +282,10 @@ PREFERENCE_CASES = (["-q", "-R", "prefs", "-m", "all_prefs"], ["-q", "-R", "qrel
 
 def equals_trec_eval10_prefs(names: Mapping[str, str]) -> int:
     """trec_eval 10.0's per-query values for ``-q -R prefs -m all_prefs`` and ``-q -R qrels_prefs -m all_prefs`` on
-    every preference input of the corpus == our readable functions' and metrics.evaluation.preferences' (``names``:
-    ours -> the printed name). Returns how many values were compared."""
-    from metrics.evaluation.preferences import evaluate_preferences, ranked_run
-    from metrics.io.prefs import read_prefs, read_qrels_prefs
+    every preference input of the corpus == our readable functions' and metrics.preferences.runs.preference_runs'
+    (``names``: ours -> the printed name). Returns how many values were compared."""
+    from metrics.preferences.prefs_file import read_prefs, read_qrels_prefs
+    from metrics.preferences.runs.preference_runs import evaluate_preferences, ranked_run
 
     inputs, _ = _corpus()
     compared = 0
@@ -311,24 +311,28 @@ def equals_trec_eval10_prefs(names: Mapping[str, str]) -> int:
     return compared
 
 
-def preference_checks(name: str):
-    """The three checks of a preference family's test file, for the family spelled ``name``: its kernel equals its
-    readable function on plain qrels and on random preferences, and both equal trec_eval 10.0's recorded values.
-    Its test file binds them to test names and adds its own worked example."""
-    names = [name, f"{name}@3"]
+def preference_checks(*names: str):
+    """The three checks of a preference family's test file, run for each family spelled in ``names`` (the variants
+    its module's table declares): its kernel equals its readable function on plain qrels and on random preferences,
+    and both equal trec_eval 10.0's recorded values. Its test file binds them to test names and adds its own worked
+    examples."""
+    each = pytest.mark.parametrize("name", names)
 
+    @each
     @SETTINGS
     @given(RUNS, THRESHOLDS)
-    def kernel(data, threshold):
+    def kernel(name, data, threshold):
         """On plain qrels: each query one judgment group, its grades the levels."""
-        kernel_equals_readable(names, *data, Conventions(threshold=threshold))
+        kernel_equals_readable([name, f"{name}@3"], *data, Conventions(threshold=threshold))
 
+    @each
     @SETTINGS
     @given(preference_runs(), st.booleans())
-    def preferences(data, complete):
-        preferences_equal_readable(names, *data, complete)
+    def preferences(name, data, complete):
+        preferences_equal_readable([name, f"{name}@3"], *data, complete)
 
-    def trec_eval_10():
+    @each
+    def trec_eval_10(name):
         """trec_eval 10.0's own values: -q -R prefs (and qrels_prefs) -m all_prefs on every preference input of its
         recorded corpus."""
         assert equals_trec_eval10_prefs({name: name}) > 0

@@ -1,23 +1,34 @@
-"""prefs_avgjg (metrics.families.prefs_avgjg; trec_eval -R prefs, -R qrels_prefs)."""
+"""prefs_avgjg and its variants prefs_avgjg_ret, prefs_avgjg_imp (metrics.families.prefs_avgjg's table; trec_eval
+-R prefs, -R qrels_prefs), each test run for each variant."""
 
 from __future__ import annotations
+
+import pytest
 
 from metrics import parse_measure
 from tests.families.check import preference_checks
 
 # kernel = readable on qrels and on preferences, both = trec_eval 10.0
 test_kernel_equals_readable, test_preferences_equal_readable, test_equals_trec_eval_10 = preference_checks(
-    "prefs_avgjg"
+    "prefs_avgjg", "prefs_avgjg_ret", "prefs_avgjg_imp"
 )
 
+# u1 prefers a > b, a > c, b > c, all fulfilled (a, b, c ranked in that order); u2 prefers b > a, not fulfilled
+TWO_GROUPS = (["a", "b", "c"], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}})
+# only a retrieved: a > b and a > c fulfilled by implication (b, c not retrieved), b > c between two unretrieved
+ONLY_A = (["a"], {"u1": {"a": 2, "b": 1, "c": 0}})
 
-def test_worked_example_by_hand():
-    measure = parse_measure("prefs_avgjg")
-    # u1 prefers a > b, a > c, b > c, all fulfilled (a, b, c ranked in that order); u2 prefers b > a, not fulfilled
-    # each group counts the same, whatever its number of preferences
-    assert (
-        measure.compute(["a", "b", "c"], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
-        == (3 / 3 + 0 / 1) / 2
-    )
-    # only a retrieved: a > b and a > c fulfilled by implication (b, c not retrieved), b > c between two unretrieved
-    assert measure.compute(["a"], {"u1": {"a": 2, "b": 1, "c": 0}}).value == 2 / 3
+
+@pytest.mark.parametrize(
+    ("name", "two_groups", "only_a"),
+    [
+        # two groups: each group counts the same, whatever its number of preferences
+        ("prefs_avgjg", (3 / 3 + 0 / 1) / 2, 2 / 3),
+        ("prefs_avgjg_ret", (3 / 3 + 0 / 1) / 2, 0.0),
+        ("prefs_avgjg_imp", (3 / 3 + 0 / 1) / 2, 2 / 2),
+    ],
+)
+def test_worked_example_by_hand(name, two_groups, only_a):
+    measure = parse_measure(name)
+    assert measure.compute(*TWO_GROUPS).value == two_groups
+    assert measure.compute(*ONLY_A).value == only_a
