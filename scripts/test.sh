@@ -36,6 +36,7 @@ python3 -m venv .venv
 unset PYTHONDONTWRITEBYTECODE
 .venv/bin/python -m ruff check .
 .venv/bin/python -m ruff format --check --quiet .
+.venv/bin/python -m mypy  # metrics/ ([tool.mypy] in pyproject.toml)
 # One worker per core, at most 4: each browser-testing worker starts its own app server and Chromium. worksteal: a
 # worker that runs out takes half of another's queue (with plain load scheduling the browser tests, collected first,
 # all landed on one worker while the other finished early and sat idle).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import inspect
 import pickle
 import re
 import typing
@@ -133,6 +134,67 @@ def test_metrics_exports_the_whole_run_entry_points_loaded_on_first_use():
     assert (metrics.evaluate, metrics.read_run, metrics.read_qrels) == (evaluate, io.read_run, io.read_qrels)
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         metrics.no_such_name  # noqa: B018
+
+
+def _numpydoc_sections(doc: str | None) -> set[str]:
+    """The titles of a numpydoc docstring's sections: a line of words underlined with dashes."""
+    return {m[1] for m in re.finditer(r"^(\w[\w ]*)\n-{3,}$", doc or "", re.M)}
+
+
+def _missing_sections(namespace: object, names: list[str]) -> dict[str, list[str]]:
+    """{name: the numpydoc sections its docstring lacks} for the functions and classes among ``names`` (read with
+    getattr, so lazily exported ones load): Parameters, Returns (functions only) and Examples. Data (constants, type
+    aliases) is skipped by its kind."""
+    missing = {}
+    for name in names:
+        obj = getattr(namespace, name)
+        if not (inspect.isfunction(obj) or inspect.isclass(obj)):
+            continue
+        want = {"Parameters", "Examples"} if inspect.isclass(obj) else {"Parameters", "Returns", "Examples"}
+        lacking = sorted(want - _numpydoc_sections(inspect.getdoc(obj)))
+        if lacking:
+            missing[name] = lacking
+    return missing
+
+
+def test_every_public_function_and_class_has_a_numpydoc_docstring():
+    """Every function and class in ``metrics.__all__`` documents its Parameters, Returns (functions) and Examples,
+    numpydoc style: what the API pages (mkdocstrings) and ``help()`` show."""
+    import types
+
+    import metrics
+
+    def documented(ranking, qrels):
+        """Documented.
+
+        Parameters
+        ----------
+        ranking, qrels
+            The inputs.
+
+        Returns
+        -------
+        float
+            The value.
+
+        Examples
+        --------
+        >>> 1
+        1
+        """
+
+    def bare(ranking, qrels):
+        """A summary, and prose that names Parameters and Examples but has no sections."""
+
+    class Bare:
+        """A class with a summary only."""
+
+    sample = types.SimpleNamespace(documented=documented, bare=bare, Bare=Bare, LIMIT=10, Alias=dict[str, int])
+    assert _missing_sections(sample, ["documented", "bare", "Bare", "LIMIT", "Alias"]) == {
+        "bare": ["Examples", "Parameters", "Returns"],
+        "Bare": ["Examples", "Parameters"],
+    }
+    assert _missing_sections(metrics, list(metrics.__all__)) == {}
 
 
 @pytest.mark.parametrize("declared", registry.FAMILIES, ids=lambda f: f.key)

@@ -30,6 +30,10 @@ class Kernel(Protocol):
 
 
 Kind = Literal["order", "set", "count", "curve"]
+# What Measure.compute hands a family's readable function: graded judgments {doc: grade}; for the judgment-group
+# families {group: {doc: grade}}; for the preference families {group: {subgroup: {doc: level}}} (or the other two).
+AnyJudgments = Judgments | Mapping[str, Mapping[str, float]] | Mapping[str, Mapping[str, Mapping[str, float]]]
+
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs for P, recall, map_cut, ...
 Cutoff = Literal["optional", "required", "none"]
 # over queries: trec_eval's mean, num_*'s sum, gm_*'s exp(mean(log)); "queries": how many were evaluated, whatever
@@ -270,15 +274,17 @@ class Measure:
         """An ``_exp`` name forces exponential gain; a plain name (NDCG@10) follows the conventions."""
         return "exp" if self.gain == "exp" else conventions.gain
 
-    def compute(self, ranking: Ranking, qrels: Judgments, conventions: Conventions = TREC_EVAL) -> Breakdown:
+    def compute(self, ranking: Ranking, qrels: AnyJudgments, conventions: Conventions = TREC_EVAL) -> Breakdown:
         """Score one ranking: the family's readable function with this measure's cutoff, parameters, gain and threshold.
 
         Parameters
         ----------
         ranking : Ranking
             Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
-        qrels : Judgments
-            The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged.
+        qrels : Judgments or mapping
+            The query's judgments, doc id -> integer grade, retrieved or not; a doc missing from it is unjudged. The
+            judgment-group families (``P_avgjg``, ...) take ``{group: {doc: grade}}``, the preference families
+            (``prefs_simp``, ...) ``{group: {subgroup: {doc: level}}}``: what the family's function takes.
         conventions : Conventions, optional
             The conventions, trec_eval's by default; the measure's own gain (``_exp``) and threshold (``rel=``) replace
             theirs (:meth:`conventions_under`).

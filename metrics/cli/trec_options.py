@@ -10,7 +10,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from metrics.evaluation.engine import Evaluation
     from metrics.evaluation.options import EvaluationOptions
+    from metrics.io.model import Run
+    from metrics.preferences.prefs_file import Preferences
+    from metrics.preferences.qrels_jg_file import JudgmentGroups
 
 TREC_EVAL_VERSION = "10.0-rc3"  # what trec_eval 10.0's -v prints (its Makefile's VERSIONID)
 RESULTS_FORMATS = ("trec_results",)  # trec_eval's -T formats (formats.c): its only one
@@ -131,6 +137,10 @@ def evaluate_format(options, measures, settings: EvaluationOptions, release=lamb
     from metrics.preferences.runs.judgment_group_runs import evaluate_judgment_groups
     from metrics.preferences.runs.preference_runs import RankedRun, evaluate_preferences, judged_docs, ranked_run
 
+    # -R qrels_jg: judgment groups and a Run; prefs, qrels_prefs: preferences and a RankedRun; -D cuts a Run to a dict
+    judgments: JudgmentGroups | Preferences
+    run: Run | RankedRun | dict
+    evaluate: Callable[..., Evaluation]
     if options.rel_format == "qrels_jg":
         judgments = read_qrels_jg(options.qrels)
         release()

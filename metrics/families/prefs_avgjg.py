@@ -31,12 +31,47 @@ def prefs_avgjg(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Fulfilled over possible preferences of each judgment group (a user), averaged over the groups.
-    (trec_eval ``prefs_avgjg``, m_prefs_avgjg.c.)
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_avgjg`` (m_prefs_avgjg.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the mean over the judgment groups of each group's fulfilled over possible preferences (a group with
+        none possible adds 0), from 0 to 1; ``steps`` has one RankStep per rank of the (cut) ranking, each fulfilled
+        preference credited to its preferred document's rank; ``terms`` holds ``Term.SUM`` (the groups' ratios added)
+        and ``Term.GROUPS`` (their number).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     u1 3 / 3, u2 0 / 1: (1 + 0) / 2, where prefs_simp gives 3 / 4:
 
     >>> prefs_avgjg(['a', 'b', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
@@ -48,13 +83,48 @@ def prefs_avgjg(
 def prefs_avgjg_ret(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""prefs_avgjg counting only preferences between two retrieved documents. (trec_eval ``prefs_avgjg_ret``,
-    m_prefs_avgjg_ret.c.)
+    r"""prefs_avgjg counting only preferences between two retrieved documents.
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_avgjg_ret`` (m_prefs_avgjg_ret.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the mean over the judgment groups of each group's fulfilled over possible preferences between two
+        retrieved documents (a group with none possible adds 0), from 0 to 1; ``steps`` has one RankStep per rank of the
+        (cut) ranking, each fulfilled preference credited to its preferred document's rank; ``terms`` holds ``Term.SUM``
+        (the groups' ratios added) and ``Term.GROUPS`` (their number).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     u1: a > b fulfilled, 1 / 1; u2: b > a not, 0 / 1:
 
     >>> prefs_avgjg_ret(['a', 'b'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
@@ -66,13 +136,48 @@ def prefs_avgjg_ret(
 def prefs_avgjg_imp(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""prefs_avgjg counting only preferences with a retrieved document. (trec_eval ``prefs_avgjg_imp``,
-    m_prefs_avgjg_imp.c.)
+    r"""prefs_avgjg counting only preferences with a retrieved document.
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_avgjg_imp`` (m_prefs_avgjg_imp.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the mean over the judgment groups of each group's fulfilled over possible preferences with a
+        retrieved document (a group with none possible adds 0), from 0 to 1; ``steps`` has one RankStep per rank of the
+        (cut) ranking, each fulfilled preference credited to its preferred document's rank; ``terms`` holds ``Term.SUM``
+        (the groups' ratios added) and ``Term.GROUPS`` (their number).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     u1: a > b, a > c fulfilled, b > c left out, 2 / 2; u2: b > a, 0 / 1:
 
     >>> prefs_avgjg_imp(['a'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value

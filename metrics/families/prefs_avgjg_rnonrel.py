@@ -31,12 +31,47 @@ def prefs_avgjg_rnonrel(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""prefs_avgjg as if each group had judged as many non-relevant documents as relevant ones (akin to bpref).
-    (trec_eval ``prefs_avgjg_Rnonrel``, m_prefs_avgjg_Rnonrel.c.)
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_avgjg_Rnonrel`` (m_prefs_avgjg_Rnonrel.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the mean over the judgment groups of each group's fulfilled over possible preferences, with as many
+        non-relevant documents as relevant ones (0 when a group has nothing to count), from 0 to 1; ``steps`` has one
+        RankStep per rank of the (cut) ranking, each fulfilled preference credited to its preferred document's rank;
+        ``terms`` holds ``Term.SUM`` (the groups' ratios added) and ``Term.GROUPS`` (their number).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     R = 3 relevant, N = 1 non-relevant: 2 fulfilled preferences more for each of the 2 relevant retrieved, 2
     more possible for each relevant: (3 + 4) / (5 + 6):
 
@@ -49,13 +84,50 @@ def prefs_avgjg_rnonrel(
 def prefs_avgjg_rnonrel_ret(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""prefs_avgjg_Rnonrel counting retrieved documents only. (trec_eval ``prefs_avgjg_Rnonrel_ret``,
-    m_prefs_avgjg_Rnonrel_ret.c.)
+    r"""prefs_avgjg_Rnonrel counting retrieved documents only.
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_avgjg_Rnonrel_ret`` (m_prefs_avgjg_Rnonrel_ret.c), from ``-R prefs`` or ``-R qrels_prefs``
+    judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the mean over the judgment groups of each group's fulfilled over possible preferences among
+        retrieved documents, with as many non-relevant documents as relevant ones (0 when a group has nothing to count),
+        from 0 to 1; ``steps`` has one RankStep per rank of the (cut) ranking, each fulfilled preference credited to its
+        preferred document's rank; ``terms`` holds ``Term.SUM`` (the groups' ratios added) and ``Term.GROUPS`` (their
+        number).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     R = 2 relevant retrieved, N = 1: one fulfilled more for each (of 2), one possible more for each relevant (of
     3): (2 + 2) / (3 + 3):
 

@@ -29,13 +29,47 @@ if TYPE_CHECKING:
 def prefs_num_prefs_poss(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""How many preferences the judgment groups state (A preferred to B), whatever was retrieved. (trec_eval
-    ``prefs_num_prefs_poss``, m_prefs_num_prefs_poss.c.)
+    r"""How many preferences the judgment groups state (A preferred to B), whatever was retrieved.
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_num_prefs_poss`` (m_prefs_num_prefs_poss.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the number of preferences the groups state (a float); ``steps`` has one RankStep per rank of the
+        (cut) ranking, each preference counted credited to the better ranked of its retrieved documents (the rest to the
+        last rank); ``terms`` holds ``Term.POSSIBLE``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     a > c, a > z, a > b, c > b, z > b:
 
     >>> prefs_num_prefs_poss(['a', 'b', 'c'], {"a": 2, "b": 0, "c": 1, "z": 1}).value
@@ -48,12 +82,46 @@ def prefs_num_prefs_ful(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""How many stated preferences A > B the ranking fulfils: A retrieved above B, or A retrieved and B not.
-    (trec_eval ``prefs_num_prefs_ful``, m_prefs_num_prefs_ful.c.)
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_num_prefs_ful`` (m_prefs_num_prefs_ful.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the number of preferences the ranking fulfils (a float); ``steps`` has one RankStep per rank of the
+        (cut) ranking, each preference counted credited to the better ranked of its retrieved documents (the rest to the
+        last rank); ``terms`` holds ``Term.FULFILLED``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     a > c, a > b (both retrieved, a above) and a > z (z not retrieved):
 
     >>> prefs_num_prefs_ful(['a', 'b', 'c'], {"a": 2, "b": 0, "c": 1, "z": 1}).value
@@ -66,12 +134,47 @@ def prefs_num_prefs_ful_ret(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""How many preferences A > B between two retrieved documents the ranking fulfils (A ranked above B).
-    (trec_eval ``prefs_num_prefs_ful_ret``, m_prefs_num_prefs_ful_ret.c.)
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_num_prefs_ful_ret`` (m_prefs_num_prefs_ful_ret.c), from ``-R prefs`` or ``-R qrels_prefs``
+    judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the number of preferences between two retrieved documents the ranking fulfils (a float); ``steps``
+        has one RankStep per rank of the (cut) ranking, each preference counted credited to the better ranked of its
+        retrieved documents (the rest to the last rank); ``terms`` holds ``Term.FULFILLED``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     a > c and a > b:
 
     >>> prefs_num_prefs_ful_ret(['a', 'b', 'c'], {"a": 2, "b": 0, "c": 1, "z": 1}).value

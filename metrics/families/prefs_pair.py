@@ -30,12 +30,47 @@ def prefs_pair(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Per document pair, the share of judgment groups preferring the better-ranked one, averaged over pairs.
-    (trec_eval ``prefs_pair``, m_prefs_pair.c.)
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_pair`` (m_prefs_pair.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the mean, over the document pairs some group has a preference on, of the share of the groups
+        preferring the better-ranked one (pairs of two unretrieved documents count as 0), from 0 to 1 (0 with no pair);
+        ``steps`` has one RankStep per rank of the (cut) ranking, each pair's share credited to its better-ranked
+        document; ``terms`` holds ``Term.SUM`` (the pairs' shares added) and ``Term.PAIRS`` (their number).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     (a, b): u1 prefers a, u2 b, 1/2; (a, c) and (b, c): 1 each; (1/2 + 1 + 1) / 3:
 
     >>> prefs_pair(['a', 'b', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
@@ -47,13 +82,48 @@ def prefs_pair(
 def prefs_pair_ret(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
-    r"""prefs_pair over the pairs of two retrieved documents only. (trec_eval ``prefs_pair_ret``,
-    m_prefs_pair_ret.c.)
+    r"""prefs_pair over the pairs of two retrieved documents only.
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_pair_ret`` (m_prefs_pair_ret.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the mean, over the pairs of two retrieved documents some group has a preference on, of the share of
+        the groups preferring the better-ranked one, from 0 to 1 (0 with no pair); ``steps`` has one RankStep per rank
+        of the (cut) ranking, each pair's share credited to its better-ranked document; ``terms`` holds ``Term.SUM``
+        (the pairs' shares added) and ``Term.PAIRS`` (their number).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     the one pair of retrieved documents, (a, c): u1 prefers a, u2 c:
 
     >>> prefs_pair_ret(['a', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"c": 1, "a": 0}}).value
@@ -66,12 +136,47 @@ def prefs_pair_imp(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""prefs_pair over the pairs with a retrieved document; pairs of two unretrieved documents are left out.
-    (trec_eval ``prefs_pair_imp``, m_prefs_pair_imp.c.)
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_pair_imp`` (m_prefs_pair_imp.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the mean, over the pairs with a retrieved document some group has a preference on, of the share of
+        the groups preferring the better-ranked one, from 0 to 1 (0 with no pair); ``steps`` has one RankStep per rank
+        of the (cut) ranking, each pair's share credited to its better-ranked document; ``terms`` holds ``Term.SUM``
+        (the pairs' shares added) and ``Term.PAIRS`` (their number).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     (a, b): 1/2; (a, c): 1; (b, c) has no retrieved document: (1/2 + 1) / 2:
 
     >>> prefs_pair_imp(['a'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value

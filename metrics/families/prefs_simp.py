@@ -30,12 +30,46 @@ def prefs_simp(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Fulfilled preferences over all stated ones (one between two unretrieved documents is not fulfilled).
-    (trec_eval ``prefs_simp``, m_prefs_simp.c.)
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_simp`` (m_prefs_simp.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the fulfilled preferences over all possible ones, from 0 to 1 (0 when none is possible); ``steps``
+        has one RankStep per rank of the (cut) ranking, each fulfilled preference credited to its preferred document's
+        rank; ``terms`` holds ``Term.FULFILLED`` and ``Term.POSSIBLE``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     u1's a > b, a > c, b > c are fulfilled, u2's b > a is not: 3 / 4:
 
     >>> prefs_simp(['a', 'b', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
@@ -48,12 +82,46 @@ def prefs_simp_ret(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Fulfilled over possible preferences between two retrieved documents (for collections that change).
-    (trec_eval ``prefs_simp_ret``, m_prefs_simp_ret.c.)
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_simp_ret`` (m_prefs_simp_ret.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the fulfilled over the possible preferences between two retrieved documents, from 0 to 1 (0 when
+        none is possible); ``steps`` has one RankStep per rank of the (cut) ranking, each fulfilled preference credited
+        to its preferred document's rank; ``terms`` holds ``Term.FULFILLED`` and ``Term.POSSIBLE``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     a > b is the one preference between retrieved documents, fulfilled:
 
     >>> prefs_simp_ret(['a', 'b'], {"a": 2, "b": 1, "c": 0}).value
@@ -66,12 +134,46 @@ def prefs_simp_imp(
     ranking: Ranking, qrels: PreferenceJudgments, k: int | None = None, *, conventions: Conventions = TREC_EVAL
 ) -> Breakdown:
     r"""Fulfilled over possible preferences that involve a retrieved document (two unretrieved: left out).
-    (trec_eval ``prefs_simp_imp``, m_prefs_simp_imp.c.)
 
-    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}``
-    (trec_eval ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no
-    preference): see metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+    trec_eval ``prefs_simp_imp`` (m_prefs_simp_imp.c), from ``-R prefs`` or ``-R qrels_prefs`` judgments.
 
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : PreferenceJudgments
+        One query's preferences: ``{group: {subgroup: {doc: level}}}`` (trec_eval ``-R prefs``),
+        ``{group: {doc: level}}`` (``-R qrels_prefs``: one subgroup per group) or plain qrels ``{doc: grade}`` (one
+        group; a grade below 0 states no preference).
+    k : int or None, optional
+        The cutoff: only the top k ranks are retrieved. None (the default) takes the whole ranking, as trec_eval does
+        (its measure has no cutoff).
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``). The value reads none of them; ``threshold``
+        only says which steps are relevant when ``qrels`` is plain qrels.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the fulfilled over the possible preferences with a retrieved document, from 0 to 1 (0 when none is
+        possible); ``steps`` has one RankStep per rank of the (cut) ranking, each fulfilled preference credited to its
+        preferred document's rank; ``terms`` holds ``Term.FULFILLED`` and ``Term.POSSIBLE``.
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, plain qrels hold a grade that is not an integer, or a group's preferences contradict each other
+        (A > B and B > A) or give a document both level 0 and a level above 0.
+
+    Notes
+    -----
+    One query's judgments are preferences, ``{group: {subgroup: {doc: level}}}`` or ``{group: {doc: level}}`` (trec_eval
+    ``-R prefs``, ``-R qrels_prefs``), or plain qrels (one group; a grade below 0 states no preference): see
+    metrics.preferences.readable_preferences. k cuts the ranking (trec_eval's has no cutoff).
+
+    Examples
+    --------
     of the 5 preferences with a retrieved document only b > a is fulfilled (d > c involves none):
 
     >>> prefs_simp_imp(['b', 'a'], {"a": 0, "b": 1, "c": 2, "d": 3}).value

@@ -28,15 +28,48 @@ def rprec_mult_avgjg(
     conventions: Conventions = TREC_EVAL,
     multiple: float = 1.0,
 ) -> Breakdown:
-    r"""Precision at rank x·R averaged over the query's judgment groups (trec_eval ``Rprec_mult_avgjg_x``,
-    ``-R qrels_jg``), each group at its own R.
+    r"""Precision at rank x·R averaged over the query's judgment groups, each group at its own R.
 
+    trec_eval ``Rprec_mult_avgjg_x``, from ``-R qrels_jg`` judgments.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Doc ids, best first (``ranking[0]`` is rank 1); distinct strings.
+    qrels : JudgmentGroups
+        One query's judgment groups, ``{group: {doc: grade}}`` (trec_eval ``-R qrels_jg``: the second field names the
+        group); plain judgments ``{doc: grade}`` are one group.
+    k : int or None, optional
+        Cuts the ranking at k (trec_eval's measure has no cutoff); None (the default) takes the whole ranking.
+    conventions : Conventions, optional
+        The convention switches, trec_eval's by default (``TREC_EVAL``), passed on to each group's Rprec_mult.
+    multiple : float, optional
+        x: each group's precision is taken at rank x·R, R its relevant documents (trec_eval ``Rprec_mult_avgjg_x``);
+        1.0 by default.
+
+    Returns
+    -------
+    Breakdown
+        ``value`` is the groups' precisions at x·R averaged, from 0 to 1; ``steps`` has one RankStep per rank, each
+        contribution the groups' contributions averaged (a rank's grade is its highest over the groups); ``terms`` holds
+        ``Term.SUM`` (the groups' values added) and ``Term.GROUPS`` (their number).
+
+    Raises
+    ------
+    ValueError
+        If k is neither None nor a positive integer, the ranking is a single string or holds a doc id twice or one that
+        is not a string, or a grade (in any group) is not an integer.
+
+    Notes
+    -----
     .. math:: \mathrm{RprecMult\_avgjg}_x = \frac{1}{m} \sum_{j=1}^{m} \mathrm{Rprec\_mult}_{x,j}
 
     Conventions (``m_Rprec_mult_avgjg.c``): each group's value as
     :func:`metrics.families.r_precision_multiple.r_precision_multiple` computes it on that group's judgments; the
     groups in order of their ids. ``qrels`` maps each group to its judgments; plain judgments are one group.
 
+    Examples
+    --------
     >>> rprec_mult_avgjg(["a", "b"], {"u1": {"a": 1}, "u2": {"b": 1, "z": 1}}).value  # (1/1 + 1/2) / 2
     0.75
     """

@@ -14,6 +14,7 @@ averages each query's.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import cast
 
 from metrics.core.conventions import Conventions
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep, Term
@@ -32,8 +33,8 @@ def groups_of(qrels: Judgments | JudgmentGroups) -> list[tuple[str, Judgments]]:
     [('', {'a': 1})]
     """
     if qrels and all(isinstance(judgments, Mapping) for judgments in qrels.values()):
-        return sorted(qrels.items())
-    return [("", qrels)]
+        return sorted(cast(JudgmentGroups, qrels).items())  # every value a mapping: groups, as just checked
+    return [("", cast(Judgments, qrels))]
 
 
 def averaged(values: Sequence[float]) -> float:

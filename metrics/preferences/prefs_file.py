@@ -48,8 +48,8 @@ class Preferences:
         """The rows of one query."""
         rows = pc.equal(self.query, pa.scalar(query, pa.string()))
         kept = np.flatnonzero(np.asarray(rows.to_numpy(zero_copy_only=False)))
-        columns = (self.query, self.group, self.subgroup, self.doc)
-        return Preferences(self.name, *(c.filter(rows) for c in columns), self.level[kept])
+        query, group, subgroup, doc = (c.filter(rows) for c in (self.query, self.group, self.subgroup, self.doc))
+        return Preferences(self.name, query, group, subgroup, doc, self.level[kept])
 
 
 def read_prefs(source, name: str | None = None) -> Preferences:
@@ -91,8 +91,8 @@ def read_qrels_prefs(source, name: str | None = None) -> Preferences:
 
 def _checked(name: str, rows: list[tuple]) -> Preferences:
     columns = list(zip(*rows, strict=True)) if rows else [(), (), (), (), ()]
-    strings = [arrow_strings(column) for column in columns[:4]]
-    return _checked_columns(name, *strings, np.array(columns[4], dtype=np.float64))
+    query, group, subgroup, doc = (arrow_strings(column) for column in columns[:4])
+    return _checked_columns(name, query, group, subgroup, doc, np.array(columns[4], dtype=np.float64))
 
 
 def _checked_columns(name, query, group, subgroup, doc, level) -> Preferences:

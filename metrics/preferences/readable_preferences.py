@@ -294,7 +294,7 @@ def _recalculated(group: GroupCounts, query: QueryPreferences, retrieved_only: b
         # read as trec_eval reads them (_cut_class). _ret counts retrieved documents only, R the relevant retrieved.
         keep = group.rel_ret if retrieved_only else group.rel
         classes = [[d for d in c if query.is_retrieved(d) or not retrieved_only] for c in group.classes]
-        cut, unseen = _cut_class(query, group, keep, retrieved_only)
+        cut, unseen = _cut_class(query, group, group.classes[-1], keep, retrieved_only)
         for i, better in enumerate(classes):  # between the classes but the last
             for worse in classes[i + 1 : len(classes) - 1]:
                 for x in better:
@@ -323,14 +323,16 @@ def _recalculated(group: GroupCounts, query: QueryPreferences, retrieved_only: b
     return credit, counted
 
 
-def _cut_class(query: QueryPreferences, group: GroupCounts, keep: int, retrieved_only: bool) -> tuple[list[str], int]:
-    """The first ``keep`` entries of a one-subgroup group's last class as m_prefs_avgjg_Rnonrel.c reads them, and
-    how many of them lie past the query's judgments. trec_eval reads ``keep`` entries of its list of the query's
-    one-subgroup groups (each by level descending, then docid rank) from the class's start: when the class holds
+def _cut_class(
+    query: QueryPreferences, group: GroupCounts, last: tuple[str, ...], keep: int, retrieved_only: bool
+) -> tuple[list[str], int]:
+    """The first ``keep`` entries of a one-subgroup group's last class (``last``) as m_prefs_avgjg_Rnonrel.c reads
+    them, and how many of them lie past the query's judgments. trec_eval reads ``keep`` entries of its list of the
+    query's one-subgroup groups (each by level descending, then docid rank) from the class's start: when the class holds
     fewer (levels below 0 make it short), the next groups' entries, then memory past them (README, Known
     differences), taken here for documents no run retrieved. _ret reads only while the entries are retrieved."""
     later = query.groups[[g.group for g in query.groups].index(group.group) + 1 :]
-    entries = [*group.classes[-1], *(doc for g in later if g.classes is not None for c in g.classes for doc in c)]
+    entries = [*last, *(doc for g in later if g.classes is not None for c in g.classes for doc in c)]
     cut = entries[:keep]
     if retrieved_only:
         shown = 0
@@ -419,7 +421,8 @@ def averaged_breakdown(key: str, ranking: Ranking, qrels, k, conventions: Conven
     """prefs_avgjg (kind ""), _ret, _imp: each group's fulfilled over possible preferences (a group with none
     possible adds nothing), averaged over the groups; each fulfilled one credited to its preferred document's rank."""
     query = query_preferences(ranking, qrels, k)
-    ratios, credit = [], {}
+    ratios: list[float] = []
+    credit: dict[str, float] = {}
     for group in query.groups:
         f, p = fulfilled_and_possible(group, kind)
         if not p:
@@ -441,7 +444,8 @@ def rnonrel_breakdown(key: str, ranking: Ranking, qrels, k, conventions: Convent
     (:func:`rnonrel`), averaged over the groups; 0 when a group has nothing to count (its 0 / 0 makes trec_eval's
     sum NaN)."""
     query = query_preferences(ranking, qrels, k)
-    ratios, credit = [], {}
+    ratios: list[float] = []
+    credit: dict[str, float] = {}
     for group in query.groups:
         fulfilled, possible = rnonrel(group, query, retrieved_only)
         ratios.append(sum(fulfilled.values()) / possible if possible else math.nan)
@@ -464,7 +468,8 @@ def pair_breakdown(key: str, ranking: Ranking, qrels, k, conventions: Convention
     pairs = pair_counts(query)
     kinds = {pair: pair_kind(query, *pair) for pair in pairs}
     counted = [pair for pair in pairs if kinds[pair] in loops]
-    total, credit = 0.0, {}
+    total = 0.0
+    credit: dict[str, float] = {}
     for loop in (1, 2):  # trec_eval's order: the pairs of loop 1, then those of loop 2, each by docid ranks
         for pair in counted:
             if kinds[pair] == loop:

@@ -123,7 +123,8 @@ def ranked_run(source, name: str | None = None, keep=None) -> RankedRun:
         in_blocks = _ranked_blocks(source, name, keep)
         if in_blocks is not None:
             return in_blocks
-    return _ranked(*_columns(source, name), keep)
+    display, query, doc, score, row_names = _columns(source, name)
+    return _ranked(display, query, doc, score, row_names, keep)
 
 
 def _text_file(source) -> bool:
@@ -264,9 +265,9 @@ def _columns(source, name: str | None):
     if isinstance(source, Mapping):
         from_mapping(source, name or "run", "run")  # checks the dict; its scores are read below
         rows = [(str(q), str(d), float(v)) for q, entries in source.items() for d, v in _entries(entries).items()]
-        columns = list(zip(*rows, strict=True)) if rows else [(), (), ()]
-        query, doc = (chunked(arrow_strings(c)) for c in columns[:2])
-        return name or "run", query, doc, np.array(columns[2], dtype=np.float64), lambda r: [f"row {i}" for i in r]
+        given = list(zip(*rows, strict=True)) if rows else [(), (), ()]
+        query, doc = (chunked(arrow_strings(c)) for c in given[:2])
+        return name or "run", query, doc, np.array(given[2], dtype=np.float64), lambda r: [f"row {i}" for i in r]
     if is_parquet(source):
         parquet = ParquetInput(source, "run", name)
         columns, row_names = parquet.read_columns()

@@ -80,7 +80,9 @@ def plain_preferences(run_path: str, judgments_path: str, rel_format: str, measu
     from metrics.io.text.plain import read_plain_fields, read_plain_run_rows
 
     read = read_plain_fields(judgments_path, PREFS_FIELDS if rel_format == "prefs" else QRELS_PREFS_FIELDS)
-    found = read_plain_run_rows(run_path) if read is not None else None
+    if read is None:
+        return None
+    found = read_plain_run_rows(run_path)
     if found is None:
         return None
     judgments_name, lines = read
@@ -119,7 +121,7 @@ def _table(lines, evaluated: list[str], rankings: dict[str, dict[str, int]], max
     first_seen: dict[str, int] = {}
     for line in lines:
         first_seen.setdefault(line[3], len(first_seen))
-    by_group = {}
+    by_group: dict[tuple[str, str], set[str]] = {}
     for query, group, subgroup, _, _ in kept:
         by_group.setdefault((query, group), set()).add(subgroup)
     if any(len(subgroups) > 1 for subgroups in by_group.values()):
