@@ -21,8 +21,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import IDLE_TIMEOUT_MS, REPO, App, _app, start_server, stop_server
 from playwright.sync_api import expect
+
+from conftest import IDLE_TIMEOUT_MS, REPO, App, _app, start_server, stop_server
 
 CONFIG = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text())
 INSTALL_TIMEOUT_S = 600
