@@ -74,6 +74,11 @@ def test_build_prints_no_warning_and_the_wheel_holds_the_app(build):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         assert [f for f in APP_FILES if f not in names] == []
+        # every file of the two packages (pyproject.toml lists their sub-packages by hand: a new one must be added)
+        tracked = subprocess.run(
+            ["git", "ls-files", "metrics", "ir_metrics_lab"], cwd=REPO, capture_output=True, text=True
+        )
+        assert [f for f in tracked.stdout.split() if f not in names] == []
         # Two names in a user's site-packages, none as generic as "ui" that another distribution could also install.
         top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
         assert top_level == {"metrics", "ir_metrics_lab"}
