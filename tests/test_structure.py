@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 from pathlib import Path
@@ -23,7 +24,8 @@ def _python_files(*folders: str) -> list[Path]:
     return sorted(path for folder in folders for path in (REPO / folder).rglob("*.py"))
 
 
-def _imported_modules(path: Path) -> set[str]:
+@functools.cache  # the Streamlit-loading checks walk the same modules' imports many times over
+def _imported_modules(path: Path) -> frozenset[str]:
     """The modules ``path`` imports, with ``from package import module`` read as the module too."""
     modules = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -32,7 +34,7 @@ def _imported_modules(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             modules.add(node.module)
             modules.update(f"{node.module}.{a.name}" for a in node.names if _module_path(f"{node.module}.{a.name}"))
-    return modules
+    return frozenset(modules)
 
 
 def test_the_app_and_its_libraries_never_import_the_launcher():
