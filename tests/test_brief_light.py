@@ -148,7 +148,7 @@ def test_an_unknown_trace_is_refused():
     import plotly.graph_objects as go
 
     with pytest.raises(ValueError, match="'pie'"):
-        svg.svg(go.Figure(go.Pie(values=[1, 2])), title="t", desc="d", ident="c")
+        svg.svg(go.Figure(go.Pie(values=[1, 2])), ident="c")
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -38,7 +38,10 @@ def _e(text: object) -> str:
 
 
 def _svg(index: int, chart: Chart, per_row: int) -> str:
-    return svg.svg(chart.figure, title=chart.title, desc=chart.alt, ident=f"chart-{index}", per_row=per_row)
+    """The chart as inline SVG, named by its title and described by its text alternative."""
+    ident = f"chart-{index}"
+    names = f'<title id="{ident}-title">{_e(chart.title)}</title><desc id="{ident}-desc">{_e(chart.alt)}</desc>'
+    return svg.svg(chart.figure, ident=ident, names=names, per_row=per_row)
 
 
 def _link(text: str, address: str) -> str:

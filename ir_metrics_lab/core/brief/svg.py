@@ -59,16 +59,16 @@ def _t(text: object) -> str:
     return html.unescape(re.sub(r"<br\s*/?>", "\n", str(text or ""))).replace("$", r"\$")
 
 
-def svg(figure, *, title: str, desc: str, ident: str, per_row: int = 3) -> str:
-    """``figure`` (a plotly Figure) as an ``<svg role="img">`` element named by ``title`` and described by ``desc``
-    (both plain text, escaped here), its ids prefixed with ``ident`` so several can share a page; drawn for a row of
-    ``per_row`` charts."""
+def svg(figure, *, ident: str, names: str = "", per_row: int = 3) -> str:
+    """``figure`` (a plotly Figure) as an ``<svg role="img">`` element, its ids prefixed with ``ident`` so several can
+    share a page, drawn for a row of ``per_row`` charts. ``names``: its ``<title id="{ident}-title">`` and
+    ``<desc id="{ident}-desc">`` elements, written (and escaped) by the page, which its aria-labelledby names."""
     spec = figure.to_plotly_json()
     with _LOCK, matplotlib.rc_context(_RC):
         fig = _draw(spec, WIDTHS_IN[min(max(per_row, 1), 3)])
         out = io.StringIO()
         FigureCanvasSVG(fig).print_svg(out, metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
-    return _inline(out.getvalue(), title, desc, ident)
+    return _inline(out.getvalue(), names, ident)
 
 
 def _draw(spec: dict, width: float) -> Figure:
@@ -303,7 +303,7 @@ def _legend(fig: Figure, ax, traces: Sequence[dict], layout: dict) -> None:
     )
 
 
-def _inline(text: str, title: str, desc: str, ident: str) -> str:
+def _inline(text: str, names: str, ident: str) -> str:
     """Matplotlib's SVG document as an element for an HTML page: no XML prolog, doctype or metadata, sized by its
     viewBox (the page's CSS sets its width), named and described for assistive technology, with ids unique to it."""
     text = re.sub(r"<metadata>.*?</metadata>\s*", "", text[text.index("<svg") :], flags=re.S)
@@ -312,7 +312,5 @@ def _inline(text: str, title: str, desc: str, ident: str) -> str:
     body = re.sub(r'(id="|url\(#|href="#)', rf"\g<1>{ident}-", body)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="{view_box}" '
-        f'role="img" aria-labelledby="{ident}-title {ident}-desc">'
-        f'<title id="{ident}-title">{html.escape(title)}</title><desc id="{ident}-desc">{html.escape(desc)}</desc>'
-        + body
+        f'role="img" aria-labelledby="{ident}-title {ident}-desc">{names}' + body
     )
