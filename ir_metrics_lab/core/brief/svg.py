@@ -27,9 +27,9 @@ from matplotlib.transforms import blended_transform_factory
 
 from ir_metrics_lab.core.figures.palette import COLORS
 
-# Drawn this wide (inches) for a row of 1, 2 or 3 charts, then scaled by the page: with 3, ~1.1x on a 1440 px screen
-# and ~0.7x on a printed page (text of 8.5 pt prints at about 6 pt)
-WIDTHS_IN = {1: 5.0, 2: 4.4, 3: 3.3}
+# Drawn this wide (inches) for a row of 1, 2 or 3 charts, then scaled by the page: with 3, ~1.2x on a 1440 px screen
+# and ~0.8x on a printed page (text of 8.5 pt prints at about 7 pt)
+WIDTHS_IN = {1: 4.6, 2: 4.0, 3: 3.0}
 FONT_PT = 8.5
 PX = 0.75  # plotly sizes are CSS pixels; matplotlib's are points
 DASHES = {"solid": "-", "dash": (0, (4, 2.5)), "dot": (0, (1, 1.6)), "dashdot": "-.", "longdash": (0, (7, 3))}
@@ -73,7 +73,7 @@ def svg(figure, *, ident: str, names: str = "", per_row: int = 3) -> str:
 
 def _draw(spec: dict, width: float) -> Figure:
     layout = spec.get("layout", {})
-    height = min(width, 3.3) * layout.get("height", 300) / 400  # a wider chart is no taller: it sits in a row
+    height = min(width, 3.0) * layout.get("height", 300) / 400  # a wider chart is no taller: it sits in a row
     fig = Figure(figsize=(width, height), layout="constrained")
     fig.get_layout_engine().set(w_pad=0.02, h_pad=0.02)
     ax = fig.add_subplot()
@@ -175,7 +175,7 @@ def _bar(ax, trace: dict, categories: dict[str, list[str]], index: int, count: i
     bars = draw(where, values, size, color=colour, label=_t(trace.get("name")), zorder=2)
     text = trace.get("text")
     if text is not None and trace.get("textposition") == "outside":
-        ax.bar_label(bars, labels=[_t(t) for t in text], padding=2, fontsize=FONT_PT - 1.5)
+        ax.bar_label(bars, labels=[_t(t) for t in text], padding=2, fontsize=FONT_PT - 1)
 
 
 def _waterfall(ax, trace: dict, categories: dict[str, list[str]]) -> None:
@@ -199,7 +199,7 @@ def _waterfall(ax, trace: dict, categories: dict[str, list[str]]) -> None:
     for i, text in enumerate(trace.get("text") or []):
         ax.annotate(
             _t(text), (x[i], tops[i]), xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
-            fontsize=FONT_PT - 1.5,
+            fontsize=FONT_PT - 1,
         )  # fmt: skip
 
 
@@ -287,7 +287,7 @@ def _legend(fig: Figure, ax, traces: Sequence[dict], layout: dict) -> None:
     handles, labels = ax.get_legend_handles_labels()
     if not labels or layout.get("showlegend") is False:
         return
-    width = fig.get_figwidth() * 72 / (FONT_PT * 0.6)  # about this many letters fit across
+    width = fig.get_figwidth() * 72 / ((FONT_PT - 0.5) * 0.55)  # about this many letters fit across
     per_row = max(1, min(len(labels), int(width // max(len(label) + 5 for label in labels))))
     # matplotlib fills a legend column by column; plotly, and a reader, row by row
     order = [i * per_row + j for j in range(per_row) for i in range(len(labels)) if i * per_row + j < len(labels)]
