@@ -75,7 +75,7 @@ def _draw(spec: dict, width: float) -> Figure:
     layout = spec.get("layout", {})
     height = min(width, 3.0) * layout.get("height", 300) / 400  # a wider chart is no taller: it sits in a row
     fig = Figure(figsize=(width, height), layout="constrained")
-    fig.get_layout_engine().set(w_pad=0.02, h_pad=0.02)
+    fig.get_layout_engine().set(w_pad=0.05, h_pad=0.03)  # inches: room for a PDF font a little wider
     ax = fig.add_subplot()
     categories = _categories(spec)
     traces = spec.get("data", [])
