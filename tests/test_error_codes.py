@@ -17,6 +17,7 @@ import pytest
 import metrics
 import metrics.io.text.fast
 from ir_metrics_lab.core import url
+from ir_metrics_lab.session.datasets import _too_big
 from metrics.cli.ir_metrics import main
 from metrics.core.error_codes import CODES
 from metrics.core.errors import InputError
@@ -158,7 +159,14 @@ ONE_BY_ONE = {
     "cutoff-k",
     "prefs-inconsistent",
     "share-link",
+    "upload-too-large",
 }
+
+
+def test_an_upload_over_the_limit_is_refused_with_its_code():
+    message = _too_big("big.run", 3 * 2**20, 2)
+    assert message is not None and message.startswith("big.run: the file is 3.0 MB, over the 2 MB limit")
+    assert message.endswith(" (see errors/upload-too-large in the docs)")
 
 
 def test_every_registered_code_is_raised_by_a_test_above():

@@ -347,6 +347,17 @@ _CODES = (
         "python -m metrics -D 1.q1 qrels.txt run.txt",
     ),
     ErrorCode(
+        "upload-too-large",
+        "An uploaded file is over the app's size limit",
+        "The app refuses an upload (or a path typed on the Evaluate a run page) larger than Streamlit's "
+        "`server.maxUploadSize`, in MB, the limit the app was started with.",
+        "Raise `maxUploadSize` under `[server]` in `.streamlit/config.toml` and restart the app, or evaluate the "
+        "file with the command line, which reads runs of any size (`ir-metrics qrels.txt run.txt`, `--stream` for "
+        "very large ones).",
+        "big.run (3.0 MB), with maxUploadSize = 2 in .streamlit/config.toml",
+        "[server]\nmaxUploadSize = 200\n",
+    ),
+    ErrorCode(
         "share-link",
         "A share link's key cannot be read",
         "A Playground link has a key whose value is malformed (a grade that is not a whole number, an unknown "
