@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import pickle
 import re
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -236,3 +237,55 @@ def test_readers_and_command_lines_refuse_with_coded_errors_only():
     for path in files:
         text = path.read_text(encoding="utf-8")
         assert "raise ValueError(" not in text, path.relative_to(ROOT)
+
+
+# --- the docs pages' examples are true ---
+
+# Codes whose example is a file's text: the reader it is given to, and the file's name.
+FILE_EXAMPLES = {
+    "file-empty": (read_run, "run.csv"),
+    "line-columns": (read_run, "run.txt"),
+    "csv-columns": (read_run, "run.csv"),
+    "header-expected": (read_run, "run.csv"),
+    "column-missing": (read_run, "run.csv"),
+    "id-empty": (read_run, "run.csv"),
+    "not-a-number": (read_run, "run.txt"),
+    "grade-not-integer": (read_qrels, "qrels.txt"),
+    "grade-out-of-range": (read_qrels, "qrels.txt"),
+    "duplicate-doc": (read_run, "run.txt"),
+    "duplicate-judgment": (read_qrels, "qrels.txt"),
+    "duplicate-zscore": (read_zscores, "z.txt"),
+}
+PREFS = b"q1 g1 s1 d1 2\nq1 g1 s1 d2 1\n"
+
+
+@pytest.mark.parametrize("code", sorted(FILE_EXAMPLES))
+def test_a_file_example_of_the_docs_is_refused_with_its_code_and_its_fix_is_read(tmp_path, code):
+    reader, name = FILE_EXAMPLES[code]
+    entry = CODES[code]
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / name).write_text(entry.bad, encoding="utf-8")
+    assert _refused(lambda: reader(str(tmp_path / "bad" / name))).code == code
+    (tmp_path / name).write_text(entry.good, encoding="utf-8")
+    reader(str(tmp_path / name))  # read without error
+
+
+@pytest.mark.parametrize("code", sorted(code for code, entry in CODES.items() if entry.bad.startswith("python -m")))
+def test_a_command_line_example_of_the_docs_is_refused_with_its_code_and_its_fix_runs(tmp_path, capsys, code):
+    (tmp_path / "qrels.txt").write_bytes(QRELS)
+    (tmp_path / "run.txt").write_bytes(RUN)
+    (tmp_path / "prefs.txt").write_bytes(PREFS)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "bm25.run").write_bytes(RUN)
+    entry = CODES[code]
+
+    def status(example: str) -> tuple[int, str]:
+        words = shlex.split(example)
+        assert words[:3] == ["python", "-m", "metrics"]
+        files = [str(tmp_path / word) if word.endswith((".txt", ".run", "/")) else word for word in words[3:]]
+        done = main(files)
+        return done, capsys.readouterr().err
+
+    refused, err = status(entry.bad)
+    assert refused == 2 and err.endswith(f" (see errors/{code} in the docs)\n"), err
+    assert status(entry.good) == (0, "")

@@ -40,7 +40,8 @@ def read_run(source, name: str | None = None) -> Run:
     metrics.io.InputError
         If the source cannot be read, or a line or an entry is malformed (a score that is not a number, a doc
         given twice for a query, ...): a ValueError whose one-line message names the file, the line and the
-        problem. Also for a Qrels given as a run.
+        problem, and ends with its code's page in the docs (``error.code``, ``error.path``, ``error.line``). Also
+        for a Qrels given as a run.
 
     See Also
     --------
