@@ -186,10 +186,10 @@ def parse_measure(text: str) -> Measure:
     'P(rel=2)@5'
     >>> round(parse_measure("RBP(p=0.8)").compute(["a", "x"], {"a": 1}).value, 4)
     0.2
-    >>> parse_measure("P@0")
+    >>> parse_measure("P@0")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: measure 'P@0': the cutoff after the name must be a positive integer
+    metrics.core.errors.InputError: measure 'P@0': the cutoff after the name must be a positive integer (see errors/...)
     """
     spelled = text.strip()
     lowered = spelled.lower()
