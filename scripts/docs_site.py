@@ -1,7 +1,8 @@
 """The documentation site's pages that are written from the code at every build (MkDocs hooks; mkdocs.yml names this
 file), so none of them is committed or can go stale: a page per measure family from the registry, the command lines'
-help from the installed commands, the Python API pages (mkdocstrings), the share-link keys from their schema module,
-the module map, the changelog, and the tutorials' and measures' places in the navigation.
+help from the installed commands, the Python API pages (mkdocstrings), the share-link keys from their schema module, a
+page per error code from its registry (metrics.core.error_codes), the module map, the changelog, and the tutorials',
+measures' and error codes' places in the navigation.
 
     .venv/bin/mkdocs build --strict    # or: .venv/bin/mkdocs serve
 
@@ -28,6 +29,7 @@ DOCS = REPO / "docs"
 REFERENCE = "reference"
 MEASURES = f"{REFERENCE}/measures"
 API = f"{REFERENCE}/api"
+ERRORS = f"{REFERENCE}/errors"
 TUTORIALS = "tutorials"
 PLOTLY_JS = "javascripts/plotly.min.js"  # the plotly.js the installed plotly ships, for the tutorials' charts
 # The small ranking every measure page works its example on: d2 judged non-relevant, d4 never judged, d9 judged
@@ -417,6 +419,36 @@ def share_links_page() -> str:
     )
 
 
+# --- the error codes ---
+
+
+def error_page(entry: Any) -> str:
+    """The page of one error code (a metrics.core.error_codes.ErrorCode): what it means, how to fix the input, and an
+    example of a refused input beside its fix."""
+    return (
+        f"# `{entry.code}`: {entry.title}\n\n{entry.meaning}\n\n## How to fix it\n\n{entry.fix}\n\n## Example\n\n"
+        f"Refused:\n\n```text\n{entry.bad.rstrip()}\n```\n\nAccepted:\n\n```text\n{entry.good.rstrip()}\n```\n\n"
+        f"Messages with this code end with `(see errors/{entry.code} in the docs)`. All codes: [Errors](index.md).\n"
+    )
+
+
+def errors_index() -> str:
+    """The list of every error code, generated from the registry, each linked to its page."""
+    from metrics.core.error_codes import CODES
+
+    rows = "\n".join(f"| [`{code}`]({code}.md) | {entry.title} |" for code, entry in CODES.items())
+    return (
+        "# Errors\n\n"
+        "Every refusal of bad input (a run's or qrels' line, a command-line option, a value typed in the app) ends "
+        "with a code and the page that explains it: `(see errors/CODE in the docs)`. Files are named with their "
+        "line (or row) where there is one, e.g. `run.txt, line 17: score 'high' is not a number (see "
+        "errors/not-a-number in the docs)`. In Python, the error is a `metrics.io.InputError` (a `ValueError`) with "
+        "the attributes `code`, `path`, `line` and `problem`. The formats themselves: [Input formats]"
+        "(/reference/input-formats.md). Generated from `metrics.core.error_codes` when this site is built.\n\n"
+        f"| Code | What it means |\n|---|---|\n{rows}\n"
+    )
+
+
 # --- the Python API ---
 
 
@@ -522,18 +554,21 @@ class DocstringsAsMarkdown(griffe.Extension):
 def _generated() -> dict[str, Any]:
     """Path under docs/ -> a function writing that page."""
     from metrics.catalog.registry import FAMILIES
+    from metrics.core.error_codes import CODES
 
     pages: dict[str, Any] = {f"{MEASURES}/index.md": measures_index, f"{REFERENCE}/cli.md": cli_page}
     pages[f"{REFERENCE}/share-links.md"] = share_links_page
     pages.update({f"{MEASURES}/{slug(f)}.md": (lambda f=f: measure_page(f)) for f in FAMILIES})
     pages.update({api_file(package): (lambda p=package: api_page(p)) for package in api_packages()})
     pages["CHANGELOG.md"] = lambda: (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    pages[f"{ERRORS}/index.md"] = errors_index
+    pages.update({f"{ERRORS}/{code}.md": (lambda e=entry: error_page(e)) for code, entry in CODES.items()})
     return pages
 
 
 def _expand(nav: Any) -> Any:
     """The navigation with the generated sections filled in: the measures after their index, the API's pages after
-    its index, the tutorials (docs/tutorials/*.ipynb, by name) after theirs."""
+    its index, the error codes' after theirs, the tutorials (docs/tutorials/*.ipynb, by name) after theirs."""
     from metrics.catalog.registry import FAMILIES
 
     if isinstance(nav, list):  # a generated section's pages take its index's place in the list
@@ -542,6 +577,10 @@ def _expand(nav: Any) -> Any:
         return {title: _expand(value) for title, value in nav.items()}
     if nav == f"{MEASURES}/index.md":
         return [nav, *({f.key: f"{MEASURES}/{slug(f)}.md"} for f in FAMILIES)]
+    if nav == f"{ERRORS}/index.md":
+        from metrics.core.error_codes import CODES
+
+        return [nav, *(f"{ERRORS}/{code}.md" for code in CODES)]
     if nav == f"{API}/index.md":
         return [nav, *({package: api_file(package)} for package in api_packages()[1:])]
     if nav == f"{TUTORIALS}/index.md":

@@ -58,7 +58,7 @@ def test_broken_percent_encoding_in_a_title_is_named():
     assert lines == [
         "This link had problems. The rest of it was loaded; each bad part fell back to its default:",
         "Link key 'titles': the title '%E0%A4%A' of 'd2' has broken percent-encoding (bytes that are not UTF-8 "
-        "text); they are shown as \ufffd.",
+        "text); they are shown as \ufffd. (see errors/share-link in the docs)",
     ]
 
 
@@ -103,7 +103,9 @@ def test_uploaded_file_name_is_literal_in_status_and_help(your_data, name):
 @pytest.mark.parametrize("name", FILE_NAMES)
 def test_uploaded_file_name_is_literal_in_its_error(your_data, name):
     at = uploads.upload(your_data, (name, b"q1 Q0 d1 1 abc s\n"), ("qrels.txt", b"q1 0 d1 1\n"))
-    assert shown(at.error[0].value) == f"{name}, line 1: score 'abc' is not a number"
+    assert (
+        shown(at.error[0].value) == f"{name}, line 1: score 'abc' is not a number (see errors/not-a-number in the docs)"
+    )
 
 
 @pytest.mark.parametrize("query", QUERY_IDS)

@@ -193,9 +193,9 @@ def test_preset_picker_loads_an_example(at):
 @pytest.mark.parametrize(
     ("doc", "grade", "message"),
     [
-        ("d1", 0, "already a document 'd1'"),
-        ("", 0, "Document id field is empty"),
-        ("d9", 7, "Grade must be a whole number from 0 to 3; got 7"),
+        ("d1", 0, "already a document 'd1'; ids must be unique (see errors/duplicate-doc in the docs)"),
+        ("", 0, "Document id field is empty (see errors/id-empty in the docs)"),
+        ("d9", 7, "Grade must be a whole number from 0 to 3; got 7 (see errors/grade-out-of-range in the docs)"),
     ],
 )
 def test_bad_document_input_is_explained_and_kept(at, doc, grade, message):
@@ -213,7 +213,9 @@ def test_bad_document_input_is_explained_and_kept(at, doc, grade, message):
 def test_bad_k_is_explained_and_kept(at):
     at.number_input(key="pg_k").set_value(0).run()
     assert not at.exception
-    assert any("Cutoff k must be between 1 and 100; got 0" in e.value for e in at.error)
+    assert any(
+        "Cutoff k must be between 1 and 100; got 0 (see errors/cutoff-k in the docs)" in e.value for e in at.error
+    )
     assert at.number_input(key="pg_k").value == 0
     assert "NDCG@5" in metric_values(at)  # the scenario keeps k = 5
 

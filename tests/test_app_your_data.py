@@ -339,7 +339,7 @@ def test_upload_over_the_limit(monkeypatch):
         assert not at.exception
         assert errors(at) == [
             f"huge.run: the file is {len(big) / 2**20:,.1f} MB, over the 1 MB limit (server.maxUploadSize in "
-            ".streamlit/config.toml; raise it to load larger files)"
+            ".streamlit/config.toml; raise it to load larger files) (see errors/upload-too-large in the docs)"
         ]
     finally:
         config.set_option("server.maxUploadSize", limit)
@@ -393,8 +393,8 @@ def test_command_line_problems(monkeypatch, tmp_path):
     assert not at.exception
     assert errors(at) == [
         "big.run: the file is 3.0 MB, over the 2 MB limit (server.maxUploadSize in .streamlit/config.toml; raise it "
-        "to load larger files)",
-        f"{tmp_path / 'missing.qrels'}: no such file",
+        "to load larger files) (see errors/upload-too-large in the docs)",
+        f"{tmp_path / 'missing.qrels'}: no such file (see errors/file-missing in the docs)",
     ]
     assert [unescaped(w.value) for w in at.warning] == ["Command line: unknown option '--qrel' (did you mean --qrels?)"]
 

@@ -328,7 +328,7 @@ def test_real_process_bad_input(tmp_path):
         timeout=60,
     )
     assert done.returncode == 2
-    assert done.stderr == "error: missing_qrels.txt: no such file\n"
+    assert done.stderr == "error: missing_qrels.txt: no such file (see errors/file-missing in the docs)\n"
 
 
 def test_every_installed_command_is_a_function_of_the_package():

@@ -1,6 +1,7 @@
 """The documentation site builds with ``mkdocs build --strict`` (a broken link, a missing API object or any warning
 fails it), and what it is generated from is all there: a page per registered measure family, the command-line
-reference, the API with ``evaluate``, a page per teaching notebook. Its pages' doctests run too."""
+reference, the API with ``evaluate``, a page per teaching notebook, a page per error code. Its pages' doctests run
+too."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import nbformat
 import pytest
 
 from metrics.catalog.registry import FAMILIES
-from scripts.docs_site import MEASURES, slug
+from metrics.core.error_codes import CODES
+from scripts.docs_site import ERRORS, MEASURES, slug
 from scripts.execute_notebooks import LINK_CELL
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,6 +41,16 @@ def test_every_registered_family_has_its_measure_page(site):
     assert pages == {slug(family) for family in FAMILIES}
     ndcg = (site / MEASURES / "ndcg" / "index.html").read_text(encoding="utf-8")
     assert "ndcg_cut" in ndcg and "Worked example" in ndcg  # its trec_eval name, its example
+
+
+def test_every_error_code_has_its_page_and_a_row_in_the_index(site):
+    pages = {path.parent.name for path in (site / ERRORS).glob("*/index.html")}
+    assert pages == set(CODES)  # (the index itself is errors/index.html, not a folder)
+    index = (site / ERRORS / "index.html").read_text(encoding="utf-8")
+    for code, entry in CODES.items():
+        assert f'href="{code}/"' in index
+        page = (site / ERRORS / code / "index.html").read_text(encoding="utf-8")
+        assert "How to fix it" in page and entry.title.split("`")[0].split("(")[0].strip() in page
 
 
 def test_the_command_line_reference_has_every_installed_command(site):

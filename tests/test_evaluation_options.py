@@ -73,4 +73,7 @@ def test_both_command_lines_refuse_a_block_size_below_one_byte(cli, runs):
     with contextlib.redirect_stderr(err):
         status = cli([str(path) for path in (QRELS, *runs)] + ["--block-bytes", "0"])
     assert status == 2
-    assert err.getvalue() == "error: --block-bytes must be a positive number of bytes, got 0\n"
+    assert (
+        err.getvalue()
+        == "error: --block-bytes must be a positive number of bytes, got 0 (see errors/option-value in the docs)\n"
+    )

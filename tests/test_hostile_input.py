@@ -97,6 +97,34 @@ BAD_FILES = [
     ("score.csv", "run", "query,doc,score\nq1,d1,high\n", "score.csv, line 2: score 'high' is not a number"),
     ("grade.tsv", "qrels", "query\tdoc\tgrade\nq1\td1\t2.5\n", f"grade.tsv, line 2: grade '2.5' {NOT_INTEGER}"),
 ]
+# The code each message ends with (its page in the docs): metrics.core.error_codes.
+CODE_OF = {
+    "empty-doc.csv": "id-empty",
+    "empty-query.csv": "id-empty",
+    "empty-doc.tsv": "id-empty",
+    "qrels-empty.csv": "id-empty",
+    "qrels-noq.csv": "id-empty",
+    "huge.qrels": "grade-out-of-range",
+    "neg.qrels": "grade-out-of-range",
+    "e300.qrels": "grade-out-of-range",
+    "half.qrels": "grade-not-integer",
+    "inf.qrels": "grade-not-integer",
+    "nan.run": "not-a-number",
+    "token.run": "not-a-number",
+    "grade.qrels": "grade-not-integer",
+    "longdoc.run": "id-too-long",
+    "longquery.qrels": "id-too-long",
+    "longtag.run": "line-too-long",
+    "header.csv": "header-expected",
+    "dup.run": "duplicate-doc",
+    "nul.run": "not-text",
+    "score.csv": "not-a-number",
+    "grade.tsv": "grade-not-integer",
+}
+BAD_FILES = [
+    (name, kind, content, f"{expected} (see errors/{CODE_OF[name]} in the docs)")
+    for name, kind, content, expected in BAD_FILES
+]
 
 
 def _cli(capsys, *args) -> tuple[int, str, str]:
@@ -162,7 +190,8 @@ def test_cli_refuses_with_file_line_and_reason(tmp_path, capsys, name, kind, con
 )
 def test_cli_refuses_bad_options_in_one_line(tmp_path, capsys, args, expected):
     run, qrels = _write(tmp_path, "run.txt", RUN), _write(tmp_path, "qrels.txt", QRELS)
-    assert _cli(capsys, qrels, run, *args) == (2, "", f"error: {expected}\n")
+    code = "option-level" if args[0] == "-l" else "measure-list" if "," in args[1] or not args[1] else "measure-cutoff"
+    assert _cli(capsys, qrels, run, *args) == (2, "", f"error: {expected} (see errors/{code} in the docs)\n")
 
 
 def test_a_long_unknown_measure_is_quoted_by_its_prefix(tmp_path, capsys):
@@ -248,7 +277,8 @@ def test_huge_cutoff_typed_in_the_app_is_an_explained_error(upload_page, measure
     assert not at.exception
     errors = [shown(e.value) for e in at.error]
     assert errors == [
-        f"Measure '{measure}': the cutoff 99999999999999999999 is beyond the largest allowed, 1,000,000,000"
+        f"Measure '{measure}': the cutoff 99999999999999999999 is beyond the largest allowed, 1,000,000,000 "
+        "(see errors/measure-cutoff in the docs)"
     ]
     assert not any("Unexpected error" in shown(e.value) for e in at.error)
     assert at.dataframe  # the other measures are still scored
@@ -285,6 +315,7 @@ LINKS = [
     ({"docs": "d1,,d2"}, "Link key 'docs': empty document id at position 2; ignored."),
     ({"docs": "d1", "missing": ":2"}, "Link key 'missing': the entry ':2' has no document id; ignored."),
 ]
+LINKS = [(params, f"{expected} (see errors/share-link in the docs)") for params, expected in LINKS]
 
 
 @pytest.mark.parametrize(("params", "expected"), LINKS)

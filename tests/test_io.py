@@ -15,6 +15,7 @@ import metrics.io.arrays.parallel
 import metrics.io.duplicates
 import metrics.io.order
 import metrics.io.text.fast
+from metrics.core.errors import pointer
 from metrics.evaluation.engine import evaluate
 from metrics.io import InputError, doc_hash, fingerprint, read_qrels, read_run
 from metrics.io.arrays.parallel import PARALLEL_ROWS, by_halves
@@ -36,7 +37,9 @@ def error_of(read, source, name=None) -> str:
         read(source, name) if name else read(source)
     message = str(caught.value)
     assert "\n" not in message, "InputError must be one line"
-    return message
+    ending = f" {pointer(caught.value.code)}"  # every message ends naming its docs page
+    assert message.endswith(ending), message
+    return message.removesuffix(ending)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -228,7 +231,7 @@ def row_split(request, monkeypatch):
 def test_an_error_in_the_second_half_is_raised_in_the_caller():
     def work(first, stop):
         if first > 0:
-            raise InputError(f"rows {first}..{stop - 1}: bad")
+            raise InputError("parse-failed", f"rows {first}..{stop - 1}: bad")
         return first
 
     with pytest.raises(InputError, match=r"rows 5\.\.9: bad"):

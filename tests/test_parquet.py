@@ -139,7 +139,9 @@ def _error(tmp_path, table, kind="run", name="bad.parquet") -> str:
     pq.write_table(table, tmp_path / name)
     with pytest.raises(InputError) as error:
         (read_run if kind == "run" else read_qrels)(tmp_path / name)
-    return str(error.value)
+    ending = f" (see errors/{error.value.code} in the docs)"  # every message ends naming its page
+    assert str(error.value).endswith(ending)
+    return str(error.value).removesuffix(ending)
 
 
 def test_bad_parquet_is_refused_with_a_clear_message(tmp_path):
@@ -181,7 +183,7 @@ def test_bad_row_in_a_dataset_names_the_file_and_its_row(tmp_path):
     )
     with pytest.raises(InputError) as error:
         read_run(tmp_path / "ds")
-    assert str(error.value) == "ds/b.parquet, row 1: score 'nan' is not a number"
+    assert str(error.value) == "ds/b.parquet, row 1: score 'nan' is not a number (see errors/not-a-number in the docs)"
 
 
 def test_cli_bad_parquet_exits_2_with_one_line(tmp_path, capsys):

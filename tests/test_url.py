@@ -336,6 +336,6 @@ def test_an_unjudged_id_that_is_not_ranked_is_ignored_with_a_warning():
     scn, warnings = url.from_query_params({"docs": "d1,d2", "missing": "d9:1", "unjudged": "d2,d9,zz"})
     assert scn.unjudged == {"d2"}
     assert warnings == [
-        "Link key 'unjudged': 'd9' is not a ranked document in 'docs'; ignored.",
-        "Link key 'unjudged': 'zz' is not a ranked document in 'docs'; ignored.",
+        "Link key 'unjudged': 'd9' is not a ranked document in 'docs'; ignored. (see errors/share-link in the docs)",
+        "Link key 'unjudged': 'zz' is not a ranked document in 'docs'; ignored. (see errors/share-link in the docs)",
     ]

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.errors import InputError
 from metrics.teaching.examples import Example
 
 SCALES = {1: "binary (0-1)", 3: "graded (0-3)", 4: "graded (0-4)"}
@@ -75,7 +76,9 @@ class Scenario:
         if doc not in self.docs:
             raise ValueError(f"no document {doc!r} in this scenario")
         if isinstance(grade, bool) or not isinstance(grade, int) or not 0 <= grade <= self.scale:
-            raise ValueError(f"grade for {doc!r} must be a whole number from 0 to {self.scale}, got {grade!r}")
+            raise InputError(
+                "grade-out-of-range", f"grade for {doc!r} must be a whole number from 0 to {self.scale}, got {grade!r}"
+            )
         return dataclasses.replace(
             self, grades={**self.grades, doc: grade}, unjudged=self.unjudged - {doc}, held_grades=self._held_but(doc)
         )
@@ -115,11 +118,12 @@ class Scenario:
     def with_doc(self, doc: str, title: str = "", grade: int = 0, *, on_shelf: bool = False) -> Scenario:
         doc = doc.strip()
         if not doc:
-            raise ValueError("a document needs an id")
+            raise InputError("id-empty", "a document needs an id")
         if doc in self.docs:
-            raise ValueError(f"there is already a document {doc!r}; ids must be unique")
+            raise InputError("duplicate-doc", f"there is already a document {doc!r}; ids must be unique")
         if doc in self.tail:
-            raise ValueError(f"{doc!r} is already retrieved further down (rank {self.full_ranking.index(doc) + 1})")
+            problem = f"{doc!r} is already retrieved further down (rank {self.full_ranking.index(doc) + 1})"
+            raise InputError("duplicate-doc", problem)
         if len(self.docs) >= MAX_DOCS:
             raise ValueError(f"the playground holds at most {MAX_DOCS} documents")
         added = dataclasses.replace(
@@ -157,7 +161,7 @@ class Scenario:
 
     def with_settings(self, *, k: int | None = None, conventions: Conventions | None = None) -> Scenario:
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
-            raise ValueError(f"k must be a whole number >= 1, got {k!r}")
+            raise InputError("cutoff-k", f"k must be a whole number >= 1, got {k!r}")
         return dataclasses.replace(self, k=self.k if k is None else k, conventions=conventions or self.conventions)
 
     def _require_ranked(self, doc: str) -> None:

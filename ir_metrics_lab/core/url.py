@@ -41,6 +41,7 @@ from urllib.parse import quote, unquote, urlencode
 from ir_metrics_lab.core import words
 from ir_metrics_lab.core.scenario import MAX_DOCS, SCALES, Scenario
 from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.errors import pointer
 
 MAX_K = MAX_DOCS  # the playground's k input allows 1..100 as well
 DEFAULT_K = Scenario(()).k
@@ -166,7 +167,7 @@ def _title(raw: str, doc: str, warnings: list[str]) -> str:
 
 
 def _warn(warnings: list[str], key: str, text: str) -> None:
-    warnings.append(f"Link key '{key}': {text}")
+    warnings.append(f"Link key '{key}': {text} {pointer('share-link')}")
 
 
 def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -> tuple[Scenario, list[str]]:
@@ -200,7 +201,8 @@ def _schema_values(params: Mapping[str, str], base: Scenario | None, warnings: l
         if key in SCHEMA_KEYS:
             get[key] = str(value)
         elif str(key).lower() not in IGNORED_KEYS:
-            warnings.append(f"Link key {_shown(str(key))}: not part of a scenario link; ignored.")
+            unknown = f"Link key {_shown(str(key))}: not part of a scenario link; ignored."
+            warnings.append(f"{unknown} {pointer('share-link')}")
     if "docs" not in get and base is not None and not link_problems(base):
         for key in ("grades", "missing", "titles", "unjudged"):
             if get.pop(key, None) is not None:

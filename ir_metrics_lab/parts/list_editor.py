@@ -16,6 +16,7 @@ from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.parts.list_settings import Apply, Current
 from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint
+from metrics.core.errors import pointer
 from metrics.teaching.examples import EXAMPLES
 
 # The height of the list's controls, which a new visitor's first run leaves for the next
@@ -170,10 +171,15 @@ def _add_form(prefix: str, current: Current, apply: Apply) -> None:
         grade = widget_state.widget_value(f"{prefix}_add_grade")
         scn = current()
         if not doc:
-            widget_state.set_message(area, "error", "Add document: the Document id field is empty.")
+            widget_state.set_message(
+                area, "error", f"Add document: the Document id field is empty {pointer('id-empty')}."
+            )
         elif not isinstance(grade, int) or not 0 <= grade <= scn.scale:
             widget_state.set_message(
-                area, "error", f"Add document: Grade must be a whole number from 0 to {scn.scale}; got {grade}."
+                area,
+                "error",
+                f"Add document: Grade must be a whole number from 0 to {scn.scale}; got {grade} "
+                f"{pointer('grade-out-of-range')}.",
             )
         else:
             try:

@@ -16,6 +16,7 @@ from ir_metrics_lab.core.scenario import MAX_DOCS, SCALES, Scenario
 from ir_metrics_lab.session import widget_state
 from metrics.catalog import registry
 from metrics.core.conventions import TREC_EVAL
+from metrics.core.errors import pointer
 
 # How every control of a list (here and in ir_metrics_lab.parts.list_editor) reads its Scenario and writes it back.
 Apply = Callable[[Scenario], None]
@@ -26,9 +27,9 @@ MAX_K = MAX_DOCS  # curves are swept to k: keep a typo like k = 10^9 from stalli
 
 def _k_error(raw: object) -> str | None:
     if not isinstance(raw, int | float) or raw != int(raw):
-        return f"Cutoff k must be a whole number; got {raw!r}. Keeping the previous k."
+        return f"Cutoff k must be a whole number; got {raw!r} {pointer('cutoff-k')}. Keeping the previous k."
     if not 1 <= raw <= MAX_K:
-        return f"Cutoff k must be between 1 and {MAX_K}; got {int(raw)}. Keeping the previous k."
+        return f"Cutoff k must be between 1 and {MAX_K}; got {int(raw)} {pointer('cutoff-k')}. Keeping the previous k."
     return None
 
 

@@ -42,6 +42,7 @@ from metrics.catalog.measure_lists import measure_names
 from metrics.catalog.measures import parse_measure
 from metrics.compare import leaderboard
 from metrics.compare.leaderboard import Leaderboard
+from metrics.core.errors import pointer
 from metrics.evaluation.engine import Evaluation, evaluate
 from metrics.evaluation.judged_coverage import JudgedCoverage, judged_coverage
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
@@ -145,7 +146,8 @@ def _too_big(name: str, size: int, limit_mb: int | None) -> str | None:
     if limit_mb is not None and size > limit_mb * _MB:
         return (
             f"{name}: the file is {size / _MB:,.1f} MB, over the {limit_mb} MB limit "
-            "(server.maxUploadSize in .streamlit/config.toml; raise it to load larger files)"
+            "(server.maxUploadSize in .streamlit/config.toml; raise it to load larger files) "
+            f"{pointer('upload-too-large')}"
         )
     return None
 
@@ -205,7 +207,7 @@ def load_path(kind: str, path: str | os.PathLike, *, limit_mb: int | None = None
     try:
         info = path.stat()
     except FileNotFoundError:
-        return Loaded(kind, name, ("path", str(path)), error=f"{path}: no such file")
+        return Loaded(kind, name, ("path", str(path)), error=f"{path}: no such file {pointer('file-missing')}")
     except OSError as error:
         return Loaded(kind, name, ("path", str(path)), error=f"{path}: cannot be read ({_one_line(error)})")
     if path.is_dir():

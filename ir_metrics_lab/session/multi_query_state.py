@@ -8,6 +8,7 @@ from types import MappingProxyType
 import streamlit as st
 
 from ir_metrics_lab.core.scenario import Scenario
+from metrics.core.errors import InputError
 from metrics.teaching.examples import CAT_DOG_PARROT
 
 _QUERIES = "multi_queries"  # {query id: Scenario}
@@ -42,7 +43,7 @@ def set_query(query_id: str, new: Scenario) -> None:
 def add_query(query_id: str, new: Scenario, text: str = "") -> None:
     """Add a query (or replace the one with that id) with its list and its text."""
     if not query_id:
-        raise ValueError("a query needs an id")
+        raise InputError("id-empty", "a query needs an id")
     _queries()[query_id] = new
     _query_texts()[query_id] = text
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from metrics.catalog import registry
 from metrics.catalog.measures import DEFAULT_MEASURES, parse_measure
+from metrics.core.errors import InputError
 
 _NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
 _PREVIOUS = re.compile(rf"^(?P<stem>.*?[_.@])(?P<number>{_NUMBER}(?:,{_NUMBER})*)$")  # P.5 -> P. and 5
@@ -74,7 +75,7 @@ def measure_names(options: Sequence[str] | None) -> list[str]:
 
     for index, option in enumerate(options):
         if not option.strip():
-            raise ValueError("an empty -m; name a measure such as NDCG@10, map or P.5,10")
+            raise InputError("measure-list", "an empty -m; name a measure such as NDCG@10, map or P.5,10")
         if option.strip() in registry.TREC_EVAL_NICKNAMES:
             for name in registry.TREC_EVAL_NICKNAMES[option.strip()]:
                 for expanded in _defaults(name) or [name]:
@@ -82,7 +83,7 @@ def measure_names(options: Sequence[str] | None) -> list[str]:
             continue
         for item in (part.strip() for part in option.split(",")):
             if not item:
-                raise ValueError(f"measure list {option!r} has an empty item")
+                raise InputError("measure-list", f"measure list {option!r} has an empty item")
             if names and re.fullmatch(rf"{_NUMBER}|\d+={_NUMBER}", item) and _joins(names[-1], item):
                 joined = f"{names[-1]},{item}"  # -m ndcg.1=3,2=9 and -m utility.2,-1,0,0 are one measure each
                 if names[-1] in source:
@@ -93,7 +94,9 @@ def measure_names(options: Sequence[str] | None) -> list[str]:
                 previous = names[-1]
                 match = _PREVIOUS.match(previous)
                 if match is None:
-                    raise ValueError(f"measure list {option!r}: {item} follows {previous!r}, which has no cutoff")
+                    raise InputError(
+                        "measure-list", f"measure list {option!r}: {item} follows {previous!r}, which has no cutoff"
+                    )
                 add(match["stem"] + item, index)
                 continue
             for expanded in _defaults(item) or [item]:

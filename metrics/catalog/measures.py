@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from metrics.catalog import registry
 from metrics.catalog.family import Measure, number_in_name
 from metrics.core.conventions import Gain
+from metrics.core.errors import InputError
 from metrics.core.judgments import Gains
 from metrics.core.types import Breakdown
 
@@ -48,10 +49,11 @@ def _spelling(name: str) -> tuple[registry.Family, Gain] | None:
     return None
 
 
-def _unknown(spelled: str) -> ValueError:
-    return ValueError(
+def _unknown(spelled: str) -> InputError:
+    return InputError(
+        "measure-unknown",
         f"unknown measure {_quoted(spelled)}; known: {', '.join(registry.canonical_names())} and trec_eval's names "
-        "(P_10, recall_100, map, map_cut_10, recip_rank, ndcg_cut_10, success_10)"
+        "(P_10, recall_100, map, map_cut_10, recip_rank, ndcg_cut_10, success_10)",
     )
 
 
@@ -63,11 +65,14 @@ def _cutoff(spelled: str, text: str, trec: bool) -> int:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value < 1 or not re.fullmatch(r"\d+(\.\d*)?" if trec else r"\d+", text):
-        raise ValueError(f"measure {_quoted(spelled)}: the cutoff after the name must be a positive integer")
+        raise InputError(
+            "measure-cutoff", f"measure {_quoted(spelled)}: the cutoff after the name must be a positive integer"
+        )
     if value > MAX_CUTOFF:
         shown = text if len(text) <= 40 else f"{text[:40]}… ({len(text):,} digits)"
-        raise ValueError(
-            f"measure {_quoted(spelled)}: the cutoff {shown} is beyond the largest allowed, {MAX_CUTOFF:,}"
+        raise InputError(
+            "measure-cutoff",
+            f"measure {_quoted(spelled)}: the cutoff {shown} is beyond the largest allowed, {MAX_CUTOFF:,}",
         )
     return int(value)
 
@@ -77,15 +82,16 @@ def _parameter(spelled: str, declared: registry.Family, name: str, text: str) ->
         spec = declared.param(name)
     except ValueError:
         accepted = ", ".join(["rel", *(p.name for p in declared.params)])
-        raise ValueError(
-            f"measure {_quoted(spelled)}: {declared.key} has no parameter {name!r} (accepted: {accepted})"
+        raise InputError(
+            "measure-parameters",
+            f"measure {_quoted(spelled)}: {declared.key} has no parameter {name!r} (accepted: {accepted})",
         ) from None
     if spec.gains:
         return name, _gain_map(spelled, spec, text)
     listed = isinstance(spec.default, tuple)
     items = text.split(",") if listed else [text]
     if not listed and len(items) != len(text.split(",")):
-        raise ValueError(f"measure {_quoted(spelled)}: {name} takes one value, got {text!r}")
+        raise InputError("measure-parameters", f"measure {_quoted(spelled)}: {name} takes one value, got {text!r}")
     values = []
     for item in items:
         try:
@@ -95,7 +101,9 @@ def _parameter(spelled: str, declared: registry.Family, name: str, text: str) ->
         if not (spec.low <= value <= spec.high) or (spec.integer and not value.is_integer()):
             kind = "an integer" if spec.integer else "a number"
             bounds = f"from {number_in_name(spec.low)} to {number_in_name(spec.high)}"
-            raise ValueError(f"measure {_quoted(spelled)}: {name} must be {kind} {bounds}, got {item!r}")
+            raise InputError(
+                "measure-parameters", f"measure {_quoted(spelled)}: {name} must be {kind} {bounds}, got {item!r}"
+            )
         values.append(value)
     return name, tuple(values) if listed else values[0]
 
@@ -105,7 +113,10 @@ def _gain_map(spelled: str, spec: registry.Param, text: str) -> Gains:
     each gain a number in the declared range. The order is kept: trec_eval's ideal ranking can depend on it."""
     body = text.strip()
     if not (body.startswith("{") and body.endswith("}")):
-        raise ValueError(f"measure {spelled!r}: write {spec.name} as {{level:gain,...}}, e.g. {spec.name}={{1:3,2:9}}")
+        raise InputError(
+            "measure-parameters",
+            f"measure {spelled!r}: write {spec.name} as {{level:gain,...}}, e.g. {spec.name}={{1:3,2:9}}",
+        )
     pairs: list[tuple[int, float]] = []
     for item in filter(None, (part.strip() for part in body[1:-1].split(","))):
         level, colon, gain = (piece.strip() for piece in item.partition(":"))
@@ -114,12 +125,13 @@ def _gain_map(spelled: str, spec: registry.Param, text: str) -> Gains:
         except ValueError:
             value = math.nan
         if not colon or not re.fullmatch(r"\d+", level) or not (spec.low <= value <= spec.high):
-            raise ValueError(
+            raise InputError(
+                "measure-parameters",
                 f"measure {spelled!r}: each {spec.name} entry is level:gain with a whole level >= 0 and a gain from "
-                f"{number_in_name(spec.low)} to {number_in_name(spec.high)}, got {item!r}"
+                f"{number_in_name(spec.low)} to {number_in_name(spec.high)}, got {item!r}",
             )
         if any(int(level) == listed for listed, _ in pairs):
-            raise ValueError(f"measure {spelled!r}: level {int(level)} has two gains")
+            raise InputError("measure-parameters", f"measure {spelled!r}: level {int(level)} has two gains")
         pairs.append((int(level), value))
     return tuple(pairs)
 
@@ -132,7 +144,7 @@ def _trec_pairs(spelled: str, declared: registry.Family, pairs: str) -> list[tup
     if gains:
         gain_param = next((p.name for p in declared.params if p.gains), None)
         if gain_param is None:
-            raise ValueError(f"measure {spelled!r}: {declared.key} takes no gain map")
+            raise InputError("measure-parameters", f"measure {spelled!r}: {declared.key} takes no gain map")
         named.append((gain_param, "{" + ",".join(gains) + "}"))
     return named
 
@@ -174,10 +186,10 @@ def parse_measure(text: str) -> Measure:
     'P(rel=2)@5'
     >>> round(parse_measure("RBP(p=0.8)").compute(["a", "x"], {"a": 1}).value, 4)
     0.2
-    >>> parse_measure("P@0")
+    >>> parse_measure("P@0")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: measure 'P@0': the cutoff after the name must be a positive integer
+    metrics.core.errors.InputError: measure 'P@0': the cutoff after the name must be a positive integer (see errors/...)
     """
     spelled = text.strip()
     lowered = spelled.lower()
@@ -206,12 +218,14 @@ def parse_measure(text: str) -> Measure:
         params.append(_parameter(spelled, declared, declared.at_param, at))
     elif at is not None:
         if "," in at:
-            raise ValueError(f"measure {_quoted(spelled)}: one cutoff per measure name (P_5, P_10), or -m P.5,10")
+            raise InputError(
+                "measure-cutoff", f"measure {_quoted(spelled)}: one cutoff per measure name (P_5, P_10), or -m P.5,10"
+            )
         k = _cutoff(spelled, at, trec_spelling)
     if (k is None and declared.cutoff == "required") or (
         k is None and name == (declared.trec_eval.name or "").lower() and declared.trec_eval.uncut
     ):
-        raise ValueError(f"measure {_quoted(spelled)} needs a cutoff, e.g. {name}_10")
+        raise InputError("measure-cutoff", f"measure {_quoted(spelled)} needs a cutoff, e.g. {name}_10")
     return Measure(spelled, declared, k, gain, tuple(params), rel)
 
 
@@ -220,7 +234,10 @@ def _with_trec_values(spelled: str, declared: registry.Family, gain: Gain, value
     its order."""
     if len(values) != len(declared.trec_eval.params):  # trec_eval: "improper number of coefficients"
         names = ", ".join(declared.trec_eval.params)
-        raise ValueError(f"measure {spelled!r}: {declared.key} takes {len(declared.trec_eval.params)} values ({names})")
+        raise InputError(
+            "measure-parameters",
+            f"measure {spelled!r}: {declared.key} takes {len(declared.trec_eval.params)} values ({names})",
+        )
     pairs_given = zip(declared.trec_eval.params, values, strict=True)
     given = [_parameter(spelled, declared, key, value) for key, value in pairs_given]
     return Measure(spelled, declared, None, gain, tuple(given))
@@ -235,10 +252,15 @@ def _arguments(
     for item in filter(None, (part.strip() for part in _ARGUMENT.findall(args or ""))):
         key, equals, value = (piece.strip() for piece in item.partition("="))
         if not equals:
-            raise ValueError(f"measure {_quoted(spelled)}: write each parameter as name=value, e.g. rel=2")
+            raise InputError(
+                "measure-parameters", f"measure {_quoted(spelled)}: write each parameter as name=value, e.g. rel=2"
+            )
         if key == "rel":
             if not re.fullmatch(r"-?\d+", value):
-                raise ValueError(f"measure {_quoted(spelled)}: rel must be an integer relevance level, got {value!r}")
+                raise InputError(
+                    "measure-parameters",
+                    f"measure {_quoted(spelled)}: rel must be an integer relevance level, got {value!r}",
+                )
             rel = int(value)
         else:
             params.append(_parameter(spelled, declared, key, value))

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 
 from metrics.catalog import registry
 from metrics.catalog.family import Measure
+from metrics.core.errors import InputError
 
 RUNID = "runid"  # not a measure of a ranking: the run's tag, printed in the summary only
 # trec_eval's printf formats, kept as its C source spells them
@@ -24,7 +25,9 @@ def trec_name(measure: Measure) -> str:
     utility_2,-1,0,0, relstring_20. Parameters other than cutoffs are echoed as typed, as trec_eval does."""
     family = registry.family(measure.family)
     if family.trec_eval.name is None or measure.gain == "exp" or measure.rel is not None:
-        raise ValueError(f"{measure.name!r} is not a trec_eval measure; --format trec_eval prints trec_eval's only")
+        raise InputError(
+            "measure-format", f"{measure.name!r} is not a trec_eval measure; --format trec_eval prints trec_eval's only"
+        )
     if family.at_param:
         return f"{family.trec_eval.name}_{measure.param(family.at_param):3.2f}"  # trec_eval's "%s_%3.2f"
     base = family.trec_eval.uncut if measure.k is None and family.trec_eval.uncut else family.trec_eval.name
@@ -34,10 +37,13 @@ def trec_name(measure: Measure) -> str:
     if measure.k is None:
         if family.trec_eval.defaults and not family.trec_eval.uncut:
             example = f"{family.trec_eval.name}_10"
-            raise ValueError(f"{measure.name!r}: trec_eval's {family.trec_eval.name} needs a cutoff, e.g. {example}")
+            raise InputError(
+                "measure-cutoff",
+                f"{measure.name!r}: trec_eval's {family.trec_eval.name} needs a cutoff, e.g. {example}",
+            )
         return base
     if not family.trec_eval.defaults and not family.trec_eval.cut:
-        raise ValueError(f"{measure.name!r}: trec_eval's {family.trec_eval.name} takes no cutoff")
+        raise InputError("measure-cutoff", f"{measure.name!r}: trec_eval's {family.trec_eval.name} takes no cutoff")
     return f"{family.trec_eval.name}_{measure.k}"
 
 

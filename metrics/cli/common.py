@@ -9,6 +9,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from metrics.core.errors import InputError
+
 if TYPE_CHECKING:
     from metrics.evaluation.options import EvaluationOptions
 
@@ -88,7 +90,9 @@ def evaluation_options(arguments: argparse.Namespace) -> EvaluationOptions:
     from metrics.evaluation.options import EvaluationOptions
 
     if arguments.block_bytes is not None and arguments.block_bytes < 1:
-        raise ValueError(f"--block-bytes must be a positive number of bytes, got {arguments.block_bytes}")
+        raise InputError(
+            "option-value", f"--block-bytes must be a positive number of bytes, got {arguments.block_bytes}"
+        )
     default = EvaluationOptions()
     rounding = getattr(arguments, "recall_rounding", default.conventions.recall_rounding)
     return EvaluationOptions(

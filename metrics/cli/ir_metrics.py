@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from metrics.cli import trec_options
 from metrics.cli.common import OneLineParser, add_large_run_options, add_version_option, evaluation_options, run
+from metrics.core.errors import InputError
 
 if TYPE_CHECKING:
     from metrics.evaluation.options import EvaluationOptions
@@ -119,9 +120,9 @@ def _run(options: argparse.Namespace) -> int:
     from metrics.catalog.measures import parse_measure
 
     if options.digits < 0 or options.digits > 17:
-        raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
+        raise InputError("option-value", f"--digits must be between 0 and 17, got {options.digits}")
     if options.max_docs is not None and options.max_docs < 1:
-        raise ValueError(f"-M must be a positive number of documents, got {options.max_docs}")
+        raise InputError("option-max-docs", f"-M must be a positive number of documents, got {options.max_docs}")
     requested = options.measure or (["official"] if options.format == "trec_eval" else None)
     names = measure_names(requested)
     runid = trec_format.runid_requested(names)
@@ -133,7 +134,9 @@ def _run(options: argparse.Namespace) -> int:
             trec_format.trec_name(measure)  # refuse a measure trec_eval has no name for before reading the files
     trec_options.check_readable(measures, options.rel_format)
     if options.level < 0:
-        raise ValueError(f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)")
+        raise InputError(
+            "option-level", f"-l {options.level}: the relevance level must be 0 or more (0: judged docs all count)"
+        )
     zscores = None
     if options.zscores:  # trec_eval -Z
         from metrics.evaluation.zscores import converted, read_zscores

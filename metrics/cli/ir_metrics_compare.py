@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from metrics.cli.common import OneLineParser, add_large_run_options, add_version_option, evaluation_options, run
+from metrics.core.errors import InputError
 
 if TYPE_CHECKING:
     from metrics.evaluation.options import EvaluationOptions
@@ -117,16 +118,18 @@ def _checked_settings(options: argparse.Namespace) -> EvaluationOptions:
     from metrics.compare.leaderboard import MAX_RUNS
 
     if len(options.runs) < 2:
-        raise ValueError(f"give at least two runs to compare (got {len(options.runs)}); one run: python -m metrics")
+        raise InputError(
+            "option-value", f"give at least two runs to compare (got {len(options.runs)}); one run: python -m metrics"
+        )
     if len(options.runs) > MAX_RUNS:
-        raise ValueError(f"at most {MAX_RUNS} runs (one letter each), got {len(options.runs)}")
+        raise InputError("option-value", f"at most {MAX_RUNS} runs (one letter each), got {len(options.runs)}")
     if options.name and len(options.name) != len(options.runs):
-        raise ValueError(f"--name was given {len(options.name)} times for {len(options.runs)} runs")
+        raise InputError("option-value", f"--name was given {len(options.name)} times for {len(options.runs)} runs")
     if not 0 <= options.digits <= 17:
-        raise ValueError(f"--digits must be between 0 and 17, got {options.digits}")
+        raise InputError("option-value", f"--digits must be between 0 and 17, got {options.digits}")
     settings = evaluation_options(options)  # checks --block-bytes
     if options.permutations < 1:
-        raise ValueError(f"--permutations must be at least 1, got {options.permutations}")
+        raise InputError("option-value", f"--permutations must be at least 1, got {options.permutations}")
     return settings
 
 
@@ -146,7 +149,7 @@ def _measures(given: list[str] | None) -> list[str]:
     if strings:
         print(f"left out (a string per query, nothing to rank): {', '.join(strings)}", file=sys.stderr)
     if not measures:
-        raise ValueError("no measure with a number to compare: give one with -m (e.g. -m map)")
+        raise InputError("measure-list", "no measure with a number to compare: give one with -m (e.g. -m map)")
     return measures
 
 

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from metrics.cli.common import OneLineParser, run
+from metrics.core.errors import InputError
 from metrics.tools.explain import TOP_QUERIES, as_json, as_text, explain
 from metrics.tools.profiles import TOOLS, measure_forms
 
@@ -35,9 +36,9 @@ def _parser() -> argparse.ArgumentParser:
 def _work(options: argparse.Namespace) -> int:
     names = [name.strip() for name in options.tools.split(",")]
     if len(names) != 2 or not all(names):
-        raise ValueError(f"--tools takes two tools separated by a comma, got {options.tools!r}")
+        raise InputError("option-value", f"--tools takes two tools separated by a comma, got {options.tools!r}")
     if options.top < 0:
-        raise ValueError(f"--top must be 0 or more, got {options.top}")
+        raise InputError("option-value", f"--top must be 0 or more, got {options.top}")
     found = explain(options.run, options.qrels, options.measure, names[0], names[1])
     if options.format == "json":
         sys.stdout.write(json.dumps(as_json(found), indent=2) + "\n")

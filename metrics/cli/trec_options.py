@@ -9,6 +9,8 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from metrics.core.errors import InputError
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -114,7 +116,10 @@ def check_readable(measures, rel_format: str) -> None:
         reads = registry.family(measure.family).trec_eval.reads
         if rel_format not in reads:
             needs = " or ".join(f"-R {name}" for name in reads)
-            raise ValueError(f"-R {rel_format}: trec_eval cannot compute {measure.name} from it (it needs {needs})")
+            raise InputError(
+                "option-conflict",
+                f"-R {rel_format}: trec_eval cannot compute {measure.name} from it (it needs {needs})",
+            )
 
 
 def evaluate_format(options, measures, settings: EvaluationOptions, release=lambda: None):
@@ -122,7 +127,7 @@ def evaluate_format(options, measures, settings: EvaluationOptions, release=lamb
     EvaluationOptions): the run read whole. ``release`` hands freed memory back after each file is read."""
     if options.stream or options.dask or options.to_parquet:
         large = "--stream, --dask and --to-parquet are for qrels"
-        raise ValueError(f"-R {options.rel_format} reads the run whole: {large}")
+        raise InputError("option-conflict", f"-R {options.rel_format} reads the run whole: {large}")
     if options.rel_format in ("prefs", "qrels_prefs"):  # small plain files: scored without pyarrow
         from metrics.preferences.runs.preference_scores import plain_preferences
 
@@ -160,7 +165,9 @@ def evaluate_format(options, measures, settings: EvaluationOptions, release=lamb
             in_run = query in run.query_ids
             run = run.only(query)
             if not len(judgments.query) or not (in_run or settings.complete):
-                raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the judgments")
+                raise InputError(
+                    "debug-query", f"-D ...{query}: query {query!r} is not in both the run and the judgments"
+                )
         else:
             run = cut_run(run, query, judged=len(judgments.query) > 0, complete=settings.complete)
     return evaluate(run, judgments, measures, options=settings), *names
@@ -172,7 +179,9 @@ def cut_run(run, query: str, *, judged: bool, complete: bool) -> dict:
     run) is refused, as trec_eval refuses to score nothing."""
     ranking = run.ranking_of(query)
     if not judged or not (ranking or complete):
-        raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the qrels: nothing to evaluate")
+        raise InputError(
+            "debug-query", f"-D ...{query}: query {query!r} is not in both the run and the qrels: nothing to evaluate"
+        )
     scores = {doc: float(len(ranking) - index) for index, doc in enumerate(ranking)}
     return {query: scores} if ranking else {}  # -c scores a query missing from the run
 
@@ -185,7 +194,9 @@ def only_plain_query(run, qrels, query: str, complete: bool):
     judged = [(doc, grade) for q, doc, grade in zip(qrels.query, qrels.doc, qrels.grade, strict=True) if q == query]
     ranking = run.rankings.get(query, [])
     if not judged or not (ranking or complete):
-        raise ValueError(f"-D ...{query}: query {query!r} is not in both the run and the qrels: nothing to evaluate")
+        raise InputError(
+            "debug-query", f"-D ...{query}: query {query!r} is not in both the run and the qrels: nothing to evaluate"
+        )
     docs, grades = [doc for doc, _ in judged], [grade for _, grade in judged]
     return PlainRun(run.name, {query: ranking} if ranking else {}), PlainQrels(
         qrels.name, [query] * len(docs), docs, grades

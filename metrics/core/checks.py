@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from numbers import Integral
 
+from metrics.core.errors import InputError
 from metrics.core.types import Judgments, Ranking
 
 
@@ -13,23 +14,25 @@ def check_k(k: object) -> None:
     if k is None:
         return
     if isinstance(k, bool) or not isinstance(k, Integral):
-        raise ValueError(f"k must be a positive integer or None, got {k!r} ({type(k).__name__})")
+        raise InputError("cutoff-k", f"k must be a positive integer or None, got {k!r} ({type(k).__name__})")
     if k < 1:
-        raise ValueError(f"k must be a positive integer or None, got {k}")
+        raise InputError("cutoff-k", f"k must be a positive integer or None, got {k}")
 
 
 def check_ranking(ranking: Ranking) -> None:
     """A ranking is a sequence of distinct doc ids; trec_eval aborts on a duplicate, so do we."""
     if isinstance(ranking, str):
-        raise ValueError("the ranking must be a sequence of doc ids, not a single string")
+        raise InputError("input-type", "the ranking must be a sequence of doc ids, not a single string")
     if all(type(doc) is str for doc in ranking) and len(set(ranking)) == len(ranking):
         return  # the usual case, checked at C speed; the loop below finds what is wrong otherwise
     first_rank: dict[str, int] = {}
     for rank, doc in enumerate(ranking, start=1):
         if not isinstance(doc, str):
-            raise ValueError(f"doc ids must be strings; rank {rank} holds {doc!r}")
+            raise InputError("input-type", f"doc ids must be strings; rank {rank} holds {doc!r}")
         if doc in first_rank:
-            raise ValueError(f"doc {doc!r} appears twice in the ranking, at ranks {first_rank[doc]} and {rank}")
+            raise InputError(
+                "duplicate-doc", f"doc {doc!r} appears twice in the ranking, at ranks {first_rank[doc]} and {rank}"
+            )
         first_rank[doc] = rank
 
 
@@ -39,9 +42,10 @@ def check_qrels(qrels: Judgments) -> None:
         return
     for doc, grade in qrels.items():
         if isinstance(grade, bool) or not isinstance(grade, Integral):
-            raise ValueError(
+            raise InputError(
+                "grade-not-integer",
                 f"doc {doc!r} has grade {grade!r}; grades must be integers. Map scores explicitly, "
-                "e.g. 1 if score >= 0.5 else 0, or round(10 * score)"
+                "e.g. 1 if score >= 0.5 else 0, or round(10 * score)",
             )
 
 

@@ -32,6 +32,7 @@ import pyarrow.compute as pc
 
 from metrics.catalog.family import Measure
 from metrics.catalog.measures import DEFAULT_MEASURES, parse_measures
+from metrics.core.errors import InputError
 from metrics.evaluation.engine import Evaluation, evaluate
 from metrics.evaluation.options import EvaluationOptions, given
 from metrics.evaluation.streaming import (
@@ -264,7 +265,9 @@ def connect(address):
     if text == "local" or text.startswith("local:"):
         count = text.partition(":")[2] or str(LOCAL_WORKERS)
         if not count.isdigit() or int(count) < 1:
-            raise ValueError(f"--dask {text}: expected local or local:N with N a positive number of workers")
+            raise InputError(
+                "option-value", f"--dask {text}: expected local or local:N with N a positive number of workers"
+            )
         with (
             LocalCluster(
                 n_workers=int(count),
@@ -279,10 +282,12 @@ def connect(address):
             yield client
         return
     if "://" not in text:
-        raise ValueError(f"--dask {text}: expected local, local:N or a scheduler address such as tcp://HOST:8786")
+        raise InputError(
+            "option-value", f"--dask {text}: expected local, local:N or a scheduler address such as tcp://HOST:8786"
+        )
     try:
         client = Client(text, timeout="10s")
     except OSError as error:
-        raise ValueError(f"--dask {text}: cannot reach the scheduler ({error})") from None
+        raise InputError("option-value", f"--dask {text}: cannot reach the scheduler ({error})") from None
     with client:
         yield client

@@ -20,6 +20,7 @@ from metrics.catalog import registry
 from metrics.catalog.family import Measure
 from metrics.catalog.measures import DEFAULT_MEASURES, parse_measures
 from metrics.core.conventions import TREC_EVAL, Conventions
+from metrics.core.errors import InputError
 from metrics.core.tables import html_table, markdown_table, number
 from metrics.evaluation.aggregate import summarize, zero_when_missing
 from metrics.evaluation.options import EvaluationOptions, given
@@ -195,7 +196,9 @@ def joined_by(
     parsed = {measure.name: measure for measure in parse_measures(measures)}
     max_docs, conventions = options.max_docs, options.conventions
     if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1):
-        raise ValueError(f"the largest number of documents per query must be a positive integer, got {max_docs!r}")
+        raise InputError(
+            "option-max-docs", f"the largest number of documents per query must be a positive integer, got {max_docs!r}"
+        )
     thresholds = [measure.conventions_under(conventions).threshold for measure in parsed.values()]
     prepared: dict[int, QuerySlots] = {}
     for threshold in thresholds or [conventions.threshold]:

@@ -66,7 +66,7 @@ def read_zscores(source, name: str | None = None) -> ZScoreTable:
     stats: dict[tuple[str, str], tuple[float, float]] = {}
     for query, measure, average, deviation in rows:
         if (query, measure) in stats:
-            raise InputError(f"{display}: query {query!r}, measure {measure!r} has two lines")
+            raise InputError("duplicate-zscore", f"query {query!r}, measure {measure!r} has two lines", display)
         stats[query, measure] = (average, deviation)
     return ZScoreTable(display, stats)
 

@@ -78,11 +78,11 @@ def rprec_mult_avgjg(
 
 
 def rprec_mult_avgjg_definition(c: Conventions) -> str:
-    return averaged_definition(plain("RprecMult_avgjg"), r"\mathrm{Rprec\_mult}_{x}")
+    return averaged_definition(plain("RprecMult_avgjg"), r"\mathrm{Rprec\_mult}", "x,j")
 
 
 def rprec_mult_avgjg_worked(b: Breakdown) -> str:
-    return averaged_worked(plain("RprecMult_avgjg"), r"\mathrm{Rprec\_mult}_{x}", b)
+    return averaged_worked(plain("RprecMult_avgjg"), r"\mathrm{Rprec\_mult}", b, "x,j")
 
 
 RPREC_MULT_AVGJG = Family(

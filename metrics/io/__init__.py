@@ -10,7 +10,8 @@ helpers every reader and the engine share:
 ======================= ========================================================================================
 readers.py              ``read_run`` / ``read_qrels``: the entry points, whatever the source
 model.py                the ``Run`` and ``Qrels`` objects they return
-rules.py                what a value must be (ids, scores, grades) and ``InputError``: one statement for both paths
+rules.py                what a value must be (ids, scores, grades), each refusal with its error code (``InputError``,
+                        metrics.core.errors): one statement for both paths
 order.py                trec_eval's order: grouping, score ties (as doubles), doc ids descending
 duplicates.py           a doc given twice for a query, a judgment given twice
 text/sources.py         byte sources (a path or bytes), gzip decided by content, the lines of the slow path

@@ -102,8 +102,8 @@ def _confirm_duplicates(name, rows: np.ndarray, query_of: Callable, doc, file_ro
         if pair in first_row:
             where = row_names(sorted(int(file_row[r]) if file_row is not None else r for r in (first_row[pair], row)))
             advice = "trec_eval aborts on duplicate docs; keep one" if kind == "run" else "keep one judgment"
-            raise InputError(
-                f"{name}, {where[1]}: doc {quoted(pair[1])} appears twice for query {quoted(pair[0])} "
-                f"({where[0]} and {where[1]}); {advice}"
+            problem = (
+                f"doc {quoted(pair[1])} appears twice for query {quoted(pair[0])} ({where[0]} and {where[1]}); {advice}"
             )
+            raise InputError("duplicate-doc" if kind == "run" else "duplicate-judgment", problem, name, where=where[1])
         first_row[pair] = row

@@ -40,7 +40,8 @@ def read_run(source, name: str | None = None) -> Run:
     metrics.io.InputError
         If the source cannot be read, or a line or an entry is malformed (a score that is not a number, a doc
         given twice for a query, ...): a ValueError whose one-line message names the file, the line and the
-        problem. Also for a Qrels given as a run.
+        problem, and ends with its code's page in the docs (``error.code``, ``error.path``, ``error.line``). Also
+        for a Qrels given as a run.
 
     See Also
     --------
@@ -94,7 +95,7 @@ def read_qrels(source, name: str | None = None) -> Qrels:
     >>> read_qrels(b"q1 0 d1 1.5\n", name="qrels.txt")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    metrics.io.rules.InputError: qrels.txt, line 1: grade '1.5' is not an integer; map scores to integer grades ...
+    metrics.core.errors.InputError: qrels.txt, line 1: grade '1.5' is not an integer; map scores to integer grades ...
     """
     return _read(source, name, "qrels")
 
@@ -102,7 +103,7 @@ def read_qrels(source, name: str | None = None) -> Qrels:
 def _read(source, name: str | None, kind: str):
     if isinstance(source, Run | Qrels):
         if (kind == "run") != isinstance(source, Run):
-            raise InputError(f"{source.name}: expected {kind}, got {type(source).__name__.lower()}")
+            raise InputError("input-type", f"expected {kind}, got {type(source).__name__.lower()}", source.name)
         return source
     if is_parquet(source):  # a .parquet file or a directory of them (a dataset)
         parquet = ParquetInput(source, kind, name)
@@ -117,7 +118,7 @@ def _read(source, name: str | None, kind: str):
     elif isinstance(source, Mapping):
         return from_mapping(source, name or kind, kind)
     else:
-        raise InputError(f"{name or kind}: cannot read a {kind} from {type(source).__name__}")
+        raise InputError("input-type", f"cannot read a {kind} from {type(source).__name__}", name or kind)
     display = name or (text.name if text else "DataFrame")
     if kind == "run":
         return prepare_run(display, columns, line_of)  # takes the columns out of the dict: freed once used

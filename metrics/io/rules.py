@@ -2,16 +2,18 @@
 
 The line scanner (scan.py) applies a rule to one token (``id_problem``, ``score_problem``, ``grade_problem``); the
 fast path (fast.py) applies the same rule to whole columns (``ids_ok``, ``values_ok``) and, when a column breaks one,
-hands over to the scanner: both paths refuse the same values with the same message.
+hands over to the scanner: both paths refuse the same values with the same message. ``InputError`` (metrics.core.errors)
+is imported from here by the readers.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from metrics.core.errors import InputError as InputError  # the readers import it from here
 from metrics.io.arrays.parallel import by_halves
 
 if TYPE_CHECKING:
@@ -23,10 +25,6 @@ MAX_ID_BYTES = 4096  # a query or doc id; real ids (even URLs) are far shorter
 SHOWN_CHARS = 40  # a bad token is quoted up to this many characters
 
 
-class InputError(ValueError):
-    """A run or qrels input that cannot be read; str() is one line, e.g. ``run.txt, line 17: ...``."""
-
-
 def quoted(token: str) -> str:
     """A token of the input as an error message quotes it: whole if short, else its first characters and length."""
     if len(token) <= SHOWN_CHARS:
@@ -34,39 +32,49 @@ def quoted(token: str) -> str:
     return f"{token[:SHOWN_CHARS]!r}… ({len(token):,} characters)"
 
 
-def id_problem(role: str, value: str) -> str | None:
+class Problem(NamedTuple):
+    """Why a value is refused: an InputError's code and problem (``InputError(*problem, path=..., line=...)``)."""
+
+    code: str
+    text: str
+
+
+def id_problem(role: str, value: str) -> Problem | None:
     """Why a query or doc id (``role``: "query" or "doc") is refused, or None."""
     if value == "":
-        return f"the {role} id is empty"
+        return Problem("id-empty", f"the {role} id is empty")
     size = len(value.encode("utf-8", "surrogatepass"))
     if size > MAX_ID_BYTES:
-        return f"the {role} id {quoted(value)} is {size:,} bytes long; ids are at most {MAX_ID_BYTES:,} bytes"
+        text = f"the {role} id {quoted(value)} is {size:,} bytes long; ids are at most {MAX_ID_BYTES:,} bytes"
+        return Problem("id-too-long", text)
     return None
 
 
-def score_problem(token: str) -> str | None:
-    """Why a score is refused (it must be a number, not NaN), or None."""
+def score_problem(token: str, role: str = "score") -> Problem | None:
+    """Why a score (or another number, named by ``role``) is refused (it must be a number, not NaN), or None."""
     try:
         number = float(token)
     except ValueError:
         number = math.nan
-    return f"score {quoted(token)} is not a number" if math.isnan(number) else None
+    return Problem("not-a-number", f"{role} {quoted(token)} is not a number") if math.isnan(number) else None
 
 
-def grade_problem(token: str) -> str | None:
+def grade_problem(token: str) -> Problem | None:
     """Why a grade is refused (an integer, 1.0 read as 1, of at most MAX_GRADE in size), or None."""
     number: float
+    not_integer = Problem("grade-not-integer", f"grade {quoted(token)} is not an integer; {MAPPING_ADVICE}")
     try:
         number = int(token)
     except ValueError:
         try:
             number = float(token)
         except ValueError:
-            return f"grade {quoted(token)} is not an integer; {MAPPING_ADVICE}"
+            return not_integer
         if not (math.isfinite(number) and number == math.floor(number)):
-            return f"grade {quoted(token)} is not an integer; {MAPPING_ADVICE}"
+            return not_integer
     if abs(number) > MAX_GRADE:
-        return f"grade {quoted(token)} is out of range: grades are integers from -{MAX_GRADE:,} to {MAX_GRADE:,}"
+        text = f"grade {quoted(token)} is out of range: grades are integers from -{MAX_GRADE:,} to {MAX_GRADE:,}"
+        return Problem("grade-out-of-range", text)
     return None
 
 

@@ -81,13 +81,15 @@ def averaged_breakdown(
     return Breakdown(key, k, averaged([b.value for b in per_group]), tuple(steps), terms, conventions)
 
 
-def averaged_definition(symbol: str, each: str) -> str:
-    """The definition: the mean over the m groups of ``each`` (a LaTeX symbol, e.g. ``\\mathrm{P@}k``)."""
-    return rf"{symbol} = \frac{{1}}{{m}} \sum_{{j=1}}^{{m}} {each}_j"
+def averaged_definition(symbol: str, each: str, subscript: str = "j") -> str:
+    """The definition: the mean over the m groups of ``each`` (a LaTeX symbol, e.g. ``\\mathrm{P@}k``), written with
+    ``subscript`` (``x,j`` where the symbol has a subscript of its own: KaTeX refuses a double subscript)."""
+    return rf"{symbol} = \frac{{1}}{{m}} \sum_{{j=1}}^{{m}} {each}_{{{subscript}}}"
 
 
-def averaged_worked(symbol: str, each: str, b: Breakdown) -> str:
+def averaged_worked(symbol: str, each: str, b: Breakdown, subscript: str = "j") -> str:
     groups = whole(b.terms[Term.GROUPS])
-    lines = [rf"{symbol} &= \frac{{1}}{{m}} \sum_{{j=1}}^{{m}} {each}_j \quad \text{{(m = {groups} judgment groups)}}"]
+    mean = rf"{symbol} &= \frac{{1}}{{m}} \sum_{{j=1}}^{{m}} {each}_{{{subscript}}}"
+    lines = [rf"{mean} \quad \text{{(m = {groups} judgment groups)}}"]
     lines.append(rf"&= \frac{{{decimal(b.terms[Term.SUM])}}}{{{groups}}} = {decimal(b.value)}")
     return aligned_block(lines)

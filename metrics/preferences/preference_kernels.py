@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from metrics.core.errors import InputError
 from metrics.core.lazy_numpy import np
 from metrics.preferences.preference_table import PreferenceTable, distinct
 from metrics.preferences.readable_preferences import PAIR_LOOPS
@@ -147,7 +148,9 @@ def _closed_group(table: PreferenceTable, group: int, rows: np.ndarray) -> dict:
     for i, lv in zip(local.tolist(), level.tolist(), strict=True):  # the checks, in trec_eval's order
         earlier = last_level[i]
         if (earlier > 0 and lv == 0) or (earlier == 0 and lv > 0):
-            raise ValueError(f"a judgment group has a document at level 0 and above 0 (docid {int(docs[i])})")
+            raise InputError(
+                "prefs-inconsistent", f"a judgment group has a document at level 0 and above 0 (docid {int(docs[i])})"
+            )
         last_level[i] = lv
     seen = np.zeros(len(docs), dtype=bool)
     seen[local] = True
@@ -160,7 +163,9 @@ def _closed_group(table: PreferenceTable, group: int, rows: np.ndarray) -> dict:
     reach = _transitive(reach)
     np.fill_diagonal(reach, False)
     if (reach & reach.T).any():
-        raise ValueError("a judgment group's preferences contradict each other (trec_eval aborts)")
+        raise InputError(
+            "prefs-inconsistent", "a judgment group's preferences contradict each other (trec_eval aborts)"
+        )
     preferred, other = np.nonzero(reach)
     a, b = docs[preferred], docs[other]
     a_in, b_in = a < njr, b < njr

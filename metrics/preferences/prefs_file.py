@@ -97,7 +97,7 @@ def _checked(name: str, rows: list[tuple]) -> Preferences:
 
 def _checked_columns(name, query, group, subgroup, doc, level) -> Preferences:
     if np.isnan(level).any():
-        raise InputError(f"{name}: a level is not a number")
+        raise InputError("not-a-number", "a level is not a number", name)
     prefs = Preferences(name, query, group, subgroup, doc, level)
     key = np.zeros(len(level), dtype=np.uint64)
     for column in (query, group, subgroup, doc):  # each field's fingerprint mixed in: equal rows, equal keys
@@ -110,6 +110,7 @@ def _checked_columns(name, query, group, subgroup, doc, level) -> Preferences:
             found = tuple(column[row].as_py() for column in (query, group, subgroup, doc))
             if found in seen:
                 q, g, s, d = found
-                raise InputError(f"{name}: query {q!r}, group {g!r}, subgroup {s!r} gives doc {d!r} twice")
+                problem = f"query {q!r}, group {g!r}, subgroup {s!r} gives doc {d!r} twice"
+                raise InputError("duplicate-judgment", problem, name)
             seen.add(found)
     return prefs

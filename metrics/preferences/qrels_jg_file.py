@@ -57,12 +57,13 @@ def read_qrels_jg(source, name: str | None = None) -> JudgmentGroups:
         query, group, doc = (pa.array(list(c), pa.string()) for c in columns[:3])
         grade = np.array(columns[3], dtype=np.float64)
         if not np.all(grade == np.floor(grade)):
-            raise InputError(f"{display}: grades must be integers")
+            raise InputError("grade-not-integer", "grades must be integers", display)
     else:
         display, parsed = read_fields(source, QRELS_JG_FIELDS, name)
         query, group, doc, grade = (parsed[field] for field in QRELS_JG_FIELDS.names)
     if len(grade) and np.abs(grade).max() > MAX_GRADE:
-        raise InputError(f"{display}: a grade is out of range: grades are integers of at most {MAX_GRADE:,} in size")
+        problem = f"a grade is out of range: grades are integers of at most {MAX_GRADE:,} in size"
+        raise InputError("grade-out-of-range", problem, display)
     judged = JudgmentGroups(display, query, group, doc, grade.astype(np.int64))
     _refuse_duplicates(judged)
     return judged
@@ -80,4 +81,5 @@ def _refuse_duplicates(judged: JudgmentGroups) -> None:
     if len(repeats):
         first = int(order[repeats].min())  # the repeated key whose first row comes first in the file
         query, group, doc = (column[first].as_py() for column in columns)
-        raise InputError(f"{judged.name}: query {query!r}, group {group!r} judges doc {doc!r} twice")
+        problem = f"query {query!r}, group {group!r} judges doc {doc!r} twice"
+        raise InputError("duplicate-judgment", problem, judged.name)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from metrics.core.checks import check_k, check_qrels, check_ranking
 from metrics.core.conventions import Conventions
+from metrics.core.errors import InputError
 from metrics.core.types import Breakdown, Ranking, RankStep, Term
 
 Levels = Mapping[str, float]  # one JSG: doc -> level
@@ -147,13 +148,17 @@ def _group_counts(query: QueryPreferences, name: str, subgroups: Mapping[str, Le
         for doc, level in sorted(levels.items(), key=lambda item: (-item[1], query.docid(item[0]))):
             earlier = level_of.get(doc)
             if earlier is not None and ((earlier > 0 and level == 0) or (earlier == 0 and level > 0)):
-                raise ValueError(f"group {name!r}: document {doc!r} has both level 0 and a level above 0")
+                raise InputError(
+                    "prefs-inconsistent", f"group {name!r}: document {doc!r} has both level 0 and a level above 0"
+                )
             level_of[doc] = level
         direct |= {(a, b) for a, la in levels.items() for b, lb in levels.items() if la > lb}
     preferred = _closure(direct)
     for a, b in preferred:
         if (b, a) in preferred:
-            raise ValueError(f"group {name!r}: its preferences contradict each other ({a!r} > {b!r} > {a!r})")
+            raise InputError(
+                "prefs-inconsistent", f"group {name!r}: its preferences contradict each other ({a!r} > {b!r} > {a!r})"
+            )
     preferences = tuple(sorted(preferred, key=lambda pair: (query.docid(pair[0]), query.docid(pair[1]))))
     relevant = {doc for doc, level in level_of.items() if level > 0}
     nonrelevant = {doc for doc, level in level_of.items() if level == 0}

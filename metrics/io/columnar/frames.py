@@ -16,6 +16,7 @@ from metrics.io.rules import (
     MAPPING_ADVICE,
     MAX_GRADE,
     InputError,
+    Problem,
     grade_problem,
     id_problem,
     ids_ok,
@@ -34,10 +35,15 @@ def parse_frame(frame, name: str, kind: str, first_row: int = 0) -> tuple[dict, 
         table = frame.select([chosen[r] for r in ("query", "doc", value_role)]).to_arrow()
         labels = None
     else:  # pandas
-        table = pa.Table.from_pandas(frame[[chosen[r] for r in ("query", "doc", value_role)]], preserve_index=False)
+        try:
+            table = pa.Table.from_pandas(frame[[chosen[r] for r in ("query", "doc", value_role)]], preserve_index=False)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as error:  # a column mixing types, e.g. numbers and text
+            raise InputError(
+                "column-type", f"a column cannot be converted ({str(error).splitlines()[0]})", name
+            ) from None
         labels = frame.index
     if table.num_rows == 0:
-        raise InputError(f"{name}: the table is empty")
+        raise InputError("file-empty", "the table is empty", name)
 
     def row_names(rows: Sequence[int]) -> list[str]:
         return [f"row {labels[r] if labels is not None else r + first_row}" for r in rows]
@@ -47,13 +53,14 @@ def parse_frame(frame, name: str, kind: str, first_row: int = 0) -> tuple[dict, 
         column = table.column(chosen[role])
         if column.null_count:
             row = first_true(pc.is_null(column))
-            raise InputError(f"{name}, {row_names([row])[0]}: the {role} id is missing")
+            raise InputError("id-empty", f"the {role} id is missing", name, where=row_names([row])[0])
         if not pa.types.is_string(column.type):
             column = pc.cast(column, pa.string())
         if not ids_ok(column):
             for row, value in enumerate(column.to_pylist()):
-                if problem := id_problem(role, value) or ("\0" in value and f"the {role} id contains a NUL byte"):
-                    raise InputError(f"{name}, {row_names([row])[0]}: {problem}")
+                nul = "\0" in value and Problem("not-text", f"the {role} id contains a NUL byte")
+                if problem := id_problem(role, value) or nul:
+                    raise InputError(*problem, name, where=row_names([row])[0])
         columns[role] = column
     values = table.column(chosen[value_role])
     try:
@@ -62,22 +69,22 @@ def parse_frame(frame, name: str, kind: str, first_row: int = 0) -> tuple[dict, 
         raw = values.to_pylist()
         for row, value in enumerate(raw):
             if refused := (score_problem if kind == "run" else grade_problem)(str(value)):
-                raise InputError(f"{name}, {row_names([row])[0]}: {refused}") from None
-        raise InputError(f"{name}: the {value_role} column ({values.type}) is not numeric") from None
+                raise InputError(*refused, name, where=row_names([row])[0]) from None
+        raise InputError("column-type", f"the {value_role} column ({values.type}) is not numeric", name) from None
     numbers = float_numpy(values.fill_null(math.nan))
     bad = np.isnan(numbers)
     if kind == "qrels":
         bad |= ~((numbers == np.floor(numbers)) & (np.abs(numbers) <= MAX_GRADE))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        where = f"{name}, {row_names([row])[0]}"
         value = values[row].as_py()
         if value is None:
             token = repr(value)
         else:  # NaN and infinities as they print (math.floor would raise on them)
             token = str(int(value) if math.isfinite(value) and value == math.floor(value) else value)
         refused = score_problem(token) if kind == "run" else grade_problem(token)
-        raise InputError(f"{where}: {refused}")
+        assert refused is not None  # the row is bad by the same rules
+        raise InputError(*refused, name, where=row_names([row])[0])
     columns[value_role] = values
     return columns, row_names
 
@@ -96,7 +103,8 @@ def choose_columns(names: Sequence[str], name: str, kind: str) -> dict[str, str]
             if role == value_role and any(a in lowered for a in ALIASES[other]):
                 hint = f"; it has a {other} column: is this a {'qrels' if kind == 'run' else 'run'} table?"
             accepted = ", ".join(ALIASES[role])
-            raise InputError(f"{name}: no {role} column (accepted names: {accepted}; found: {', '.join(names)}){hint}")
+            problem = f"no {role} column (accepted names: {accepted}; found: {', '.join(names)}){hint}"
+            raise InputError("column-missing", problem, name)
         chosen[role] = names[lowered.index(match)]
     return chosen
 
@@ -106,9 +114,8 @@ def from_mapping(mapping: Mapping, name: str, kind: str):
     queries, docs, values, empty = [], [], [], []
     for query, entries in mapping.items():
         if isinstance(entries, str) or not isinstance(entries, Mapping | Sequence):
-            raise InputError(
-                f"{name}: query {quoted(str(query))} maps to {type(entries).__name__}, expected a dict of docs"
-            )
+            problem = f"query {quoted(str(query))} maps to {type(entries).__name__}, expected a dict of docs"
+            raise InputError("input-type", problem, name)
         if not isinstance(entries, Mapping):
             entries = _ranked_as_scores(entries, name, str(query), kind)
         if not entries:
@@ -135,33 +142,34 @@ def _ranked_as_scores(ranked: Sequence, name: str, query: str, kind: str) -> dic
     """A run's [docs best first] as {doc: score}, the first scoring highest; a doc listed twice is an error, as in
     trec_eval, and qrels need their grades."""
     if kind == "qrels":
-        raise InputError(f"{name}: query {quoted(query)}: qrels need grades, a {{doc: grade}} dict")
+        raise InputError("input-type", "qrels need grades, a {doc: grade} dict", name, where=f"query {quoted(query)}")
     if len(set(ranked)) != len(ranked):
         seen: dict = {}
         for rank, doc in enumerate(ranked, start=1):
             if doc in seen:
-                raise InputError(
-                    f"{name}: query {quoted(query)}: doc {quoted(str(doc))} appears twice, at ranks "
-                    f"{seen[doc]} and {rank}; "
-                    "trec_eval refuses duplicate docs"
+                problem = (
+                    f"doc {quoted(str(doc))} appears twice, at ranks {seen[doc]} and {rank}; trec_eval refuses "
+                    "duplicate docs"
                 )
+                raise InputError("duplicate-doc", problem, name, where=f"query {quoted(query)}")
             seen[doc] = rank
     return {doc: float(len(ranked) - rank) for rank, doc in enumerate(ranked)}
 
 
 def _check_entry(name: str, kind: str, query: str, doc: str, value: object) -> None:
     """One (query, doc, value) of a mapping: its ids, and its score (a number) or grade (an integer in range)."""
-    where = f"{name}: query {quoted(query)} doc {quoted(doc)}"
     problem = id_problem("query", query) or id_problem("doc", doc)
     if kind == "run":
         if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
-            problem = problem or f"score {quoted(str(value))} is not a number"
+            problem = problem or Problem("not-a-number", f"score {quoted(str(value))} is not a number")
     elif isinstance(value, bool) or not isinstance(value, int | np.integer):
-        problem = problem or f"grade {quoted(str(value))} is not an integer; {MAPPING_ADVICE}"
+        problem = problem or Problem(
+            "grade-not-integer", f"grade {quoted(str(value))} is not an integer; {MAPPING_ADVICE}"
+        )
     else:
         problem = problem or grade_problem(str(int(value)))
     if problem:
-        raise InputError(f"{where}: {problem}")
+        raise InputError(*problem, name, where=f"query {quoted(query)} doc {quoted(doc)}")
 
 
 def _with_empty_queries(run: Run, empty: list[str]) -> Run:

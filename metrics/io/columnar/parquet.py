@@ -45,13 +45,15 @@ class ParquetInput:
         self.name = name or os.path.basename(os.path.normpath(self.path)) or self.path
         self.batch_rows = max(1, int(batch_rows))
         if not os.path.exists(self.path):
-            raise InputError(f"{self.name}: no such file")
+            raise InputError("file-missing", "no such file", self.name)
         import pyarrow.dataset as ds
 
         try:
             self.dataset = ds.dataset(self.path, format="parquet", partitioning=_hive_partitioning(self.path))
         except (pa.ArrowInvalid, OSError) as error:
-            raise InputError(f"{self.name}: cannot be read as Parquet ({_first_line(error)})") from None
+            raise InputError(
+                "parquet-invalid", f"cannot be read as Parquet ({_first_line(error)})", self.name
+            ) from None
         names = self.dataset.schema.names
         self.chosen = choose_columns(names, self.name, kind)
         self.files = files
@@ -79,9 +81,10 @@ class ParquetInput:
                     offset += batch.num_rows
                     row += batch.num_rows
             except (pa.ArrowInvalid, OSError) as error:
-                raise InputError(f"{file_name}: cannot be read as Parquet ({_first_line(error)})") from None
+                problem = f"cannot be read as Parquet ({_first_line(error)})"
+                raise InputError("parquet-invalid", problem, file_name) from None
         if row == 0:
-            raise InputError(f"{self.name}: the table is empty")
+            raise InputError("file-empty", "the table is empty", self.name)
 
     def line_names(self, rows) -> list[str]:
         """'row N' of the file each row is in (the dataset's rows numbered in reading order)."""

@@ -42,11 +42,11 @@ def parse_text(text: TextSource, kind: str) -> tuple[dict, Callable]:
         if table is None:
             table = _parse_normalized(text.read_all(), kind, layout, convert, quoting)
     except OSError as error:
-        raise InputError(f"{text.name}: cannot be read ({error})") from None
+        raise InputError("file-unreadable", f"cannot be read ({error})", text.name) from None
     columns = checked_columns(text, kind, layout, table)
     del table
     if len(columns["query"]) == 0:
-        raise InputError(f"{text.name}: the file is empty" + (" (only a header)" if layout.header else ""))
+        raise InputError("file-empty", "the file is empty" + (" (only a header)" if layout.header else ""), text.name)
     return columns, lambda rows: text_line_numbers(text, layout, rows)
 
 
@@ -90,14 +90,15 @@ def checked_columns(text: TextSource, kind: str, layout: Layout, table: pa.Table
     """The three columns of a parsed table, or the InputError naming the first bad line (the line scanner's)."""
     if table is None:
         scan(text, kind, layout)
-        raise InputError(f"{text.name}: cannot be parsed as a {kind} file") from None
+        raise InputError("parse-failed", f"cannot be parsed as a {kind} file", text.name) from None
     value_role = "score" if kind == "run" else "grade"
     wanted = _wanted(layout, kind)
     columns = {"query": table.column(wanted[0]), "doc": table.column(wanted[1]), value_role: table.column(wanted[2])}
     ids_fine = ids_ok(distinct_values(columns["query"])) and ids_ok(columns["doc"])
     if not (ids_fine and values_ok(columns[value_role], kind)):
         scan(text, kind, layout)
-        raise InputError(f"{text.name}: cannot be read as a {kind} file (a value the line check accepts was refused)")
+        problem = f"cannot be read as a {kind} file (a value the line check accepts was refused)"
+        raise InputError("parse-failed", problem, text.name)
     return columns
 
 

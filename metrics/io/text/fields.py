@@ -46,9 +46,9 @@ def read_fields(source, fields: Fields, name: str | None = None) -> tuple[str, d
     columns = _parsed(data, fields)
     if columns is None:
         _scan(text, fields)  # raises, naming the first bad line
-        raise InputError(f"{text.name}: cannot be read as a {fields.kind}")
+        raise InputError("parse-failed", f"cannot be read as a {fields.kind}", text.name)
     if len(columns[fields.names[0]]) == 0:
-        raise InputError(f"{text.name}: the file is empty")
+        raise InputError("file-empty", "the file is empty", text.name)
     return text.name, columns
 
 
@@ -93,22 +93,20 @@ def _scan(text: TextSource, fields: Fields) -> None:
         line = raw.decode("utf-8", errors="replace")
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        where = f"{text.name}, line {number}"
+        where = (text.name, number)
         tokens = line.split()
         if len(tokens) != expected:
-            raise InputError(
-                f"{where}: expected {expected} fields ({' '.join(fields.names)}), got {len(tokens)}: {quoted(line)}"
-            )
+            problem_text = f"expected {expected} fields ({' '.join(fields.names)}), got {len(tokens)}: {quoted(line)}"
+            raise InputError("line-columns", problem_text, *where)
         for field, token in zip(fields.names, tokens, strict=True):
             kind = fields.numbers.get(field)
             if kind == "number":
-                problem = score_problem(token)
-                problem = problem and problem.replace("score", field, 1)
+                problem = score_problem(token, field)
             elif kind == "grade":
                 problem = grade_problem(token)
             else:
                 problem = id_problem(field, token)
             if problem:
-                raise InputError(f"{where}: {problem}")
+                raise InputError(*problem, *where)
         if "\x00" in line or "\ufffd" in line:
-            raise InputError(f"{where}: a NUL byte or invalid UTF-8")
+            raise InputError("not-text", "a NUL byte or invalid UTF-8", *where)

@@ -48,10 +48,9 @@ def sniff(text: TextSource, kind: str, describe_binary: Callable[[], None]) -> L
     if first_index is None:
         if len(text.head) < HEAD_BYTES:
             only = " (only comments)" if any(map(is_comment, lines)) else " (only blank lines)" if text.head else ""
-            raise InputError(f"{text.name}: the file is empty{only}")
-        raise InputError(
-            f"{text.name}: starts with {HEAD_BYTES} bytes of blank or comment lines; is this a run or qrels file?"
-        )
+            raise InputError("file-empty", f"the file is empty{only}", text.name)
+        problem = f"starts with {HEAD_BYTES} bytes of blank or comment lines; is this a run or qrels file?"
+        raise InputError("comments-only", problem, text.name)
     first = lines[first_index]
     try:
         if b"\0" in text.head:
@@ -78,18 +77,15 @@ def sniff(text: TextSource, kind: str, describe_binary: Callable[[], None]) -> L
             hint = ""
             if found[other_role]:
                 hint = f"; it has a {other_role} column: is this a {'qrels' if kind == 'run' else 'run'} file?"
-            raise InputError(
-                f"{text.name}, line 1: no {value_role} column in the header (accepted names: "
-                f"{', '.join(ALIASES[value_role])}){hint}"
-            )
+            problem = f"no {value_role} column in the header (accepted names: {', '.join(ALIASES[value_role])}){hint}"
+            raise InputError("column-missing", problem, text.name, line=1)
         lowered = [n.lower() for n in names]
         roles = {role: names[lowered.index(cast(str, found[role]))] for role in ("query", "doc", value_role)}
         return Layout(True, delimiter, names, roles, skip_lines=first_index + 1)
     if header_expected:
         wanted = "query, doc, score" if kind == "run" else "query, doc, grade"
-        raise InputError(
-            f"{text.name}, line 1: expected a header naming the columns ({wanted}); found {quoted(first_text)}"
-        )
+        problem = f"expected a header naming the columns ({wanted}); found {quoted(first_text)}"
+        raise InputError("header-expected", problem, text.name, line=1)
     names = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
     if kind == "run":  # trec_eval ignores a run's columns after the 6th: name them, so pyarrow can skip them
         count = len(first_text.split("\t") if delimiter == "\t" else first_text.split())

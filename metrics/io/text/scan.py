@@ -23,13 +23,14 @@ def scan(text: TextSource, kind: str, layout: Layout | None, binary_only: bool =
     reader_delimiter = layout.delimiter if layout is not None else None
     first_data = True
     for number, raw in text.lines():
-        where = f"{text.name}, line {number}"
+        where = (text.name, number)
         if b"\0" in raw:
-            raise InputError(f"{where}: contains a NUL byte; this looks like a binary file, not a text {kind} file")
+            problem = f"contains a NUL byte; this looks like a binary file, not a text {kind} file"
+            raise InputError("not-text", problem, *where)
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise InputError(f"{where}: is not valid UTF-8 text; is this a binary file?") from None
+            raise InputError("not-text", "is not valid UTF-8 text; is this a binary file?", *where) from None
         if binary_only or not line.strip() or is_comment(raw):
             continue
         if reader_delimiter == ",":
@@ -48,25 +49,27 @@ def scan(text: TextSource, kind: str, layout: Layout | None, binary_only: bool =
             continue
         if layout is not None and layout.header:
             if len(fields) != len(layout.names):
-                raise InputError(f"{where}: has {len(fields)} columns, expected {len(layout.names)} as in the header")
+                count = f"has {len(fields)} columns, expected {len(layout.names)} as in the header"
+                raise InputError("csv-columns", count, *where)
             value = fields[cast(int, value_index)]  # set from the header, which names the value's column
             query, doc = (fields[i] for i in roles_index)
         else:
             too_few_or_many = len(fields) < len(expected) if kind == "run" else len(fields) != len(expected)
             if too_few_or_many:  # trec_eval ignores a run's columns after the 6th; a qrels line has exactly 4
-                raise InputError(f"{where}: {_column_count_problem(len(fields), kind, first_data)}")
+                raise InputError("line-columns", _column_count_problem(len(fields), kind, first_data), *where)
             value = fields[4] if kind == "run" else fields[3]
             query, doc = fields[0], fields[2]
         first_data = False
-        problem = (
+        refused = (
             id_problem("query", query)
             or id_problem("doc", doc)
             or (score_problem(value) if kind == "run" else grade_problem(value))
         )
-        if problem:
-            raise InputError(f"{where}: {problem}")
+        if refused:
+            raise InputError(*refused, *where)
         if len(raw) > BLOCK_BYTES:
-            raise InputError(f"{where}: is {len(raw):,} bytes long; lines are at most {BLOCK_BYTES:,} bytes")
+            problem_text = f"is {len(raw):,} bytes long; lines are at most {BLOCK_BYTES:,} bytes"
+            raise InputError("line-too-long", problem_text, *where)
 
 
 def _column_count_problem(count: int, kind: str, first: bool) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO
@@ -34,7 +35,7 @@ class TextSource:
                 try:
                     data = gzip.decompress(data)
                 except (OSError, EOFError, gzip.BadGzipFile) as error:
-                    raise InputError(f"{name or 'input'}: not a valid gzip file ({error})") from None
+                    raise InputError("gzip-invalid", f"not a valid gzip file ({error})", name or "input") from None
             return cls(name or "input", None, data, False, strip_bom(bytes(data[:HEAD_BYTES])))
         path = os.fspath(source)
         display = name or os.path.basename(path) or path
@@ -44,13 +45,16 @@ class TextSource:
             with gzip.open(path, "rb") if gz else open(path, "rb") as stream:
                 head = stream.read(HEAD_BYTES)
         except FileNotFoundError:
-            raise InputError(f"{display}: no such file") from None
+            raise InputError("file-missing", "no such file", display) from None
+        except (gzip.BadGzipFile, EOFError, zlib.error) as error:  # (only a gzip file raises these)
+            raise InputError("gzip-invalid", f"not a valid gzip file ({error})", display) from None
         except IsADirectoryError:
-            raise InputError(f"{display}: is a directory, not a file") from None
+            raise InputError("file-unreadable", "is a directory, not a file", display) from None
         except PermissionError:
-            raise InputError(f"{display}: permission denied") from None
-        except (OSError, EOFError) as error:
-            raise InputError(f"{display}: cannot be read ({error.__class__.__name__}: {error})") from None
+            raise InputError("file-unreadable", "permission denied", display) from None
+        except OSError as error:
+            problem = f"cannot be read ({error.__class__.__name__}: {error})"
+            raise InputError("file-unreadable", problem, display) from None
         return cls(display, path, None, gz, strip_bom(head))
 
     def read_all(self) -> bytes:
@@ -60,8 +64,11 @@ class TextSource:
         try:
             with gzip.open(self.path, "rb") if self.gz else open(self.path, "rb") as stream:
                 return stream.read()
-        except (OSError, EOFError) as error:
-            raise InputError(f"{self.name}: cannot be read ({error.__class__.__name__}: {error})") from None
+        except (gzip.BadGzipFile, EOFError, zlib.error) as error:  # a gzip file cut short or damaged further on
+            raise InputError("gzip-invalid", f"not a valid gzip file ({error})", self.name) from None
+        except OSError as error:
+            problem = f"cannot be read ({error.__class__.__name__}: {error})"
+            raise InputError("file-unreadable", problem, self.name) from None
 
     def arrow_input(self):
         import pyarrow as pa  # here: a file read in plain Python (metrics.io.text.plain) never loads it

@@ -88,7 +88,8 @@ class TextRun:
                 buffer[: len(carry)] = carry
                 filled = len(carry)
         if row == 0:
-            raise InputError(f"{self.name}: the file is empty" + (" (only a header)" if self.layout.header else ""))
+            only = " (only a header)" if self.layout.header else ""
+            raise InputError("file-empty", f"the file is empty{only}", self.name)
 
     def _skip_head(self, stream) -> int:
         """Read past the lines before the first data row (BOM, blank and comment lines, the header): the layout's

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from metrics.catalog import registry
 from metrics.catalog.family import Measure
 from metrics.catalog.measures import parse_measures
+from metrics.core.errors import InputError
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.evaluation.engine import Evaluation, QueryCounts, summaries
@@ -26,7 +27,7 @@ def preference_measures(measures: Iterable[str | Measure]) -> list[Measure]:
     parsed = parse_measures(measures)
     for measure in parsed:
         if READS not in registry.family(measure.family).trec_eval.reads:
-            raise ValueError(f"{measure.name} is not computed from preferences (trec_eval -R prefs)")
+            raise InputError("option-conflict", f"{measure.name} is not computed from preferences (trec_eval -R prefs)")
     return parsed
 
 
@@ -104,7 +105,7 @@ def plain_preferences(run_path: str, judgments_path: str, rel_format: str, measu
     if only is not None:  # -D LEVEL.QID: that query alone
         lines = [line for line in lines if line[0] == only]
         if not lines or not (only in in_run or options.complete):
-            raise ValueError(f"-D ...{only}: query {only!r} is not in both the run and the judgments")
+            raise InputError("debug-query", f"-D ...{only}: query {only!r} is not in both the run and the judgments")
     parsed = preference_measures(measures)
     judged = sorted({line[0] for line in lines})  # byte order (ASCII): trec_eval's order of the queries
     evaluated = [query for query in judged if options.complete or query in in_run]
