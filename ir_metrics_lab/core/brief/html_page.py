@@ -21,7 +21,6 @@ from functools import cache
 from importlib import resources
 from string import Template
 
-from ir_metrics_lab.core.brief import svg
 from ir_metrics_lab.core.brief.model import Brief, Chart, Table
 from ir_metrics_lab.core.figures.palette import COLORS
 
@@ -39,6 +38,8 @@ def _e(text: object) -> str:
 
 def _svg(index: int, chart: Chart, per_row: int) -> str:
     """The chart as inline SVG, named by its title and described by its text alternative."""
+    from ir_metrics_lab.core.brief import svg  # matplotlib: imported when a brief is written, not when a page offers it
+
     ident = f"chart-{index}"
     names = f'<title id="{ident}-title">{_e(chart.title)}</title><desc id="{ident}-desc">{_e(chart.alt)}</desc>'
     return svg.svg(chart.figure, ident=ident, names=names, per_row=per_row)
