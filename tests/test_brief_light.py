@@ -1,7 +1,7 @@
 """A brief light enough to e-mail (issue 50): each kind of brief is one HTML file under 500 KB that asks for nothing
 from outside, draws each chart as an inline <svg> named by its title and described by its text alternative, and says
 the numbers the CLIs (ir-metrics-compare, ir-metrics-explain) or arithmetic by hand give; its PDF is one page whose
-text has the headline numbers.
+text has the headline numbers; where Pango is missing the page says why there is no PDF.
 
 The numbers' oracles are those of tests/test_brief.py; the browser half (drawn, printed, axe) is
 tests/browser/test_brief_browser.py."""
@@ -160,3 +160,36 @@ def test_the_pdf_is_one_page_with_the_headline_numbers(briefs, expected, kind):
     text = re.sub(r"\s+", " ", reader.pages[0].extract_text())
     for number in expected[kind][:2]:
         assert number in text, (number, text[:400])
+
+
+def test_a_machine_without_pango_is_told_why_there_is_no_pdf(monkeypatch):
+    monkeypatch.setattr(html_page, "_PANGO_NAMES", (("libno-such-pango-1.0.so.0",),))
+    html_page.pdf_problem.cache_clear()
+    try:
+        assert html_page.pdf_problem() == html_page.PANGO_MISSING
+    finally:
+        monkeypatch.undo()
+        html_page.pdf_problem.cache_clear()
+    assert html_page.pdf_problem() is None  # this machine has it (scripts/test.sh installs it)
+
+
+@pytest.mark.parametrize("problem", [None, html_page.PANGO_MISSING])
+def test_the_page_offers_the_pdf_or_says_why_not(problem, monkeypatch):
+    import sys
+
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    from tests.page_scripts import page_script
+
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    monkeypatch.setattr(sys, "argv", ["ab.py"])
+    monkeypatch.setattr(html_page, "pdf_problem", lambda: problem)
+    at = AppTest.from_file(str(page_script("ab.py")), default_timeout=120).run()
+    assert not at.exception
+    labels = [button.proto.label for button in at.get("download_button")]
+    assert "Download the brief" in labels
+    assert ("Download as PDF" in labels) == (problem is None)
+    said = [caption.value for caption in at.caption]
+    assert any(html_page.PANGO_MISSING in text for text in said) == (problem is not None)
