@@ -111,6 +111,8 @@ def test_the_html_is_light_self_contained_and_draws_each_chart_as_svg(briefs, ex
         title, desc = element.find(f"{SVG}title"), element.find(f"{SVG}desc")
         assert (title.text, desc.text) == (chart.title, chart.alt)
         assert element.get("aria-labelledby") == f"{title.get('id')} {desc.get('id')}"
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))  # several charts on one page, each id once
     text = shown_text(page)
     for number in expected[kind]:
         assert number in text, number
@@ -124,7 +126,7 @@ def test_the_chart_text_is_the_figures(briefs):
     assert f"{NDCG5_A:.4f}" in labels and "1.0000" in labels and "Retriever A" in labels and "NDCG@5" in labels
 
 
-HOSTILE = '<script>alert("x")</script> $a$ & b'
+HOSTILE = '<script>alert("x")</script> $a$ & b id="c" url(#d)'
 
 
 def test_user_text_in_a_chart_stays_literal():

@@ -18,7 +18,6 @@ import html
 import io
 import re
 import threading
-from collections.abc import Sequence
 
 import matplotlib
 from matplotlib.backends.backend_svg import FigureCanvasSVG
@@ -95,7 +94,7 @@ def _draw(spec: dict, width: float) -> Figure:
     for note in layout.get("annotations", []):
         _annotation(ax, note)
     _axes(ax, layout, categories)
-    _legend(fig, ax, traces, layout)
+    _legend(fig, ax, layout)
     return fig
 
 
@@ -281,7 +280,7 @@ def _arange(start: float, stop: float, step: float) -> list[float]:
     return values
 
 
-def _legend(fig: Figure, ax, traces: Sequence[dict], layout: dict) -> None:
+def _legend(fig: Figure, ax, layout: dict) -> None:
     """Above the plot, left-aligned, in as many columns as the labels' lengths allow (at print size a legend beside
     the plot would take its room)."""
     handles, labels = ax.get_legend_handles_labels()
@@ -309,7 +308,8 @@ def _inline(text: str, names: str, ident: str) -> str:
     text = re.sub(r"<metadata>.*?</metadata>\s*", "", text[text.index("<svg") :], flags=re.S)
     opening, body = text[: text.index(">") + 1], text[text.index(">") + 1 :]
     view_box = re.search(r'viewBox="([^"]+)"', opening).group(1)
-    body = re.sub(r'(id="|url\(#|href="#)', rf"\g<1>{ident}-", body)
+    # in tags only: a label's text (a run named 'id="x"') stays as it is
+    body = re.sub(r"<[^>]*>", lambda tag: re.sub(r'(\sid="|url\(#|href="#)', rf"\g<1>{ident}-", tag[0]), body)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="{view_box}" '
         f'role="img" aria-labelledby="{ident}-title {ident}-desc">{names}' + body
