@@ -195,3 +195,20 @@ def test_the_page_offers_the_pdf_or_says_why_not(problem, monkeypatch):
     assert ("Download as PDF" in labels) == (problem is None)
     said = [caption.value for caption in at.caption]
     assert any(html_page.PANGO_MISSING in text for text in said) == (problem is not None)
+
+
+def test_a_chart_of_thousands_of_queries_stays_light():
+    """The per-query chart of 5,000 queries is drawn at the chart's resolution, not one step per query (which would
+    weigh about 700 KB: more than a whole brief may), and still reaches the largest differences either way."""
+    import numpy as np
+
+    from ir_metrics_lab.core.brief import charts
+
+    differences = np.random.default_rng(7).normal(0.02, 0.2, 5000)
+    differences[[10, 20]] = (-0.93, 0.97)
+    drawn = svg.svg(charts.sorted_differences(differences, "B better", "A better", "B − A"), ident="c")
+    assert len(drawn.encode("utf-8")) < 100_000
+    values = sorted(differences.tolist())
+    x, y = svg._thinned(list(range(len(values))), values)
+    assert len(x) <= svg.MOST_POINTS + 4 and x[0] == 0 and x[-1] == len(values) - 1 and x == sorted(x)
+    assert (min(y), max(y)) == (-0.93, 0.97)  # the extremes are drawn
