@@ -206,7 +206,8 @@ def reveal(poll, outcome, answers) -> None:
             st.caption("These moves reach the best value too: " + "; ".join(map(questions.move_text, ties)) + ".")
     if named := questions.right_nicknames(question, answers):
         more = f" and {len(named) - NAMES_SHOWN} more" if len(named) > NAMES_SHOWN else ""
-        st.markdown("**Right:** " + plain(", ".join(named[:NAMES_SHOWN]), one_line=True) + more)
+        # each name on its own (plain isolates a right-to-left one): one cannot reorder the others
+        st.markdown("**Right:** " + ", ".join(plain(name, one_line=True) for name in named[:NAMES_SHOWN]) + more)
 
 
 def join_panel(poll) -> None:
