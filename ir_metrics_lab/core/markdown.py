@@ -34,6 +34,7 @@ _LEADING_BLANKS = re.compile(r"(?m)^[^\S\n]+")  # written as entities: 4 leading
 # Arabic letter mark, LRM/RLM, the embeddings and overrides (LRE RLE PDF LRO RLO) and the isolates (LRI RLI FSI PDI)
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _BIDI = re.compile(f"[{BIDI_CONTROLS}]")
+_RIGHT_TO_LEFT = frozenset({"R", "AL"})  # Unicode's bidirectional classes of Hebrew-like and Arabic letters
 _ISOLATE, _END_ISOLATE = "\u2068", "\u2069"  # first-strong isolate: the text's own direction, walled off
 
 
@@ -44,7 +45,7 @@ def without_bidi_controls(text: str) -> str:
 def _isolated(line: str) -> str:
     """``line`` walled off from the text around it when it has a right-to-left letter (left-to-right text needs no
     wall: it cannot reorder its neighbours once the controls are gone)."""
-    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in line):
+    if any(unicodedata.bidirectional(c) in _RIGHT_TO_LEFT for c in line):
         return _ISOLATE + line + _END_ISOLATE
     return line
 
