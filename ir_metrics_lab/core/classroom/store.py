@@ -18,11 +18,11 @@ Security:
 - The **teacher token** (``secrets.token_urlsafe(32)``, 256 bits) is returned once by :meth:`Store.create_poll` and
   only its SHA-256 is stored; every teacher action (reveal, re-ask, reset, close) checks it. The join link carries the
   join code only.
-- **Join codes** are protected by entropy, not by a rate limit: 8 characters from a 31-letter alphabet without look-
+- **Join codes** are protected by entropy: 8 characters from a 31-letter alphabet without look-
   alikes (no 0/O, 1/I/L) give 31^8 = 8.5e11 codes (39.6 bits). Guessing 200 codes a second (far more than a Streamlit
   server answers) for the 4 hours a poll lives, against 100 open polls, hits one with probability
-  200*14400*100/8.5e11 = 3.4e-4, and a hit only lets the guesser answer as one more student. A rate limit would need
-  a client identity that a Streamlit session does not reliably have (sessions are free, addresses shared behind NAT).
+  200*14400*100/8.5e11 = 3.4e-4, and a hit only lets the guesser answer as one more student. The pages add a limit
+  per connection (ir_metrics_lab.core.classroom.limits), none per address (a class behind NAT shares one).
 - **One answer per student per round**: answers are keyed by (poll, round, student id); answering again replaces the
   answer (students may change it until the reveal). The student id is issued by the server, once per browser: a
   signed cookie (ir_metrics_lab.core.classroom.identity, keyed by :meth:`Store.identity_key`, one random key in the
