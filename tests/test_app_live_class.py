@@ -332,3 +332,24 @@ def test_error_details_are_not_shown_to_users():
 
     config = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert config["client"]["showErrorDetails"] == "none"
+
+
+def test_a_database_outage_on_opening_the_join_link_says_so_in_words(monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from ir_metrics_lab.core.classroom.store import Store
+
+    _, code = choice_poll()
+    real_poll = Store.poll
+
+    def down(*_args, **_kwargs):
+        raise OperationalError("SELECT live_polls.code FROM live_polls", {}, Exception("/var/run/postgresql"))
+
+    monkeypatch.setattr(Store, "poll", down)
+    phone = student(code)
+    assert not phone.exception
+    assert [w.value for w in phone.warning] == [live_class.BUSY_READ]
+    assert not phone.error and not [b for b in phone.button if b.key and b.key.startswith("live_choice_")]
+    monkeypatch.setattr(Store, "poll", real_poll)  # the database is back
+    phone.run()
+    assert not phone.warning and phone.button(key="live_choice_A")

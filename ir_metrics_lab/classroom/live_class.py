@@ -119,10 +119,12 @@ def watch_poll(poll: Poll, student: str, answered: bool) -> None:
 
 @st.fragment(run_every=STUDENT_REFRESH_S)
 def _watch_fragment(code: str, round_: int, poll_state: str, student: str, answered: bool) -> None:
-    now = store().poll(code)
-    if now is None or (now.round, now.state) != (round_, poll_state):
-        st.rerun(scope="app")
-    if answered and store().my_answer(code, round_, student) is None:  # the teacher reset the answers
+    try:
+        now = store().poll(code)
+        reset = answered and now is not None and store().my_answer(code, round_, student) is None
+    except SQLAlchemyError:  # the next tick asks again
+        return
+    if now is None or (now.round, now.state) != (round_, poll_state) or reset:  # reset: the teacher's button
         st.rerun(scope="app")
 
 
