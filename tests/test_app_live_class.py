@@ -353,3 +353,21 @@ def test_a_database_outage_on_opening_the_join_link_says_so_in_words(monkeypatch
     monkeypatch.setattr(Store, "poll", real_poll)  # the database is back
     phone.run()
     assert not phone.warning and phone.button(key="live_choice_A")
+
+
+def test_a_page_trying_codes_is_slowed_down(monkeypatch):
+    """Join codes are looked up within a limit per connection: a guesser's page gets a few tries, then waits."""
+    from ir_metrics_lab.core.classroom import limits
+
+    limit = limits.Limit(limits.JOINS_PER_SECOND, limits.JOINS_BURST, clock=FrozenClock())
+    monkeypatch.setattr(live_class, "join_limit", lambda: limit)
+    _, code = choice_poll()
+    phone = AppTest.from_file(str(page_script("join_class.py")), default_timeout=30)
+    for n in range(limits.JOINS_BURST):
+        phone.query_params["code"] = f"WRNG{n:04d}"
+        phone.run()
+        assert "No open poll" in phone.error[0].value
+    phone.query_params["code"] = code  # even the right one, now: wait
+    phone.run()
+    assert "Too many codes" in phone.warning[0].value
+    assert not [b for b in phone.button if b.key and b.key.startswith("live_choice_")]
