@@ -7,7 +7,6 @@ is timed by bench/app/phone_first_visit.py, beside a bare Streamlit page (docs/p
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from collections.abc import Iterator
 
@@ -21,6 +20,7 @@ from tests.browser.conftest import (
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,
+    launcher,
     require_chromium,
     start_server,
     stop_server,
@@ -34,18 +34,6 @@ pytestmark = pytest.mark.browser
 # Streamlit's frontend loads on every page, a bare one-metric page too (docs/performance.md, A phone's first visit).
 BUDGET_BYTES = 1_250_000
 WAIT_MS = 120_000  # a first visit at Fast 3G takes about 12 s, more on a loaded 2-core box
-
-
-def launcher(port: int) -> list[str]:
-    """``ir-metrics-lab`` on ``port``, as a teacher starts it for a class (docs/how-to/serve-a-class.md)."""
-    return [
-        sys.executable, "-m", "ir_metrics_lab",
-        "--server.headless", "true",
-        "--server.address", "127.0.0.1",
-        "--server.port", str(port),
-        "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none",
-    ]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
