@@ -574,7 +574,7 @@ LAYERS = (
     # the measures: each family's record, readable function and kernel, their registry and names, what the preference
     # and judgment-group families share (metrics.preferences: their files read, specification, kernels, formulas),
     # and the LaTeX building blocks their formulas are written with
-    ("metrics.catalog", "metrics.families", "metrics.preferences", "metrics.teaching.latex"),
+    ("metrics.catalog", "metrics.families", "metrics.preferences", "metrics.diversity", "metrics.teaching.latex"),
     ("metrics.io",),  # runs and qrels read and written
     ("metrics.core",),  # what every measure is built on: rankings, judgments, Breakdowns, conventions, checks
 )
