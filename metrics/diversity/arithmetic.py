@@ -177,3 +177,13 @@ def map_ia(covers: Covers, relevant: Mapping[int, int], subtopics: int) -> float
         if relevant[s]:
             value += totals.get(s, 0.0) / relevant[s]
     return value / subtopics
+
+
+def ideal_ideal(subtopics: int, alpha: float, depth: int, discounted: bool) -> float:
+    """What ERR-IA (``discounted`` False: 1 / rank) or alpha-DCG (True: ndeval's discount) at ``depth`` divides by:
+    every subtopic covered at every rank (the curves' divisor, summed in the same order)."""
+    total, gain = 0.0, float(subtopics)
+    for i in range(depth):
+        total += gain * discount(i) if discounted else gain / float(i + 1)
+        gain *= 1.0 - alpha
+    return total
