@@ -187,3 +187,8 @@ def ideal_ideal(subtopics: int, alpha: float, depth: int, discounted: bool) -> f
         total += gain * discount(i) if discounted else gain / float(i + 1)
         gain *= 1.0 - alpha
     return total
+
+
+def last(curve: list[float]) -> float:
+    """A curve's value at its depth (its last entry); 0 for a depth of 0 (an empty list scored whole)."""
+    return curve[-1] if curve else 0.0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from metrics.core.checks import check_qrels
 from metrics.io.subtopic_qrels import byte_order
 
 
@@ -25,6 +26,7 @@ class Aspects:
     covers: Mapping[str, tuple[int, ...]]
     relevant: Mapping[int, int]
     labels: Mapping[int, str]
+    grades: Mapping[str, int]  # each judged document's highest grade over the subtopics
 
     @property
     def subtopics(self) -> int:
@@ -39,22 +41,26 @@ def aspects_of_lines(lines: Iterable[tuple[int, str, int]], rel: int = 1, labels
     """Aspects from (subtopic, doc, judgment) lines in file order: the last line of a (subtopic, doc) decides."""
     judged: dict[str, dict[int, bool]] = {}
     relevant: dict[int, int] = {}
+    grades: dict[str, int] = {}
     for subtopic, doc, judgment in lines:
+        grades[doc] = max(grades.get(doc, judgment), judgment)
         positive = judgment >= rel
         judged.setdefault(doc, {})[subtopic] = positive
         relevant[subtopic] = relevant.get(subtopic, 0) + positive
     docs = tuple(sorted(judged, key=byte_order))
     covers = {doc: tuple(sorted(s for s, on in judged[doc].items() if on)) for doc in docs}
     names = labels if labels is not None else {s: str(s) for s in relevant}
-    return Aspects(docs, {doc: c for doc, c in covers.items() if c}, relevant, names)
+    return Aspects(docs, {doc: c for doc, c in covers.items() if c}, relevant, names, grades)
 
 
 def aspects_of(qrels: Mapping, rel: int = 1) -> Aspects:
     """Aspects from ``{subtopic: {doc: grade}}`` or plain qrels ``{doc: grade}`` (one subtopic, named "1").
 
     Subtopics are taken in numeric order when every name is a whole number (ndeval's), else in string order."""
-    if qrels and all(not isinstance(v, Mapping) for v in qrels.values()):
+    if not qrels or all(not isinstance(v, Mapping) for v in qrels.values()):
         qrels = {"1": qrels}
+    for docs in qrels.values():
+        check_qrels(docs)
     names = [str(s) for s in qrels]
     numeric = all(n.isdigit() for n in names)
     ordered = sorted(names, key=lambda n: (int(n), n) if numeric else (0, n))
@@ -64,8 +70,6 @@ def aspects_of(qrels: Mapping, rel: int = 1) -> Aspects:
         for doc, grade in docs.items():
             if not isinstance(doc, str):
                 raise ValueError(f"doc ids must be strings, got {doc!r}")
-            if isinstance(grade, bool) or not float(grade).is_integer():
-                raise ValueError(f"grades must be integers, got {grade!r} for doc {doc!r}")
             lines.append((number[str(subtopic)], doc, int(grade)))
     return aspects_of_lines(lines, rel, {i: name for name, i in number.items()})
 

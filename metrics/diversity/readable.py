@@ -90,11 +90,11 @@ def steps_of(w: Walked, contributions: list[float], discount: Callable[[int], fl
     for i, (doc, step, contribution) in enumerate(zip(w.ranking, w.steps, contributions, strict=True)):
         running += contribution
         names = tuple(w.aspects.labels[s] for s in step.covers)
-        grade = len(step.covers)
+        grade = w.aspects.grades.get(doc, 0)
         weight = discount(i) if discount else 1.0
         out.append(
-            AspectStep(i + 1, doc, grade, grade > 0, contribution, running, names, step.seen, step.gains, step.score,
-                       weight)
+            AspectStep(i + 1, doc, grade, bool(step.covers), contribution, running, names, step.seen, step.gains,
+                       step.score, weight)
         )  # fmt: skip
     return tuple(out)
 

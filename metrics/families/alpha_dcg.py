@@ -15,7 +15,6 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking
 from metrics.diversity import arithmetic as a
-from metrics.diversity.formulas import GAIN, GAIN_WHERE, summed
 from metrics.diversity.readable import (
     ALPHA,
     IDEAL_IDEAL,
@@ -26,6 +25,7 @@ from metrics.diversity.readable import (
     steps_of,
     walk,
 )
+from metrics.diversity.worked import GAIN, GAIN_WHERE, summed
 from metrics.teaching.latex import plain
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def alpha_dcg(
     qrels : mapping
         One topic's judgments ``{subtopic: {doc: grade}}``, or plain qrels ``{doc: grade}`` (one subtopic).
     k : int
-        The cutoff (required: ndeval reports 5, 10 and 20).
+        The cutoff (ndeval reports 5, 10 and 20); None: the whole list.
     alpha : float, optional
         Redundancy intolerance, 0 to 1 (ndeval's default 0.5).
     conventions : Conventions, optional
@@ -78,19 +78,17 @@ def alpha_dcg(
     >>> alpha_dcg(["a"], {"1": {"a": 1}, "2": {"b": 1}}, 1).value  # rank 1 undivided, as ndeval
     1.0
     """
-    if k is None:
-        raise ValueError("alpha-DCG needs a cutoff (alpha_DCG@k)")
     w = walk(ranking, qrels, k, alpha, conventions)
-    n = w.aspects.subtopics
-    value = a.dcg_curve(w.scores, n, alpha, k)[k - 1]
+    n, depth = w.aspects.subtopics, k or len(w.ranking)
+    value = a.last(a.dcg_curve(w.scores, n, alpha, depth))
     steps = steps_of(w, [score * a.discount(i) for i, score in enumerate(w.scores)], a.discount)
-    terms = {SUBTOPICS: float(n), IDEAL_IDEAL: a.ideal_ideal(n, alpha, k, discounted=True)}
+    terms = {SUBTOPICS: float(n), IDEAL_IDEAL: a.ideal_ideal(n, alpha, depth, discounted=True)}
     return Breakdown("alpha_DCG", k, value, steps, terms, conventions)
 
 
 def alpha_dcg_definition(c: Conventions) -> str:
     return (
-        r"\alpha\text{-}\mathrm{DCG@}k = \frac{\sum_{i=1}^{k} g_i / \log_2(i+1)}"
+        r"\mathrm{\alpha\text{-}DCG@}k = \frac{\sum_{i=1}^{k} g_i / \log_2(i+1)}"
         r"{\sum_{i=1}^{k} N (1-\alpha)^{i-1} / \log_2(i+1)}, \quad " + GAIN + GAIN_WHERE
     )
 
@@ -105,10 +103,11 @@ def alpha_dcg_worked(b: Breakdown) -> str:
 
 
 def alpha_dcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    alpha, k = measure.number("alpha"), measure.k or 1
+    alpha, k = measure.number("alpha"), measure.k
 
     def value(covers: list, ideal: list, relevant: int) -> float:
-        return a.dcg_curve(a.scores(covers[:k], alpha), one_topic(relevant)[0], alpha, k)[k - 1]
+        depth = k or len(covers)
+        return a.last(a.dcg_curve(a.scores(covers[:depth], alpha), one_topic(relevant)[0], alpha, depth))
 
     return per_query(data, value)
 
@@ -126,7 +125,6 @@ ALPHA_DCG = Family(
         terms=(SUBTOPICS, IDEAL_IDEAL),
         plain="rewards covering many subtopics high in {top}, each subtopic worth less each time it is covered again",
     ),
-    cutoff="required",
     params=(ALPHA,),
     values=Values(range=None),
     names=Names(spellings=("alpha-DCG",), ir_measures="alpha_DCG"),

@@ -14,13 +14,13 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.diversity import arithmetic as a
-from metrics.diversity.formulas import GAIN, GAIN_WHERE, ratio_worked
 from metrics.diversity.readable import ALPHA, IDEAL, SubtopicJudgments, one_topic, per_query, steps_of, walk
+from metrics.diversity.worked import GAIN, GAIN_WHERE, ratio_worked
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
 
-RUN = Term("alpha-DCG")
+RUN = Term("run")  # the run's own value, before it is divided by the ideal ranking's
 
 
 def alpha_ndcg(
@@ -38,7 +38,7 @@ def alpha_ndcg(
     qrels : mapping
         One topic's judgments ``{subtopic: {doc: grade}}``, or plain qrels ``{doc: grade}`` (one subtopic).
     k : int
-        The cutoff (required: ndeval reports 5, 10 and 20).
+        The cutoff (ndeval reports 5, 10 and 20); None: the whole list.
     alpha : float, optional
         Redundancy intolerance, 0 to 1 (ndeval's default 0.5).
     conventions : Conventions, optional
@@ -68,20 +68,18 @@ def alpha_ndcg(
     >>> alpha_ndcg(["b", "a"], {"1": {"a": 1}, "2": {"a": 1}, "3": {"b": 1}}, 5).value < 1
     True
     """
-    if k is None:
-        raise ValueError("alpha-nDCG needs a cutoff (alpha_nDCG@k)")
     w = walk(ranking, qrels, k, alpha, conventions)
-    n = w.aspects.subtopics
-    run = a.dcg_curve(w.scores, n, alpha, k)
-    ideal = a.dcg_curve(a.scores(w.ideal_covers(alpha)[:k], alpha), n, alpha, k)
-    value = a.normalised(run, ideal, run)[k - 1]
+    n, depth = w.aspects.subtopics, k or len(w.ranking)
+    run = a.dcg_curve(w.scores, n, alpha, depth)
+    ideal = a.dcg_curve(a.scores(w.ideal_covers(alpha)[:depth], alpha), n, alpha, depth)
+    value = a.last(a.normalised(run, ideal, run))
     steps = steps_of(w, [score * a.discount(i) for i, score in enumerate(w.scores)], a.discount)
-    return Breakdown("alpha_nDCG", k, value, steps, {RUN: run[k - 1], IDEAL: ideal[k - 1]}, conventions)
+    return Breakdown("alpha_nDCG", k, value, steps, {RUN: a.last(run), IDEAL: a.last(ideal)}, conventions)
 
 
 def alpha_ndcg_definition(c: Conventions) -> str:
     return (
-        r"\alpha\text{-}\mathrm{nDCG@}k = \frac{\alpha\text{-}\mathrm{DCG@}k}{\alpha\text{-}\mathrm{DCG@}k"
+        r"\mathrm{\alpha\text{-}nDCG@}k = \frac{\alpha\text{-}\mathrm{DCG@}k}{\alpha\text{-}\mathrm{DCG@}k"
         r"(\text{ideal})}, \quad \alpha\text{-}\mathrm{DCG@}k \propto \sum_{i=1}^{k} \frac{g_i}{\log_2(i+1)}, \quad "
         + GAIN
         + GAIN_WHERE
@@ -89,13 +87,14 @@ def alpha_ndcg_definition(c: Conventions) -> str:
 
 
 def alpha_ndcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    alpha, k = measure.number("alpha"), measure.k or 1
+    alpha, k = measure.number("alpha"), measure.k
 
     def value(covers: list, ideal: list, relevant: int) -> float:
         n = one_topic(relevant)[0]
-        run = a.dcg_curve(a.scores(covers[:k], alpha), n, alpha, k)
-        best = a.dcg_curve(a.scores(ideal[:k], alpha), n, alpha, k)
-        return a.normalised(run, best, run)[k - 1]
+        depth = k or len(covers)
+        run = a.dcg_curve(a.scores(covers[:depth], alpha), n, alpha, depth)
+        best = a.dcg_curve(a.scores(ideal[:depth], alpha), n, alpha, depth)
+        return a.last(a.normalised(run, best, run))
 
     return per_query(data, value)
 
@@ -113,7 +112,6 @@ ALPHA_NDCG = Family(
         terms=(RUN, IDEAL),
         plain="rewards covering many subtopics high in {top} rather than repeating one, as a share of the best found",
     ),
-    cutoff="required",
     params=(ALPHA,),
     values=Values(range=None),
     names=Names(spellings=("alpha-nDCG",), ir_measures="alpha_nDCG"),

@@ -15,7 +15,6 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking
 from metrics.diversity import arithmetic as a
-from metrics.diversity.formulas import GAIN, GAIN_WHERE, summed
 from metrics.diversity.readable import (
     ALPHA,
     IDEAL_IDEAL,
@@ -26,6 +25,7 @@ from metrics.diversity.readable import (
     steps_of,
     walk,
 )
+from metrics.diversity.worked import GAIN, GAIN_WHERE, summed
 from metrics.teaching.latex import plain
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def err_ia(
     qrels : mapping
         One topic's judgments ``{subtopic: {doc: grade}}``, or plain qrels ``{doc: grade}`` (one subtopic).
     k : int
-        The cutoff (required: ndeval reports 5, 10 and 20).
+        The cutoff (ndeval reports 5, 10 and 20); None: the whole list.
     alpha : float, optional
         Redundancy intolerance, 0 to 1 (ndeval's default 0.5).
     conventions : Conventions, optional
@@ -79,13 +79,11 @@ def err_ia(
     >>> err_ia(["a", "b"], {"1": {"a": 1}, "2": {"a": 1, "b": 1}}, 2).value == (2 + 0.5 / 2) / (2 + 1 / 2)
     True
     """
-    if k is None:
-        raise ValueError("ERR-IA needs a cutoff (ERR_IA@k)")
     w = walk(ranking, qrels, k, alpha, conventions)
-    n = w.aspects.subtopics
-    value = a.err_curve(w.scores, n, alpha, k)[k - 1]
+    n, depth = w.aspects.subtopics, k or len(w.ranking)
+    value = a.last(a.err_curve(w.scores, n, alpha, depth))
     steps = steps_of(w, [score / float(i + 1) for i, score in enumerate(w.scores)])
-    terms = {SUBTOPICS: float(n), IDEAL_IDEAL: a.ideal_ideal(n, alpha, k, discounted=False)}
+    terms = {SUBTOPICS: float(n), IDEAL_IDEAL: a.ideal_ideal(n, alpha, depth, discounted=False)}
     return Breakdown("ERR_IA", k, value, steps, terms, conventions)
 
 
@@ -102,10 +100,11 @@ def err_ia_worked(b: Breakdown) -> str:
 
 
 def err_ia_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    alpha, k = measure.number("alpha"), measure.k or 1
+    alpha, k = measure.number("alpha"), measure.k
 
     def value(covers: list, ideal: list, relevant: int) -> float:
-        return a.err_curve(a.scores(covers[:k], alpha), one_topic(relevant)[0], alpha, k)[k - 1]
+        depth = k or len(covers)
+        return a.last(a.err_curve(a.scores(covers[:depth], alpha), one_topic(relevant)[0], alpha, depth))
 
     return per_query(data, value)
 
@@ -123,7 +122,6 @@ ERR_IA = Family(
         terms=(SUBTOPICS, IDEAL_IDEAL),
         plain="rewards covering many subtopics early in {top}, each subtopic worth less each time it is covered again",
     ),
-    cutoff="required",
     params=(ALPHA,),
     names=Names(spellings=("ERR-IA",), ir_measures="ERR_IA"),
     order=740,

@@ -14,13 +14,13 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.diversity import arithmetic as a
-from metrics.diversity.formulas import GAIN, GAIN_WHERE, ratio_worked
 from metrics.diversity.readable import ALPHA, IDEAL, SubtopicJudgments, one_topic, per_query, steps_of, walk
+from metrics.diversity.worked import GAIN, GAIN_WHERE, ratio_worked
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
 
-RUN = Term("ERR-IA")
+RUN = Term("run")  # the run's own value, before it is divided by the ideal ranking's
 
 
 def nerr_ia(
@@ -38,7 +38,7 @@ def nerr_ia(
     qrels : mapping
         One topic's judgments ``{subtopic: {doc: grade}}``, or plain qrels ``{doc: grade}`` (one subtopic).
     k : int
-        The cutoff (required: ndeval reports 5, 10 and 20).
+        The cutoff (ndeval reports 5, 10 and 20); None: the whole list.
     alpha : float, optional
         Redundancy intolerance, 0 to 1 (ndeval's default 0.5).
     conventions : Conventions, optional
@@ -67,15 +67,13 @@ def nerr_ia(
     >>> nerr_ia(["b", "a"], {"1": {"a": 1}, "2": {"a": 1, "b": 1}}, 2).value == (1 + 1 / 2) / (2 + 0.5 / 2)
     True
     """
-    if k is None:
-        raise ValueError("nERR-IA needs a cutoff (nERR_IA@k)")
     w = walk(ranking, qrels, k, alpha, conventions)
-    n = w.aspects.subtopics
-    run = a.err_curve(w.scores, n, alpha, k)
-    ideal = a.err_curve(a.scores(w.ideal_covers(alpha)[:k], alpha), n, alpha, k)
-    value = a.normalised(run, ideal, a.dcg_curve(w.scores, n, alpha, k))[k - 1]
+    n, depth = w.aspects.subtopics, k or len(w.ranking)
+    run = a.err_curve(w.scores, n, alpha, depth)
+    ideal = a.err_curve(a.scores(w.ideal_covers(alpha)[:depth], alpha), n, alpha, depth)
+    value = a.last(a.normalised(run, ideal, a.dcg_curve(w.scores, n, alpha, depth)))
     steps = steps_of(w, [score / float(i + 1) for i, score in enumerate(w.scores)])
-    return Breakdown("nERR_IA", k, value, steps, {RUN: run[k - 1], IDEAL: ideal[k - 1]}, conventions)
+    return Breakdown("nERR_IA", k, value, steps, {RUN: a.last(run), IDEAL: a.last(ideal)}, conventions)
 
 
 def nerr_ia_definition(c: Conventions) -> str:
@@ -86,14 +84,15 @@ def nerr_ia_definition(c: Conventions) -> str:
 
 
 def nerr_ia_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    alpha, k = measure.number("alpha"), measure.k or 1
+    alpha, k = measure.number("alpha"), measure.k
 
     def value(covers: list, ideal: list, relevant: int) -> float:
         n = one_topic(relevant)[0]
-        walked = a.scores(covers[:k], alpha)
-        run = a.err_curve(walked, n, alpha, k)
-        best = a.err_curve(a.scores(ideal[:k], alpha), n, alpha, k)
-        return a.normalised(run, best, a.dcg_curve(walked, n, alpha, k))[k - 1]
+        depth = k or len(covers)
+        walked = a.scores(covers[:depth], alpha)
+        run = a.err_curve(walked, n, alpha, depth)
+        best = a.err_curve(a.scores(ideal[:depth], alpha), n, alpha, depth)
+        return a.last(a.normalised(run, best, a.dcg_curve(walked, n, alpha, depth)))
 
     return per_query(data, value)
 
@@ -111,7 +110,6 @@ NERR_IA = Family(
         terms=(RUN, IDEAL),
         plain="rewards covering many subtopics early in {top}, as a share of what the best ranking found achieves",
     ),
-    cutoff="required",
     params=(ALPHA,),
     values=Values(range=None),
     names=Names(spellings=("nERR-IA",), ir_measures="nERR_IA"),

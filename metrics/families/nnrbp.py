@@ -14,13 +14,13 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.diversity import arithmetic as a
-from metrics.diversity.formulas import ratio_worked
 from metrics.diversity.readable import ALPHA, BETA, IDEAL, SubtopicJudgments, one_topic, per_query, steps_of, walk
+from metrics.diversity.worked import ratio_worked
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
 
-RUN = Term("NRBP")
+RUN = Term("run")  # the run's own value, before it is divided by the ideal ranking's
 
 
 def nnrbp(

@@ -15,8 +15,8 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking
 from metrics.diversity import arithmetic as a
-from metrics.diversity.formulas import GAIN, GAIN_WHERE, summed
 from metrics.diversity.readable import ALPHA, BETA, SUBTOPICS, SubtopicJudgments, one_topic, per_query, steps_of, walk
+from metrics.diversity.worked import GAIN, GAIN_WHERE, summed
 from metrics.teaching.latex import plain
 
 if TYPE_CHECKING:

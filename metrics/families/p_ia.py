@@ -14,8 +14,8 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking
 from metrics.diversity import arithmetic as a
-from metrics.diversity.formulas import summed
 from metrics.diversity.readable import SUBTOPICS, SubtopicJudgments, one_topic, per_query, steps_of, walk
+from metrics.diversity.worked import summed
 from metrics.teaching.latex import plain
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def p_ia(
     qrels : mapping
         One topic's judgments ``{subtopic: {doc: grade}}``, or plain qrels ``{doc: grade}`` (one subtopic).
     k : int
-        The cutoff (required: ndeval reports 5, 10 and 20); a shorter list is still divided by k.
+        The cutoff (ndeval reports 5, 10 and 20; a shorter list is still divided by k); None: the whole list.
     conventions : Conventions, optional
         ``threshold``: the grade that makes a document cover a subtopic (ndeval: 1).
 
@@ -61,12 +61,10 @@ def p_ia(
     >>> p_ia(["a", "b"], {"1": {"a": 1}, "2": {"a": 1, "b": 1}}, 2).value
     0.75
     """
-    if k is None:
-        raise ValueError("P-IA needs a cutoff (P_IA@k)")
     w = walk(ranking, qrels, k, 0.5, conventions)
-    n = w.aspects.subtopics
-    value = a.precision_curve(w.covers, n, k)[k - 1]
-    contributions = [len(c) / (k * n) if n else 0.0 for c in w.covers]
+    n, depth = w.aspects.subtopics, k or len(w.ranking)
+    value = a.last(a.precision_curve(w.covers, n, depth))
+    contributions = [len(c) / (depth * n) if n else 0.0 for c in w.covers]
     return Breakdown("P_IA", k, value, steps_of(w, contributions), {SUBTOPICS: float(n)}, conventions)
 
 
@@ -79,8 +77,13 @@ def p_ia_worked(b: Breakdown) -> str:
 
 
 def p_ia_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    k = measure.k or 1
-    return per_query(data, lambda covers, ideal, relevant: a.precision_curve(covers[:k], one_topic(relevant)[0], k)[-1])
+    k = measure.k
+
+    def value(covers: list, ideal: list, relevant: int) -> float:
+        depth = k or len(covers)
+        return a.last(a.precision_curve(covers[:depth], one_topic(relevant)[0], depth))
+
+    return per_query(data, value)
 
 
 P_IA = Family(
@@ -96,7 +99,6 @@ P_IA = Family(
         terms=(SUBTOPICS,),
         plain="rewards filling {top} with documents relevant to many subtopics, each subtopic weighing the same",
     ),
-    cutoff="required",
     names=Names(spellings=("P-IA",), ir_measures="P_IA"),
     order=810,
 )

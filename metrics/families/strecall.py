@@ -14,8 +14,8 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking
 from metrics.diversity import arithmetic as a
-from metrics.diversity.formulas import summed
 from metrics.diversity.readable import SUBTOPICS, SubtopicJudgments, one_topic, per_query, steps_of, walk
+from metrics.diversity.worked import summed
 from metrics.teaching.latex import plain
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def subtopic_recall(
     qrels : mapping
         One topic's judgments ``{subtopic: {doc: grade}}``, or plain qrels ``{doc: grade}`` (one subtopic).
     k : int
-        The cutoff (required: ndeval reports 5, 10 and 20).
+        The cutoff (ndeval reports 5, 10 and 20); None: the whole list.
     conventions : Conventions, optional
         ``threshold``: the grade that makes a document cover a subtopic (ndeval: 1).
 
@@ -61,11 +61,9 @@ def subtopic_recall(
     >>> subtopic_recall(["a", "b"], {"1": {"a": 1}, "2": {"a": 1}, "3": {"c": 1}}, 2).value == 2 / 3
     True
     """
-    if k is None:
-        raise ValueError("subtopic recall needs a cutoff (StRecall@k)")
     w = walk(ranking, qrels, k, 0.5, conventions)
-    n = w.aspects.subtopics
-    value = a.strec_curve(w.covers, n, k)[k - 1]
+    n, depth = w.aspects.subtopics, k or len(w.ranking)
+    value = a.last(a.strec_curve(w.covers, n, depth))
     contributions = [sum(1 for seen in step.seen if seen == 0) / n if n else 0.0 for step in w.steps]
     return Breakdown("StRecall", k, value, steps_of(w, contributions), {SUBTOPICS: float(n)}, conventions)
 
@@ -79,8 +77,13 @@ def subtopic_recall_worked(b: Breakdown) -> str:
 
 
 def subtopic_recall_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    k = measure.k or 1
-    return per_query(data, lambda covers, ideal, relevant: a.strec_curve(covers[:k], one_topic(relevant)[0], k)[-1])
+    k = measure.k
+
+    def value(covers: list, ideal: list, relevant: int) -> float:
+        depth = k or len(covers)
+        return a.last(a.strec_curve(covers[:depth], one_topic(relevant)[0], depth))
+
+    return per_query(data, value)
 
 
 SUBTOPIC_RECALL = Family(
@@ -96,7 +99,6 @@ SUBTOPIC_RECALL = Family(
         terms=(SUBTOPICS,),
         plain="rewards covering as many of the query's subtopics as possible in {top}",
     ),
-    cutoff="required",
     names=Names(spellings=("strec",), ir_measures="StRecall"),
     order=820,
 )
