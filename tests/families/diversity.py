@@ -84,6 +84,7 @@ def topics(draw) -> tuple[dict[str, dict[str, int]], list[str]]:
 
 def equals_pyndeval(name: str, theirs: str) -> None:
     """``name`` against pyndeval's ``theirs`` on generated topics, under generated alpha, beta and threshold."""
+
     @SETTINGS
     @given(topics(), st.sampled_from((0.0, 0.25, 0.5, 0.9, 1.0)), st.sampled_from((0.1, 0.5, 0.8)), st.integers(1, 2))
     def check(topic, alpha, beta, rel):
