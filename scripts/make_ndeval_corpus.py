@@ -1,11 +1,16 @@
 """Record ndeval 4.5's exact output over random and edge-case inputs: tests/data/ndeval45/corpus.jsonl.gz.
 
-    python -m scripts.make_ndeval_corpus /path/to/ndeval [--seed 45]
+    python -m scripts.make_ndeval_corpus /path/to/ndeval [--seed 45] [--readme-example QRELS RUN]
 
 Each input (a subtopic qrels text and a run text) is scored by the binary under a few option sets; its stdout and
 exit status are stored byte for byte (and its stderr, for the record: our messages differ on purpose). The corpus is
 deterministic for a given seed and binary. Lines of the JSONL: one "meta" record, then "input" records ({"id",
 "qrels", "run"}) and "case" records ({"input", "args", "rc", "stdout", "stderr"}).
+
+With --readme-example, the command of the track's README (``ndeval -c -traditional qrels.txt run.txt``, and the
+same without options) is run on the TREC 2012 Web track's qrels-for-ndeval.txt (zuacubd/trec-web-track-2009-2014,
+2012/, commit c341048) and its 2012 baseline run (trec-web/trec-web-2014, data/runs/baselines/2012/ql/
+results-cata-filtered.txt, commit eb769d1): both files, gzipped, and the outputs go to tests/data/ndeval45/trec2012/.
 
 tests/test_ndeval45_corpus.py replays it through ``ir-ndeval``'s main in-process, and with NDEVAL_BIN set draws more
 inputs from the generators here (``draw_input``, ``OPTION_SETS``) and scores them live by the binary.
@@ -143,12 +148,33 @@ def records(binary: str, seed: int, inputs: int) -> list[dict]:
     return found
 
 
+README_EXAMPLE = ROOT / "tests" / "data" / "ndeval45" / "trec2012"
+README_ARGS = [["-c", "-traditional"], []]  # the README's command, and ndeval's defaults
+
+
+def readme_example(binary: str, qrels: Path, run: Path) -> None:
+    README_EXAMPLE.mkdir(parents=True, exist_ok=True)
+    for source, name in ((qrels, "qrels-for-ndeval.txt.gz"), (run, "results-cata-filtered.txt.gz")):
+        with gzip.GzipFile(README_EXAMPLE / name, "wb", mtime=0) as out:
+            out.write(source.read_bytes())
+    outputs = []
+    for args in README_ARGS:
+        done = subprocess.run([binary, *args, str(qrels), str(run)], capture_output=True, check=True, timeout=600)
+        outputs.append({"args": args, "stdout": done.stdout.decode()})
+    (README_EXAMPLE / "outputs.json").write_text(json.dumps(outputs, indent=1) + "\n")
+    print(f"{README_EXAMPLE.relative_to(ROOT)}: {len(outputs)} outputs")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary", help="an ndeval 4.5 binary")
     parser.add_argument("--seed", type=int, default=45)
     parser.add_argument("--inputs", type=int, default=150, help="random inputs (default 150)")
+    parser.add_argument("--readme-example", nargs=2, metavar=("QRELS", "RUN"), type=Path, help="TREC 2012's files")
     options = parser.parse_args()
+    if options.readme_example:
+        readme_example(options.binary, *options.readme_example)
+        return
     found = records(options.binary, options.seed, options.inputs)
     cases = sum(1 for r in found if r["kind"] == "case")
     meta = {

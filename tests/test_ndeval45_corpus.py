@@ -110,3 +110,22 @@ def test_live_differential(tmp_path):
         _check(args, qrels, run, expected, tmp_path)
 
     check()
+
+
+README_EXAMPLE = CORPUS.parent / "trec2012"
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_the_track_readme_example(index, tmp_path):
+    """The track's README command (``ndeval -c -traditional qrels.txt run.txt``, and without options) on the TREC 2012
+    Web track's qrels-for-ndeval.txt and its baseline run: 50 topics, 59,736 judgments (scripts/make_ndeval_corpus.py
+    says where they come from)."""
+    expected = json.loads((README_EXAMPLE / "outputs.json").read_text())[index]
+    paths = []
+    for name in ("qrels-for-ndeval.txt", "results-cata-filtered.txt"):
+        (tmp_path / name).write_bytes(gzip.decompress((README_EXAMPLE / f"{name}.gz").read_bytes()))
+        paths.append(str(tmp_path / name))
+    status, out, err = run_cli([*expected["args"], *paths])
+    assert (status, err) == (0, "")
+    assert out.decode() == expected["stdout"]
+    assert out.decode().count("\n") == 52  # the header, 50 topics, amean
