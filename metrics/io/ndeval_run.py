@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from metrics.io.rules import InputError, quoted
-from metrics.io.subtopic_qrels import byte_order, file_lines, natural_number, number_problem, text_of
+from metrics.io.subtopic_qrels import file_lines, natural_number, number_problem, text_of
 
 _TOKEN = re.compile(rb"[^ \t\n\r\x0b\x0c]+")
 _FLOAT = re.compile(
@@ -47,22 +47,22 @@ def c_double(token: bytes) -> float | None:
 @dataclass(frozen=True, slots=True)
 class RunLine:
     topic: int
-    doc: str
+    doc: bytes  # as read: ndeval compares docnos with strcmp
     rank: int
     score_token: bytes
     line: int
 
 
-def parse_topic(line: bytes, first: re.Match[bytes]) -> int:
+def parse_topic(line: bytes) -> int:
     """ndeval's parseTopic on the line's first field (see the module's note)."""
-    token = first.group()
-    if 48 <= token[0] <= 57:
+    first = _TOKEN.search(line)
+    token = first.group() if first else b""
+    if token[:1].isdigit():
         return natural_number(token)
     dash = token.find(b"-")
     if dash >= 0:
         return natural_number(token[dash + 1 :])
-    after = first.end() + 1  # C reads on past the field's terminating NUL
-    following = _TOKEN.match(line, after)
+    following = _TOKEN.match(line, first.end() + 1) if first else None  # C reads on past the field's end
     return natural_number(following.group()) if following else -1
 
 
@@ -72,21 +72,21 @@ def read_ndeval_run(source: str | os.PathLike | bytes, name: str | None = None) 
     parsed: list[RunLine] = []
     run_id = ""
     for number, line in enumerate(lines, start=1):
-        tokens = list(_TOKEN.finditer(line))
-        if len(tokens) < 6:
+        fields = line.split()  # bytes split at C's isspace characters, as ndeval's split
+        if len(fields) < 6:
             raise InputError(
-                f"{display}, line {number}: {len(tokens)} field(s); ndeval's runs have 6: "
+                f"{display}, line {number}: {len(fields)} field(s); ndeval's runs have 6: "
                 "topic Q0 docno rank score runid"
             )
-        topic = parse_topic(line, tokens[0])
+        topic = natural_number(fields[0]) if fields[0][:1].isdigit() else parse_topic(line)
         if topic < 0:
-            raise InputError(f"{display}, line {number}: {number_problem('topic', tokens[0].group())}")
-        rank = natural_number(tokens[3].group())
+            raise InputError(f"{display}, line {number}: {number_problem('topic', fields[0])}")
+        rank = natural_number(fields[3])
         if rank < 0:
-            raise InputError(f"{display}, line {number}: {number_problem('rank', tokens[3].group())}")
+            raise InputError(f"{display}, line {number}: {number_problem('rank', fields[3])}")
         if not parsed:
-            run_id = text_of(tokens[5].group())
-        parsed.append(RunLine(topic, text_of(tokens[2].group()), rank, tokens[4].group(), number))
+            run_id = text_of(fields[5])
+        parsed.append(RunLine(topic, fields[2], rank, fields[4], number))
     return display, run_id, parsed
 
 
@@ -101,7 +101,7 @@ def _traditional(display: str, lines: list[RunLine]) -> list[RunLine]:
                 "(-traditional orders by score)"
             )
         scores[line.line] = score
-    ordered = sorted(lines, key=lambda r: byte_order(r.doc), reverse=True)
+    ordered = sorted(lines, key=lambda r: r.doc, reverse=True)
     ordered.sort(key=lambda r: (r.topic, -scores[r.line]))
     out, rank, topic = [], 0, None
     for line in ordered:
@@ -131,6 +131,8 @@ def ndeval_rankings(
         ranking = rankings.setdefault(line.topic, [])
         if depth <= 0 or len(ranking) < depth:
             ranking.append(line)
-    kept = sorted((r for ranking in rankings.values() for r in ranking), key=lambda r: (r.topic, byte_order(r.doc)))
-    _first_repeat(display, kept, lambda r: (r.topic, r.doc), lambda r: f"topic {r.topic} repeats docno {quoted(r.doc)}")
-    return {topic: [r.doc for r in ranking] for topic, ranking in rankings.items()}
+    kept = sorted((r for ranking in rankings.values() for r in ranking), key=lambda r: (r.topic, r.doc))
+    _first_repeat(
+        display, kept, lambda r: (r.topic, r.doc), lambda r: f"topic {r.topic} repeats docno {quoted(text_of(r.doc))}"
+    )
+    return {topic: [text_of(r.doc) for r in ranking] for topic, ranking in rankings.items()}

@@ -19,6 +19,8 @@ LARGE_ENOUGH = 100000  # ndeval's: a number already above this when another digi
 
 def natural_number(token: bytes) -> int:
     """ndeval's naturalNumber: the value of a string of digits, or -1."""
+    if len(token) <= 6 and token.isdigit():  # the usual case: at most 999999, below ndeval's limit
+        return int(token)
     if not token:
         return -1
     value = 0
