@@ -22,7 +22,7 @@ from metrics.io.ndeval_run import ndeval_rankings, read_ndeval_run
 from metrics.io.subtopic_qrels import read_subtopic_lines
 
 CORPUS = Path(__file__).parent.parent / "data" / "ndeval45" / "corpus.jsonl.gz"
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 DOCS = ("a", "b", "B", "d1", "D1", "doc9", "doc10", "z", "x_1", "y")
 
 

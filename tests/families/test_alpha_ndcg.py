@@ -17,7 +17,7 @@ def test_equals_ndeval45(k):
     equals_ndeval45(f"alpha_nDCG@{k}", f"alpha-nDCG@{k}")
 
 
-@pytest.mark.parametrize("k", [1, 5, 20])
+@pytest.mark.parametrize("k", [1, 20])
 def test_equals_pyndeval(k):
     equals_pyndeval(f"alpha_nDCG@{k}", f"alpha-nDCG@{k}")
 
