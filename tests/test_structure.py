@@ -570,7 +570,7 @@ LAYERS = (
     # on scored runs: runs compared, tools, teaching (the preference measures' worked example too)
     ("metrics.compare", "metrics.tools", "metrics.teaching", "metrics.preferences.preference_example"),
     # whole runs scored: the engine, means, streamed and distributed runs; runs against preferences and judgment groups
-    ("metrics.evaluation", "metrics.preferences.runs"),
+    ("metrics.evaluation", "metrics.preferences.runs", "metrics.diversity.runs"),
     # the measures: each family's record, readable function and kernel, their registry and names, what the preference
     # and judgment-group families share (metrics.preferences: their files read, specification, kernels, formulas),
     # and the LaTeX building blocks their formulas are written with

@@ -11,8 +11,8 @@ kernel reads the engine's prepared run of plain qrels, one subtopic per query, a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from metrics.catalog.family import Param
 from metrics.core.checks import check_k, check_ranking
@@ -103,27 +103,56 @@ def breakdown(key: str, k: int | None, value: float, steps: tuple, terms: dict, 
     return Breakdown(key, k, value, steps, terms, c)
 
 
-def per_query(data: Prepared, compute: Callable[[list, list, int], float]) -> np.ndarray:
-    """A kernel's loop: ``compute(covers, ideal_covers, relevant)`` for each query, from plain qrels (one subtopic:
-    a judged document with grade >= the threshold covers it; ``relevant`` documents in the ideal ranking)."""
+COVERS_KEY = ("diversity covers",)  # where a Prepared keeps its topics (Prepared.shared); runs.py seeds it
 
-    def tables() -> list[tuple[list, list, int]]:
+
+@dataclass(eq=False)
+class Topic:
+    """One query as a kernel reads it: the covers at each rank, and its subtopics (None: plain qrels, one subtopic
+    that ``relevant`` documents cover)."""
+
+    covers: list[tuple[int, ...]]
+    relevant: int = 0
+    aspects: Aspects | None = None
+    _ideal: dict = field(default_factory=dict)
+
+    def ideal(self, alpha: float) -> list[tuple[int, ...]]:
+        """The ideal ranking's covers (ndeval's greedy ideal at this alpha)."""
+        if self.aspects is None:
+            return [(0,)] * self.relevant
+        if alpha not in self._ideal:
+            self._ideal[alpha] = [self.aspects.of(doc) for doc in ideal_ranking(self.aspects, alpha)]
+        return self._ideal[alpha]
+
+    @property
+    def judged(self) -> int | tuple[int, Mapping[int, int]]:
+        """What :func:`one_topic` reads: the relevant documents (plain qrels), or (subtopics, relevant per one)."""
+        return self.relevant if self.aspects is None else (self.aspects.subtopics, self.aspects.relevant)
+
+
+def per_query(data: Prepared, compute: Callable[[list, list, Any], float], alpha: float | None = None) -> np.ndarray:
+    """A kernel's loop: ``compute(covers, ideal_covers, judged)`` for each query (``ideal_covers`` at ``alpha``, [] when
+    None; ``judged`` for :func:`one_topic`). The topics: seeded by metrics.diversity.runs from subtopic judgments, else
+    plain qrels (one subtopic: a judged document with grade >= the threshold covers it)."""
+
+    def tables() -> list[Topic]:
         threshold = data.conventions.threshold
-        found = []
-        for slot in range(data.size):
-            covers: list[tuple[int, ...]] = [() for _ in range(int(data.n[slot]))]
-            found.append((covers, [(0,)] * int(data.R[slot]), int(data.R[slot])))
+        found = [Topic([() for _ in range(int(data.n[slot]))], int(data.R[slot])) for slot in range(data.size)]
         rows = np.flatnonzero(data.grade >= threshold)
         for slot, rank in zip(data.slot[rows].tolist(), data.rank[rows].tolist(), strict=True):
-            found[slot][0][rank - 1] = (0,)
+            found[slot].covers[rank - 1] = (0,)
         return found
 
-    return np.array([compute(*t) for t in data.shared(("diversity covers",), tables)], dtype=np.float64)
+    topics = data.shared(COVERS_KEY, tables)
+    ideal = (lambda t: t.ideal(alpha)) if alpha is not None else (lambda t: [])
+    return np.array([compute(t.covers, ideal(t), t.judged) for t in topics], dtype=np.float64)
 
 
-def one_topic(relevant: int) -> tuple[int, dict[int, int]]:
-    """(subtopics, relevant documents per subtopic) of plain qrels with ``relevant`` relevant documents."""
-    return (1 if relevant else 0), {0: relevant}
+def one_topic(judged: int | tuple[int, Mapping[int, int]]) -> tuple[int, Mapping[int, int]]:
+    """(subtopics, relevant documents per subtopic) of a kernel's topic (Topic.judged)."""
+    if isinstance(judged, int):
+        return (1 if judged else 0), {0: judged}
+    return judged
 
 
 def param(measure: Measure, name: str) -> float:

@@ -89,14 +89,14 @@ def alpha_ndcg_definition(c: Conventions) -> str:
 def alpha_ndcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     alpha, k = measure.number("alpha"), measure.k
 
-    def value(covers: list, ideal: list, relevant: int) -> float:
+    def value(covers: list, ideal: list, relevant) -> float:
         n = one_topic(relevant)[0]
         depth = k or len(covers)
         run = a.dcg_curve(a.scores(covers[:depth], alpha), n, alpha, depth)
         best = a.dcg_curve(a.scores(ideal[:depth], alpha), n, alpha, depth)
         return a.last(a.normalised(run, best, run))
 
-    return per_query(data, value)
+    return per_query(data, value, alpha)
 
 
 ALPHA_NDCG = Family(

@@ -89,7 +89,7 @@ def ap_ia_worked(b: Breakdown) -> str:
 def ap_ia_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     k = measure.k
 
-    def value(covers: list, ideal: list, relevant: int) -> float:
+    def value(covers: list, ideal: list, relevant) -> float:
         n, per_subtopic = one_topic(relevant)
         return a.map_ia(covers[:k] if k else covers, per_subtopic, n)
 

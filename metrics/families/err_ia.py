@@ -102,7 +102,7 @@ def err_ia_worked(b: Breakdown) -> str:
 def err_ia_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     alpha, k = measure.number("alpha"), measure.k
 
-    def value(covers: list, ideal: list, relevant: int) -> float:
+    def value(covers: list, ideal: list, relevant) -> float:
         depth = k or len(covers)
         return a.last(a.err_curve(a.scores(covers[:depth], alpha), one_topic(relevant)[0], alpha, depth))
 

@@ -86,7 +86,7 @@ def nerr_ia_definition(c: Conventions) -> str:
 def nerr_ia_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     alpha, k = measure.number("alpha"), measure.k
 
-    def value(covers: list, ideal: list, relevant: int) -> float:
+    def value(covers: list, ideal: list, relevant) -> float:
         n = one_topic(relevant)[0]
         depth = k or len(covers)
         walked = a.scores(covers[:depth], alpha)
@@ -94,7 +94,7 @@ def nerr_ia_kernel(data: Prepared, measure: Measure) -> np.ndarray:
         best = a.err_curve(a.scores(ideal[:depth], alpha), n, alpha, depth)
         return a.last(a.normalised(run, best, a.dcg_curve(walked, n, alpha, depth)))
 
-    return per_query(data, value)
+    return per_query(data, value, alpha)
 
 
 NERR_IA = Family(

@@ -88,12 +88,12 @@ def nnrbp_definition(c: Conventions) -> str:
 def nnrbp_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     alpha, beta, k = measure.number("alpha"), measure.number("beta"), measure.k
 
-    def value(covers: list, ideal: list, relevant: int) -> float:
+    def value(covers: list, ideal: list, relevant) -> float:
         n = one_topic(relevant)[0]
         run = a.nrbp(a.scores(covers[:k] if k else covers, alpha), n, alpha, beta)
         return a.divide(run, a.nrbp(a.scores(ideal, alpha), n, alpha, beta))
 
-    return per_query(data, value)
+    return per_query(data, value, alpha)
 
 
 NNRBP = Family(

@@ -91,7 +91,7 @@ def nrbp_worked(b: Breakdown) -> str:
 def nrbp_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     alpha, beta, k = measure.number("alpha"), measure.number("beta"), measure.k
 
-    def value(covers: list, ideal: list, relevant: int) -> float:
+    def value(covers: list, ideal: list, relevant) -> float:
         return a.nrbp(a.scores(covers[:k] if k else covers, alpha), one_topic(relevant)[0], alpha, beta)
 
     return per_query(data, value)

@@ -79,7 +79,7 @@ def p_ia_worked(b: Breakdown) -> str:
 def p_ia_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     k = measure.k
 
-    def value(covers: list, ideal: list, relevant: int) -> float:
+    def value(covers: list, ideal: list, relevant) -> float:
         depth = k or len(covers)
         return a.last(a.precision_curve(covers[:depth], one_topic(relevant)[0], depth))
 

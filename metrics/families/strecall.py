@@ -79,7 +79,7 @@ def subtopic_recall_worked(b: Breakdown) -> str:
 def subtopic_recall_kernel(data: Prepared, measure: Measure) -> np.ndarray:
     k = measure.k
 
-    def value(covers: list, ideal: list, relevant: int) -> float:
+    def value(covers: list, ideal: list, relevant) -> float:
         depth = k or len(covers)
         return a.last(a.strec_curve(covers[:depth], one_topic(relevant)[0], depth))
 
