@@ -4,7 +4,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from ir_metrics_lab.shell import a11y, first_paint, layout, navigation, presenter
+from ir_metrics_lab.shell import a11y, compressed_static, first_paint, layout, navigation, presenter
+
+# Streamlit's JavaScript gzipped from now on (`ir-metrics-lab` does it before its server starts).
+compressed_static.install()
 
 ICON = Path(__file__).parent / "assets" / "icon.png"  # local: a :material: favicon is fetched from the internet
 st.set_page_config(page_title="IR Metrics Lab", page_icon=str(ICON), layout="wide")

@@ -49,8 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if typos:
         print(f"ir-metrics-lab: {typos[0]}", file=sys.stderr)
         return 2
-    from ir_metrics_lab.shell import streamlit_internals  # imported here: --help and typos answer at once
+    from ir_metrics_lab.shell import compressed_static, streamlit_internals  # here: --help and typos answer at once
 
+    compressed_static.install()  # before the server starts, so even the first browser gets Streamlit's files gzipped
     return streamlit_internals.run_command_line(streamlit_arguments(argv))
 
 

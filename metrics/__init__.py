@@ -26,6 +26,9 @@ from metrics.core.ranking import rank_by_score
 from metrics.core.types import Breakdown, Judgments, Ranking, RankStep
 from metrics.evaluation.aggregate import QuerySetResult, counted_queries, mean, mean_over_queries
 from metrics.families._dcg_sums import gain
+from metrics.families.alpha_dcg import alpha_dcg
+from metrics.families.alpha_ndcg import alpha_ndcg
+from metrics.families.ap_ia import ap_ia
 from metrics.families.average_precision import average_precision
 from metrics.families.bin_g import binary_g
 from metrics.families.bpref import bpref
@@ -33,6 +36,7 @@ from metrics.families.capped_recall import capped_recall
 from metrics.families.dcg import dcg
 from metrics.families.eleven_point_average import eleven_point_average
 from metrics.families.err import expected_reciprocal_rank
+from metrics.families.err_ia import err_ia
 from metrics.families.f1 import f1
 from metrics.families.g import normalized_gain
 from metrics.families.gm_bpref import gm_bpref
@@ -45,12 +49,16 @@ from metrics.families.judged import judged
 from metrics.families.map_avgjg import map_avgjg
 from metrics.families.ndcg import ndcg
 from metrics.families.ndcg_rel import ndcg_rel
+from metrics.families.nerr_ia import nerr_ia
+from metrics.families.nnrbp import nnrbp
+from metrics.families.nrbp import nrbp
 from metrics.families.num_nonrel_judged_ret import num_nonrel_judged_ret
 from metrics.families.num_q import num_q
 from metrics.families.num_rel import num_rel
 from metrics.families.num_rel_ret import num_rel_ret
 from metrics.families.num_ret import num_ret
 from metrics.families.p_avgjg import p_avgjg
+from metrics.families.p_ia import p_ia
 from metrics.families.precision import precision
 from metrics.families.prefs_avgjg import prefs_avgjg, prefs_avgjg_imp, prefs_avgjg_ret
 from metrics.families.prefs_avgjg_rnonrel import prefs_avgjg_rnonrel, prefs_avgjg_rnonrel_ret
@@ -70,6 +78,7 @@ from metrics.families.set_average_precision import set_average_precision
 from metrics.families.set_f import set_f
 from metrics.families.set_precision import set_precision
 from metrics.families.set_recall import set_recall
+from metrics.families.strecall import subtopic_recall
 from metrics.families.unjudged import unjudged
 from metrics.families.utility import utility
 from metrics.families.yaap import yet_another_average_precision
@@ -111,6 +120,9 @@ __all__ = [
     "QuerySetResult",
     "RankStep",
     "Ranking",
+    "alpha_dcg",
+    "alpha_ndcg",
+    "ap_ia",
     "average_precision",
     "binary_g",
     "bpref",
@@ -118,6 +130,7 @@ __all__ = [
     "counted_queries",
     "dcg",
     "eleven_point_average",
+    "err_ia",
     "evaluate",
     "expected_reciprocal_rank",
     "f1",
@@ -135,13 +148,17 @@ __all__ = [
     "mean_over_queries",
     "ndcg",
     "ndcg_rel",
+    "nerr_ia",
+    "nnrbp",
     "normalized_gain",
+    "nrbp",
     "num_nonrel_judged_ret",
     "num_q",
     "num_rel",
     "num_rel_ret",
     "num_ret",
     "p_avgjg",
+    "p_ia",
     "parse_measure",
     "precision",
     "prefs_avgjg",
@@ -174,6 +191,7 @@ __all__ = [
     "set_f",
     "set_precision",
     "set_recall",
+    "subtopic_recall",
     "unjudged",
     "utility",
     "yet_another_average_precision",

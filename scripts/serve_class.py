@@ -80,6 +80,11 @@ defaults
 frontend class
     bind {address}:{port}
     default_backend replicas
+    # Text gzipped on its way to the phones, at HAProxy's default level (1): the page itself, which Streamlit sends
+    # uncompressed, and any of Streamlit's files a replica has not gzipped yet (the app gzips them itself once its
+    # script has run, ir_metrics_lab/shell/compressed_static.py; HAProxy passes what comes compressed).
+    compression algo gzip
+    compression type text/html text/css text/javascript application/javascript application/json image/svg+xml
 
 backend replicas
     balance roundrobin

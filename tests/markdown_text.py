@@ -4,7 +4,8 @@ strikethrough as Streamlit's renderer has them), reduced to its text. Tests comp
 ``shown`` fails when the Markdown made any element other than paragraphs, line breaks and the ``allowed`` tags
 (those the page's own text uses, e.g. ``strong`` around an escaped id). The invisible word joiner that plain() puts
 in URL-like text (it stops GFM autolinks, which markdown-it's CommonMark preset does not make) is not text a reader
-sees, so it is removed.
+sees, so it is removed; so are the direction walls (U+2068 ... U+2069) plain() puts around a line with right-to-left
+letters (tests/test_markdown.py checks them).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def shown(markdown: str, allowed: tuple[str, ...] = ()) -> str:
     tags = {match[1] for match in _TAG.finditer(rendered)}
     assert tags <= {"p", "br", *allowed}, f"{markdown!r} made elements {sorted(tags)}: {rendered!r}"
     text = rendered.replace("<br />\n", "\n").replace("</p>\n<p>", "\n\n")
-    return html.unescape(_TAG.sub("", text)).rstrip("\n").replace(AUTOLINK_BREAK, "")  # invisible
+    text = html.unescape(_TAG.sub("", text)).rstrip("\n").replace(AUTOLINK_BREAK, "")  # invisible
+    return text.replace("\u2068", "").replace("\u2069", "")
 
 
 def table_rows(markdown: str) -> list[list[str]]:

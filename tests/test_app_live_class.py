@@ -21,7 +21,8 @@ EXP = (7 + 3 / log2(3) + 7 / 2 + 1 / log2(6)) / (7 + 7 / log2(3) + 3 / 2 + 1 / l
 @pytest.fixture(autouse=True)
 def database(tmp_path, monkeypatch):
     monkeypatch.setenv("IR_METRICS_LAB_DATA_DIR", str(tmp_path))
-    live_class.store.clear()
+    for cached in (live_class.store, live_class.answer_limit, live_class.join_limit, live_class.poll_limit):
+        cached.clear()
     yield
     live_class.store.clear()
 
@@ -32,11 +33,15 @@ def teacher() -> AppTest:
     return at
 
 
-def student(code: str, student_id: str) -> AppTest:
+def student(code: str) -> AppTest:
+    """A phone opening the join link: a new session, so a new student (its id issued by the server)."""
     at = AppTest.from_file(str(page_script("join_class.py")), default_timeout=30)
     at.query_params["code"] = code
-    at.query_params["s"] = student_id
     return at.run()
+
+
+def student_of(phone: AppTest) -> str:
+    return phone.session_state["live_student"]
 
 
 def answer(at: AppTest, value: float) -> None:
@@ -51,7 +56,8 @@ def test_a_round_from_open_to_reveal_with_a_diagnosed_mistake():
     at.button[0].click().run()  # Open the poll (NDCG@5 of the playground's list)
     code, token = at.session_state["live_teacher"]
     assert token not in "".join(m.value for m in at.markdown)
-    phones = [student(code.lower(), f"student-{n:04d}") for n in range(3)]
+    phones = [student(code.lower()) for _ in range(3)]
+    assert len({student_of(phone) for phone in phones}) == 3
     phones[0].text_input(key="live_nickname").set_value("**Ann** <b>x</b> $y$").run()
     answer(phones[0], 0.97)
     answer(phones[1], 0.5)
@@ -70,7 +76,7 @@ def test_a_round_from_open_to_reveal_with_a_diagnosed_mistake():
     phones[1].run()
     assert "exponential gain" in phones[1].warning[0].value
     answer(phones[0], 0.5)  # a page still showing the question, after the reveal: not taken, the reveal is shown
-    assert live_class.store().my_answer(code, 1, "student-0000").value == "0.97"
+    assert live_class.store().my_answer(code, 1, student_of(phones[0])).value == "0.97"
     assert "### The answer: 0.97" in [m.value for m in phones[0].markdown]
     assert "is right" in phones[0].success[0].value
 
@@ -86,7 +92,7 @@ def test_a_forged_teacher_link_cannot_reveal():
     assert "teacher token" in forged.error[0].value
     assert "live_teacher" not in forged.session_state or forged.session_state["live_teacher"] is None
     assert not [b for b in forged.button if b.key == "live_reveal"]
-    joined = student(code, "student-0001")
+    joined = student(code)
     assert not [b for b in joined.button if b.key == "live_reveal"]
     assert live_class.store().poll(code).state == "open"
 
@@ -97,13 +103,13 @@ def test_a_choice_question_and_an_unknown_code():
     at.selectbox(key="live_move_doc").set_value("d4").run()
     at.button[0].click().run()  # A: the playground's list; B: d4 (grade 0) moved to rank 1
     code, _ = at.session_state["live_teacher"]
-    phone = student(code, "student-0002")
+    phone = student(code)
     phone.button(key="live_choice_B").click().run()
     assert phone.button(key="live_choice_B").label == "List B ✓"
     phone.button(key="live_choice_A").click().run()  # changed
     at.run()
     assert [m.value for m in at.metric] == ["1"]
-    assert "No open poll" in student("ZZZZZZZZ", "student-0003").error[0].value
+    assert "No open poll" in student("ZZZZZZZZ").error[0].value
 
 
 def test_a_vs_b_question():
@@ -112,7 +118,7 @@ def test_a_vs_b_question():
     assert at.subheader[0].value == "Which list has the higher NDCG@5?"
     at.button[0].click().run()
     code, _ = at.session_state["live_teacher"]
-    phone = student(code, "student-0004")
+    phone = student(code)
     assert "**List B**" in [m.value for m in phone.markdown]
     phone.button(key="live_choice_B").click().run()
     at.button(key="live_reveal").click().run()
@@ -135,7 +141,7 @@ def test_which_move_raises_ndcg_most():
     # 3 + 2/log2(3) + 3/2 + 1/log2(5) = 6.19 against 3 + 3/log2(3) + 2/2 + 0 = 5.89: the off-by-one cut
     wrong = next(key for key, move in options.items() if move == ("d4", 4, 5))
     assert 3 + 2 / log2(3) + 3 / 2 + 1 / log2(5) > 3 + 3 / log2(3) + 2 / 2
-    phones = [student(code, f"student-{n:04d}") for n in range(3)]
+    phones = [student(code) for _ in range(3)]
     assert [b.label for b in phones[0].button] == [f"{k} · {d}: rank {f} → {t}" for k, (d, f, t) in options.items()]
     phones[0].button(key=f"live_choice_{right}").click().run()
     phones[1].button(key=f"live_choice_{wrong}").click().run()
@@ -185,3 +191,183 @@ def test_the_list_has_a_title_column_only_when_a_document_has_a_title():
         "| 1 | d3 | – | **1** |",
         "| 2 | d1 | \\*Cats\\* | **0** |",
     ]
+
+
+# --- issue #47: one phone, one student; fair under abuse; errors in words -------------------------------------
+
+
+def choice_poll() -> tuple[AppTest, str]:
+    at = teacher()
+    at.radio(key="live_kind").set_value("choice").run()
+    at.selectbox(key="live_move_doc").set_value("d4").run()
+    at.button[0].click().run()
+    return at, at.session_state["live_teacher"][0]
+
+
+def test_the_address_cannot_choose_or_change_the_student():
+    """A phone's id was whatever ?s= said on each run: one websocket minted a student per tap. The id is now the
+    server's, kept by the session: an edited address changes nothing."""
+    _, code = choice_poll()
+    phone = AppTest.from_file(str(page_script("join_class.py")), default_timeout=30)
+    phone.query_params["code"] = code
+    phone.query_params["s"] = "chosen-by-the-page"
+    phone.run()
+    assert student_of(phone) != "chosen-by-the-page"
+    for n, choice in enumerate("ABAB"):
+        phone.query_params["s"] = f"forged-student-{n}"
+        phone.button(key=f"live_choice_{choice}").click().run()
+    assert live_class.store().count(code, 1) == 1
+    assert live_class.store().my_answer(code, 1, student_of(phone)).value == "B"
+
+
+class FrozenClock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_one_phone_flood_is_throttled_beside_normal_phones(monkeypatch):
+    """One phone tapping as fast as it can: past its burst its taps are dropped quietly (no write), while the other
+    phones' answers go in at once. The limiter's clock stands still, so the counts are exact."""
+    from ir_metrics_lab.core.classroom import limits
+    from ir_metrics_lab.core.classroom.store import Store
+
+    clock = FrozenClock()
+    limit = limits.Limit(limits.ANSWERS_PER_SECOND, limits.ANSWERS_BURST, clock=clock)
+    monkeypatch.setattr(live_class, "answer_limit", lambda: limit)
+    writes: dict[str, int] = {}
+    real_answer = Store.answer
+
+    def counted(self, code, round_, student, *args, **kwargs):
+        writes[student] = writes.get(student, 0) + 1
+        return real_answer(self, code, round_, student, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "answer", counted)
+    _, code = choice_poll()
+    flooder, *others = [student(code) for _ in range(3)]
+    for n in range(20):
+        flooder.button(key=f"live_choice_{'AB'[n % 2]}").click().run()
+        if n == 10:  # the others answer in the middle of the flood
+            for phone in others:
+                phone.button(key="live_choice_A").click().run()
+                assert phone.success[0].value.startswith("Answer sent")
+    assert writes[student_of(flooder)] == limits.ANSWERS_BURST
+    assert [writes[student_of(phone)] for phone in others] == [1, 1]
+    assert not flooder.exception and not flooder.error  # refused quietly
+    clock.now += 1.0  # a second later: ANSWERS_PER_SECOND more taps
+    for n in range(10):
+        flooder.button(key=f"live_choice_{'AB'[n % 2]}").click().run()
+    assert writes[student_of(flooder)] == limits.ANSWERS_BURST + int(limits.ANSWERS_PER_SECOND)
+    assert live_class.store().count(code, 1) == 3
+
+
+def test_a_database_outage_keeps_the_tap_and_says_so_in_words(monkeypatch):
+    """A database error became a traceback on the phone. Now: a short message, no SQL, path or stack; the tap is kept
+    in the session and sent again once the database answers."""
+    from sqlalchemy.exc import OperationalError
+
+    from ir_metrics_lab.core.classroom.store import Store
+
+    _, code = choice_poll()
+    phone = student(code)
+    real_answer = Store.answer
+
+    def down(*_args, **_kwargs):
+        raise OperationalError(
+            "INSERT INTO live_answers (poll_code) VALUES (%(poll_code)s)",
+            {},
+            Exception('connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed'),
+        )
+
+    monkeypatch.setattr(Store, "answer", down)
+    phone.button(key="live_choice_B").click().run()
+    assert not phone.exception
+    assert [w.value for w in phone.warning] == [live_class.BUSY]
+    shown = " ".join(str(e.value) for e in [*phone.markdown, *phone.warning, *phone.error, *phone.caption])
+    for leak in ("INSERT", "live_answers", "/var/run", "Traceback", "sqlalchemy", "OperationalError"):
+        assert leak not in shown
+    assert live_class.store().count(code, 1) == 0
+    phone.run()  # still down: still kept, still said
+    assert [w.value for w in phone.warning] == [live_class.BUSY]
+    monkeypatch.setattr(Store, "answer", real_answer)
+    phone.run()  # the database is back: the retry (live_class.retry_fragment) sends it
+    assert live_class.store().my_answer(code, 1, student_of(phone)).value == "B"
+    phone.run()
+    assert not phone.warning and phone.button(key="live_choice_B").label == "List B ✓"
+
+
+def test_a_nickname_of_invisible_characters_is_refused_on_the_phone():
+    _, code = choice_poll()
+    phone = student(code)
+    phone.text_input(key="live_nickname").set_value("\u200b\u200b\u200b").run()
+    phone.button(key="live_choice_A").click().run()
+    assert "visible" in phone.error[0].value
+    assert live_class.store().count(code, 1) == 0
+
+
+def test_opening_polls_in_a_loop_is_bounded(monkeypatch):
+    from ir_metrics_lab.core.classroom import limits
+
+    limit = limits.Limit(limits.POLLS_PER_SECOND, limits.POLLS_BURST, clock=FrozenClock())
+    monkeypatch.setattr(live_class, "poll_limit", lambda: limit)
+    at = teacher()
+    opened = set()
+    for _ in range(limits.POLLS_BURST + 2):
+        at.button[0].click().run()  # Open the poll
+        if at.session_state["live_teacher"]:
+            opened.add(at.session_state["live_teacher"][0])
+            at.button(key="live_close").click().run()
+    assert len(opened) == limits.POLLS_BURST
+    assert "wait a little" in at.warning[0].value
+
+
+def test_error_details_are_not_shown_to_users():
+    """Streamlit 1.67 reads client.showErrorDetails as "full", "stacktrace", "type" or "none" (false is the old
+    spelling of "none"): an unexpected error shows no message, type or stack trace to a browser."""
+    import tomllib
+
+    from tests.page_scripts import REPO
+
+    config = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["client"]["showErrorDetails"] == "none"
+
+
+def test_a_database_outage_on_opening_the_join_link_says_so_in_words(monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from ir_metrics_lab.core.classroom.store import Store
+
+    _, code = choice_poll()
+    real_poll = Store.poll
+
+    def down(*_args, **_kwargs):
+        raise OperationalError("SELECT live_polls.code FROM live_polls", {}, Exception("/var/run/postgresql"))
+
+    monkeypatch.setattr(Store, "poll", down)
+    phone = student(code)
+    assert not phone.exception
+    assert [w.value for w in phone.warning] == [live_class.BUSY_READ]
+    assert not phone.error and not [b for b in phone.button if b.key and b.key.startswith("live_choice_")]
+    monkeypatch.setattr(Store, "poll", real_poll)  # the database is back
+    phone.run()
+    assert not phone.warning and phone.button(key="live_choice_A")
+
+
+def test_a_page_trying_codes_is_slowed_down(monkeypatch):
+    """Join codes are looked up within a limit per connection: a guesser's page gets a few tries, then waits."""
+    from ir_metrics_lab.core.classroom import limits
+
+    limit = limits.Limit(limits.JOINS_PER_SECOND, limits.JOINS_BURST, clock=FrozenClock())
+    monkeypatch.setattr(live_class, "join_limit", lambda: limit)
+    _, code = choice_poll()
+    phone = AppTest.from_file(str(page_script("join_class.py")), default_timeout=30)
+    for n in range(limits.JOINS_BURST):
+        phone.query_params["code"] = f"WRNG{n:04d}"
+        phone.run()
+        assert "No open poll" in phone.error[0].value
+    phone.query_params["code"] = code  # even the right one, now: wait
+    phone.run()
+    assert "Too many codes" in phone.warning[0].value
+    assert not [b for b in phone.button if b.key and b.key.startswith("live_choice_")]

@@ -194,6 +194,60 @@ def test_nicknames_and_answers_are_bounded(url):
     assert s.my_answer(code, 1, "d").nickname is None
 
 
+def test_control_characters_stop_at_the_door_the_same_on_both_back_ends(url):
+    """A NUL nickname showed sqlalchemy.exc.DataError and a traceback on PostgreSQL (SQLite stored it): control and
+    direction characters are removed from a nickname, refused in an answer or an id, dropped from a typed code."""
+    s = Store(url)
+    code = s.create_poll(QUESTION).poll.code
+    s.answer(code, 1, "a", "1", "A\x00nn\u202e\x07")
+    assert s.my_answer(code, 1, "a").nickname == "Ann"
+    s.answer(code, 1, "b", "1", "Bo\tb\u200b")  # a tab is a blank; a zero-width space goes
+    assert s.my_answer(code, 1, "b").nickname == "Bo b"
+    assert s.poll(code[:4] + "\x00" + code[4:]).code == code
+    assert s.poll("\x00") is None
+    for student, value in (("c\x00", "1"), ("c", "1\x00"), ("../c", "1")):
+        with pytest.raises(PollError):
+            s.answer(code, 1, student, value)
+    assert s.count(code, 1) == 2
+
+
+@pytest.mark.parametrize("typed", ["\u200b\u200b\u200b", "\u3164", "\u2800 \u200d", "\u202e\u2066"])
+def test_a_nickname_needs_a_visible_character(url, typed):
+    s = Store(url)
+    code = s.create_poll(QUESTION).poll.code
+    with pytest.raises(PollError, match="visible"):
+        s.answer(code, 1, "a", "1", typed)
+    assert s.my_answer(code, 1, "a") is None
+    s.answer(
+        code, 1, "a", "1", "\U0001f469\u200d\U0001f4bb \u05e9\u05dc\u05d5\u05dd"
+    )  # an emoji sequence: its joiner stays
+    assert s.my_answer(code, 1, "a").nickname == "\U0001f469\u200d\U0001f4bb \u05e9\u05dc\u05d5\u05dd"
+
+
+def test_open_polls_are_bounded(url, monkeypatch):
+    """Opening polls in a loop from /ask-the-class cannot fill the database."""
+    monkeypatch.setattr(store, "POLLS_MAX", 3)
+    clock = Clock()
+    s = Store(url, clock=clock)
+    for _ in range(3):
+        s.create_poll(QUESTION)
+    with pytest.raises(PollError, match="3 open polls"):
+        s.create_poll(QUESTION)
+    clock.now += s.hours * 3600  # they expire: room again
+    s.create_poll(QUESTION)
+
+
+def test_one_key_signs_student_ids_for_every_replica(url):
+    from ir_metrics_lab.core.classroom import identity
+
+    first, second = Store(url), Store(url)
+    assert first.identity_key() == second.identity_key() and len(first.identity_key()) == 32
+    token = identity.issue(first.identity_key(), "student-1")
+    assert identity.verify(second.identity_key(), token) == "student-1"
+    assert identity.verify(second.identity_key(), "student-2." + token.split(".")[1]) is None
+    assert identity.verify(second.identity_key(), "student-1") is None
+
+
 def test_concurrent_answers_from_many_threads_are_all_kept(url):
     s = Store(url)
     code = s.create_poll(QUESTION).poll.code

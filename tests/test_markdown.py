@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ir_metrics_lab.core.markdown import AUTOLINK_BREAK, plain
+from ir_metrics_lab.core.markdown import AUTOLINK_BREAK, chart_label, plain, without_bidi_controls
 from tests.markdown_text import shown
 
 HOSTILE = [
@@ -42,7 +42,8 @@ HOSTILE = [
     "***",
     "%E0%A4%A",
     "q1 = {P@10}",
-    "ÄÖÜ 日本語 emoji 🙂 and RTL \u202eevil",
+    "ÄÖÜ 日本語 emoji 🙂 and RTL",
+    "עברית and العربية mixed",
 ]
 
 
@@ -79,8 +80,8 @@ _TEXT = st.text(
 def test_any_text_renders_literally(text):
     """Every string, rendered after plain(), creates no element and reads back as itself (line breaks as line
     breaks; trailing blanks are not shown by any page, with or without the helper)."""
-    expected = text.replace("\r\n", "\n").replace("\r", "\n").rstrip().replace(AUTOLINK_BREAK, "")
-    assert shown(plain(text)) == expected
+    expected = without_bidi_controls(text.replace("\r\n", "\n").replace("\r", "\n")).rstrip()
+    assert shown(plain(text)) == expected.replace(AUTOLINK_BREAK, "")
 
 
 @settings(max_examples=200, deadline=None)
@@ -91,3 +92,25 @@ def test_embedded_text_stays_inside_its_sentence(before, text):
     rendered = shown(markdown, allowed=("strong",))
     assert rendered.endswith(".")
     assert rendered.startswith("Added ")
+
+
+RLO, PDF, FSI, PDI = "\u202e", "\u202c", "\u2068", "\u2069"
+
+
+@pytest.mark.parametrize(
+    "control", ["\u202a", "\u202b", "\u202d", RLO, "\u2066", "\u2067", FSI, PDI, "\u200f", "\u061c"]
+)
+def test_bidirectional_controls_cannot_reorder_the_page_s_text(control):
+    """U+202E in a nickname reversed the projector's "Right:" line: every direction control is dropped, and a line with
+    right-to-left letters is walled off (first-strong isolate) so it cannot pull the page's words around it."""
+    assert plain(f"{control}evil{PDF}", one_line=True) == "evil"
+    assert chart_label(f"<{control}x") == "&lt;x"
+
+
+def test_right_to_left_text_is_isolated_line_by_line():
+    hebrew, arabic = "\u05e9\u05dc\u05d5\u05dd", "\u0645\u0631\u062d\u0628\u0627"
+    assert plain(hebrew) == FSI + hebrew + PDI
+    assert plain(f"{RLO}{arabic} 1") == FSI + arabic + " 1" + PDI
+    assert plain(f"Ann\n{hebrew}") == "Ann\\\n" + FSI + hebrew + PDI
+    assert chart_label(hebrew) == FSI + hebrew + PDI
+    assert plain("Ann") == "Ann"  # left-to-right text is left as it is

@@ -279,10 +279,12 @@ def test_k_beyond_the_list():
 # Not about relevance: how much was judged (Judged, unj), what is unjudged (RBP_resid), the cost of non-relevant
 # documents retrieved (utility's b).
 NOT_ABOUT_RELEVANCE = {"Judged", "unj", "RBP_resid", "utility"}
+ZERO_OVER_ZERO = {"nNRBP"}  # ndeval 4.5 divides 0 by 0 and prints -nan; kept (tests/families/test_nnrbp.py)
 
 
 @pytest.mark.parametrize(
-    "family", sorted(f.key for f in registry.FAMILIES if f.kind != "count" and f.key not in NOT_ABOUT_RELEVANCE)
+    "family",
+    sorted(f.key for f in registry.FAMILIES if f.kind != "count" and f.key not in NOT_ABOUT_RELEVANCE | ZERO_OVER_ZERO),
 )
 @pytest.mark.parametrize(
     "conventions", ALL_CONVENTIONS, ids=lambda c: f"L{c.threshold}-{c.gain}-{c.idcg}-{c.ap_denominator}"

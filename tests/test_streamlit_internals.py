@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import ast
 import copy
+import gzip
 import inspect
 import logging
 import re
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -25,8 +27,8 @@ from streamlit.testing.v1 import AppTest
 from websockets.sync.client import connect
 
 from ir_metrics_lab.classroom import live_class
+from ir_metrics_lab.shell import compressed_static, upload_copy
 from ir_metrics_lab.shell import streamlit_internals as internals
-from ir_metrics_lab.shell import upload_copy
 from tests.browser.conftest import start_server, stop_server
 
 REPO = Path(__file__).resolve().parents[1]
@@ -69,9 +71,9 @@ def _server_command(script: Path):
     return command
 
 
-def _one_tab(base: str) -> tuple[list[list[str]], list[str]]:
+def _one_tab(base: str, wanted: int = 2) -> tuple[list[list[str]], list[str]]:
     """Open the app as a browser tab does (one rerun request, ?q=kept) and send nothing more: the text of each run
-    that comes (up to two, or WAIT_S), and the exceptions shown."""
+    that comes (up to ``wanted``, or WAIT_S), and the exceptions shown."""
     host = base.removeprefix("http://")
     runs: list[list[str]] = []
     errors: list[str] = []
@@ -81,7 +83,7 @@ def _one_tab(base: str) -> tuple[list[list[str]], list[str]]:
         ws.send(hello.SerializeToString())
         deadline = time.monotonic() + WAIT_S
         finished = 0
-        while finished < 2 and not errors and time.monotonic() < deadline:
+        while finished < wanted and not errors and time.monotonic() < deadline:
             try:
                 msg = ForwardMsg.FromString(ws.recv(timeout=deadline - time.monotonic()))
             except TimeoutError:
@@ -243,6 +245,74 @@ def test_run_command_line_runs_streamlits_own_command(monkeypatch, capsys):
     assert f"version {streamlit.__version__}" in capsys.readouterr().out, (
         f"streamlit_internals.run_command_line: {VERSION}"
     )
+
+
+# --- Streamlit's frontend files ------------------------------------------------------------------------------------
+
+# A page that hooks the server on its first run, as app.py does under ``streamlit run app.py``.
+GZIPPED_APP = """
+import streamlit as st
+
+from ir_metrics_lab.shell import compressed_static
+
+compressed_static.install()
+st.text("hooked")
+"""
+
+
+def _get(url: str, **headers: str) -> tuple[dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers={k.replace("_", "-"): v for k, v in headers.items()})
+    with urllib.request.urlopen(request, timeout=WAIT_S) as response:
+        return {k.lower(): v for k, v in response.headers.items()}, response.read()
+
+
+def test_serve_static_first_gzips_streamlits_files_on_a_real_server(tmp_path):
+    """frontend_static, serve_static_first and static_first_installed on a ``streamlit run`` server hooked by its
+    script's first run: the frontend's main script goes out gzipped, the same bytes as Streamlit's own answer with
+    its headers, to a browser that accepts gzip, after that run (not before); a font and a plain client get
+    Streamlit's answer."""
+    script = tmp_path / "gzipped_app.py"
+    script.write_text(GZIPPED_APP, encoding="utf-8")
+    log = tmp_path / "server.log"
+    proc, base = start_server(log, command=_server_command(script), cwd=tmp_path)
+    try:
+        page = _get(base)[1].decode()
+        main_js = base + "/" + re.search(r'src="\./(static/js/index\.[\w-]+\.js)"', page).group(1)
+        before = _get(main_js, accept_encoding="gzip")[0]
+        runs, errors = _one_tab(base, wanted=1)
+        plain_headers, plain = _get(main_js)
+        gzipped_headers, gzipped = _get(main_js, accept_encoding="gzip, deflate")
+        font = re.search(r'href="\./(static/media/[\w.-]+\.woff2)"', page).group(1)
+        font_headers = _get(f"{base}/{font}", accept_encoding="gzip")[0]
+    finally:
+        stop_server(proc)
+    shown = f"runs {runs}; server log:\n{log.read_text()[-3000:]}"
+    assert errors == [] and runs and runs[0] == ["hooked"], shown
+    assert "content-encoding" not in before  # Streamlit's own answer until the hook is in
+    assert "content-encoding" not in plain_headers and "content-encoding" not in font_headers, shown
+    assert gzipped_headers.get("content-encoding") == "gzip", f"streamlit_internals.serve_static_first: {VERSION}"
+    assert (
+        gzip.decompress(gzipped)
+        == plain
+        == (internals.frontend_static()[0] / main_js.split("/static/")[1]).read_bytes()
+    )
+    for header in ("content-type", "cache-control"):
+        assert gzipped_headers[header] == plain_headers[header], f"streamlit_internals.frontend_static: {header}"
+    assert len(gzipped) < len(plain) / 2
+
+
+def test_a_missing_static_hook_leaves_streamlits_files_uncompressed_with_one_warning(monkeypatch, caplog):
+    gzip_module = sys.modules[internals._GZIP_MODULE]
+    monkeypatch.setattr(internals, "_warned", set())
+    monkeypatch.delattr(gzip_module, "_route_path")
+    with caplog.at_level(logging.WARNING, logger=internals.__name__):
+        compressed_static.install()
+        compressed_static.install()
+    assert not internals.static_first_installed()
+    assert [r.getMessage() for r in caplog.records] == [
+        f"streamlit_internals.serve_static_first: {internals._GZIP_MODULE}._route_path is gone in {VERSION}; "
+        "Streamlit's frontend files go out uncompressed (docs/upgrading-streamlit.md)"
+    ]
 
 
 # --- the frontend's markup ---------------------------------------------------------------------------------------

@@ -570,11 +570,11 @@ LAYERS = (
     # on scored runs: runs compared, tools, teaching (the preference measures' worked example too)
     ("metrics.compare", "metrics.tools", "metrics.teaching", "metrics.preferences.preference_example"),
     # whole runs scored: the engine, means, streamed and distributed runs; runs against preferences and judgment groups
-    ("metrics.evaluation", "metrics.preferences.runs"),
+    ("metrics.evaluation", "metrics.preferences.runs", "metrics.diversity.runs"),
     # the measures: each family's record, readable function and kernel, their registry and names, what the preference
     # and judgment-group families share (metrics.preferences: their files read, specification, kernels, formulas),
     # and the LaTeX building blocks their formulas are written with
-    ("metrics.catalog", "metrics.families", "metrics.preferences", "metrics.teaching.latex"),
+    ("metrics.catalog", "metrics.families", "metrics.preferences", "metrics.diversity", "metrics.teaching.latex"),
     ("metrics.io",),  # runs and qrels read and written
     ("metrics.core",),  # what every measure is built on: rankings, judgments, Breakdowns, conventions, checks
 )

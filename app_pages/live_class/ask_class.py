@@ -5,6 +5,7 @@ from ir_metrics_lab.core.classroom.questions (metrics underneath), polls from ir
 from urllib.parse import urlsplit
 
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.classroom import live_class as live
 from ir_metrics_lab.core.classroom import questions
@@ -28,7 +29,7 @@ KINDS = {
 # address bar, which a projector shows to the whole room.
 link_code, link_token = st.query_params.get("poll"), st.query_params.get("teacher")
 if link_code:
-    if link_token and live.store().is_teacher(link_code, link_token):
+    if link_token and live.read(lambda: live.store().is_teacher(link_code, link_token), default=False):
         live_state.set_live_teacher(live.typed_code(link_code), link_token)
     else:
         live_state.set_live_message(
@@ -42,7 +43,7 @@ if message := live_state.pop_live_message(keep=not first_paint.charts_now()):
     getattr(st, message[0])(plain(message[1]))
 
 teaching_poll = live_state.live_teacher()
-poll = live.store().poll(teaching_poll[0]) if teaching_poll else None
+poll = live.read(lambda: live.store().poll(teaching_poll[0]), default=False) if teaching_poll else None
 base = live.app_base()
 
 
@@ -53,10 +54,26 @@ def act(action, *args) -> None:
         action(code, token, *args)
     except (PollError, ValueError) as error:
         live_state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
+    except SQLAlchemyError:
+        live_state.set_live_message("warning", BUSY_ACTION)
+
+
+BUSY_ACTION = "The class server is busy: nothing changed; try again in a moment."
 
 
 def open_poll(question: dict) -> None:
-    created = live.store().create_poll(question)
+    """A new poll on the question, within the page's limit (ir_metrics_lab.core.classroom.limits) and the store's."""
+    if not live.poll_limit().allow(("connection", live.connection())):
+        live_state.set_live_message("warning", "A poll was opened just now: wait a little before opening another.")
+        return
+    try:
+        created = live.store().create_poll(question)
+    except PollError as error:
+        live_state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
+        return
+    except SQLAlchemyError:
+        live_state.set_live_message("warning", BUSY_ACTION)
+        return
     live_state.set_live_from_quiz(None)
     live_state.set_live_teacher(created.poll.code, created.teacher_token)
 
@@ -154,7 +171,7 @@ def run_poll(poll) -> None:
     question = poll.question
     revealed = poll.state == "revealed"
     if revealed:
-        answers = live.store().answers(poll.code, poll.round)
+        answers = live.read(lambda: live.store().answers(poll.code, poll.round), default=[])
         outcome = questions.result(question, [a.value for a in answers])
     st.subheader(f"Round {poll.round}: {questions.prompt(question)}", anchor=False)
     list_col, side_col = st.columns([3, 2], gap="large")
@@ -206,7 +223,8 @@ def reveal(poll, outcome, answers) -> None:
             st.caption("These moves reach the best value too: " + "; ".join(map(questions.move_text, ties)) + ".")
     if named := questions.right_nicknames(question, answers):
         more = f" and {len(named) - NAMES_SHOWN} more" if len(named) > NAMES_SHOWN else ""
-        st.markdown("**Right:** " + plain(", ".join(named[:NAMES_SHOWN]), one_line=True) + more)
+        # each name on its own (plain isolates a right-to-left one): one cannot reorder the others
+        st.markdown("**Right:** " + ", ".join(plain(name, one_line=True) for name in named[:NAMES_SHOWN]) + more)
 
 
 def join_panel(poll) -> None:
@@ -238,7 +256,10 @@ def join_panel(poll) -> None:
 def answer_count(code: str, round_: int) -> None:
     """The count updates by itself (a fragment rerun every REFRESH_S), without reloading the page."""
     with st.container(key="live_count"):
-        st.metric("Answers", live.store().count(code, round_))
+        try:
+            st.metric("Answers", live.store().count(code, round_))
+        except SQLAlchemyError:  # the next tick tries again
+            st.metric("Answers", "…", help=live.BUSY_READ)
 
 
 def mistakes(outcome) -> None:
@@ -330,7 +351,9 @@ def round_details(poll, outcome, answers) -> None:
     )
 
 
-if poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page
+if poll is False:  # the database is out: live.read said so, and redraws the page when it is back
+    pass
+elif poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page
     choose_question(teaching_poll)
 else:
     run_poll(poll)

@@ -1,19 +1,20 @@
 """Join a class (students, on phones): the teacher's list and question, an answer that can change until the reveal, then
-the right answer and what a wrong one got wrong. No account: a random student id in the address bar (?s=) keeps one
-answer per phone, even across reloads. Renders only (ir_metrics_lab.core.classroom.questions,
+the right answer and what a wrong one got wrong. No account: the server issues each phone a student id, kept in a
+signed cookie (ir_metrics_lab.classroom.live_class.student_id): one answer per phone, across reloads, tabs and scans of
+the QR code. Renders only (ir_metrics_lab.core.classroom.questions,
 ir_metrics_lab.core.classroom.store)."""
 
 import streamlit as st
 
 from ir_metrics_lab.classroom import live_class as live
 from ir_metrics_lab.core.classroom import questions
-from ir_metrics_lab.core.classroom.store import NICKNAME_MAX, PollError, shown_code
+from ir_metrics_lab.core.classroom.store import NICKNAME_MAX, shown_code
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.session import live_state, widget_state
 from ir_metrics_lab.shell import css
 from metrics.teaching import diagnosis, formulas
 
-student = live.student_id()
+student = live.read(live.student_id)
 code = live.typed_code(st.query_params.get("code", ""))
 
 
@@ -21,13 +22,16 @@ def join(raw: str) -> None:
     st.query_params["code"] = live.typed_code(raw)
 
 
-poll = live.store().poll(code) if code else None
+joining = bool(student and code) and live.join_allowed(code)
+poll = live.read(lambda: live.store().poll(code), default=False) if joining else None  # False: not read
 
 
 def join_form(code: str) -> None:
     """No poll under this code (or none typed yet): the code box."""
     st.title("Join a class")
-    if code:
+    if code and not joining:
+        st.warning("Too many codes tried from this page: wait a few seconds, then join again.")
+    elif code:
         st.error(
             f"No open poll has the code {plain(shown_code(code) if len(code) == 8 else code)}: check it, or it may "
             "have expired.",
@@ -47,7 +51,7 @@ def answer_page(poll) -> None:
     live.question_lists(question, options=False)
     if poll.state != "open":  # while it is open the answers come first, so a phone shows them on its first screen
         st.caption(live.conventions_note(question))
-    mine = live.store().my_answer(poll.code, poll.round, student)
+    mine = live.read(lambda: live.store().my_answer(poll.code, poll.round, student))
     if poll.state == "open":
         answer_form(poll, mine)
     elif poll.state == "revealed":
@@ -64,11 +68,10 @@ def answer_form(poll, mine) -> None:
     def send(value: object) -> None:
         try:
             answer = questions.parse_answer(question, value)
-            live.store().answer(poll.code, poll.round, student, answer, widget_state.widget_value("live_nickname"))
-        except (PollError, ValueError) as error:
+        except ValueError as error:
             live_state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
         else:
-            live_state.set_live_message("success", "Answer sent. You can change it until the teacher reveals.")
+            live.send_answer(poll.code, poll.round, student, answer, widget_state.widget_value("live_nickname"))
 
     st.text_input(
         "Nickname (optional)",
@@ -102,7 +105,10 @@ def answer_form(poll, mine) -> None:
                 on_click=send,
                 args=(choice,),
             )
-    if message := live_state.pop_live_message():
+    message = live_state.pop_live_message()
+    if live_state.live_pending():
+        st.warning(live.BUSY, icon=":material/hourglass_top:")
+    elif message:
         getattr(st, message[0])(plain(message[1]))
     elif mine:
         shown = questions.shown(question, mine.value)
@@ -139,8 +145,12 @@ def revealed_answer(question: dict, mine) -> None:
         st.caption(f"Right within ±{diagnosis.tolerance(question['decimals'])} (the rounding of the answer).")
 
 
-if poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page
+if student is None or poll is False:  # the database is out: live.read said so, and redraws the page when it is back
+    pass
+elif poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping come after the page
     join_form(code)
 else:
     answer_page(poll)
+if student and live_state.live_pending():  # an answer the database has not taken yet: sent again until it is
+    live.retry_fragment(student)
 css.apply(live.CHOICE_CSS)  # last, as app.py sends its CSS (ir_metrics_lab.shell.css)

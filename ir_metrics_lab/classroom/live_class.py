@@ -5,13 +5,18 @@ live answer count and the reveal chart.
 Polls and answers live in the database (ir_metrics_lab.core.classroom.store), not in session state, so every session of
 every replica sees the same poll; a session only remembers which poll it teaches
 (ir_metrics_lab.session.live_state.live_teacher) or which student it is. A phone does not ask whether the teacher has
-revealed: the process's watcher (ir_metrics_lab.core.classroom.watch) reruns its page."""
+revealed: the process's watcher (ir_metrics_lab.core.classroom.watch) reruns its page.
+
+A phone's student id is the server's, bound to its browser by a signed cookie (``student_id``); its taps, its typed
+codes and a teacher page's new polls are rate limited (ir_metrics_lab.core.classroom.limits), the excess dropped
+quietly. A database error never reaches a page as a traceback: the page says the class server is busy, and an
+answer is kept in the session and sent again (``send_answer``, ``retry_pending``)."""
 
 from __future__ import annotations
 
 import io
 import ipaddress
-import re
+import logging
 import socket
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -20,9 +25,10 @@ from urllib.parse import urlencode, urlsplit
 import plotly.graph_objects as go
 import segno
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
-from ir_metrics_lab.core.classroom import questions
-from ir_metrics_lab.core.classroom.store import Poll, Store, new_student_id, normalize_code
+from ir_metrics_lab.core.classroom import identity, limits, questions
+from ir_metrics_lab.core.classroom.store import Poll, PollError, Store, new_student_id, normalize_code
 from ir_metrics_lab.core.classroom.watch import PollWatch, Shown
 from ir_metrics_lab.core.figures import palette
 from ir_metrics_lab.core.markdown import plain
@@ -34,13 +40,18 @@ ASK_PATH = "ask-the-class"
 JOIN_PATH = "join"
 REFRESH_S = 0.5  # the projector's answer count: an answer shows well within the 2 s promised
 STUDENT_REFRESH_S = 2.0  # a phone's own check, only where the server cannot push (push_available)
-_STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
+RETRY_S = 2.0  # an answer the database did not take is sent again this often
+BUSY = "The class server is busy: your answer is kept and sent again in a moment."
+BUSY_READ = "The class server is busy: this page tries again in a moment."
+COOKIE_KEY = "live_student_cookie"
+_LOGGER = logging.getLogger(__name__)
 
 CHOICE_CSS = """
 [class*="st-key-live_choice_"] button { min-height: 3rem; font-size: 1.35rem; }
 [class*="st-key-live_choice_"] button p { font-size: 1.35rem; font-weight: 600; }
 .st-key-live_join_code p { font-size: 2.6rem; font-weight: 700; letter-spacing: 0.12em; margin: 0; }
 .st-key-live_count [data-testid="stMetricValue"] { font-size: 3.2rem; }
+.st-key-live_student_cookie { display: none; }
 """  # static, sent with ir_metrics_lab.shell.css: nothing from the user
 
 
@@ -49,6 +60,24 @@ def store() -> Store:
     """One store (and connection pool) per server process, configured from the environment
     (ir_metrics_lab.core.classroom.store)."""
     return Store.from_environment()
+
+
+@st.cache_resource
+def answer_limit() -> limits.Limit:
+    """Answers (and their changes) per student and per connection, in this server process."""
+    return limits.Limit(limits.ANSWERS_PER_SECOND, limits.ANSWERS_BURST)
+
+
+@st.cache_resource
+def join_limit() -> limits.Limit:
+    """Join codes looked up per connection."""
+    return limits.Limit(limits.JOINS_PER_SECOND, limits.JOINS_BURST)
+
+
+@st.cache_resource
+def poll_limit() -> limits.Limit:
+    """New polls per teacher page (connection)."""
+    return limits.Limit(limits.POLLS_PER_SECOND, limits.POLLS_BURST)
 
 
 @st.cache_resource
@@ -90,10 +119,12 @@ def watch_poll(poll: Poll, student: str, answered: bool) -> None:
 
 @st.fragment(run_every=STUDENT_REFRESH_S)
 def _watch_fragment(code: str, round_: int, poll_state: str, student: str, answered: bool) -> None:
-    now = store().poll(code)
-    if now is None or (now.round, now.state) != (round_, poll_state):
-        st.rerun(scope="app")
-    if answered and store().my_answer(code, round_, student) is None:  # the teacher reset the answers
+    try:
+        now = store().poll(code)
+        reset = answered and now is not None and store().my_answer(code, round_, student) is None
+    except SQLAlchemyError:  # the next tick asks again
+        return
+    if now is None or (now.round, now.state) != (round_, poll_state) or reset:  # reset: the teacher's button
         st.rerun(scope="app")
 
 
@@ -152,19 +183,134 @@ def qr_png(link: str) -> bytes:
     return out.getvalue()
 
 
+def typed_code(raw: str) -> str:
+    return normalize_code(raw)[:16]
+
+
+# --- who this phone is ---------------------------------------------------------------------------------------
+# The cookie is written by the browser (Streamlit sets none): this script, run in the page (a v2 component, no
+# iframe). A browser that already holds a signed id (another tab was first) keeps it: the session adopts it.
+_COOKIE_JS = """
+export default function (component) {
+  const { data, setTriggerValue } = component;
+  if (!data) return;
+  const held = document.cookie.split("; ").find((c) => c.startsWith(data.name + "="));
+  const value = held ? held.slice(data.name.length + 1) : "";
+  if (value && value !== data.token && !data.adopted) { setTriggerValue("held", value); return; }
+  if (value === data.token) return;
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = `${data.name}=${data.token}; Path=/; Max-Age=${data.maxAge}; SameSite=Lax${secure}`;
+}
+"""
+_STUDENT_COOKIE = st.components.v2.component("irlab_student_cookie", js=_COOKIE_JS)
+
+
 def student_id() -> str:
-    """This phone's student id: from the address bar (``?s=``) when it is there, so a reload keeps it, else the
-    session's, else a new one; always written back into the address bar."""
-    from_link = st.query_params.get("s", "")
-    student = from_link if _STUDENT_ID.match(from_link) else live_state.live_student() or new_student_id()
-    live_state.set_live_student(student)
-    if st.query_params.get("s") != student:
-        st.query_params["s"] = student
+    """This phone's student id, issued by the server: the one its browser's signed cookie carries, else a new one,
+    kept by the session for good (no address, no widget can change it) and written into the browser's cookie, so a
+    reload, a second tab or a second scan of the QR code is the same student."""
+    key = store().identity_key()
+    student = live_state.live_student()
+    if student is None:
+        student = identity.verify(key, st.context.cookies.get(identity.COOKIE)) or new_student_id()
+        live_state.set_live_student(student)
+    if "s" in st.query_params:  # a join link from before the cookie: the id no longer travels in the address
+        del st.query_params["s"]
+    token = identity.issue(key, student)
+    if st.context.cookies.get(identity.COOKIE) != token:
+        data = {"name": identity.COOKIE, "token": token, "maxAge": identity.COOKIE_DAYS * 86_400}
+        data["adopted"] = live_state.live_student_adopted()
+        _STUDENT_COOKIE(key=COOKIE_KEY, data=data, on_held_change=_adopt_held)
     return student
 
 
-def typed_code(raw: str) -> str:
-    return normalize_code(raw)[:16]
+def _adopt_held() -> None:
+    """The browser holds another tab's signed id: this session is that student (once; a forged value is ignored)."""
+    state = st.session_state.get(COOKIE_KEY) or {}
+    held = state.get("held") if hasattr(state, "get") else getattr(state, "held", None)
+    student = identity.verify(store().identity_key(), held)
+    live_state.set_live_student_adopted()
+    if student is not None:
+        live_state.set_live_student(student)
+
+
+def connection() -> str:
+    return live_state.live_connection()
+
+
+def join_allowed(code: str) -> bool:
+    """Whether this connection may look ``code`` up: the code it has joined always, a new one within its limit (a
+    guesser trying codes is slowed to a crawl; a phone types a few)."""
+    if code == live_state.live_code():
+        return True
+    if not join_limit().allow(("connection", connection())):
+        return False
+    live_state.set_live_code(code)
+    return True
+
+
+# --- answers, and a database that does not answer -------------------------------------------------------------
+
+
+def send_answer(code: str, round_: int, student: str, value: str, nickname: str | None) -> None:
+    """A phone's tap: dropped quietly over its limits (a real tap is never that fast), else kept in the session and
+    sent (``retry_pending``). A refusal (the round is over, a bad nickname) becomes the page's message."""
+    if not answer_limit().allow(("student", student), ("connection", connection())):
+        return
+    live_state.set_live_pending((code, round_, value, nickname))
+    retry_pending(student)
+
+
+def retry_pending(student: str) -> bool:
+    """Send the answer the session keeps, if any. True once it is in the database (or refused for good)."""
+    pending = live_state.live_pending()
+    if pending is None:
+        return True
+    code, round_, value, nickname = pending
+    try:
+        store().answer(code, round_, student, value, nickname)
+    except PollError as error:
+        live_state.set_live_pending(None)
+        live_state.set_live_message("error", str(error)[:1].upper() + str(error)[1:] + ".")
+    except SQLAlchemyError:
+        _LOGGER.warning("the database did not take an answer; the phone sends it again", exc_info=True)
+        return False
+    else:
+        live_state.set_live_pending(None)
+        live_state.set_live_message("success", "Answer sent. You can change it until the teacher reveals.")
+    return True
+
+
+@st.fragment(run_every=RETRY_S)
+def retry_fragment(student: str) -> None:
+    """While an answer waits for the database: send it again every RETRY_S, and redraw the page once it is in."""
+    if retry_pending(student):
+        st.rerun(scope="app")
+
+
+def read(action, *args, default=None):
+    """A store read for a page: its value, or ``default`` with the page told the server is busy (``busy``)."""
+    try:
+        return action(*args)
+    except SQLAlchemyError:
+        _LOGGER.warning("a page could not read the live class's database", exc_info=True)
+        busy()
+        return default
+
+
+def busy() -> None:
+    """The page says the class server is busy, in words, and redraws itself once the database answers again."""
+    st.warning(BUSY_READ, icon=":material/hourglass_top:")
+    _recheck()
+
+
+@st.fragment(run_every=RETRY_S)
+def _recheck() -> None:
+    try:
+        store().poll("")  # the cheapest read there is
+    except SQLAlchemyError:
+        return
+    st.rerun(scope="app")
 
 
 # --- the list ------------------------------------------------------------------------------------------------

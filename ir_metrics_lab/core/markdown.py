@@ -9,6 +9,10 @@ itself: so every one is escaped. That covers Markdown (``# * _ [ ] ( ) ` > | ~ =
 hard break (a backslash at the end of the line), so the next line is text in the same paragraph: it can never start
 a heading, a list, a quote or a code block. Streamlit's labels (buttons, tabs, metrics) show one line: there a line
 break is shown as a space.
+
+Direction: the bidirectional controls (embeddings, overrides, isolates, marks) are dropped, and a line with a
+right-to-left letter is isolated (U+2068 ... U+2069, as HTML's ``<bdi>``): user text can never reorder what the page
+writes around it (a U+202E nickname reversing the projector's "Right:" line).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import html
 import re
 import string
+import unicodedata
 
 _PUNCTUATION = re.compile("([" + re.escape(string.punctuation) + "])")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -26,6 +31,23 @@ _AUTOLINK = re.compile(
     r"|(?<=[\w.+-])(?=@[\w-]+\.\w)"  # an e-mail address, before its @
 )
 _LEADING_BLANKS = re.compile(r"(?m)^[^\S\n]+")  # written as entities: 4 leading spaces would start a code block
+# Arabic letter mark, LRM/RLM, the embeddings and overrides (LRE RLE PDF LRO RLO) and the isolates (LRI RLI FSI PDI)
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
+_RIGHT_TO_LEFT = frozenset({"R", "AL"})  # Unicode's bidirectional classes of Hebrew-like and Arabic letters
+_ISOLATE, _END_ISOLATE = "\u2068", "\u2069"  # first-strong isolate: the text's own direction, walled off
+
+
+def without_bidi_controls(text: str) -> str:
+    return _BIDI.sub("", text)
+
+
+def _isolated(line: str) -> str:
+    """``line`` walled off from the text around it when it has a right-to-left letter (left-to-right text needs no
+    wall: it cannot reorder its neighbours once the controls are gone)."""
+    if any(unicodedata.bidirectional(c) in _RIGHT_TO_LEFT for c in line):
+        return _ISOLATE + line + _END_ISOLATE
+    return line
 
 
 def plain(text: object, *, one_line: bool = False) -> str:
@@ -39,12 +61,13 @@ def plain(text: object, *, one_line: bool = False) -> str:
     >>> plain("HEADING\n===")
     'HEADING\\\n\\=\\=\\='
     """
-    unlinked = _AUTOLINK.sub(lambda found: found[0] + AUTOLINK_BREAK, _LINE_BREAK.sub("\n", str(text)).rstrip())
+    text = without_bidi_controls(_LINE_BREAK.sub("\n", str(text))).rstrip()
+    unlinked = _AUTOLINK.sub(lambda found: found[0] + AUTOLINK_BREAK, text)
     escaped = _PUNCTUATION.sub(r"\\\1", unlinked)
     if one_line:
         escaped = escaped.replace("\n", " ")
     escaped = _LEADING_BLANKS.sub(lambda blanks: "".join(f"&#{ord(c)};" for c in blanks[0]), escaped)
-    return escaped.replace("\n", "\\\n")
+    return "\\\n".join(_isolated(line) for line in escaped.split("\n"))
 
 
 def chart_label(text: object) -> str:
@@ -57,4 +80,4 @@ def chart_label(text: object) -> str:
     >>> chart_label('<b>"x" & y</b>')
     '&lt;b&gt;"x" &amp; y&lt;/b&gt;'
     """
-    return html.escape(str(text), quote=False)
+    return _isolated(html.escape(without_bidi_controls(str(text)), quote=False))

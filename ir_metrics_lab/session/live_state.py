@@ -1,13 +1,20 @@
 """The live class in the session (ir_metrics_lab.classroom.live_class draws it): which poll this session teaches, which
-student it is, the last action's message, and a question the quiz handed over. The polls themselves live in the
+student it is, the connection's own id (for its limits), an answer waiting for the database, the last action's
+message, and a question the quiz handed over. The polls themselves live in the
 database (ir_metrics_lab.core.classroom.store)."""
 
 from __future__ import annotations
 
+import secrets
+
 import streamlit as st
 
 _LIVE_TEACHER = "live_teacher"  # (join code, teacher token) of the poll this session runs
-_LIVE_STUDENT = "live_student"  # this session's student id; also in its address bar (?s=), so a reload keeps it
+_LIVE_STUDENT = "live_student"  # this session's student id, issued once (ir_metrics_lab.core.classroom.identity)
+_LIVE_CODE = "live_code"  # the join code this session last looked up (a new one counts against its join limit)
+_LIVE_ADOPTED = "live_student_adopted"  # the session took the id another tab's cookie held (once)
+_LIVE_CONNECTION = "live_connection"  # a random id of this session: its limits (ir_metrics_lab.core.classroom.limits)
+_LIVE_PENDING = "live_pending"  # (code, round, answer, nickname) not yet in the database: sent again until it is
 _LIVE_MESSAGE = "live_message"  # what the last live-class action said (an error, a confirmation), shown once
 _LIVE_FROM_QUIZ = "live_from_quiz"  # a question handed over by the quiz's "Ask the class", until asked or discarded
 
@@ -26,6 +33,35 @@ def live_student() -> str | None:
 
 def set_live_student(student: str) -> None:
     st.session_state[_LIVE_STUDENT] = student
+
+
+def live_student_adopted() -> bool:
+    """Whether this session already took the id its browser held (it takes one, once)."""
+    return st.session_state.get(_LIVE_ADOPTED, False)
+
+
+def set_live_student_adopted() -> None:
+    st.session_state[_LIVE_ADOPTED] = True
+
+
+def live_code() -> str | None:
+    return st.session_state.get(_LIVE_CODE)
+
+
+def set_live_code(code: str) -> None:
+    st.session_state[_LIVE_CODE] = code
+
+
+def live_connection() -> str:
+    return st.session_state.setdefault(_LIVE_CONNECTION, secrets.token_urlsafe(9))
+
+
+def live_pending() -> tuple[str, int, str, str | None] | None:
+    return st.session_state.get(_LIVE_PENDING)
+
+
+def set_live_pending(pending: tuple[str, int, str, str | None] | None) -> None:
+    st.session_state[_LIVE_PENDING] = pending
 
 
 def set_live_message(kind: str, text: str) -> None:

@@ -16,8 +16,9 @@ from __future__ import annotations
 import logging
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from importlib import import_module
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import streamlit as st
@@ -222,6 +223,49 @@ def run_command_line(arguments: Sequence[str]) -> int:
     main = _piece("streamlit.web.cli", "main", "run_command_line")
     sys.argv = ["streamlit", *arguments]
     return main(args=list(arguments), prog_name="streamlit")
+
+
+# --- Streamlit's frontend files ---------------------------------------------------------------------------------
+# Streamlit 1.67 sends its JavaScript and CSS (/static/) uncompressed on purpose: its SelectiveGZipMiddleware, the
+# server's one gzip layer, passes them by (ir_metrics_lab.shell.compressed_static sends them gzipped instead).
+
+_GZIP_MODULE = "streamlit.web.server.starlette.starlette_gzip_middleware"
+StaticResponder = Callable[[str, Any, Any], Awaitable[bool]]
+
+
+def frontend_static() -> tuple[Path, str]:
+    """The folder Streamlit serves /static/ from, and the Cache-Control it gives those (content-hashed) files."""
+    get_static_dir = _piece("streamlit.file_util", "get_static_dir", "frontend_static")
+    server_config = "streamlit.web.server.starlette.starlette_server_config"
+    max_age = _piece(server_config, "STATIC_ASSET_CACHE_MAX_AGE_SECONDS", "frontend_static")
+    return Path(get_static_dir()) / "static", f"public, immutable, max-age={max_age}"
+
+
+def serve_static_first(respond: StaticResponder) -> None:
+    """Give each HTTP request to ``respond(path, scope, send)`` first, the path without the server's base URL: it
+    answers and returns True, or returns False and Streamlit answers. Streamlit's gzip middleware is the layer every
+    HTTP request passes through after the path security checks; its __call__ is replaced on the class, and is looked
+    up at each request, so this works before the server starts (``ir-metrics-lab``) or after (app.py)."""
+    middleware = _piece(_GZIP_MODULE, "SelectiveGZipMiddleware", "serve_static_first")
+    route_path = _piece(_GZIP_MODULE, "_route_path", "serve_static_first")
+    strip_base_url = _piece(_GZIP_MODULE, "_strip_base_url", "serve_static_first")
+    streamlit_call = getattr(middleware.__call__, "streamlit_call", middleware.__call__)
+
+    async def __call__(self: Any, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            base_url = _attribute(self, "_base_url", "serve_static_first", "SelectiveGZipMiddleware")
+            if await respond(strip_base_url(route_path(scope), base_url), scope, send):
+                return
+        await streamlit_call(self, scope, receive, send)
+
+    __call__.streamlit_call = streamlit_call  # type: ignore[attr-defined]
+    middleware.__call__ = __call__
+
+
+def static_first_installed() -> bool:
+    """Whether ``serve_static_first`` has hooked Streamlit's server in this process."""
+    middleware = _piece(_GZIP_MODULE, "SelectiveGZipMiddleware", "serve_static_first")
+    return hasattr(middleware.__call__, "streamlit_call")
 
 
 # --- the frontend's markup -------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ rules.py                what a value must be (ids, scores, grades), each refusal
                         metrics.core.errors): one statement for both paths
 order.py                trec_eval's order: grouping, score ties (as doubles), doc ids descending
 duplicates.py           a doc given twice for a query, a judgment given twice
+subtopic_qrels.py       ndeval 4.5's subtopic qrels (``topic subtopic docno judgment``), read as ndeval reads them
+ndeval_run.py           a run as ndeval 4.5 reads, orders, checks and cuts it (ir-ndeval)
 text/sources.py         byte sources (a path or bytes), gzip decided by content, the lines of the slow path
 text/layout.py          layout sniffing: TREC columns or a CSV/TSV header
 text/fast.py            the pyarrow fast path (and whitespace squeezing)

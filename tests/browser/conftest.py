@@ -98,6 +98,19 @@ def streamlit_run(port: int) -> list[str]:
     ]  # fmt: skip
 
 
+def launcher(port: int) -> list[str]:
+    """``ir-metrics-lab`` on ``port`` (``python -m ir_metrics_lab``), as a teacher starts it for a class
+    (docs/how-to/serve-a-class.md)."""
+    return [
+        sys.executable, "-m", "ir_metrics_lab",
+        "--server.headless", "true",
+        "--server.address", "127.0.0.1",
+        "--server.port", str(port),
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+    ]  # fmt: skip
+
+
 def start_server(
     log_path: Path | None = None,
     command: Callable[[int], list[str]] = streamlit_run,

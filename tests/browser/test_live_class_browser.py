@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ir_metrics_lab.classroom.live_class import STUDENT_REFRESH_S
+from ir_metrics_lab.core.classroom import identity
 from ir_metrics_lab.core.classroom.store import Store, default_sqlite_url, dispose_engine
 from tests.browser.axe_audit import assert_accessible
 from tests.browser.conftest import ARTIFACTS, App, _app, in_first_screen, start_server, stop_server, wait_idle
@@ -77,6 +78,18 @@ def count(projector: App) -> str:
     return projector.page.locator(COUNT).inner_text().strip()
 
 
+def student_cookie(app: App) -> str | None:
+    return next((c["value"] for c in app.page.context.cookies() if c["name"] == identity.COOKIE), None)
+
+
+def wait_for_cookie(app: App) -> str | None:
+    """The phone's student cookie once its page's script has written it (None if it never does)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while (cookie := student_cookie(app)) is None and time.monotonic() < deadline:
+        app.page.wait_for_timeout(100)
+    return cookie
+
+
 HALL_PHONES = 6  # a row of phones in one Chromium; bench/classroom/serve_class_phones.py plays hundreds, browserless
 
 
@@ -123,8 +136,9 @@ def test_a_live_class(browser, live_server):
         phones[1].wait_idle(WAIT_MS * 2)
         for phone in phones:
             expect(phone.page.get_by_text("What is NDCG@5 of this list?")).to_be_visible(timeout=WAIT_MS)
-            student = re.search(r"[?&]s=([\w-]+)", phone.page.url)
-            assert student, phone.page.url  # the student id is in the address bar: a reload keeps it
+            assert "s=" not in phone.page.url  # the student id is not the address's to choose
+        for phone in phones:  # it is the server's, in a signed cookie the page's script writes: a reload keeps it
+            assert "." in (wait_for_cookie(phone) or ""), "the phone's signed student id never reached its cookie"
         assert "teacher" not in phones[0].page.url
         phones[0].page.screenshot(path=str(ARTIFACTS / "live-class-phone-question-390x844.png"))  # the first screen
         assert_accessible(phones[0].page, "a phone, poll open")
@@ -250,6 +264,54 @@ def test_the_projector_shows_open_the_poll_on_its_first_screen_for_a_two_list_qu
         projector.page.context.close()
 
 
+def test_two_tabs_and_a_forged_cookie_on_one_phone(browser, live_server):
+    """Finding 9: a second tab (or a second scan of the QR code) on one phone counted as a second student. The tabs
+    share the browser's signed cookie: one student, one answer (the last). A cookie the server did not sign is no
+    one's: the page gets an id of its own."""
+    contexts = []
+    try:
+        projector = open_context(browser, live_server, PROJECTOR)
+        contexts.append(projector.page.context)
+        visit(projector, "/ask-the-class")
+        projector.page.get_by_role("button", name="Open the poll").click()
+        expect(projector.page.locator(COUNT)).to_have_text("0", timeout=WAIT_MS * 2)
+        code = projector.page.locator(".st-key-live_join_code").inner_text().strip().replace("-", "")
+
+        phone = open_context(browser, live_server, PHONE, phone=True)
+        contexts.append(phone.page.context)
+        visit(phone, f"/join?code={code}")
+        send_number(phone, "0.5")
+        token = wait_for_cookie(phone) or ""  # written by the page's script once its first run is drawn
+        second = _app(phone.page.context.new_page(), live_server)  # the QR code scanned again: a new tab
+        visit(second, f"/join?code={code}")
+        second.page.get_by_label(re.compile(r"^Your answer")).wait_for(timeout=WAIT_MS)
+        send_number(second, "0.7")
+        expect(projector.page.locator(COUNT)).to_have_text("1", timeout=WAIT_MS)
+        phone.page.wait_for_timeout(2_000)  # four of the projector's counts later: still one
+        assert count(projector) == "1"
+        assert "." in token and student_cookie(second) == token
+        phone.page.reload()
+        phone.wait_idle(WAIT_MS * 2)
+        expect(phone.page.get_by_text("Your answer: 0.7")).to_be_visible(timeout=WAIT_MS)
+
+        forged = browser.new_context(viewport=PHONE, **{**PHONE_CONTEXT, "device_scale_factor": 2})
+        contexts.append(forged)
+        student = token.split(".")[0]
+        host = live_server.split("//")[1].split(":")[0]
+        forged.add_cookies([{"name": identity.COOKIE, "value": student + ".forged", "domain": host, "path": "/"}])
+        impostor = _app(forged.new_page(), live_server)
+        visit(impostor, f"/join?code={code}")
+        expect(impostor.page.get_by_label(re.compile(r"^Your answer"))).to_be_visible(timeout=WAIT_MS)
+        assert impostor.page.get_by_text("Your answer: 0.7").count() == 0  # not the student it names
+        send_number(impostor, "0.3")
+        expect(projector.page.locator(COUNT)).to_have_text("2", timeout=WAIT_MS)
+        for app in (projector, phone, second, impostor):
+            assert app.errors == []
+    finally:
+        for context in contexts:
+            context.close()
+
+
 def test_a_killed_server_keeps_the_poll_its_answers_and_its_links(browser, tmp_path):
     """The server is SIGKILLed mid-round and started again on the same port and data folder: the poll, its three
     acknowledged answers (one from a phone, two through the store as another replica writes them), the teacher's
@@ -299,7 +361,7 @@ def test_a_killed_server_keeps_the_poll_its_answers_and_its_links(browser, tmp_p
         visit(projector, teacher_link.removeprefix(base) + "&presenter=1")
         expect(projector.page.locator(COUNT)).to_have_text("3", timeout=WAIT_MS * 2)
         assert "teacher=" not in projector.page.url
-        phone.page.reload()  # the phone's link (code and student id): the same student, the same answer
+        phone.page.reload()  # the phone's link and its cookie (key in the database): the same student and answer
         phone.wait_idle(WAIT_MS * 2)
         expect(phone.page.get_by_role("button", name="2 · d2: rank 2 → 3 ✓")).to_be_visible(timeout=WAIT_MS)
 

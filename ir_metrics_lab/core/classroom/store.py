@@ -18,15 +18,19 @@ Security:
 - The **teacher token** (``secrets.token_urlsafe(32)``, 256 bits) is returned once by :meth:`Store.create_poll` and
   only its SHA-256 is stored; every teacher action (reveal, re-ask, reset, close) checks it. The join link carries the
   join code only.
-- **Join codes** are protected by entropy, not by a rate limit: 8 characters from a 31-letter alphabet without look-
+- **Join codes** are protected by entropy: 8 characters from a 31-letter alphabet without look-
   alikes (no 0/O, 1/I/L) give 31^8 = 8.5e11 codes (39.6 bits). Guessing 200 codes a second (far more than a Streamlit
   server answers) for the 4 hours a poll lives, against 100 open polls, hits one with probability
-  200*14400*100/8.5e11 = 3.4e-4, and a hit only lets the guesser answer as one more student. A rate limit would need
-  a client identity that a Streamlit session does not reliably have (sessions are free, addresses shared behind NAT).
+  200*14400*100/8.5e11 = 3.4e-4, and a hit only lets the guesser answer as one more student. The pages add a limit
+  per connection (ir_metrics_lab.core.classroom.limits), none per address (a class behind NAT shares one).
 - **One answer per student per round**: answers are keyed by (poll, round, student id); answering again replaces the
-  answer (students may change it until the reveal). The student id is random and lives in the student's address bar,
-  so a reload keeps it.
-- Nicknames are bounded (:data:`NICKNAME_MAX` characters) and stored as typed; pages show them literally.
+  answer (students may change it until the reveal). The student id is issued by the server, once per browser: a
+  signed cookie (ir_metrics_lab.core.classroom.identity, keyed by :meth:`Store.identity_key`, one random key in the
+  database that every replica shares), never a part of the address that a page could change.
+- At most :data:`POLLS_MAX` live polls: opening polls in a loop cannot fill the database.
+- Nicknames are bounded (:data:`NICKNAME_MAX` characters), cleaned at the door (:func:`clean_nickname`: no control
+  or direction characters, at least one visible character) and pages show them literally. Control characters never
+  reach a query: PostgreSQL refuses a NUL in text, SQLite keeps it, and both must behave the same.
 
 Concurrency: SQLite runs in WAL mode (readers never block the writer) with ``synchronous=FULL`` (a committed answer
 survives a killed server and a power cut); every write is one short ``BEGIN IMMEDIATE`` transaction (the write lock
@@ -38,6 +42,7 @@ are retried.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import hmac
@@ -48,6 +53,7 @@ import random
 import secrets
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +75,7 @@ CODE_LENGTH = 8
 NICKNAME_MAX = 24
 ANSWER_MAX_CHARS = 32  # a number or a choice key
 STUDENTS_MAX = 1000  # answers per round: bounds what one poll can write
+POLLS_MAX = 300  # live polls at once on one database: bounds what opening polls in a loop can write
 STUDENT_ID_BYTES = 12
 BUSY_TIMEOUT_S = 10
 RETRIES = 6
@@ -98,6 +105,12 @@ answers = sa.Table(
     sa.Column("value", sa.String(ANSWER_MAX_CHARS), nullable=False),
     sa.Column("nickname", sa.String(NICKNAME_MAX), nullable=True),
     sa.Column("answered_ms", sa.BigInteger, nullable=False),
+)
+keys = sa.Table(  # the key that signs student ids (identity); one row, made by the first replica that needs it
+    "live_keys",
+    metadata,
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("value", sa.String(64), nullable=False),
 )
 
 
@@ -156,13 +169,23 @@ def new_student_id() -> str:
     return secrets.token_urlsafe(STUDENT_ID_BYTES)
 
 
+def valid_student(student: object) -> bool:
+    """A student id as the server issues them (URL-safe base64, at most the column's length)."""
+    return (
+        isinstance(student, str)
+        and 0 < len(student) <= answers.c.student.type.length
+        and all(c.isascii() and (c.isalnum() or c in "-_") for c in student)
+    )
+
+
 def normalize_code(typed: str) -> str:
-    """A typed join code as stored: upper case, without spaces or dashes.
+    """A typed join code as looked up: upper case, its letters and digits only (spaces, dashes and anything else
+    typed or put in a link dropped: a NUL would be refused by PostgreSQL).
 
     >>> normalize_code(" abcd-efgh ")
     'ABCDEFGH'
     """
-    return "".join(c for c in str(typed).upper() if c not in " -\t")
+    return "".join(c for c in str(typed).upper() if c.isascii() and c.isalnum())
 
 
 def shown_code(code: str) -> str:
@@ -170,13 +193,36 @@ def shown_code(code: str) -> str:
     return f"{code[:4]}-{code[4:]}"
 
 
+# Format characters kept in a nickname: they join or vary the letters around them (an emoji sequence, Persian
+# words); every other one is invisible (zero-width space, direction controls, the byte-order mark) and is dropped.
+_JOINERS = {"\u200c", "\u200d"} | {chr(c) for c in range(0xFE00, 0xFE10)}
+# Letters that draw nothing (Hangul fillers, the braille blank, Mongolian's vowel separator): not visible.
+_BLANK_LETTERS = set("\u115f\u1160\u3164\uffa0\u2800\u180e")
+
+
+def _kept(c: str) -> bool:
+    category = unicodedata.category(c)
+    return c in _JOINERS or (category[0] != "C" and category not in ("Zl", "Zp"))
+
+
+def _visible(c: str) -> bool:
+    return unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LETTERS
+
+
 def clean_nickname(typed: str | None) -> str | None:
-    """A nickname as stored: trimmed, empty is none; longer than NICKNAME_MAX characters is an error."""
+    r"""A nickname as stored: control and invisible format characters dropped, blanks trimmed, empty is none; longer
+    than NICKNAME_MAX characters, or nothing visible (zero-width spaces, a Hangul filler), is an error.
+
+    >>> clean_nickname(" Ann\x00\u202e ")
+    'Ann'
+    """
     if typed is None:
         return None
-    name = " ".join(str(typed).split())
+    name = " ".join("".join(c if _kept(c) or c.isspace() else "" for c in str(typed)).split())
     if len(name) > NICKNAME_MAX:
         raise PollError(f"a nickname has at most {NICKNAME_MAX} characters ({len(name)} given)")
+    if str(typed).strip() and not any(_visible(c) for c in name):  # typed, yet nothing would show
+        raise PollError("a nickname needs at least one visible letter, digit or sign")
     return name or None
 
 
@@ -272,6 +318,7 @@ class Store:
         self._clock = clock
         self.engine = engine_for(self.url)
         self._postgres = self.engine.dialect.name == "postgresql"
+        self._identity_key: bytes | None = None
 
     @classmethod
     def from_environment(cls) -> Store:
@@ -307,10 +354,15 @@ class Store:
     # --- polls ------------------------------------------------------------------------------------------------
 
     def create_poll(self, question: Mapping[str, Any]) -> Created:
-        """A new poll in round 1, open for answers. Expired polls are purged first (creation is rare)."""
+        """A new poll in round 1, open for answers. Expired polls are purged first (creation is rare); refused when
+        POLLS_MAX polls are live."""
         token = secrets.token_urlsafe(32)
         body = json.dumps(question, sort_keys=True)
         self.purge_expired()
+        with self._read() as conn:
+            live = conn.execute(sa.select(sa.func.count()).select_from(polls)).scalar_one()
+        if live >= POLLS_MAX:
+            raise PollError(f"the class server has {POLLS_MAX} open polls, its most; close one, or wait for one to end")
         for _ in range(RETRIES):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             now = self._now_ms()
@@ -386,6 +438,27 @@ class Store:
             code, token, lambda conn, row: _set(conn, row["code"], state="open", round=row["round"] + 1, question=body)
         )
 
+    def identity_key(self) -> bytes:
+        """The key that signs student ids (ir_metrics_lab.core.classroom.identity): drawn by the first replica that
+        asks, then read by all of them, so a phone keeps its id whichever replica serves it."""
+        if self._identity_key is None:
+            drawn = base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
+
+            def work(conn: Connection) -> str:
+                found = conn.execute(sa.select(keys.c.value).where(keys.c.name == "student")).scalar()
+                if found is None:
+                    conn.execute(keys.insert().values(name="student", value=drawn))
+                return found or drawn
+
+            for attempt in range(RETRIES):  # two replicas drawing at once: one insert wins, the other reads it
+                try:
+                    self._identity_key = base64.urlsafe_b64decode(self._write(work))
+                    break
+                except IntegrityError:
+                    if attempt == RETRIES - 1:
+                        raise
+        return self._identity_key
+
     # --- answers ----------------------------------------------------------------------------------------------
 
     def answer(self, code: str, round_: int, student: str, value: str, nickname: str | None = None) -> Answer:
@@ -393,9 +466,9 @@ class Store:
         or replaced, UnknownPoll when the poll is gone. Returns once the answer is committed."""
         code = normalize_code(code)
         value = str(value).strip()
-        if not value or len(value) > ANSWER_MAX_CHARS:
-            raise PollError(f"an answer has 1 to {ANSWER_MAX_CHARS} characters")
-        if not student or len(student) > answers.c.student.type.length:
+        if not value or len(value) > ANSWER_MAX_CHARS or not value.isprintable():
+            raise PollError(f"an answer has 1 to {ANSWER_MAX_CHARS} printable characters")
+        if not valid_student(student):
             raise PollError("this page has no valid student id; open the join link again")
         nickname = clean_nickname(nickname)
 

@@ -1,0 +1,157 @@
+"""A phone's first visit to Join a class on a slow network: how long until the Join button, then the answer buttons,
+and how many bytes on the wire, beside a bare one-``st.metric`` Streamlit page (bench/app/bare_metric_page.py)
+under the same throttling, served as Streamlit serves it and gzipped as the app serves its files.
+
+Each visit is a new phone (390x844, touch, no cache) in Debian's Chromium throttled through the DevTools protocol
+to DevTools' Fast 3G (tests/browser/throttled.py: 180 kB/s down, 562.5 ms per request). Times are in the page's
+clock (``performance.now()``, from the start of navigation), read in the first animation frame that shows the
+element: the Join button, the bare page's metric; the answer buttons from the tap on Join (the poll is open, the
+code typed). Bytes are the sum of ``encodedDataLength`` (headers and body as received) until the network is idle.
+The servers: the app as ``ir-metrics-lab`` starts it (a store in a temporary folder, one poll open), the bare page
+with ``streamlit run`` and with the app's gzip installed the same way; with ``--against DIR`` (another checkout,
+e.g. ``git archive main | tar -x -C DIR``) also that checkout's app (``streamlit run app.py``). They are visited in
+interleaved rounds after one warm-up visit each, so all see the same machine load.
+
+Run from the repository root:  .venv/bin/python -m bench.app.phone_first_visit [--rounds 3] [--against DIR]
+Nothing is written to the repository; the server logs go to a temporary directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.paths import REPO
+from ir_metrics_lab.core.classroom import questions
+from ir_metrics_lab.core.classroom.store import Store, default_sqlite_url
+from ir_metrics_lab.core.scenario import Scenario
+from tests.browser import conftest as browser_tests
+from tests.browser.throttled import phone_page
+
+BARE_PAGE = Path(__file__).with_name("bare_metric_page.py")
+TIMEOUT_MS = 180_000
+# The first animation frame in which an element is in the DOM and visible: performance.now() then.
+SHOWN_JS = """([kind, text]) => new Promise((resolve) => {
+  const find = () => kind === "metric"
+    ? document.querySelector('[data-testid="stMetricValue"]')
+    : [...document.querySelectorAll("button")].find((b) => b.innerText.trim() === text && b.checkVisibility());
+  const tick = () => {
+    const el = find();
+    el && el.checkVisibility() ? resolve(performance.now()) : requestAnimationFrame(tick);
+  };
+  tick();
+})"""
+
+
+def bare_command(gzipped: bool):
+    def command(port: int) -> list[str]:
+        plain = browser_tests.streamlit_run(port)
+        plain[plain.index("app.py")] = str(BARE_PAGE)
+        if not gzipped:
+            return plain
+        start = (
+            "import sys; from ir_metrics_lab.shell import compressed_static, streamlit_internals; "
+            "compressed_static.install(); sys.exit(streamlit_internals.run_command_line(sys.argv[1:]))"
+        )
+        return [sys.executable, "-c", start, *plain[3:]]
+
+    return command
+
+
+def shown(page, kind: str, text: str = "") -> float:
+    """Seconds from the start of navigation to the first frame showing the element."""
+    page.wait_for_load_state("commit")
+    return page.evaluate(SHOWN_JS, [kind, text]) / 1000
+
+
+def visit(browser, base: str, poll: dict | None) -> dict:
+    """One new phone: the bare page's metric, or /join, the code typed and the answer buttons."""
+    page, wire = phone_page(browser)
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        if poll is None:
+            page.goto(f"{base}/", wait_until="commit")
+            result = {"first content": shown(page, "metric")}
+        else:
+            page.goto(f"{base}/join", wait_until="commit")
+            result = {"first content": shown(page, "button", "Join")}
+            browser_tests.wait_idle(page, TIMEOUT_MS)
+            page.get_by_label("Join code").fill(poll["code"])
+            tapped = page.evaluate("performance.now()") / 1000
+            page.get_by_role("button", name="Join").tap()
+            result["answer buttons after the tap"] = shown(page, "button", poll["first choice"]) - tapped
+        page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)
+        result["MB on the wire"] = wire.total() / 1e6
+        result["requests"] = len(wire.received)
+        return result
+    finally:
+        page.context.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--against", type=Path, help="another checkout of the app (its rows: [base])")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    logs = Path(tempfile.mkdtemp(prefix="phone-first-visit-"))
+    data = logs / "store"
+    data.mkdir()
+    env = {**os.environ, "IR_METRICS_LAB_DATA_DIR": str(data)}
+    store = Store(default_sqlite_url(data))
+    scn = Scenario(("d1", "d2", "d3"), grades={"d1": 0, "d2": 1, "d3": 2})
+    question = questions.pick_better(scn, "d3", 1, "NDCG")
+    poll = {
+        "code": store.create_poll(question).poll.code,
+        "first choice": questions.choice_label(question, questions.choices(question)[0]),
+    }
+    servers = {
+        "app /join, gzipped (ir-metrics-lab)": ({"command": browser_tests.launcher, "env": env}, poll),
+        "bare st.metric page, as Streamlit serves it": ({"command": bare_command(False)}, None),
+        "bare st.metric page, gzipped": ({"command": bare_command(True)}, None),
+    }
+    if args.against:
+        servers["app /join [base] (streamlit run app.py)"] = ({"cwd": args.against, "env": env}, poll)
+    started = {}
+    try:
+        for index, (name, (options, _)) in enumerate(servers.items()):
+            started[name] = browser_tests.start_server(logs / f"server{index}.log", **options)
+        results: dict[str, list[dict]] = {name: [] for name in servers}
+        with sync_playwright() as p:
+            browser = browser_tests.launch_browser(p)
+            for name, (_, poll_of) in servers.items():  # warm-up: imports, first runs, gzip caches
+                visit(browser, started[name][1], poll_of)
+            for round_ in range(args.rounds):
+                for name, (_, poll_of) in servers.items():
+                    results[name].append(visit(browser, started[name][1], poll_of))
+                print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
+            browser.close()
+    finally:
+        for proc, _ in started.values():
+            browser_tests.stop_server(proc)
+    report(results, args.rounds)
+
+
+def report(results: dict[str, list[dict]], rounds: int) -> None:
+    load = os.getloadavg()
+    print(f"\nDevTools' Fast 3G, {rounds} rounds, {os.cpu_count()} CPUs, load average {load[0]:.1f} / {load[1]:.1f}")
+    bare = statistics.median(r["first content"] for r in results["bare st.metric page, as Streamlit serves it"])
+    for name, rows in results.items():
+        print(f"\n{name}")
+        for key in rows[0]:
+            values = [r[key] for r in rows]
+            print(
+                f"  {key:<30} median {statistics.median(values):7.2f}   (each: {', '.join(f'{v:.2f}' for v in values)})"
+            )
+        first = statistics.median(r["first content"] for r in rows)
+        print(f"  {'first content / bare page':<30}        {first / bare:7.2f}x")
+    print(f"\n(from {REPO})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""A phone's first visit to Join a class on a slow network (issue #47, item 6): Chromium throttled to DevTools' Fast
+3G through the DevTools protocol, a new phone (no cache) opens /join, types the code and joins, and the answer
+buttons come. Every JavaScript and CSS file came gzipped, and the whole visit, headers included, stayed within the
+byte budget. The server is the ``ir-metrics-lab`` command's, with the store in a temporary folder. How long it takes
+is timed by bench/app/phone_first_visit.py, beside a bare Streamlit page (docs/performance.md)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from ir_metrics_lab.core.classroom import questions
+from ir_metrics_lab.core.classroom.store import Store, default_sqlite_url, dispose_engine
+from ir_metrics_lab.core.scenario import Scenario
+from tests.browser.conftest import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    launcher,
+    require_chromium,
+    start_server,
+    stop_server,
+    wait_idle,
+)
+from tests.browser.throttled import phone_page
+
+pytestmark = pytest.mark.browser
+
+# 3.1 MB as Streamlit serves it; 1.2 MB gzipped, of which 545 KB are the two fonts (woff2, compressed already) that
+# Streamlit's frontend loads on every page, a bare one-metric page too (docs/performance.md, A phone's first visit).
+BUDGET_BYTES = 1_250_000
+WAIT_MS = 120_000  # a first visit at Fast 3G takes about 12 s, more on a loaded 2-core box
+
+
+@pytest.fixture(scope="module")
+def class_server() -> Iterator[tuple[str, Store]]:
+    with tempfile.TemporaryDirectory(prefix="irml-light-") as folder:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, "IR_METRICS_LAB_DATA_DIR": folder}
+        proc, base = start_server(ARTIFACTS / "light-phone-server.log", command=launcher, env=env)
+        url = default_sqlite_url(folder)
+        try:
+            yield base, Store(url)
+        finally:
+            stop_server(proc)
+            dispose_engine(url)
+
+
+@pytest.fixture(scope="module")
+def chromium(browser) -> Iterator:
+    """Debian's full Chromium (the benchmark's), from the tests' Playwright."""
+    require_chromium(CHROMIUM)
+    full = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    try:
+        yield full
+    finally:
+        full.close()
+
+
+def test_a_phones_first_visit_to_join_is_gzipped_and_within_budget(chromium, class_server):
+    base, store = class_server
+    scn = Scenario(("d1", "d2", "d3"), grades={"d1": 0, "d2": 1, "d3": 2})
+    question = questions.pick_better(scn, "d3", 1, "NDCG")
+    code = store.create_poll(question).poll.code
+    page, wire = phone_page(chromium)
+    try:
+        page.goto(f"{base}/join", wait_until="commit", timeout=WAIT_MS)
+        expect(page.get_by_role("button", name="Join")).to_be_visible(timeout=WAIT_MS)
+        wait_idle(page, WAIT_MS)  # the first run over: the form takes what is typed
+        page.get_by_label("Join code").fill(code)
+        page.get_by_role("button", name="Join").tap()
+        for key in questions.choices(question):
+            expect(page.get_by_role("button", name=questions.choice_label(question, key))).to_be_visible(
+                timeout=WAIT_MS
+            )
+        page.wait_for_load_state("networkidle", timeout=WAIT_MS)
+    finally:
+        page.context.close()
+    shown = "\n".join(f"{n:>9} {encoding:5} {url}" for n, encoding, url in wire.rows())
+    plain = [url for _, encoding, url in wire.rows() if url.endswith((".js", ".css")) and encoding != "gzip"]
+    assert plain == [], f"sent uncompressed:\n{shown}"
+    assert wire.total() <= BUDGET_BYTES, f"{wire.total():,} bytes on the wire, over {BUDGET_BYTES:,}:\n{shown}"
