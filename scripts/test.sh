@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Set up and run the whole test suite on a fresh machine: Debian's Chromium headless shell for the browser tests (and
 # Chromium itself, which the benchmarks drive),
-# Debian's PostgreSQL for the live-class store tests, Debian's HAProxy for the load-balancer test, a virtualenv with
-# the package and its test extra, then pytest (doctests, golden, differential, app, browser).
+# Debian's PostgreSQL for the live-class store tests, Debian's HAProxy for the load-balancer test, Debian's Pango for
+# the brief's PDF, a virtualenv with the package and its test extra, then pytest (doctests, golden, differential, app,
+# browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,13 @@ if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
   sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
+fi
+
+# The brief's PDF (WeasyPrint, ir_metrics_lab/core/brief/html_page.py) draws its text with Pango.
+if ! ls /usr/lib/*/libpangoft2-1.0.so.0 >/dev/null 2>&1; then
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 >/dev/null
 fi
 
 python3 -m venv .venv

@@ -1,7 +1,7 @@
-"""The "Download the brief" button of each comparison page: the brief (ir_metrics_lab.core.brief) is built and written
-(ir_metrics_lab.core.brief.html_page) only when the button is clicked, on Streamlit's download thread, so a page's
-reruns never pay for it. The file holds plotly.js (about 5 MB) and opens with no network. Each page makes one
-call here with what it already has."""
+"""The "Download the brief" buttons of each comparison page, the HTML file and the same page as a PDF: the brief
+(ir_metrics_lab.core.brief) is built and written (ir_metrics_lab.core.brief.html_page) only when a button is clicked,
+on Streamlit's download thread, so a page's reruns never pay for it. The HTML file is a few hundred kilobytes at most
+(charts as inline SVG) and opens with no network. Each page makes one call here with what it already has."""
 
 from __future__ import annotations
 
@@ -24,6 +24,11 @@ HELP = (
 )
 
 
+PDF_HELP = (
+    "The brief's printed page as a one-page PDF (A4), for readers who want a PDF or a printer. Takes a few seconds."
+)
+
+
 def _inputs(kind: str, qrels: str = "", runs: dict[str, str] | None = None) -> model.Inputs:
     """The brief's inputs on this page: file names as given, today, and the app's address for the links back."""
     page = url.app_address(st.context.url, st.context.headers)
@@ -31,16 +36,32 @@ def _inputs(kind: str, qrels: str = "", runs: dict[str, str] | None = None) -> m
 
 
 def _button(kind: str, make: Callable[[], model.Brief], key: str) -> None:
-    st.download_button(
-        "Download the brief",
-        lambda: html_page.render(make()).encode("utf-8"),
-        file_name=model.file_name(kind),
-        mime="text/html",
-        icon=":material/description:",
-        on_click="ignore",
-        key=key,
-        help=HELP,
-    )
+    """The HTML brief's button, and the PDF's beside it (or, where WeasyPrint cannot run, why there is none)."""
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.download_button(
+            "Download the brief",
+            lambda: html_page.render(make()).encode("utf-8"),
+            file_name=model.file_name(kind),
+            mime="text/html",
+            icon=":material/description:",
+            on_click="ignore",
+            key=key,
+            help=HELP,
+        )
+        problem = html_page.pdf_problem()
+        if problem:
+            st.caption(f"No PDF here: {problem}.")
+            return
+        st.download_button(
+            "Download as PDF",
+            lambda: html_page.pdf(make()),
+            file_name=model.file_name(kind, "pdf"),
+            mime="application/pdf",
+            icon=":material/picture_as_pdf:",
+            on_click="ignore",
+            key=f"{key}_pdf",
+            help=PDF_HELP,
+        )
 
 
 def pair(

@@ -18,6 +18,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from ir_metrics_lab.core.brief import html_page, many_runs, model, two_lists, two_runs, two_tools
 from ir_metrics_lab.core.scenario import Scenario
@@ -37,7 +38,9 @@ RUN_FILES = {name: SAMPLES / f"{name}.run.gz" for name in ("bm25", "dense", "rrf
 MEASURES = ["NDCG@10", "AP", "P@10"]
 DAY = date(2026, 11, 27)
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-CHARTS_DRAWN = "[...document.querySelectorAll('.chart')].every((box) => box.querySelector('.main-svg'))"
+CHARTS_DRAWN = (
+    "[...document.querySelectorAll('.chart')].every((box) => box.querySelector('svg')?.getBoundingClientRect().width)"
+)
 SLIDE = {"width": "13.333in", "height": "7.5in"}  # 16:9
 
 
@@ -136,7 +139,7 @@ def test_the_brief_draws_offline_prints_on_one_page_and_axe_finds_no_violation(b
         page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
         boxes = page.evaluate(
             """() => [...document.querySelectorAll('.chart')].map((box) => {
-                 const b = box.getBoundingClientRect(), s = box.querySelector('.main-svg').getBoundingClientRect();
+                 const b = box.getBoundingClientRect(), s = box.querySelector('svg').getBoundingClientRect();
                  return [b.width, b.height, s.width, s.height];
                })"""
         )
@@ -154,7 +157,7 @@ def test_the_brief_reads_on_a_phone(browser, briefs):
         for path in briefs.values():
             opened(page, path)
             assert page.evaluate("document.scrollingElement.scrollWidth") <= 390  # nothing runs off the side
-            widths = page.evaluate("[...document.querySelectorAll('.chart .main-svg')].map((s) => s.clientWidth)")
+            widths = page.evaluate("[...document.querySelectorAll('.chart svg')].map((s) => s.clientWidth)")
             assert all(300 <= width <= 390 for width in widths), widths
         assert errors == []
 
@@ -211,8 +214,8 @@ def test_hostile_file_names_and_run_tags_stay_literal(browser, samples, tmp_path
         made_text = page.locator(".made").inner_text()
         assert HOSTILE["qrels"] in made_text and f"{HOSTILE['other']}.run" in made_text
         assert HOSTILE["run"] in page.locator("h1 + .headline").inner_text() + page.locator(".numbers").inner_text()
-        legend = page.locator(".chart .legendtext").all_text_contents()
-        assert any(HOSTILE["run"] in entry for entry in legend)  # plotly shows it as text, not as an element
+        legend = page.locator(".chart svg text").all_text_contents()
+        assert any(HOSTILE["run"] in entry for entry in legend)  # the chart shows it as text, not as an element
         assert left_the_file(requests) == [] and errors == []
     assert html.escape(HOSTILE["other"]) in text
 
@@ -238,7 +241,8 @@ def test_axe_finds_a_low_contrast_brief(browser, briefs, tmp_path, monkeypatch):
 
 def test_the_app_downloads_the_brief_of_a_pair(app, browser, tmp_path):
     """Compare runs on the samples (runs bm25, dense, rrf; the pair view's A = bm25, B = dense, on NDCG@10): the
-    pair view's "Download the brief" gives a file that opens offline and says the CLI's numbers."""
+    pair view's "Download the brief" gives a file that opens offline and says the CLI's numbers, and "Download as
+    PDF" a one-page PDF that says them too."""
     app.goto("compare")
     app.wait_rendered()
     button = app.page.locator(".st-key-cmp_brief_pair").get_by_role("button", name="Download the brief").first
@@ -255,4 +259,11 @@ def test_the_app_downloads_the_brief_of_a_pair(app, browser, tmp_path):
         assert ("p < 0.0001" if p < 1e-4 else f"p = {p:.4f}") in numbers
         assert page.locator("a", has_text="Open Compare runs").get_attribute("href") == app.base_url + "/compare"
         assert left_the_file(requests) == [] and errors == []
+    # the same page as a PDF, from the button beside it
+    pdf_button = app.page.locator(".st-key-cmp_brief_pair_pdf").get_by_role("button", name="Download as PDF")
+    pdf = tmp_path / "downloaded.pdf"
+    download(app.page, pdf_button).save_as(pdf)
+    reader = PdfReader(pdf)
+    text = " ".join(reader.pages[0].extract_text().split())
+    assert len(reader.pages) == 1 and f"bm25 {means['bm25']:.4f} → dense {means['dense']:.4f}" in text
     assert not app.errors

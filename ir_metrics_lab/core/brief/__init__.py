@@ -1,6 +1,7 @@
 """A brief for people who will never open the app: what a comparison says, in plain words first, with its numbers,
 two or three charts, what each measure rewards, the caveats that hold for this data, and how the numbers were made;
-written as one self-contained HTML file (``html_page``).
+written as one self-contained HTML file (``html_page``, its charts drawn as inline SVG by ``svg``), or as that page in
+a one-page PDF (``html_page.pdf``).
 
 Four briefs, one module each, for the pages that offer "Download the brief": two runs (``two_runs``: Compare runs'
 pair view), a leaderboard of runs (``many_runs``: Compare runs), two tools on one run (``two_tools``: Why tools

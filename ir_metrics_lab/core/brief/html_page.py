@@ -1,17 +1,17 @@
-"""A brief (ir_metrics_lab.core.brief.model.Brief) as one self-contained HTML file: it opens from disk or an e-mail
-attachment with no network (plotly.js, the styles, the script and the figures are all inside it, and its
-Content-Security-Policy lets no request leave it), reads on a phone, prints on one page (A4 or US Letter), and in its
-slide layout (``#slide``, or the link at its top) prints as one 16:9 page for a deck. Pure (no Streamlit).
+"""A brief (ir_metrics_lab.core.brief.model.Brief) as one self-contained HTML file of a few hundred kilobytes at most:
+it opens from disk or an e-mail attachment with no network (the styles, the script and the charts, drawn as inline
+SVG by ``svg``, are all inside it, and its Content-Security-Policy lets no request leave it), reads on a phone, prints
+on one page (A4 or US Letter), and in its slide layout (``#slide``, or the link at its top) prints as one 16:9 page
+for a deck. ``pdf`` writes the same page as a one-page PDF. Pure (no Streamlit).
 
 The page is written by hand rather than with a template engine (the project has none): every piece of text that goes
 into it passes through ``_e`` (``html.escape`` with quotes), so a file name, run tag, query id or title is shown as the
-characters it is; the figures' JSON is embedded with every ``<``, ``>`` and ``&`` written as a JSON escape, so no
-string in it can close its script element.
+characters it is; the charts' text is escaped by matplotlib's SVG writer.
 
 Printing on one page: the print layout is laid out in millimetres for the smaller page of the two (A4's width,
 Letter's height). On ``beforeprint`` (which Chromium, Firefox and Safari fire, and Chromium's PDF printing too) the
-script switches the page to that layout, redraws each chart at its printed size, and zooms the sheet down if it is
-taller than the page; ``afterprint`` puts the screen layout back.
+script switches the page to that layout and zooms the sheet down if it is taller than the page; ``afterprint`` puts
+the screen layout back. The charts are vector drawings sized by their box: nothing is redrawn.
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ import html
 from functools import cache
 from importlib import resources
 from string import Template
-
-import plotly.io as pio
 
 from ir_metrics_lab.core.brief.model import Brief, Chart, Table
 from ir_metrics_lab.core.figures.palette import COLORS
@@ -38,22 +36,13 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-@cache
-def _plotly_js() -> str:
-    from plotly.offline import get_plotlyjs
+def _svg(index: int, chart: Chart, per_row: int) -> str:
+    """The chart as inline SVG, named by its title and described by its text alternative."""
+    from ir_metrics_lab.core.brief import svg  # matplotlib: imported when a brief is written, not when a page offers it
 
-    script = get_plotlyjs()
-    return script.replace("</script", "<\\/script")  # plotly.min.js has none; a future one must not end the element
-
-
-def _figure_json(chart: Chart) -> str:
-    return pio.to_json(chart.figure, validate=False, remove_uids=True)
-
-
-def _embedded(charts: tuple[Chart, ...]) -> str:
-    """The figures as one JSON array, safe inside a script element (JSON's \\u escapes for < > &)."""
-    text = "[" + ",".join(_figure_json(chart) for chart in charts) + "]"
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    ident = f"chart-{index}"
+    names = f'<title id="{ident}-title">{_e(chart.title)}</title><desc id="{ident}-desc">{_e(chart.alt)}</desc>'
+    return svg.svg(chart.figure, ident=ident, names=names, per_row=per_row)
 
 
 def _link(text: str, address: str) -> str:
@@ -81,16 +70,16 @@ def _table(table: Table) -> str:
     )
 
 
-def _chart(index: int, chart: Chart) -> str:
+def _chart(index: int, chart: Chart, per_row: int) -> str:
     return (
         f'<figure class="chart-box"><h2 class="chart-title" id="chart-{index}-h">{_e(chart.title)}</h2>'
-        f'<div class="chart" data-figure="{index}" role="img" aria-label="{_e(chart.alt)}"></div>'
+        f'<div class="chart">{_svg(index, chart, per_row)}</div>'
         f"<figcaption>{_e(chart.caption)}</figcaption></figure>"
     )
 
 
-def render(brief: Brief) -> str:
-    """The whole HTML document."""
+def render(brief: Brief, *, printing: bool = False) -> str:
+    """The whole HTML document; ``printing``: already in its printed layout, with no script (for ``pdf``)."""
     story = "".join(f"<li>{_e(line)}</li>" for line in brief.story)
     measures = "".join(f"<li>{_e(line)}</li>" for line in brief.measures)
     caveats = "".join(f"<li>{_e(line)}</li>" for line in brief.caveats)
@@ -98,7 +87,7 @@ def render(brief: Brief) -> str:
     links = " · ".join(_link(text, address) for text, address in brief.links)
     date = next((how.split(",")[0] for what, how in brief.made if what == "Made"), "")
     return f"""<!doctype html>
-<html lang="en">
+<html lang="en"{' class="printing"' if printing else ""}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -121,7 +110,7 @@ def render(brief: Brief) -> str:
 <p class="numbers">{_e(brief.numbers)}</p>
 {f'<ul class="story">{story}</ul>' if story else ""}
 </header>
-<div class="charts">{"".join(_chart(i, chart) for i, chart in enumerate(brief.charts))}</div>
+<div class="charts">{"".join(_chart(i, chart, len(brief.charts)) for i, chart in enumerate(brief.charts))}</div>
 {_table(brief.table) if brief.table else ""}
 <div class="columns">
 <section class="measures" aria-labelledby="measures-h"><h2 id="measures-h">What each measure rewards</h2>
@@ -132,9 +121,7 @@ def render(brief: Brief) -> str:
 <section class="made" aria-labelledby="made-h"><h2 id="made-h">How these numbers were made</h2>
 <dl>{made}</dl>{f'<p class="links">{links}</p>' if links else ""}</section>
 </main>
-<script type="application/json" id="brief-figures">{_embedded(brief.charts)}</script>
-<script>{_plotly_js()}</script>
-<script>{_SCRIPT}</script>
+{"" if printing else f"<script>{_SCRIPT}</script>"}
 </body>
 </html>
 """
@@ -165,56 +152,13 @@ def _css(charts: int) -> str:
     )
 
 
-# Draws the charts, switches between the page and the slide layout (the address's #slide), and fits the sheet on one
-# printed page (see the module's docstring).
+# Switches between the page and the slide layout (the address's #slide), and fits the sheet on one printed page (see
+# the module's docstring).
 _SCRIPT = f"""
 (function () {{
   "use strict";
   var root = document.documentElement;
   var sheet = document.getElementById("sheet");
-  var figures = JSON.parse(document.getElementById("brief-figures").textContent);
-  var boxes = Array.prototype.slice.call(document.querySelectorAll(".chart[data-figure]"));
-  var config = {{ displayModeBar: false, responsive: true, displaylogo: false }};
-
-  function copy(value) {{ return JSON.parse(JSON.stringify(value || {{}})); }}
-
-  function layoutFor(figure, box, printed) {{
-    var layout = copy(figure.layout);
-    delete layout.title;
-    layout.margin = Object.assign({{}}, layout.margin, {{ t: 12 }});
-    if (!printed) {{
-      layout.autosize = true;
-      delete layout.width;
-      return layout;
-    }}
-    var small = !root.classList.contains("slide");
-    layout.autosize = false;
-    layout.width = box.clientWidth;
-    layout.height = box.clientHeight;
-    layout.font = Object.assign({{}}, layout.font, {{ size: small ? 9 : 12 }});
-    // legends above the plot, in as many columns as their names allow: at a few centimetres a legend beside or under
-    // the plot takes its room
-    var names = (figure.data || []).filter(function (trace) {{ return trace.name && trace.showlegend !== false; }})
-      .map(function (trace) {{ return String(trace.name).length; }});
-    var entry = 36 + (small ? 4 : 6) * Math.max.apply(null, names.concat([1]));  // symbol, then about 4 px a letter
-    var columns = Math.max(1, Math.min(names.length, Math.floor((box.clientWidth - 50) / entry)));
-    layout.legend = Object.assign({{}}, layout.legend, {{ font: {{ size: small ? 7.5 : 11 }}, orientation: "h",
-      x: 0, xanchor: "left", y: 1.0, yanchor: "bottom", itemwidth: 30, tracegroupgap: 0, traceorder: "normal",
-      entrywidthmode: "fraction", entrywidth: 0.98 / columns }});
-    layout.margin = Object.assign({{}}, layout.margin, {{
-      l: Math.min(layout.margin.l || 48, small ? 40 : 56), r: 8, t: 8,
-      b: Math.min(layout.margin.b || 40, small ? 52 : 70) }});
-    return layout;
-  }}
-
-  function draw(printed) {{
-    boxes.forEach(function (box) {{
-      var figure = figures[Number(box.dataset.figure)];
-      if (!printed && figure.layout && figure.layout.height) {{ box.style.height = figure.layout.height + "px"; }}
-      if (printed) {{ box.style.height = ""; }}
-      Plotly.react(box, figure.data, layoutFor(figure, box, printed), config);
-    }});
-  }}
 
   function budget() {{
     var probe = document.createElement("div");
@@ -233,23 +177,82 @@ _SCRIPT = f"""
     if (height > room) {{ sheet.style.zoom = String(Math.floor(1000 * room / height) / 1000); }}
   }}
 
-  function layout() {{
-    root.classList.toggle("slide", location.hash === "#slide");
-    if (typeof Plotly !== "undefined") {{ draw(root.classList.contains("printing")); }}
-  }}
+  function layout() {{ root.classList.toggle("slide", location.hash === "#slide"); }}
 
   window.addEventListener("beforeprint", function () {{
     root.classList.add("printing");
-    draw(true);
     fit();
   }});
   window.addEventListener("afterprint", function () {{
     root.classList.remove("printing");
     sheet.style.zoom = "";
-    draw(false);
   }});
   window.addEventListener("hashchange", layout);
   document.getElementById("print").addEventListener("click", function () {{ window.print(); }});
   layout();
 }})();
 """
+
+
+class PdfUnavailable(RuntimeError):
+    """WeasyPrint cannot run here: the system lacks the Pango library it draws text with."""
+
+
+PANGO_MISSING = (
+    "the PDF needs the Pango library, which this machine lacks (Debian and Ubuntu: apt-get install libpango-1.0-0 "
+    "libpangoft2-1.0-0; macOS: brew install pango)"
+)
+# The names WeasyPrint 70 tries for Pango's two libraries (weasyprint/text/ffi.py), on Linux, macOS and Windows
+_PANGO_NAMES = (
+    ("libpango-1.0.so.0", "libpango-1.0.dylib", "libpango-1.0-0.dll"),
+    ("libpangoft2-1.0.so.0", "libpangoft2-1.0.dylib", "libpangoft2-1.0-0.dll"),
+)
+
+
+@cache
+def pdf_problem() -> str | None:
+    """Why ``pdf`` cannot run on this machine, or None. Cheap (it loads Pango, not WeasyPrint, whose import takes
+    seconds), so a page can ask before it offers the PDF."""
+    import ctypes
+
+    for names in _PANGO_NAMES:
+        for name in names:
+            try:
+                ctypes.CDLL(name)
+                break
+            except OSError:
+                continue
+        else:
+            return PANGO_MISSING
+    return None
+
+
+A4_MM = (210, 297)
+PDF_ZOOMS = (1.0, 0.92, 0.85, 0.78, 0.7, 0.6)  # tried in turn until the page fits on one sheet
+
+
+def pdf(brief: Brief) -> bytes:
+    """The brief's printed page as a one-page A4 PDF, drawn from the same HTML, print CSS and SVG by WeasyPrint.
+
+    WeasyPrint rather than a browser (none is needed where the app runs) or fpdf2/reportlab (they would lay the page
+    out a second time, by hand): it renders this page itself, and its one system need is Pango (Debian:
+    libpango-1.0-0 and libpangoft2-1.0-0), which most Linux machines with fonts already have. It runs no script, so
+    the sheet is fitted here: laid out on a page 1/zoom times A4, then written at that zoom, the first that fits.
+    """
+    try:
+        from weasyprint import HTML
+    except OSError as error:  # WeasyPrint loads Pango when imported
+        raise PdfUnavailable(f"{PANGO_MISSING}: {error}") from error
+    page = render(brief, printing=True)
+    for zoom in PDF_ZOOMS:
+        width, height, margin = A4_MM[0] / zoom, A4_MM[1] / zoom, PAGE_MARGIN_MM / zoom
+        sized = page.replace(
+            "</style>",
+            f"@page {{ size: {width:.2f}mm {height:.2f}mm; margin: {margin:.2f}mm; }}\n"
+            f"html.printing .sheet {{ width: {width - 2 * margin:.2f}mm; }}\n</style>",
+            1,
+        )
+        document = HTML(string=sized).render()
+        if len(document.pages) == 1:
+            break
+    return document.write_pdf(zoom=zoom)

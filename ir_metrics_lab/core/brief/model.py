@@ -59,9 +59,9 @@ class Inputs:
     app_url: str | None = None
 
 
-def file_name(kind: str) -> str:
-    """The downloaded file's name: ``brief-compare.html``, ``brief-a-vs-b.html``, ... (no user text in it)."""
-    return f"brief-{PAGES[kind]}.html"
+def file_name(kind: str, extension: str = "html") -> str:
+    """The downloaded file's name: ``brief-compare.html``, ``brief-a-vs-b.pdf``, ... (no user text in it)."""
+    return f"brief-{PAGES[kind]}.{extension}"
 
 
 def app_url(page_address: str | None, kind: str) -> str | None:
