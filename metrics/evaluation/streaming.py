@@ -172,7 +172,8 @@ class QrelsByQuery:
 
     def unseen(self) -> pa.Array:
         """The judged queries no block had, in byte order."""
-        return self.queries.filter(pa.array(~self.seen))
+        # take by indices: pa.array of a numpy mask imports pandas when it is installed (40 MiB, 0.3 s)
+        return self.queries.take(arrow_int64(np.flatnonzero(~self.seen)))
 
     def subset(self, query_ids: pa.Array) -> Qrels:
         found = int_numpy(pc.index_in(query_ids, value_set=self.queries), null=-1)
