@@ -108,7 +108,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(_parser, _run, argv, "python -m metrics")
 
 
-def _run(options: argparse.Namespace) -> int:
+def _set_up_process(options: argparse.Namespace) -> bool:
+    """The process's settings, before numpy and pyarrow load; returns whether the run is read in blocks
+    (_in_blocks)."""
     _no_huge_pages()  # before the first large allocation
     # The engine does no linear algebra: spare the process OpenBLAS's thread start-up (about 0.1 s of CPU).
     # Set before numpy's first import, which the next lines trigger.
@@ -121,10 +123,15 @@ def _run(options: argparse.Namespace) -> int:
     # where those MiB are a small share of the peak, keeps the default (bench/README.md, "Memory"). A caller's own
     # MIMALLOC_PURGE_DELAY wins. Read when pyarrow loads, which the next lines trigger.
     blocks = _in_blocks(options)
-    if blocks:  # the blocks' pages go back at once: 170 MiB against 180-195 at 2M rows (bench/README.md, "Memory")
+    if blocks:  # the blocks' pages go back at once: 170 MiB against 180-195 at 2M rows (docs/performance.md)
         os.environ.setdefault("MIMALLOC_PURGE_DELAY", "0")
     elif _file_bytes(options.run) < KEEP_FREED_PAGES_FROM_BYTES:
         os.environ.setdefault("MIMALLOC_PURGE_DELAY", "20")
+    return blocks
+
+
+def _run(options: argparse.Namespace) -> int:
+    blocks = _set_up_process(options)
     from metrics.catalog import trec_format
     from metrics.catalog.measures import parse_measure
 
