@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from metrics.evaluation.options import EvaluationOptions
 
 KEEP_FREED_PAGES_FROM_BYTES = 128 << 20  # a run file this large keeps the parser's freed pages (_run)
-# A run file this large whose queries are short (fewer rows each than SHORT_QUERY_ROWS, in its first MiB) is read in
-# blocks of whole queries of SHORT_QUERY_BLOCK_BYTES (_in_blocks): read whole, a query of 100 rows costs more memory
-# than trec_eval 10.0 spends on it.
+# A run file this large whose queries are short (fewer rows each than SHORT_QUERY_ROWS, in its first 256 KiB) is
+# read in blocks of whole queries of SHORT_QUERY_BLOCK_BYTES (_in_blocks): read whole, a query of 100 rows costs more
+# memory than trec_eval 10.0 spends on it.
 SHORT_QUERIES_FROM_BYTES = 32 << 20
 SHORT_QUERY_ROWS = 250
 SHORT_QUERY_BLOCK_BYTES = 4 << 20

@@ -109,7 +109,7 @@ def is_parquet(source) -> bool:
         return False
 
 
-def rows_per_query(path, sample_bytes: int = 1 << 20) -> float | None:
+def rows_per_query(path, sample_bytes: int = 1 << 18) -> float | None:
     """About how many rows a query has in a plain text run file, from its first ``sample_bytes`` (whole lines, the
     first field taken as the query; a header line counts as one more query): a hint for how to read the file, never
     a check. None for a gzip, Parquet or unreadable file, or one with fewer than two lines in the sample."""
