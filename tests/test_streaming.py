@@ -209,6 +209,10 @@ def test_cli_reads_a_large_run_of_short_queries_in_blocks(tmp_path, capsys, monk
     assert calls == [700] and in_blocks == whole and whole[1].count("\n") > 100
     monkeypatch.setattr(cli, "SHORT_QUERY_ROWS", 30)  # 30 rows a query are no longer short
     assert _cli(capsys, qrels, run, *flags) == whole and calls == [700]
+    monkeypatch.setattr(cli, "SHORT_QUERY_ROWS", 250)
+    shuffled, _ = _large_run(tmp_path, queries=40, docs=30, shuffle=True)  # not contiguous: read whole, not spilled
+    assert _cli(capsys, qrels, shuffled, *flags, "--no-stream") == _cli(capsys, qrels, shuffled, *flags)
+    assert calls == [700]
 
 
 def test_cli_in_blocks_reports_a_bad_qrels_file_before_a_bad_run(tmp_path, capsys, monkeypatch):
@@ -232,6 +236,8 @@ def test_rows_per_query_counts_the_first_lines(tmp_path):
     assert rows_per_query(path) == 4 / 2
     path.write_text("query,doc,score\nq1,a,3\nq1,b,2\nq2,a,1\n")  # the header is one more 'query'
     assert rows_per_query(path) == 4 / 3
+    path.write_text("q1 Q0 a 1 3 t\nq2 Q0 a 1 1 t\nq1 Q0 b 2 2 t\n")  # q1 in two places: not contiguous
+    assert rows_per_query(path) is None
     path.write_bytes(gzip.compress(b"q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\n"))
     assert rows_per_query(path) is None
     assert rows_per_query(tmp_path / "missing.txt") is None

@@ -112,7 +112,8 @@ def is_parquet(source) -> bool:
 def rows_per_query(path, sample_bytes: int = 1 << 18) -> float | None:
     """About how many rows a query has in a plain text run file, from its first ``sample_bytes`` (whole lines, the
     first field taken as the query; a header line counts as one more query): a hint for how to read the file, never
-    a check. None for a gzip, Parquet or unreadable file, or one with fewer than two lines in the sample."""
+    a check. None for a gzip, Parquet or unreadable file, one with fewer than two lines in the sample, or one whose
+    queries are not contiguous there (a query's rows in two places: reading it in blocks would regroup it on disk)."""
     try:
         with open(path, "rb") as stream:
             head = stream.read(sample_bytes)
@@ -123,10 +124,14 @@ def rows_per_query(path, sample_bytes: int = 1 << 18) -> float | None:
     lines = strip_bom(head).split(b"\n")[:-1]  # the last piece may be a cut line
     if len(lines) < 2:
         return None
-    queries, previous = 0, None
+    seen: set[bytes] = set()
+    previous = None
     for line in lines:
         fields = line.replace(b",", b" ").split(None, 1)
         query = fields[0] if fields else b""
         if query != previous:
-            queries, previous = queries + 1, query
-    return len(lines) / queries
+            if query in seen:
+                return None
+            seen.add(query)
+            previous = query
+    return len(lines) / len(seen)
