@@ -6,7 +6,8 @@
 
 (--only small,trec,short: the CLI's other shapes (bench/library/cli_shapes.py): a 7-line run with its qrels; a
 TREC-style run of 50 queries x 1,000 docs with ~200 pooled judgments each; many short queries, 30,000 x 100 docs with
-~30 judgments each (3M and 900k lines), all built as dl-like is but the first, which is written out. --only judged:
+~30 judgments each (3M and 900k lines); short20k, 20,000 x 100 docs with ~35 judgments each (2M and 700k lines),
+all built as dl-like is but the first, which is written out. --only judged:
 judged.run/.qrels, the shape of issue 21's all_trec goal: 2,000 queries x 1,000 docs with ~150 graded judgments each,
 about 300k qrels lines, built as dl-like is. --only variants: msmarco-v1..v4.run, the same queries, docs and qrels as
 msmarco-like, reordered with more and more noise: the leaderboard bench compares them with msmarco.run.)
@@ -214,7 +215,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=DATA)
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument(
-        "--only", default="msmarco,dl,scale,judged", help="msmarco, dl, scale, variants, judged, small, trec, short"
+        "--only",
+        default="msmarco,dl,scale,judged",
+        help="msmarco, dl, scale, variants, judged, small, trec, short, short20k",
     )
     ap.add_argument("--variants", type=int, default=4, help="msmarco-like variant runs for the leaderboard bench")
     ap.add_argument("--depth", type=int, default=1000, help="docs per query")
@@ -257,6 +260,8 @@ def main(argv: list[str] | None = None) -> None:
         jobs.append(("trec", lambda: dl_like(args.out, "trec", 50, args.depth, 200, args.seed + 3)))
     if "short" in only:  # many short queries: per-query overhead costs most here
         jobs.append(("short", lambda: dl_like(args.out, "short", args.short_queries, 100, 30, args.seed + 4)))
+    if "short20k" in only:  # issue 50's shape: 20,000 queries x 100 docs, ~35 judgments each (~700k qrels lines)
+        jobs.append(("short20k", lambda: dl_like(args.out, "short20k", 20_000, 100, 35, args.seed + 5)))
     if "scale" in only:
         for nq in map(int, args.scale_queries.split(",")):
             rows = nq * args.depth

@@ -182,3 +182,62 @@ def test_trec_format_lines_equal_for_the_summary_kinds(tmp_path):
     streamed = evaluate_stream(run, qrels, measures, complete=True, piece_bytes=123)
     kwargs = {"per_query": True}
     assert trec_format.lines(streamed, "r", **kwargs) == trec_format.lines(whole, "r", **kwargs)
+
+
+def test_cli_reads_a_large_run_of_short_queries_in_blocks(tmp_path, capsys, monkeypatch):
+    """A run file of short queries above SHORT_QUERIES_FROM_BYTES is read in blocks of whole queries (less memory
+    than read whole: bench/library/cli_shapes.py) with the same output byte for byte; with --no-stream, or queries
+    longer than SHORT_QUERY_ROWS, whole. The limits are lowered here so that a small file crosses them."""
+    import metrics.cli.ir_metrics as cli
+    import metrics.evaluation.streaming as streaming
+
+    run, qrels = _large_run(tmp_path, queries=40, docs=30)  # 30 rows a query
+    calls: list[int] = []
+    original = streaming.evaluate_stream
+
+    def spy(*args, **keywords):
+        calls.append(keywords["options"].piece_bytes)
+        return original(*args, **keywords)
+
+    monkeypatch.setattr(streaming, "evaluate_stream", spy)
+    monkeypatch.setattr(cli, "SHORT_QUERIES_FROM_BYTES", 1000)
+    monkeypatch.setattr(cli, "SHORT_QUERY_BLOCK_BYTES", 700)
+    flags = ["--format", "trec_eval", "-q", "-c", "-m", "all_trec"]
+    whole = _cli(capsys, qrels, run, *flags, "--no-stream")
+    assert calls == []
+    in_blocks = _cli(capsys, qrels, run, *flags)
+    assert calls == [700] and in_blocks == whole and whole[1].count("\n") > 100
+    monkeypatch.setattr(cli, "SHORT_QUERY_ROWS", 30)  # 30 rows a query are no longer short
+    assert _cli(capsys, qrels, run, *flags) == whole and calls == [700]
+    monkeypatch.setattr(cli, "SHORT_QUERY_ROWS", 250)
+    shuffled, _ = _large_run(tmp_path, queries=40, docs=30, shuffle=True)  # not contiguous: read whole, not spilled
+    assert _cli(capsys, qrels, shuffled, *flags, "--no-stream") == _cli(capsys, qrels, shuffled, *flags)
+    assert calls == [700]
+
+
+def test_cli_in_blocks_reports_a_bad_qrels_file_before_a_bad_run(tmp_path, capsys, monkeypatch):
+    """trec_eval reads the qrels first: with both files bad, the qrels' error is the one reported, in blocks too."""
+    import metrics.cli.ir_metrics as cli
+
+    monkeypatch.setattr(cli, "SHORT_QUERIES_FROM_BYTES", 100)
+    run = tmp_path / "run.txt"
+    run.write_text("q0 Q0 d0\n" + "".join(f"q{i // 3} Q0 d{i} {i} {-i} t\n" for i in range(1, 40)))  # 3 fields
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2\n")
+    status, out, err = _cli(capsys, qrels, run)
+    assert status == 2 and out == "" and err.startswith("error: qrels.txt") and "line 2" in err
+
+
+def test_rows_per_query_counts_the_first_lines(tmp_path):
+    from metrics.io.text.sources import rows_per_query
+
+    path = tmp_path / "run.txt"
+    path.write_text("q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 c 3 1 t\nq2 Q0 a 1 1 t\n")
+    assert rows_per_query(path) == 4 / 2
+    path.write_text("query,doc,score\nq1,a,3\nq1,b,2\nq2,a,1\n")  # the header is one more 'query'
+    assert rows_per_query(path) == 4 / 3
+    path.write_text("q1 Q0 a 1 3 t\nq2 Q0 a 1 1 t\nq1 Q0 b 2 2 t\n")  # q1 in two places: not contiguous
+    assert rows_per_query(path) is None
+    path.write_bytes(gzip.compress(b"q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\n"))
+    assert rows_per_query(path) is None
+    assert rows_per_query(tmp_path / "missing.txt") is None

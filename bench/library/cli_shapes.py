@@ -27,7 +27,7 @@ from pathlib import Path
 from bench.library.all_trec import MODES, byte_diff, commands, median
 from bench.library.compare_tools import OUT, PY, Sample, build_trec_eval, compile_ours, count_rows, files, measure
 
-SHAPES = ("small", "trec", "dl", "short", "judged", "msmarco")
+SHAPES = ("small", "trec", "dl", "short", "short20k", "judged", "msmarco")
 GOAL_TIME, GOAL_MEMORY = 0.5, 1.0  # issue 30: <= 0.5x trec_eval -O2's time, <= 1x its peak memory
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import gc
 import os
@@ -18,6 +19,12 @@ if TYPE_CHECKING:
     from metrics.evaluation.options import EvaluationOptions
 
 KEEP_FREED_PAGES_FROM_BYTES = 128 << 20  # a run file this large keeps the parser's freed pages (_run)
+# A run file this large whose queries are short (fewer rows each than SHORT_QUERY_ROWS, in its first 256 KiB) is
+# read in blocks of whole queries of SHORT_QUERY_BLOCK_BYTES (_in_blocks): read whole, a query of 100 rows costs more
+# memory than trec_eval 10.0 spends on it.
+SHORT_QUERIES_FROM_BYTES = 32 << 20
+SHORT_QUERY_ROWS = 250
+SHORT_QUERY_BLOCK_BYTES = 4 << 20
 
 EPILOG = """\
 measures (case-insensitive; -m may be repeated or hold a comma-separated list):
@@ -102,7 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(_parser, _run, argv, "python -m metrics")
 
 
-def _run(options: argparse.Namespace) -> int:
+def _set_up_process(options: argparse.Namespace) -> bool:
+    """The process's settings, before numpy and pyarrow load; returns whether the run is read in blocks
+    (_in_blocks)."""
     _no_huge_pages()  # before the first large allocation
     # The engine does no linear algebra: spare the process OpenBLAS's thread start-up (about 0.1 s of CPU).
     # Set before numpy's first import, which the next lines trigger.
@@ -114,8 +123,16 @@ def _run(options: argparse.Namespace) -> int:
     # default (35k more page faults) for ~60 MiB less. So a small run's pages go back after 20 ms, and a large run,
     # where those MiB are a small share of the peak, keeps the default (bench/README.md, "Memory"). A caller's own
     # MIMALLOC_PURGE_DELAY wins. Read when pyarrow loads, which the next lines trigger.
-    if _file_bytes(options.run) < KEEP_FREED_PAGES_FROM_BYTES:
+    blocks = _in_blocks(options)
+    if blocks:  # the blocks' pages go back at once: 170 MiB against 180-195 at 2M rows (docs/performance.md)
+        os.environ.setdefault("MIMALLOC_PURGE_DELAY", "0")
+    elif _file_bytes(options.run) < KEEP_FREED_PAGES_FROM_BYTES:
         os.environ.setdefault("MIMALLOC_PURGE_DELAY", "20")
+    return blocks
+
+
+def _run(options: argparse.Namespace) -> int:
+    blocks = _set_up_process(options)
     from metrics.catalog import trec_format
     from metrics.catalog.measures import parse_measure
 
@@ -142,7 +159,10 @@ def _run(options: argparse.Namespace) -> int:
         from metrics.evaluation.zscores import converted, read_zscores
 
         zscores = read_zscores(options.zscores)
-    result, run_name, qrels_name = _evaluate(options, measures, evaluation_options(options))
+    settings = evaluation_options(options)
+    if blocks and options.block_bytes is None:
+        settings = dataclasses.replace(settings, piece_bytes=SHORT_QUERY_BLOCK_BYTES)
+    result, run_name, qrels_name = _evaluate(options, measures, settings, blocks=blocks)
     if zscores is not None:
         result = converted(result, zscores)
     _return_freed_memory()
@@ -164,7 +184,6 @@ def _run(options: argparse.Namespace) -> int:
 
 
 def _with_collection(measure, documents: int):
-    import dataclasses
 
     from metrics.catalog import registry
 
@@ -174,14 +193,28 @@ def _with_collection(measure, documents: int):
     return dataclasses.replace(measure, params=(*measure.params, ("collection", float(documents))))
 
 
-def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions):
-    """The Evaluation, and the names of the run and qrels: read in plain Python (small files), read whole, streamed,
-    or on Dask (metrics.evaluation.plain_join, streaming, distributed: the same numbers), under ``settings``."""
+def _in_blocks(options: argparse.Namespace) -> bool:
+    """Whether the run is read in blocks of whole queries though not asked to (--stream, --no-stream): a large
+    text run of short queries (SHORT_QUERIES_FROM_BYTES, SHORT_QUERY_ROWS)."""
+    if options.stream is not None or options.dask or options.to_parquet or options.rel_format != "qrels":
+        return False
+    if options.debug.query is not None or _file_bytes(options.run) < SHORT_QUERIES_FROM_BYTES:
+        return False
+    from metrics.io.text.sources import rows_per_query
+
+    rows = rows_per_query(options.run)
+    return rows is not None and rows < SHORT_QUERY_ROWS
+
+
+def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions, *, blocks: bool = False):
+    """The Evaluation, and the names of the run and qrels: read in plain Python (small files), read whole, streamed
+    (``blocks``: chosen by _in_blocks), or on Dask (metrics.evaluation.plain_join, streaming, distributed: the same
+    numbers), under ``settings``."""
     from metrics.evaluation.engine import score
 
     if options.rel_format != "qrels":  # trec_eval -R: judgment groups, preferences
         return trec_options.evaluate_format(options, measures, settings, _return_freed_memory)
-    if not (options.stream or options.dask or options.to_parquet):
+    if not (blocks or options.stream or options.dask or options.to_parquet):
         small = _plain_files(options.run, options.qrels)
         if small is not None:
             from metrics.evaluation.plain_join import plain_join
@@ -209,9 +242,13 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
         from metrics.evaluation.distributed import evaluate_dask
 
         return evaluate_dask(options.dask, run_source, options.qrels, measures, options=settings), *names
-    stream = options.stream if options.stream is not None else too_large_to_read_whole(run_source)
+    stream = blocks or (options.stream if options.stream is not None else too_large_to_read_whole(run_source))
     if stream or options.to_parquet:
-        return evaluate_stream(run_source, options.qrels, measures, options=settings), *names
+        try:
+            return evaluate_stream(run_source, options.qrels, measures, options=settings), *names
+        except (ValueError, OSError):
+            read_qrels(options.qrels)  # trec_eval reads the qrels first: a qrels error is the one reported
+            raise
     # The run first: its parse is the peak, and the qrels' arrays are not yet held then (9 MiB less at 2M rows).
     try:
         run = read_run(run_source)

@@ -7,13 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics.catalog.family import Measure
 from metrics.evaluation.engine import Evaluation, QueryCounts, summaries
 from metrics.evaluation.options import EvaluationOptions
-from metrics.io.arrays.conversions import int_numpy
+from metrics.io.arrays.conversions import arrow_strings, int_numpy
 
 
 def combine(
@@ -29,7 +28,7 @@ def combine(
     queries); ``qrels``: all the judgments (with ``complete``, num_rel's 'all' counts them,
     metrics.evaluation.engine.summaries)."""
     queries = [q for part in parts for q in part.queries]
-    order = int_numpy(pc.sort_indices(pa.array(queries, pa.string()))) if queries else np.zeros(0, np.int64)
+    order = int_numpy(pc.sort_indices(arrow_strings(queries))) if queries else np.zeros(0, np.int64)
     parsed = {m.name: m for m in measures}
     per_query = {name: _joined([part.per_query[name] for part in parts], np.float64)[order] for name in parsed}
     texts = {}

@@ -209,8 +209,9 @@ def joined_by(
     return Joined(parsed, prepared, options, positive)
 
 
-def score(joined: Joined) -> Evaluation:
-    """The second half of :func:`evaluate`: every measure's per-query values and summaries."""
+def score(joined: Joined, *, summarized: bool = True) -> Evaluation:
+    """The second half of :func:`evaluate`: every measure's per-query values and summaries (``summarized=False``:
+    no summaries, ``means`` empty: a part of a run, which metrics.evaluation.combine summarizes whole)."""
     options = joined.options
     conventions, complete, judged_only = options.conventions, options.complete, options.judged_only
     cache: dict[tuple, np.ndarray] = {}
@@ -231,7 +232,7 @@ def score(joined: Joined) -> Evaluation:
     texts = {name: tuple(values.tolist()) for name, values in per_query.items() if values.dtype == object}
     per_query.update((name, np.zeros(len(values))) for name, values in per_query.items() if name in texts)
     data = joined.prepared.get(conventions.threshold) or next(iter(joined.prepared.values()))
-    means = summaries(per_query, joined.measures, positive_judgments=joined.positive_judgments)
+    means = summaries(per_query, joined.measures, positive_judgments=joined.positive_judgments) if summarized else {}
     return Evaluation(
         data.queries,
         tuple(joined.measures.values()),

@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from metrics.catalog.family import Measure
 from metrics.catalog.measures import DEFAULT_MEASURES, parse_measures
 from metrics.evaluation.combine import combine
-from metrics.evaluation.engine import Evaluation, evaluate
+from metrics.evaluation.engine import Evaluation, evaluate, join, score
 from metrics.evaluation.options import EvaluationOptions, given
 from metrics.io import Qrels, read_qrels
 from metrics.io.arrays.conversions import arrow_int64, bool_numpy, chunked, int_numpy, take
@@ -126,7 +126,8 @@ def _evaluate_blocks(
             raise NotContiguous
         seen.update(ids)
         qrels.mark_seen(run.query_ids)
-        parts.append(evaluate(run, qrels.subset(run.query_ids), measures, options=options))
+        # unsummarized: combine() summarizes the whole run (a block's means would cost 6% of the time at 2M rows)
+        parts.append(score(join(run, qrels.subset(run.query_ids), measures, options=options), summarized=False))
         del run
     return parts
 
@@ -172,7 +173,8 @@ class QrelsByQuery:
 
     def unseen(self) -> pa.Array:
         """The judged queries no block had, in byte order."""
-        return self.queries.filter(pa.array(~self.seen))
+        # take by indices: pa.array of a numpy mask imports pandas when it is installed (40 MiB, 0.3 s)
+        return self.queries.take(arrow_int64(np.flatnonzero(~self.seen)))
 
     def subset(self, query_ids: pa.Array) -> Qrels:
         found = int_numpy(pc.index_in(query_ids, value_set=self.queries), null=-1)

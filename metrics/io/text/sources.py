@@ -114,3 +114,31 @@ def is_parquet(source) -> bool:
             return stream.read(4) == b"PAR1"
     except OSError:
         return False
+
+
+def rows_per_query(path, sample_bytes: int = 1 << 18) -> float | None:
+    """About how many rows a query has in a plain text run file, from its first ``sample_bytes`` (whole lines, the
+    first field taken as the query; a header line counts as one more query): a hint for how to read the file, never
+    a check. None for a gzip, Parquet or unreadable file, one with fewer than two lines in the sample, or one whose
+    queries are not contiguous there (a query's rows in two places: reading it in blocks would regroup it on disk)."""
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(sample_bytes)
+    except (OSError, TypeError):
+        return None
+    if head[:2] == b"\x1f\x8b" or head[:4] == b"PAR1":
+        return None
+    lines = strip_bom(head).split(b"\n")[:-1]  # the last piece may be a cut line
+    if len(lines) < 2:
+        return None
+    seen: set[bytes] = set()
+    previous = None
+    for line in lines:
+        fields = line.replace(b",", b" ").split(None, 1)
+        query = fields[0] if fields else b""
+        if query != previous:
+            if query in seen:
+                return None
+            seen.add(query)
+            previous = query
+    return len(lines) / len(seen)
