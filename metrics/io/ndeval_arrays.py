@@ -1,0 +1,261 @@
+"""ndeval's two files read with numpy in a few passes over their bytes, for ir-ndeval on large inputs.
+
+Only well-formed files take this path: a NUL byte, a short line, a field that is not plain digits (or longer than
+6 digits), a repeated rank or docno, a hash collision between two docnos, ... make it return None, and the caller
+reads the file line by line (metrics.io.subtopic_qrels, metrics.io.ndeval_run), which finds and names the bad line
+or, for what is legal but rare (a topic after a task prefix, a 7-digit number), reads it as ndeval does.
+
+Documents are compared by a 64-bit hash of their bytes, every match and every repeat confirmed on the bytes.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[[9, 10, 11, 12, 13, 32]] = True  # C's isspace: where ndeval splits fields
+_TOPIC_BITS = 44  # a key is (topic << 44) | 44 bits of the docno's hash; topics are below 2**20 (ndeval's limit)
+_MAX_DOC_CELLS = 1 << 25  # docnos x their longest length, as a byte matrix; longer inputs go line by line
+
+
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """The first ``width`` fields of every line: their start and end offsets in ``data`` (lines x width)."""
+
+    data: bytes
+    buf: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+
+
+def read_bytes(source: str | os.PathLike) -> bytes | None:
+    try:
+        with open(source, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None  # the line-by-line reader says why
+
+
+def fields(data: bytes, width: int) -> Fields | None:
+    """Every line's first ``width`` fields, or None when a line has fewer (or the file is empty or has a NUL)."""
+    if not data or b"\0" in data:
+        return None
+    buf = np.frombuffer(data, dtype=np.uint8)
+    steps = np.diff(_SPACE[buf].view(np.int8), prepend=np.int8(1), append=np.int8(1))
+    starts, ends = np.flatnonzero(steps == -1), np.flatnonzero(steps == 1)
+    del steps
+    breaks = np.flatnonzero(buf == 10)
+    line_starts = np.concatenate(([0], breaks + 1))
+    line_ends = np.concatenate((breaks, [len(buf)]))
+    if data.endswith(b"\n"):  # the empty piece after the last newline is not a line
+        line_starts, line_ends = line_starts[:-1], line_ends[:-1]
+    first = np.searchsorted(starts, line_starts)
+    if len(first) == 0 or (np.searchsorted(starts, line_ends) - first < width).any():
+        return None
+    index = first[:, None] + np.arange(width)
+    return Fields(data, buf, starts[index], ends[index])
+
+
+def naturals(found: Fields, column: int) -> np.ndarray | None:
+    """A column of natural numbers of 1 to 6 digits (ndeval's naturalNumber, whose limit is above 6 digits)."""
+    starts, ends = found.starts[:, column], found.ends[:, column]
+    lengths = ends - starts
+    if (lengths > 6).any():
+        return None
+    values = np.zeros(len(starts), dtype=np.int64)
+    for j in range(6):
+        on = lengths > j
+        digit = found.buf[starts[on] + j].astype(np.int64) - 48
+        if ((digit < 0) | (digit > 9)).any():
+            return None
+        values[on] = values[on] * 10 + digit
+    return values
+
+
+@dataclass(frozen=True, slots=True)
+class Docs:
+    """A column of docnos: their bytes zero-padded to 8-byte words (rows), and their keys with the topics."""
+
+    words: np.ndarray
+    keys: np.ndarray
+
+
+def docs(found: Fields, column: int, topics: np.ndarray) -> Docs | None:
+    starts, ends = found.starts[:, column], found.ends[:, column]
+    lengths = ends - starts
+    width = int(-(-lengths.max() // 8) * 8)
+    if width * len(starts) > _MAX_DOC_CELLS or (topics >= 1 << (64 - _TOPIC_BITS)).any():
+        return None
+    matrix = np.zeros((len(starts), width), dtype=np.uint8)
+    for j in range(int(lengths.max())):
+        on = lengths > j
+        matrix[on, j] = found.buf[starts[on] + j]
+    words = matrix.view(np.uint64)
+    hashed = np.zeros(len(starts), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for k in range(words.shape[1]):
+            hashed = (hashed ^ words[:, k]) * np.uint64(0x100000001B3)
+            hashed ^= hashed >> np.uint64(29)
+    keys = (topics.astype(np.uint64) << np.uint64(_TOPIC_BITS)) | (hashed >> np.uint64(64 - _TOPIC_BITS))
+    return Docs(words, keys)
+
+
+def text(found: Fields, row: int, column: int) -> bytes:
+    return found.data[found.starts[row, column] : found.ends[row, column]]
+
+
+def repeats(keys: np.ndarray, words: np.ndarray, groups: np.ndarray | None = None) -> bool | None:
+    """Whether two rows share a key (and a group) with the same bytes; None for a hash collision."""
+    order = np.lexsort((keys,) if groups is None else (keys, groups))
+    same = keys[order[1:]] == keys[order[:-1]]
+    if groups is not None:
+        same &= groups[order[1:]] == groups[order[:-1]]
+    if not same.any():
+        return False
+    a, b = order[1:][same], order[:-1][same]
+    equal = (words[a] == words[b]).all(axis=1)
+    return True if equal.any() else None
+
+
+@dataclass(frozen=True, slots=True)
+class Qrels:
+    """The covered (topic, subtopic, doc) triples (the last line of a (topic, subtopic, doc) judging it above 0),
+    each topic's positive lines per subtopic, every topic, and each judged doc's key and bytes."""
+
+    topics: np.ndarray  # every topic of the file, ascending
+    doc_keys: np.ndarray  # the distinct judged docs' keys, ascending
+    doc_words: np.ndarray  # their bytes (rows of 8-byte words)
+    cover_topic: np.ndarray
+    cover_subtopic: np.ndarray
+    cover_doc: np.ndarray  # an index into doc_keys
+    relevant: dict[int, dict[int, int]]  # topic -> subtopic -> positive lines (subtopics of every line)
+
+
+def read_qrels(data: bytes) -> Qrels | None:
+    found = fields(data, 4)
+    if found is None:
+        return None
+    topic, subtopic, judgment = naturals(found, 0), naturals(found, 1), naturals(found, 3)
+    if topic is None or subtopic is None or judgment is None:
+        return None
+    judged = docs(found, 2, topic)
+    if judged is None:
+        return None
+    doc_keys, first, doc = np.unique(judged.keys, return_index=True, return_inverse=True)
+    if not (judged.words == judged.words[first[doc]]).all():
+        return None  # two docnos of a topic share a hash
+    positive = judgment > 0
+    pairs, which = np.unique((topic << 20) | subtopic, return_inverse=True)  # subtopics are below 2**20
+    weights = np.bincount(which.ravel(), minlength=len(pairs), weights=positive)
+    relevant: dict[int, dict[int, int]] = {}
+    for pair, weight in zip(pairs.tolist(), weights.tolist(), strict=True):
+        relevant.setdefault(pair >> 20, {})[pair & 0xFFFFF] = int(weight)
+    # the last line of each (doc, subtopic) decides (the doc's key holds its topic)
+    order = np.lexsort((np.arange(len(doc)), subtopic, doc))
+    last = np.ones(len(order), dtype=bool)
+    last[:-1] = (doc[order[1:]] != doc[order[:-1]]) | (subtopic[order[1:]] != subtopic[order[:-1]])
+    kept = order[last & positive[order]]
+    return Qrels(np.unique(topic), doc_keys, judged.words[first], topic[kept], subtopic[kept], doc[kept], relevant)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A run in ndeval's order, checked and cut: per kept line its topic, position (0-based) in its topic's ranking
+    and judged doc (an index into Qrels.doc_keys, -1 for one the qrels lack); the topics and their lengths."""
+
+    run_id: bytes
+    topic: np.ndarray
+    position: np.ndarray
+    judged: np.ndarray
+    topics: np.ndarray
+    lengths: np.ndarray
+
+
+def read_run(data: bytes, qrels: Qrels, traditional: bool, depth: int, score) -> Run | None:
+    """``score`` reads a score token as C's sscanf (None when it reads none): -traditional's order needs it."""
+    found = fields(data, 6)
+    if found is None:
+        return None
+    topic, rank = naturals(found, 0), naturals(found, 3)
+    if topic is None or rank is None:
+        return None
+    ranked = docs(found, 2, topic)
+    if ranked is None:
+        return None
+    if traditional:
+        rank = _traditional_ranks(found, topic, ranked, score)
+        if rank is None:
+            return None
+    order = np.lexsort((rank, topic))
+    topic, rank = topic[order], rank[order]
+    if ((topic[1:] == topic[:-1]) & (rank[1:] == rank[:-1])).any():
+        return None  # a repeated rank: the line reader names it
+    starts = np.flatnonzero(np.concatenate(([True], topic[1:] != topic[:-1])))
+    sizes = np.diff(np.append(starts, len(topic)))
+    topics = topic[starts]
+    position = np.arange(len(topic)) - np.repeat(starts, sizes)
+    keep = position < depth if depth > 0 else np.ones(len(topic), dtype=bool)
+    order, topic, position = order[keep], topic[keep], position[keep]
+    keys, words = ranked.keys[order], ranked.words[order]
+    if repeats(keys, words) is not False:
+        return None  # a repeated docno (or a hash collision): the line reader decides
+    judged = _judged(keys, words, qrels)
+    if judged is None:
+        return None
+    lengths = np.minimum(sizes, depth) if depth > 0 else sizes
+    return Run(text(found, 0, 5), topic, position, judged, topics, lengths)
+
+
+def _judged(keys: np.ndarray, words: np.ndarray, qrels: Qrels) -> np.ndarray | None:
+    at = np.minimum(np.searchsorted(qrels.doc_keys, keys), max(len(qrels.doc_keys) - 1, 0))
+    if len(qrels.doc_keys) == 0:
+        return np.full(len(keys), -1)
+    hit = qrels.doc_keys[at] == keys
+    if words.shape[1] != qrels.doc_words.shape[1]:
+        width = max(words.shape[1], qrels.doc_words.shape[1])
+        words, theirs = _widen(words, width), _widen(qrels.doc_words, width)
+    else:
+        theirs = qrels.doc_words
+    if not (words[hit] == theirs[at[hit]]).all():
+        return None  # a hash collision
+    return np.where(hit, at, -1)
+
+
+def _widen(words: np.ndarray, width: int) -> np.ndarray:
+    out = np.zeros((len(words), width), dtype=np.uint64)
+    out[:, : words.shape[1]] = words
+    return out
+
+
+def _traditional_ranks(found: Fields, topic: np.ndarray, ranked: Docs, score) -> np.ndarray | None:
+    """-traditional: ranks 1, 2, ... per topic by score, descending, then docno, descending (as the line reader)."""
+    read: dict[bytes, float | None] = {}
+    values = []
+    for start, end in zip(found.starts[:, 4].tolist(), found.ends[:, 4].tolist(), strict=True):
+        token = found.data[start:end]
+        value = read[token] if token in read else read.setdefault(token, score(token))
+        if value is None or value != value:
+            return None  # not a number: the line reader refuses it
+        values.append(value)
+    by_doc = _byte_rank(ranked.words)
+    order = np.lexsort((-by_doc, -np.array(values), topic))
+    starts = np.flatnonzero(np.concatenate(([True], topic[order][1:] != topic[order][:-1])))
+    sizes = np.diff(np.append(starts, len(order)))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order)) - np.repeat(starts, sizes) + 1
+    return rank
+
+
+def _byte_rank(words: np.ndarray) -> np.ndarray:
+    """Each docno's place in byte order (strcmp's; equal docnos share one)."""
+    big = words.byteswap() if words.dtype.byteorder != ">" and np.little_endian else words
+    columns = [big[:, k] for k in range(big.shape[1] - 1, -1, -1)]
+    order = np.lexsort(columns)
+    ranked = big[order]
+    new = np.concatenate(([True], (ranked[1:] != ranked[:-1]).any(axis=1)))
+    place = np.empty(len(order), dtype=np.int64)
+    place[order] = np.cumsum(new)
+    return place
