@@ -44,10 +44,14 @@ def fields(data: bytes, width: int) -> Fields | None:
     if not data or b"\0" in data:
         return None
     buf = np.frombuffer(data, dtype=np.uint8)
-    steps = np.diff(_SPACE[buf].view(np.int8), prepend=np.int8(1), append=np.int8(1))
-    starts, ends = np.flatnonzero(steps == -1), np.flatnonzero(steps == 1)
-    del steps
     breaks = np.flatnonzero(buf == 10)
+    space = buf <= 32
+    if np.count_nonzero(buf < 32) != len(breaks):  # a tab, a CR, ... or a control byte that is no space
+        space = _SPACE[buf]
+    bounds = np.flatnonzero(space[1:] != space[:-1]) + 1  # where fields start and end, alternately
+    bounds = np.concatenate(([0] if not space[0] else [], bounds, [len(buf)] if not space[-1] else []))
+    del space
+    starts, ends = bounds[0::2].astype(np.int64), bounds[1::2].astype(np.int64)
     line_starts = np.concatenate(([0], breaks + 1))
     line_ends = np.concatenate((breaks, [len(buf)]))
     if data.endswith(b"\n"):  # the empty piece after the last newline is not a line
@@ -90,9 +94,10 @@ def docs(found: Fields, column: int, topics: np.ndarray) -> Docs | None:
     if width * len(starts) > _MAX_DOC_CELLS or (topics >= 1 << (64 - _TOPIC_BITS)).any():
         return None
     matrix = np.zeros((len(starts), width), dtype=np.uint8)
+    last = len(found.buf) - 1
     for j in range(int(lengths.max())):
-        on = lengths > j
-        matrix[on, j] = found.buf[starts[on] + j]
+        matrix[:, j] = found.buf[np.minimum(starts + j, last)]
+    matrix[np.arange(width) >= lengths[:, None]] = 0
     words = matrix.view(np.uint64)
     hashed = np.zeros(len(starts), dtype=np.uint64)
     with np.errstate(over="ignore"):
