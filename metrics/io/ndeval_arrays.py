@@ -120,9 +120,10 @@ def docs(found: Fields, column: int, topics: np.ndarray) -> Docs | None:
     words = matrix.view(np.uint64)
     hashed = np.zeros(len(starts), dtype=np.uint64)
     with np.errstate(over="ignore"):
-        for k in range(words.shape[1]):
-            hashed = (hashed ^ words[:, k]) * np.uint64(0x100000001B3)
-            hashed ^= hashed >> np.uint64(29)
+        for k in range(words.shape[1]):  # padding words (all 0: a docno has no NUL) leave it: any width agrees
+            word = words[:, k]
+            mixed = (hashed ^ word) * np.uint64(0x100000001B3)
+            hashed = np.where(word != 0, mixed ^ (mixed >> np.uint64(29)), hashed)
     keys = (topics.astype(np.uint64) << np.uint64(_TOPIC_BITS)) | (hashed >> np.uint64(64 - _TOPIC_BITS))
     return Docs(words, keys)
 
