@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[[9, 10, 11, 12, 13, 32]] = True  # C's isspace: where ndeval splits fields
@@ -112,11 +113,13 @@ def docs(found: Fields, column: int, topics: np.ndarray) -> Docs | None:
     width = int(-(-lengths.max() // 8) * 8)
     if width * len(starts) > _MAX_DOC_CELLS or (topics >= 1 << (64 - _TOPIC_BITS)).any():
         return None
-    matrix = np.zeros((len(starts), width), dtype=np.uint8)
-    last = len(found.buf) - 1
-    for j in range(int(lengths.max())):
-        matrix[:, j] = found.buf[np.minimum(starts + j, last)]
-    matrix[np.arange(width) >= lengths[:, None]] = 0
+    source = found.buf if len(found.buf) >= width else np.frombuffer(found.data.ljust(width, b"\0"), np.uint8)
+    at = np.minimum(starts, len(source) - width)  # a window of ``width`` bytes from each docno's start
+    matrix = sliding_window_view(source, width)[at]
+    for row in np.flatnonzero(at != starts).tolist():  # a docno near the file's end: its window is shifted
+        token = found.data[starts[row] : ends[row]]
+        matrix[row] = np.frombuffer(token.ljust(width, b"\0"), dtype=np.uint8)
+    matrix *= np.arange(width, dtype=starts.dtype) < lengths[:, None]  # the bytes past each docno: 0
     words = matrix.view(np.uint64)
     hashed = np.zeros(len(starts), dtype=np.uint64)
     with np.errstate(over="ignore"):
