@@ -135,15 +135,13 @@ def text(found: Fields, row: int, column: int) -> bytes:
     return found.data[found.starts[row, column] : found.ends[row, column]]
 
 
-def repeats(keys: np.ndarray, words: np.ndarray, groups: np.ndarray | None = None) -> bool | None:
-    """Whether two rows share a key (and a group) with the same bytes; None for a hash collision."""
-    order = np.lexsort((keys,) if groups is None else (keys, groups))
-    same = keys[order[1:]] == keys[order[:-1]]
-    if groups is not None:
-        same &= groups[order[1:]] == groups[order[:-1]]
-    if not same.any():
+def repeats(keys: np.ndarray, words: np.ndarray, rows: np.ndarray) -> bool | None:
+    """Whether two of ``keys`` are equal with the same bytes (``words[rows]``); None for a hash collision."""
+    order = np.argsort(keys)
+    same = np.flatnonzero(keys[order[1:]] == keys[order[:-1]])
+    if len(same) == 0:
         return False
-    a, b = order[1:][same], order[:-1][same]
+    a, b = rows[order[1:][same]], rows[order[:-1][same]]
     equal = (words[a] == words[b]).all(axis=1)
     return True if equal.any() else None
 
@@ -228,42 +226,54 @@ def read_run(data: bytes, qrels: Qrels, traditional: bool, depth: int, score) ->
         rank = _traditional_ranks(found, topic, ranked, score)
         if rank is None:
             return None
-    order = np.lexsort((rank, topic))
-    topic, rank = topic[order], rank[order]
-    if ((topic[1:] == topic[:-1]) & (rank[1:] == rank[:-1])).any():
+    order = _order(topic, rank)
+    if order is None:
         return None  # a repeated rank: the line reader names it
+    topic = topic[order]
     starts = np.flatnonzero(np.concatenate(([True], topic[1:] != topic[:-1])))
     sizes = np.diff(np.append(starts, len(topic)))
     topics = topic[starts]
     position = np.arange(len(topic)) - np.repeat(starts, sizes)
-    keep = position < depth if depth > 0 else np.ones(len(topic), dtype=bool)
-    order, topic, position = order[keep], topic[keep], position[keep]
-    keys, words = ranked.keys[order], ranked.words[order]
-    if repeats(keys, words) is not False:
+    if depth > 0:
+        keep = position < depth
+        order, topic, position = order[keep], topic[keep], position[keep]
+    keys = ranked.keys[order]
+    if repeats(keys, ranked.words, order) is not False:
         return None  # a repeated docno (or a hash collision): the line reader decides
-    judged = _judged(keys, words, qrels)
+    judged = _judged(keys, ranked.words[order], qrels)
     if judged is None:
         return None
     lengths = np.minimum(sizes, depth) if depth > 0 else sizes
     return Run(text(found, 0, 5), topic, position, judged, topics, lengths)
 
 
+def _order(topic: np.ndarray, rank: np.ndarray) -> np.ndarray | None:
+    """The lines by topic then rank (None when a topic repeats a rank); most runs are in this order already."""
+    key = (topic << 20) | rank  # ranks are below 2**20
+    if (key[1:] > key[:-1]).all():
+        return np.arange(len(key))
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    return None if (key[1:] == key[:-1]).any() else order
+
+
 def _judged(keys: np.ndarray, words: np.ndarray, qrels: Qrels) -> np.ndarray | None:
-    at = np.minimum(np.searchsorted(qrels.doc_keys, keys), max(len(qrels.doc_keys) - 1, 0))
     if len(qrels.doc_keys) == 0:
         return np.full(len(keys), -1)
-    hit = qrels.doc_keys[at] == keys
-    if words.shape[1] != qrels.doc_words.shape[1]:
-        width = max(words.shape[1], qrels.doc_words.shape[1])
-        words, theirs = _widen(words, width), _widen(qrels.doc_words, width)
-    else:
-        theirs = qrels.doc_words
-    if not (words[hit] == theirs[at[hit]]).all():
+    at = np.minimum(np.searchsorted(qrels.doc_keys, keys), len(qrels.doc_keys) - 1)
+    hit = np.flatnonzero(qrels.doc_keys[at] == keys)
+    mine, theirs = words[hit], qrels.doc_words[at[hit]]
+    width = max(mine.shape[1], theirs.shape[1])
+    if not (_widen(mine, width) == _widen(theirs, width)).all():
         return None  # a hash collision
-    return np.where(hit, at, -1)
+    judged = np.full(len(keys), -1)
+    judged[hit] = at[hit]
+    return judged
 
 
 def _widen(words: np.ndarray, width: int) -> np.ndarray:
+    if words.shape[1] == width:
+        return words
     out = np.zeros((len(words), width), dtype=np.uint64)
     out[:, : words.shape[1]] = words
     return out
