@@ -25,12 +25,17 @@ _BLOCK = 1 << 21  # bytes split at a time (whole lines)
 
 @dataclass(frozen=True, slots=True)
 class Fields:
-    """The first ``width`` fields of every line: their start and end offsets in ``data`` (lines x width)."""
+    """Some of the first fields of every line: their start and end offsets in ``data`` (lines x columns)."""
 
     data: bytes
     buf: np.ndarray
+    columns: tuple[int, ...]
     starts: np.ndarray
     ends: np.ndarray
+
+    def column(self, column: int) -> tuple[np.ndarray, np.ndarray]:
+        at = self.columns.index(column)
+        return self.starts[:, at], self.ends[:, at]
 
 
 def read_bytes(source: str | os.PathLike) -> bytes | None:
@@ -41,27 +46,30 @@ def read_bytes(source: str | os.PathLike) -> bytes | None:
         return None  # the line-by-line reader says why
 
 
-def fields(data: bytes, width: int) -> Fields | None:
-    """Every line's first ``width`` fields, or None when a line has fewer (or the file is empty or has a NUL). Read
-    in blocks of whole lines, so that the per-byte arrays stay small."""
+def fields(data: bytes, width: int, columns: tuple[int, ...]) -> Fields | None:
+    """The ``columns`` of every line that has ``width`` fields or more, or None when a line has fewer (or the file is
+    empty or has a NUL). Split in blocks of whole lines, so that the per-byte arrays stay small."""
     if not data or b"\0" in data:
         return None
     buf = np.frombuffer(data, dtype=np.uint8)
-    offset = np.dtype(np.int32 if len(buf) < 2**31 else np.int64)
-    starts, ends, start = [], [], 0
+    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    offset = np.int32 if len(buf) < 2**31 else np.int64
+    starts = np.empty((lines, len(columns)), dtype=offset)
+    ends = np.empty((lines, len(columns)), dtype=offset)
+    start = row = 0
     while start < len(data):
         cut = data.find(b"\n", start + _BLOCK - 1)
         stop = len(data) if cut < 0 else cut + 1
-        found = _block(buf[start:stop], width)
+        found = _block(buf[start:stop], width, columns)
         if found is None:
             return None
-        starts.append(found[0].astype(offset) + start)
-        ends.append(found[1].astype(offset) + start)
-        start = stop
-    return Fields(data, buf, np.concatenate(starts), np.concatenate(ends))
+        np.add(found[0], start, out=starts[row : row + len(found[0])])
+        np.add(found[1], start, out=ends[row : row + len(found[1])])
+        start, row = stop, row + len(found[0])
+    return Fields(data, buf, columns, starts, ends)
 
 
-def _block(buf: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray] | None:
+def _block(buf: np.ndarray, width: int, columns: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray] | None:
     """fields() of whole lines (the last may lack its newline): offsets in the block."""
     breaks = np.flatnonzero(buf == 10).astype(np.int32)
     space = np.empty(len(buf) + 2, dtype=bool)  # a space before the first byte and after the last
@@ -79,13 +87,13 @@ def _block(buf: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray] | None:
     first = np.searchsorted(starts, line_starts)
     if len(first) == 0 or (np.searchsorted(starts, line_ends) - first < width).any():
         return None
-    index = first[:, None] + np.arange(width)
+    index = first[:, None] + np.array(columns)
     return starts[index], ends[index]
 
 
 def naturals(found: Fields, column: int) -> np.ndarray | None:
     """A column of natural numbers of 1 to 6 digits (ndeval's naturalNumber, whose limit is above 6 digits)."""
-    starts, ends = found.starts[:, column], found.ends[:, column]
+    starts, ends = found.column(column)
     lengths = ends - starts
     if (lengths > 6).any():
         return None
@@ -108,7 +116,7 @@ class Docs:
 
 
 def docs(found: Fields, column: int, topics: np.ndarray) -> Docs | None:
-    starts, ends = found.starts[:, column], found.ends[:, column]
+    starts, ends = found.column(column)
     lengths = ends - starts
     width = int(-(-lengths.max() // 8) * 8)
     if width * len(starts) > _MAX_DOC_CELLS or (topics >= 1 << (64 - _TOPIC_BITS)).any():
@@ -119,7 +127,9 @@ def docs(found: Fields, column: int, topics: np.ndarray) -> Docs | None:
     for row in np.flatnonzero(at != starts).tolist():  # a docno near the file's end: its window is shifted
         token = found.data[starts[row] : ends[row]]
         matrix[row] = np.frombuffer(token.ljust(width, b"\0"), dtype=np.uint8)
-    matrix *= np.arange(width, dtype=starts.dtype) < lengths[:, None]  # the bytes past each docno: 0
+    columns, step = np.arange(width, dtype=starts.dtype), 1 << 16
+    for row in range(0, len(matrix), step):  # the bytes past each docno: 0 (a block of rows at a time: a small mask)
+        matrix[row : row + step] *= columns < lengths[row : row + step, None]
     words = matrix.view(np.uint64)
     hashed = np.zeros(len(starts), dtype=np.uint64)
     with np.errstate(over="ignore"):
@@ -131,8 +141,9 @@ def docs(found: Fields, column: int, topics: np.ndarray) -> Docs | None:
     return Docs(words, keys)
 
 
-def text(found: Fields, row: int, column: int) -> bytes:
-    return found.data[found.starts[row, column] : found.ends[row, column]]
+def first_line_field(data: bytes, column: int) -> bytes:
+    end = data.find(b"\n")
+    return data[: end if end >= 0 else len(data)].split()[column]
 
 
 def repeats(keys: np.ndarray, words: np.ndarray, rows: np.ndarray) -> bool | None:
@@ -161,7 +172,7 @@ class Qrels:
 
 
 def read_qrels(data: bytes) -> Qrels | None:
-    found = fields(data, 4)
+    found = fields(data, 4, (0, 1, 2, 3))
     if found is None:
         return None
     topic, subtopic, judgment = naturals(found, 0), naturals(found, 1), naturals(found, 3)
@@ -213,7 +224,7 @@ class Run:
 
 def read_run(data: bytes, qrels: Qrels, traditional: bool, depth: int, score) -> Run | None:
     """``score`` reads a score token as C's sscanf (None when it reads none): -traditional's order needs it."""
-    found = fields(data, 6)
+    found = fields(data, 6, (0, 2, 3, 4) if traditional else (0, 2, 3))
     if found is None:
         return None
     topic, rank = naturals(found, 0), naturals(found, 3)
@@ -244,7 +255,7 @@ def read_run(data: bytes, qrels: Qrels, traditional: bool, depth: int, score) ->
     if judged is None:
         return None
     lengths = np.minimum(sizes, depth) if depth > 0 else sizes
-    return Run(text(found, 0, 5), topic, position, judged, topics, lengths)
+    return Run(first_line_field(data, 5), topic, position, judged, topics, lengths)
 
 
 def _order(topic: np.ndarray, rank: np.ndarray) -> np.ndarray | None:
@@ -283,7 +294,7 @@ def _traditional_ranks(found: Fields, topic: np.ndarray, ranked: Docs, score) ->
     """-traditional: ranks 1, 2, ... per topic by score, descending, then docno, descending (as the line reader)."""
     read: dict[bytes, float | None] = {}
     values = []
-    for start, end in zip(found.starts[:, 4].tolist(), found.ends[:, 4].tolist(), strict=True):
+    for start, end in zip(*(c.tolist() for c in found.column(4)), strict=True):
         token = found.data[start:end]
         value = read[token] if token in read else read.setdefault(token, score(token))
         if value is None or value != value:
