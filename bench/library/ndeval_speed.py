@@ -7,11 +7,15 @@ The inputs are generated with a fixed seed into bench/data/ (not committed). Eac
 metrics.ndeval``) then ndeval, interleaved so load from other processes hits both; the ratios are medians of the
 per-rep pairs, of wall time, CPU time (user + sys of the child) and peak RSS. The outputs are compared byte for byte
 first, with ndeval's defaults and with ``-c -traditional``.
+
+Byte-compiled modules are checked first: with PYTHONDONTWRITEBYTECODE set and no .pyc files, every run compiles
+numpy and metrics again, which costs more CPU than the work (``.venv/bin/python -m compileall -q .venv metrics``).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import shutil
 import subprocess
@@ -58,6 +62,10 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     if not shutil.which("gcc"):
         sys.exit("gcc is needed to build ndeval")
+    for module in ("numpy", "metrics.cli.ir_ndeval"):
+        spec = importlib.util.find_spec(module)
+        if spec and spec.origin and not Path(importlib.util.cache_from_source(spec.origin)).exists():
+            print(f"warning: {module} has no .pyc: each run compiles it (python -m compileall -q .venv metrics)")
     ndeval = build_ndeval(args.ndeval_src)
     qrels, run = generate(DATA)
     lines = sum(1 for _ in qrels.open())

@@ -126,7 +126,29 @@ def format_value(value: float) -> str:
 
 def report(options: Options, qrels_path: str, run_path: str) -> str:
     """The CSV ndeval prints for these files."""
+    from metrics.cli.ndeval_scores import fast_scores
     from metrics.diversity.arithmetic import divide
+
+    args = (options.alpha, options.beta, options.traditional, options.depth)
+    scored = fast_scores(qrels_path, run_path, *args) or _line_scores(qrels_path, run_path, *args)
+    header = ["runid", "topic", *COLUMNS]
+    out = [",".join(header)]
+    totals = [0.0] * (len(header) - 2)
+    shared = 0
+    for topic, values in scored.rows:
+        row = [0.0] * len(totals)
+        if values is not None:
+            row, shared = _row(values), shared + 1
+        totals = [t + v for t, v in zip(totals, row, strict=True)]
+        out.append(",".join([scored.run_id, str(topic), *map(format_value, row)]))
+    shared = len(scored.judged_topics) if options.complete else shared
+    out.append(",".join([scored.run_id, "amean", *(format_value(divide(t, float(shared))) for t in totals)]))
+    return "\n".join(out) + "\n"
+
+
+def _line_scores(qrels_path: str, run_path: str, alpha: float, beta: float, traditional: bool, depth: int):
+    """The files read line by line (what names a bad line), each topic scored whole."""
+    from metrics.cli.ndeval_scores import Scored
     from metrics.diversity.aspects import aspects_by_topic
     from metrics.diversity.topic import NDEVAL_DEPTH, topic_values
     from metrics.io.ndeval_run import ndeval_rankings, read_ndeval_run
@@ -135,20 +157,12 @@ def report(options: Options, qrels_path: str, run_path: str) -> str:
     _, lines = read_subtopic_lines(qrels_path)
     judged = aspects_by_topic(lines)
     display, run_id, run_lines = read_ndeval_run(run_path)
-    rankings = ndeval_rankings(display, run_lines, options.traditional, options.depth)
-    header = ["runid", "topic", *COLUMNS]
-    out = [",".join(header)]
-    totals = [0.0] * (len(header) - 2)
-    for topic, ranking in rankings.items():
-        row = [0.0] * len(totals)
-        if topic in judged:
-            values = topic_values(ranking, judged[topic], options.alpha, options.beta, NDEVAL_DEPTH)
-            row = _row(values)
-        totals = [t + v for t, v in zip(totals, row, strict=True)]
-        out.append(",".join([run_id, str(topic), *map(format_value, row)]))
-    shared = len(judged) if options.complete else sum(1 for topic in rankings if topic in judged)
-    out.append(",".join([run_id, "amean", *(format_value(divide(t, float(shared))) for t in totals)]))
-    return "\n".join(out) + "\n"
+    rankings = ndeval_rankings(display, run_lines, traditional, depth)
+    rows: list[tuple[int, object]] = [
+        (topic, topic_values(ranking, judged[topic], alpha, beta, NDEVAL_DEPTH) if topic in judged else None)
+        for topic, ranking in rankings.items()
+    ]
+    return Scored(run_id, rows, set(judged))
 
 
 def _row(values) -> list[float]:

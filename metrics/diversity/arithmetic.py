@@ -9,7 +9,7 @@ A curve holds the value at each depth 1 .. D (ndeval's arrays, D = 20 there); in
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 Covers = Sequence[tuple[int, ...]]  # per rank: the subtopics (ascending) the document there covers
@@ -131,6 +131,23 @@ def nrbp(rank_scores: Sequence[float], subtopics: int, alpha: float, beta: float
     return total * ((1 - (1 - alpha) * beta) / subtopics)
 
 
+_BETA_POWERS: dict[float, list[float]] = {}  # beta -> beta^i as NRBP's loop makes them (repeated products)
+
+
+def nrbp_at(scored: Iterable[tuple[int, float]], subtopics: int, alpha: float, beta: float) -> float:
+    """nrbp from (0-based rank, score) pairs in rank order: ranks scoring 0 may be left out (adding 0 to the sum
+    leaves it as it was, and each rank's discount is the same product of betas)."""
+    if subtopics == 0:
+        return 0.0
+    powers = _BETA_POWERS.setdefault(beta, [1.0])
+    total = 0.0
+    for i, score in scored:
+        while len(powers) <= i:
+            powers.append(powers[-1] * beta)
+        total += score * powers[i]
+    return total * ((1 - (1 - alpha) * beta) / subtopics)
+
+
 def precision_curve(covers: Covers, subtopics: int, depth: int) -> list[float]:
     """P-IA at 1 .. depth: covered (subtopic, document) pairs over rank x subtopics; ndeval's computePrecision."""
     if subtopics == 0:
@@ -158,9 +175,14 @@ def strec_curve(covers: Covers, subtopics: int, depth: int) -> list[float]:
 
 def map_ia_terms(covers: Covers) -> dict[int, float]:
     """Per subtopic the sum of precision at each rank that covers it (ndeval's subtopicTotal)."""
+    return map_ia_terms_at(enumerate(covers))
+
+
+def map_ia_terms_at(covered: Iterable[tuple[int, tuple[int, ...]]]) -> dict[int, float]:
+    """map_ia_terms from (0-based rank, subtopics) pairs in rank order; ranks covering nothing may be left out."""
     count: dict[int, int] = {}
     total: dict[int, float] = {}
-    for i, subtopics in enumerate(covers):
+    for i, subtopics in covered:
         for s in subtopics:
             count[s] = count.get(s, 0) + 1
             total[s] = total.get(s, 0.0) + count[s] / float(i + 1)
@@ -169,9 +191,13 @@ def map_ia_terms(covers: Covers) -> dict[int, float]:
 
 def map_ia(covers: Covers, relevant: Mapping[int, int], subtopics: int) -> float:
     """MAP-IA: the mean over subtopics of each one's average precision; ndeval's computeMAP."""
+    return map_ia_of(map_ia_terms(covers), relevant, subtopics)
+
+
+def map_ia_of(totals: Mapping[int, float], relevant: Mapping[int, int], subtopics: int) -> float:
+    """MAP-IA from map_ia_terms' totals."""
     if subtopics == 0:
         return 0.0
-    totals = map_ia_terms(covers)
     value = 0.0
     for s in sorted(relevant):
         if relevant[s]:

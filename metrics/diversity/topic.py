@@ -73,3 +73,35 @@ def topic_values(
         precision=a.precision_curve(covers, n, depth),
         strec=a.strec_curve(covers, n, depth),
     )
+
+
+def sparse_topic_values(
+    length: int, covered: Sequence[tuple[int, tuple[int, ...]]], aspects: Aspects, alpha: float, beta: float,
+    depth: int = NDEVAL_DEPTH,
+) -> TopicValues:  # fmt: skip
+    """topic_values of a ranking of ``length`` documents given only its ranks that cover a subtopic: (0-based rank,
+    subtopics) in rank order. The same arithmetic: a rank covering nothing scores 0, changes no gain and adds nothing
+    to NRBP or MAP-IA, so only the first ``depth`` ranks are needed whole."""
+    ideal = ideal_of(aspects, alpha, beta, depth)
+    n = aspects.subtopics
+    walked = a.scores([subtopics for _, subtopics in covered], alpha)
+    top = min(depth, length)
+    covers: list[tuple[int, ...]] = [()] * top
+    top_scores = [0.0] * top
+    for (i, subtopics), score in zip(covered, walked, strict=True):
+        if i < top:
+            covers[i], top_scores[i] = subtopics, score
+    dcg = a.dcg_curve(top_scores, n, alpha, depth)
+    err = a.err_curve(top_scores, n, alpha, depth)
+    run_nrbp = a.nrbp_at(((i, score) for (i, _), score in zip(covered, walked, strict=True)), n, alpha, beta)
+    return TopicValues(
+        err=err,
+        nerr=a.normalised(err, ideal.err, dcg),
+        dcg=dcg,
+        ndcg=a.normalised(dcg, ideal.dcg, dcg),
+        nrbp=run_nrbp,
+        nnrbp=a.divide(run_nrbp, ideal.nrbp),
+        map_ia=a.map_ia_of(a.map_ia_terms_at(covered), aspects.relevant, n),
+        precision=a.precision_curve(covers, n, depth),
+        strec=a.strec_curve(covers, n, depth),
+    )
