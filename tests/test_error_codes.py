@@ -24,11 +24,24 @@ from metrics.core.error_codes import CODES
 from metrics.core.errors import InputError
 from metrics.evaluation.zscores import read_zscores
 from metrics.io import read_qrels, read_run
+from metrics.io.ndeval_run import ndeval_rankings, read_ndeval_run
+from metrics.io.subtopic_qrels import read_subtopic_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN = b"q1 Q0 d1 1 2.0 s\nq1 Q0 d2 2 1.0 s\n"
 QRELS = b"q1 0 d1 1\nq1 0 d2 0\n"
 POINTER = re.compile(r" \(see errors/([a-z-]+) in the docs\)$")
+
+
+def _ndeval_run(source: str) -> object:
+    """ir-ndeval's run reader, then its ordering (which finds repeated ranks and docs), the file shown by its name."""
+    display, _, lines = read_ndeval_run(source, Path(source).name)
+    return ndeval_rankings(display, lines)
+
+
+def _subtopic_qrels(source: str) -> object:
+    return read_subtopic_lines(source, Path(source).name)
+
 
 # (code, reader, file name, the file's bytes, where the message says it is: "name, line N" or "name")
 BAD_FILES = [
@@ -50,6 +63,8 @@ BAD_FILES = [
     ("duplicate-doc", read_run, "run.txt", b"q1 Q0 d1 1 2.0 s\nq1 Q0 d1 2 1.0 s\n", "run.txt, line 2"),
     ("duplicate-judgment", read_qrels, "qrels.txt", b"q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 2\n", "qrels.txt, line 3"),
     ("duplicate-zscore", read_zscores, "z.txt", b"q1 map 0.25 0.1\nq1 map 0.3 0.1\n", "z.txt"),
+    ("ndeval-number", _subtopic_qrels, "qrels.txt", b"101 1 d1 1\nq1 1 d2 1\n", "qrels.txt, line 2"),
+    ("rank-repeated", _ndeval_run, "run.txt", b"101 Q0 d1 1 2.0 s\n101 Q0 d2 1 1.0 s\n", "run.txt, line 2"),
 ]
 
 # (code, the command line's arguments after the qrels and run files, or the judgments file's bytes for -R prefs)

@@ -111,7 +111,7 @@ _CODES = (
         "A line has the wrong number of columns",
         "In a whitespace-separated file, a line has a number of fields other than the format's: a run has 6 "
         "(`query Q0 doc rank score tag`; more are ignored), qrels 4 (`query iter doc grade`), prefs 5, qrels_jg 4, "
-        "a z-score file 4. Ids cannot contain spaces.",
+        "a z-score file 4, ndeval's subtopic qrels 4 (`topic subtopic doc judgment`). Ids cannot contain spaces.",
         "Write every line with the format's fields, separated by spaces or tabs; replace spaces inside ids; for a "
         "file with a header, use CSV or TSV.",
         "q1 d1 12.5\n",
@@ -211,6 +211,17 @@ _CODES = (
         "q1 0 d1 2\n",
     ),
     ErrorCode(
+        "ndeval-number",
+        "ndeval needs a natural number here",
+        "ndeval 4.5 (`ir-ndeval`) reads a topic, a subtopic, a judgment and a rank as natural numbers: digits only, "
+        "up to 1000009. A name such as `q1`, a sign, a decimal point or a larger number is refused, as ndeval "
+        "refuses it. (A run's topic may carry a task prefix, `wt12-151`, as ndeval allows.)",
+        "Number the topics and subtopics (keep a table from your names to the numbers), write ranks as 1, 2, 3, ... "
+        "and judgments as 0 or 1; for topics named by text, use `ir-metrics`, which reads any id.",
+        "q1 1 d1 1\n",
+        "101 1 d1 1\n",
+    ),
+    ErrorCode(
         "duplicate-doc",
         "A document appears twice in one ranking",
         "A run (or a ranked list) gives the same document twice for one query; trec_eval aborts on it, as we do.",
@@ -218,6 +229,15 @@ _CODES = (
         "`sort -k1,1 -k5,5gr run.txt | sort -u -k1,1 -k3,3 -s`, or `df.drop_duplicates(['query', 'doc'])`.",
         "q1 Q0 d1 1 12.5 bm25\nq1 Q0 d1 2 11.0 bm25\n",
         "q1 Q0 d1 1 12.5 bm25\n",
+    ),
+    ErrorCode(
+        "rank-repeated",
+        "A rank appears twice in one topic",
+        "ndeval 4.5 (`ir-ndeval`) orders each topic by the rank column, so two lines of one topic with the same rank "
+        "leave the order undecided, and ndeval refuses them (unless `-traditional`, which orders by score).",
+        "Number each topic's lines 1, 2, 3, ... in the order you mean, or give `-traditional` to order by score.",
+        "101 Q0 d1 1 12.5 bm25\n101 Q0 d2 1 11.0 bm25\n",
+        "101 Q0 d1 1 12.5 bm25\n101 Q0 d2 2 11.0 bm25\n",
     ),
     ErrorCode(
         "duplicate-judgment",

@@ -75,15 +75,17 @@ def read_ndeval_run(source: str | os.PathLike | bytes, name: str | None = None) 
         fields = line.split()  # bytes split at C's isspace characters, as ndeval's split
         if len(fields) < 6:
             raise InputError(
-                f"{display}, line {number}: {len(fields)} field(s); ndeval's runs have 6: "
-                "topic Q0 docno rank score runid"
+                "line-columns",
+                f"{len(fields)} field(s); ndeval's runs have 6: topic Q0 docno rank score runid",
+                path=display,
+                line=number,
             )
         topic = natural_number(fields[0]) if fields[0][:1].isdigit() else parse_topic(line)
         if topic < 0:
-            raise InputError(f"{display}, line {number}: {number_problem('topic', fields[0])}")
+            raise InputError("ndeval-number", number_problem("topic", fields[0]), path=display, line=number)
         rank = natural_number(fields[3])
         if rank < 0:
-            raise InputError(f"{display}, line {number}: {number_problem('rank', fields[3])}")
+            raise InputError("ndeval-number", number_problem("rank", fields[3]), path=display, line=number)
         if not parsed:
             run_id = text_of(fields[5])
         parsed.append(RunLine(topic, fields[2], rank, fields[4], number))
@@ -97,8 +99,10 @@ def _traditional(display: str, lines: list[RunLine]) -> list[RunLine]:
         score = c_double(line.score_token)
         if score is None or math.isnan(score):
             raise InputError(
-                f"{display}, line {line.line}: score {quoted(text_of(line.score_token))} is not a number "
-                "(-traditional orders by score)"
+                "not-a-number",
+                f"score {quoted(text_of(line.score_token))} is not a number (-traditional orders by score)",
+                path=display,
+                line=line.line,
             )
         scores[line.line] = score
     ordered = sorted(lines, key=lambda r: r.doc, reverse=True)
@@ -111,10 +115,12 @@ def _traditional(display: str, lines: list[RunLine]) -> list[RunLine]:
     return out
 
 
-def _first_repeat(display: str, ordered: list[RunLine], key, what) -> None:
+def _first_repeat(ordered: list[RunLine], key) -> tuple[RunLine, RunLine] | None:
+    """The first two neighbours of ``ordered`` with the same key (the earlier line, the later), if any."""
     for before, line in itertools.pairwise(ordered):
         if key(before) == key(line):
-            raise InputError(f"{display}, line {line.line}: {what(line)} (line {before.line} too); ndeval refuses it")
+            return before, line
+    return None
 
 
 def ndeval_rankings(
@@ -125,14 +131,20 @@ def ndeval_rankings(
     if traditional:
         lines = _traditional(display, lines)
     ordered = sorted(lines, key=lambda r: (r.topic, r.rank))
-    _first_repeat(display, ordered, lambda r: (r.topic, r.rank), lambda r: f"topic {r.topic} repeats rank {r.rank}")
+    if repeat := _first_repeat(ordered, lambda r: (r.topic, r.rank)):
+        before, line = repeat
+        problem = f"topic {line.topic} repeats rank {line.rank} (line {before.line} too); ndeval refuses it"
+        raise InputError("rank-repeated", problem, path=display, line=line.line)
     rankings: dict[int, list[RunLine]] = {}
     for line in ordered:
         ranking = rankings.setdefault(line.topic, [])
         if depth <= 0 or len(ranking) < depth:
             ranking.append(line)
     kept = sorted((r for ranking in rankings.values() for r in ranking), key=lambda r: (r.topic, r.doc))
-    _first_repeat(
-        display, kept, lambda r: (r.topic, r.doc), lambda r: f"topic {r.topic} repeats docno {quoted(text_of(r.doc))}"
-    )
+    if repeat := _first_repeat(kept, lambda r: (r.topic, r.doc)):
+        before, line = repeat
+        problem = (
+            f"topic {line.topic} repeats docno {quoted(text_of(line.doc))} (line {before.line} too); ndeval refuses it"
+        )
+        raise InputError("duplicate-doc", problem, path=display, line=line.line)
     return {topic: [text_of(r.doc) for r in ranking] for topic, ranking in rankings.items()}

@@ -60,15 +60,19 @@ def file_lines(source: str | os.PathLike | bytes, name: str | None, role: str) -
             with open(source, "rb") as handle:
                 data = handle.read()
         except OSError as error:
-            raise InputError(f'cannot open {role} "{display}": {error.strerror}') from None
+            raise InputError(
+                "file-missing" if isinstance(error, FileNotFoundError) else "file-unreadable",
+                f"cannot open the {role}: {error.strerror}",
+                path=display,
+            ) from None
     if b"\0" in data:
         line = data[: data.index(b"\0")].count(b"\n") + 1
-        raise InputError(f"{display}, line {line}: a NUL byte; ndeval reads text lines")
+        raise InputError("not-text", "a NUL byte; ndeval reads text lines", path=display, line=line)
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
     if not lines:
-        raise InputError(f"{display}: the {role} is empty")
+        raise InputError("file-empty", f"the {role} is empty", path=display)
     return display, iter(lines)
 
 
@@ -89,12 +93,14 @@ def read_subtopic_lines(source: str | os.PathLike | bytes, name: str | None = No
         fields = line.split()
         if len(fields) < 4:
             raise InputError(
-                f"{display}, line {number}: {len(fields)} field(s); ndeval's qrels have 4: "
-                "topic subtopic docno judgment"
+                "line-columns",
+                f"{len(fields)} field(s); ndeval's qrels have 4: topic subtopic docno judgment",
+                path=display,
+                line=number,
             )
         values = [natural_number(fields[i]) for i in (0, 1, 3)]
         for what, index, value in zip(("topic", "subtopic", "judgment"), (0, 1, 3), values, strict=True):
             if value < 0:
-                raise InputError(f"{display}, line {number}: {number_problem(what, fields[index])}")
+                raise InputError("ndeval-number", number_problem(what, fields[index]), path=display, line=number)
         parsed.append(SubtopicLine(values[0], values[1], text_of(fields[2]), values[2], number))
     return display, parsed
