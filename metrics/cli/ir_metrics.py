@@ -228,7 +228,7 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
     from metrics.io import read_qrels, read_run
 
     if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
-        run, qrels = read_run(options.run), read_qrels(options.qrels)
+        run, qrels = read_run(options.run, max_docs=settings.cut()), read_qrels(options.qrels)
         cut = trec_options.only_query(run, qrels, options.debug.query, settings.complete)
         return evaluate(*cut, measures, options=settings), run.name, qrels.name
     run_source = options.run
@@ -251,7 +251,7 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
             raise
     # The run first: its parse is the peak, and the qrels' arrays are not yet held then (9 MiB less at 2M rows).
     try:
-        run = read_run(run_source)
+        run = read_run(run_source, max_docs=settings.cut())
     except (ValueError, OSError):
         read_qrels(options.qrels)  # trec_eval reads the qrels first: a qrels error is the one reported
         raise

@@ -149,13 +149,14 @@ def evaluate_format(options, measures, settings: EvaluationOptions, release=lamb
     if options.rel_format == "qrels_jg":
         judgments = read_qrels_jg(options.qrels)
         release()
-        run, evaluate = read_run(options.run), evaluate_judgment_groups
+        run, evaluate = read_run(options.run, max_docs=settings.cut()), evaluate_judgment_groups
     else:  # preferences rank ties their own way (metrics.preferences.runs.preference_runs.ranked_run)
         read = read_prefs if options.rel_format == "prefs" else read_qrels_prefs
         judgments = read(options.qrels)  # first, as trec_eval: an error there is the one reported
         release()
         # The run's rows cut to the judged docs' as it is read, a block at a time (ranked_run): never held whole.
-        run, evaluate = ranked_run(options.run, keep=judged_docs(judgments)), evaluate_preferences
+        run = ranked_run(options.run, keep=judged_docs(judgments), max_docs=settings.cut())
+        evaluate = evaluate_preferences
     release()
     names = run.name, judgments.name
     if options.debug.query is not None:  # -D LEVEL.QID: that query alone

@@ -126,7 +126,7 @@ def evaluate_runs(
             if stream or (stream is None and too_large_to_read_whole(source)):
                 evaluations[name] = evaluate_stream(source, qrels, measures, options=options)
             else:
-                run = read_run(source)  # errors name the file, not the run
+                run = read_run(source, max_docs=options.cut())  # errors name the file, not the run
                 evaluations[name] = evaluate(run, qrels, measures, options=options)
                 del run  # the parsed rows go before the next run is read
     if progress:

@@ -154,7 +154,8 @@ def evaluate(
     # Here: pyarrow, which the CLI's small files never load (plain_join).
     from metrics.io.readers import read_qrels, read_run
 
-    return score(join(read_run(run), read_qrels(qrels), measures, options=given(options, keywords)))
+    options = given(options, keywords)
+    return score(join(read_run(run, max_docs=options.cut()), read_qrels(qrels), measures, options=options))
 
 
 @dataclass(frozen=True, eq=False)

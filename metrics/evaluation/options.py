@@ -34,6 +34,13 @@ class EvaluationOptions:
     piece_bytes: int = PIECE_BYTES
     spill_dir: str | None = None
 
+    def cut(self) -> int | None:
+        """max_docs for the readers, which refuse a doc given twice only within it (trec_eval -M cuts, then checks);
+        None when unset or not a positive integer (the join refuses that, naming it)."""
+        max_docs = self.max_docs
+        valid = isinstance(max_docs, int) and not isinstance(max_docs, bool) and max_docs >= 1
+        return max_docs if valid else None
+
 
 def given(options: EvaluationOptions | None, keywords: dict) -> EvaluationOptions:
     """The options a public function was called with: ``options`` (default: trec_eval's) with the fields named in

@@ -120,7 +120,7 @@ def _evaluate_blocks(
     parts = []
     seen: set[str] = set()
     for rows in blocks:
-        run = block_run(source.name, rows, source.line_names)
+        run = block_run(source.name, rows, source.line_names, options.cut())
         ids = run.query_ids.to_pylist()
         if not seen.isdisjoint(ids):
             raise NotContiguous

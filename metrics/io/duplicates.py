@@ -11,11 +11,33 @@ from metrics.io.arrays.parallel import by_halves
 from metrics.io.rules import InputError, quoted
 
 
-def refuse_duplicate_docs(name, starts, hashed: np.ndarray, query_of: Callable, doc, file_row, row_names) -> None:
+def top_rows(starts: np.ndarray, max_docs: int | None, moved=None) -> np.ndarray | None:
+    """Which rows are in their ranking's top ``max_docs`` in trec_eval's order (a boolean mask), or None for all.
+
+    ``moved``: (rows, their positions) of the tied rows that move (metrics.io.order._order_ties), else None.
+    trec_eval -M cuts each ranking before it checks for duplicates, so a copy beyond the cut is never seen.
+    """
+    lengths = np.diff(starts)
+    if max_docs is None or not len(lengths) or int(lengths.max()) <= max_docs:
+        return None
+    position = np.arange(int(starts[-1]), dtype=np.int64)
+    if moved is not None:
+        position[moved[0]] = moved[1]
+    position -= np.repeat(starts[:-1], lengths)
+    return position < max_docs
+
+
+def refuse_duplicate_docs(
+    name, starts, hashed: np.ndarray, query_of: Callable, doc, file_row, row_names, top: np.ndarray | None = None
+) -> None:
     """Refuse a doc given twice for one query. Only rows of one ranking can collide, so each ranking's 31-bit
     doc hashes are sorted on their own (one row of a 2-D array per ranking: small sorts of 4-byte values);
-    equal neighbours name candidates, which the strings confirm.
+    equal neighbours name candidates, which the strings confirm. ``top`` (top_rows): only those rows are checked.
     """
+    kept = None
+    if top is not None:  # the kept rows, numbered 0.. here; their own numbers again for the strings
+        kept = np.flatnonzero(top)
+        starts, hashed = np.searchsorted(kept, starts), hashed[kept]
     n = len(hashed)
     if n < 2:
         return
@@ -40,7 +62,7 @@ def refuse_duplicate_docs(name, starts, hashed: np.ndarray, query_of: Callable, 
         if len(suspects) == 0:
             return
     rows = np.flatnonzero(np.isin(ranking_hash, suspects))
-    _confirm_duplicates(name, rows, query_of, doc, file_row, row_names, "run")
+    _confirm_duplicates(name, rows if kept is None else kept[rows], query_of, doc, file_row, row_names, "run")
 
 
 def _sorted_grid_suspects(hashed: np.ndarray, lengths: np.ndarray, first_ranking: int) -> np.ndarray:

@@ -26,12 +26,15 @@ from metrics.io.arrays.conversions import (
 )
 from metrics.io.arrays.hashing import doc_hash, pair_key
 from metrics.io.arrays.parallel import by_halves
-from metrics.io.duplicates import refuse_duplicate_docs, refuse_duplicates
+from metrics.io.duplicates import refuse_duplicate_docs, refuse_duplicates, top_rows
 from metrics.io.model import Qrels, Run
 
 
-def prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
+def prepare_run(name: str, columns: dict, row_names: Callable, max_docs: int | None = None) -> Run:
     """Group by query and rank by (score desc, doc id desc), sorting only what is out of that order.
+
+    ``max_docs`` (trec_eval -M): a doc given twice is refused only when both are in the ranking's top ``max_docs``,
+    as trec_eval checks the ranking after its cut; None: every doc given twice is refused.
 
     ``columns`` (query, doc, score) is emptied: each parsed column is freed as soon as it is no longer needed.
     The query ids may be dictionary-encoded (each chunk its own dictionary: parse_text's codes).
@@ -80,7 +83,8 @@ def prepare_run(name: str, columns: dict, row_names: Callable) -> Run:
         groups = np.searchsorted(starts, rows, side="right") - 1
         return query_ids.take(arrow_int64(groups)).to_pylist()
 
-    refuse_duplicate_docs(name, starts, hashed, query_of, doc, file_row, row_names)
+    top = top_rows(starts, max_docs, moved)
+    refuse_duplicate_docs(name, starts, hashed, query_of, doc, file_row, row_names, top)
     return Run(name, query_ids, starts, doc, hashed, moved)
 
 

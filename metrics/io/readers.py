@@ -14,7 +14,7 @@ from metrics.io.text.fast import parse_text
 from metrics.io.text.sources import TextSource, is_parquet
 
 
-def read_run(source, name: str | None = None) -> Run:
+def read_run(source, name: str | None = None, *, max_docs: int | None = None) -> Run:
     r"""Read a run, whatever its form, into trec_eval's order: each query's documents by score, highest first.
 
     Parameters
@@ -27,6 +27,10 @@ def read_run(source, name: str | None = None) -> Run:
     name : str, optional
         The name error messages and the Run give the input; by default the file's path (``input`` for bytes,
         ``run`` for a dict).
+    max_docs : int, optional
+        The cut the run will be scored under (trec_eval ``-M``): a doc given twice for a query is refused only
+        when both copies are in the query's top ``max_docs``, as trec_eval checks after its cut. By default every
+        doc given twice is refused.
 
     Returns
     -------
@@ -55,7 +59,7 @@ def read_run(source, name: str | None = None) -> Run:
     >>> read_run({"q1": {"a": 0.5, "b": 0.9}}).to_rankings()
     {'q1': ['b', 'a']}
     """
-    return _read(source, name, "run")
+    return _read(source, name, "run", max_docs)
 
 
 def read_qrels(source, name: str | None = None) -> Qrels:
@@ -100,7 +104,7 @@ def read_qrels(source, name: str | None = None) -> Qrels:
     return _read(source, name, "qrels")
 
 
-def _read(source, name: str | None, kind: str):
+def _read(source, name: str | None, kind: str, max_docs: int | None = None):
     if isinstance(source, Run | Qrels):
         if (kind == "run") != isinstance(source, Run):
             raise InputError("input-type", f"expected {kind}, got {type(source).__name__.lower()}", source.name)
@@ -121,5 +125,5 @@ def _read(source, name: str | None, kind: str):
         raise InputError("input-type", f"cannot read a {kind} from {type(source).__name__}", name or kind)
     display = name or (text.name if text else "DataFrame")
     if kind == "run":
-        return prepare_run(display, columns, line_of)  # takes the columns out of the dict: freed once used
+        return prepare_run(display, columns, line_of, max_docs)  # takes the columns out of the dict: freed once used
     return prepare_qrels(display, columns["query"], columns["doc"], columns["grade"], line_of)

@@ -52,7 +52,7 @@ def evaluate_judgment_groups(
     options = given(options, keywords)
     complete = options.complete
     parsed = parse_measures(measures)
-    run, groups = read_run(run), read_qrels_jg(groups)
+    run, groups = read_run(run, max_docs=options.cut()), read_qrels_jg(groups)
     queries_of_run = set(run.query_ids.to_pylist())
     qrels, real_of, pairs = _group_qrels(groups)
     judged = sorted(set(real_of.values()))

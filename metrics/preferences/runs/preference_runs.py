@@ -35,7 +35,7 @@ from metrics.io.arrays.conversions import (
     take,
 )
 from metrics.io.arrays.hashing import StringIndex, sorted_search
-from metrics.io.duplicates import refuse_duplicate_docs
+from metrics.io.duplicates import refuse_duplicate_docs, top_rows
 from metrics.io.rules import InputError
 from metrics.preferences.preference_table import distinct, table_of
 from metrics.preferences.prefs_file import Preferences, read_prefs
@@ -69,7 +69,7 @@ def evaluate_preferences(
     prefs = read_prefs(prefs)
     judged = sorted(pc.unique(prefs.query).to_pylist())  # byte order: trec_eval's order of the queries
     # A RankedRun is taken as it is (the CLI's was cut to the judged docs as it was read): _Ranks matches exactly.
-    ranked = run if isinstance(run, RankedRun) else ranked_run(run, keep=judged_docs(prefs))
+    ranked = run if isinstance(run, RankedRun) else ranked_run(run, keep=judged_docs(prefs), max_docs=options.cut())
     in_run = ranked.query_ids
     evaluated = [query for query in judged if options.complete or query in in_run]
     tables = preference_tables(ranked, prefs, evaluated, options.max_docs)
@@ -112,19 +112,20 @@ class RankedRun:
         return set(self.queries.to_pylist())
 
 
-def ranked_run(source, name: str | None = None, keep=None) -> RankedRun:
+def ranked_run(source, name: str | None = None, keep=None, max_docs: int | None = None) -> RankedRun:
     """Read a run (what metrics.io.read_run reads) and rank it for preferences; the same rules, and a doc given twice
-    for a query is refused. ``keep`` (doc hashes -> which rows to keep) drops the other rows once ranked: a run's
-    rows are many, its judged documents few. A metrics.io.Run has no scores left: its order is kept."""
+    for a query is refused (within each ranking's top ``max_docs`` if given: trec_eval -M). ``keep`` (doc hashes ->
+    which rows to keep) drops the other rows once ranked: a run's rows are many, its judged documents few. A
+    metrics.io.Run has no scores left: its order is kept."""
     if isinstance(source, RankedRun | Run):
         ranked = source if isinstance(source, RankedRun) else _from_run(source)
         return ranked if keep is None else ranked.kept(keep(ranked.doc_hash))
     if keep is not None and _text_file(source):
-        in_blocks = _ranked_blocks(source, name, keep)
+        in_blocks = _ranked_blocks(source, name, keep, max_docs)
         if in_blocks is not None:
             return in_blocks
     display, query, doc, score, row_names = _columns(source, name)
-    return _ranked(display, query, doc, score, row_names, keep)
+    return _ranked(display, query, doc, score, row_names, keep, max_docs)
 
 
 def _text_file(source) -> bool:
@@ -133,7 +134,7 @@ def _text_file(source) -> bool:
     return isinstance(source, str | os.PathLike) and os.path.isfile(source) and not is_parquet(source)
 
 
-def _ranked_blocks(source, name: str | None, keep) -> RankedRun | None:
+def _ranked_blocks(source, name: str | None, keep, max_docs: int | None) -> RankedRun | None:
     """A text run read BLOCK_PIECE_BYTES at a time in blocks of whole queries (metrics.io.text.stream), each block
     ranked and cut to the rows ``keep`` keeps before the next is parsed: the whole run's columns are never held (at 2M
     rows they were 100 MiB at their peak, the kept rows a tenth of that). None when a query's rows are in two blocks
@@ -154,7 +155,9 @@ def _ranked_blocks(source, name: str | None, keep) -> RankedRun | None:
         score = float_numpy(columns.pop("score"))
         try:
             parts.append(
-                _ranked(text_run.name, columns.pop("query"), chunked(columns.pop("doc")), score, row_names, keep)
+                _ranked(
+                    text_run.name, columns.pop("query"), chunked(columns.pop("doc")), score, row_names, keep, max_docs
+                )
             )
         except InputError as error:  # a doc given twice
             duplicate = error
@@ -174,8 +177,9 @@ def _ranked_blocks(source, name: str | None, keep) -> RankedRun | None:
     )
 
 
-def _ranked(display, query, doc, score, row_names, keep) -> RankedRun:
-    """The rows ranked for preferences (the ranked_run of one file's columns), then cut to those ``keep`` keeps."""
+def _ranked(display, query, doc, score, row_names, keep, max_docs: int | None = None) -> RankedRun:
+    """The rows ranked for preferences (the ranked_run of one file's columns), then cut to those ``keep`` keeps. A doc
+    given twice is refused within each ranking's top ``max_docs`` (all if None)."""
     queries, code = _query_codes(query)
     del query
     n = len(code)
@@ -194,7 +198,8 @@ def _ranked(display, query, doc, score, row_names, keep) -> RankedRun:
         rank -= np.repeat(starts[:-1].astype(np.int32), lengths)
         _ties_by_doc_ascending(rank, score, going_on, doc)
         del score, going_on
-        refuse_duplicate_docs(display, starts, hashed, _query_of(queries, code), doc, None, row_names)
+        top = rank <= max_docs if max_docs is not None and top_rows(starts, max_docs) is not None else None
+        refuse_duplicate_docs(display, starts, hashed, _query_of(queries, code), doc, None, row_names, top)
     else:  # any other order: one sort of every row by query, score descending, doc id ascending
         table = pa.table({"code": arrow_int64(code), "score": arrow_float64(score), "doc": doc})
         del score, going_on
@@ -207,7 +212,8 @@ def _ranked(display, query, doc, score, row_names, keep) -> RankedRun:
         rank[file_row] = np.arange(n) - np.repeat(starts[:-1], np.diff(starts)) + 1
         in_order = pa.chunked_array([take(doc, file_row)], pa.string())
         query_of = _query_of(queries, ordered_code)
-        refuse_duplicate_docs(display, starts, hashed[file_row], query_of, in_order, file_row, row_names)
+        top = top_rows(starts, max_docs)  # rows in trec_eval's order here: the top max_docs of each ranking lead it
+        refuse_duplicate_docs(display, starts, hashed[file_row], query_of, in_order, file_row, row_names, top)
         del in_order, ordered_code, file_row
     ranked = RankedRun(display, queries, code, rank, doc, hashed)
     return ranked if keep is None else ranked.kept(keep(hashed))
