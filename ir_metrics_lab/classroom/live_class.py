@@ -259,13 +259,18 @@ export default function (component) {
 _TEACHER_COOKIE = st.components.v2.component("irlab_teacher_cookie", js=_TEACHER_COOKIE_JS)
 
 
+def held_teacher_cookie() -> str | None:
+    """The teacher cookie the browser sent when this session connected."""
+    return st.context.cookies.get(identity.TEACHER_COOKIE)
+
+
 def restore_teacher() -> None:
     """On a session's first run: the poll its browser's teacher cookie names becomes the poll it runs, if the token
     is still that poll's and the poll is open or revealed (a closed one was left by its teacher). A projector whose
     server restarted, or whose replica died, is back on its poll and its controls without a tap."""
     if live_state.live_teacher_checked():
         return
-    held = identity.held_teacher(st.context.cookies.get(identity.TEACHER_COOKIE))
+    held = identity.held_teacher(held_teacher_cookie())
     if held and live_state.live_teacher() is None:
         try:
             poll = store().poll(held[0])
