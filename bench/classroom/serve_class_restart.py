@@ -10,8 +10,12 @@ folder; the moment it answers its health check, another answer is written and th
 store). Timed from that moment: each page's websocket connected again, the phone showing the reveal, the projector
 showing it (its poll back, from its teacher cookie).
 
+With ``--failover``: two replicas behind HAProxy sharing a throwaway PostgreSQL (scripts/serve_class.py), the
+projector and the phone on the same replica (the phone given the projector's ``irml_replica`` cookie), and that
+replica killed (SIGKILL) instead; the answer and the reveal are written the moment it dies. No reference.
+
 Prints one line per run and the ratio of the phone's recovery to the reference. Run from the repository root:
-    .venv/bin/python -m bench.classroom.serve_class_restart [--runs 3]
+    .venv/bin/python -m bench.classroom.serve_class_restart [--runs 3] [--failover]
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import re
 import signal
 import tempfile
 import time
+from pathlib import Path
 
 from ir_metrics_lab.core.classroom import identity
 from ir_metrics_lab.core.classroom.store import Store, default_sqlite_url, dispose_engine
@@ -30,6 +35,7 @@ from tests.browser import conftest as browser_tests
 TIMEOUT_S = 120
 CONNECTED = '[data-testid="stApp"][data-test-connection-state="CONNECTED"]'
 COUNT = '.st-key-live_count [data-testid="stMetricValue"]'
+REVEALED = "The answer: 0.97 · 1 of 2 right"
 
 
 def _until(checks: dict, start: float) -> dict[str, float]:
@@ -95,7 +101,7 @@ def one_run(browser, folder: str) -> dict[str, float]:
                 "phone connected": lambda: phone.locator(CONNECTED).count() == 1,
                 "projector connected": lambda: projector.locator(CONNECTED).count() == 1,
                 "phone reveal": lambda: phone.get_by_text("Your answer 0.97 is right.").count() == 1,
-                "projector reveal": lambda: projector.get_by_text("The answer: 0.97 · 1 of 2 right").count() == 1,
+                "projector reveal": lambda: projector.get_by_text(REVEALED).count() == 1,
             },
             start,
         )
@@ -110,15 +116,68 @@ def one_run(browser, folder: str) -> dict[str, float]:
         browser_tests.stop_server(proc)
 
 
+def one_failover(browser) -> dict[str, float]:
+    from playwright.sync_api import expect
+
+    from scripts.serve_class import serving
+    from scripts.temporary_postgres import temporary_postgres
+
+    with (
+        temporary_postgres() as url,
+        tempfile.TemporaryDirectory(prefix="irml-failover-") as logs,
+        serving(2, url, logs=Path(logs)) as served,
+    ):
+        projector_context = browser.new_context(viewport={"width": 1920, "height": 1080})
+        phone_context = browser.new_context(viewport={"width": 390, "height": 844}, **browser_tests.PHONE)
+        try:
+            projector = projector_context.new_page()
+            projector.set_default_timeout(TIMEOUT_S * 1000)
+            projector.goto(served.base + "/ask-the-class?presenter=1")
+            projector.get_by_role("button", name="Open the poll").click()
+            expect(projector.locator(COUNT)).to_have_text("0", timeout=TIMEOUT_S * 1000)
+            code = projector.locator(".st-key-live_join_code").inner_text().strip().replace("-", "")
+            cookies = {c["name"]: c["value"] for c in projector_context.cookies()}
+            _, token = identity.held_teacher(cookies[identity.TEACHER_COOKIE])
+            replica = cookies["irml_replica"]  # app1, app2: HAProxy's name for the replica
+            phone_context.add_cookies([{"name": "irml_replica", "value": replica, "url": served.base}])
+            phone = phone_context.new_page()
+            phone.set_default_timeout(TIMEOUT_S * 1000)
+            phone.goto(f"{served.base}/join?code={code}")
+            _answer(phone, expect)
+            browser_tests.wait_idle(phone)
+            os.kill(served.app_pids[int(replica.removeprefix("app")) - 1], signal.SIGKILL)
+            start = time.monotonic()
+            store = Store(url)
+            store.answer(code, 1, "another-student", "0.5")
+            store.reveal(code, token)
+            dispose_engine(url)
+            return _until(
+                {
+                    "phone reveal": lambda: phone.get_by_text("Your answer 0.97 is right.").count() == 1,
+                    "projector reveal": lambda: projector.get_by_text(REVEALED).count() == 1,
+                },
+                start,
+            )
+        finally:
+            projector_context.close()
+            phone_context.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--failover", action="store_true", help="two replicas behind HAProxy; kill one")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = browser_tests.launch_browser(playwright)
         for run in range(1, args.runs + 1):
+            if args.failover:
+                seen = one_failover(browser)
+                timings = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in seen.items())
+                print(f"run {run}, a replica killed: {timings}; load {os.getloadavg()[0]:.1f}")
+                continue
             with tempfile.TemporaryDirectory(prefix="irml-restart-") as folder:
                 seen = one_run(browser, folder)
             timings = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in seen.items())
