@@ -90,6 +90,10 @@ backend replicas
     balance roundrobin
     cookie irml_replica insert indirect nocache httponly
     option httpchk GET /_stcore/health
+    # A dead replica's browsers: a refused connection goes to another replica at once, not after the health checks
+    # (3 failures, 2 s apart) have marked it down.
+    option redispatch
+    retries 1
 {servers}
 """
 

@@ -4,12 +4,14 @@ folder (IR_METRICS_LAB_DATA_DIR)."""
 
 from __future__ import annotations
 
+import json
 from math import log2
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from ir_metrics_lab.classroom import live_class
+from ir_metrics_lab.core.classroom import identity
 from tests.page_scripts import page_script
 
 # The default playground list: grades 3, 2, 3, 0, 1 at k = 5 (no shelf). NDCG@5 by hand, linear and 2^g - 1 gain:
@@ -371,3 +373,62 @@ def test_a_page_trying_codes_is_slowed_down(monkeypatch):
     phone.run()
     assert "Too many codes" in phone.warning[0].value
     assert not [b for b in phone.button if b.key and b.key.startswith("live_choice_")]
+
+
+def teacher_cookie_written(at: AppTest) -> str | None:
+    """The value the page has the browser keep in its teacher cookie ("" deletes it), or None if it writes none."""
+    for element in at.get("bidi_component"):
+        data = json.loads(element.proto.json)
+        if data.get("name") == identity.TEACHER_COOKIE:
+            return data["value"]
+    return None
+
+
+def teaching(at: AppTest) -> tuple[str, str] | None:
+    """The poll (code, token) the session runs, if any."""
+    return at.session_state.get("live_teacher")
+
+
+def test_a_new_session_comes_back_to_the_poll_its_teacher_cookie_names(monkeypatch):
+    """A restarted server (or another replica) knows no session: the projector's new session runs the poll its
+    browser's cookie names, with its controls, while the poll is open or revealed; not a closed poll, not with a
+    wrong token; the token never in the page."""
+    from sqlalchemy.exc import OperationalError
+
+    from ir_metrics_lab.core.classroom.store import Store
+
+    first = teacher()
+    assert teacher_cookie_written(first) == ""  # no poll: none kept
+    first.button[0].click().run()  # Open the poll
+    code, token = first.session_state["live_teacher"]
+    assert teacher_cookie_written(first) == identity.teacher_cookie(code, token)
+
+    held = {"value": identity.teacher_cookie(code, token)}
+    monkeypatch.setattr(live_class, "held_teacher_cookie", lambda: held["value"])
+    real_poll = Store.poll
+
+    def down(self, *args):
+        raise OperationalError("SELECT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(Store, "poll", down)  # the database is busy on the first run: looked at again on the next
+    restarted = teacher()
+    assert teaching(restarted) is None and teacher_cookie_written(restarted) is None
+    monkeypatch.setattr(Store, "poll", real_poll)
+    restarted.run()
+    assert teaching(restarted) == (code, token)
+    assert not restarted.button(key="live_reveal").disabled and [m.value for m in restarted.metric] == ["0"]
+    assert token not in "".join(m.value for m in restarted.markdown)
+    restarted.button(key="live_reveal").click().run()
+    assert restarted.subheader[-1].value.startswith("The answer: 0.97")
+    assert teaching(teacher()) == (code, token)  # revealed: still its poll
+
+    held["value"] = identity.teacher_cookie(code, "not-the-token")
+    assert teaching(teacher()) is None
+    held["value"] = "garbage"
+    assert teaching(teacher()) is None
+
+    held["value"] = identity.teacher_cookie(code, token)
+    again = teacher()
+    again.button(key="live_close").click().run()
+    assert teacher_cookie_written(again) == ""  # closed: the browser forgets it
+    assert teaching(teacher()) is None  # and a closed poll is not brought back

@@ -37,6 +37,7 @@ if link_code:
         )
     for key in ("poll", "teacher"):
         st.query_params.pop(key, None)
+live.restore_teacher()  # a restarted server (or a new replica): back to the poll the browser's cookie names
 
 st.title("Ask the class")
 if message := live_state.pop_live_message(keep=not first_paint.charts_now()):
@@ -187,6 +188,7 @@ def run_poll(poll) -> None:
     teacher_controls(poll, revealed)
     if revealed:
         round_details(poll, outcome, answers)
+    live.rerun_on_reconnect()
     with st.expander("Your teacher link (keep it private)", icon=":material/key:"):
         st.caption(
             "It runs this poll from any browser (another window, a restarted laptop). The join link never contains it."
@@ -357,4 +359,5 @@ elif poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping co
     choose_question(teaching_poll)
 else:
     run_poll(poll)
+live.keep_teacher_cookie()
 css.apply(live.CHOICE_CSS)  # last, as app.py sends its CSS (ir_metrics_lab.shell.css)

@@ -59,6 +59,7 @@ def answer_page(poll) -> None:
     else:
         st.info("The teacher has closed this poll.")
     live.watch_poll(poll, student, mine is not None)  # the reveal, a reset or a new round redraws the page
+    live.rerun_on_reconnect()  # and a restarted server's, or another replica's, watcher
 
 
 def answer_form(poll, mine) -> None:

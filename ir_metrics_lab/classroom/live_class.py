@@ -7,6 +7,11 @@ every replica sees the same poll; a session only remembers which poll it teaches
 (ir_metrics_lab.session.live_state.live_teacher) or which student it is. A phone does not ask whether the teacher has
 revealed: the process's watcher (ir_metrics_lab.core.classroom.watch) reruns its page.
 
+A restarted server, or a replica taking over a dead one's phones, knows none of their sessions: each page asks for a
+run again by itself (``rerun_on_reconnect``), the phone's finds its poll in its address and its student in its cookie
+(and registers with the new process's watcher), the projector's finds its poll in its teacher cookie
+(``restore_teacher``).
+
 A phone's student id is the server's, bound to its browser by a signed cookie (``student_id``); its taps, its typed
 codes and a teacher page's new polls are rate limited (ir_metrics_lab.core.classroom.limits), the excess dropped
 quietly. A database error never reaches a page as a traceback: the page says the class server is busy, and an
@@ -44,6 +49,11 @@ RETRY_S = 2.0  # an answer the database did not take is sent again this often
 BUSY = "The class server is busy: your answer is kept and sent again in a moment."
 BUSY_READ = "The class server is busy: this page tries again in a moment."
 COOKIE_KEY = "live_student_cookie"
+TEACHER_COOKIE_KEY = "live_teacher_cookie"
+# Streamlit's frontend (1.67) reruns a page's script when its websocket reconnects to a process that does not know its
+# session only if the page holds a fragment that reruns itself (run_every): rerun_on_reconnect is one that waits this
+# long, so that it costs nothing.
+RECONNECT_TICK_S = 3600.0
 _LOGGER = logging.getLogger(__name__)
 
 CHOICE_CSS = """
@@ -51,7 +61,7 @@ CHOICE_CSS = """
 [class*="st-key-live_choice_"] button p { font-size: 1.35rem; font-weight: 600; }
 .st-key-live_join_code p { font-size: 2.6rem; font-weight: 700; letter-spacing: 0.12em; margin: 0; }
 .st-key-live_count [data-testid="stMetricValue"] { font-size: 3.2rem; }
-.st-key-live_student_cookie { display: none; }
+.st-key-live_student_cookie, .st-key-live_teacher_cookie { display: none; }
 """  # static, sent with ir_metrics_lab.shell.css: nothing from the user
 
 
@@ -232,6 +242,63 @@ def _adopt_held() -> None:
     live_state.set_live_student_adopted()
     if student is not None:
         live_state.set_live_student(student)
+
+
+# --- the poll a projector runs, across a restart -----------------------------------------------------------------
+_TEACHER_COOKIE_JS = """
+export default function (component) {
+  const { data } = component;
+  if (!data) return;
+  const held = document.cookie.split("; ").find((c) => c.startsWith(data.name + "="));
+  if ((held ? held.slice(data.name.length + 1) : "") === data.value) return;
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  const life = data.value ? data.maxAge : 0;
+  document.cookie = `${data.name}=${data.value}; Path=/; Max-Age=${life}; SameSite=Strict${secure}`;
+}
+"""
+_TEACHER_COOKIE = st.components.v2.component("irlab_teacher_cookie", js=_TEACHER_COOKIE_JS)
+
+
+def held_teacher_cookie() -> str | None:
+    """The teacher cookie the browser sent when this session connected."""
+    return st.context.cookies.get(identity.TEACHER_COOKIE)
+
+
+def restore_teacher() -> None:
+    """On a session's first run: the poll its browser's teacher cookie names becomes the poll it runs, if the token
+    is still that poll's and the poll is open or revealed (a closed one was left by its teacher). A projector whose
+    server restarted, or whose replica died, is back on its poll and its controls without a tap."""
+    if live_state.live_teacher_checked():
+        return
+    held = identity.held_teacher(held_teacher_cookie())
+    if held and live_state.live_teacher() is None:
+        try:
+            poll = store().poll(held[0])
+            if poll is not None and poll.state != "closed" and store().is_teacher(*held):
+                live_state.set_live_teacher(*held)
+        except SQLAlchemyError:  # not now: the next run looks again
+            return
+    live_state.set_live_teacher_checked()
+
+
+def keep_teacher_cookie() -> None:
+    """The browser's teacher cookie names the poll this session runs (written by the page, as the student cookie);
+    none once it runs none. Never before restore_teacher has read it."""
+    if not live_state.live_teacher_checked():
+        return
+    teaching = live_state.live_teacher()
+    data = {
+        "name": identity.TEACHER_COOKIE,
+        "value": identity.teacher_cookie(*teaching) if teaching else "",
+        "maxAge": int(store().hours * 3600),
+    }
+    _TEACHER_COOKIE(key=TEACHER_COOKIE_KEY, data=data)
+
+
+@st.fragment(run_every=RECONNECT_TICK_S)
+def rerun_on_reconnect() -> None:
+    """Draws nothing: it makes the page run again when its connection comes back, even to a new process
+    (RECONNECT_TICK_S)."""
 
 
 def connection() -> str:

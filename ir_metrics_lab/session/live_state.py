@@ -10,6 +10,7 @@ import secrets
 import streamlit as st
 
 _LIVE_TEACHER = "live_teacher"  # (join code, teacher token) of the poll this session runs
+_LIVE_TEACHER_CHECKED = "live_teacher_checked"  # the session has looked at its browser's teacher cookie (once)
 _LIVE_STUDENT = "live_student"  # this session's student id, issued once (ir_metrics_lab.core.classroom.identity)
 _LIVE_CODE = "live_code"  # the join code this session last looked up (a new one counts against its join limit)
 _LIVE_ADOPTED = "live_student_adopted"  # the session took the id another tab's cookie held (once)
@@ -25,6 +26,16 @@ def live_teacher() -> tuple[str, str] | None:
 
 def set_live_teacher(code: str | None, token: str | None = None) -> None:
     st.session_state[_LIVE_TEACHER] = (code, token) if code and token else None
+
+
+def live_teacher_checked() -> bool:
+    """Whether this session has looked at the poll its browser's teacher cookie names (it does once, on its first run
+    the database answers); until then it does not write that cookie."""
+    return st.session_state.get(_LIVE_TEACHER_CHECKED, False)
+
+
+def set_live_teacher_checked() -> None:
+    st.session_state[_LIVE_TEACHER_CHECKED] = True
 
 
 def live_student() -> str | None:

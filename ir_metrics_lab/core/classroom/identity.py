@@ -9,6 +9,17 @@ second scan of the QR code sends the same cookie, so it is the same student.
 'abc123'
 >>> verify(key, "abc123.forged") is None
 True
+
+A projector keeps the poll it runs in a cookie too (``TEACHER_COOKIE``): the poll's code and its teacher token, which
+the store checks (Store.is_teacher), so a restarted server or another replica brings the projector back to its poll
+without the token ever appearing in the projector's address bar.
+
+>>> teacher_cookie("ABCDEFGH", "tok-en_1")
+'ABCDEFGH.tok-en_1'
+>>> held_teacher("ABCDEFGH.tok-en_1")
+('ABCDEFGH', 'tok-en_1')
+>>> held_teacher("no token") is None
+True
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ import hmac
 
 COOKIE = "irml_student"
 COOKIE_DAYS = 1  # a class, and the day's later classes; a poll lives hours
+TEACHER_COOKIE = "irml_teacher"
 _MAC_BYTES = 16
 
 
@@ -38,3 +50,16 @@ def verify(key: bytes, token: object) -> str | None:
         return None
     student, mac = token.split(".")
     return student if student and hmac.compare_digest(mac, _mac(key, student)) else None
+
+
+def teacher_cookie(code: str, token: str) -> str:
+    """The teacher cookie's value for poll ``code`` (a join code has no dot, nor has a URL-safe token)."""
+    return f"{code}.{token}"
+
+
+def held_teacher(value: object) -> tuple[str, str] | None:
+    """The (code, token) a teacher cookie's value carries, or None; the store decides whether it is the teacher."""
+    if not isinstance(value, str) or value.count(".") != 1:
+        return None
+    code, token = value.split(".")
+    return (code, token) if code and token else None
