@@ -8,7 +8,7 @@ import math
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from strategies import binary_queries, cutoffs, queries, runs, thresholds
+from strategies import ZERO_OVER_ZERO, binary_queries, cutoffs, queries, runs, thresholds
 
 from metrics import (
     FUNCTIONS,
@@ -47,8 +47,20 @@ SIGNED = {"utility", "YAAP"}
 # Their value is not a sum over ranks: R (num_rel) comes from the qrels alone, num_q is 1 per query, the preferences
 # possible are stated whatever was retrieved.
 NOT_FROM_RANKS = {"NumRel", "NumQ", "prefs_num_prefs_poss"}
+# The diversity families divide after summing (ndeval's "ideal ideal" divisor, then the ideal ranking's value): a
+# rank's contribution is its term of the numerator, g_i / i or g_i / log2(1 + i) (their Breakdowns say so), and the
+# worked formula shows the sum over the divisor. Their contributions sum to a value of 0 exactly when it is 0.
+DIVIDED_AFTER_SUM = {"ERR_IA", "nERR_IA", "alpha_DCG", "alpha_nDCG", "nNRBP"}
 # An empty list scores other than 0 (YAAP: log(1 / (1 + R))): their contributions rise from that value.
 NONZERO_WHEN_EMPTY = {"YAAP"}
+
+
+def undefined(family: str, value: float, qrels: dict, conv: Conventions) -> bool:
+    """A 0 / 0 of ZERO_OVER_ZERO's: NaN, and only where nothing in the qrels is relevant."""
+    if family in ZERO_OVER_ZERO and math.isnan(value):
+        assert not any(grade >= max(conv.threshold, 1) for grade in qrels.values()), family
+        return True
+    return False
 
 
 def relevant_positions(ranking, qrels, threshold=1):
@@ -62,6 +74,8 @@ def test_values_lie_in_the_declared_range_and_unbounded_ones_are_non_negative(qu
     ranking, qrels = query
     for family, metric in FUNCTIONS.items():
         value = metric(ranking, qrels, k, conventions=conv).value
+        if undefined(family, value, qrels, conv):
+            continue
         assert not math.isnan(value), family
         declared = registry.family(family).values.range
         if declared is not None:
@@ -78,9 +92,14 @@ def test_contributions_sum_to_the_value_and_running_is_their_cumulative_sum(quer
         if family in NOT_FROM_RANKS:
             continue
         result = metric(ranking, qrels, k, conventions=conv)
+        if undefined(family, result.value, qrels, conv):
+            continue
         start = metric([], qrels, k, conventions=conv).value if family in NONZERO_WHEN_EMPTY else 0.0
         contributions = [s.contribution for s in result.steps]
-        assert math.fsum([start, *contributions]) == pytest.approx(result.value, abs=1e-12, rel=1e-12), family
+        if family in DIVIDED_AFTER_SUM:
+            assert (math.fsum(contributions) == 0) == (result.value == 0), family
+        else:
+            assert math.fsum([start, *contributions]) == pytest.approx(result.value, abs=1e-12, rel=1e-12), family
         total = start
         for step in result.steps:
             total += step.contribution
@@ -271,9 +290,11 @@ def test_negative_grades_act_like_unjudged_docs(query, k, conv):
     for family, metric in FUNCTIONS.items():
         if family in POOL_AWARE:
             continue
-        assert (
-            metric(ranking, qrels, k, conventions=conv).value == metric(ranking, cleaned, k, conventions=conv).value
-        ), family
+        value = metric(ranking, qrels, k, conventions=conv).value
+        if undefined(family, value, qrels, conv):
+            assert math.isnan(metric(ranking, cleaned, k, conventions=conv).value), family
+            continue
+        assert value == metric(ranking, cleaned, k, conventions=conv).value, family
 
 
 @SETTINGS

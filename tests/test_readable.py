@@ -11,6 +11,7 @@ from math import log2
 
 import numpy as np
 import pytest
+from strategies import ZERO_OVER_ZERO
 
 from metrics import (
     FUNCTIONS,
@@ -279,7 +280,6 @@ def test_k_beyond_the_list():
 # Not about relevance: how much was judged (Judged, unj), what is unjudged (RBP_resid), the cost of non-relevant
 # documents retrieved (utility's b).
 NOT_ABOUT_RELEVANCE = {"Judged", "unj", "RBP_resid", "utility"}
-ZERO_OVER_ZERO = {"nNRBP"}  # ndeval 4.5 divides 0 by 0 and prints -nan; kept (tests/families/test_nnrbp.py)
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.core.ranking import byte_order
 from metrics.diversity.aspects import Aspects
 from metrics.diversity.topic import NDEVAL_DEPTH, sparse_topic_values
 from metrics.io import ndeval_arrays as fast
 from metrics.io.ndeval_run import c_double
-from metrics.io.subtopic_qrels import byte_order, text_of
+from metrics.io.subtopic_qrels import text_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Turning scores into a ranking, with trec_eval's tie rule."""
+"""Turning scores into a ranking, with trec_eval's tie rule; C's strcmp order of doc ids."""
 
 from __future__ import annotations
 
@@ -37,3 +37,9 @@ def rank_by_score(scores: Mapping[str, float]) -> list[str]:
     ['a', 'b']
     """
     return [doc for doc, _ in sorted(scores.items(), key=lambda item: (float(item[1]), item[0]), reverse=True)]
+
+
+def byte_order(doc: str) -> bytes:
+    """The sort key of C's strcmp on a document id's bytes (ids read from a file keep undecodable bytes as
+    surrogates)."""
+    return doc.encode("utf-8", "surrogateescape")

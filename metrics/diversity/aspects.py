@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from metrics.core.checks import check_qrels
-from metrics.io.subtopic_qrels import byte_order
+from metrics.core.ranking import byte_order
 
 
 @dataclass(frozen=True, eq=False)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import heapq
 
+from metrics.core.ranking import byte_order
 from metrics.diversity.aspects import Aspects
-from metrics.io.subtopic_qrels import byte_order
 
 
 def ideal_ranking(aspects: Aspects, alpha: float) -> list[str]:

@@ -64,8 +64,9 @@ def nerr_ia(
 
     Examples
     --------
-    >>> nerr_ia(["b", "a"], {"1": {"a": 1}, "2": {"a": 1, "b": 1}}, 2).value == (1 + 1 / 2) / (2 + 0.5 / 2)
-    True
+    >>> b = nerr_ia(["b", "a"], {"1": {"a": 1}, "2": {"a": 1, "b": 1}}, 2)
+    >>> round(b.value, 4), round((1 + 1.5 / 2) / (2 + 0.5 / 2), 4)  # b, then a (new 1 + seen once 0.5), halved
+    (0.7778, 0.7778)
     """
     w = walk(ranking, qrels, k, alpha, conventions)
     n, depth = w.aspects.subtopics, k or len(w.ranking)

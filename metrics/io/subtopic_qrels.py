@@ -40,12 +40,6 @@ def number_problem(what: str, token: bytes) -> str:
     return f"{what} {quoted(text)} is not a natural number (digits only)"
 
 
-def byte_order(doc: str) -> bytes:
-    """The sort key of C's strcmp on a document id's bytes (ids read from a file keep undecodable bytes as
-    surrogates)."""
-    return doc.encode("utf-8", "surrogateescape")
-
-
 def text_of(token: bytes) -> str:
     return token.decode("utf-8", "surrogateescape")
 
