@@ -19,6 +19,13 @@ _RUN = """async ([tags, extra, within]) => {
   // The app's accessibility script (shell/components/a11y.js) marks what scrolls after the page changes (a frame
   // later, or within a second when a font's arrival widens a formula): let it see the page as axe will.
   await atMost(document.fonts.ready);
+  // Every page mounts that script (shell/layout.py), as a component: on a loaded machine it can arrive after the
+  // page looks idle, and an audit before it would report the formulas it makes focusable.
+  const mounted = new Promise((resolve) => {
+    const poll = () => (window.__irlabA11yNow ? resolve() : setTimeout(poll, 50));
+    poll();
+  });
+  await atMost(mounted);
   if (window.__irlabA11yNow) window.__irlabA11yNow();
   // A popup fading in is half transparent: wait for the transitions that end (not a spinner's endless one).
   const ending = document.getAnimations().filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity);
