@@ -21,6 +21,7 @@ import pytest
 
 import metrics.io.text.plain
 from metrics.cli.ir_metrics import main
+from metrics.compare.leaderboard import evaluate_runs
 from metrics.io import InputError, read_run
 
 CASES = json.loads((Path(__file__).parent / "data" / "trec_eval10" / "max_docs_duplicates.json").read_text())
@@ -147,3 +148,18 @@ def test_read_run_takes_the_cut(tmp_path, case):
             read_run(run, max_docs=cut, queries=queries)
     with pytest.raises(InputError, match="appears twice"):
         read_run(run)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_compare_runs_as_trec_eval(tmp_path, stream):
+    """metrics.compare (python -m metrics.cli.ir_metrics_compare) checks the judged queries only, read whole or
+    streamed: a run trec_eval accepts (without -c, -D or -M) is scored, one it refuses is refused."""
+    plain = [case for case in QRELS_CASES if case["args"][0] in ("-q", "-c") and "run only" in case["name"]]
+    assert {case["rc"] == 0 for case in plain} == {True, False}
+    for case in plain:
+        judgments, run = _files(tmp_path, case)
+        if case["rc"] == 0:
+            evaluate_runs([("run", run)], judgments, ["map"], stream=stream)
+        else:
+            with pytest.raises(InputError, match="appears twice"):
+                evaluate_runs([("run", run)], judgments, ["map"], stream=stream)
