@@ -183,7 +183,9 @@ def evaluated_queries(judged, only: str | None):
         return judged
     import pyarrow.compute as pc
 
-    return [only] if pc.any(pc.equal(judged, only)).as_py() else []
+    queries = pc.unique(judged)  # sliced, not built from Python values (pa.scalar, pa.array of a list load pandas)
+    listed = queries.to_pylist()
+    return queries.slice(listed.index(only) if only in listed else len(listed), 1)
 
 
 def cut_run(run, query: str, *, judged: bool, complete: bool) -> dict:

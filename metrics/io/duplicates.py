@@ -46,7 +46,7 @@ def in_queries(top: np.ndarray | None, starts, ranking_queries, queries: pa.Arra
     checks a ranking only when it evaluates its query, so a doc given twice for another query is accepted."""
     if queries is None:
         return top
-    checked = bool_numpy(pc.fill_null(pc.is_in(ranking_queries, value_set=queries), False))
+    checked = bool_numpy(pc.is_in(ranking_queries, value_set=queries))  # query ids are never null
     if checked.all():
         return top
     rows = np.repeat(checked, np.diff(starts))
