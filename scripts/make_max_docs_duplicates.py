@@ -1,10 +1,12 @@
-"""Record trec_eval 10.0 on runs that give a doc twice, under -M: tests/data/trec_eval10/max_docs_duplicates.json.
+"""Record trec_eval 10.0 on runs giving a doc twice (-M, -c, -D, -J): tests/data/trec_eval10/max_docs_duplicates.json.
 
     python -m scripts.make_max_docs_duplicates /path/to/trec_eval
 
 trec_eval sorts each query's results (score descending; ties by doc id descending, or ascending for preferences),
 cuts them to the top -M, and only then refuses a doc given twice (form_res_rels.c, form_res_rels_jg.c,
-form_prefs_counts.c): a copy beyond the cut is accepted. Each case stores the binary's stdout and exit status for one
+form_prefs_counts.c): a copy beyond the cut is accepted. It checks a query only when it evaluates it (trec_eval.c's
+main loop: the queries judged, with -D LEVEL.QID that one), so a doc twice for a query only the run has is accepted,
+with -c too. Each case stores the binary's stdout and exit status for one
 input (judgments and run text) and one argument list; tests/test_max_docs_duplicates.py replays them through every
 reader. Deterministic: the inputs are written out below.
 """
@@ -38,6 +40,9 @@ TIES = "q1 Q0 x 1 2.0 r\nq1 Q0 a 2 1.0 r\nq1 Q0 b 3 1.0 r\nq1 Q0 c 4 1.0 r\nq1 Q
 TIES_QRELS = "q1 0 a 1\nq1 0 c 1\nq1 0 x 0\nq2 0 a 1\n"
 TIES_QRELS_JG = "q1 u1 a 1\nq1 u2 c 1\nq1 u1 x 0\nq2 u1 a 1\n"
 TIES_PREFS = "q1 u1 s1 a 2\nq1 u1 s1 c 1\nq1 u1 s1 x 0\nq1 u1 s1 b 1\nq2 u1 s1 a 1\nq2 u1 s1 b 0\n"
+# q3 is in no judgments: its x twice is never checked. UNJUDGED_TOO adds zz twice (a doc nobody judged) to judged q2.
+UNJUDGED = "q1 Q0 d1 1 3.0 r\nq1 Q0 d2 2 2.0 r\nq3 Q0 x 1 3.0 r\nq3 Q0 x 2 1.0 r\nq2 Q0 a 1 2.0 r\nq2 Q0 b 2 1.0 r\n"
+UNJUDGED_TOO = UNJUDGED + "q2 Q0 zz 3 0.5 r\nq2 Q0 zz 4 0.4 r\n"
 
 MEASURES = ["-m", "P.2,3", "-m", "map", "-m", "ndcg", "-m", "num_ret", "-m", "recip_rank", "-m", "relstring.6"]
 GROUP_MEASURES = ["-m", "map_avgjg", "-m", "P_avgjg.2,3", "-m", "Rprec_mult_avgjg"]
@@ -47,6 +52,9 @@ PREFS_MEASURES = ["-m", "all_prefs"]
 def _cuts(cuts: list[str], extra: list[str]) -> list[list[str]]:
     return [[*cut, *extra] for cut in cuts]
 
+
+# zz twice in judged q2: refused, also under -c and -J; accepted when -D evaluates q1 alone, or -M cuts it
+ONLY_TOO = [["-q"], ["-c", "-q"], ["-J", "-q"], ["-D", "0.q1", "-q"], ["-D", "0.q2"], ["-M", "2", "-q"]]
 
 # (name, judgments, run, -R format, argument lists)
 INPUTS = [
@@ -59,6 +67,18 @@ INPUTS = [
     ("prefs beyond", PREFS, BEYOND, "prefs", _cuts([["-M", "3", "-q"], ["-M4", "-q"], ["-M2"]], PREFS_MEASURES)),
     ("prefs unsorted", PREFS, UNSORTED, "prefs", _cuts([["-M", "2", "-q"], ["-M3", "-q"], ["-M4"]], PREFS_MEASURES)),
     ("prefs ties", TIES_PREFS, TIES, "prefs", _cuts([["-M", "3", "-q"], ["-M4", "-q"], ["-M5", "-q"]], PREFS_MEASURES)),
+    (
+        "run only",
+        QRELS,
+        UNJUDGED,
+        "qrels",
+        _cuts([["-q"], ["-c", "-q"], ["-J", "-q"], ["-M", "1"], ["-D", "0.q1"]], MEASURES),
+    ),
+    ("run only too", QRELS, UNJUDGED_TOO, "qrels", _cuts(ONLY_TOO, MEASURES)),
+    ("groups run only", QRELS_JG, UNJUDGED, "qrels_jg", _cuts([["-q"], ["-c", "-q"], ["-M1"]], GROUP_MEASURES)),
+    ("groups run only too", QRELS_JG, UNJUDGED_TOO, "qrels_jg", _cuts(ONLY_TOO, GROUP_MEASURES)),
+    ("prefs run only", PREFS, UNJUDGED, "prefs", _cuts([["-q"], ["-c", "-q"], ["-M1"]], PREFS_MEASURES)),
+    ("prefs run only too", PREFS, UNJUDGED_TOO, "prefs", _cuts(ONLY_TOO, PREFS_MEASURES)),
 ]
 
 

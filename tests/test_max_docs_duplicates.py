@@ -1,9 +1,10 @@
-"""-M and a doc given twice: trec_eval 10.0 cuts each ranking to its top -M, then refuses a doc given twice, so a copy
-beyond the cut is accepted (and does not count). Its recorded answers (tests/data/trec_eval10/max_docs_duplicates.json,
-made by scripts/make_max_docs_duplicates.py) are replayed through every way the CLI reads a run: whole (plain text,
-Arrow), streamed (one block, or pieces smaller than a query), Parquet (written with --to-parquet, or given as the run),
-Dask, and the -R qrels_jg and prefs readers; the library's read_run takes the cut too, and without one refuses every
-doc given twice.
+"""A doc given twice: trec_eval 10.0 cuts each ranking to its top -M, then refuses a doc given twice, so a copy
+beyond the cut is accepted (and does not count); and it checks only the queries it evaluates (the judged; with -D
+LEVEL.QID that one), so a doc twice for a query only the run has is accepted, with -c too. Its recorded answers
+(tests/data/trec_eval10/max_docs_duplicates.json, made by scripts/make_max_docs_duplicates.py) are replayed through
+every way the CLI reads a run: whole (plain text, Arrow), streamed (one block, or pieces smaller than a query), Parquet
+(written with --to-parquet, or given as the run), Dask, and the -R qrels_jg and prefs readers; the library's read_run
+takes the cut and the evaluated queries too, and without them refuses every doc given twice.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 
 import metrics.io.text.plain
 from metrics.cli.ir_metrics import main
+from metrics.compare.leaderboard import evaluate_runs
 from metrics.io import InputError, read_run
 
 CASES = json.loads((Path(__file__).parent / "data" / "trec_eval10" / "max_docs_duplicates.json").read_text())
@@ -56,8 +58,8 @@ def _cli(args: list[str], *, arrow: bool = False) -> tuple[int, str, str]:
 
 
 def _assert_as_trec_eval(case: dict, status: int, out: str, err: str) -> None:
-    if case["rc"] == 0:
-        assert (status, err) == (0, ""), err
+    if case["rc"] == 0:  # our notes (e.g. a query only in the run, ignored) are not trec_eval's output
+        assert status == 0 and not [line for line in err.splitlines() if not line.startswith("note: ")], err
         assert out == case["stdout"]
     else:  # trec_eval refused a doc given twice within the cut: we do too, with our message
         assert status == 2 and "appears twice" in err and "duplicate-doc" in err, err
@@ -112,7 +114,7 @@ def test_judgment_group_and_prefs_cases_as_trec_eval(tmp_path, case):
 
 def test_dask_as_trec_eval(tmp_path):
     pytest.importorskip("distributed")
-    for case in QRELS_CASES[:5]:  # accepted and refused
+    for case in [*QRELS_CASES[:5], *[case for case in QRELS_CASES if "run only" in case["name"]]]:
         judgments, run = _files(tmp_path, case)
         _assert_as_trec_eval(case, *_cli([*case["args"], "--dask", "local:1", judgments, run]))
 
@@ -126,16 +128,38 @@ def _cut(args: list[str]) -> int | None:
     return None
 
 
+def _evaluated(case: dict) -> set[str]:
+    """The queries trec_eval evaluates: the judged, or with -D LEVEL.QID that one."""
+    judged = {line.split()[0] for line in case["judgments"].splitlines()}
+    args = case["args"]
+    return judged & {args[args.index("-D") + 1].split(".", 1)[1]} if "-D" in args else judged
+
+
 @pytest.mark.parametrize("case", QRELS_CASES, ids=_case_id)
 def test_read_run_takes_the_cut(tmp_path, case):
-    """read_run(max_docs=) accepts what trec_eval accepts under that -M; without a cut every doc given twice is
-    refused (each recorded run gives one)."""
+    """read_run(max_docs=, queries=) accepts what trec_eval accepts under that -M and those evaluated queries; without
+    them every doc given twice is refused (each recorded run gives one)."""
     _, run = _files(tmp_path, case)
-    cut = _cut(case["args"])
+    cut, queries = _cut(case["args"]), _evaluated(case)
     if case["rc"] == 0:
-        read_run(run, max_docs=cut)
+        read_run(run, max_docs=cut, queries=queries)
     else:
         with pytest.raises(InputError, match="appears twice"):
-            read_run(run, max_docs=cut)
+            read_run(run, max_docs=cut, queries=queries)
     with pytest.raises(InputError, match="appears twice"):
         read_run(run)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_compare_runs_as_trec_eval(tmp_path, stream):
+    """metrics.compare (python -m metrics.cli.ir_metrics_compare) checks the judged queries only, read whole or
+    streamed: a run trec_eval accepts (without -c, -D or -M) is scored, one it refuses is refused."""
+    plain = [case for case in QRELS_CASES if case["args"][0] in ("-q", "-c") and "run only" in case["name"]]
+    assert {case["rc"] == 0 for case in plain} == {True, False}
+    for case in plain:
+        judgments, run = _files(tmp_path, case)
+        if case["rc"] == 0:
+            evaluate_runs([("run", run)], judgments, ["map"], stream=stream)
+        else:
+            with pytest.raises(InputError, match="appears twice"):
+                evaluate_runs([("run", run)], judgments, ["map"], stream=stream)

@@ -227,8 +227,10 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
     from metrics.evaluation.streaming import evaluate_stream, too_large_to_read_whole
     from metrics.io import read_qrels, read_run
 
-    if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone
-        run, qrels = read_run(options.run, max_docs=settings.cut()), read_qrels(options.qrels)
+    if options.debug.query is not None:  # trec_eval -D LEVEL.QID: that query alone (the only one checked)
+        qrels = read_qrels(options.qrels)
+        checked = trec_options.evaluated_queries(qrels.query, options.debug.query)
+        run = read_run(options.run, max_docs=settings.cut(), queries=checked)
         cut = trec_options.only_query(run, qrels, options.debug.query, settings.complete)
         return evaluate(*cut, measures, options=settings), run.name, qrels.name
     run_source = options.run
@@ -249,20 +251,34 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
         except (ValueError, OSError):
             read_qrels(options.qrels)  # trec_eval reads the qrels first: a qrels error is the one reported
             raise
-    # The run first: its parse is the peak, and the qrels' arrays are not yet held then (9 MiB less at 2M rows).
-    try:
-        run = read_run(run_source, max_docs=settings.cut())
-    except (ValueError, OSError):
-        read_qrels(options.qrels)  # trec_eval reads the qrels first: a qrels error is the one reported
-        raise
-    _return_freed_memory()
-    qrels = read_qrels(options.qrels)
-    _return_freed_memory()
+    run, qrels = _read_whole(run_source, options.qrels, settings)
     names = run.name, qrels.name
     joined = join(run, qrels, measures, options=settings)
     del run, qrels  # scoring reads only the join: the run's doc ids go before the measures' arrays come
     _return_freed_memory()
     return score(joined), *names
+
+
+def _read_whole(run_source, qrels_path: str, settings: EvaluationOptions):
+    """(Run, Qrels), each read whole. The run first: its parse is the peak, and the qrels' arrays are not yet held then
+    (9 MiB less at 2M rows)."""
+    from metrics.io import read_qrels, read_run
+
+    qrels = None
+    try:
+        run = read_run(run_source, max_docs=settings.cut())
+    except (ValueError, OSError) as error:
+        qrels = read_qrels(qrels_path)  # trec_eval reads the qrels first: a qrels error is the one reported
+        if getattr(error, "code", None) != "duplicate-doc":
+            raise
+        # trec_eval checks only the queries it evaluates (the judged): read again, checking those (rare, so the
+        # usual read neither pays for it nor holds the qrels at its peak)
+        run = read_run(run_source, max_docs=settings.cut(), queries=qrels.query)
+    _return_freed_memory()
+    if qrels is None:
+        qrels = read_qrels(qrels_path)
+    _return_freed_memory()
+    return run, qrels
 
 
 def _plain_files(run_path: str, qrels_path: str):

@@ -149,13 +149,15 @@ def evaluate_format(options, measures, settings: EvaluationOptions, release=lamb
     if options.rel_format == "qrels_jg":
         judgments = read_qrels_jg(options.qrels)
         release()
-        run, evaluate = read_run(options.run, max_docs=settings.cut()), evaluate_judgment_groups
+        checked = evaluated_queries(judgments.query, options.debug.query)
+        run, evaluate = read_run(options.run, max_docs=settings.cut(), queries=checked), evaluate_judgment_groups
     else:  # preferences rank ties their own way (metrics.preferences.runs.preference_runs.ranked_run)
         read = read_prefs if options.rel_format == "prefs" else read_qrels_prefs
         judgments = read(options.qrels)  # first, as trec_eval: an error there is the one reported
         release()
         # The run's rows cut to the judged docs' as it is read, a block at a time (ranked_run): never held whole.
-        run = ranked_run(options.run, keep=judged_docs(judgments), max_docs=settings.cut())
+        checked = evaluated_queries(judgments.query, options.debug.query)
+        run = ranked_run(options.run, keep=judged_docs(judgments), max_docs=settings.cut(), queries=checked)
         evaluate = evaluate_preferences
     release()
     names = run.name, judgments.name
@@ -172,6 +174,18 @@ def evaluate_format(options, measures, settings: EvaluationOptions, release=lamb
         else:
             run = cut_run(run, query, judged=len(judgments.query) > 0, complete=settings.complete)
     return evaluate(run, judgments, measures, options=settings), *names
+
+
+def evaluated_queries(judged, only: str | None):
+    """The queries trec_eval evaluates, and so checks for a doc given twice: the judged (``judged``: the judgments'
+    query column; a run's other queries are skipped, -c or not), or with -D LEVEL.QID (``only``) that one if judged."""
+    if only is None:
+        return judged
+    import pyarrow.compute as pc
+
+    queries = pc.unique(judged)  # sliced, not built from Python values (pa.scalar, pa.array of a list load pandas)
+    listed = queries.to_pylist()
+    return queries.slice(listed.index(only) if only in listed else len(listed), 1)
 
 
 def cut_run(run, query: str, *, judged: bool, complete: bool) -> dict:

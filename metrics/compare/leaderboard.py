@@ -126,7 +126,8 @@ def evaluate_runs(
             if stream or (stream is None and too_large_to_read_whole(source)):
                 evaluations[name] = evaluate_stream(source, qrels, measures, options=options)
             else:
-                run = read_run(source, max_docs=options.cut())  # errors name the file, not the run
+                # errors name the file, not the run; a doc given twice is refused in judged queries only (trec_eval)
+                run = read_run(source, max_docs=options.cut(), queries=qrels.query)
                 evaluations[name] = evaluate(run, qrels, measures, options=options)
                 del run  # the parsed rows go before the next run is read
     if progress:

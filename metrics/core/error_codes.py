@@ -225,7 +225,9 @@ _CODES = (
         "duplicate-doc",
         "A document appears twice in one ranking",
         "A run (or a ranked list) gives the same document twice for one query; trec_eval aborts on it, as we do. "
-        "Under `-M N` only a document twice in the query's top N is refused: trec_eval cuts, then checks.",
+        "Under `-M N` only a document twice in the query's top N is refused: trec_eval cuts, then checks. "
+        "On the command line only the queries trec_eval evaluates are checked (those in the judgments; with "
+        "`-D LEVEL.QID` that one): a query only the run has is skipped, duplicates and all.",
         "Keep one line per (query, doc): the one with the highest score, e.g. with "
         "`sort -k1,1 -k5,5gr run.txt | sort -u -k1,1 -k3,3 -s`, or `df.drop_duplicates(['query', 'doc'])`.",
         "q1 Q0 d1 1 12.5 bm25\nq1 Q0 d1 2 11.0 bm25\n",

@@ -212,7 +212,7 @@ def _key(run_number: int, part: str) -> str:
 def _evaluate_rows(name: str, rows: Rows, index: QrelsByQuery, measures, options: EvaluationOptions) -> Evaluation:
     """A task: one block of whole queries (duplicates are named by their row in the run), under the block options
     (metrics.evaluation.streaming.block_options: without -c)."""
-    run = block_run(name, rows, lambda file_rows: [f"row {r}" for r in file_rows], options.cut())
+    run = block_run(name, rows, lambda file_rows: [f"row {r}" for r in file_rows], options.cut(), index.queries)
     return evaluate(run, index.subset(run.query_ids), measures, options=options)
 
 
@@ -223,7 +223,7 @@ def _evaluate_file(
     read by the worker, under the block options."""
     source = ParquetInput(root, "run", files=[path])
     columns, line_names = source.read_columns()
-    run = block_run(source.name, Rows(columns), line_names, options.cut())
+    run = block_run(source.name, Rows(columns), line_names, options.cut(), index.queries)
     return evaluate(run, index.subset(run.query_ids), measures, options=options)
 
 

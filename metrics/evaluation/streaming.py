@@ -120,7 +120,8 @@ def _evaluate_blocks(
     parts = []
     seen: set[str] = set()
     for rows in blocks:
-        run = block_run(source.name, rows, source.line_names, options.cut())
+        # a doc given twice is refused for judged queries only: trec_eval skips the others
+        run = block_run(source.name, rows, source.line_names, options.cut(), qrels.queries)
         ids = run.query_ids.to_pylist()
         if not seen.isdisjoint(ids):
             raise NotContiguous

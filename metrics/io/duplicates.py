@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from metrics.io.arrays.conversions import take
+from metrics.io.arrays.conversions import bool_numpy, take
 from metrics.io.arrays.parallel import by_halves
 from metrics.io.rules import InputError, quoted
 
@@ -25,6 +27,30 @@ def top_rows(starts: np.ndarray, max_docs: int | None, moved=None) -> np.ndarray
         position[moved[0]] = moved[1]
     position -= np.repeat(starts[:-1], lengths)
     return position < max_docs
+
+
+def query_set(queries) -> pa.Array | None:
+    """The queries whose rankings are checked for a doc given twice (the ones trec_eval will evaluate: judged, and
+    with -D LEVEL.QID that one), as one string array for pc.is_in; None (the default) checks every ranking."""
+    if queries is None:
+        return None
+    if isinstance(queries, pa.ChunkedArray):
+        queries = queries.combine_chunks()
+    if not isinstance(queries, pa.Array):
+        queries = pa.array(list(queries), pa.string())
+    return pc.unique(queries.cast(pa.string()))
+
+
+def in_queries(top: np.ndarray | None, starts, ranking_queries, queries: pa.Array | None) -> np.ndarray | None:
+    """``top`` (top_rows) narrowed to the rows of rankings whose query is in ``queries`` (query_set): trec_eval
+    checks a ranking only when it evaluates its query, so a doc given twice for another query is accepted."""
+    if queries is None:
+        return top
+    checked = bool_numpy(pc.is_in(ranking_queries, value_set=queries))  # query ids are never null
+    if checked.all():
+        return top
+    rows = np.repeat(checked, np.diff(starts))
+    return rows if top is None else rows & top
 
 
 def refuse_duplicate_docs(

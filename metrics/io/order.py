@@ -26,15 +26,16 @@ from metrics.io.arrays.conversions import (
 )
 from metrics.io.arrays.hashing import doc_hash, pair_key
 from metrics.io.arrays.parallel import by_halves
-from metrics.io.duplicates import refuse_duplicate_docs, refuse_duplicates, top_rows
+from metrics.io.duplicates import in_queries, refuse_duplicate_docs, refuse_duplicates, top_rows
 from metrics.io.model import Qrels, Run
 
 
-def prepare_run(name: str, columns: dict, row_names: Callable, max_docs: int | None = None) -> Run:
+def prepare_run(name: str, columns: dict, row_names: Callable, max_docs: int | None = None, queries=None) -> Run:
     """Group by query and rank by (score desc, doc id desc), sorting only what is out of that order.
 
     ``max_docs`` (trec_eval -M): a doc given twice is refused only when both are in the ranking's top ``max_docs``,
-    as trec_eval checks the ranking after its cut; None: every doc given twice is refused.
+    as trec_eval checks the ranking after its cut; None: every doc given twice is refused. ``queries``
+    (metrics.io.duplicates.query_set): only those queries' rankings are checked (the ones trec_eval evaluates).
 
     ``columns`` (query, doc, score) is emptied: each parsed column is freed as soon as it is no longer needed.
     The query ids may be dictionary-encoded (each chunk its own dictionary: parse_text's codes).
@@ -83,7 +84,7 @@ def prepare_run(name: str, columns: dict, row_names: Callable, max_docs: int | N
         groups = np.searchsorted(starts, rows, side="right") - 1
         return query_ids.take(arrow_int64(groups)).to_pylist()
 
-    top = top_rows(starts, max_docs, moved)
+    top = in_queries(top_rows(starts, max_docs, moved), starts, query_ids, queries)
     refuse_duplicate_docs(name, starts, hashed, query_of, doc, file_row, row_names, top)
     return Run(name, query_ids, starts, doc, hashed, moved)
 

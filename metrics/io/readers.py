@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from metrics.io.columnar.frames import from_mapping, parse_frame
 from metrics.io.columnar.parquet import ParquetInput
+from metrics.io.duplicates import query_set
 from metrics.io.model import Qrels, Run
 from metrics.io.order import prepare_qrels, prepare_run
 from metrics.io.rules import InputError
@@ -14,7 +15,7 @@ from metrics.io.text.fast import parse_text
 from metrics.io.text.sources import TextSource, is_parquet
 
 
-def read_run(source, name: str | None = None, *, max_docs: int | None = None) -> Run:
+def read_run(source, name: str | None = None, *, max_docs: int | None = None, queries=None) -> Run:
     r"""Read a run, whatever its form, into trec_eval's order: each query's documents by score, highest first.
 
     Parameters
@@ -31,6 +32,10 @@ def read_run(source, name: str | None = None, *, max_docs: int | None = None) ->
         The cut the run will be scored under (trec_eval ``-M``): a doc given twice for a query is refused only
         when both copies are in the query's top ``max_docs``, as trec_eval checks after its cut. By default every
         doc given twice is refused.
+    queries : iterable of str, optional
+        The queries that will be evaluated (those judged; trec_eval ``-D LEVEL.QID``: that one): a doc given twice
+        is refused only for them, as trec_eval checks a query's ranking only when it evaluates it. By default every
+        query's.
 
     Returns
     -------
@@ -59,7 +64,7 @@ def read_run(source, name: str | None = None, *, max_docs: int | None = None) ->
     >>> read_run({"q1": {"a": 0.5, "b": 0.9}}).to_rankings()
     {'q1': ['b', 'a']}
     """
-    return _read(source, name, "run", max_docs)
+    return _read(source, name, "run", max_docs, queries)
 
 
 def read_qrels(source, name: str | None = None) -> Qrels:
@@ -104,7 +109,7 @@ def read_qrels(source, name: str | None = None) -> Qrels:
     return _read(source, name, "qrels")
 
 
-def _read(source, name: str | None, kind: str, max_docs: int | None = None):
+def _read(source, name: str | None, kind: str, max_docs: int | None = None, queries=None):
     if isinstance(source, Run | Qrels):
         if (kind == "run") != isinstance(source, Run):
             raise InputError("input-type", f"expected {kind}, got {type(source).__name__.lower()}", source.name)
@@ -125,5 +130,6 @@ def _read(source, name: str | None, kind: str, max_docs: int | None = None):
         raise InputError("input-type", f"cannot read a {kind} from {type(source).__name__}", name or kind)
     display = name or (text.name if text else "DataFrame")
     if kind == "run":
-        return prepare_run(display, columns, line_of, max_docs)  # takes the columns out of the dict: freed once used
+        # takes the columns out of the dict: freed once used
+        return prepare_run(display, columns, line_of, max_docs, query_set(queries))
     return prepare_qrels(display, columns["query"], columns["doc"], columns["grade"], line_of)

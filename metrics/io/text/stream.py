@@ -199,13 +199,14 @@ def _joined(parts: list[Rows]) -> Rows:
     return Rows(columns, 0, file_rows)
 
 
-def block_run(name: str, rows: Rows, line_names, max_docs: int | None = None) -> Run:
+def block_run(name: str, rows: Rows, line_names, max_docs: int | None = None, queries=None) -> Run:
     """A Run of the block's rows: prepare_run's order and checks (a doc given twice refused in each ranking's top
-    ``max_docs``: trec_eval -M); a duplicate is named by its line in the file."""
+    ``max_docs``: trec_eval -M; only in ``queries``' rankings if given); a duplicate is named by its line in the
+    file."""
 
     def row_names(local) -> list[str]:
         local = np.asarray(local, dtype=np.int64)
         absolute = rows.file_rows[local] if rows.file_rows is not None else local + rows.first_row
         return line_names(absolute.tolist())
 
-    return prepare_run(name, dict(rows.columns), row_names, max_docs)
+    return prepare_run(name, dict(rows.columns), row_names, max_docs, queries)

@@ -35,7 +35,7 @@ from metrics.io.arrays.conversions import (
     take,
 )
 from metrics.io.arrays.hashing import StringIndex, sorted_search
-from metrics.io.duplicates import refuse_duplicate_docs, top_rows
+from metrics.io.duplicates import in_queries, query_set, refuse_duplicate_docs, top_rows
 from metrics.io.rules import InputError
 from metrics.preferences.preference_table import distinct, table_of
 from metrics.preferences.prefs_file import Preferences, read_prefs
@@ -112,20 +112,22 @@ class RankedRun:
         return set(self.queries.to_pylist())
 
 
-def ranked_run(source, name: str | None = None, keep=None, max_docs: int | None = None) -> RankedRun:
+def ranked_run(source, name: str | None = None, keep=None, max_docs: int | None = None, queries=None) -> RankedRun:
     """Read a run (what metrics.io.read_run reads) and rank it for preferences; the same rules, and a doc given twice
-    for a query is refused (within each ranking's top ``max_docs`` if given: trec_eval -M). ``keep`` (doc hashes ->
+    for a query is refused (within each ranking's top ``max_docs`` if given: trec_eval -M; for ``queries`` only if
+    given: the evaluated, read_run's ``queries``). ``keep`` (doc hashes ->
     which rows to keep) drops the other rows once ranked: a run's rows are many, its judged documents few. A
     metrics.io.Run has no scores left: its order is kept."""
     if isinstance(source, RankedRun | Run):
         ranked = source if isinstance(source, RankedRun) else _from_run(source)
         return ranked if keep is None else ranked.kept(keep(ranked.doc_hash))
+    checked = query_set(queries)
     if keep is not None and _text_file(source):
-        in_blocks = _ranked_blocks(source, name, keep, max_docs)
+        in_blocks = _ranked_blocks(source, name, keep, max_docs, checked)
         if in_blocks is not None:
             return in_blocks
     display, query, doc, score, row_names = _columns(source, name)
-    return _ranked(display, query, doc, score, row_names, keep, max_docs)
+    return _ranked(display, query, doc, score, row_names, keep, max_docs, checked)
 
 
 def _text_file(source) -> bool:
@@ -134,7 +136,7 @@ def _text_file(source) -> bool:
     return isinstance(source, str | os.PathLike) and os.path.isfile(source) and not is_parquet(source)
 
 
-def _ranked_blocks(source, name: str | None, keep, max_docs: int | None) -> RankedRun | None:
+def _ranked_blocks(source, name: str | None, keep, max_docs: int | None, checked) -> RankedRun | None:
     """A text run read BLOCK_PIECE_BYTES at a time in blocks of whole queries (metrics.io.text.stream), each block
     ranked and cut to the rows ``keep`` keeps before the next is parsed: the whole run's columns are never held (at 2M
     rows they were 100 MiB at their peak, the kept rows a tenth of that). None when a query's rows are in two blocks
@@ -154,11 +156,8 @@ def _ranked_blocks(source, name: str | None, keep, max_docs: int | None) -> Rank
         del rows
         score = float_numpy(columns.pop("score"))
         try:
-            parts.append(
-                _ranked(
-                    text_run.name, columns.pop("query"), chunked(columns.pop("doc")), score, row_names, keep, max_docs
-                )
-            )
+            query, doc = columns.pop("query"), chunked(columns.pop("doc"))
+            parts.append(_ranked(text_run.name, query, doc, score, row_names, keep, max_docs, checked))
         except InputError as error:  # a doc given twice
             duplicate = error
     if duplicate is not None:
@@ -177,9 +176,10 @@ def _ranked_blocks(source, name: str | None, keep, max_docs: int | None) -> Rank
     )
 
 
-def _ranked(display, query, doc, score, row_names, keep, max_docs: int | None = None) -> RankedRun:
+def _ranked(display, query, doc, score, row_names, keep, max_docs: int | None = None, checked=None) -> RankedRun:
     """The rows ranked for preferences (the ranked_run of one file's columns), then cut to those ``keep`` keeps. A doc
-    given twice is refused within each ranking's top ``max_docs`` (all if None)."""
+    given twice is refused within each ranking's top ``max_docs`` (all if None), of the ``checked`` queries' rankings
+    (metrics.io.duplicates.query_set; all if None)."""
     queries, code = _query_codes(query)
     del query
     n = len(code)
@@ -199,6 +199,7 @@ def _ranked(display, query, doc, score, row_names, keep, max_docs: int | None = 
         _ties_by_doc_ascending(rank, score, going_on, doc)
         del score, going_on
         top = rank <= max_docs if max_docs is not None and top_rows(starts, max_docs) is not None else None
+        top = in_queries(top, starts, queries.take(arrow_int64(code[starts[:-1]])), checked)
         refuse_duplicate_docs(display, starts, hashed, _query_of(queries, code), doc, None, row_names, top)
     else:  # any other order: one sort of every row by query, score descending, doc id ascending
         table = pa.table({"code": arrow_int64(code), "score": arrow_float64(score), "doc": doc})
@@ -213,6 +214,7 @@ def _ranked(display, query, doc, score, row_names, keep, max_docs: int | None = 
         in_order = pa.chunked_array([take(doc, file_row)], pa.string())
         query_of = _query_of(queries, ordered_code)
         top = top_rows(starts, max_docs)  # rows in trec_eval's order here: the top max_docs of each ranking lead it
+        top = in_queries(top, starts, queries.take(arrow_int64(ordered_code[starts[:-1]])), checked)
         refuse_duplicate_docs(display, starts, hashed[file_row], query_of, in_order, file_row, row_names, top)
         del in_order, ordered_code, file_row
     ranked = RankedRun(display, queries, code, rank, doc, hashed)
