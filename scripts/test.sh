@@ -35,10 +35,10 @@ if ! ls /usr/lib/*/libpangoft2-1.0.so.0 >/dev/null 2>&1; then
 fi
 
 python3 -m venv .venv
-# uv installs the test environment's ~120 packages in a fraction of pip's time (measured without caches on
-# 2026-11-28: 26 s against 104 s). It compiles no bytecode at install: each module is compiled on its first import
-# instead, and kept, so only what the tests import is compiled (this machine's environment may forbid writing it).
-# Compiling all of it at install (uv's --compile-bytecode) made a fresh clone's whole run 14 s slower (2026-11-28).
+# uv installs the test environment's ~120 packages in a fraction of pip's time (docs/performance.md, "The test
+# command"). It compiles no bytecode at install: each module is compiled on its first import instead, and kept, so
+# only what the tests import is compiled (this machine's environment may forbid writing it); compiling all of it at
+# install (uv's --compile-bytecode) made a fresh clone's whole run slower.
 .venv/bin/python -m pip install -q "uv>=0.13,<0.14"
 .venv/bin/python -m uv pip install -q --python .venv/bin/python -e ".[test]"
 unset PYTHONDONTWRITEBYTECODE

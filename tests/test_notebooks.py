@@ -61,7 +61,9 @@ def downloaded_notebook(at: AppTest, stores: list[MemoryMediaFileStorage]) -> by
 def shared_kernel():
     """One kernel for the module's downloads: starting one (and importing pandas and plotly in it) costs about as
     much as running a notebook. Each run starts in its own folder with an empty namespace (``execute``), so a
-    notebook still cannot use another's names; the committed notebooks get a fresh kernel each (``fresh=True``)."""
+    notebook still cannot use another's names. The committed notebooks run in it too: a fresh kernel for each cost
+    2-3 CPU-seconds per notebook, and the emptied namespace still fails a cell that needs a name no earlier cell
+    made."""
     manager = KernelManager(kernel_name="python3")
     manager.start_kernel()
     _SHARED["kernel"] = manager
@@ -73,18 +75,15 @@ def shared_kernel():
 _SHARED: dict[str, KernelManager] = {}
 
 
-def execute(text: str | bytes, folder: Path, extra: str | None = None, fresh: bool = False) -> nbformat.NotebookNode:
-    """Save the download in ``folder`` and run it top to bottom there: in a fresh kernel, or in the module's shared
-    kernel moved to ``folder`` with its namespace emptied first."""
+def execute(text: str | bytes, folder: Path, extra: str | None = None) -> nbformat.NotebookNode:
+    """Save the download in ``folder`` and run it top to bottom there, in the module's shared kernel moved to
+    ``folder`` with its namespace emptied first."""
     path = folder / "downloaded.ipynb"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
     if extra:
         nb.cells.append(nbformat.v4.new_code_cell(extra))
-    if fresh:
-        NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(folder)}}).execute()
-        return nb
     # Run before the notebook, then dropped: its outputs and names are not the notebook's.
     nb.cells.insert(0, nbformat.v4.new_code_cell(f"__import__('os').chdir({str(folder)!r})\n%reset -f"))
     NotebookClient(nb, km=_SHARED["kernel"], timeout=120).execute()
@@ -282,7 +281,7 @@ def test_the_committed_notebooks_run_clean_in_another_folder(tmp_path):
     for name in TEACHING:
         folder = tmp_path / name
         folder.mkdir()
-        executed = execute((NOTEBOOKS / f"{name}.ipynb").read_bytes(), folder, fresh=True)
+        executed = execute((NOTEBOOKS / f"{name}.ipynb").read_bytes(), folder)
         errors = [o for c in executed.cells for o in c.get("outputs", []) if o.output_type == "error"]
         assert errors == [], name
         assert any(c.get("outputs") for c in executed.cells), name

@@ -38,8 +38,9 @@ WAIT_S = 60  # a loaded 2-core box
 
 # --- rerunning another session: the live class's push to the phones -------------------------------------------
 
-# A one-page app whose first run asks, from another thread, for a rerun of its own session, as the live class's
-# watcher does for a phone; the second run comes with nothing sent by the browser.
+# A one-page app whose first run asks, from another thread and while it is still running, for a rerun of its own
+# session, as the live class's watcher does for a phone that is mid-run; the second run comes with nothing sent by
+# the browser, after the first has ended.
 PUSHED_APP = """
 import threading
 
@@ -53,7 +54,10 @@ st.text(f"run {runs} of {run.session_id}, q={st.query_params.get('q')}")
 st.text(f"can rerun: {internals.can_rerun(run.session_id)}")
 st.text(f"alive: {internals.session_alive(run.session_id)}, one that never was: {internals.session_alive('no-such')}")
 if runs == 1:
-    threading.Timer(0.2, internals.rerun_session, args=run).start()
+    pushed = threading.Thread(target=internals.rerun_session, args=run)
+    pushed.start()
+    pushed.join()  # the push is asked for before this run ends
+st.text("end of run")
 """
 
 
@@ -104,7 +108,8 @@ def _one_tab(base: str, wanted: int = 2) -> tuple[list[list[str]], list[str]]:
 
 def test_rerun_session_can_rerun_and_session_alive_on_a_real_server(tmp_path):
     """script_run, can_rerun, rerun_session and session_alive on a ``streamlit run`` server: the session is pushed
-    a rerun of its page as its browser last asked for it (the same query string), from another thread."""
+    a rerun of its page as its browser last asked for it (the same query string), from another thread, during its
+    first run; that run ends whole first (a push used to stop it and lose its query string: q=None)."""
     script = tmp_path / "pushed_app.py"
     script.write_text(PUSHED_APP, encoding="utf-8")
     log = tmp_path / "server.log"
@@ -122,6 +127,7 @@ def test_rerun_session_can_rerun_and_session_alive_on_a_real_server(tmp_path):
         f"run 1 of {session_id}, q=kept",
         "can rerun: True",
         "alive: True, one that never was: False",
+        "end of run",
     ], f"streamlit_internals.can_rerun or session_alive: no longer as on a live session in {VERSION} ({shown})"
     assert len(runs) == 2 and runs[1][0] == f"run 2 of {session_id}, q=kept", (
         f"streamlit_internals.rerun_session: no pushed rerun of the page in {VERSION} ({shown})"

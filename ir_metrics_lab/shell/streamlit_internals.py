@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import import_module
 from pathlib import Path
@@ -114,7 +115,9 @@ def _app_session(session_id: str, hook: str) -> Any | None:
 
 
 # What rerun_session uses of a session, and of the ClientState it sends
-_APP_SESSION_PIECES = ("_event_loop", "_client_state", "request_rerun", "session_state")
+_APP_SESSION_PIECES = ("_event_loop", "_client_state", "_scriptrunner", "request_rerun", "session_state")
+_RUN_POLL_S = 0.05  # how often a push waits for the session's run to end
+_RUN_WAIT_S = 60.0  # and for how long at most (then it reruns, stopping the run)
 _CLIENT_STATE_FIELDS = ("page_script_hash", "fragment_id", "is_auto_rerun", "widget_states")
 
 
@@ -145,8 +148,15 @@ def rerun_session(session_id: str, page_script_hash: str) -> None:
     if session is None:
         return
     loop = _attribute(session, "_event_loop", "rerun_session", "AppSession")
+    deadline = time.monotonic() + _RUN_WAIT_S
 
     def rerun() -> None:  # on the session's event loop, where its client state is read and written
+        # While a run is under way the session's client state is the previous run's (an empty one during its first
+        # run: no query string), and a rerun request would stop that run (Streamlit's fast reruns), a tap with it:
+        # the push waits until the run is over.
+        if session._scriptrunner is not None and time.monotonic() < deadline:
+            loop.call_later(_RUN_POLL_S, rerun)
+            return
         last = session._client_state
         if last.page_script_hash != page_script_hash:  # the student went to another page
             return

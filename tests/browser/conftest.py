@@ -12,6 +12,7 @@ drive the app exactly as the tests do.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -47,6 +48,10 @@ CHROMIUM_ARGS = [
 VIEWPORT = {"width": 1440, "height": 1000}
 HEALTH_TIMEOUT_S = 60
 IDLE_TIMEOUT_MS = 60_000  # a first run imports pandas/plotly; a 3-run leaderboard under load 9 took over 30 s
+# A page's actions and expect's assertions: a click or a rerun on a 2-core box shared with other jobs can take many
+# seconds (Playwright's own defaults, 30 s for actions and 5 s for expect, failed tests at load averages over 10). A
+# passing wait ends as soon as its condition holds, so only a failure waits this long.
+ACTION_TIMEOUT_MS = 30_000
 
 # Streamlit's root element carries the script and connection state (Streamlit 1.67 frontend).
 APP_IDLE = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
@@ -111,6 +116,16 @@ def launcher(port: int) -> list[str]:
     ]  # fmt: skip
 
 
+def port_taken(port: int) -> bool:
+    """Whether another socket holds ``port`` on 127.0.0.1 now."""
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+        return False
+
+
 def start_server(
     log_path: Path | None = None,
     command: Callable[[int], list[str]] = streamlit_run,
@@ -119,8 +134,25 @@ def start_server(
     port: int | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """Start the app (``command(port)``, by default ``streamlit run app.py`` from the repo root) on ``port`` (a free
-    one if none); return the process and its base URL once the server answers its health check."""
-    port = port or free_port()
+    one if none); return the process and its base URL once the server answers its health check.
+
+    A free port is free when chosen, not when the server binds it: between the two, another process on the machine
+    (an outgoing connection's local port, another suite's server) can take it. If the server exits while its port is
+    held by someone else, another free port is chosen."""
+    for _ in range(3 if port is None else 1):
+        chosen = port or free_port()
+        try:
+            return _start_server(chosen, log_path, command, cwd, env)
+        except _PortTaken:
+            continue
+    raise RuntimeError(f"streamlit could not bind {f'port {port}' if port else 'a free port'}: another process held it")
+
+
+class _PortTaken(Exception):
+    pass
+
+
+def _start_server(port, log_path, command, cwd, env) -> tuple[subprocess.Popen, str]:
     cmd = command(port)
     log = open(log_path, "w") if log_path else subprocess.DEVNULL  # noqa: SIM115 - closed with the process
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -130,6 +162,8 @@ def start_server(
     deadline = time.monotonic() + HEALTH_TIMEOUT_S
     while time.monotonic() < deadline:
         if proc.poll() is not None:
+            if port_taken(port):
+                raise _PortTaken(port)
             tail = log_path.read_text()[-3000:] if log_path else ""
             raise RuntimeError(f"streamlit exited with code {proc.returncode} before it was healthy:\n{tail}")
         with contextlib.suppress(OSError), urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
@@ -179,19 +213,38 @@ def launch_browser(playwright, js_flags: str = "", executable: str = CHROMIUM):
 # --- page helpers -----------------------------------------------------------------------------------------------
 
 
-def wait_idle(page, timeout_ms: int = IDLE_TIMEOUT_MS) -> None:
-    """Wait until the script has finished its run, the "Running..." status widget is gone and nothing is still a
-    placeholder skeleton."""
-    from playwright.sync_api import expect
+# What wait_idle waits for, checked in the page at one moment (open shadow roots included, as Playwright's locators
+# see them): one idle, connected app; no "Running..." status widget; no placeholder skeleton (after a page's first run
+# the frontend can show them for seconds while it mounts the elements); no box a new session's first run left for its
+# second run (ir_metrics_lab/shell/first_paint.py). Polled in the page every IDLE_POLL_MS: Playwright's expect backs
+# off to a poll every 500 ms, which left a test's chain of processes idle for a quarter of a second per wait.
+IDLE_STATE_JS = """() => {
+  const roots = [document];
+  for (const root of roots) for (const el of root.querySelectorAll("*")) if (el.shadowRoot) roots.push(el.shadowRoot);
+  const count = (selector) => roots.reduce((n, root) => n + root.querySelectorAll(selector).length, 0);
+  return { idleApp: count(__APP_IDLE__), statusWidget: count(__STATUS__), skeleton: count(__SKELETON__),
+           firstPaintPending: count(__PENDING__) };
+}"""
+for _name, _selector in {"__APP_IDLE__": APP_IDLE, "__STATUS__": STATUS_WIDGET, "__SKELETON__": SKELETON,
+                         "__PENDING__": FIRST_PAINT_PENDING}.items():  # fmt: skip
+    IDLE_STATE_JS = IDLE_STATE_JS.replace(_name, json.dumps(_selector))
+IDLE_JS = f"""() => {{
+  const s = ({IDLE_STATE_JS})();
+  return s.idleApp === 1 && s.statusWidget === 0 && s.skeleton === 0 && s.firstPaintPending === 0;
+}}"""
+IDLE_POLL_MS = 50
 
-    expect(page.locator(APP_IDLE)).to_have_count(1, timeout=timeout_ms)
-    expect(page.locator(STATUS_WIDGET)).to_have_count(0, timeout=timeout_ms)
-    # After a page's first run the frontend can show element skeletons for seconds while it mounts them.
-    expect(page.locator(SKELETON)).to_have_count(0, timeout=timeout_ms)
-    # A new session's first run leaves charts and heavy parts for a second run (ir_metrics_lab/shell/first_paint.py):
-    # wait for it.
-    expect(page.locator(FIRST_PAINT_PENDING)).to_have_count(0, timeout=timeout_ms)
-    expect(page.locator(APP_IDLE)).to_have_count(1, timeout=timeout_ms)
+
+def wait_idle(page, timeout_ms: int = IDLE_TIMEOUT_MS) -> None:
+    """Wait until the script has finished its run (a new session's second run included, first_paint.py), the
+    "Running..." status widget is gone and nothing is still a placeholder skeleton."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(IDLE_JS, polling=IDLE_POLL_MS, timeout=timeout_ms)
+    except PlaywrightTimeout:
+        state = page.evaluate(IDLE_STATE_JS)
+        raise AssertionError(f"the app was not idle within {timeout_ms} ms: {state} ({page.url})") from None
 
 
 UPLOADER = '[data-testid="stFileUploader"]'
@@ -335,7 +388,9 @@ TEST_JS_FLAGS = "--no-opt --no-maglev"
 @pytest.fixture(scope="session")
 def browser() -> Iterator:
     require_chromium(HEADLESS_SHELL)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=ACTION_TIMEOUT_MS)
 
     with sync_playwright() as p:
         b = launch_browser(p, js_flags=TEST_JS_FLAGS, executable=HEADLESS_SHELL)
@@ -350,7 +405,7 @@ def page(browser) -> Iterator:
     """A page in a fresh browser context (no cookies, no HTTP cache)."""
     context = browser.new_context(viewport=VIEWPORT)
     pg = context.new_page()
-    pg.set_default_timeout(15_000)
+    pg.set_default_timeout(ACTION_TIMEOUT_MS)
     try:
         yield pg
     finally:
@@ -377,7 +432,7 @@ def warm_context(browser, app_server) -> Iterator:
 def warm_page(warm_context) -> Iterator:
     """A new tab in the shared context: a new Streamlit session (fresh session_state), loaded from a warm cache."""
     pg = warm_context.new_page()
-    pg.set_default_timeout(15_000)
+    pg.set_default_timeout(ACTION_TIMEOUT_MS)
     try:
         yield pg
     finally:
@@ -389,7 +444,7 @@ def shared_app(warm_context, app_server) -> Iterator[App]:
     """One tab (one Streamlit session) for a whole test module, for tests that put the state back themselves: a new
     session costs a frontend boot and a first run (seconds on a busy 2-core box), a rerun a fraction of that."""
     page = warm_context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(ACTION_TIMEOUT_MS)
     app = _app(page, app_server)
     app.goto("/")
     try:
@@ -420,7 +475,7 @@ def another_browser(browser, app_server) -> Iterator:
         context = browser.new_context(viewport=VIEWPORT)
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(ACTION_TIMEOUT_MS)
         return _app(page, app_server)
 
     try:

@@ -9,7 +9,7 @@ from playwright.sync_api import TimeoutError
 
 from ir_metrics_lab.shell.first_paint import PRELOAD_KEY
 from tests.browser.axe_audit import assert_accessible
-from tests.browser.conftest import PHONE, RENDERED_JS, wait_idle
+from tests.browser.conftest import IDLE_TIMEOUT_MS, PHONE, RENDERED_JS, wait_idle
 from tests.browser.test_routing_browser import ADDRESSES, RECORD_DIALOGS, SCENARIO, shows_its_page
 
 pytestmark = pytest.mark.browser
@@ -193,7 +193,7 @@ def test_a_first_visit_opens_its_page_and_each_part_left_for_later_arrives_in_a_
                     return Math.abs(height - {rooms[key]}) <= 2;
                 }}"""
                 try:
-                    page.wait_for_function(matches, timeout=10_000)
+                    page.wait_for_function(matches, timeout=IDLE_TIMEOUT_MS)  # a loaded box: 10 s was too short
                 except TimeoutError:
                     drawn = page.locator(f".st-key-{key}").bounding_box()
                     raise AssertionError((view, path, key, rooms[key], drawn)) from None

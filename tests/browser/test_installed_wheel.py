@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from conftest import IDLE_TIMEOUT_MS, REPO, App, _app, start_server, stop_server
+from conftest import ACTION_TIMEOUT_MS, IDLE_TIMEOUT_MS, REPO, App, _app, start_server, stop_server
 
 CONFIG = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text())
 INSTALL_TIMEOUT_S = 600
@@ -177,7 +177,7 @@ def test_installed_app_runs_from_an_empty_directory(installed_app, venv, browser
     context.on("request", lambda request: hosts.add(request.url.split("/")[2]))
     try:
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(ACTION_TIMEOUT_MS)
         app = _app(page, base)
 
         app.goto("/")

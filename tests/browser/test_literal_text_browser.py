@@ -9,10 +9,11 @@ from playwright.sync_api import expect
 from ir_metrics_lab.core import url
 from ir_metrics_lab.core.markdown import AUTOLINK_BREAK
 from ir_metrics_lab.core.scenario import Scenario
+from tests.browser.conftest import ACTION_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 
-WAIT_MS = 15_000
+WAIT_MS = ACTION_TIMEOUT_MS
 TITLES = [
     "HEADING\n===",
     "**bold** _it_ ~~s~~",

@@ -17,11 +17,11 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import assert_healthy
+from tests.browser.conftest import ACTION_TIMEOUT_MS, assert_healthy
 
 pytestmark = pytest.mark.browser
 
-WAIT_MS = 15_000
+WAIT_MS = ACTION_TIMEOUT_MS
 APP_PY = Path(__file__).resolve().parents[2] / "app.py"
 # The pages the product promises; each must be routed.
 REQUIRED = {

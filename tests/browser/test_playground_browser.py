@@ -14,10 +14,12 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from tests.browser.conftest import ACTION_TIMEOUT_MS
+
 pytestmark = pytest.mark.browser
 
 LIST = 'ul[data-testid="ranked-list"][data-list="pg_list"]'
-WAIT_MS = 15_000
+WAIT_MS = ACTION_TIMEOUT_MS
 
 # Ideal order of the default grades: 3, 3, 2, 1, 0.
 IDCG = 3 / log2(2) + 3 / log2(3) + 2 / log2(4) + 1 / log2(5) + 0 / log2(6)

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import ACTION_TIMEOUT_MS, RENDERED_JS, download, in_first_screen, metric_value, wait_idle
 from tests.browser.conftest import PHONE as PHONE_CONTEXT
-from tests.browser.conftest import RENDERED_JS, download, in_first_screen, metric_value, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +39,7 @@ def phone_context(browser) -> Iterator:
 def phone(phone_context, app_server) -> Iterator:
     """A new tab on the phone: a new Streamlit session on the playground."""
     page = phone_context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(ACTION_TIMEOUT_MS)
     page.goto(app_server + "/")
     wait_idle(page)
     try:
@@ -61,7 +61,7 @@ def projector_context(browser) -> Iterator:
 @pytest.fixture
 def projector(projector_context, app_server) -> Iterator:
     page = projector_context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(ACTION_TIMEOUT_MS)
     try:
         yield page, app_server
     finally:
@@ -262,7 +262,7 @@ def overlaps(a: dict | None, b: dict | None) -> bool:
 def test_on_a_phone_the_compare_charts_legend_leaves_its_title_readable(phone_context, app_server):
     page = phone_context.new_page()
     try:
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(ACTION_TIMEOUT_MS)
         page.goto(app_server + "/compare")
         wait_idle(page, 60_000)
         # The title is text above the chart (ir_metrics_lab.parts.teaching.chart), so it wraps on a phone; the legend is

@@ -10,12 +10,12 @@ from math import log2
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import download
+from tests.browser.conftest import ACTION_TIMEOUT_MS, download
 from tests.golden import PUBLIC
 
 pytestmark = pytest.mark.browser
 
-WAIT_MS = 15_000
+WAIT_MS = ACTION_TIMEOUT_MS
 GOLDEN = {case["id"]: case["expected"] for case in PUBLIC}
 IDCG_LINK = "/?docs=d1,d2,d3,d4,d5&grades=3,2,3,0,1&missing=d9:3&k=5"  # pub-seed001-idcg-from-all-qrels
 LIST = 'ul[data-testid="ranked-list"][data-list="pg_list"]'

@@ -12,9 +12,11 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import ACTION_TIMEOUT_MS
+
 pytestmark = pytest.mark.browser
 
-WAIT_MS = 15_000
+WAIT_MS = ACTION_TIMEOUT_MS
 # The pixel centre of the cell (rank i, swap with rank j), from plotly's own axes (its graph div keeps them).
 CELL_CENTRE = """([i, j]) => {
   const gd = document.querySelector('.js-plotly-plot');
