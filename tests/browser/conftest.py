@@ -485,6 +485,33 @@ def another_browser(browser, app_server) -> Iterator:
             context.close()
 
 
+# What a failed test's page showed, for a red CI run whose only record is its text: the app's state, the messages on
+# screen and the address; the screenshot goes to tests/artifacts/failed-<test>.png for a local run.
+FAILURE_STATE_JS = f"""() => ({{
+  state: ({IDLE_STATE_JS})(),
+  messages: [...document.querySelectorAll(
+    '[data-testid="stAlert"], [data-testid="stException"], [data-testid="stToast"]')]
+    .map((el) => el.innerText.trim()).filter(Boolean),
+}})"""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed and call.when == "call":
+        app = next((v for v in getattr(item, "funcargs", {}).values() if isinstance(v, App)), None)
+        if app is not None:
+            with contextlib.suppress(Exception):  # a closed or crashed page has nothing to tell
+                shown = app.page.evaluate(FAILURE_STATE_JS)
+                name = re.sub(r"[^\w.-]+", "_", item.name)[:120]
+                ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                app.page.screenshot(path=str(ARTIFACTS / f"failed-{name}.png"))
+                report.sections.append(
+                    ("page at failure", f"{app.page.url}\n{json.dumps(shown, indent=1, ensure_ascii=False)}")
+                )
+    return report
+
+
 def assert_healthy(app: App) -> None:
     """The page drew its title, with no exception, no "Page not found" and no uncaught error in the page."""
     from playwright.sync_api import expect
