@@ -4,6 +4,7 @@ own code, for AP, bpref and infAP on the reduced qrels: unjudged documents read 
 
 from __future__ import annotations
 
+import doctest
 import gzip
 from fractions import Fraction
 
@@ -12,13 +13,14 @@ import pytest
 import pytrec_eval
 from statsmodels.stats.inter_rater import aggregate_raters, cohens_kappa, fleiss_kappa
 
-from ir_metrics_lab.core.shared_task import agreement, runs
+from ir_metrics_lab.core.shared_task import agreement, bias, judgments, runs
 from ir_metrics_lab.core.shared_task.assignment import assign
 from ir_metrics_lab.core.shared_task.bias import leave_one_out, mean_scores, sentence
-from ir_metrics_lab.core.shared_task.judgments import build_qrels, disagreements, lower_median
+from ir_metrics_lab.core.shared_task.judgments import build_qrels, disagreements, lower_median, qrels_text
 from ir_metrics_lab.core.shared_task.pooling import build_pool
 from ir_metrics_lab.core.shared_task.runs import check_run
 from metrics.core.errors import InputError
+from metrics.io import read_qrels
 
 TOPICS = ["t1", "t2"]
 DOCS = [f"d{i}" for i in range(1, 10)]
@@ -218,6 +220,20 @@ def test_qrels_take_the_settled_grade_else_the_lower_median():
     assert lower_median([3, 0]) == 0 and lower_median([0, 3, 2]) == 2
     found = disagreements(grades, {("t1", "d1"): 2})
     assert [(d.item, d.spread, d.settled) for d in found] == [(("t1", "d3"), 3, None), (("t1", "d1"), 2, 2)]
+
+
+def test_the_qrels_download_reads_back_as_trec_eval_reads_it():
+    text = qrels_text(QRELS)
+    assert text.splitlines()[:2] == ["t1 0 d1 0", "t1 0 d2 1"]
+    read = read_qrels(text.encode(), "qrels.txt")
+    assert read.to_dict() == QRELS
+
+
+def test_the_modules_doctests_hold():
+    """The app's core is not collected for doctests (testpaths: tests/, metrics/, the README): run them here."""
+    for module in (agreement, bias, judgments):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
 
 
 # --- leave one run out ---

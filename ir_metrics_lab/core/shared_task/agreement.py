@@ -40,8 +40,10 @@ def fleiss_kappa(ratings: Sequence[Sequence[int]], categories: Sequence[int] = G
     """Fleiss' kappa of documents each graded by the same number (at least two) of judges; None for no documents
     or p_e = 1.
 
-    >>> fleiss_kappa([(1, 1, 1), (0, 0, 1)], (0, 1))
-    -0.125
+    P_i = 1 and 1/3 (mean 2/3), p = (1/3, 2/3) so p_e = 5/9: kappa = (2/3 - 5/9) / (4/9) = 1/4.
+
+    >>> round(fleiss_kappa([(1, 1, 1), (0, 0, 1)], (0, 1)), 12)
+    0.25
     """
     if not ratings:
         return None

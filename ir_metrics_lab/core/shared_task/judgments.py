@@ -15,7 +15,9 @@ from ir_metrics_lab.core.shared_task.pooling import Item
 
 
 def lower_median(grades: Sequence[int]) -> int:
-    """>>> lower_median([3, 0, 2, 1])
+    """The middle grade, the lower of the two middle ones for an even count.
+
+    >>> lower_median([3, 0, 2, 1])
     1
     """
     ordered = sorted(grades)
@@ -57,3 +59,14 @@ def disagreements(
     settled = settled or {}
     found = [Disagreement(item, tuple(g), settled.get(item)) for item, g in grades.items() if len(set(g)) > 1]
     return sorted(found, key=lambda d: (-d.spread, d.item))
+
+
+def qrels_text(qrels: Mapping[str, Mapping[str, int]]) -> str:
+    """The qrels in TREC's format (``topic 0 doc grade``), by topic and document id: the download.
+
+    >>> print(qrels_text({"t2": {"d1": 0}, "t1": {"d9": 3, "d10": 1}}), end="")
+    t1 0 d10 1
+    t1 0 d9 3
+    t2 0 d1 0
+    """
+    return "".join(f"{t} 0 {d} {qrels[t][d]}\n" for t in sorted(qrels) for d in sorted(qrels[t]))
