@@ -1,8 +1,9 @@
 """Pooling bias, by leaving one run out (Zobel, SIGIR 1998): each run scored again on qrels built from the pool
 without the documents only it contributed, as if it had not taken part; how far its score and its rank drop.
 
-Scores are trec_eval's, through metrics' measure families (``metrics.evaluate``, ``complete``: a judged topic a run
-left out counts 0, as ``trec_eval -c``), averaged over the topics the full qrels judge. A document left unjudged is
+Scores are trec_eval's, through metrics' measure families (each family's readable function, which equals the engine
+and trec_eval; a judged topic a run left out counts 0, as ``trec_eval -c``), averaged over the topics the full qrels
+judge. A document left unjudged is
 what each measure says it is: AP and infAP read it as not relevant, bpref skips it. A topic whose every judgment was
 the left-out run's alone scores 0, as trec_eval scores a topic with no relevant document.
 
@@ -46,15 +47,20 @@ class RunBias:
 
 
 def mean_scores(rankings: Rankings, qrels: Qrels, topics: Sequence[str], measures: Sequence[str]) -> dict[str, float]:
-    """Measure -> the run's mean over ``topics`` (trec_eval -c per topic; a topic not in ``qrels`` counts 0)."""
-    import metrics  # numpy and pyarrow, loaded when the pool is scored
+    """Measure -> the run's mean over ``topics``: each topic scored by the family's readable function, as trec_eval
+    -c scores it (a topic the run left out ranks nothing; a topic not in ``qrels`` counts 0). A class's runs are
+    small: the readable functions score them faster than the engine's start-up per call."""
+    from metrics import parse_measure
 
-    judged = {t: dict(d) for t, d in qrels.items() if d}
-    if not judged:
-        return dict.fromkeys(measures, 0.0)
-    result = metrics.evaluate({t: list(d) for t, d in rankings.items()}, judged, measures, complete=True)
-    per_topic = {m: dict(zip(result.queries, result.per_query[m].tolist(), strict=True)) for m in measures}
-    return {m: sum(per_topic[m].get(t, 0.0) for t in topics) / len(topics) if topics else 0.0 for m in measures}
+    parsed = {m: parse_measure(m) for m in measures}
+    sums = dict.fromkeys(measures, 0.0)
+    for topic in topics:
+        judged = qrels.get(topic)
+        if judged:
+            ranking = list(rankings.get(topic, ()))
+            for m, measure in parsed.items():
+                sums[m] += measure.compute(ranking, judged).value
+    return {m: sums[m] / len(topics) if topics else 0.0 for m in measures}
 
 
 def _rank(score: float, others: Sequence[float]) -> int:
