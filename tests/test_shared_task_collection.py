@@ -10,7 +10,14 @@ import pytest
 
 from ir_metrics_lab.core.paths import SHARED_TASK_DIR
 from ir_metrics_lab.core.shared_task import collection
-from ir_metrics_lab.core.shared_task.collection import read_collection, read_topics, sample
+from ir_metrics_lab.core.shared_task.collection import (
+    Collection,
+    Document,
+    read_collection,
+    read_topics,
+    sample,
+    search,
+)
 from metrics.core.error_codes import CODES
 from metrics.core.errors import InputError
 
@@ -122,3 +129,17 @@ def test_the_docs_page_of_the_limits_quotes_the_limits():
         f"{collection.BYTES_MAX // 2**20} MB" in meaning
         and f"{collection.TEXT_MAX:,}" in CODES["collection-field"].meaning
     )
+
+
+def test_search_ranks_title_words_twice_text_words_once():
+    docs = Collection(
+        (
+            Document("d1", "Rain jackets", "Vents under the arms."),  # title: rain -> 2
+            Document("d2", "Mudguards", "Rain spray, a rain jacket."),  # text: rain, jacket -> 2
+            Document("d3", "Locks", "A D-lock."),  # nothing
+            Document("d4", "Rain and a jacket", "Jacket in the rain."),  # title: rain, jacket -> 4; text: 2 -> 6
+        )
+    )
+    assert [d.id for d in search(docs, "RAIN jacket a")] == ["d4", "d1", "d2"]  # 6, then 2 and 2 by id
+    assert [d.id for d in search(docs, "rain", limit=2)] == ["d4", "d1"]  # d4 3 (title and text), d1 2, d2 1
+    assert search(docs, "  ") == [] and search(docs, "tyre") == []

@@ -13,12 +13,12 @@ import pytest
 import pytrec_eval
 from statsmodels.stats.inter_rater import aggregate_raters, cohens_kappa, fleiss_kappa
 
-from ir_metrics_lab.core.shared_task import agreement, bias, judgments, runs
+from ir_metrics_lab.core.shared_task import agreement, bias, collection, judgments, runs
 from ir_metrics_lab.core.shared_task.assignment import assign
 from ir_metrics_lab.core.shared_task.bias import leave_one_out, mean_scores, sentence
 from ir_metrics_lab.core.shared_task.judgments import build_qrels, disagreements, lower_median, qrels_text
 from ir_metrics_lab.core.shared_task.pooling import build_pool
-from ir_metrics_lab.core.shared_task.runs import check_run
+from ir_metrics_lab.core.shared_task.runs import check_run, run_text
 from metrics.core.errors import InputError
 from metrics.io import read_qrels
 
@@ -74,6 +74,13 @@ def test_a_bad_run_is_refused_naming_its_line(code, data, line, says):
     error = caught.value
     assert (error.code, error.line) == (code, line) and says in str(error), str(error)
     assert str(error).startswith(f"team.run, line {line}: ")
+
+
+def test_a_run_built_by_hand_is_checked_and_ranked_in_the_order_picked():
+    picked = {"t1": ["d3", "d1", "d9"], "t2": ["d2"]}
+    text = run_text(picked, "by-hand")
+    assert text.splitlines()[0] == "t1 Q0 d3 1 3 by-hand"
+    assert check_run(text, "by hand", TOPICS, DOCS).rankings == {t: tuple(d) for t, d in picked.items()}
 
 
 def test_an_oversize_run_is_refused(monkeypatch):
@@ -231,7 +238,7 @@ def test_the_qrels_download_reads_back_as_trec_eval_reads_it():
 
 def test_the_modules_doctests_hold():
     """The app's core is not collected for doctests (testpaths: tests/, metrics/, the README): run them here."""
-    for module in (agreement, bias, judgments):
+    for module in (agreement, bias, collection, judgments, runs):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -175,3 +176,25 @@ def sample() -> tuple[Collection, tuple[Topic, ...]]:
     documents = (SHARED_TASK_DIR / "documents.jsonl").read_bytes()
     topics = (SHARED_TASK_DIR / "topics.jsonl").read_bytes()
     return read_collection(documents, "documents.jsonl"), read_topics(topics, "topics.jsonl")
+
+
+def _terms(text: str) -> set[str]:
+    return {word for word in re.findall(r"\w+", text.casefold()) if len(word) > 1}
+
+
+def search(collection: Collection, query: str, limit: int = 20) -> list[Document]:
+    """Documents for a keyword query, for a run built by hand: each query word (two letters or more, any case) found
+    in the title counts 2, in the text 1; the highest total first, ties by id; documents with no word left out.
+    Plain on purpose: the class builds the ranking itself, the search only finds candidates.
+
+    >>> docs = Collection((Document("d1", "Rain", "Mudguards keep you dry."), Document("d2", "Lights", "Rain.")))
+    >>> [d.id for d in search(docs, "rain mudguards")]
+    ['d1', 'd2']
+    """
+    asked = _terms(query)
+    scored = []
+    for doc in collection.documents:
+        score = 2 * len(asked & _terms(doc.title)) + len(asked & _terms(doc.text))
+        if score:
+            scored.append((-score, doc.id, doc))
+    return [doc for _, _, doc in sorted(scored)[:limit]]

@@ -10,7 +10,7 @@ so the pool takes the top k of the very ranking the leaderboard scores.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ir_metrics_lab.core.words import count
@@ -97,3 +97,18 @@ def _check_lines(raw: bytes, name: str, topics: frozenset, documents: frozenset,
             problem = f"topic {quoted(topic)} has more than {depth_max:,} documents, the task's most"
             raise InputError("task-too-large", problem, name, number)
         seen[key] = number
+
+
+def run_text(rankings: Mapping[str, Sequence[str]], tag: str = "by-hand") -> str:
+    """A run built by hand (documents picked and put in order on a phone) as a TREC run file, scores descending in
+    the order given, so it is checked, pooled and scored as an uploaded run is.
+
+    >>> print(run_text({"t1": ["d3", "d1"]}), end="")
+    t1 Q0 d3 1 2 by-hand
+    t1 Q0 d1 2 1 by-hand
+    """
+    return "".join(
+        f"{topic} Q0 {doc} {rank} {len(docs) - rank + 1} {tag}\n"
+        for topic, docs in rankings.items()
+        for rank, doc in enumerate(docs, start=1)
+    )
