@@ -128,6 +128,8 @@ settlements = sa.Table(
     sa.Column("settled_ms", sa.BigInteger, nullable=False),
 )
 CHILDREN = (settlements, judgments, assignments, runs, members)  # deleted before their task
+# A task's row without its collection (up to collection.BYTES_MAX as JSON): what every action and refresh reads.
+_HEAD = [column for column in tasks.c if column.name != "documents"]
 
 
 class TaskError(PollError):
@@ -253,7 +255,7 @@ class TaskStore:
 
     def task(self, code: str) -> Task | None:
         with self.store._read() as conn:
-            row = conn.execute(sa.select(tasks).where(tasks.c.code == normalize_code(code))).mappings().first()
+            row = conn.execute(sa.select(*_HEAD).where(tasks.c.code == normalize_code(code))).mappings().first()
         return _task(row) if row else None
 
     def documents(self, code: str) -> dict[str, Document]:
@@ -272,7 +274,7 @@ class TaskStore:
     def _locked(self, conn: Connection, code: str, *, token: str | None = None, teacher: bool = False) -> Mapping:
         """The task's row, locked for this transaction (shared for a student's write, exclusive for a teacher's);
         refused when it is gone or the token is not the teacher's."""
-        query = sa.select(tasks).where(tasks.c.code == normalize_code(code))
+        query = sa.select(*_HEAD).where(tasks.c.code == normalize_code(code))
         if self._postgres:
             query = query.with_for_update(read=not teacher)
         row = conn.execute(query).mappings().first()
@@ -477,7 +479,7 @@ class TaskStore:
         """The task with its members, runs, assignments, judgments and settlements, read at one moment; None when
         there is no such task."""
         with self.store._read() as conn:
-            row = conn.execute(sa.select(tasks).where(tasks.c.code == normalize_code(code))).mappings().first()
+            row = conn.execute(sa.select(*_HEAD).where(tasks.c.code == normalize_code(code))).mappings().first()
             return None if row is None else _snapshot(conn, row)
 
 
