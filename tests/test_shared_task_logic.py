@@ -14,7 +14,7 @@ import pytrec_eval
 from statsmodels.stats.inter_rater import aggregate_raters, cohens_kappa, fleiss_kappa
 
 from ir_metrics_lab.core.shared_task import agreement, bias, collection, judgments, runs
-from ir_metrics_lab.core.shared_task.assignment import assign
+from ir_metrics_lab.core.shared_task.assignment import assign, deal_in
 from ir_metrics_lab.core.shared_task.bias import leave_one_out, mean_scores, sentence
 from ir_metrics_lab.core.shared_task.judgments import build_qrels, disagreements, lower_median, qrels_text
 from ir_metrics_lab.core.shared_task.pooling import build_pool
@@ -172,6 +172,27 @@ def test_documents_one_team_found_go_first_so_the_load_stays_even():
             assert all(team_of.get(j) != finders[item] for item, js in drawn.items() if item in finders for j in js)
             loads = {sum(j in js for js in drawn.values()) for j in judges}
             assert loads == {60 * per_item // 15}, (per_item, seed, loads)
+
+
+def test_late_judges_are_dealt_in_without_moving_a_judged_document():
+    """20 documents, 2 judges each, drawn for 4 students; the first 5 documents judged; then 2 more join, n1 of
+    team A, which alone found d10-d19. n1 may take only d05-d09 (open, not A's), one slot each: 5; the other 35
+    slots spread 7 each."""
+    items = [("t1", f"d{i:02d}") for i in range(20)]
+    first = assign(items, ["s1", "s2", "s3", "s4"], 2, seed="x")
+    judged = {(item, j) for item in items[:5] for j in first[item]}
+    finders = {item: "A" for item in items[10:]}
+    spread = deal_in(first, judged, ["s1", "s2", "s3", "s4", "n1", "n2"], team_of_judge={"n1": "A"},
+                     found_only_by=finders, seed="x")  # fmt: skip
+    assert list(spread) == items
+    loads = {j: sum(j in js for js in spread.values()) for j in ("s1", "s2", "s3", "s4", "n1", "n2")}
+    assert loads == {"s1": 7, "s2": 7, "s3": 7, "s4": 7, "n1": 5, "n2": 7}
+    assert all(spread[item][first[item].index(j)] == j for item, j in judged)  # judged slots stay, in place
+    assert all(len(set(js)) == 2 for js in spread.values())
+    assert not any("n1" in spread[item] for item in items[10:])  # team A's newcomer is kept off A's documents
+    assert deal_in(first, judged, ["s1", "s2", "s3", "s4", "n1", "n2"], team_of_judge={"n1": "A"},
+                   found_only_by=finders, seed="x") == spread  # fmt: skip
+    assert deal_in(first, judged, ["s1", "s2", "s3", "s4"], seed="x") == first  # balanced already: nothing moves
 
 
 def test_fewer_judges_than_asked_means_every_judge():

@@ -194,6 +194,32 @@ def test_a_judgment_needs_an_assignment_and_counts_once(url):
     assert tasks.task(code).state == "judging"
 
 
+def test_students_who_join_late_are_dealt_in(url):
+    tasks, code, token = _with_runs(url)
+    with pytest.raises(TaskError, match="while judging is open"):
+        tasks.deal_in(code, token)
+    drawn = tasks.close_submissions(code, token)
+    item, (first, _) = next(iter(drawn.items()))
+    tasks.judge(code, first, *item, 1)
+    tasks.join(code, "late1", None)
+    tasks.join(code, "late2", None)
+    assert tasks.my_items(code, "late1") == []
+    with pytest.raises(TaskError, match="teacher"):
+        tasks.deal_in(code, None)
+    moved = tasks.deal_in(code, token)
+    after = tasks.snapshot(code).assigned
+    assert moved == sum(a != b for item_ in drawn for a, b in zip(drawn[item_], after[item_], strict=True)) > 0
+    assert sorted(after) == sorted(drawn) and all(len(set(js)) == 2 for js in after.values())
+    assert first in after[item]  # the judged slot stayed
+    loads = [sum(s in js for js in after.values()) for s in ("ann", "raj", "bo", "bea", "jo", "late1", "late2")]
+    assert max(loads) - min(loads) <= 1 and sum(loads) == 14
+    taken = next((i, s) for i in drawn for s in drawn[i] if s not in after[i])
+    with pytest.raises(TaskError, match="not yours to judge"):
+        tasks.judge(code, taken[1], *taken[0], 2)
+    tasks.judge(code, "late1", *tasks.my_items(code, "late1")[0], 2)
+    assert tasks.deal_in(code, token) == 0  # balanced: nothing more moves
+
+
 def test_the_same_judgment_sent_at_once_from_many_threads_is_kept_once(url):
     tasks, code, token = _with_runs(url)
     drawn = tasks.close_submissions(code, token)

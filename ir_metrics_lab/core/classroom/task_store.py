@@ -42,7 +42,7 @@ from ir_metrics_lab.core.classroom.store import (
     normalize_code,
     valid_student,
 )
-from ir_metrics_lab.core.shared_task.assignment import assign
+from ir_metrics_lab.core.shared_task.assignment import assign, deal_in
 from ir_metrics_lab.core.shared_task.collection import ID_MAX, Collection, Document, Topic
 from ir_metrics_lab.core.shared_task.pooling import Item, Pool, build_pool
 from ir_metrics_lab.core.shared_task.runs import check_run
@@ -456,6 +456,44 @@ class TaskStore:
                 conn.execute(assignments.insert(), rows)
             conn.execute(tasks.update().where(tasks.c.code == row["code"]).values(state="judging"))
             return drawn
+
+        return self.store._write(work)
+
+    def deal_in(self, code: str, token: str | None) -> int:
+        """Spread the documents not yet judged over every member again, those who joined after the draw among them
+        (ir_metrics_lab.core.shared_task.assignment.deal_in); returns how many moved. A judged document stays with
+        its judge; one moved from a student is refused to them from then on ("not yours to judge")."""
+
+        def work(conn: Connection) -> int:
+            row = self._locked(conn, code, token=token, teacher=True)
+            if row["state"] != "judging":
+                raise TaskError("new judges are dealt in while judging is open")
+            snapshot = _snapshot(conn, row)
+            judged_rows = sa.select(judgments.c.topic, judgments.c.doc, judgments.c.student)
+            judged = {((t, d), s) for t, d, s in conn.execute(judged_rows.where(judgments.c.task == row["code"]))}
+            pool = snapshot.pool()
+            spread = deal_in(
+                snapshot.assigned,
+                judged,
+                list(snapshot.members),
+                team_of_judge={s: t for s, t in snapshot.members.items() if t is not None},
+                found_only_by=pool.found_only_by_team(snapshot.team_of_run()),
+                seed=row["code"],
+            )
+            moved = 0
+            for (topic, doc), judges in spread.items():
+                for before, after in zip(snapshot.assigned[topic, doc], judges, strict=True):
+                    if before != after:
+                        key = (
+                            assignments.c.task == row["code"],
+                            assignments.c.topic == topic,
+                            assignments.c.doc == doc,
+                        )
+                        conn.execute(
+                            assignments.update().where(*key, assignments.c.student == before).values(student=after)
+                        )
+                        moved += 1
+            return moved
 
         return self.store._write(work)
 

@@ -11,7 +11,7 @@ kappa to two people). The free items come last and even out the load the constra
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
 from ir_metrics_lab.core.shared_task.pooling import Item
 
@@ -65,3 +65,52 @@ def assign(
             load[judge] += 1
         assigned[item] = chosen
     return {item: assigned[item] for item in items}
+
+
+def deal_in(
+    assigned: Mapping[Item, Sequence[str]],
+    judged: Set[tuple[Item, str]],
+    judges: Sequence[str],
+    *,
+    team_of_judge: Mapping[str, str] | None = None,
+    found_only_by: Mapping[Item, str] | None = None,
+    seed: str = "",
+) -> dict[Item, tuple[str, ...]]:
+    """The assignment with its load spread again over ``judges`` (students who joined after the draw among them):
+    slots not yet judged move, one at a time, from the most loaded judge to the least loaded, until no two loads
+    differ by more than one or nothing more can move. A judged slot stays; a slot moves only to a judge not already
+    on its item and not of the team whose runs alone found it; it keeps its place (Cohen's kappa reads slots).
+    Deterministic, as :func:`assign`.
+    """
+    teams, finders = team_of_judge or {}, found_only_by or {}
+    slots = {item: list(js) for item, js in assigned.items()}
+    load = dict.fromkeys(sorted(set(judges)), 0)
+    for js in slots.values():
+        for judge in js:
+            load[judge] = load.get(judge, 0) + 1
+
+    def movable(giver: str, taker: str) -> Item | None:
+        for item in sorted(slots, reverse=True):  # the giver's last items, which it reaches last
+            js = slots[item]
+            free = giver in js and (item, giver) not in judged and taker not in js
+            if free and (finders.get(item) is None or teams.get(taker) != finders[item]):
+                return item
+        return None
+
+    while True:
+        move = None
+        for taker in sorted(load, key=lambda j: (load[j], _tiebreak(seed, ("", ""), j))):
+            for giver in sorted(load, key=lambda j: (-load[j], _tiebreak(seed, ("", ""), j))):
+                if load[giver] - load[taker] < 2:
+                    break
+                if (item := movable(giver, taker)) is not None:
+                    move = (item, giver, taker)
+                    break
+            if move:
+                break
+        if move is None:
+            return {item: tuple(js) for item, js in slots.items()}
+        item, giver, taker = move
+        slots[item][slots[item].index(giver)] = taker
+        load[giver] -= 1
+        load[taker] += 1
