@@ -13,7 +13,8 @@ What the tables guarantee, whatever the pages do:
 - **Runs** are checked on arrival (ir_metrics_lab.core.shared_task.runs); a team replaces its own run of the same
   name until submissions close; another team's run name is refused. RUNS_MAX runs a task, RUNS_PER_TEAM a team.
 - **Judgments**: one per (item, student), keyed so; refused without an assignment, a second time, or once judging is
-  closed. Assignments are drawn once, when the teacher closes submissions (pool and judges fixed then).
+  closed. Assignments are drawn when the teacher closes submissions (the pool is fixed then); students who join
+  later are dealt in by the teacher (:meth:`TaskStore.deal_in`), which moves only documents not yet judged.
 """
 
 from __future__ import annotations
