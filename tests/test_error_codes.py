@@ -18,6 +18,8 @@ import pytest
 import metrics
 import metrics.io.text.fast
 from ir_metrics_lab.core import url
+from ir_metrics_lab.core.shared_task.collection import read_collection
+from ir_metrics_lab.core.shared_task.runs import check_run
 from ir_metrics_lab.session.datasets import _too_big
 from metrics.cli.ir_metrics import main
 from metrics.core.error_codes import CODES
@@ -67,6 +69,23 @@ BAD_FILES = [
     ("rank-repeated", _ndeval_run, "run.txt", b"101 Q0 d1 1 2.0 s\n101 Q0 d2 1 1.0 s\n", "run.txt, line 2"),
 ]
 
+# A shared task's uploads: (code, the refused call, where the message says it is).
+BAD_TASK_UPLOADS = [
+    ("json-line-invalid", lambda: read_collection(b'{"id": "d1", "text": "b"}\n', "c.jsonl"), "c.jsonl, line 1"),
+    ("doc-id-repeated", lambda: read_collection(b"id,title,text\nd1,a,b\nd1,c,d\n", "c.csv"), "c.csv, line 3"),
+    ("collection-field", lambda: read_collection(b"id,title,text\nd1,,b\n", "c.csv"), "c.csv, line 2"),
+    (
+        "task-unknown-id",
+        lambda: check_run(b"t1 Q0 d1 1 2 a\nt9 Q0 d1 1 2 a\n", "r.run", ["t1"], ["d1"]),
+        "r.run, line 2",
+    ),
+    (
+        "task-too-large",
+        lambda: check_run(b"t1 Q0 d1 1 2 a\nt1 Q0 d2 2 1 a\n", "r.run", ["t1"], ["d1", "d2"], depth_max=1),
+        "r.run, line 2",
+    ),
+]
+
 # (code, the command line's arguments after the qrels and run files, or the judgments file's bytes for -R prefs)
 BAD_OPTIONS = [
     ("measure-unknown", ["-m", "ndgc@10"]),
@@ -103,6 +122,12 @@ def test_a_bad_file_is_refused_with_its_code_file_and_line(tmp_path, code, reade
     assert str(error).startswith(f"{where}: "), str(error)
     assert error.path == name
     assert error.line == (int(where.rsplit(" ", 1)[1]) if ", line " in where else None)
+
+
+@pytest.mark.parametrize(("code", "call", "where"), BAD_TASK_UPLOADS, ids=[c[0] for c in BAD_TASK_UPLOADS])
+def test_a_bad_shared_task_upload_is_refused_with_its_code_and_line(code, call, where):
+    error = _refused(call)
+    assert error.code == code and str(error).startswith(f"{where}: "), str(error)
 
 
 def test_a_missing_file_and_a_directory_are_refused_with_their_codes(tmp_path):
@@ -186,7 +211,8 @@ def test_an_upload_over_the_limit_is_refused_with_its_code():
 
 
 def test_every_registered_code_is_raised_by_a_test_above():
-    assert {case[0] for case in BAD_FILES} | {case[0] for case in BAD_OPTIONS} | ONE_BY_ONE == set(CODES)
+    tested = {case[0] for case in BAD_FILES} | {case[0] for case in BAD_OPTIONS} | ONE_BY_ONE
+    assert tested | {case[0] for case in BAD_TASK_UPLOADS} == set(CODES)
 
 
 def test_an_input_error_pickles_whole():
@@ -283,6 +309,19 @@ def test_a_file_example_of_the_docs_is_refused_with_its_code_and_its_fix_is_read
     assert _refused(lambda: reader(str(tmp_path / "bad" / name))).code == code
     (tmp_path / name).write_text(entry.good, encoding="utf-8")
     reader(str(tmp_path / name))  # read without error
+
+
+@pytest.mark.parametrize("code", ["json-line-invalid", "doc-id-repeated", "collection-field", "task-unknown-id"])
+def test_a_shared_task_example_of_the_docs_is_refused_with_its_code_and_its_fix_is_read(code):
+    entry = CODES[code]
+
+    def read(text: str) -> object:
+        if code == "task-unknown-id":
+            return check_run(text, "run.txt", ["t1"], ["d17"])
+        return read_collection(text, "collection")
+
+    assert _refused(lambda: read(entry.bad)).code == code
+    read(entry.good)  # read without error
 
 
 @pytest.mark.parametrize("code", sorted(code for code, entry in CODES.items() if entry.bad.startswith("python -m")))

@@ -28,9 +28,13 @@ def test_every_display_names_a_declared_family_once():
 
 
 def test_a_family_without_a_display_has_no_card_tab_curve_or_list():
-    shown = family_display.display("bpref")
-    assert shown == Display("bpref") and "bpref" not in family_display.cards("order")
-    assert family_display.card_k("bpref", 5) == 5 and family_display.card_k("AP", 5) is None
+    shown = family_display.display("gm_bpref")
+    assert shown == Display("gm_bpref") and "gm_bpref" not in family_display.cards("order")
+    assert family_display.card_k("gm_bpref", 5) == 5 and family_display.card_k("AP", 5) is None
+
+
+def test_the_pooling_bias_table_sets_ap_beside_bpref_and_infap():
+    assert family_display.listed("pooling_bias") == ("AP", "bpref", "infAP")
 
 
 def test_a_tab_shows_beside_its_own_only_carded_families():

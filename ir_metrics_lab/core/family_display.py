@@ -29,7 +29,8 @@ class Display:
     pinned: int | None = None  # position in the playground's summary line that a phone keeps in view
     # the app's other measure lists it belongs to, with its position in each (:func:`listed`): "compared" (A vs B's
     # side-by-side table), "compared_curves" (A vs B's metric@k curves), "swap_heatmap" (the heatmap's picker),
-    # "means" (Many queries' means at k) and "means_uncut" (its means over the whole list: :func:`listed_at`)
+    # "means" (Many queries' means at k) and "means_uncut" (its means over the whole list: :func:`listed_at`),
+    # "pooling_bias" (a shared task's leave-one-run-out table: AP beside the measures built for incomplete judgments)
     lists: Mapping[str, int] = field(default_factory=dict)
     offered: tuple[str, ...] = ()  # more of its spellings that Your data's measure picker offers beside the default set
     mean: str | None = None  # what its mean over queries is called (MRR, MAP); None: "mean <family>"
@@ -78,7 +79,7 @@ DISPLAYS: tuple[Display, ...] = (
         curve=5,
         tab=2,
         pinned=2,
-        lists={"compared": 5, "swap_heatmap": 2, "means": 3},
+        lists={"compared": 5, "swap_heatmap": 2, "means": 3, "pooling_bias": 1},
         offered=("AP@10",),
         mean="MAP",
     ),
@@ -95,6 +96,8 @@ DISPLAYS: tuple[Display, ...] = (
         beside=("IDCG",),
         versus=("DCG", "IDCG"),
     ),
+    Display("bpref", lists={"pooling_bias": 2}),
+    Display("infAP", lists={"pooling_bias": 3}),
     Display("NumRelRet", offered=("NumRelRet",)),
     Display("GM_AP", offered=("GM_AP",)),
     Display("Rprec", offered=("Rprec",)),

@@ -14,6 +14,7 @@ _INSTALLED = _PACKAGE / "app"
 APP_DIR = _INSTALLED if (_INSTALLED / "app.py").is_file() else _PACKAGE.parent
 APP_SCRIPT = APP_DIR / "app.py"
 SAMPLES_DIR = APP_DIR / "data" / "samples"
+SHARED_TASK_DIR = APP_DIR / "data" / "shared_task"  # the sample collection and topics of a shared task
 PAGES_DIR = APP_DIR / "app_pages"  # a folder per section of the navigation; app.py routes every page
 # The pages other pages switch to (st.switch_page takes a script's path; absolute, so any entrypoint works).
 PLAYGROUND_PAGE = PAGES_DIR / "play" / "playground.py"

@@ -237,7 +237,8 @@ _CODES = (
         "rank-repeated",
         "A rank appears twice in one topic",
         "ndeval 4.5 (`ir-ndeval`) orders each topic by the rank column, so two lines of one topic with the same rank "
-        "leave the order undecided, and ndeval refuses them (unless `-traditional`, which orders by score).",
+        "leave the order undecided, and ndeval refuses them (unless `-traditional`, which orders by score). A "
+        "shared task in the app refuses them too: a run gives one line per rank.",
         "Number each topic's lines 1, 2, 3, ... in the order you mean, or give `-traditional` to order by score.",
         "101 Q0 d1 1 12.5 bm25\n101 Q0 d2 1 11.0 bm25\n",
         "101 Q0 d1 1 12.5 bm25\n101 Q0 d2 2 11.0 bm25\n",
@@ -379,6 +380,57 @@ _CODES = (
         "very large ones).",
         "big.run (3.0 MB), with maxUploadSize = 2 in .streamlit/config.toml",
         "[server]\nmaxUploadSize = 200\n",
+    ),
+    # --- a shared task's uploads (ir_metrics_lab.core.shared_task) ---
+    ErrorCode(
+        "json-line-invalid",
+        "A JSON Lines line is not a document",
+        "Each line of a JSON Lines collection (or topics file) must be one JSON object with the fields `id`, `title` "
+        "and `text` (a topic: `id`, `title`, `description`), each a string; this line is not valid JSON, not an "
+        "object, lacks a field, or gives one as a number or a list.",
+        "Write one object per line, every field a quoted string; a text with line breaks keeps them as `\\n` "
+        "inside the string.",
+        '{"id": "d1", "title": "Flat tyre", "text": 12}\n',
+        '{"id": "d1", "title": "Flat tyre", "text": "Find the hole with soapy water."}\n',
+    ),
+    ErrorCode(
+        "doc-id-repeated",
+        "A collection gives one id twice",
+        "Two documents (or two topics) of an uploaded collection have the same id: runs and judgments name documents "
+        "by id, so which one a run meant would be a guess.",
+        "Give every document its own id; for near-duplicates, keep both under two ids.",
+        "id,title,text\nd1,Lights,Front and rear.\nd1,Locks,A D-lock.\n",
+        "id,title,text\nd1,Lights,Front and rear.\nd2,Locks,A D-lock.\n",
+    ),
+    ErrorCode(
+        "collection-field",
+        "A document's title or text is empty or too long",
+        "A document of an uploaded collection has an empty title or text, or one longer than the app takes (a title "
+        "of 300 characters, a text of 20,000): documents are read and judged on phones.",
+        "Give every document a title and a text; cut long documents into passages, each with its own id.",
+        "id,title,text\nd1,,Front and rear lights.\n",
+        "id,title,text\nd1,Lights,Front and rear lights.\n",
+    ),
+    ErrorCode(
+        "task-unknown-id",
+        "A run names a topic or document the task does not have",
+        "A run submitted to a shared task ranks a document that is not in the task's collection, or answers a topic "
+        "the task did not set: it was made for another collection, or its ids are spelled differently (ids are "
+        "compared as text: `D1` is not `d1`).",
+        "Rank only the documents of the task's collection, under the task's topic ids; download the collection "
+        "from the task's page to check the ids.",
+        "t1 Q0 doc-404 1 12.5 bm25\n",
+        "t1 Q0 d17 1 12.5 bm25\n",
+    ),
+    ErrorCode(
+        "task-too-large",
+        "An upload is over a shared task's limits",
+        "A shared task takes runs of at most 2 MB and 1,000 documents per topic, and collections of at most 20 MB, "
+        "5,000 documents and 50 topics: a class pools, judges and scores them live.",
+        "Cut the run to its top 1,000 documents per topic (the pool only reads the top k), or the collection to "
+        "what the class will judge.",
+        "a run with 1,500 lines for topic t1",
+        "the same run, its top 1,000 lines for topic t1",
     ),
     ErrorCode(
         "share-link",

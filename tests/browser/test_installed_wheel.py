@@ -35,6 +35,8 @@ APP_FILES = [
     "ir_metrics_lab/app/data/samples/qrels.txt.gz",
     "ir_metrics_lab/app/data/samples/dense.run.gz",
     "ir_metrics_lab/app/data/samples/bm25.run.gz",
+    "ir_metrics_lab/app/data/shared_task/documents.jsonl",  # a shared task's sample collection
+    "ir_metrics_lab/app/data/shared_task/topics.jsonl",
     "ir_metrics_lab/app/assets/icon.png",
     "ir_metrics_lab/app/.streamlit/config.toml",
     "ir_metrics_lab/parts/components/sortable.js",
