@@ -264,6 +264,43 @@ LESSONS: dict[str, Lesson] = {
             ),
         ),
     ),
+    "diversity": Lesson(
+        key="diversity",
+        title="Diversity and novelty: alpha-nDCG and ERR-IA",
+        intro=(
+            "**The problem:** a question has several aspects, and a RAG retriever that returns five passages saying "
+            "the same thing scores well on NDCG while the generator gets one aspect five times and the others never. "
+            "**alpha-nDCG** (Clarke et al., SIGIR 2008) gives each document a gain per aspect it covers, and "
+            "multiplies that gain by 1 − α every time the aspect comes back: the first passage on price is worth 1, "
+            "the second 1 − α. **ERR-IA** (Chapelle et al., CIKM 2009, with Agrawal et al.'s intent-aware mean) "
+            "is the mean over the aspects of each one's ERR. The TREC Web track scored diversity this way with "
+            "ndeval from 2009 to 2014. **Use them when** the query is ambiguous or has many facets and the reader "
+            "needs each aspect once."
+        ),
+        traps=(
+            (
+                "**NDCG cannot see repetition.** Five relevant passages on one aspect score NDCG@5 = 1 in this "
+                "lesson's example, whatever the aspects they miss."
+            ),
+            (
+                "**The ideal ordering is only approximated.** Finding the best ordering is NP-complete; ndeval "
+                "builds it greedily (each rank takes the document that adds the most gain, ties to the id last in "
+                "byte order), so a list can beat it and score alpha-nDCG above 1."
+            ),
+            (
+                "**Write the α.** α = 0 ignores repetition (every aspect counts in full every time); α = 1 counts "
+                "each aspect once only. ndeval and ir_measures default to 0.5."
+            ),
+            (
+                "**Grades are a yes or no per aspect.** ndeval reads a judgment above 0 as covering the aspect; a "
+                "grade 3 and a grade 1 document earn the same gain."
+            ),
+            (
+                "**ERR-IA@1 is not divided.** ndeval divides by the ideal ideal only from rank 2 on (it reports 5, "
+                "10 and 20), so at k = 1 ERR-IA is the number of aspects the first document covers."
+            ),
+        ),
+    ),
 }
 
 # Each teaching notebook's worked example after its setup cells: (Markdown, code) pairs. The code reads SCENARIO, the
