@@ -299,7 +299,7 @@ def shown_breakdowns(nb: nbformat.NotebookNode) -> set[tuple[str, str]]:
 def test_each_lesson_pages_notebook_runs_on_the_pages_list(tmp_path):
     """Each lesson page downloads its teaching notebook worked on the Playground's list (here a link's: k = 4,
     exponential gain, a missed document); run, it shows the page's cards on that list with the page's values."""
-    assert len(LESSON_PAGES) == 7
+    assert len(LESSON_PAGES) == 8
     for page in LESSON_PAGES:
         with recorded_downloads() as stores:
             at = AppTest.from_file(APP, default_timeout=30)
@@ -317,6 +317,19 @@ def test_each_lesson_pages_notebook_runs_on_the_pages_list(tmp_path):
         assert cards & shown_breakdowns(nb), page.name  # the page's numbers on the list, in the notebook
         if page.stem == "lesson_precision_recall":  # step 2's five cards at the list's k
             assert {("P@4", "0.7500"), ("R@4", "0.6000"), ("HitRate@4", "1.0000")} <= cards & shown_breakdowns(nb)
+
+
+def test_the_diversity_notebook_reproduces_its_pages_numbers(tmp_path):
+    """The committed diversity notebook, run, shows the numbers its lesson page shows a new visitor (the page's own
+    example), and the drag the page's browser test makes: alpha-nDCG@5 up, NDCG@5 down."""
+    at = AppTest.from_file(str(page_script("lesson_diversity.py")), default_timeout=30).run()
+    assert not at.exception
+    cards = {(m.label, m.value) for m in at.metric}
+    nb = execute((NOTEBOOKS / "10-diversity-and-novelty.ipynb").read_bytes(), tmp_path)
+    assert cards == {("NDCG@5", "1.0000"), ("alpha_nDCG@5", "0.6216"), ("ERR_IA@5", "0.3333")}
+    assert cards <= shown_breakdowns(nb)
+    printed = outputs(nb, ("stream",))
+    assert "NDCG        before 1.0000  after 0.8513" in printed and "alpha-nDCG  before 0.6216  after 0.7700" in printed
 
 
 def test_swap_heatmap_notebook_prints_the_metric_and_the_best_swap(tmp_path):

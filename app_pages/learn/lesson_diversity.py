@@ -9,7 +9,7 @@ from ir_metrics_lab.core.lessons import diversity as dv
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import DEFAULT_EXAMPLE, MAX_ASPECTS, Scenario
-from ir_metrics_lab.parts import sortable, teaching
+from ir_metrics_lab.parts import cards, notebook_button, sortable, teaching
 from ir_metrics_lab.session import playground_state, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics import alpha_ndcg, err_ia
@@ -22,7 +22,7 @@ PAGE = "lesson_diversity"
 ALPHA = registry.family("alpha_nDCG").param("alpha")
 ORIGIN = "The diversity lesson's example"
 # The aspect editor's height once drawn (two labelled widgets, one above the other; first_paint.later)
-ASPECT_EDITOR = first_paint.Room(wide=152, phone=152, presenter=194)
+ASPECT_EDITOR = first_paint.Room(wide=152, phone=152, presenter=200)
 
 st.title(LESSON.title)
 st.markdown(LESSON.intro)
@@ -55,7 +55,10 @@ with teaching.step(
     "a gain of (1 − α)^n, n the documents above it that covered the aspect already.",
 ):
     list_col, numbers_col = st.columns([5, 4], gap="large")
+    alpha = float(widget_state.widget_value(f"{PAGE}_alpha", float(ALPHA.default)))  # (the slider's, once drawn)
     with list_col:
+        # a phone stacks the numbers under the list: their line sticks to the top while the list is dragged
+        summary = st.container()
         with st.container(horizontal=True):
             for name in dv.EXAMPLES:
                 st.button(name, key=f"{PAGE}_example_{name}", on_click=load_example, args=(name,))
@@ -98,15 +101,15 @@ with teaching.step(
                       help=ALPHA.help)  # fmt: skip
 
         first_paint.later(f"{PAGE}_alpha_slider", alpha_slider, first_paint.LABELLED_WIDGET)
-        alpha = float(widget_state.widget_value(f"{PAGE}_alpha", float(ALPHA.default)))  # (the slider's, once drawn)
         d = dv.diversity(scn, alpha)
-        for label, b, family in (
-            (d.ndcg.metric, d.ndcg, "NDCG"), (d.alpha_ndcg.metric, d.alpha_ndcg, "alpha_nDCG"),
-            (d.err_ia.metric, d.err_ia, "ERR_IA"),
-        ):  # fmt: skip
-            st.metric(label, teaching.fmt(b.value), help=registry.family(family).help, border=True)
+        with st.container(horizontal=True, gap="small"):  # side by side where they fit, else one under another
+            for b, family in ((d.ndcg, "NDCG"), (d.alpha_ndcg, "alpha_nDCG"), (d.err_ia, "ERR_IA")):
+                st.metric(b.metric, teaching.fmt(b.value), help=registry.family(family).help, border=True,
+                          width="stretch")  # fmt: skip
         st.caption(plain(dv.coverage(d)))
-        first_paint.rest_next_run()  # the rest comes with the next run (ir_metrics_lab.shell.first_paint)
+    with summary:
+        cards.sticky_line([d.ndcg, d.alpha_ndcg, d.err_ia])
+    first_paint.rest_next_run()  # the rest comes with the next run (ir_metrics_lab.shell.first_paint)
 
 with teaching.step(
     2,
@@ -183,6 +186,7 @@ with teaching.step(
     )
     st.caption(plain(dv.err_caption(d)))
 
+notebook_button.lesson(LESSON.key, scn)  # this lesson's teaching notebook, on this list
 teaching.traps(LESSON.traps)
 teaching.naming(
     f"Naming: ndeval prints `alpha-nDCG@5`, `alpha-nDCG@10`, `alpha-nDCG@20` and `ERR-IA@…` (α = 0.5); ir_measures "

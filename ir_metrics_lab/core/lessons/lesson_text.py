@@ -418,6 +418,53 @@ NOTEBOOK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
             "from metrics import expected_reciprocal_rank\n\nexpected_reciprocal_rank(ranking, qrels, k)",
         ),
     ),
+    "diversity": (
+        (
+            "## alpha-nDCG beside NDCG\n\nThe judgments as ndeval reads them: for each aspect, the grade of every "
+            "document that covers it. NDCG reads the grades alone. α is 0.5 here (ndeval's default), as on the "
+            "lesson's page until its slider moves: change `alpha=` to follow it.",
+            "from ir_metrics_lab.core.lessons import diversity as dv\nfrom metrics import alpha_ndcg, err_ia, ndcg\n\n"
+            "subtopics = SCENARIO.subtopic_qrels\n"
+            "display(subtopics)\n"
+            "display(ndcg(ranking, qrels, k, conventions=SCENARIO.conventions))\n"
+            "alpha_ndcg(ranking, subtopics, k, alpha=0.5, conventions=SCENARIO.conventions)",
+        ),
+        (
+            "## Rank by rank: new aspects and repeats\n\nEach aspect a document covers earns (1 − α)^n, n the "
+            "documents above it that covered the aspect; the rank's gain is their sum, times NDCG's discount.",
+            "d = dv.diversity(SCENARIO, alpha=0.5)\n"
+            "print(dv.coverage(d))\n"
+            "pd.DataFrame(\n"
+            "    [\n"
+            "        {'rank': r.rank, 'doc': r.doc, 'new aspects': ', '.join(r.new), 'repeats': dv.repeated_text(r),\n"
+            "         'gain': dv.gain_text(r, d.alpha), 'discount': round(r.discount, 4),\n"
+            "         'gain × discount': round(r.contribution, 4), 'alpha-DCG so far': round(r.running, 4)}\n"
+            "        for r in d.rows\n"
+            "    ]\n"
+            ")",
+        ),
+        (
+            "## The greedy ideal ordering\n\nndeval's ideal takes, rank after rank, the document that adds the "
+            "most gain now (ties to the id last in byte order).",
+            "print(d.ideal_order)\n"
+            "print(dv.ideal_caption(d))\n"
+            "rank_charts.ideal_vs_actual(d.alpha_ndcg, d.ideal_ndcg, 'alpha-DCG', 'greedy ideal alpha-DCG')",
+        ),
+        (
+            "## ERR-IA: the mean of each aspect's ERR",
+            "display(err_ia(ranking, subtopics, k, alpha=0.5, conventions=SCENARIO.conventions))\n"
+            "print(dv.err_caption(d))\n"
+            "pd.DataFrame({'aspect': list(d.per_aspect_err), 'ERR':\n"
+            "    [round(b.value, 4) for b in d.per_aspect_err.values()]})",
+        ),
+        (
+            "## Move the second document to the bottom\n\nThe same two numbers before and after: which one rises?",
+            "for second in SCENARIO.ranking[1:2]:  # (a list of one has no second document)\n"
+            "    after = dv.diversity(SCENARIO.moved(second, len(SCENARIO.ranking)), alpha=0.5)\n"
+            "    print(f'NDCG        before {d.ndcg.value:.4f}  after {after.ndcg.value:.4f}')\n"
+            "    print(f'alpha-nDCG  before {d.alpha_ndcg.value:.4f}  after {after.alpha_ndcg.value:.4f}')",
+        ),
+    ),
 }
 
 # The two notebooks that are not lessons: their title and introduction, then their steps as above.
