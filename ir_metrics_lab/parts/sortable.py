@@ -123,7 +123,7 @@ def ranked_list(
                 "title": scn.title(d),
                 "grade": scn.grades.get(d, 0),
                 "unjudged": d in scn.unjudged,
-                "aspects": list(scn.aspects_of(d)),
+                **({"aspects": list(scn.aspects_of(d))} if d in scn.aspects else {}),  # chips under the title
             }
             for d in scn.ranking
         ],
