@@ -420,19 +420,20 @@ def test_compare_runs_notebook_prints_every_cell_of_the_leaderboard(tmp_path):
 
 
 def test_each_answered_quiz_exercise_opens_as_a_notebook_with_its_solution(tmp_path):
-    """Seed 5 holds every kind of exercise (predict, reorder, which MRR is higher). Each answered exercise's worked
-    solution has a notebook button; run, each notebook prints the numbers the solution shows."""
+    """Seed 5 holds every kind of exercise (predict, reorder, which MRR is higher, which move raises alpha-nDCG).
+    Each answered exercise's worked solution has a notebook button; run, each notebook prints the numbers the solution
+    shows."""
     from ir_metrics_lab.core.lessons import quiz
 
     exercises = quiz.generate(5)
-    assert {ex.kind for ex in exercises} == {"predict", "reorder", "mrr"}
+    assert {ex.kind for ex in exercises} == {"predict", "reorder", "mrr", "aspect_move"}
     with recorded_downloads() as stores:
         at = AppTest.from_file(str(ROOT / "app_pages" / "play" / "quiz.py"), default_timeout=60)
         at.query_params["seed"] = "5"
         at.run()
         for index, ex in enumerate(exercises):  # a real attempt each: the solution shows after one
-            if ex.kind == "mrr":
-                at.radio(key=f"quiz_s5_{index}_choice").set_value("A").run()
+            if ex.kind in ("mrr", "aspect_move"):
+                at.radio(key=f"quiz_s5_{index}_choice").set_value("A" if ex.kind == "mrr" else "1").run()
             elif ex.kind == "predict":
                 at.number_input(key=f"quiz_s5_{index}").set_value(0.5).run()
             at.button(key=f"quiz_s5_{index}_check").click().run()
@@ -448,9 +449,12 @@ def test_each_answered_quiz_exercise_opens_as_a_notebook_with_its_solution(tmp_p
             solution = f"One order that works: NDCG@{ex.k} = {ex.ndcg(ex.solution).value:.4f}"
             start = f"Your order: NDCG@{ex.k} = {ex.ndcg(ex.ranking).value:.4f}"  # not moved yet
             assert solution in shown and start in shown, (index, shown)
-        else:
+        elif ex.kind == "mrr":
             for side in ("A", "B"):
                 assert f"System {side}: RR = {ex.mrr(side):.4f} (the mean over 3 queries)" in shown, (index, shown)
+        else:  # the diversity lesson's notebook on the exercise's list (before any move)
+            start = ex.scenario
+            assert "alpha-nDCG  before " + f"{quiz.diversity.diversity(start).alpha_ndcg.value:.4f}" in shown
 
 
 def test_an_embedded_upload_travels_inside_the_notebook(tmp_path):

@@ -168,9 +168,9 @@ def repeated_text(row: RankRow) -> str:
     return ", ".join(f"{name} ({words.count(seen, 'time')} above)" for name, seen in row.repeated)
 
 
-def coverage(d: Diversity) -> str:
+def coverage(d: Diversity, whose: str = "Your") -> str:
     """What the top k covers: each aspect's count there, the aspects it misses, and how NDCG and alpha-nDCG
-    compare."""
+    compare. ``whose``: the sentence's opening, before "top k" ("After the move d2: rank 1 → 3, the")."""
     if not d.aspects:
         return "No judged relevant document covers an aspect: alpha-nDCG and ERR-IA are 0."
     counts = dict.fromkeys(d.aspects, 0)
@@ -180,7 +180,7 @@ def coverage(d: Diversity) -> str:
     covered = [f"{name} {words.count(n, 'time')}" for name, n in counts.items() if n]
     missing = [name for name, n in counts.items() if not n]
     text = (
-        f"Your top {d.k} covers {len(covered)} of the {len(d.aspects)} aspects"
+        f"{whose} top {d.k} covers {len(covered)} of the {len(d.aspects)} aspects"
         + (f" ({', '.join(covered)})" if covered else "")
         + (f"; it misses {', '.join(missing)}." if missing else ".")
     )
@@ -222,3 +222,30 @@ def err_caption(d: Diversity) -> str:
             f"{d.err_ia.value:.4f}, the number of aspects the first document covers."
         )
     return f"The mean of the {len(values)} aspects' ERR@{d.k}: {mean}, which is {d.err_ia.metric}."
+
+
+# --- moves: what one drag does to alpha-nDCG (the quiz's "which move raises alpha-nDCG most?") -----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValues:
+    """One document moved from one rank to another, and the list's alpha-nDCG@k and NDCG@k after it."""
+
+    doc: str
+    from_rank: int
+    to_rank: int
+    alpha_ndcg: float
+    ndcg: float
+
+
+def move_values(scn: Scenario, alpha: float = DEFAULT_ALPHA) -> list[MoveValues]:
+    """Every move of one document of the shown list to another rank (Scenario.moved), with both measures after it."""
+    out = []
+    subtopics, c = scn.subtopic_qrels, scn.conventions
+    for i, doc in enumerate(scn.ranking, 1):
+        for j in range(1, len(scn.ranking) + 1):
+            if j != i:
+                ranking = list(scn.moved(doc, j).full_ranking)
+                diverse = alpha_ndcg(ranking, subtopics, scn.k, alpha=alpha, conventions=c).value
+                out.append(MoveValues(doc, i, j, diverse, ndcg(ranking, scn.qrels, scn.k, conventions=c).value))
+    return out
