@@ -76,6 +76,12 @@ PAGES = {
             icon=":material/person_search:",
             url_path="user-models",
         ),
+        st.Page(
+            "app_pages/learn/lesson_diversity.py",
+            title="Diversity and novelty",
+            icon=":material/diversity_3:",
+            url_path="diversity",
+        ),
     ],
     "Your data": [
         st.Page(

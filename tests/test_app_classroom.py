@@ -272,3 +272,22 @@ def test_swap_heatmap_grows_with_presenter_mode():
     assert projected["layout"]["height"] == round(plain_spec["layout"]["height"] * 1.3)
     cells = [trace["textfont"]["size"] for trace in (plain_spec["data"][0], projected["data"][0])]
     assert cells == [11, round(11 * 1.5)]  # the values written in the cells
+
+
+def test_quiz_aspect_move_by_hand():
+    """Seed 1's last exercise: d2 range (2), d10 safety (3), d23 charging (1), d20 charging and safety (1), d19 safety
+    (3), d25 range (1). Moving d20 to rank 1 puts all three aspects in the top 3: by ndeval's gains and discounts
+    (1 / log2(rank + 1)) alpha-nDCG@5 is 0.9706, the best of the three moves offered."""
+    at = run("quiz.py")
+    ex = quiz.generate(1)[5]
+    assert ex.options == (("d23", 5), ("d20", 1), ("d19", 1))
+    # d20 (charging, safety: 2 new), d2 (range, new), d10 (safety, 2nd), d23 (charging, 2nd), d19 (safety, 3rd)
+    run_dcg = 2 + 1 / log2(3) + 0.5 / log2(4) + 0.5 / log2(5) + 0.25 / log2(6)
+    # the greedy ideal: d20, d25 (range; ties to the id last in byte order), d23, d2, d19 (each a second time)
+    ideal = 2 + 1 / log2(3) + 0.5 / log2(4) + 0.5 / log2(5) + 0.5 / log2(6)
+    assert f"{run_dcg / ideal:.4f}" == "0.9706"
+    at.radio(key="quiz_s1_5_choice").set_value("2").run()
+    at.button(key="quiz_s1_5_check").click().run()
+    assert at.success[0].value == (
+        "Right: d20: rank 4 → 1 gives alpha-nDCG@5 = 0.9706; the best of these, d20: rank 4 → 1, gives 0.9706."
+    )

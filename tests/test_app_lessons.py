@@ -16,6 +16,7 @@ LESSONS = [
     "lesson_ndcg.py",
     "lesson_unjudged.py",
     "lesson_user_models.py",
+    "lesson_diversity.py",
 ]
 
 

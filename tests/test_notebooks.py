@@ -299,7 +299,7 @@ def shown_breakdowns(nb: nbformat.NotebookNode) -> set[tuple[str, str]]:
 def test_each_lesson_pages_notebook_runs_on_the_pages_list(tmp_path):
     """Each lesson page downloads its teaching notebook worked on the Playground's list (here a link's: k = 4,
     exponential gain, a missed document); run, it shows the page's cards on that list with the page's values."""
-    assert len(LESSON_PAGES) == 7
+    assert len(LESSON_PAGES) == 8
     for page in LESSON_PAGES:
         with recorded_downloads() as stores:
             at = AppTest.from_file(APP, default_timeout=30)
@@ -317,6 +317,19 @@ def test_each_lesson_pages_notebook_runs_on_the_pages_list(tmp_path):
         assert cards & shown_breakdowns(nb), page.name  # the page's numbers on the list, in the notebook
         if page.stem == "lesson_precision_recall":  # step 2's five cards at the list's k
             assert {("P@4", "0.7500"), ("R@4", "0.6000"), ("HitRate@4", "1.0000")} <= cards & shown_breakdowns(nb)
+
+
+def test_the_diversity_notebook_reproduces_its_pages_numbers(tmp_path):
+    """The committed diversity notebook, run, shows the numbers its lesson page shows a new visitor (the page's own
+    example), and the drag the page's browser test makes: alpha-nDCG@5 up, NDCG@5 down."""
+    at = AppTest.from_file(str(page_script("lesson_diversity.py")), default_timeout=30).run()
+    assert not at.exception
+    cards = {(m.label, m.value) for m in at.metric}
+    nb = execute((NOTEBOOKS / "10-diversity-and-novelty.ipynb").read_bytes(), tmp_path)
+    assert cards == {("NDCG@5", "1.0000"), ("alpha_nDCG@5", "0.6216"), ("ERR_IA@5", "0.3333")}
+    assert cards <= shown_breakdowns(nb)
+    printed = outputs(nb, ("stream",))
+    assert "NDCG        before 1.0000  after 0.8513" in printed and "alpha-nDCG  before 0.6216  after 0.7700" in printed
 
 
 def test_swap_heatmap_notebook_prints_the_metric_and_the_best_swap(tmp_path):
@@ -407,19 +420,20 @@ def test_compare_runs_notebook_prints_every_cell_of_the_leaderboard(tmp_path):
 
 
 def test_each_answered_quiz_exercise_opens_as_a_notebook_with_its_solution(tmp_path):
-    """Seed 5 holds every kind of exercise (predict, reorder, which MRR is higher). Each answered exercise's worked
-    solution has a notebook button; run, each notebook prints the numbers the solution shows."""
+    """Seed 5 holds every kind of exercise (predict, reorder, which MRR is higher, which move raises alpha-nDCG).
+    Each answered exercise's worked solution has a notebook button; run, each notebook prints the numbers the solution
+    shows."""
     from ir_metrics_lab.core.lessons import quiz
 
     exercises = quiz.generate(5)
-    assert {ex.kind for ex in exercises} == {"predict", "reorder", "mrr"}
+    assert {ex.kind for ex in exercises} == {"predict", "reorder", "mrr", "aspect_move"}
     with recorded_downloads() as stores:
         at = AppTest.from_file(str(ROOT / "app_pages" / "play" / "quiz.py"), default_timeout=60)
         at.query_params["seed"] = "5"
         at.run()
         for index, ex in enumerate(exercises):  # a real attempt each: the solution shows after one
-            if ex.kind == "mrr":
-                at.radio(key=f"quiz_s5_{index}_choice").set_value("A").run()
+            if ex.kind in ("mrr", "aspect_move"):
+                at.radio(key=f"quiz_s5_{index}_choice").set_value("A" if ex.kind == "mrr" else "1").run()
             elif ex.kind == "predict":
                 at.number_input(key=f"quiz_s5_{index}").set_value(0.5).run()
             at.button(key=f"quiz_s5_{index}_check").click().run()
@@ -435,9 +449,12 @@ def test_each_answered_quiz_exercise_opens_as_a_notebook_with_its_solution(tmp_p
             solution = f"One order that works: NDCG@{ex.k} = {ex.ndcg(ex.solution).value:.4f}"
             start = f"Your order: NDCG@{ex.k} = {ex.ndcg(ex.ranking).value:.4f}"  # not moved yet
             assert solution in shown and start in shown, (index, shown)
-        else:
+        elif ex.kind == "mrr":
             for side in ("A", "B"):
                 assert f"System {side}: RR = {ex.mrr(side):.4f} (the mean over 3 queries)" in shown, (index, shown)
+        else:  # the diversity lesson's notebook on the exercise's list (before any move)
+            start = ex.scenario
+            assert "alpha-nDCG  before " + f"{quiz.diversity.diversity(start).alpha_ndcg.value:.4f}" in shown
 
 
 def test_an_embedded_upload_travels_inside_the_notebook(tmp_path):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+
+import pyndeval
 import pytest
 import pytrec_eval
 
@@ -24,7 +27,7 @@ def test_same_seed_same_exercises_and_different_seeds_differ():
     assert quiz.generate(11) == quiz.generate(11)
     assert quiz.generate(11) != quiz.generate(12)
     kinds = [ex.kind for ex in quiz.generate(11)]
-    assert kinds == ["predict", "predict", "predict", "reorder", "mrr"]
+    assert kinds == ["predict", "predict", "predict", "reorder", "mrr", "aspect_move"]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -101,3 +104,29 @@ def test_score_counts_first_attempts_only():
     quiz.record(attempts, (1, 0), True)  # a retry does not change the score
     quiz.record(attempts, (1, 1), True)
     assert quiz.tally(attempts) == (1, 2)
+
+
+def pyndeval_alpha_ndcg(ex: quiz.AspectMove, order: list[str]) -> float:
+    """alpha-nDCG@5 of ``order`` by ndeval's own code (pyndeval): aspects numbered, a grade per covered aspect."""
+    number = {name: str(i + 1) for i, name in enumerate(quiz.ASPECT_NAMES)}
+    lines = [("1", number[a], doc, ex.grades[doc]) for doc in ex.ranking for a in ex.aspects[doc]]
+    run = [("1", doc, float(len(order) - i)) for i, doc in enumerate(order)]
+    return pyndeval.RelevanceEvaluator(lines, ["alpha-nDCG@5"], alpha=0.5).evaluate(run)["1"]["alpha-nDCG@5"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_aspect_move_has_one_right_answer_by_ndeval(seed):
+    ex = quiz.generate(seed)[5]
+    top = [a for doc in ex.ranking[:5] for a in ex.aspects[doc]]
+    assert len(set(top)) < len(top)  # an aspect repeats in the top 5
+    values = {}
+    for key, (doc, to_rank) in zip(ex.keys, ex.options, strict=True):
+        order = [d for d in ex.ranking if d != doc]
+        order.insert(to_rank - 1, doc)
+        values[key] = pyndeval_alpha_ndcg(ex, order)
+    assert ex.answer == max(values, key=values.get)
+    assert all(abs(a - b) >= quiz.MOVE_GAP for a, b in itertools.combinations(values.values(), 2))
+    assert max(values.values()) > pyndeval_alpha_ndcg(ex, list(ex.ranking))  # the best move raises it
+    assert quiz.check_move(ex, ex.answer).correct
+    wrong = next(key for key in ex.keys if key != ex.answer)
+    assert not quiz.check_move(ex, wrong).correct and not quiz.check_move(ex, None).correct

@@ -218,3 +218,35 @@ def test_unmarking_an_unjudged_document_gives_its_grade_back():
     assert marked.with_unjudged(()).grades == scn.grades
     assert marked.shelved("d2").qrels == {"d1": 3, "d2": 2}  # the shelf holds judged docs, with their grade
     assert marked.with_grade("d2", 1).with_unjudged(()).grades["d2"] == 1  # a grade given while marked wins
+
+
+# --- aspects: the subtopics each document covers, by name (the diversity lesson) -----------------------------------
+
+
+def test_aspects_become_ndevals_subtopic_judgments(scn):
+    covered = scn.with_aspects("d1", [" price ", "range", "price"]).with_aspects("d4", ["price"])
+    assert covered.aspects_of("d1") == ("price", "range")  # trimmed, a repeat kept once
+    assert covered.aspect_names == ("price", "range")
+    # each covering document's grade; d4 is graded 0, so its line says it covers nothing (ndeval: judgment > 0)
+    assert covered.subtopic_qrels == {"price": {"d1": 3, "d4": 0}, "range": {"d1": 3}}
+    assert covered.with_aspects("d1", []).aspects == {"d4": ("price",)}
+    assert covered.without("d1").aspects == {"d4": ("price",)}
+    assert covered.shelved("d1").aspects_of("d1") == ("price", "range")  # a shelved document keeps them
+    assert covered != scn  # a list with aspects is another list (its link differs)
+
+
+def test_an_unjudged_document_covers_nothing(scn):
+    covered = scn.with_aspects("d2", ["price"]).with_unjudged(["d2"])
+    assert covered.subtopic_qrels == {"price": {}}
+
+
+def test_bad_aspects_are_refused(scn):
+    with pytest.raises(ValueError, match="needs a name"):
+        scn.with_aspects("d1", ["  "])
+    with pytest.raises(ValueError, match="at most 40 characters"):
+        scn.with_aspects("d1", ["x" * 41])
+    with pytest.raises(ValueError, match="no document"):
+        scn.with_aspects("zz", ["price"])
+    many = scn.with_aspects("d1", [f"a{i}" for i in range(12)])
+    with pytest.raises(ValueError, match="at most 12 different aspects"):
+        many.with_aspects("d2", ["one more"])

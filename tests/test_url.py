@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ir_metrics_lab.core import url
-from ir_metrics_lab.core.scenario import MAX_DOCS, SCALES, Scenario
+from ir_metrics_lab.core.scenario import MAX_ASPECTS, MAX_DOCS, SCALES, Scenario
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.teaching.examples import EXAMPLES
 
@@ -69,6 +69,7 @@ def _through_a_real_url(scn: Scenario) -> tuple[Scenario, list[str]]:
 # --- hypothesis: any representable scenario round-trips ------------------------------------------------------------
 
 IDS = st.text("abcdxyzAD019_-.|%&=#+? é<>/", min_size=1, max_size=6).map(str.strip).filter(bool)
+ASPECT_NAMES = st.text(min_size=1, max_size=12).map(str.strip).filter(bool)
 
 
 @st.composite
@@ -85,7 +86,12 @@ def scenarios(draw) -> Scenario:
         ap_denominator=draw(st.sampled_from(["all", "retrieved"])),
     )
     k = draw(st.integers(1, url.MAX_K))
-    scn = Scenario(tuple(docs[:n_ranked]), tuple(docs[n_ranked:]), grades, titles, k, conventions, scale)
+    names = draw(st.lists(ASPECT_NAMES, unique=True, max_size=MAX_ASPECTS))
+    covering = st.lists(st.sampled_from(names), unique=True) if names else st.just([])
+    aspects = {d: tuple(chosen) for d in docs if (chosen := draw(covering))}
+    scn = Scenario(
+        tuple(docs[:n_ranked]), tuple(docs[n_ranked:]), grades, titles, k, conventions, scale, aspects=aspects
+    )
     return scn.with_unjudged(draw(st.sets(st.sampled_from(scn.ranking))) if scn.ranking else ())
 
 
@@ -339,3 +345,47 @@ def test_an_unjudged_id_that_is_not_ranked_is_ignored_with_a_warning():
         "Link key 'unjudged': 'd9' is not a ranked document in 'docs'; ignored. (see errors/share-link in the docs)",
         "Link key 'unjudged': 'zz' is not a ranked document in 'docs'; ignored. (see errors/share-link in the docs)",
     ]
+
+
+# --- aspects (the diversity lesson's subtopics) ---------------------------------------------------------------------
+
+
+def test_aspects_are_carried_by_name_per_document():
+    titles = {"d1": "", "d2": "", "d9": ""}
+    scn = Scenario(("d1", "d2"), ("d9",), {"d1": 2, "d2": 1, "d9": 1}, titles, aspects={"d1": ("price", "range")})
+    scn = scn.with_aspects("d9", ["a, b | 100%"])
+    params = url.to_query_params(scn)
+    assert params["aspects"] == "price,range||a%2C b %7C 100%25"  # docs, then missing; a name's separators encoded
+    assert url.from_query_params(params) == (scn, [])
+    assert _through_a_real_url(scn) == (scn, [])
+
+
+def test_a_link_without_aspects_still_loads_with_none():
+    scn, warning = parse(docs="d1,d2", grades="1,0", k="2")  # a link shared before aspects existed
+    assert warning == "" and scn.aspects == {} and "aspects" not in url.to_query_params(scn)
+
+
+def test_aspect_lists_that_do_not_match_the_documents_are_dropped_with_a_warning():
+    scn, warning = parse(docs="d1,d2", grades="1,1", aspects="price|range|safety")
+    assert "Link key 'aspects'" in warning and "3 aspect lists for 2 documents" in warning
+    assert scn.aspects == {} and scn.ranking == ("d1", "d2")
+
+
+def test_a_bad_aspect_name_is_dropped_and_the_rest_kept():
+    long = "x" * 41
+    scn, warning = parse(docs="d1,d2", grades="1,1", aspects=f"price,,price|{long},range")
+    assert "Link key 'aspects'" in warning and "needs a name" in warning and "at most 40 characters" in warning
+    assert scn.aspects == {"d1": ("price",), "d2": ("range",)}
+
+
+def test_more_aspects_than_the_limit_are_dropped_with_a_warning():
+    names = ",".join(f"a{i}" for i in range(MAX_ASPECTS + 2))
+    scn, warning = parse(docs="d1", grades="1", aspects=names)
+    assert f"more than {MAX_ASPECTS} aspects" in warning and "'a12'" in warning
+    assert len(scn.aspect_names) == MAX_ASPECTS
+
+
+def test_aspects_without_docs_are_ignored_with_a_warning():
+    base = Scenario(("a",), (), {"a": 1}, {"a": ""})
+    scn, warnings = url.from_query_params({"aspects": "price"}, base=base)
+    assert scn == base and any("Link key 'aspects'" in w and "no 'docs'" in w for w in warnings)

@@ -7,7 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from ir_metrics_lab.core.classroom import questions
-from ir_metrics_lab.core.exports import notebooks
+from ir_metrics_lab.core.exports import notebooks, teaching_notebooks
+from ir_metrics_lab.core.lessons import diversity as dv
 from ir_metrics_lab.core.lessons import quiz
 from ir_metrics_lab.core.paths import ASK_THE_CLASS_PAGE
 from ir_metrics_lab.core.scenario import Scenario
@@ -33,7 +34,8 @@ attempts = quiz_state.quiz_attempts()  # {(seed, exercise): first attempt correc
 
 st.title("Quiz")
 st.markdown(
-    "Five generated exercises: predict a metric, reorder a list to hit a target, and compare two systems. "
+    "Six generated exercises: predict a metric, reorder a list to hit a target, compare two systems, and find the "
+    "move that raises alpha-nDCG most. "
     "Answer, press **Check**, and the worked solution appears. Your score counts the **first** attempt at each."
 )
 
@@ -102,6 +104,11 @@ def list_table(ranking, qrels) -> pd.DataFrame:
 def notebook(index: int, ex: quiz.Exercise) -> None:
     """The answered exercise as a notebook: its lists, judgments and measures, worked
     (ir_metrics_lab.core.exports.notebooks)."""
+    if ex.kind == "aspect_move":  # aspects are no run's: the diversity lesson's notebook, on the exercise's list
+        name = teaching_notebooks.lesson_file("diversity")
+        nb = teaching_notebooks.teaching(name, ex.scenario)
+        notebook_button.button(nb, f"ir-metrics-quiz-{seed}-{index + 1}.ipynb", key(index, "notebook"))
+        return
     if ex.kind == "mrr":
         runs, qrels, measures = {f"System {side}": ex.runs[side] for side in ("A", "B")}, ex.qrels, ["RR"]
         question = "Two systems answer the same three queries. Which has the higher MRR (the mean of RR)?"
@@ -234,7 +241,50 @@ def mrr_pair(index: int, ex: quiz.MrrPair) -> None:
             notebook(index, ex)
 
 
-RENDER = {"predict": predict, "reorder": reorder, "mrr": mrr_pair}
+def aspect_move(index: int, ex: quiz.AspectMove) -> None:
+    st.markdown(
+        f"Each document covers the aspects listed. **Which move raises alpha-nDCG@{ex.k} most?** (α = 0.5; a "
+        "document covers its aspects when its grade is at least 1.)"
+    )
+    st.table(
+        pd.DataFrame(
+            {
+                "rank": range(1, len(ex.ranking) + 1),
+                "doc": list(ex.ranking),
+                "grade": [ex.grades[d] for d in ex.ranking],
+                "aspects": [", ".join(ex.aspects[d]) for d in ex.ranking],
+            }
+        ),
+        hide_index=True,
+        width="content",
+    )
+    st.radio("Move", list(ex.keys), index=None, format_func=ex.option_text, key=key(index, "choice"))
+
+    def check() -> None:
+        choice = widget_state.widget_value(key(index, "choice"))
+        record(index, quiz.check_move(ex, choice), attempt=choice is not None)
+
+    st.button("Check", key=key(index, "check"), icon=":material/check:", on_click=check)
+    show_feedback(index)
+    if (seed, index) in attempts:  # the solution only after a real answer
+        with st.expander("Worked solution", expanded=True, icon=":material/school:"):
+            st.table(
+                pd.DataFrame(
+                    {
+                        "move": [ex.option_text(k) for k in ex.keys],
+                        f"alpha-nDCG@{ex.k} after": [fmt(ex.after(k).alpha_ndcg.value) for k in ex.keys],
+                        f"NDCG@{ex.k} after": [fmt(ex.after(k).ndcg.value) for k in ex.keys],
+                    }
+                ),
+                hide_index=True,
+            )
+            best = ex.after(ex.answer)
+            st.caption(dv.coverage(best, f"After the best move, {ex.option_text(ex.answer)}, the"))
+            st.latex(formulas.latex(best.alpha_ndcg))
+            notebook(index, ex)
+
+
+RENDER = {"predict": predict, "reorder": reorder, "mrr": mrr_pair, "aspect_move": aspect_move}
 
 
 def ask_the_class(ex: quiz.Exercise) -> None:
@@ -250,7 +300,8 @@ def ask_the_class(ex: quiz.Exercise) -> None:
 for index, ex in enumerate(exercises):
     title_col, ask_col = st.columns([4, 1], vertical_alignment="bottom")
     title_col.subheader(f"{index + 1}. {ex.title}", anchor=False)
-    if ex.kind != "mrr" and ask_col.button(  # MRR is over three queries: a poll asks about one list
+    # MRR is over three queries: a poll asks about one list; a class is not asked about aspects yet
+    if ex.kind not in ("mrr", "aspect_move") and ask_col.button(
         "Ask the class",
         key=key(index, "ask"),
         icon=":material/campaign:",

@@ -1,4 +1,5 @@
-"""A playground scenario: the ranked list, the judged-but-not-retrieved shelf, grades, titles, k and conventions.
+"""A playground scenario: the ranked list, the judged-but-not-retrieved shelf, grades, titles, k and conventions,
+and the aspects (subtopics, by name) each document covers, which the diversity measures read.
 
 Immutable: every edit returns a new Scenario, which is what makes undo/redo a plain stack. Pure (no Streamlit).
 """
@@ -15,6 +16,8 @@ from metrics.teaching.examples import Example
 
 SCALES = {1: "binary (0-1)", 3: "graded (0-3)", 4: "graded (0-4)"}
 MAX_DOCS = 100  # more than a person can drag meaningfully; keeps every rerun fast
+MAX_ASPECTS = 12  # distinct aspect names in a scenario: more than a lesson's chips can show legibly
+MAX_ASPECT_CHARS = 40
 DEFAULT_EXAMPLE = "grades-32301"  # the preset a new visitor's Playground opens with (and the teaching notebooks use)
 
 
@@ -36,12 +39,35 @@ class Scenario:
     # The grades the unjudged docs had before they were marked, so unmarking one gives its grade back. A memory of
     # this session's edits, not part of what the list is: equality and share links leave it out.
     held_grades: Mapping[str, int] = field(default_factory=dict, compare=False)
+    # The aspects (subtopics, by name) each document of the list or the shelf covers, in the order given; documents
+    # covering none are absent. A document covers them when its grade reaches the threshold (ndeval: above 0).
+    aspects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def qrels(self) -> dict[str, int]:
         """The judgments: the grades of the list's, the hidden tail's and the shelf's docs, except the unjudged."""
         docs = (*self.ranking, *self.tail, *self.shelf)
         return {doc: self.grades.get(doc, 0) for doc in docs if doc not in self.unjudged}
+
+    @property
+    def aspect_names(self) -> tuple[str, ...]:
+        """Every aspect some document covers, in the order the list (then the shelf) first names them."""
+        return tuple(dict.fromkeys(name for doc in self.docs for name in self.aspects.get(doc, ())))
+
+    @property
+    def subtopic_qrels(self) -> dict[str, dict[str, int]]:
+        """The judgments as ndeval reads them, ``{aspect: {doc: grade}}``: each judged document's grade for every
+        aspect it covers (a grade below the threshold covers nothing, as in ndeval's qrels)."""
+        qrels = self.qrels
+        out: dict[str, dict[str, int]] = {name: {} for name in self.aspect_names}
+        for doc in self.docs:
+            if doc in qrels:
+                for name in self.aspects.get(doc, ()):
+                    out[name][doc] = qrels[doc]
+        return out
+
+    def aspects_of(self, doc: str) -> tuple[str, ...]:
+        return tuple(self.aspects.get(doc, ()))
 
     @property
     def full_ranking(self) -> tuple[str, ...]:
@@ -140,6 +166,20 @@ class Scenario:
             raise ValueError(f"no document {doc!r} in this scenario")
         return dataclasses.replace(self, titles={**self.titles, doc: title})
 
+    def with_aspects(self, doc: str, names: Iterable[str]) -> Scenario:
+        """``doc`` covers exactly ``names`` (trimmed; a repeat is kept once). Raises ValueError for an empty or too
+        long name, or one that would make more than MAX_ASPECTS in the scenario."""
+        if doc not in self.docs:
+            raise ValueError(f"no document {doc!r} in this scenario")
+        cleaned = tuple(dict.fromkeys(check_aspect(name) for name in names))
+        others = {name for d in self.docs if d != doc for name in self.aspects.get(d, ())}
+        if len(others | set(cleaned)) > MAX_ASPECTS:
+            raise ValueError(f"a list can have at most {MAX_ASPECTS} different aspects")
+        aspects = {d: names for d, names in self.aspects.items() if d != doc}
+        if cleaned:
+            aspects[doc] = cleaned
+        return dataclasses.replace(self, aspects=aspects)
+
     def without(self, doc: str) -> Scenario:
         if doc not in self.docs:
             raise ValueError(f"no document {doc!r} in this scenario")
@@ -151,6 +191,7 @@ class Scenario:
             titles={d: t for d, t in self.titles.items() if d != doc},
             unjudged=self.unjudged - {doc},
             held_grades=self._held_but(doc),
+            aspects={d: names for d, names in self.aspects.items() if d != doc},
         )
 
     def with_scale(self, scale: int) -> Scenario:
@@ -176,3 +217,13 @@ class Scenario:
         grades = {d: max(query.qrels.get(d, 0), 0) for d in (*query.ranking, *shelf)}
         titles = {d: example.titles.get(d, "") for d in (*query.ranking, *shelf)}
         return cls(tuple(query.ranking), shelf, grades, titles, k=example.k, scale=max(example.scale, 1))
+
+
+def check_aspect(name: object) -> str:
+    """An aspect's name, trimmed; ValueError when it is not text, is empty or is longer than MAX_ASPECT_CHARS."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"an aspect needs a name, got {name!r}")
+    name = name.strip()
+    if len(name) > MAX_ASPECT_CHARS:
+        raise ValueError(f"aspect names are at most {MAX_ASPECT_CHARS} characters, got {len(name)}")
+    return name

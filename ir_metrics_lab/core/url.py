@@ -11,6 +11,9 @@ missing  judged but not retrieved docs as ``id:grade``, comma-separated   (empty
 unjudged ids in ``docs`` that were never judged (no qrels line; grade 0)  every document is judged
 titles   one title per doc (``docs`` then ``missing``), each              no titles
          percent-encoded, joined with ``|``
+aspects  per doc (``docs`` then ``missing``) the aspects it covers,       no document covers an
+         each name percent-encoded, joined with ``,``; the docs'         aspect
+         entries joined with ``|`` (an empty entry: none)
 k        cutoff, a whole number 1..100                                    5
 t        relevance threshold, 1..scale                                    1 (trec_eval)
 gain     ``linear`` or ``exp``                                            linear (trec_eval)
@@ -21,7 +24,8 @@ scale    rating scale 1, 3 or 4 (written only when the grades alone       inferr
                                                                           else 4
 ======== =============================================================== =========================
 
-Example: ``/?docs=d1,d2,d3&grades=0,3,1&missing=d9:2&k=3``.
+Example: ``/?docs=d1,d2,d3&grades=0,3,1&missing=d9:2&k=3``; with aspects (the diversity lesson's),
+``/?docs=d1,d2&grades=2,1&aspects=price,range|price``.
 
 **Document ids** are trimmed; an empty id is rejected. Ids cannot contain ``,`` or ``:`` (the separators), so a
 scenario holding such an id (or one with surrounding spaces) has no link: :func:`to_query_params` raises ValueError
@@ -39,14 +43,16 @@ from collections.abc import Mapping
 from urllib.parse import quote, unquote, urlencode
 
 from ir_metrics_lab.core import words
-from ir_metrics_lab.core.scenario import MAX_DOCS, SCALES, Scenario
+from ir_metrics_lab.core.scenario import MAX_ASPECTS, MAX_DOCS, SCALES, Scenario, check_aspect
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.errors import pointer
 
 MAX_K = MAX_DOCS  # the playground's k input allows 1..100 as well
 DEFAULT_K = Scenario(()).k
-SCHEMA_KEYS = ("docs", "grades", "missing", "titles", "unjudged", "k", "t", "gain", "idcg", "apden", "scale")
-LIST_KEYS = ("docs", "grades", "missing", "titles", "unjudged", "scale")
+SCHEMA_KEYS = (
+    "docs", "grades", "missing", "titles", "aspects", "unjudged", "k", "t", "gain", "idcg", "apden", "scale"
+)  # fmt: skip
+LIST_KEYS = ("docs", "grades", "missing", "titles", "aspects", "unjudged", "scale")
 # Streamlit's own, and ir_metrics_lab.shell.presenter's switch
 IGNORED_KEYS = frozenset({"embed", "embed_options", "presenter"})
 CHOICES = {"gain": ("linear", "exp"), "idcg": ("all", "retrieved"), "apden": ("all", "retrieved")}
@@ -54,6 +60,7 @@ UNREPRESENTABLE = (",", ":")
 # A title is percent-encoded except for these printable ASCII characters, so '|' and '%' (and non-ASCII) are encoded
 # and the link stays readable; unquote() reverses it.
 TITLE_SAFE = "".join(chr(c) for c in range(32, 127) if chr(c) not in "%|")
+ASPECT_SAFE = TITLE_SAFE.replace(",", "")  # an aspect's name: a comma separates names
 SHOWN_CHARS = 30  # a bad value is quoted in the warning up to this length
 
 
@@ -86,6 +93,8 @@ def to_query_params(scn: Scenario) -> dict[str, str]:
         params["missing"] = ",".join(f"{d}:{grades[d]}" for d in scn.shelf)
     if any(scn.title(d) for d in scn.docs):
         params["titles"] = "|".join(quote(scn.title(d), safe=TITLE_SAFE) for d in scn.docs)
+    if scn.aspects:
+        params["aspects"] = "|".join(",".join(quote(a, safe=ASPECT_SAFE) for a in scn.aspects_of(d)) for d in scn.docs)
     if unjudged := [d for d in scn.ranking if d in scn.unjudged]:  # the hidden tail is not in a link either
         params["unjudged"] = ",".join(unjudged)
     params["k"] = str(scn.k)
@@ -151,16 +160,18 @@ def _split(value: str) -> list[str]:
     return [] if value.strip() == "" else value.split(",")
 
 
-def _title(raw: str, doc: str, warnings: list[str]) -> str:
-    """A percent-decoded title. Bytes that are not UTF-8 (``%E0%A4%A``: a cut-off character) become U+FFFD, with a
-    warning, so the user knows the link was damaged rather than seeing a stray symbol."""
+def _title(raw: str, doc: str, warnings: list[str], key: str = "titles") -> str:
+    """A percent-decoded title (or, with ``key`` 'aspects', an aspect's name). Bytes that are not UTF-8
+    (``%E0%A4%A``: a cut-off character) become U+FFFD, with a warning, so the user knows the link was damaged
+    rather than seeing a stray symbol."""
     try:
         return unquote(raw, errors="strict")
     except UnicodeDecodeError:
         _warn(
             warnings,
-            "titles",
-            f"the title {_shown(raw)} of {_shown(doc)} has broken percent-encoding (bytes that are not UTF-8 text); "
+            key,
+            f"the {'title' if key == 'titles' else 'aspect'} {_shown(raw)} of {_shown(doc)} has broken "
+            "percent-encoding (bytes that are not UTF-8 text); "
             "they are shown as \ufffd.",
         )
         return unquote(raw, errors="replace")
@@ -186,8 +197,9 @@ def from_query_params(params: Mapping[str, str], base: Scenario | None = None) -
     k = _cutoff(get, warnings)
     conventions = _conventions(get, scale, warnings)
     scn = Scenario(
-        tuple(listed.ranking), tuple(listed.shelf), listed.grades, titles, k=k, conventions=conventions, scale=scale
-    )
+        tuple(listed.ranking), tuple(listed.shelf), listed.grades, titles, k=k, conventions=conventions, scale=scale,
+        aspects=_aspects(get, listed, warnings),
+    )  # fmt: skip
     return scn.with_unjudged(_unjudged(get, listed.ranking, warnings)), warnings
 
 
@@ -204,7 +216,7 @@ def _schema_values(params: Mapping[str, str], base: Scenario | None, warnings: l
             unknown = f"Link key {_shown(str(key))}: not part of a scenario link; ignored."
             warnings.append(f"{unknown} {pointer('share-link')}")
     if "docs" not in get and base is not None and not link_problems(base):
-        for key in ("grades", "missing", "titles", "unjudged"):
+        for key in ("grades", "missing", "titles", "aspects", "unjudged"):
             if get.pop(key, None) is not None:
                 _warn(warnings, key, "ignored, because the link has no 'docs' to go with it.")
         list_params = {key: value for key, value in to_query_params(base).items() if key in LIST_KEYS}
@@ -330,6 +342,43 @@ def _titles(get: Mapping[str, str], listed: _Listed, warnings: list[str]) -> dic
     for doc, i in placed:
         titles[doc] = _title(raw_titles[i], doc, warnings)
     return titles
+
+
+def _aspects(get: Mapping[str, str], listed: _Listed, warnings: list[str]) -> dict[str, tuple[str, ...]]:
+    """'aspects': one entry per doc, in docs order then missing order; none unless the counts match. A name that is
+    empty, too long or one too many is dropped with a warning."""
+    if not get.get("aspects"):
+        return {}
+    entries = get["aspects"].split("|")
+    expected = listed.written_docs + listed.written_missing
+    if len(entries) != expected:
+        _warn(
+            warnings,
+            "aspects",
+            f"{words.count(len(entries), 'aspect list')} for {words.count(expected, 'document')} "
+            "('docs' then 'missing'); no document covers an aspect.",
+        )
+        return {}
+    placed = list(zip(listed.ranking, listed.positions, strict=True))
+    placed += [(doc, listed.written_docs + j) for doc, j in zip(listed.shelf, listed.shelf_positions, strict=True)]
+    aspects: dict[str, tuple[str, ...]] = {}
+    named: set[str] = set()
+    for doc, i in placed:
+        kept: list[str] = []
+        for raw in _split(entries[i]):
+            try:
+                name = check_aspect(_title(raw, doc, warnings, "aspects"))
+            except ValueError as error:
+                _warn(warnings, "aspects", f"an aspect of {_shown(doc)}: {error}; ignored.")
+                continue
+            if name not in named and len(named) >= MAX_ASPECTS:
+                _warn(warnings, "aspects", f"more than {MAX_ASPECTS} aspects; {_shown(name)} is ignored.")
+            elif name not in kept:
+                named.add(name)
+                kept.append(name)
+        if kept:
+            aspects[doc] = tuple(kept)
+    return aspects
 
 
 def _cutoff(get: Mapping[str, str], warnings: list[str]) -> int:

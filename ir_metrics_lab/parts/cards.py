@@ -53,12 +53,17 @@ def metric_cards(now: dict[str, Breakdown], before: dict[str, Breakdown] | None,
 def sticky_summary(now: dict[str, Breakdown]) -> None:
     """One compact line of the key numbers. Shown on narrow screens only, where it sticks to the top of the screen while
     the list below is edited (ir_metrics_lab/shell/layout.py's CSS); wide screens have the cards beside the list."""
+    sticky_line([now[f] for f in SUMMARY])
+
+
+def sticky_line(items: Sequence[Breakdown]) -> None:
+    """``sticky_summary`` of any numbers (a lesson's): sticky within its parent, so draw it above the list."""
     if not first_paint.charts_now() and not first_paint.on_phone():
         # a wide screen hides it (ir_metrics_lab/shell/layout.py), but its CSS comes after a new visitor's first paint
         st.empty()
         return
     with st.container(key=SUMMARY_KEY):
-        st.markdown(" · ".join(f"**{now[f].metric}**\u00a0{fmt(now[f].value)}" for f in SUMMARY))  # no break inside
+        st.markdown(" · ".join(f"**{b.metric}**\u00a0{fmt(b.value)}" for b in items))  # no break inside
 
 
 def judgment_summary(now: dict[str, Breakdown]) -> None:

@@ -118,7 +118,13 @@ def ranked_list(
         "list": key,
         "label": label,
         "items": [
-            {"id": d, "title": scn.title(d), "grade": scn.grades.get(d, 0), "unjudged": d in scn.unjudged}
+            {
+                "id": d,
+                "title": scn.title(d),
+                "grade": scn.grades.get(d, 0),
+                "unjudged": d in scn.unjudged,
+                **({"aspects": list(scn.aspects_of(d))} if d in scn.aspects else {}),  # chips under the title
+            }
             for d in scn.ranking
         ],
         "scale": scn.scale,
@@ -129,7 +135,8 @@ def ranked_list(
         "announce": widget_state.pop_announcement(key),
     }
     # A box drawn at once, where the list's own element waits for its code (measured with grade chips, cards).
-    measured = grade_edit and scn.ranking
+    # (aspect chips add a line to a card: no measured height for them)
+    measured = grade_edit and scn.ranking and not any(d in scn.aspects for d in scn.ranking)
     box = first_paint.box(f"{key}_box", _room(len(scn.ranking))) if measured else st.container(key=f"{key}_box")
     with box:
         _COMPONENT(

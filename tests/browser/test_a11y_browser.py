@@ -189,11 +189,12 @@ def test_the_presenter_audit_asks_for_7_to_1(tabs):
 
 @pytest.mark.parametrize("view", VIEWS)
 def test_a_quiz_answered_right_and_wrong(tabs, view):
-    """Seed 1 (the default): the first exercise predicts a number, the last compares two systems' MRR. The first
-    is answered right (its own answer, to 4 decimals), the last wrong: feedback and worked solutions are shown."""
+    """Seed 1 (the default): the first exercise predicts a number, the fifth compares two systems' MRR, the last asks
+    which move raises alpha-nDCG most. The first is answered right (its own answer, to 4 decimals), the other two
+    wrong: feedback and worked solutions are shown."""
     exercises = quiz.generate(1)
-    first, last = exercises[0], exercises[-1]
-    assert first.kind == "predict" and last.kind == "mrr"
+    first, last, moves = exercises[0], exercises[4], exercises[5]
+    assert first.kind == "predict" and last.kind == "mrr" and moves.kind == "aspect_move"
     app = tabs(view)
     show(app, "/quiz")
     page = app.page
@@ -205,8 +206,13 @@ def test_a_quiz_answered_right_and_wrong(tabs, view):
     wrong = "B" if last.answer == "A" else "A"
     page.get_by_role("radiogroup", name="Higher MRR").get_by_text(wrong, exact=True).click()
     app.wait_idle()
-    page.get_by_role("button", name="Check").last.click()
+    page.get_by_role("button", name="Check").nth(4).click()
     expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(1, timeout=WAIT_MS)
+    wrong_move = next(key for key in moves.keys if key != moves.answer)
+    page.get_by_role("radiogroup", name="Move").get_by_text(moves.option_text(wrong_move), exact=True).click()
+    app.wait_idle()
+    page.get_by_role("button", name="Check").last.click()
+    expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(2, timeout=WAIT_MS)
     app.wait_rendered()
     assert_no_violation(app, f"the quiz answered right and wrong ({view})", view)
 

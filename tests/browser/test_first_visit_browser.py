@@ -127,6 +127,7 @@ ROOM_PAGES = {"/": {"pg_example_picker", "pg_list_controls"}, "/a-vs-b": {"ab_co
               "/multi-query": {"multi_query_controls", "multi_query_edge_cases"},
               "/unjudged": {"lesson_unjudged_picker", "lesson_unjudged_list"},
               "/precision-recall": {"lesson_pr_k_slider"}, "/user-models": {"lesson_user_models_p_slider"},
+              "/diversity": {"lesson_diversity_aspect_editor", "lesson_diversity_alpha_slider"},
               "/swap-heatmap": {"swap_metric_picker"}, "/quiz": {"quiz_seed_box", "quiz_next_set"},
               "/pr-curve": {"lesson_pr_curve_level_picker", "lesson_pr_curve_steps"},
               "/compare": {"cmp_source_picker", "cmp_runs_picker", "cmp_measures_picker", "cmp_board_settings",
@@ -142,7 +143,8 @@ PRESENTER_ROOMS = {path: {"presenter_menu"} | ({"pg_presenter_settings"} if path
 # A lesson's step below its first numbers, which a new visitor's first run leaves for the next: it ends the page
 # there (ir_metrics_lab.shell.first_paint.rest_next_run), since every element below held the numbers back.
 STEP_AFTER_NUMBERS = {"/precision-recall": "3. Recall vs capped recall when R > k",
-                      "/user-models": "2. The residual: what is still unknown"}  # fmt: skip
+                      "/user-models": "2. The residual: what is still unknown",
+                      "/diversity": "2. Rank by rank: new aspects and repeats"}  # fmt: skip
 
 
 def visits(view: str) -> list[tuple[str, str]]:

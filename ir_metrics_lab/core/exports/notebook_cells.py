@@ -142,6 +142,8 @@ def scenario_source(name: str, scn: Scenario) -> str:
         "tail": tuple(scn.tail),
         "unjudged": frozenset(scn.unjudged),
     }
+    if scn.aspects:  # only a list with aspects: every other notebook's cell reads as before
+        fields["aspects"] = {doc: tuple(names) for doc, names in scn.aspects.items()}
     lines = [f"{name} = Scenario("]
     lines += [f"    {field}={literal(value, 4)}," for field, value in fields.items()]
     conventions = [f"{f.name}={literal(getattr(scn.conventions, f.name))}" for f in dataclasses.fields(scn.conventions)]

@@ -21,6 +21,7 @@ TEACHING = {
     "07-rbp-and-err": "user_models",
     "08-evaluate-your-run": "evaluate_your_run",
     "09-why-two-tools-disagree": "why_tools_differ",
+    "10-diversity-and-novelty": "diversity",
 }
 TEACHING_INTRO = (
     "Part of the IR Metrics Lab's teaching notebooks; the app's page of the same name lets you drag the list and "
@@ -33,6 +34,19 @@ from metrics.teaching.examples import EXAMPLES
 SCENARIO = Scenario.from_example(EXAMPLES[{DEFAULT_EXAMPLE!r}])
 ranking, qrels, k = list(SCENARIO.full_ranking), SCENARIO.qrels, SCENARIO.k
 pd.DataFrame(numbers.scenario_table(SCENARIO))"""
+
+
+# A lesson whose measures need more than the Playground's default list (aspects): its own list, from its page's example.
+OWN_LISTS = {
+    "diversity": """\
+from ir_metrics_lab.core.lessons.diversity import repeated_aspect
+
+# The lesson's example: seven documents on buying an electric car, the top 5 all on price. Edit it (Scenario's
+# methods return a new one: .moved(doc, rank), .with_aspects(doc, names), .with_grade(doc, grade)) and run on.
+SCENARIO = repeated_aspect()
+ranking, qrels, k = list(SCENARIO.full_ranking), SCENARIO.qrels, SCENARIO.k
+pd.DataFrame(numbers.scenario_table(SCENARIO))""",
+}
 
 
 def _steps(steps: Sequence[tuple[str, str]]) -> list[dict]:
@@ -50,7 +64,7 @@ def teaching(name: str, scn: Scenario | None = None) -> dict:
     lesson = LESSONS[key]
     cells = [markdown_cell(f"# {lesson.title}\n\n{lesson.intro}\n\n{TEACHING_INTRO}"), *setup()]
     if scn is None:
-        cells += [markdown_cell("## The list"), code_cell(DEFAULT_LIST)]
+        cells += [markdown_cell("## The list"), code_cell(OWN_LISTS.get(key, DEFAULT_LIST))]
     else:
         own = "\n".join(
             [

@@ -91,8 +91,11 @@ def share_y_range(*figs: go.Figure) -> None:
         fig.update_yaxes(range=[low, high], autorange=False)
 
 
-def ideal_vs_actual(dcg_b: Breakdown, idcg_b: Breakdown) -> go.Figure:
-    """Discounted gain per rank in the user's order vs the ideal order, with both cumulative sums as lines."""
+def ideal_vs_actual(
+    dcg_b: Breakdown, idcg_b: Breakdown, run_total: str = "DCG", ideal_total: str = "IDCG"
+) -> go.Figure:
+    """Discounted gain per rank in the user's order vs the ideal order, with both cumulative sums as lines, named
+    ``run_total`` and ``ideal_total`` (the diversity lesson's: alpha-DCG and the greedy ideal's)."""
     fig = go.Figure()
     for b, name, color, shape in (
         (dcg_b, "your order", COLORS["blue"], ""),
@@ -107,7 +110,10 @@ def ideal_vs_actual(dcg_b: Breakdown, idcg_b: Breakdown) -> go.Figure:
             hovertemplate=f"{name}<br>rank %{{x}} · doc %{{customdata[0]}}<br>grade %{{customdata[1]}}"
             "<br>discounted gain %{y:.4f}<extra></extra>",
         )
-    for b, name, color, dash in ((dcg_b, "DCG", COLORS["blue"], "solid"), (idcg_b, "IDCG", COLORS["green"], "dot")):
+    for b, name, color, dash in (
+        (dcg_b, run_total, COLORS["blue"], "solid"),
+        (idcg_b, ideal_total, COLORS["green"], "dot"),
+    ):
         fig.add_scatter(
             x=[s.rank for s in b.steps],
             y=[s.running for s in b.steps],

@@ -264,6 +264,43 @@ LESSONS: dict[str, Lesson] = {
             ),
         ),
     ),
+    "diversity": Lesson(
+        key="diversity",
+        title="Diversity and novelty: alpha-nDCG and ERR-IA",
+        intro=(
+            "**The problem:** a question has several aspects, and a RAG retriever that returns five passages saying "
+            "the same thing scores well on NDCG while the generator gets one aspect five times and the others never. "
+            "**alpha-nDCG** (Clarke et al., SIGIR 2008) gives each document a gain per aspect it covers, and "
+            "multiplies that gain by 1 − α every time the aspect comes back: the first passage on price is worth 1, "
+            "the second 1 − α. **ERR-IA** (Chapelle et al., CIKM 2009, with Agrawal et al.'s intent-aware mean) "
+            "is the mean over the aspects of each one's ERR. The TREC Web track scored diversity this way with "
+            "ndeval from 2009 to 2014. **Use them when** the query is ambiguous or has many facets and the reader "
+            "needs each aspect once."
+        ),
+        traps=(
+            (
+                "**NDCG cannot see repetition.** Five relevant passages on one aspect score NDCG@5 = 1 in this "
+                "lesson's example, whatever the aspects they miss."
+            ),
+            (
+                "**The ideal ordering is only approximated.** Finding the best ordering is NP-complete; ndeval "
+                "builds it greedily (each rank takes the document that adds the most gain, ties to the id last in "
+                "byte order), so a list can beat it and score alpha-nDCG above 1."
+            ),
+            (
+                "**Write the α.** α = 0 ignores repetition (every aspect counts in full every time); α = 1 counts "
+                "each aspect once only. ndeval and ir_measures default to 0.5."
+            ),
+            (
+                "**Grades are a yes or no per aspect.** ndeval reads a judgment above 0 as covering the aspect; a "
+                "grade 3 and a grade 1 document earn the same gain."
+            ),
+            (
+                "**ERR-IA@1 is not divided.** ndeval divides by the ideal ideal only from rank 2 on (it reports 5, "
+                "10 and 20), so at k = 1 ERR-IA is the number of aspects the first document covers."
+            ),
+        ),
+    ),
 }
 
 # Each teaching notebook's worked example after its setup cells: (Markdown, code) pairs. The code reads SCENARIO, the
@@ -379,6 +416,53 @@ NOTEBOOK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "## ERR: read down until a document satisfies",
             "from metrics import expected_reciprocal_rank\n\nexpected_reciprocal_rank(ranking, qrels, k)",
+        ),
+    ),
+    "diversity": (
+        (
+            "## alpha-nDCG beside NDCG\n\nThe judgments as ndeval reads them: for each aspect, the grade of every "
+            "document that covers it. NDCG reads the grades alone. α is 0.5 here (ndeval's default), as on the "
+            "lesson's page until its slider moves: change `alpha=` to follow it.",
+            "from ir_metrics_lab.core.lessons import diversity as dv\nfrom metrics import alpha_ndcg, err_ia, ndcg\n\n"
+            "subtopics = SCENARIO.subtopic_qrels\n"
+            "display(subtopics)\n"
+            "display(ndcg(ranking, qrels, k, conventions=SCENARIO.conventions))\n"
+            "alpha_ndcg(ranking, subtopics, k, alpha=0.5, conventions=SCENARIO.conventions)",
+        ),
+        (
+            "## Rank by rank: new aspects and repeats\n\nEach aspect a document covers earns (1 − α)^n, n the "
+            "documents above it that covered the aspect; the rank's gain is their sum, times NDCG's discount.",
+            "d = dv.diversity(SCENARIO, alpha=0.5)\n"
+            "print(dv.coverage(d))\n"
+            "pd.DataFrame(\n"
+            "    [\n"
+            "        {'rank': r.rank, 'doc': r.doc, 'new aspects': ', '.join(r.new), 'repeats': dv.repeated_text(r),\n"
+            "         'gain': dv.gain_text(r, d.alpha), 'discount': round(r.discount, 4),\n"
+            "         'gain × discount': round(r.contribution, 4), 'alpha-DCG so far': round(r.running, 4)}\n"
+            "        for r in d.rows\n"
+            "    ]\n"
+            ")",
+        ),
+        (
+            "## The greedy ideal ordering\n\nndeval's ideal takes, rank after rank, the document that adds the "
+            "most gain now (ties to the id last in byte order).",
+            "print(d.ideal_order)\n"
+            "print(dv.ideal_caption(d))\n"
+            "rank_charts.ideal_vs_actual(d.alpha_ndcg, d.ideal_ndcg, 'alpha-DCG', 'greedy ideal alpha-DCG')",
+        ),
+        (
+            "## ERR-IA: the mean of each aspect's ERR",
+            "display(err_ia(ranking, subtopics, k, alpha=0.5, conventions=SCENARIO.conventions))\n"
+            "print(dv.err_caption(d))\n"
+            "pd.DataFrame({'aspect': list(d.per_aspect_err), 'ERR':\n"
+            "    [round(b.value, 4) for b in d.per_aspect_err.values()]})",
+        ),
+        (
+            "## Move the second document to the bottom\n\nThe same two numbers before and after: which one rises?",
+            "for second in SCENARIO.ranking[1:2]:  # (a list of one has no second document)\n"
+            "    after = dv.diversity(SCENARIO.moved(second, len(SCENARIO.ranking)), alpha=0.5)\n"
+            "    print(f'NDCG        before {d.ndcg.value:.4f}  after {after.ndcg.value:.4f}')\n"
+            "    print(f'alpha-nDCG  before {d.alpha_ndcg.value:.4f}  after {after.alpha_ndcg.value:.4f}')",
         ),
     ),
 }

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
+from ir_metrics_lab.core.lessons import diversity
+from ir_metrics_lab.core.scenario import Scenario
 from metrics import Breakdown, idcg, mean_over_queries, ndcg, precision, reciprocal_rank
 from metrics.catalog import registry
 
@@ -21,6 +23,7 @@ TOLERANCE = 0.005  # a predicted value within ±0.005 counts as right
 REORDER_K, REORDER_P_AT, REORDER_TARGET = 3, 5, 0.9
 REORDER_SCALE = 3  # reorder grades are drawn from 0-3
 MRR_MIN_GAP = 0.05  # the two MRR sets differ by at least this much
+ASPECT_K, ASPECT_NAMES, MOVE_GAP = 5, ("price", "range", "charging", "safety"), 0.005
 _MAX_TRIES = 500
 
 
@@ -127,7 +130,43 @@ class MrrPair:
         return "A" if self.mrr("A") > self.mrr("B") else "B"
 
 
-Exercise = Predict | Reorder | MrrPair
+@dataclass(frozen=True, slots=True)
+class AspectMove:
+    """Documents cover aspects; which of a few moves of one document raises alpha-nDCG@k (alpha 0.5) most? The
+    options' values differ by at least MOVE_GAP, so exactly one is right."""
+
+    ranking: tuple[str, ...]
+    grades: Mapping[str, int]
+    aspects: Mapping[str, tuple[str, ...]]
+    options: tuple[tuple[str, int], ...]  # (doc, to rank), in list order; keys "1", "2", ...
+    k: int = ASPECT_K
+    kind: str = "aspect_move"
+    family: str = "alpha_nDCG"
+    title: str = "Which move raises alpha-nDCG most?"
+
+    @property
+    def scenario(self) -> Scenario:
+        return Scenario(self.ranking, grades=dict(self.grades), k=self.k, scale=3, aspects=dict(self.aspects))
+
+    def after(self, key: str) -> diversity.Diversity:
+        """The lesson's numbers for the list after option ``key``."""
+        doc, to_rank = self.options[int(key) - 1]
+        return diversity.diversity(self.scenario.moved(doc, to_rank))
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(str(n) for n in range(1, len(self.options) + 1))
+
+    @property
+    def answer(self) -> str:
+        return max(self.keys, key=lambda key: self.after(key).alpha_ndcg.value)
+
+    def option_text(self, key: str) -> str:
+        doc, to_rank = self.options[int(key) - 1]
+        return f"{doc}: rank {self.ranking.index(doc) + 1} → {to_rank}"
+
+
+Exercise = Predict | Reorder | MrrPair | AspectMove
 
 
 # --- generation ---
@@ -199,14 +238,42 @@ def _mrr_pair(rng: random.Random) -> MrrPair:
     raise RuntimeError("could not generate an MRR pair")  # pragma: no cover
 
 
+def _aspect_move(rng: random.Random) -> AspectMove:
+    """Six documents, one or two aspects each, one aspect repeated in the top 5; three options: the best move, the
+    move NDCG likes best (when it is another) and one more, their alpha-nDCG@5 at least MOVE_GAP apart."""
+    for _ in range(_MAX_TRIES):
+        ranking = tuple(_doc_ids(rng, 6))
+        grades = {doc: rng.randint(1, 3) for doc in ranking}
+        aspects = {doc: tuple(sorted(rng.sample(ASPECT_NAMES, rng.choice((1, 1, 1, 2))))) for doc in ranking}
+        probe = AspectMove(ranking, grades, aspects, ())
+        top = [name for doc in ranking[:ASPECT_K] for name in aspects[doc]]
+        if len(set(top)) == len(top):  # nothing repeats: no novelty to find
+            continue
+        moves = diversity.move_values(probe.scenario)
+        now = diversity.diversity(probe.scenario).alpha_ndcg.value
+        by_alpha = sorted(moves, key=lambda m: (-m.alpha_ndcg, abs(m.to_rank - m.from_rank), m.from_rank, m.to_rank))
+        best = by_alpha[0]
+        if best.alpha_ndcg < now + MOVE_GAP:
+            continue
+        picked = [best]
+        for move in (max(moves, key=lambda m: m.ndcg), *rng.sample(moves, len(moves))):
+            if len(picked) < 3 and all(abs(move.alpha_ndcg - p.alpha_ndcg) >= MOVE_GAP for p in picked):
+                picked.append(move)
+        if len(picked) == 3:
+            options = tuple((m.doc, m.to_rank) for m in sorted(picked, key=lambda m: (m.from_rank, m.to_rank)))
+            return AspectMove(ranking, grades, aspects, options)
+    raise RuntimeError("could not generate an aspect move")  # pragma: no cover
+
+
 def generate(seed: int) -> tuple[Exercise, ...]:
-    """The exercise set of a seed: predict AP, predict RR, predict NDCG@3, reorder, and the MRR pair.
+    """The exercise set of a seed: predict AP, predict RR, predict NDCG@3, reorder, the MRR pair, and which move
+    raises alpha-nDCG@5 most.
 
     >>> generate(7) == generate(7)
     True
     """
     rng = random.Random(seed)
-    return (_predict_ap(rng), _predict_rr(rng), _predict_ndcg(rng), _reorder(rng), _mrr_pair(rng))
+    return (_predict_ap(rng), _predict_rr(rng), _predict_ndcg(rng), _reorder(rng), _mrr_pair(rng), _aspect_move(rng))
 
 
 # --- checking ---
@@ -259,6 +326,19 @@ def check_choice(exercise: MrrPair, choice: str | None) -> Feedback:
     if choice == exercise.answer:
         return Feedback(True, f"Right: {facts}.")
     return Feedback(False, f"Not this time: {facts}.")
+
+
+def check_move(exercise: AspectMove, choice: str | None) -> Feedback:
+    if choice not in exercise.keys:
+        return Feedback(False, "Pick a move first.")
+    chosen, right = exercise.after(choice), exercise.after(exercise.answer)
+    facts = (
+        f"{exercise.option_text(choice)} gives alpha-nDCG@{exercise.k} = {chosen.alpha_ndcg.value:.4f}; the best of "
+        f"these, {exercise.option_text(exercise.answer)}, gives {right.alpha_ndcg.value:.4f}"
+    )
+    if choice == exercise.answer:
+        return Feedback(True, f"Right: {facts}.")
+    return Feedback(False, f"Not this one: {facts}.")
 
 
 # --- the session score: first attempt per exercise ---

@@ -104,6 +104,7 @@ export default function (component) {
     const title = String(item.title || "");
     const relevant = grade >= threshold;
     const unjudged = Boolean(item.unjudged); // no qrels line: scored as non-relevant, but nobody judged it
+    const aspects = Array.isArray(item.aspects) ? item.aspects.map(String) : [];
     const card = el("li", {
       class: `rk-card grade-${Math.min(grade, 4)}${relevant ? " relevant" : ""}${k && rank > k ? " beyond-k" : ""}`,
       "data-doc-id": doc,
@@ -111,7 +112,7 @@ export default function (component) {
       "data-grade-value": String(grade),
       tabindex: "0",
       draggable: "true",
-      "aria-label": cardName(doc, title, grade, relevant, unjudged, rank),
+      "aria-label": cardName(doc, title, grade, relevant, unjudged, rank, aspects),
     });
     card.append(el("span", { class: "rk-handle", "aria-hidden": "true", title: "Drag to move" }, "\u2807"));
     card.append(el("span", { class: "rk-rank", "aria-hidden": "true" }, String(rank)));
@@ -122,6 +123,12 @@ export default function (component) {
     idLine.append(el("span", { class: "rk-badge" }, unjudged ? "unjudged" : relevant ? "relevant" : "not relevant"));
     text.append(idLine);
     text.append(el("div", { class: "rk-title", title }, title || "(untitled)"));
+    if (aspects.length) {
+      // The aspects (subtopics) it covers, by name: plain text chips, read out in the card's name.
+      const line = el("div", { class: "rk-aspects", "aria-hidden": "true" });
+      for (const name of aspects) line.append(el("span", { class: "rk-aspect" }, name));
+      text.append(line);
+    }
     card.append(text);
 
     const chips = el("div", { class: "rk-chips", role: "group", "aria-label": `Grade of ${doc}` });
@@ -221,10 +228,11 @@ export default function (component) {
     return line;
   }
 
-  function cardName(doc, title, grade, relevant, unjudged, rank) {
+  function cardName(doc, title, grade, relevant, unjudged, rank, aspects) {
     const judged = `grade ${grade}${relevant ? ", relevant" : ""}${unjudged ? ", unjudged" : ""}`;
     const where = `rank ${rank} of ${items.length}${k && rank > k ? `, below the cutoff k = ${k}` : ""}`;
-    return `${doc}${title ? `, ${title}` : ""}, ${judged}, ${where}`;
+    const covers = aspects.length ? `, covers ${aspects.join(", ")}` : "";
+    return `${doc}${title ? `, ${title}` : ""}${covers}, ${judged}, ${where}`;
   }
 
   // --- mouse drag-and-drop (HTML5) ---
