@@ -23,7 +23,7 @@ import io
 import ipaddress
 import logging
 import socket
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
@@ -33,7 +33,7 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.core.classroom import identity, limits, questions
-from ir_metrics_lab.core.classroom.store import Poll, PollError, Store, new_student_id, normalize_code
+from ir_metrics_lab.core.classroom.store import Poll, PollError, Store, Watched, new_student_id, normalize_code
 from ir_metrics_lab.core.classroom.watch import PollWatch, Shown
 from ir_metrics_lab.core.figures import palette
 from ir_metrics_lab.core.markdown import plain
@@ -113,18 +113,34 @@ def push_available() -> bool:
 
 
 def watch_poll(poll: Poll, student: str, answered: bool) -> None:
-    """Redraw this phone's page when the teacher reveals, resets or re-asks: pushed by the process's watcher
-    (poll_watch) when Streamlit allows it, else the phone's own fragment every STUDENT_REFRESH_S."""
+    """Redraw this phone's poll when the teacher reveals, resets or re-asks: pushed by the process's watcher
+    (poll_watch) when Streamlit allows it, else the phone's own fragment every STUDENT_REFRESH_S. Called from the
+    phone's poll fragment (app_pages/live_class/join_class.py): a reveal or a reset reruns only that fragment (one
+    phone's rerun is a few milliseconds, not its whole page's), a new round or a poll gone the whole page."""
     if not push_available():
         _watch_fragment(poll.code, poll.round, poll.state, student, answered)
         return
     session_id, page = streamlit_internals.script_run()
+    fragment = _current_fragment()
+
+    def notify(now: Watched | None, done: Callable[[], None]) -> None:
+        same_round = now is not None and now.round == poll.round
+        streamlit_internals.rerun_session(session_id, page, fragment if same_round else None, done)
+
     poll_watch().watch(
         session_id,
         Shown(poll.code, poll.round, poll.state, student, answered),
-        notify=lambda: streamlit_internals.rerun_session(session_id, page),
+        notify=notify,
         alive=lambda: streamlit_internals.session_alive(session_id),
     )
+
+
+def _current_fragment() -> str | None:
+    try:
+        return streamlit_internals.current_fragment()
+    except streamlit_internals.MissingHook as missing:
+        streamlit_internals.warn_once(missing, "a change reruns each phone's whole page")
+        return None
 
 
 @st.fragment(run_every=STUDENT_REFRESH_S)
