@@ -4,6 +4,8 @@ a temporary folder; Store.watched is plain SQL that PostgreSQL runs too (tests/t
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from ir_metrics_lab.core.classroom.store import Store, Watched, default_sqlite_url, dispose_engine
@@ -96,3 +98,42 @@ def test_the_watcher_thread_tells_the_phones_by_itself(store):
             break
         watch._wake.wait(0.05)
     assert told == [Watched(1, "revealed", frozenset())]
+
+
+def test_at_most_so_many_phones_rerun_at_once(store):
+    """A reveal tells the phones a few at a time: the next one once an earlier one says its rerun is done."""
+    created = store.create_poll(QUESTION)
+    watch = PollWatch(store, interval=3600, at_once=2)
+    told: list[str] = []
+    held: list = []  # the told phones' done, not called yet
+    changed = threading.Condition()
+
+    def phone(key: str):
+        def notify(now: Watched | None, done) -> None:
+            with changed:
+                told.append(key)
+                held.append(done)
+                changed.notify_all()
+
+        return notify
+
+    for n in range(5):
+        watch.watch(f"s{n}", Shown(created.poll.code, 1, "open", f"st{n}", False), phone(f"s{n}"), lambda: True)
+    store.reveal(created.poll.code, created.teacher_token)
+    passing = threading.Thread(target=watch.check)
+    passing.start()
+    with changed:
+        assert changed.wait_for(lambda: len(told) == 2, 30)
+        assert not changed.wait_for(lambda: len(told) > 2, 0.3)  # the third waits for a place
+        held[0]()
+        held[0]()  # said twice: still one place freed
+        assert changed.wait_for(lambda: len(told) == 3, 30)
+        assert not changed.wait_for(lambda: len(told) > 3, 0.3)
+    for _ in range(3):  # the latest told ends its rerun; the next is told
+        with changed:
+            done = held.pop()
+        done()
+        with changed:
+            changed.wait_for(lambda: len(held) > 0 or len(told) == 5, 30)
+    passing.join(30)
+    assert sorted(told) == [f"s{n}" for n in range(5)] and not passing.is_alive()

@@ -69,7 +69,7 @@ def poll_state(code: str, round_: int) -> None:
     if poll.state == "open":
         answer_form(poll, mine)
     elif poll.state == "revealed":
-        revealed_answer(question, mine)
+        revealed_answer(poll, mine)
     else:
         st.info("The teacher has closed this poll.")
     live.watch_poll(poll, student, mine is not None)  # the reveal, a reset or a new round redraws this
@@ -132,16 +132,17 @@ def answer_form(poll, mine) -> None:
     st.caption(live.conventions_note(question))
 
 
-def revealed_answer(question: dict, mine) -> None:
+def revealed_answer(poll, mine) -> None:
     """After the reveal: the right answer, whether this phone's was right (or which mistake it made), and the worked
     formula."""
+    question = poll.question
     right = questions.right_answer(question)
     shown_right = right if question["kind"] == "predict" else questions.choice_label(question, right)
     st.markdown(f"### The answer: {shown_right}")
     if mine is None:
         st.info("You did not answer this round.")
     else:
-        outcome = questions.result(question, [mine.value])
+        outcome = live.phone_result(poll, mine.value)
         yours = (  # Markdown, user text escaped
             questions.choice_label(question, mine.value)
             if question["kind"] == "move"

@@ -23,6 +23,8 @@ import io
 import ipaddress
 import logging
 import socket
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -460,6 +462,26 @@ def conventions_note(question: Mapping[str, Any]) -> str:
 
 
 # --- reveal ----------------------------------------------------------------------------------------------------
+
+PHONE_RESULTS_KEPT = 4096
+_phone_results: OrderedDict[tuple[str, int, str], questions.Result] = OrderedDict()
+_phone_results_lock = threading.Lock()
+
+
+def phone_result(poll: Poll, value: str) -> questions.Result:
+    """questions.result for one phone's answer, kept per poll, round and answer (the latest PHONE_RESULTS_KEPT): a
+    round's question never changes, a reveal asks every phone's at once, and a diagnosis costs milliseconds of CPU
+    (most of a phone's rerun on a reveal, bench/classroom/serve_class_phones.py)."""
+    key = (poll.code, poll.round, value)
+    with _phone_results_lock:
+        kept = _phone_results.get(key)
+    if kept is None:
+        kept = questions.result(poll.question, [value])
+        with _phone_results_lock:
+            _phone_results[key] = kept
+            while len(_phone_results) > PHONE_RESULTS_KEPT:
+                _phone_results.popitem(last=False)
+    return kept
 
 
 def options_table(question: Mapping[str, Any], counts: Mapping[str, int] | None = None) -> str:
