@@ -117,8 +117,8 @@ def push_available() -> bool:
 def watch_poll(poll: Poll, student: str, answered: bool) -> None:
     """Redraw this phone's poll when the teacher reveals, resets or re-asks: pushed by the process's watcher
     (poll_watch) when Streamlit allows it, else the phone's own fragment every STUDENT_REFRESH_S. Called from the
-    phone's poll fragment (app_pages/live_class/join_class.py): a reveal or a reset reruns only that fragment (one
-    phone's rerun is a few milliseconds, not its whole page's), a new round or a poll gone the whole page."""
+    phone's poll fragment (app_pages/live_class/join_class.py): a reveal or a reset reruns only that fragment (about
+    a third of the server's CPU of the whole page's rerun), a new round or a poll gone the whole page."""
     if not push_available():
         _watch_fragment(poll.code, poll.round, poll.state, student, answered)
         return

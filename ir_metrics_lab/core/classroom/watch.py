@@ -6,8 +6,8 @@ One thread reads all the watched polls from the store once every ``interval`` se
 every phone of every poll) and calls ``notify(now, done)`` for each phone whose page no longer matches: another round,
 another state, or its answer gone (a reset); ``now`` is the poll as it is (None once it is gone), and the phone calls
 ``done()`` once its page has been redrawn. A notified phone is dropped until it registers again (its page's next run
-does). An idle phone then costs no server work of its own: with a fragment
-rerun every 2 s per phone, 300 idle phones cost about a CPU-second per second (bench/classroom/serve_class_phones.py).
+does). An idle phone then costs no server work of its own: with a fragment rerun every 2 s per phone, 300 idle phones
+cost about a CPU-second per second (bench/classroom/serve_class_phones.py).
 
 No Streamlit here: ir_metrics_lab.classroom.live_class connects ``notify`` to a rerun of the phone's session.
 """
