@@ -4,6 +4,8 @@ a temporary folder; Store.watched is plain SQL that PostgreSQL runs too (tests/t
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from ir_metrics_lab.core.classroom.store import Store, Watched, default_sqlite_url, dispose_engine
@@ -21,11 +23,12 @@ def store(tmp_path):
 
 class Phone:
     def __init__(self, watch: PollWatch, key: str, shown: Shown):
-        self.told, self.here = 0, True
+        self.told, self.here, self.now = 0, True, None
         watch.watch(key, shown, notify=self.tell, alive=lambda: self.here)
 
-    def tell(self) -> None:
-        self.told += 1
+    def tell(self, now: Watched | None, done) -> None:
+        self.told, self.now = self.told + 1, now
+        done()
 
 
 def test_watched_reads_round_state_and_who_answered_for_several_polls(store):
@@ -59,11 +62,13 @@ def test_a_phone_is_told_once_when_its_page_is_out_of_date_and_not_before(store)
     store.reset(code, token)  # ann's answer is gone: her page said it was sent
     assert watch.check() == 1
     assert (answered.told, waiting.told, elsewhere.told) == (1, 0, 0)
+    assert answered.now == Watched(1, "open", frozenset())  # the poll as it is now: the same round
     assert len(watch) == 2  # ann's phone is dropped until its page's next run registers again
 
     store.reveal(code, token)
     assert watch.check() == 1
     assert (answered.told, waiting.told, elsewhere.told) == (1, 1, 0)
+    assert waiting.now == Watched(1, "revealed", frozenset())
     assert watch.check() == 0  # told once
 
 
@@ -81,10 +86,54 @@ def test_the_watcher_thread_tells_the_phones_by_itself(store):
     created = store.create_poll(QUESTION)
     watch = PollWatch(store, interval=0.05)
     told = []
-    watch.watch("s1", Shown(created.poll.code, 1, "open", "ann", False), lambda: told.append(1), lambda: True)
+    watch.watch(
+        "s1",
+        Shown(created.poll.code, 1, "open", "ann", False),
+        lambda now, done: (told.append(now), done()),
+        lambda: True,
+    )
     store.reveal(created.poll.code, created.teacher_token)
     for _ in range(200):
         if told:
             break
         watch._wake.wait(0.05)
-    assert told == [1]
+    assert told == [Watched(1, "revealed", frozenset())]
+
+
+def test_at_most_so_many_phones_rerun_at_once(store):
+    """A reveal tells the phones a few at a time: the next one once an earlier one says its rerun is done."""
+    created = store.create_poll(QUESTION)
+    watch = PollWatch(store, interval=3600, at_once=2)
+    told: list[str] = []
+    held: list = []  # the told phones' done, not called yet
+    changed = threading.Condition()
+
+    def phone(key: str):
+        def notify(now: Watched | None, done) -> None:
+            with changed:
+                told.append(key)
+                held.append(done)
+                changed.notify_all()
+
+        return notify
+
+    for n in range(5):
+        watch.watch(f"s{n}", Shown(created.poll.code, 1, "open", f"st{n}", False), phone(f"s{n}"), lambda: True)
+    store.reveal(created.poll.code, created.teacher_token)
+    passing = threading.Thread(target=watch.check)
+    passing.start()
+    with changed:
+        assert changed.wait_for(lambda: len(told) == 2, 30)
+        assert not changed.wait_for(lambda: len(told) > 2, 0.3)  # the third waits for a place
+        held[0]()
+        held[0]()  # said twice: still one place freed
+        assert changed.wait_for(lambda: len(told) == 3, 30)
+        assert not changed.wait_for(lambda: len(told) > 3, 0.3)
+    for _ in range(3):  # the latest told ends its rerun; the next is told
+        with changed:
+            done = held.pop()
+        done()
+        with changed:
+            changed.wait_for(lambda: len(held) > 0 or len(told) == 5, 30)
+    passing.join(30)
+    assert sorted(told) == [f"s{n}" for n in range(5)] and not passing.is_alive()

@@ -134,6 +134,59 @@ def test_rerun_session_can_rerun_and_session_alive_on_a_real_server(tmp_path):
     )
 
 
+# A page with a fragment whose first run asks, from another thread, for a rerun of that fragment alone (its id from
+# current_fragment), as the live class's watcher does on a reveal; the second, once that push says it is done, for
+# a third.
+PUSHED_FRAGMENT_APP = """
+import threading
+
+import streamlit as st
+
+from ir_metrics_lab.shell import streamlit_internals as internals
+
+done = st.session_state.setdefault("done", threading.Event())
+st.text(f"page, fragment {internals.current_fragment()}")
+
+
+@st.fragment
+def part():
+    runs = st.session_state["runs"] = st.session_state.get("runs", 0) + 1
+    fragment = internals.current_fragment()
+    st.text(f"part {runs}, in a fragment: {bool(fragment)}, the first run's done: {done.is_set()}")
+    run = internals.script_run()
+    if runs == 1:
+        threading.Thread(target=internals.rerun_session, args=(*run, fragment, done.set)).start()
+    elif runs == 2:
+        threading.Thread(target=lambda: done.wait(30) and internals.rerun_session(*run, fragment)).start()
+
+
+part()
+"""
+
+
+def test_rerun_session_reruns_the_current_fragment_alone_on_a_real_server(tmp_path):
+    """current_fragment names the fragment running (None outside one); rerun_session with it reruns that fragment
+    alone, pushed from another thread: the next run draws the fragment and nothing else of the page; ``done`` is
+    called once that run has ended (the watcher's bound on the reruns under way rests on it)."""
+    script = tmp_path / "pushed_fragment_app.py"
+    script.write_text(PUSHED_FRAGMENT_APP, encoding="utf-8")
+    log = tmp_path / "server.log"
+    proc, base = start_server(log, command=_server_command(script), cwd=tmp_path)
+    try:
+        runs, errors = _one_tab(base, wanted=3)
+    finally:
+        stop_server(proc)
+    shown = f"runs {runs}; server log:\n{log.read_text()[-3000:]}"
+    assert errors == [], f"{errors[0]} ({shown})"
+    assert runs[:1] == [["page, fragment None", "part 1, in a fragment: True, the first run's done: False"]], (
+        f"streamlit_internals.current_fragment: no longer as in a run of a fragment in {VERSION} ({shown})"
+    )
+    assert runs[1:] == [
+        ["part 2, in a fragment: True, the first run's done: False"],
+        ["part 3, in a fragment: True, the first run's done: True"],
+    ], f"streamlit_internals.rerun_session: no pushed rerun of the fragment alone, or no done, in {VERSION} ({shown})"
+
+
 def test_script_run_names_the_session_and_page_and_apptest_is_not_pushed_to(caplog):
     """script_run in AppTest; AppTest's stand-in runtime serves no session: can_rerun says so, and warns of
     nothing (the app's AppTest suites go on with the phones' own timer)."""

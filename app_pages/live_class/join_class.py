@@ -45,21 +45,36 @@ def join_form(code: str) -> None:
 
 
 def answer_page(poll) -> None:
-    """The poll's question, this phone's answer, and after the reveal the right one."""
+    """The poll's question, then this phone's answer and after the reveal the right one (poll_state)."""
     question = poll.question
     st.subheader(questions.prompt(question), anchor=False)
     live.question_lists(question, options=False)
+    poll_state(poll.code, poll.round)
+    live.rerun_on_reconnect()  # a restarted server's, or another replica's, watcher
+
+
+@st.fragment
+def poll_state(code: str, round_: int) -> None:
+    """What changes within a round: the answer controls, then the reveal. The process's watcher reruns only this
+    fragment on a reveal or a reset (live.watch_poll), and a tap reruns only it: the question above stays."""
+    poll = live.read(lambda: live.store().poll(code), default=False)
+    if poll is False:  # the database is out: live.read said so, and redraws the page when it is back
+        return
+    if poll is None or poll.round != round_:  # gone, or the teacher asked anew: another question, the whole page
+        st.rerun(scope="app")
+    question = poll.question
     if poll.state != "open":  # while it is open the answers come first, so a phone shows them on its first screen
         st.caption(live.conventions_note(question))
     mine = live.read(lambda: live.store().my_answer(poll.code, poll.round, student))
     if poll.state == "open":
         answer_form(poll, mine)
     elif poll.state == "revealed":
-        revealed_answer(question, mine)
+        revealed_answer(poll, mine)
     else:
         st.info("The teacher has closed this poll.")
-    live.watch_poll(poll, student, mine is not None)  # the reveal, a reset or a new round redraws the page
-    live.rerun_on_reconnect()  # and a restarted server's, or another replica's, watcher
+    live.watch_poll(poll, student, mine is not None)  # the reveal, a reset or a new round redraws this
+    if live_state.live_pending():  # an answer the database has not taken yet: sent again until it is
+        live.retry_fragment(student)
 
 
 def answer_form(poll, mine) -> None:
@@ -117,16 +132,17 @@ def answer_form(poll, mine) -> None:
     st.caption(live.conventions_note(question))
 
 
-def revealed_answer(question: dict, mine) -> None:
+def revealed_answer(poll, mine) -> None:
     """After the reveal: the right answer, whether this phone's was right (or which mistake it made), and the worked
     formula."""
+    question = poll.question
     right = questions.right_answer(question)
     shown_right = right if question["kind"] == "predict" else questions.choice_label(question, right)
     st.markdown(f"### The answer: {shown_right}")
     if mine is None:
         st.info("You did not answer this round.")
     else:
-        outcome = questions.result(question, [mine.value])
+        outcome = live.phone_result(poll, mine.value)
         yours = (  # Markdown, user text escaped
             questions.choice_label(question, mine.value)
             if question["kind"] == "move"
@@ -152,6 +168,6 @@ elif poll is None:  # not st.stop(): app.py's CSS and first-paint bookkeeping co
     join_form(code)
 else:
     answer_page(poll)
-if student and live_state.live_pending():  # an answer the database has not taken yet: sent again until it is
+if student and not poll and live_state.live_pending():  # on the answer page poll_state sends it again
     live.retry_fragment(student)
 css.apply(live.CHOICE_CSS)  # last, as app.py sends its CSS (ir_metrics_lab.shell.css)

@@ -20,8 +20,11 @@ What it does and prints, per run:
    "Answer sent"; the projector's count is timed as it arrives. Answers sent, acknowledged, in the database, and on
    the projector; the projector's latency from each acknowledged answer to the count including it (median, p95,
    max over all answers) and from the last answer of a round to the full count (per round); then the teacher
-   reveals (the store's reveal, as the projector's button does) and every phone's reveal is timed; then re-asks.
-6. The server's CPU while the phones answer (ms per second) and this client's own CPU (it shares the machine).
+   reveals (the store's reveal, as the projector's button does) and every phone's reveal is timed, with the server's
+   CPU from the reveal to the last phone's (per phone: what a reveal costs a core whatever the machine's load); then
+   re-asks.
+6. The server's CPU while the phones answer (ms per second), this client's own CPU (it shares the machine) and the
+   load average at the start and at the end.
 
 Run from the repository root:
     .venv/bin/python -m bench.classroom.serve_class_phones --phones 300 [--backend sqlite|postgres] [--replicas N]
@@ -156,6 +159,7 @@ async def hall(base: str, pids: list[int], url: str, args) -> dict[str, object]:
     latencies: list[float] = []
     last_latencies: list[float] = []
     reveal_latencies: list[float] = []
+    reveal_cpu: list[float] = []  # server CPU seconds per phone, each round's reveal
     sent = acknowledged = in_database = on_projector = 0
     cpu_answering: list[float] = []
     for round_no in range(1, args.rounds + 1):
@@ -201,11 +205,13 @@ async def hall(base: str, pids: list[int], url: str, args) -> dict[str, object]:
 
         for phone in joined:
             phone.forget()
+        before = cpu_seconds(pids)
         revealed_at = time.time()
         store.reveal(code, token)
         seen = await asyncio.gather(
             *(_reveal_seen(phone, revealed_at, args.window + 30) for phone in joined), return_exceptions=True
         )
+        reveal_cpu.append((cpu_seconds(pids) - before) / max(len(joined), 1))
         reveal_latencies += [s for s in seen if isinstance(s, float)]
         if round_no < args.rounds:
             asked_at = time.time()
@@ -223,6 +229,7 @@ async def hall(base: str, pids: list[int], url: str, args) -> dict[str, object]:
         last_answer_p95=pct(last_latencies, 0.95) if last_latencies else float("nan"),
         reveal=spread(reveal_latencies),
         reveal_seen=len(reveal_latencies),
+        reveal_cpu_ms=statistics.median(reveal_cpu) * 1000 if reveal_cpu else float("nan"),
         cpu_answering_ms_s=statistics.mean(cpu_answering) if cpu_answering else 0.0,
     )
     await asyncio.gather(projector.close(), *(p.close() for p in phones))
@@ -241,9 +248,10 @@ async def _new_round_seen(phone: Tab, since: float, timeout: float) -> float:
 
 def run(backend: str, args) -> dict[str, object]:
     with database(backend) as url, cluster.serving(args.replicas, url, balancer=args.replicas > 1) as served:
-        own = own_cpu_seconds()
+        own, load_start = own_cpu_seconds(), os.getloadavg()[0]
         figures = asyncio.run(hall(served.base, served.app_pids, url, args))
         figures["client_cpu_s"] = own_cpu_seconds() - own
+        figures["load_start"], figures["load_end"] = load_start, os.getloadavg()[0]
         store_module.dispose_engine(url)
         return figures
 
@@ -261,6 +269,7 @@ def report(backend: str, args, f: dict[str, object]) -> None:
     print(f"  projector latency per answer  {f['latency']}")
     print(f"  last answer to full count     {f['last_answer']} s per round (p95 {f['last_answer_p95']:.2f} s)")
     print(f"  reveal on the phones          {f['reveal_seen']} seen, {f['reveal']}")
+    print(f"  server CPU per phone's reveal {f['reveal_cpu_ms']:.1f} ms (median over rounds)")
     print(
         f"  server CPU                    {f['cpu_projector_only_ms_s']:.0f} ms/s projector alone; "
         f"{f['cpu_idle_ms_s']:.0f} ms/s with the phones idle = {f['cpu_per_idle_phone_ms_s']:.2f} ms/s per idle phone; "
@@ -271,6 +280,7 @@ def report(backend: str, args, f: dict[str, object]) -> None:
         f"with them = {f['rss_per_phone_mib']:.2f} MiB per phone"
     )
     print(f"  this client's CPU             {f['client_cpu_s']:.1f} s")
+    print(f"  load average (1 min)          {f['load_start']:.1f} at the start, {f['load_end']:.1f} at the end")
 
 
 def main() -> int:

@@ -5,7 +5,8 @@ Streamlit's protobufs: the tab sends a ``BackMsg`` whose ``rerun_script`` (a Cli
 the widgets' values) asks for a run, and receives ``ForwardMsg``\\ s: ``new_session`` (the page's script hash),
 ``delta`` (each element drawn: its widget ids, its text), ``page_info_changed`` (the script wrote the address bar),
 ``auto_rerun`` (a fragment's ``run_every``: the browser's timer then asks for that fragment's rerun) and
-``script_finished``. :class:`Tab` does the same, so one asyncio process holds hundreds of phones (a headless Chromium
+``script_finished`` (of the whole page, or of fragments alone); a tap on a widget drawn by a fragment asks for that
+fragment's rerun. :class:`Tab` does the same, so one asyncio process holds hundreds of phones (a headless Chromium
 holds tens on this machine). It does not draw anything, load the frontend's bundles or run components' JavaScript.
 
 Used by bench/classroom/serve_class_phones.py and tests/test_live_balancer.py. Loopback servers only: the caller gives
@@ -62,6 +63,7 @@ class Tab:
         self.page_script_hash = ""
         self.seen = Seen()
         self.runs_finished = 0
+        self.fragment_runs_finished = 0  # of those, the runs of fragments alone
         self.running = False
         self.on_metric = on_metric
         self._ws = None
@@ -69,6 +71,7 @@ class Tab:
         self._timers: dict[str, asyncio.Task] = {}
         self._announced: set[str] = set()
         self._values: dict[str, WidgetState] = {}  # widget id -> its value, sent with every run as a browser does
+        self._fragments: dict[str, str] = {}  # widget id -> the fragment that drew it
         self._paint_trigger: str | None = None  # the fragments this run asked to rerun by themselves
         self._changed = asyncio.Condition()
         self.closed = False
@@ -133,7 +136,7 @@ class Tab:
     async def click(self, key: str) -> None:
         """Press the button with this user key (a trigger, as a tap does)."""
         widget = WidgetState(id=self.seen.widgets[key], trigger_value=True)
-        await self._rerun([widget])
+        await self._rerun([widget], fragment_id=self._fragments.get(widget.id, ""))
 
     # --- what arrives ---------------------------------------------------------------------------------------
 
@@ -176,6 +179,8 @@ class Tab:
             if msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:  # a full run: its fragments are the live ones
                 for fragment in set(self._timers) - self._announced:
                     self._timers.pop(fragment).cancel()
+            if msg.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
+                self.fragment_runs_finished += 1
             self.running = False
             self.runs_finished += 1
 
@@ -196,6 +201,7 @@ class Tab:
         elif which == "bidi_component" and widget_id.endswith(FIRST_PAINT) and self.runs_finished == 0:
             self._paint_trigger = f"$$STREAMLIT_INTERNAL_KEY_{widget_id}__events"
         if isinstance(widget_id, str) and widget_id.startswith("$$ID-"):
+            self._fragments[widget_id] = delta.fragment_id
             key = widget_id.split("-", 2)[2]  # "$$ID-<hash>-<user key>"
             self.seen.widgets[key], self.seen.arrived[key] = widget_id, time.time()
         if which == "metric":

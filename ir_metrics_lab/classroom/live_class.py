@@ -23,7 +23,9 @@ import io
 import ipaddress
 import logging
 import socket
-from collections.abc import Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
@@ -33,7 +35,7 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.core.classroom import identity, limits, questions
-from ir_metrics_lab.core.classroom.store import Poll, PollError, Store, new_student_id, normalize_code
+from ir_metrics_lab.core.classroom.store import Poll, PollError, Store, Watched, new_student_id, normalize_code
 from ir_metrics_lab.core.classroom.watch import PollWatch, Shown
 from ir_metrics_lab.core.figures import palette
 from ir_metrics_lab.core.markdown import plain
@@ -113,18 +115,34 @@ def push_available() -> bool:
 
 
 def watch_poll(poll: Poll, student: str, answered: bool) -> None:
-    """Redraw this phone's page when the teacher reveals, resets or re-asks: pushed by the process's watcher
-    (poll_watch) when Streamlit allows it, else the phone's own fragment every STUDENT_REFRESH_S."""
+    """Redraw this phone's poll when the teacher reveals, resets or re-asks: pushed by the process's watcher
+    (poll_watch) when Streamlit allows it, else the phone's own fragment every STUDENT_REFRESH_S. Called from the
+    phone's poll fragment (app_pages/live_class/join_class.py): a reveal or a reset reruns only that fragment (about
+    a third of the server's CPU of the whole page's rerun), a new round or a poll gone the whole page."""
     if not push_available():
         _watch_fragment(poll.code, poll.round, poll.state, student, answered)
         return
     session_id, page = streamlit_internals.script_run()
+    fragment = _current_fragment()
+
+    def notify(now: Watched | None, done: Callable[[], None]) -> None:
+        same_round = now is not None and now.round == poll.round
+        streamlit_internals.rerun_session(session_id, page, fragment if same_round else None, done)
+
     poll_watch().watch(
         session_id,
         Shown(poll.code, poll.round, poll.state, student, answered),
-        notify=lambda: streamlit_internals.rerun_session(session_id, page),
+        notify=notify,
         alive=lambda: streamlit_internals.session_alive(session_id),
     )
+
+
+def _current_fragment() -> str | None:
+    try:
+        return streamlit_internals.current_fragment()
+    except streamlit_internals.MissingHook as missing:
+        streamlit_internals.warn_once(missing, "a change reruns each phone's whole page")
+        return None
 
 
 @st.fragment(run_every=STUDENT_REFRESH_S)
@@ -444,6 +462,26 @@ def conventions_note(question: Mapping[str, Any]) -> str:
 
 
 # --- reveal ----------------------------------------------------------------------------------------------------
+
+PHONE_RESULTS_KEPT = 4096
+_phone_results: OrderedDict[tuple[str, int, str], questions.Result] = OrderedDict()
+_phone_results_lock = threading.Lock()
+
+
+def phone_result(poll: Poll, value: str) -> questions.Result:
+    """questions.result for one phone's answer, kept per poll, round and answer (the latest PHONE_RESULTS_KEPT): a
+    round's question never changes, a reveal asks every phone's at once, and a diagnosis costs milliseconds of CPU
+    (most of a phone's rerun on a reveal, bench/classroom/serve_class_phones.py)."""
+    key = (poll.code, poll.round, value)
+    with _phone_results_lock:
+        kept = _phone_results.get(key)
+    if kept is None:
+        kept = questions.result(poll.question, [value])
+        with _phone_results_lock:
+            _phone_results[key] = kept
+            while len(_phone_results) > PHONE_RESULTS_KEPT:
+                _phone_results.popitem(last=False)
+    return kept
 
 
 def options_table(question: Mapping[str, Any], counts: Mapping[str, int] | None = None) -> str:

@@ -115,8 +115,17 @@ def _app_session(session_id: str, hook: str) -> Any | None:
 
 
 # What rerun_session uses of a session, and of the ClientState it sends
-_APP_SESSION_PIECES = ("_event_loop", "_client_state", "_scriptrunner", "request_rerun", "session_state")
+_APP_SESSION_PIECES = (
+    "_event_loop",
+    "_client_state",
+    "_scriptrunner",
+    "request_rerun",
+    "session_state",
+    "has_fragment",
+)
+_RUN_CONTEXT = "streamlit.runtime.scriptrunner_utils.script_run_context"
 _RUN_POLL_S = 0.05  # how often a push waits for the session's run to end
+_END_POLL_S = 0.005  # and, once it has asked for its own, for that one to end
 _RUN_WAIT_S = 60.0  # and for how long at most (then it reruns, stopping the run)
 _CLIENT_STATE_FIELDS = ("page_script_hash", "fragment_id", "is_auto_rerun", "widget_states")
 
@@ -139,13 +148,22 @@ def can_rerun(session_id: str) -> bool:
     return True
 
 
-def rerun_session(session_id: str, page_script_hash: str) -> None:
-    """Rerun a session's whole page as its browser last asked for it (its address, its widgets' values, no
-    fragment, no one-shot trigger such as a button's tap again), if it is still on that page; from any thread. The
-    live class's watcher calls it when the teacher reveals, resets or re-asks: the phones need not ask."""
+def rerun_session(
+    session_id: str,
+    page_script_hash: str,
+    fragment_id: str | None = None,
+    done: Callable[[], None] | None = None,
+) -> None:
+    """Rerun a session's page as its browser last asked for it (its address, its widgets' values, no one-shot
+    trigger such as a button's tap again), if it is still on that page; from any thread. With ``fragment_id``
+    (``current_fragment``) only that fragment reruns, as a fragment's own timer asks, if the session still holds
+    it; else the whole page. ``done()`` is called, on any thread, once that run has ended (or none was needed).
+    The live class's watcher calls it when the teacher reveals, resets or re-asks: the phones need not ask."""
     client_state_class = _piece("streamlit.proto.ClientState_pb2", "ClientState", "rerun_session")
+    finished = done or (lambda: None)
     session = _app_session(session_id, "rerun_session")
     if session is None:
+        finished()
         return
     loop = _attribute(session, "_event_loop", "rerun_session", "AppSession")
     deadline = time.monotonic() + _RUN_WAIT_S
@@ -159,16 +177,42 @@ def rerun_session(session_id: str, page_script_hash: str) -> None:
             return
         last = session._client_state
         if last.page_script_hash != page_script_hash:  # the student went to another page
+            finished()
             return
         client = client_state_class()
         client.CopyFrom(last)
         client.ClearField("fragment_id")
+        if fragment_id and session.has_fragment(fragment_id):  # a full run since may have dropped it
+            client.fragment_id = fragment_id
         client.is_auto_rerun = False
         values = session.session_state.get_widget_states()
         client.widget_states.widgets.extend(w for w in values if "trigger" not in (w.WhichOneof("value") or ""))
         session.request_rerun(client)
+        ended()
 
-    loop.call_soon_threadsafe(rerun)
+    def ended() -> None:  # the run ends when the session lets its script runner go
+        if session._scriptrunner is not None and time.monotonic() < deadline:
+            loop.call_later(_END_POLL_S, ended)
+            return
+        finished()
+
+    try:
+        loop.call_soon_threadsafe(rerun)
+    except RuntimeError:  # the session's loop is closed: the server is stopping
+        finished()
+
+
+def current_fragment() -> str | None:
+    """The id of the fragment running on this thread, None outside one (or outside a script run): what
+    ``rerun_session`` reruns alone. Streamlit's ThreadState, from its private script_run_context module, the one
+    place a fragment's id is kept while it runs. Without it the live class's watcher reruns the phones' whole
+    pages."""
+    thread_state = _piece(_RUN_CONTEXT, "ThreadState", "current_fragment")
+    try:
+        state = _attribute(thread_state, "get", "current_fragment", "ThreadState")()
+    except RuntimeError:  # no script run on this thread
+        return None
+    return _attribute(state, "fragment_id", "current_fragment", "ThreadState.get()")
 
 
 def session_alive(session_id: str) -> bool:

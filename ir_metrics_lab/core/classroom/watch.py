@@ -3,10 +3,11 @@ phones instead of each phone asking for it.
 
 A phone registers what it displays (its poll, round, state and whether it has answered) with a ``notify`` callable.
 One thread reads all the watched polls from the store once every ``interval`` seconds (Store.watched: one read for
-every phone of every poll) and calls ``notify`` for each phone whose page no longer matches: another round, another
-state, or its answer gone (a reset). A notified phone is dropped until it
-registers again (its page's next run does). An idle phone then costs no server work of its own: with a fragment
-rerun every 2 s per phone, 300 idle phones cost about a CPU-second per second (bench/classroom/serve_class_phones.py).
+every phone of every poll) and calls ``notify(now, done)`` for each phone whose page no longer matches: another round,
+another state, or its answer gone (a reset); ``now`` is the poll as it is (None once it is gone), and the phone calls
+``done()`` once its page has been redrawn. A notified phone is dropped until it registers again (its page's next run
+does). An idle phone then costs no server work of its own: with a fragment rerun every 2 s per phone, 300 idle phones
+cost about a CPU-second per second (bench/classroom/serve_class_phones.py).
 
 No Streamlit here: ir_metrics_lab.classroom.live_class connects ``notify`` to a rerun of the phone's session.
 """
@@ -15,16 +16,17 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ir_metrics_lab.core.classroom.store import Store
+from ir_metrics_lab.core.classroom.store import Store, Watched
 
-INTERVAL_S = 1.0  # a reveal reaches the phones within this (plus their rerun)
-# A reveal reruns every phone's page at once: hundreds of script threads at the same moment fight for the GIL (and
-# for the database's connections) and all finish late. Paced, they finish in turn.
-PUSHES_PER_S = 100
+INTERVAL_S = 0.25  # a reveal reaches the phones within this (plus their reruns); one read of the store each time
+# A reveal reruns every phone: hundreds of script threads at the same moment fight for the GIL with the event loop
+# that sends their pages, and every phone sees the reveal at the end, together. A few at a time, each phone sees it
+# as soon as its own rerun is done (bench/classroom/serve_class_phones.py).
+RERUNS_AT_ONCE = 4
+RERUN_WAIT_S = 5.0  # a phone that does not say done by then no longer holds the others back
 _LOGGER = logging.getLogger(__name__)
 
 
@@ -39,17 +41,45 @@ class Shown:
     answered: bool
 
 
+Notify = Callable[[Watched | None, Callable[[], None]], None]
+
+
+class _InFlight:
+    """At most ``limit`` phones' reruns under way: ``enter()`` waits for a free place (at most RERUN_WAIT_S) and
+    returns the ``done`` that frees it (once, from any thread)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._running = 0
+        self._changed = threading.Condition()
+
+    def enter(self) -> Callable[[], None]:
+        with self._changed:
+            self._changed.wait_for(lambda: self._running < self.limit, RERUN_WAIT_S)
+            self._running += 1
+        left = threading.Event()
+
+        def done() -> None:
+            with self._changed:
+                if not left.is_set():
+                    left.set()
+                    self._running -= 1
+                    self._changed.notify()
+
+        return done
+
+
 class PollWatch:
-    def __init__(self, store: Store, interval: float = INTERVAL_S, pushes_per_s: float = PUSHES_PER_S):
+    def __init__(self, store: Store, interval: float = INTERVAL_S, at_once: int = RERUNS_AT_ONCE):
         self.store = store
         self.interval = interval
-        self.pushes_per_s = pushes_per_s
-        self._phones: dict[str, tuple[Shown, Callable[[], None], Callable[[], bool]]] = {}
+        self._in_flight = _InFlight(at_once)
+        self._phones: dict[str, tuple[Shown, Notify, Callable[[], bool]]] = {}
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def watch(self, key: str, shown: Shown, notify: Callable[[], None], alive: Callable[[], bool]) -> None:
+    def watch(self, key: str, shown: Shown, notify: Notify, alive: Callable[[], bool]) -> None:
         """Watch for phone ``key`` (one per session), replacing what it watched; dropped once ``alive()`` is False
         (the phone left)."""
         with self._lock:
@@ -87,12 +117,12 @@ class PollWatch:
             for key, shown, _ in stale + gone:
                 if self._phones.get(key, (None,))[0] == shown:  # not re-registered meanwhile
                     del self._phones[key]
-        for n, (_, _, notify) in enumerate(stale):
-            if n:
-                time.sleep(1 / self.pushes_per_s)
+        for _, shown, notify in stale:
+            done = self._in_flight.enter()
             try:
-                notify()
+                notify(now.get(shown.code), done)
             except Exception:  # one phone's failure must not stop the others' pushes
+                done()
                 _LOGGER.exception("could not notify a phone of its poll's change")
         return len(stale)
 
