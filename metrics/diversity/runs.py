@@ -17,27 +17,34 @@ from metrics.catalog.family import Measure
 from metrics.catalog.measures import parse_measure
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.prepared import Prepared
-from metrics.diversity.aspects import aspects_of
+from metrics.diversity.aspects import aspects_of, aspects_of_lines
 from metrics.diversity.readable import COVERS_KEY, Topic
+from metrics.io.subtopic_qrels import SubtopicQrels
 
 DIVERSITY = ("ERR_IA", "nERR_IA", "alpha_DCG", "alpha_nDCG", "NRBP", "nNRBP", "AP_IA", "P_IA", "StRecall")
+# ndeval's columns at its depth of 20, as ir_measures names them: what subtopic qrels are scored on by default
+NDEVAL_MEASURES = (
+    "ERR_IA@20", "nERR_IA@20", "alpha_DCG@20", "alpha_nDCG@20", "NRBP", "nNRBP", "AP_IA", "P_IA@20", "StRecall@20",
+)  # fmt: skip
 
 
 def evaluate_subtopics(
     run: Mapping[str, Sequence[str]],
-    qrels: Mapping[str, Mapping[str, Mapping[str, int]]],
+    qrels: Mapping[str, Mapping[str, Mapping[str, int]]] | SubtopicQrels,
     measures: Iterable[str | Measure],
     *,
     conventions: Conventions = TREC_EVAL,
 ) -> dict[str, dict[str, float]]:
     """Each measure's value per query, for the queries in both the run (``{query: ranking}``, best first) and the
-    judgments (``{query: {subtopic: {doc: grade}}}``), as ndeval averages them; the measures are the nine diversity
+    judgments (``{query: {subtopic: {doc: grade}}}``, or a SubtopicQrels keyed by the run's query ids, whose
+    pairs judged twice count as ndeval counts them), as ndeval averages them; the measures are the nine diversity
     families (their kernels compute it, as they do in the engine)."""
     parsed = [m if isinstance(m, Measure) else parse_measure(m) for m in measures]
     wrong = [m.name for m in parsed if m.family not in DIVERSITY]
     if wrong:
         raise ValueError(f"not a diversity measure: {', '.join(wrong)} (the families are {', '.join(DIVERSITY)})")
-    queries = sorted(q for q in qrels if q in run)
+    judged = qrels.topics if isinstance(qrels, SubtopicQrels) else qrels
+    queries = sorted(q for q in judged if q in run)
     prepared: dict[int, Prepared] = {}
     found: dict[str, dict[str, float]] = {}
     for measure in parsed:
@@ -56,7 +63,10 @@ def _prepared(run, qrels, queries: list[str], conventions: Conventions) -> Prepa
     data.size, data.queries = len(queries), tuple(queries)
     topics = []
     for query in queries:
-        aspects = aspects_of(qrels[query], rel=conventions.threshold)
+        if isinstance(qrels, SubtopicQrels):
+            aspects = aspects_of_lines(qrels.topics[query], rel=conventions.threshold)
+        else:
+            aspects = aspects_of(qrels[query], rel=conventions.threshold)
         topics.append(Topic([aspects.of(doc) for doc in run[query]], aspects=aspects))
     data.shared(COVERS_KEY, lambda: topics)
     return data
