@@ -15,7 +15,7 @@ import streamlit as st
 from ir_metrics_lab.core import cli_args, family_display, words
 from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import notebook_button, teaching
+from ir_metrics_lab.parts import notebook_button, subtopic_upload, teaching
 from ir_metrics_lab.session import dataset_state, datasets, widget_state
 from ir_metrics_lab.session.datasets import Loaded
 from ir_metrics_lab.shell import first_paint
@@ -160,12 +160,13 @@ def _measure_pickers() -> None:
         )
 
 
-def _choose_measures() -> list[str] | None:
+def _choose_measures(diverse: list[str]) -> list[str] | None:
+    """The measures to score: the pickers' and ``diverse`` (the diversity measures picked), one per measure."""
     first_paint.later("yd_measure_pickers", _measure_pickers, ROOMS["measures"])
     # The pickers' values, or before they are drawn (ir_metrics_lab.shell.first_paint) the saved ones they will show.
     chosen = _chosen("measures", list(DEFAULT_MEASURES), "yd_measures")
     extra = _chosen("more_measures", "", "yd_more_measures")
-    names, errors = datasets.parse_measures(chosen, extra)
+    names, errors = datasets.parse_measures([*chosen, *diverse], extra)
     for error in errors:
         st.error(plain(error[:1].upper() + error[1:]), icon=":material/error:")
     if not names:
@@ -321,7 +322,7 @@ def _per_query(evaluation, run: Loaded, qrels: Loaded) -> None:
                 drilldown.open_in_playground(run.value, qrels.value, query_id, top_n=20)
 
 
-def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
+def _results(run: Loaded, qrels: Loaded, names: list[str], subtopics: Loaded | None, diverse: list[str]) -> None:
     mismatch = datasets.no_overlap_message(run, qrels)
     if mismatch:
         st.error(plain(mismatch), icon=":material/link_off:")
@@ -346,7 +347,7 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
     complete = bool(_chosen("complete", False, "yd_complete"))
     try:
         with st.spinner("Evaluating…", show_time=True):
-            evaluation = datasets.evaluate_loaded(run, qrels, names, complete)
+            evaluation = datasets.evaluate_loaded(run, qrels, names, complete, subtopics)
     except ValueError as error:
         st.error(plain(str(error).splitlines()[0] if str(error) else type(error).__name__), icon=":material/error:")
         return
@@ -356,6 +357,11 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
         )
         return
     _counts(evaluation, run, qrels)
+    if datasets.subtopics_in_use(subtopics) is not None:
+        subtopic_upload.overlap_warning(run, subtopics)
+        st.caption(
+            f"{subtopic_upload.ORDER_NOTE} A query the subtopic qrels lack scores 0 on them (ndeval's row for it)."
+        )
     first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     if evaluation.counts.evaluated == 0:
         st.warning("No query can be evaluated with these files.")
@@ -364,8 +370,13 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
     _per_query(evaluation, run, qrels)
     source = "sample" if _chosen("source", "sample", "yd_source") == "sample" else "upload"
     files = notebook_button.file_sources([(source, run), (source, qrels)], "yd_notebook_embed")
-    nb = notebooks.evaluate_run(*files, names, complete=complete)
-    notebook_button.button(nb, "ir-metrics-evaluate-run.ipynb", "yd_notebook")
+    in_notebook = names
+    if datasets.subtopics_in_use(subtopics) is not None:
+        in_notebook = subtopic_upload.without_subtopics(names)
+        st.caption("The notebook leaves out the diversity measures: it reads no subtopic qrels.")
+    if in_notebook:
+        nb = notebooks.evaluate_run(*files, in_notebook, complete=complete)
+        notebook_button.button(nb, "ir-metrics-evaluate-run.ipynb", "yd_notebook")
 
 
 st.title("Evaluate a run")
@@ -390,16 +401,18 @@ def render() -> None:
         run, qrels = _uploaded_files()
     else:
         run, qrels = _command_line_files(cli)
+    subtopics = subtopic_upload.upload("yd")
 
     st.subheader("Measures", anchor=False)
-    names = _choose_measures()
+    diverse = subtopic_upload.measures("yd", subtopics)
+    names = _choose_measures(diverse)
     if run is None or qrels is None or not (run.ok and qrels.ok):
         if source == "sample":  # the bundled files always load; say so if they did not
             datasets.show_status(run)
             datasets.show_status(qrels)
         st.info("Load a run and its qrels to see the scores.", icon=":material/upload_file:")
     elif names:
-        _results(run, qrels, names)
+        _results(run, qrels, names, subtopics, diverse)
 
 
 render()

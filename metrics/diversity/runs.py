@@ -22,10 +22,15 @@ from metrics.diversity.readable import COVERS_KEY, Topic
 from metrics.io.subtopic_qrels import SubtopicQrels
 
 DIVERSITY = ("ERR_IA", "nERR_IA", "alpha_DCG", "alpha_nDCG", "NRBP", "nNRBP", "AP_IA", "P_IA", "StRecall")
-# ndeval's columns at its depth of 20, as ir_measures names them: what subtopic qrels are scored on by default
-NDEVAL_MEASURES = (
-    "ERR_IA@20", "nERR_IA@20", "alpha_DCG@20", "alpha_nDCG@20", "NRBP", "nNRBP", "AP_IA", "P_IA@20", "StRecall@20",
-)  # fmt: skip
+_UNCUT = ("NRBP", "nNRBP", "AP_IA")  # ndeval prints these once, the others at 5, 10 and 20
+# ndeval's 21 columns in its order, as ir_measures names them (alpha-nDCG@20 is alpha_nDCG@20, MAP-IA AP_IA)
+NDEVAL_COLUMNS = tuple(
+    f if f in _UNCUT else f"{f}@{k}" for f in DIVERSITY for k in ((0,) if f in _UNCUT else (5, 10, 20))
+)
+# ndeval's columns at its depth of 20: what subtopic qrels are scored on when no measure is named (ir-metrics)
+NDEVAL_MEASURES = tuple(name for name in NDEVAL_COLUMNS if "@" not in name or name.endswith("@20"))
+# the TREC Web track's official diversity measures (ERR-IA@20, alpha-nDCG@20) and subtopic recall: the app's first
+HEADLINE = ("alpha_nDCG@20", "ERR_IA@20", "StRecall@20")
 
 
 def evaluate_subtopics(
