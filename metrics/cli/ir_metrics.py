@@ -155,7 +155,11 @@ def _run(options: argparse.Namespace) -> int:
     requested = options.measure or (["official"] if options.format == "trec_eval" else None)
     names = measure_names(requested)
     if options.qrels is None and options.subtopic_qrels is None:
-        raise InputError("option-value", "the qrels file is missing: give QRELS RUN (or --subtopic-qrels FILE RUN)")
+        # one file given: argparse took it as the run; trec_eval's form is QRELS RUN
+        raise InputError(
+            "option-value",
+            "the following arguments are required: run (QRELS RUN; RUN alone with --subtopic-qrels FILE)",
+        )
     if options.subtopic_qrels is not None and not options.measure:  # ndeval's measures, after trec_eval's
         from metrics.diversity.runs import NDEVAL_MEASURES
 

@@ -184,11 +184,37 @@ def read_subtopic_qrels(source, name: str | None = None) -> SubtopicQrels:
             data = gzip.decompress(data)
         except (OSError, EOFError) as error:
             raise InputError("not-text", f"a broken gzip file ({error})", path=display) from None
-    _, lines = read_subtopic_lines(data, display)
     grouped: dict[int, list[tuple[int, str, int]]] = {}
-    for line in lines:
-        grouped.setdefault(line.topic, []).append((line.subtopic, line.doc, line.judgment))
+    columns = _plain_columns(data)
+    if columns is None:  # the line-by-line reader names a bad line (or reads a rare legal one)
+        _, lines = read_subtopic_lines(data, display)
+        columns = (
+            [x.topic for x in lines],
+            [x.subtopic for x in lines],
+            [x.doc for x in lines],
+            [x.judgment for x in lines],
+        )
+    for topic, subtopic, doc, judgment in zip(*columns, strict=True):
+        grouped.setdefault(topic, []).append((subtopic, doc, judgment))
     return SubtopicQrels(display, {str(topic): grouped[topic] for topic in sorted(grouped)})
+
+
+def _plain_columns(data: bytes):
+    """The four columns of a file whose every line has exactly 4 fields, its numbers at most 6 digits (the usual
+    file; read column by column, several times faster than line by line), or None."""
+    if b"\0" in data:
+        return None
+    rows = [line.split() for line in data.split(b"\n")]
+    if rows and not rows[-1]:
+        rows.pop()
+    if not rows or any(len(row) != 4 for row in rows):
+        return None
+    topic, subtopic, doc, judgment = zip(*rows, strict=True)
+    for column in (topic, subtopic, judgment):
+        if not b"".join(column).isdigit() or max(map(len, column)) > 6:
+            return None
+    numbers = [list(map(int, column)) for column in (topic, subtopic, judgment)]
+    return numbers[0], numbers[1], [text_of(d) for d in doc], numbers[2]
 
 
 def _read(source: str | os.PathLike, name: str | None) -> bytes:
