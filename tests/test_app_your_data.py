@@ -567,3 +567,23 @@ def test_subtopic_qrels_whose_topics_the_run_lacks_are_named():
     assert not at.exception
     warnings = [unescaped(w.value) for w in at.warning]
     assert any(w.startswith("None of the 2 queries in run.txt is a topic of sub.txt") for w in warnings), warnings
+
+
+def test_subtopic_qrels_alone_score_ndevals_query_set():
+    """No plain qrels: the diversity measures alone, on ndeval's query set, equal ndeval 4.5 -c -traditional's
+    recorded rows; the other measures are left out, and the counts come from the subtopic qrels."""
+    from metrics.cli.ir_ndeval import format_value
+
+    _, printed = ndeval_printed(0)
+    at = upload(page().run(), ("indri.run", trec2012_run()))
+    at.file_uploader(key="yd_subtopics_upload").set_value(
+        ("qrels-for-ndeval.txt.gz", (TREC2012 / "qrels-for-ndeval.txt.gz").read_bytes(), "application/gzip")
+    )
+    at.run()
+    assert not at.exception and not at.error, errors(at)
+    assert list(summary(at)) == ["alpha_nDCG@20", "ERR_IA@20", "StRecall@20"]
+    per_query = table(at, "query")
+    assert list(per_query["query"]) == [t for t in printed if t != "amean"]
+    for name in ("alpha_nDCG@20", "ERR_IA@20", "StRecall@20"):
+        assert [format_value(v) for v in per_query[name]] == [printed[t][name] for t in per_query["query"]]
+    assert counts(at)["Queries evaluated"] == "50"

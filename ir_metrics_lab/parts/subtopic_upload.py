@@ -59,6 +59,11 @@ def without_subtopics(names: list[str]) -> list[str]:
     return [name for name in names if parse_measure(name).family not in DIVERSITY]
 
 
+def diversity_only(names: list[str]) -> list[str]:
+    """The diversity measures among ``names``: what subtopic qrels alone can score."""
+    return [name for name in names if parse_measure(name).family in DIVERSITY]
+
+
 def overlap_warning(run: datasets.Loaded, subtopics: datasets.Loaded | None) -> None:
     message = datasets.subtopic_overlap_message(run, subtopics)
     if message:

@@ -279,13 +279,14 @@ def subtopics_in_use(subtopics: Loaded | None) -> SubtopicQrels | None:
 
 
 def evaluate_loaded(
-    run: Loaded, qrels: Loaded, measures: Sequence[str], complete: bool, subtopics: Loaded | None = None
+    run: Loaded, qrels: Loaded | None, measures: Sequence[str], complete: bool, subtopics: Loaded | None = None
 ) -> Evaluation:
-    """The Evaluation of two loaded files (and the subtopic qrels the diversity measures read, if loaded), cached by
-    their identities. Raises ValueError for bad measures."""
+    """The Evaluation of two loaded files (and the subtopic qrels the diversity measures read, if loaded; ``qrels``
+    None: those alone), cached by their identities. Raises ValueError for bad measures."""
     judged = subtopics_in_use(subtopics)
     key = subtopics.key if judged is not None and subtopics is not None else None
-    return _evaluate_cached(run.key, qrels.key, key, tuple(measures), complete, run.value, qrels.value, judged)
+    plain_key, plain = (qrels.key, qrels.value) if qrels is not None else (None, None)
+    return _evaluate_cached(run.key, plain_key, key, tuple(measures), complete, run.value, plain, judged)
 
 
 def subtopic_overlap_message(run: Loaded, subtopics: Loaded | None) -> str | None:
