@@ -153,3 +153,37 @@ def test_the_command_line_reads_subtopic_qrels(tmp_path, capsys):
     found = json.loads(capsys.readouterr().out)
     assert format_value(found["all"]["alpha_nDCG@20"]) == printed["amean"]["alpha-nDCG@20"]
     assert format_value(found["queries"]["151"]["alpha_nDCG@20"]) == printed["151"]["alpha-nDCG@20"]
+
+
+def test_evaluate_with_subtopic_qrels_equals_every_traditional_case_of_the_corpus():
+    """The corpus's cases recorded with ndeval 4.5 -traditional (and -M N: max_docs), their amean rows: the order
+    evaluate reads a run in is -traditional's. One input has a hex score ('0x1p3') that trec_eval's reader refuses."""
+    import gzip
+    from pathlib import Path
+
+    from metrics import evaluate
+    from metrics.diversity.runs import NDEVAL_COLUMNS
+    from metrics.io import InputError
+
+    path = Path(__file__).parent / "data" / "ndeval45" / "corpus.jsonl.gz"
+    records = [json.loads(line) for line in gzip.decompress(path.read_bytes()).splitlines()]
+    inputs = {r["id"]: r for r in records if r["kind"] == "input"}
+    checked = refused = 0
+    for case in records:
+        args = case.get("args", [])
+        if case["kind"] != "case" or case["rc"] != 0 or args[:1] != ["-traditional"]:
+            continue
+        depth = int(args[args.index("-M") + 1]) if "-M" in args else None
+        given = inputs[case["input"]]
+        try:
+            result = evaluate(
+                given["run"].encode(), None, NDEVAL_COLUMNS, subtopic_qrels=given["qrels"].encode(), max_docs=depth
+            )
+        except InputError as error:
+            assert error.code == "not-a-number" and "0x" in str(error)
+            refused += 1
+            continue
+        amean = case["stdout"].splitlines()[-1].split(",")[2:]
+        assert [format_value(result.means[name]) for name in NDEVAL_COLUMNS] == amean, (case["input"], args)
+        checked += 1
+    assert (checked, refused) == (41, 1)
