@@ -157,7 +157,7 @@ def test_the_command_line_reads_subtopic_qrels(tmp_path, capsys):
 
 def test_evaluate_with_subtopic_qrels_equals_every_traditional_case_of_the_corpus():
     """The corpus's cases recorded with ndeval 4.5 -traditional (and -M N: max_docs), their amean rows: the order
-    evaluate reads a run in is -traditional's. One input has a hex score ('0x1p3') that trec_eval's reader refuses."""
+    evaluate reads a run in is -traditional's. One input has a hex score ('0x1p3') that metrics.read_run refuses."""
     import gzip
     from pathlib import Path
 
