@@ -370,9 +370,8 @@ def _results(run: Loaded, qrels: Loaded | None, names: list[str], subtopics: Loa
     _counts(evaluation, run, qrels or subtopics)
     if datasets.subtopics_in_use(subtopics) is not None:
         subtopic_upload.overlap_warning(run, subtopics)
-        st.caption(
-            f"{subtopic_upload.ORDER_NOTE} A query the subtopic qrels lack scores 0 on them (ndeval's row for it)."
-        )
+        lacking = " A query the subtopic qrels lack scores 0 on them (ndeval's row for it)." if qrels else ""
+        st.caption(subtopic_upload.ORDER_NOTE + lacking)
     first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     if evaluation.counts.evaluated == 0:
         st.warning("No query can be evaluated with these files.")
@@ -380,7 +379,9 @@ def _results(run: Loaded, qrels: Loaded | None, names: list[str], subtopics: Loa
     _summary_and_distributions(evaluation)
     _per_query(evaluation, run, qrels)
     in_notebook = names
-    if datasets.subtopics_in_use(subtopics) is not None:
+    if qrels is None:
+        st.caption("No notebook download: a notebook reads plain qrels, not subtopic qrels.")
+    elif datasets.subtopics_in_use(subtopics) is not None:
         in_notebook = subtopic_upload.without_subtopics(names)
         st.caption("The notebook leaves out the diversity measures: it reads no subtopic qrels.")
     if in_notebook and qrels is not None:
