@@ -332,18 +332,7 @@ def _results(run: Loaded, qrels: Loaded | None, names: list[str], subtopics: Loa
     if mismatch:
         st.error(plain(mismatch), icon=":material/link_off:")
         return
-    st.subheader("Which queries count", anchor=False)
-    if qrels is None:
-        st.markdown(
-            "With subtopic qrels alone, ndeval's query set: the run's topics the subtopic qrels judge; a judged topic "
-            "the run does not answer is skipped, unless `-c` counts it as 0. Plain qrels add trec_eval's measures."
-        )
-    else:
-        st.markdown(
-            "trec_eval scores the queries found in **both** files: a run query with no judgments is ignored, and a "
-            "judged query the run does not answer is skipped, unless `-c` counts it as 0 (fairer when systems answer "
-            "different queries)."
-        )
+    _which_queries_count(subtopics_alone=qrels is None)
 
     def switch() -> None:
         shown, save = _persisted("complete", False, "yd_complete")
@@ -378,13 +367,34 @@ def _results(run: Loaded, qrels: Loaded | None, names: list[str], subtopics: Loa
         return
     _summary_and_distributions(evaluation)
     _per_query(evaluation, run, qrels)
+    _notebook(run, qrels, names, complete, subtopics)
+
+
+def _which_queries_count(subtopics_alone: bool) -> None:
+    st.subheader("Which queries count", anchor=False)
+    if subtopics_alone:
+        st.markdown(
+            "With subtopic qrels alone, ndeval's query set: the run's topics the subtopic qrels judge; a judged topic "
+            "the run does not answer is skipped, unless `-c` counts it as 0. Plain qrels add trec_eval's measures."
+        )
+    else:
+        st.markdown(
+            "trec_eval scores the queries found in **both** files: a run query with no judgments is ignored, and a "
+            "judged query the run does not answer is skipped, unless `-c` counts it as 0 (fairer when systems answer "
+            "different queries)."
+        )
+
+
+def _notebook(run: Loaded, qrels: Loaded | None, names: list[str], complete: bool, subtopics: Loaded | None) -> None:
+    """The page as a notebook, which reads plain qrels only: without the diversity measures, none without qrels."""
     in_notebook = names
     if qrels is None:
         st.caption("No notebook download: a notebook reads plain qrels, not subtopic qrels.")
-    elif datasets.subtopics_in_use(subtopics) is not None:
+        return
+    if datasets.subtopics_in_use(subtopics) is not None:
         in_notebook = subtopic_upload.without_subtopics(names)
         st.caption("The notebook leaves out the diversity measures: it reads no subtopic qrels.")
-    if in_notebook and qrels is not None:
+    if in_notebook:
         source = "sample" if _chosen("source", "sample", "yd_source") == "sample" else "upload"
         files = notebook_button.file_sources([(source, run), (source, qrels)], "yd_notebook_embed")
         nb = notebooks.evaluate_run(*files, in_notebook, complete=complete)
