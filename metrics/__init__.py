@@ -5,8 +5,9 @@ No Streamlit here: this package is a plain library.
 
 Start with a readable function on one ranking (``ndcg``, ``average_precision``, ``precision``, ... each returns a
 Breakdown: the value, a step per rank and the formula's terms), ``evaluate`` on a whole run (``read_run`` and
-``read_qrels`` read the files), ``parse_measure`` for a measure's name as any tool spells it, and ``Conventions`` for
-the switches on which tools disagree.
+``read_qrels`` read the files; ``read_subtopic_qrels`` ndeval's, for ``evaluate(..., subtopic_qrels=...)``),
+``parse_measure`` for a measure's name as any tool spells it, and ``Conventions`` for the switches on which tools
+disagree.
 
 Examples
 --------
@@ -87,11 +88,17 @@ from metrics.teaching import jupyter as _jupyter
 if TYPE_CHECKING:
     from metrics.evaluation.engine import evaluate
     from metrics.io import read_qrels, read_run
+    from metrics.io.subtopic_qrels import read_subtopic_qrels
 
 _jupyter.install()  # Breakdowns and query-set results show as formulas and tables in Jupyter
 
 # Imported on first use (PEP 562): whole runs need numpy and pyarrow, which the readable functions never load.
-_LAZY = {"evaluate": "metrics.evaluation.engine", "read_qrels": "metrics.io", "read_run": "metrics.io"}
+_LAZY = {
+    "evaluate": "metrics.evaluation.engine",
+    "read_qrels": "metrics.io",
+    "read_run": "metrics.io",
+    "read_subtopic_qrels": "metrics.io.subtopic_qrels",
+}
 
 
 def __getattr__(name: str):
@@ -182,6 +189,7 @@ __all__ = [
     "rbp_residual",
     "read_qrels",
     "read_run",
+    "read_subtopic_qrels",
     "recall",
     "reciprocal_rank",
     "relstring",

@@ -388,3 +388,47 @@ def test_a_broken_command_line_run_is_skipped_with_its_error_and_the_others_are_
     for row, name in enumerate(["bm25", "dense"]):
         assert board["AP"][row].strip("*").startswith(f"{three[name].means['AP']:.4f}")
     assert not at.get("progress")  # no "Reading run 3 of 3" left behind
+
+
+def test_subtopic_qrels_put_ndevals_numbers_in_the_leaderboard():
+    """Two runs on the TREC 2012 example with its subtopic qrels: the full run and the same run cut to each topic's
+    top 5 (in trec_eval's order). ndeval 4.5 -c -traditional's recorded means: both runs' alpha-nDCG@5 and ERR-IA@5
+    (the cut changes nothing at 5), and the full run's alpha-nDCG@20."""
+    import gzip
+    import json
+
+    folder = ROOT / "tests" / "data" / "ndeval45" / "trec2012"
+    recorded = json.loads((folder / "outputs.json").read_text())[0]
+    assert recorded["args"] == ["-c", "-traditional"]
+    header, *rows = recorded["stdout"].splitlines()
+    amean = dict(zip(header.split(","), rows[-1].split(","), strict=True))
+    run = gzip.decompress((folder / "results-cata-filtered.txt.gz").read_bytes())
+    lines = [line.split() for line in run.splitlines()]
+    lines.sort(key=lambda f: f[2], reverse=True)  # trec_eval's order: score descending, then docno descending
+    lines.sort(key=lambda f: (f[0], -float(f[4])))
+    kept: dict[bytes, list[bytes]] = {}
+    for fields in lines:
+        if len(kept.setdefault(fields[0], [])) < 5:
+            kept[fields[0]].append(b" ".join(fields))
+    top5 = b"".join(line + b"\n" for topic in kept.values() for line in topic)
+    plain = b"".join(b"%s 0 nodoc 1\n" % topic for topic in kept)
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.radio(key="cmp_source").set_value("upload").run()
+    at.file_uploader(key="cmp_runs_upload").set_value(
+        [("full.run", run, "text/plain"), ("top5.run", top5, "text/plain")]
+    )
+    at.file_uploader(key="cmp_qrels_upload").set_value(("qrels.txt", plain, "text/plain"))
+    at.file_uploader(key="cmp_subtopics_upload").set_value(
+        ("qrels-for-ndeval.txt.gz", (folder / "qrels-for-ndeval.txt.gz").read_bytes(), "application/gzip")
+    )
+    at.run()
+    at.multiselect(key="cmp_diversity_measures").set_value(["alpha_nDCG@5", "ERR_IA@5", "alpha_nDCG@20"]).run()
+    assert not at.exception and not at.error
+    cells = leaderboard_cells(at)
+    assert cells is not None
+    assert [shown(c) for c in cells["run"]] == ["a · full", "b · top5"]
+    four = lambda column: f"{float(amean[column]):.4f}"  # noqa: E731  ndeval prints 6 decimals, the board 4
+    assert [shown(c)[:6] for c in cells["alpha_nDCG@5"]] == [four("alpha-nDCG@5")] * 2
+    assert [shown(c)[:6] for c in cells["ERR_IA@5"]] == [four("ERR-IA@5")] * 2
+    assert shown(cells["alpha_nDCG@20"][0])[:6] == four("alpha-nDCG@20")
+    assert any("ir-ndeval -traditional" in c.value for c in at.caption)

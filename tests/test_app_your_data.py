@@ -489,3 +489,101 @@ def test_the_judged_share_is_counted_by_hand():
     text = "\n".join(c.value for c in at.caption)
     assert f"Judged: **{len(retrieved & judged)} of the {len(retrieved)} documents**" in text
     assert not at.warning
+
+
+# --- subtopic qrels (ndeval's): the diversity measures ------------------------------------------------------------
+
+TREC2012 = ROOT / "tests" / "data" / "ndeval45" / "trec2012"
+# ndeval's 21 columns as ir_measures names them
+NDEVAL_COLUMNS = {
+    "ERR-IA": "ERR_IA", "nERR-IA": "nERR_IA", "alpha-DCG": "alpha_DCG", "alpha-nDCG": "alpha_nDCG", "NRBP": "NRBP",
+    "nNRBP": "nNRBP", "MAP-IA": "AP_IA", "P-IA": "P_IA", "strec": "StRecall",
+}  # fmt: skip
+
+
+def ndeval_printed(index: int = 0) -> tuple[list[str], dict[str, dict[str, str]]]:
+    """ndeval 4.5's recorded output on the TREC 2012 example (index 0: ``-c -traditional``): (its measure columns
+    in ir_measures' names, {topic or "amean": {name: printed value}})."""
+    recorded = json.loads((TREC2012 / "outputs.json").read_text())[index]
+    header, *rows = recorded["stdout"].splitlines()
+    names = []
+    for column in header.split(",")[2:]:
+        measure, _, k = column.partition("@")
+        names.append(NDEVAL_COLUMNS[measure] + (f"@{k}" if k else ""))
+    return names, {row.split(",")[1]: dict(zip(names, row.split(",")[2:], strict=True)) for row in rows}
+
+
+def trec2012_run() -> bytes:
+    return gzip.decompress((TREC2012 / "results-cata-filtered.txt.gz").read_bytes())
+
+
+def one_judgment_per_topic(run: bytes) -> bytes:
+    """Plain qrels for every topic of the run (trec_eval's query set is then ndeval's)."""
+    topics = dict.fromkeys(line.split()[0] for line in run.splitlines())
+    return b"".join(b"%s 0 %s 1\n" % (topic, b"nodoc") for topic in topics)
+
+
+def test_subtopic_qrels_give_ndevals_numbers_per_query_and_in_the_means():
+    """Every one of ndeval's 21 columns on the TREC 2012 example, per topic and as the mean, equals what ndeval 4.5
+    -c -traditional printed (the app reads a run in trec_eval's order, which is -traditional's)."""
+    from metrics.cli.ir_ndeval import format_value
+
+    names, printed = ndeval_printed(0)
+    run = trec2012_run()
+    at = upload(page().run(), ("indri.run", run), ("qrels.txt", one_judgment_per_topic(run)))
+    assert not [m for m in at.multiselect if m.key == "yd_diversity_measures"]  # no picker before the file
+    at.file_uploader(key="yd_subtopics_upload").set_value(
+        ("qrels-for-ndeval.txt.gz", (TREC2012 / "qrels-for-ndeval.txt.gz").read_bytes(), "application/gzip")
+    )
+    at.run()
+    at.multiselect(key="yd_diversity_measures").set_value(names).run()
+    assert not at.exception and not at.error, errors(at)
+    assert any(s.startswith("qrels-for-ndeval.txt.gz: 59,736 judgments, 50 topics") for s in successes(at))
+    per_query = table(at, "query")
+    assert list(per_query["query"]) == [t for t in printed if t != "amean"]
+    means = summary(at)
+    for name in names:
+        got = [format_value(v) for v in per_query[name]]
+        assert got == [printed[t][name] for t in per_query["query"]], name
+        assert format_value(means[name]) == printed["amean"][name], name
+
+
+def test_a_bad_subtopic_qrels_file_is_named_and_nothing_is_lost():
+    """A line ndeval refuses: its file, line and problem; the run, the qrels and their scores stay."""
+    at = upload(page().run(), ("run.txt", GOOD_RUN), ("qrels.txt", GOOD_QRELS))
+    at.file_uploader(key="yd_subtopics_upload").set_value(("sub.txt", b"1 1 d1 1\n1 2 d1 x\n", "text/plain")).run()
+    assert not at.exception
+    assert errors(at) == [
+        "sub.txt, line 2: judgment 'x' is not a natural number (digits only) (see errors/ndeval-number in the docs)"
+    ]
+    assert any(s.startswith("run.txt: 4 lines, 2 queries") for s in successes(at))
+    assert summary(at)["RR@10"] == 0.75  # the plain measures still shown
+    assert not [m for m in at.multiselect if m.key == "yd_diversity_measures"]
+
+
+def test_subtopic_qrels_whose_topics_the_run_lacks_are_named():
+    at = upload(page().run(), ("run.txt", GOOD_RUN), ("qrels.txt", GOOD_QRELS))
+    at.file_uploader(key="yd_subtopics_upload").set_value(("sub.txt", b"7 1 d1 1\n", "text/plain")).run()
+    assert not at.exception
+    warnings = [unescaped(w.value) for w in at.warning]
+    assert any(w.startswith("None of the 2 queries in run.txt is a topic of sub.txt") for w in warnings), warnings
+
+
+def test_subtopic_qrels_alone_score_ndevals_query_set():
+    """No plain qrels: the diversity measures alone, on ndeval's query set, equal ndeval 4.5 -c -traditional's
+    recorded rows; the other measures are left out, and the counts come from the subtopic qrels."""
+    from metrics.cli.ir_ndeval import format_value
+
+    _, printed = ndeval_printed(0)
+    at = upload(page().run(), ("indri.run", trec2012_run()))
+    at.file_uploader(key="yd_subtopics_upload").set_value(
+        ("qrels-for-ndeval.txt.gz", (TREC2012 / "qrels-for-ndeval.txt.gz").read_bytes(), "application/gzip")
+    )
+    at.run()
+    assert not at.exception and not at.error, errors(at)
+    assert list(summary(at)) == ["alpha_nDCG@20", "ERR_IA@20", "StRecall@20"]
+    per_query = table(at, "query")
+    assert list(per_query["query"]) == [t for t in printed if t != "amean"]
+    for name in ("alpha_nDCG@20", "ERR_IA@20", "StRecall@20"):
+        assert [format_value(v) for v in per_query[name]] == [printed[t][name] for t in per_query["query"]]
+    assert counts(at)["Queries evaluated"] == "50"

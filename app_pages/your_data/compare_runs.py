@@ -17,7 +17,7 @@ from ir_metrics_lab.core import cli_args, family_display
 from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.figures import heatmaps, leaderboard
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import brief_download, notebook_button, run_pair, teaching
+from ir_metrics_lab.parts import brief_download, notebook_button, run_pair, subtopic_upload, teaching
 from ir_metrics_lab.session import dataset_state, datasets, widget_state
 from ir_metrics_lab.shell import first_paint
 from metrics.catalog import measure_lists, registry
@@ -146,8 +146,9 @@ def _show_bad(qrels: datasets.Loaded | None) -> None:
 # --- the leaderboard and where the runs differ ---
 
 
-def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
-    """The table, its caption and exports; returns the Leaderboard (None when it cannot be built)."""
+def leaderboard_section(mode: str, sources, qrels, measures: list[str], subtopics=None):
+    """The table, its caption and exports; returns the Leaderboard (None when it cannot be built). The diversity
+    measures read ``subtopics`` when loaded."""
     st.subheader("Leaderboard", anchor=False)
 
     def settings() -> None:
@@ -175,7 +176,7 @@ def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
         dataset_state.shown_setting(f"{PAGE}_correction", "holm"),
     )
     try:
-        evaluations, skipped = datasets.evaluate_sources(sources, qrels, measures)
+        evaluations, skipped = datasets.evaluate_sources(sources, qrels, measures, subtopics)
         for message in skipped.values():
             st.error(plain(f"Skipped: {message}"), icon=":material/error:")
         if len(evaluations) < 2:
@@ -183,7 +184,7 @@ def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
             return None, {}
         read = [source for source in sources if source.name in evaluations]
         with st.spinner("Testing every pair of runs ...", show_time=True):
-            board = datasets.leaderboard_of(read, qrels, evaluations, test or "t-test", correction or "holm")
+            board = datasets.leaderboard_of(read, qrels, evaluations, test or "t-test", correction or "holm", subtopics)
     except ValueError as error:
         st.error(plain(str(error).splitlines()[0]), icon=":material/error:")
         return None, {}
@@ -192,6 +193,10 @@ def leaderboard_section(mode: str, sources, qrels, measures: list[str]):
         return None, {}
     st.markdown(leaderboard.markdown(board))
     st.caption(board.caption())
+    if datasets.subtopics_in_use(subtopics) is not None:
+        st.caption(
+            f"{subtopic_upload.ORDER_NOTE} A query the subtopic qrels lack scores 0 on them (ndeval's row for it)."
+        )
     if board.left_out:
         st.caption(
             f"{board.left_out:,} quer{'y is' if board.left_out == 1 else 'ies are'} evaluated in some runs but not "
@@ -225,10 +230,12 @@ def exports(board, read, qrels) -> None:
         brief_download.leaderboard(board, read, qrels, key=f"{PAGE}_brief_board")
 
 
-def notebook_of(mode: str, sources, qrels, board, heatmap: tuple[str, str], pair: tuple[str, str, str] | None):
-    """The page as a notebook: the leaderboard, the heatmap and win/tie/loss table of ``heatmap`` (measure, order),
-    and the pair view of ``pair`` (run A, run B, the metric looked at); each run by its file's name (a bundled sample,
-    a file beside the notebook, or an upload it carries)."""
+def notebook_of(
+    mode: str, sources, qrels, board, heatmap: tuple[str, str], pair: tuple[str, str, str] | None, measures: list[str]
+):
+    """The page as a notebook: the leaderboard of ``measures``, the heatmap and win/tie/loss table of ``heatmap``
+    (measure, order), and the pair view of ``pair`` (run A, run B, the metric looked at); each run by its file's name
+    (a bundled sample, a file beside the notebook, or an upload it carries)."""
     kind = "sample" if mode == "sample" else "upload"
     read = [s for s in sources if s.name in board.runs]
     loaded = [s.loaded if s.loaded is not None else _Named(Path(s.path).name) for s in read]
@@ -239,7 +246,7 @@ def notebook_of(mode: str, sources, qrels, board, heatmap: tuple[str, str], pair
     return notebooks.compare_runs(
         runs,
         qrels_file,
-        list(board.measures),
+        measures,
         test=board.test,
         correction=board.correction,
         heatmap=(*heatmap, HEATMAP_QUERIES),
@@ -377,6 +384,7 @@ def render() -> None:
     stale-widget cleanup, so a widget it did not draw keeps its value on the server while the browser forgets it,
     and the box redrawn later shows nothing while the old value is used (issue 11, item 1)."""
     source, sources, qrels = load_inputs()
+    subtopics = subtopic_upload.upload(PAGE)
     first_paint.later(
         f"{PAGE}_measures_picker",
         lambda: st.multiselect(
@@ -389,7 +397,10 @@ def render() -> None:
         ),
         ROOMS["measures"],
     )
-    measures = dataset_state.shown_setting(f"{PAGE}_measures", DEFAULT_MEASURES)
+    measures = [
+        *dataset_state.shown_setting(f"{PAGE}_measures", DEFAULT_MEASURES),
+        *subtopic_upload.measures(PAGE, subtopics),
+    ]
     if len(sources) < 2 or qrels is None:
         wanted = "two or more runs and the qrels" if source == "upload" else "at least two runs"
         st.info(f"Choose {wanted} to compare them.", icon=":material/upload_file:")
@@ -403,14 +414,26 @@ def render() -> None:
     if not names:
         st.info("Pick at least one metric.")
         return
-    board, evaluations = leaderboard_section(source, sources, qrels, names)
+    board, evaluations = leaderboard_section(source, sources, qrels, names, subtopics)
     if board is None:
         return
     heatmap = differ_section(board)
     pair = pair_section(board, {source.name: source for source in sources}, evaluations, qrels)
 
+    in_notebook = list(board.measures)
+    if datasets.subtopics_in_use(subtopics) is not None:  # the notebook reads no subtopic qrels
+        in_notebook = subtopic_upload.without_subtopics(in_notebook)
+        looked_at = [heatmap[0], *(pair[2:] if pair is not None else ())]
+        if not in_notebook or any(name not in in_notebook for name in looked_at):
+            st.caption(
+                "The notebook reads no subtopic qrels: to download it, pick a measure other than a diversity one "
+                "in the heatmap and the pair view (and keep one in the leaderboard)."
+            )
+            return
+        st.caption("The notebook leaves out the diversity measures: it reads no subtopic qrels.")
+
     def notebook() -> None:
-        built = notebook_of(source, sources, qrels, board, heatmap, pair)
+        built = notebook_of(source, sources, qrels, board, heatmap, pair, in_notebook)
         notebook_button.button(built, "ir-metrics-compare-runs.ipynb", f"{PAGE}_notebook")
 
     first_paint.later(f"{PAGE}_notebook_button", notebook)  # the page's end

@@ -15,7 +15,7 @@ import streamlit as st
 from ir_metrics_lab.core import cli_args, family_display, words
 from ir_metrics_lab.core.exports import notebooks
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import notebook_button, teaching
+from ir_metrics_lab.parts import notebook_button, subtopic_upload, teaching
 from ir_metrics_lab.session import dataset_state, datasets, widget_state
 from ir_metrics_lab.session.datasets import Loaded
 from ir_metrics_lab.shell import first_paint
@@ -160,12 +160,13 @@ def _measure_pickers() -> None:
         )
 
 
-def _choose_measures() -> list[str] | None:
+def _choose_measures(diverse: list[str]) -> list[str] | None:
+    """The measures to score: the pickers' and ``diverse`` (the diversity measures picked), one per measure."""
     first_paint.later("yd_measure_pickers", _measure_pickers, ROOMS["measures"])
     # The pickers' values, or before they are drawn (ir_metrics_lab.shell.first_paint) the saved ones they will show.
     chosen = _chosen("measures", list(DEFAULT_MEASURES), "yd_measures")
     extra = _chosen("more_measures", "", "yd_more_measures")
-    names, errors = datasets.parse_measures(chosen, extra)
+    names, errors = datasets.parse_measures([*chosen, *diverse], extra)
     for error in errors:
         st.error(plain(error[:1].upper() + error[1:]), icon=":material/error:")
     if not names:
@@ -198,6 +199,7 @@ def _judged(coverage) -> None:
 
 
 def _counts(evaluation, run: Loaded, qrels: Loaded) -> None:
+    """The query counts; ``qrels`` is the file the query set comes from (the subtopic qrels when alone)."""
     counts = evaluation.counts
     cards = st.columns(4)
     cards[0].metric("Queries evaluated", f"{counts.evaluated:,}", help="The queries in the means.", border=True)
@@ -220,7 +222,8 @@ def _counts(evaluation, run: Loaded, qrels: Loaded) -> None:
         help="Evaluated queries whose judgments have no relevant document: every measure is 0 there.",
         border=True,
     )
-    _judged(datasets.coverage(run, qrels))
+    if qrels.kind == "qrels":
+        _judged(datasets.coverage(run, qrels))
     if evaluation.only_in_run or evaluation.only_in_qrels:
         left = {
             "left-out query": [*evaluation.only_in_run, *evaluation.only_in_qrels],
@@ -280,7 +283,9 @@ def _summary_and_distributions(evaluation) -> None:
                     teaching.chart(figure, key=f"yd_dist_{name}")
 
 
-def _per_query(evaluation, run: Loaded, qrels: Loaded) -> None:
+def _per_query(evaluation, run: Loaded, qrels: Loaded | None) -> None:
+    """The per-query table; a row opens its query in the playground when there are plain qrels."""
+    drilldown_on = HAS_DRILLDOWN and qrels is not None
     st.subheader("Per query", anchor=False)
     frame = evaluation.to_frame().reset_index()
     config = {"query": st.column_config.TextColumn("query", pinned=True)}
@@ -289,14 +294,14 @@ def _per_query(evaluation, run: Loaded, qrels: Loaded) -> None:
     )
     st.caption(
         f"{words.count(len(frame), 'query')}. Click a column header to sort; search with the magnifier at the "
-        "table's top right." + (" Select a row to open that query in the playground." if HAS_DRILLDOWN else "")
+        "table's top right." + (" Select a row to open that query in the playground." if drilldown_on else "")
     )
     event = st.dataframe(
         frame,
         hide_index=True,
         column_config=config,
         key="yd_per_query",
-        on_select="rerun" if HAS_DRILLDOWN else "ignore",
+        on_select="rerun" if drilldown_on else "ignore",
         selection_mode="single-row",
     )
     download_col, open_col = st.columns([1, 2], vertical_alignment="center")
@@ -310,7 +315,7 @@ def _per_query(evaluation, run: Loaded, qrels: Loaded) -> None:
         key="yd_download",
         help="One row per evaluated query, full precision.",
     )
-    if HAS_DRILLDOWN:
+    if drilldown_on and qrels is not None:
         rows = event.selection.rows if event is not None else []
         if rows:
             query_id = str(frame["query"].iloc[rows[0]])
@@ -321,17 +326,13 @@ def _per_query(evaluation, run: Loaded, qrels: Loaded) -> None:
                 drilldown.open_in_playground(run.value, qrels.value, query_id, top_n=20)
 
 
-def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
-    mismatch = datasets.no_overlap_message(run, qrels)
+def _results(run: Loaded, qrels: Loaded | None, names: list[str], subtopics: Loaded | None, diverse: list[str]) -> None:
+    """The scores; ``qrels`` None: the subtopic qrels alone, with the diversity measures on ndeval's query set."""
+    mismatch = datasets.no_overlap_message(run, qrels) if qrels is not None else None
     if mismatch:
         st.error(plain(mismatch), icon=":material/link_off:")
         return
-    st.subheader("Which queries count", anchor=False)
-    st.markdown(
-        "trec_eval scores the queries found in **both** files: a run query with no judgments is ignored, and a "
-        "judged query the run does not answer is skipped, unless `-c` counts it as 0 (fairer when systems answer "
-        "different queries)."
-    )
+    _which_queries_count(subtopics_alone=qrels is None)
 
     def switch() -> None:
         shown, save = _persisted("complete", False, "yd_complete")
@@ -346,7 +347,7 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
     complete = bool(_chosen("complete", False, "yd_complete"))
     try:
         with st.spinner("Evaluating…", show_time=True):
-            evaluation = datasets.evaluate_loaded(run, qrels, names, complete)
+            evaluation = datasets.evaluate_loaded(run, qrels, names, complete, subtopics)
     except ValueError as error:
         st.error(plain(str(error).splitlines()[0] if str(error) else type(error).__name__), icon=":material/error:")
         return
@@ -355,17 +356,49 @@ def _results(run: Loaded, qrels: Loaded, names: list[str]) -> None:
             f"Unexpected error while evaluating ({type(error).__name__}); please report it.", icon=":material/error:"
         )
         return
-    _counts(evaluation, run, qrels)
+    _counts(evaluation, run, qrels or subtopics)
+    if datasets.subtopics_in_use(subtopics) is not None:
+        subtopic_upload.overlap_warning(run, subtopics)
+        lacking = " A query the subtopic qrels lack scores 0 on them (ndeval's row for it)." if qrels else ""
+        st.caption(subtopic_upload.ORDER_NOTE + lacking)
     first_paint.rest_next_run()  # the rest below the numbers comes with the next run (ir_metrics_lab.shell.first_paint)
     if evaluation.counts.evaluated == 0:
         st.warning("No query can be evaluated with these files.")
         return
     _summary_and_distributions(evaluation)
     _per_query(evaluation, run, qrels)
-    source = "sample" if _chosen("source", "sample", "yd_source") == "sample" else "upload"
-    files = notebook_button.file_sources([(source, run), (source, qrels)], "yd_notebook_embed")
-    nb = notebooks.evaluate_run(*files, names, complete=complete)
-    notebook_button.button(nb, "ir-metrics-evaluate-run.ipynb", "yd_notebook")
+    _notebook(run, qrels, names, complete, subtopics)
+
+
+def _which_queries_count(subtopics_alone: bool) -> None:
+    st.subheader("Which queries count", anchor=False)
+    if subtopics_alone:
+        st.markdown(
+            "With subtopic qrels alone, ndeval's query set: the run's topics the subtopic qrels judge; a judged topic "
+            "the run does not answer is skipped, unless `-c` counts it as 0. Plain qrels add trec_eval's measures."
+        )
+    else:
+        st.markdown(
+            "trec_eval scores the queries found in **both** files: a run query with no judgments is ignored, and a "
+            "judged query the run does not answer is skipped, unless `-c` counts it as 0 (fairer when systems answer "
+            "different queries)."
+        )
+
+
+def _notebook(run: Loaded, qrels: Loaded | None, names: list[str], complete: bool, subtopics: Loaded | None) -> None:
+    """The page as a notebook, which reads plain qrels only: without the diversity measures, none without qrels."""
+    in_notebook = names
+    if qrels is None:
+        st.caption("No notebook download: a notebook reads plain qrels, not subtopic qrels.")
+        return
+    if datasets.subtopics_in_use(subtopics) is not None:
+        in_notebook = subtopic_upload.without_subtopics(names)
+        st.caption("The notebook leaves out the diversity measures: it reads no subtopic qrels.")
+    if in_notebook:
+        source = "sample" if _chosen("source", "sample", "yd_source") == "sample" else "upload"
+        files = notebook_button.file_sources([(source, run), (source, qrels)], "yd_notebook_embed")
+        nb = notebooks.evaluate_run(*files, in_notebook, complete=complete)
+        notebook_button.button(nb, "ir-metrics-evaluate-run.ipynb", "yd_notebook")
 
 
 st.title("Evaluate a run")
@@ -390,16 +423,26 @@ def render() -> None:
         run, qrels = _uploaded_files()
     else:
         run, qrels = _command_line_files(cli)
+    subtopics = subtopic_upload.upload("yd")
 
     st.subheader("Measures", anchor=False)
-    names = _choose_measures()
-    if run is None or qrels is None or not (run.ok and qrels.ok):
+    diverse = subtopic_upload.measures("yd", subtopics)
+    names = _choose_measures(diverse)
+    alone = qrels is None and datasets.subtopics_in_use(subtopics) is not None and run is not None and run.ok
+    if alone:  # no plain qrels: the diversity measures only
+        picked = subtopic_upload.diversity_only(names or [])
+        if picked:
+            st.caption("No plain qrels: only the diversity measures are scored, from the subtopic qrels.")
+            _results(run, None, picked, subtopics, diverse)
+        else:
+            st.info("Pick a diversity measure: without plain qrels, only those are scored.")
+    elif run is None or qrels is None or not (run.ok and qrels.ok):
         if source == "sample":  # the bundled files always load; say so if they did not
             datasets.show_status(run)
             datasets.show_status(qrels)
         st.info("Load a run and its qrels to see the scores.", icon=":material/upload_file:")
     elif names:
-        _results(run, qrels, names)
+        _results(run, qrels, names, subtopics, diverse)
 
 
 render()

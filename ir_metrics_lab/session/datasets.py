@@ -46,6 +46,7 @@ from metrics.core.errors import pointer
 from metrics.evaluation.engine import Evaluation, evaluate
 from metrics.evaluation.judged_coverage import JudgedCoverage, judged_coverage
 from metrics.io import InputError, Qrels, Run, read_qrels, read_run
+from metrics.io.subtopic_qrels import SubtopicQrels, read_subtopic_qrels
 
 upload_copy.install()  # each script run would otherwise copy every uploaded file
 
@@ -67,6 +68,11 @@ FORMATS_HELP = (
     "TREC format (run: `qid Q0 docid rank score tag`; qrels: `qid iter docid grade`), or CSV/TSV with a header "
     "naming query, doc and score (or grade) columns; gzipped files (.gz) too."
 )
+SUBTOPIC_HELP = (
+    "ndeval's subtopic qrels: `topic subtopic docno judgment`, numbers for topic, subtopic and judgment (above 0: "
+    "the document covers that subtopic), as the TREC Web track's qrels for ndeval; gzipped files (.gz) too. They have "
+    "four columns as plain qrels do, so they get their own box."
+)
 _MB = 1 << 20
 
 
@@ -74,10 +80,10 @@ _MB = 1 << 20
 class Loaded:
     """The outcome of loading one file: the parsed Run or Qrels, or a one-line error naming file, line and problem."""
 
-    kind: str  # "run" or "qrels"
+    kind: str  # "run", "qrels" or "subtopics" (ndeval's subtopic qrels)
     name: str  # as shown to the user: the uploaded file's name or the path's base name
     key: tuple  # cache identity (content digest, or path, size and mtime)
-    value: Run | Qrels | None = None
+    value: Run | Qrels | SubtopicQrels | None = None
     error: str | None = None
     seconds: float = 0.0
     # an uploaded file's bytes, kept when it is small enough to embed in a notebook
@@ -94,6 +100,14 @@ class Loaded:
             return self.error or f"{self.name}: not loaded"
         if isinstance(self.value, Run):
             lines, queries = self.value.num_rows, len(self.value.query_ids)
+        elif isinstance(self.value, SubtopicQrels):
+            lines, queries = self.value.judgments, len(self.value.topics)
+            subtopics = len({(t, s) for t, judged in self.value.topics.items() for s, _, j in judged if j > 0})
+            took = f" (read in {self.seconds:.1f} s)" if self.seconds >= 0.5 else ""
+            return (
+                f"{self.name}: {words.count(lines, 'judgment')}, {words.count(queries, 'topic')}, "
+                f"{words.count(subtopics, 'subtopic')} judged relevant{took}"
+            )
         else:
             lines, queries = len(self.value.grade), len(self.value.query.unique())
         noun = "judgment" if self.kind == "qrels" else "line"
@@ -152,7 +166,9 @@ def _too_big(name: str, size: int, limit_mb: int | None) -> str | None:
     return None
 
 
-def _read(kind: str, source, name: str) -> Run | Qrels:
+def _read(kind: str, source, name: str) -> Run | Qrels | SubtopicQrels:
+    if kind == "subtopics":
+        return read_subtopic_qrels(source if isinstance(source, str) else bytes(source), name=name)
     return read_run(source, name=name) if kind == "run" else read_qrels(source, name=name)
 
 
@@ -251,13 +267,41 @@ summary_labels = numbers.summary_labels
 
 
 @st.cache_data(max_entries=32, ttl=3600, show_spinner=False)
-def _evaluate_cached(run_key: tuple, qrels_key: tuple, measures: tuple[str, ...], complete: bool, _run, _qrels):
-    return evaluate(_run, _qrels, measures, complete=complete)
+def _evaluate_cached(
+    run_key: tuple, qrels_key: tuple, subtopics_key, measures: tuple[str, ...], complete: bool, _run, _qrels, _subtopics
+):
+    return evaluate(_run, _qrels, measures, complete=complete, subtopic_qrels=_subtopics)
 
 
-def evaluate_loaded(run: Loaded, qrels: Loaded, measures: Sequence[str], complete: bool) -> Evaluation:
-    """The Evaluation of two loaded files, cached by their identities. Raises ValueError for bad measures."""
-    return _evaluate_cached(run.key, qrels.key, tuple(measures), complete, run.value, qrels.value)
+def subtopics_in_use(subtopics: Loaded | None) -> SubtopicQrels | None:
+    """The subtopic qrels the measures read, when loaded without error."""
+    return subtopics.value if subtopics is not None and isinstance(subtopics.value, SubtopicQrels) else None
+
+
+def evaluate_loaded(
+    run: Loaded, qrels: Loaded | None, measures: Sequence[str], complete: bool, subtopics: Loaded | None = None
+) -> Evaluation:
+    """The Evaluation of two loaded files (and the subtopic qrels the diversity measures read, if loaded; ``qrels``
+    None: those alone), cached by their identities. Raises ValueError for bad measures."""
+    judged = subtopics_in_use(subtopics)
+    key = subtopics.key if judged is not None and subtopics is not None else None
+    plain_key, plain = (qrels.key, qrels.value) if qrels is not None else (None, None)
+    return _evaluate_cached(run.key, plain_key, key, tuple(measures), complete, run.value, plain, judged)
+
+
+def subtopic_overlap_message(run: Loaded, subtopics: Loaded | None) -> str | None:
+    """Say so when no run query is a topic of the subtopic qrels (ndeval's topics are numbers)."""
+    judged = subtopics_in_use(subtopics)
+    if judged is None or not judged.topics:
+        return None
+    run_ids = [str(q) for q in run.value.query_ids.to_pylist()]
+    if not run_ids or any(judged.topic_of(q) is not None for q in run_ids):
+        return None
+    return (
+        f"None of the {words.count(len(run_ids), 'query')} in {run.name} is a topic of {subtopics.name} (the run has "
+        f"e.g. {run_ids[0]!r}, the subtopic qrels topic {next(iter(judged.topics))!r}), so every diversity measure "
+        "is 0: are these the right files?"
+    )
 
 
 @st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
@@ -294,12 +338,12 @@ distribution_figure = query_charts.distribution
 # --- widgets ----------------------------------------------------------------------------------------------------
 
 
-def upload_input(slot: str, kind: str, label: str, *, key: str) -> Loaded | None:
+def upload_input(slot: str, kind: str, label: str, *, key: str, formats: str | None = None) -> Loaded | None:
     """A file uploader whose file is parsed once per upload and kept in ``slot`` (ir_metrics_lab.session.dataset_state):
     it survives page switches, although Streamlit empties the uploader widget then. Removing the file (×) clears the
     slot."""
     uploaded = st.file_uploader(
-        label, key=key, on_change=dataset_state.mark_upload_changed, args=(slot,), help=FORMATS_HELP
+        label, key=key, on_change=dataset_state.mark_upload_changed, args=(slot,), help=formats or FORMATS_HELP
     )
     if dataset_state.upload_changed(slot):
         if uploaded is None:
@@ -408,17 +452,22 @@ def path_source(name: str, path: str) -> RunSource:
 
 
 @st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
-def _evaluate_path_cached(run_key: tuple, qrels_key: tuple, measures: tuple[str, ...], _path: str, _qrels):
+def _evaluate_path_cached(
+    run_key: tuple, qrels_key: tuple, subtopics_key, measures: tuple[str, ...], _path: str, _qrels, _subtopics
+):
     """Read one run file, evaluate it and let the parsed rows go: only the per-query values are kept."""
-    return evaluate(read_run(_path), _qrels, measures)
+    return evaluate(read_run(_path), _qrels, measures, subtopic_qrels=_subtopics)
 
 
 def evaluate_sources(
-    sources: Sequence[RunSource], qrels: Loaded, measures: Sequence[str]
+    sources: Sequence[RunSource], qrels: Loaded, measures: Sequence[str], subtopics: Loaded | None = None
 ) -> tuple[dict[str, Evaluation], dict[str, str]]:
     """({name: Evaluation} of every run that could be read, {name: why not} of the others), with a progress bar
     while files on disk are read one at a time. A file that cannot be read (a duplicate doc, a bad line) is skipped
-    with its message, as an upload is; the bar is gone when this returns. Raises ValueError for bad measures."""
+    with its message, as an upload is; the bar is gone when this returns. The diversity measures read ``subtopics``
+    when loaded. Raises ValueError for bad measures."""
+    judged = subtopics_in_use(subtopics)
+    judged_key = subtopics.key if judged is not None and subtopics is not None else None
     on_disk = [source for source in sources if source.path is not None]
     bar = st.progress(0.0) if on_disk else None
     evaluations, skipped = {}, {}
@@ -426,14 +475,14 @@ def evaluate_sources(
     try:
         for source in sources:
             if source.loaded is not None:
-                evaluations[source.name] = evaluate_loaded(source.loaded, qrels, measures, complete=False)
+                evaluations[source.name] = evaluate_loaded(source.loaded, qrels, measures, False, subtopics)
                 continue
             text = plain(f"Reading run {done + 1} of {len(on_disk)}: {source.name}")
             bar.progress(done / len(on_disk), text=text)
             done += 1
             try:
                 evaluations[source.name] = _evaluate_path_cached(
-                    source.key, qrels.key, tuple(measures), source.path, qrels.value
+                    source.key, qrels.key, judged_key, tuple(measures), source.path, qrels.value, judged
                 )
             except InputError as error:  # the file's own problem, named by file and line
                 skipped[source.name] = _one_line(error)
@@ -451,11 +500,18 @@ def _leaderboard_cached(keys: tuple, test: str, correction: str, _evaluations: d
 
 
 def leaderboard_of(
-    sources: Sequence[RunSource], qrels: Loaded, evaluations: dict[str, Evaluation], test: str, correction: str
+    sources: Sequence[RunSource],
+    qrels: Loaded,
+    evaluations: dict[str, Evaluation],
+    test: str,
+    correction: str,
+    subtopics: Loaded | None = None,
 ) -> Leaderboard:
-    """The leaderboard of evaluated runs, cached by the runs' identities, the measures, the test and the correction."""
+    """The leaderboard of evaluated runs, cached by the runs' identities, the qrels (and subtopic qrels), the
+    measures, the test and the correction."""
     measures = tuple(next(iter(evaluations.values())).per_query) if evaluations else ()
-    keys = (tuple((source.name, source.key) for source in sources), qrels.key, measures)
+    judged_key = subtopics.key if subtopics_in_use(subtopics) is not None and subtopics is not None else None
+    keys = (tuple((source.name, source.key) for source in sources), qrels.key, judged_key, measures)
     return _leaderboard_cached(keys, test, correction, evaluations)
 
 

@@ -66,7 +66,12 @@ def _parser() -> argparse.ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("qrels", help="qrels file: 'qid iter docid grade' (or CSV/TSV with a header; .gz ok)")
+    parser.add_argument(
+        "qrels",
+        nargs="?",
+        help="qrels file: 'qid iter docid grade' (or CSV/TSV with a header; .gz ok); may be left out with "
+        "--subtopic-qrels when every measure is a diversity measure",
+    )
     parser.add_argument("run", help="run file: 'qid Q0 docid rank score tag' (or CSV/TSV with a header; .gz ok)")
     parser.add_argument("-m", "--measure", action="append", metavar="MEASURE", help="a measure, or a comma list")
     parser.add_argument("-q", "--per-query", action="store_true", help="also print every query's values")
@@ -88,6 +93,13 @@ def _parser() -> argparse.ArgumentParser:
         default="nearest",
         help="documents recall level l asks for (iprec_at_recall, 11pt_avg): l*R rounded, as trec_eval 10.0 "
         "(default), or floor(l*R + 0.9), as trec_eval 9 inside pytrec_eval and ir_measures",
+    )
+    parser.add_argument(
+        "--subtopic-qrels",
+        metavar="FILE",
+        help="ndeval's subtopic qrels, 'topic subtopic docno judgment' (.gz ok): the diversity measures "
+        "(alpha_nDCG@20, ERR_IA@20, ...; by default ndeval's nine at depth 20) are scored against them, as "
+        "ndeval -traditional scores them; never guessed from the QRELS file",
     )
     parser.add_argument("--format", choices=("text", "trec_eval", "csv", "json"), default="text", help="output format")
     parser.add_argument("--digits", type=int, default=4, metavar="N", help="decimals in text and csv (default 4)")
@@ -142,6 +154,16 @@ def _run(options: argparse.Namespace) -> int:
         raise InputError("option-max-docs", f"-M must be a positive number of documents, got {options.max_docs}")
     requested = options.measure or (["official"] if options.format == "trec_eval" else None)
     names = measure_names(requested)
+    if options.qrels is None and options.subtopic_qrels is None:
+        # one file given: argparse took it as the run; trec_eval's form is QRELS RUN
+        raise InputError(
+            "option-value",
+            "the following arguments are required: run (QRELS RUN; RUN alone with --subtopic-qrels FILE)",
+        )
+    if options.subtopic_qrels is not None and not options.measure:  # ndeval's measures, after trec_eval's
+        from metrics.diversity.runs import NDEVAL_MEASURES
+
+        names = [*(names if options.qrels is not None else ()), *NDEVAL_MEASURES]
     runid = trec_format.runid_requested(names)
     measures = [parse_measure(name) for name in names if name.strip().lower() != trec_format.RUNID]
     if options.num_docs is not None:  # trec_eval's -N is the collection size N of utility's fourth term
@@ -212,6 +234,8 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
     numbers), under ``settings``."""
     from metrics.evaluation.engine import score
 
+    if options.subtopic_qrels is not None:
+        return _with_subtopics(options, measures, settings)
     if options.rel_format != "qrels":  # trec_eval -R: judgment groups, preferences
         return trec_options.evaluate_format(options, measures, settings, _return_freed_memory)
     if not (blocks or options.stream or options.dask or options.to_parquet):
@@ -257,6 +281,29 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
     del run, qrels  # scoring reads only the join: the run's doc ids go before the measures' arrays come
     _return_freed_memory()
     return score(joined), *names
+
+
+def _with_subtopics(options: argparse.Namespace, measures, settings: EvaluationOptions):
+    """The Evaluation with --subtopic-qrels (metrics.evaluation.engine.evaluate's subtopic_qrels): the run read
+    whole, in one process."""
+    from metrics.evaluation.engine import evaluate
+
+    conflicts = [
+        flag
+        for flag, given in (
+            ("-R", options.rel_format != "qrels"),
+            ("--stream", bool(options.stream)),
+            ("--dask", bool(options.dask)),
+            ("--to-parquet", bool(options.to_parquet)),
+            ("-D", options.debug.query is not None),
+        )
+        if given
+    ]
+    if conflicts:
+        raise InputError("option-conflict", f"--subtopic-qrels does not go with {', '.join(conflicts)}")
+    result = evaluate(options.run, options.qrels, measures, subtopic_qrels=options.subtopic_qrels, options=settings)
+    qrels_name = os.path.basename(options.qrels or options.subtopic_qrels)
+    return result, os.path.basename(os.path.normpath(options.run)), qrels_name
 
 
 def _read_whole(run_source, qrels_path: str, settings: EvaluationOptions):

@@ -85,6 +85,7 @@ def evaluate(
     measures: Iterable[str | Measure] = DEFAULT_MEASURES,
     *,
     options: EvaluationOptions | None = None,
+    subtopic_qrels=None,
     **keywords,
 ) -> Evaluation:
     r"""Score every query of a run (trec_eval's query set) on every measure, with numpy.
@@ -97,12 +98,19 @@ def evaluate(
     run : str, os.PathLike, bytes, DataFrame, Mapping or Run
         Anything :func:`metrics.read_run` accepts (a TREC, CSV/TSV or Parquet file, optionally .gz; its bytes; a
         DataFrame; a dict ``{query: {doc: score}}`` or ``{query: [doc, ...]}``, best first) or what it returns.
-    qrels : str, os.PathLike, bytes, DataFrame, Mapping or Qrels
-        Anything :func:`metrics.read_qrels` accepts (a dict ``{query: {doc: grade}}``...) or what it returns.
+    qrels : str, os.PathLike, bytes, DataFrame, Mapping, Qrels or None
+        Anything :func:`metrics.read_qrels` accepts (a dict ``{query: {doc: grade}}``...) or what it returns. None
+        only with ``subtopic_qrels`` and diversity measures alone.
     measures : iterable of str or Measure, optional
         Each a name, ours, trec_eval's or ir_measures' (``NDCG@10``, ``ndcg_cut_10``, ``nDCG@10``, ``map``,
         ``P_5``; see :func:`metrics.parse_measure`), or a Measure. Default: ``DEFAULT_MEASURES``. A measure named
         twice is scored once.
+    subtopic_qrels : str, os.PathLike, bytes, Mapping or SubtopicQrels, optional
+        ndeval's subtopic qrels (``topic subtopic docno judgment``; a dict ``{topic: {subtopic: {doc: judgment}}}``;
+        :func:`metrics.read_subtopic_qrels`): the diversity measures (alpha_nDCG@k, ERR_IA@k, nERR_IA@k,
+        alpha_DCG@k, NRBP, nNRBP, AP_IA, P_IA@k, StRecall@k, with ``alpha=``, ``beta=``) are scored against them,
+        as ndeval 4.5 scores them, the other measures against ``qrels``. Never guessed from a file: ndeval's files
+        and trec_eval's both have four columns. See Notes for the query set and the run's order.
     options : EvaluationOptions, optional
         How the run is evaluated (:class:`metrics.evaluation.options.EvaluationOptions`); trec_eval's defaults when
         None.
@@ -139,6 +147,14 @@ def evaluate(
     A query counts if it is in the run and has a qrels line, as in trec_eval; with ``complete=True`` every judged
     query counts, and one missing from the run is scored as trec_eval ``-c`` scores it.
 
+    With ``subtopic_qrels`` and no ``qrels``, the query set is ndeval's: the run's queries whose topic the subtopic
+    qrels judge (a query ``012`` or ``wt09-12`` is topic 12, as ndeval reads it), in topic order; ``complete`` is
+    ndeval's ``-c``. With both, it is trec_eval's, from ``qrels``, and a query the subtopic qrels lack scores 0 on
+    the diversity measures (ndeval's row for such a topic). Every measure reads the run in trec_eval's order (score,
+    then doc id, descending), which is ndeval's ``-traditional``; ndeval (and ``ir-ndeval``) by default orders by
+    the rank column. They agree whenever the ranks follow the scores. ``judged_only`` (``-J``) is refused: ndeval
+    has no ``-J``.
+
     Examples
     --------
     >>> result = evaluate({"q1": ["a", "b"], "q2": ["c"]}, {"q1": {"b": 1}, "q2": {"z": 1}}, ["RR", "P@1"])
@@ -155,7 +171,47 @@ def evaluate(
     from metrics.io.readers import read_qrels, read_run
 
     options = given(options, keywords)
+    if subtopic_qrels is not None:
+        return _with_subtopics(run, qrels, measures, subtopic_qrels, options)
     return score(join(read_run(run, max_docs=options.cut()), read_qrels(qrels), measures, options=options))
+
+
+def _with_subtopics(run, qrels, measures, subtopic_qrels, options: EvaluationOptions) -> Evaluation:
+    """:func:`evaluate` with subtopic qrels: the diversity measures from them (metrics.evaluation.subtopics), the
+    others from ``qrels``, in the order given."""
+    from metrics.evaluation import subtopics as diversity
+    from metrics.io.readers import read_qrels, read_run
+    from metrics.io.subtopic_qrels import read_subtopic_qrels
+
+    parsed = {measure.name: measure for measure in parse_measures(measures)}
+    diverse, plain = diversity.split(parsed)
+    diversity.check_options(options, plain, qrels is not None)
+    judged = read_subtopic_qrels(subtopic_qrels)
+    read = read_run(run, max_docs=options.cut())
+    if qrels is None:
+        check_max_docs(options.max_docs)
+        found = diversity.on_ndeval_topics(read, judged, diverse, options)
+        assert found.counts is not None  # ndeval's query set brings its counts
+        base_queries, counts, only = found.queries, found.counts, (found.only_in_run, found.only_in_qrels)
+        plain_values: dict[str, np.ndarray] = {}
+        texts: dict[str, tuple[str, ...]] = {}
+    else:
+        base = score(join(read, read_qrels(qrels), list(plain.values()), options=options))
+        found = diversity.on_queries(read, judged, diverse, base.queries, options)
+        base_queries, counts, only = base.queries, base.counts, (base.only_in_run, base.only_in_qrels)
+        plain_values, texts = base.per_query, base.texts
+    per_query = {name: plain_values[name] if name in plain else found.per_query[name] for name in parsed}
+    return Evaluation(
+        base_queries,
+        tuple(parsed.values()),
+        per_query,
+        summaries(per_query, parsed),
+        counts,
+        *only,
+        options.conventions,
+        options.complete,
+        texts,
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -195,11 +251,8 @@ def joined_by(
     ``grade``: every qrels line's grade. One statement for the Arrow join (:func:`join`) and the plain-Python one
     (metrics.evaluation.plain_join)."""
     parsed = {measure.name: measure for measure in parse_measures(measures)}
-    max_docs, conventions = options.max_docs, options.conventions
-    if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1):
-        raise InputError(
-            "option-max-docs", f"the largest number of documents per query must be a positive integer, got {max_docs!r}"
-        )
+    conventions = options.conventions
+    check_max_docs(options.max_docs)
     thresholds = [measure.conventions_under(conventions).threshold for measure in parsed.values()]
     prepared: dict[int, QuerySlots] = {}
     for threshold in thresholds or [conventions.threshold]:
@@ -208,6 +261,13 @@ def joined_by(
             prepared[threshold] = prepare(dataclasses.replace(options, conventions=at_threshold))
     positive = int(np.count_nonzero(grade > 0)) if options.complete else None
     return Joined(parsed, prepared, options, positive)
+
+
+def check_max_docs(max_docs) -> None:
+    if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1):
+        raise InputError(
+            "option-max-docs", f"the largest number of documents per query must be a positive integer, got {max_docs!r}"
+        )
 
 
 def score(joined: Joined, *, summarized: bool = True) -> Evaluation:

@@ -275,7 +275,7 @@ CUT_OFF = """() => {
       const box = el.getBoundingClientRect();
       const style = getComputedStyle(el);
       if (style.textOverflow === "ellipsis" && style.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1
-          && el.checkVisibility()) {
+          && el.checkVisibility() && !hidden(el)) {  // not a file uploader's transparent, 0-wide native input
         cut.push(`${el.tagName} ends in an ellipsis: "${(el.textContent || "").slice(0, 40)}"`);
         continue;
       }

@@ -36,7 +36,7 @@ def open_upload(app) -> None:
     app.goto("your-data")
     app.page.get_by_text("Upload files", exact=True).click()
     app.wait_idle()
-    expect(app.page.locator(UPLOADER)).to_have_count(2)
+    expect(app.page.locator(UPLOADER)).to_have_count(3)  # the run, the qrels, the subtopic qrels (in an expander)
 
 
 def test_upload_sample_files_shows_the_summary(warm_app):
