@@ -22,6 +22,8 @@ Nothing is written to the repository; the server logs go to a temporary director
 from __future__ import annotations
 
 import argparse
+import builtins
+import functools
 import os
 import re
 import statistics
@@ -107,8 +109,22 @@ WATCH = """
 """
 
 
-def visit(browser, base: str, path: str, view: str) -> dict:
-    """One fresh visit: its figures (``_first_content``) by both clocks, and where the time went (``_timeline``)."""
+# --quick: a visit ends at its first content (its number, else 3 s after the first run's end with content drawn).
+QUICK_DONE = """() => {
+  const fv = window.__firstVisit, app = document.querySelector('[data-testid="stApp"]');
+  if (!fv) return false;
+  if (fv.seen[%s] != null) return true;
+  if (!app || app.dataset.testScriptState !== "notRunning" || !Object.values(fv.seen).some((t) => t !== null)) {
+    return false;
+  }
+  fv.doneAt = fv.doneAt || performance.now();
+  return performance.now() - fv.doneAt > 3000;
+}"""
+
+
+def visit(browser, base: str, path: str, view: str, quick: bool = False) -> dict:
+    """One fresh visit: its figures (``_first_content``) by both clocks, and where the time went (``_timeline``).
+    ``quick``: the visit ends at its first content, so the layout shift after it and the first chart are not seen."""
     import json
 
     viewport, query, phone = VIEWS[view]
@@ -121,15 +137,10 @@ def visit(browser, base: str, path: str, view: str) -> dict:
         wire = _Wire(context.new_cdp_session(page))
         told = time.time()  # the browser is told to go: the outside clock starts here
         page.goto(base + path + query)
-        seen = "() => window.__firstVisit && Object.values(window.__firstVisit.seen).some((t) => t !== null)"
-        page.wait_for_function(seen, timeout=120_000)
-        browser_tests.wait_idle(page, 120_000)
-        # The app's second pass (ir_metrics_lab/shell/first_paint.py): no reserved box or watcher left, then everything
-        # drawn.
-        page.wait_for_function(SECOND_PASS_DONE, timeout=120_000)
-        browser_tests.wait_idle(page, 120_000)
-        page.wait_for_function(browser_tests.RENDERED_JS, timeout=120_000)
-        time.sleep(0.3)  # a last layout shift, if any, is recorded
+        if quick:
+            page.wait_for_function(QUICK_DONE % json.dumps(FIRST_NUMBER), timeout=120_000)
+        else:
+            _settle(page)
         figures = _first_content(page.evaluate("window.__firstVisit"))
         timing = page.evaluate(TIMING_JS)
         # Both clocks: the page's starts at its navigation start (timeOrigin), the outside one when goto was called.
@@ -154,6 +165,19 @@ def _first_content(fv: dict) -> dict:
         "shiftBefore": sum(value for start, value in fv["shifts"] if start <= number),
         "shiftAfter": sum(value for start, value in fv["shifts"] if start > number),
     }
+
+
+def _settle(page) -> None:
+    """Wait for the page's first content, the end of its runs and every chart drawn."""
+    seen = "() => window.__firstVisit && Object.values(window.__firstVisit.seen).some((t) => t !== null)"
+    page.wait_for_function(seen, timeout=120_000)
+    browser_tests.wait_idle(page, 120_000)
+    # The app's second pass (ir_metrics_lab/shell/first_paint.py): no reserved box or watcher left, then everything
+    # drawn.
+    page.wait_for_function(SECOND_PASS_DONE, timeout=120_000)
+    browser_tests.wait_idle(page, 120_000)
+    page.wait_for_function(browser_tests.RENDERED_JS, timeout=120_000)
+    time.sleep(0.3)  # a last layout shift, if any, is recorded
 
 
 # Chromium's timings in the page's clock: the document, the script and style files fetched, the main thread's long
@@ -240,6 +264,9 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated paths (default: every page app.py lists)")
     parser.add_argument("--views", default=",".join(VIEWS), help="some of " + ", ".join(VIEWS) + " (default: all)")
     parser.add_argument(
+        "--quick", action="store_true", help="end each visit at its first content (no layout shift after it, no chart)"
+    )
+    parser.add_argument(
         "--against", type=Path, help="another checkout of the app, visited interleaved (its rows: [base])"
     )
     args = parser.parse_args()
@@ -276,20 +303,22 @@ def main() -> None:
             # Warm the servers (imports, caches, first runs): each page once, on the first view.
             for title, path, view in visits:
                 if view == views[0]:
-                    visit(browser, base_of(title), path, view)
+                    visit(browser, base_of(title), path, view, args.quick)
             for round_ in range(args.rounds):
                 for index, (title, path, view) in enumerate(visits):
-                    results[title, view].append(visit(browser, base_of(title), path, view))
+                    results[title, view].append(visit(browser, base_of(title), path, view, args.quick))
                     if index % 8 == 7:  # the baseline again, so that every page is near one in time
-                        results[BARE, view].append(visit(browser, bare_base, "/", view))
+                        results[BARE, view].append(visit(browser, bare_base, "/", view, args.quick))
                 print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
+                if round_ + 1 < args.rounds:  # so far, in case the run is cut short
+                    report(results, round_ + 1, sys.stderr, args.quick)
             browser.close()
     finally:
         browser_tests.stop_server(app)
         browser_tests.stop_server(bare)
         if against is not None:
             browser_tests.stop_server(against)
-    report(results, args.rounds)
+    report(results, args.rounds, sys.stdout, args.quick)
 
 
 def _median(rows: list[dict], key: str) -> float:
@@ -297,7 +326,10 @@ def _median(rows: list[dict], key: str) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def report(results: dict[tuple[str, str], list[dict]], rounds: int) -> None:
+def report(results: dict[tuple[str, str], list[dict]], rounds: int, out, quick: bool = False) -> None:
+    """Print the tables to ``out``; with ``quick`` the layout shift after the first content and the first chart were
+    not measured ("—")."""
+    print = functools.partial(builtins.print, file=out)
     load = os.getloadavg()
     print(f"\n{rounds} rounds, {os.cpu_count()} CPUs, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
     bare = {view: rows for (title, view), rows in results.items() if title == BARE}
@@ -313,7 +345,8 @@ def report(results: dict[tuple[str, str], list[dict]], rounds: int) -> None:
     over = []
     for (title, view), rows in results.items():
         charts = [r["chart"] for r in rows if r["chart"] is not None]
-        chart = f"{statistics.median(charts):.0f}" if charts else "no chart"
+        chart = "—" if quick else f"{statistics.median(charts):.0f}" if charts else "no chart"
+        after = "—" if quick else f"{max(r['shiftAfter'] for r in rows):.3f}"
         ratio = {key: _median(rows, key) / _median(bare[view], key) for key in ("number", "outside")}
         spread = {key: f"{_median(rows, key):.0f} ({min(r[key] for r in rows):.0f}-{max(r[key] for r in rows):.0f})"
                   for key in ("number", "outside")}  # fmt: skip
@@ -326,7 +359,7 @@ def report(results: dict[tuple[str, str], list[dict]], rounds: int) -> None:
         print(
             f"| {title} | {view} | {what} | {spread['number']} | {ratio['number']:.2f} | {spread['outside']} "
             f"| {ratio['outside']:.2f} | {chart} | {before:.3f} "
-            f"| {max(r['shiftAfter'] for r in rows):.3f} | {styled} |"
+            f"| {after} | {styled} |"
         )
         if title != BARE and not title.endswith(AGAINST) and max(ratio.values()) > GOAL_RATIO:
             over.append(f"{title} ({view}): {ratio['number']:.2f}x in the page, {ratio['outside']:.2f}x from outside")
