@@ -4,7 +4,7 @@ app's sidebar (20 page links and its text), then also with a style block, a cust
 the number (the app's CSS, its accessibility script and first-paint watcher, the KaTeX preload), each on its own
 server, visited in fresh browser contexts in interleaved rounds and timed as bench/app/first_visit.py times the app's
 pages (both clocks: in the page from its navigation start, and from outside from the moment the browser is told to
-go). Each variant's ratio is to the bare page's median in the same rounds.
+go), each visit ending at its first content. Each variant's ratio is to the bare page's median in the same rounds.
 
 Run from the repository root:  .venv/bin/python -m bench.app.first_visit_floor [--rounds 5] [--views wide,phone]
 """
@@ -55,11 +55,11 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = browser_tests.launch_browser(playwright)
             for _, base in servers.values():
-                visit(browser, base, "/", views[0])  # warm each server
+                visit(browser, base, "/", views[0], quick=True)  # warm each server
             for round_ in range(args.rounds):
                 for view in views:
                     for name, (_, base) in servers.items():
-                        times[name, view].append(visit(browser, base, "/", view))
+                        times[name, view].append(visit(browser, base, "/", view, quick=True))
                 print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
             browser.close()
     finally:
