@@ -107,6 +107,40 @@ def test_no_page_cuts_its_run_short_with_st_stop():
     assert stops == {}
 
 
+def _magic_lines(source: str) -> list[int]:
+    """The lines of ``source`` with a bare expression Streamlit's magic would draw (not a call, not a docstring)."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0])
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+        and isinstance(node.body[0].value.value, str)
+    }
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr)
+        and id(node) not in docstrings
+        and not isinstance(node.value, ast.Call | ast.Await | ast.Yield | ast.YieldFrom)
+    ]
+
+
+def test_no_script_of_the_app_relies_on_streamlit_magic():
+    """.streamlit/config.toml turns magic off (a first visit's scripts compile without its syntax-tree pass,
+    docs/performance.md): a bare expression in app.py or a page would silently draw nothing."""
+    assert _magic_lines('"""doc"""\nx = 1\nx\nst.write(x)\ndef f():\n    """doc"""\n    "text"\n') == [3, 7]
+    assert re.search(r"^magicEnabled = false$", (REPO / ".streamlit" / "config.toml").read_text(), re.M)
+    bare = {
+        str(path.relative_to(REPO)): lines
+        for path in [REPO / "app.py", *page_scripts()]
+        if (lines := _magic_lines(path.read_text(encoding="utf-8")))
+    }
+    assert bare == {}
+
+
 # --- citations: every file the code, the tests and the docs name is in a clone ---
 
 _PATH = re.compile(r"(?<![\w/.<\\-])((?:[\w.-]+/)+[\w.-]+\.(?:md|py|json|toml|sh|js|css|gz|png|txt))(?![\w/])")
