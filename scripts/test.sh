@@ -44,8 +44,22 @@ python3 -m venv .venv
 unset PYTHONDONTWRITEBYTECODE
 .venv/bin/python -m ruff check .
 .venv/bin/python -m ruff format --check --quiet .
-.venv/bin/python -m mypy  # metrics/ ([tool.mypy] in pyproject.toml)
-# One worker per core, at most 4: each browser-testing worker starts its own app server and Chromium. worksteal: a
-# worker that runs out takes half of another's queue (with plain load scheduling the browser tests, collected first,
-# all landed on one worker while the other finished early and sat idle).
-exec .venv/bin/python -m pytest --numprocesses=auto --maxprocesses=4 --dist=worksteal "$@"
+# mypy (metrics/, [tool.mypy] in pyproject.toml) checks beside the tests, on the CPU the browser tests leave idle
+# while they wait on the app and the browser; its verdict and output come after theirs.
+mypy_out="$(mktemp)"
+.venv/bin/python -m mypy >"$mypy_out" 2>&1 &
+mypy_pid=$!
+# One worker per core, at most 4: each browser-testing worker starts its own app server and Chromium. loadgroup:
+# each browser-test module is one unit of work, whole on one worker, and every other test a unit of its own
+# (tests/browser/conftest.py says why).
+status=0
+.venv/bin/python -m pytest --numprocesses=auto --maxprocesses=4 --dist=loadgroup "$@" || status=$?
+mypy_status=0
+wait "$mypy_pid" || mypy_status=$?
+cat "$mypy_out"
+rm -f "$mypy_out"
+if [ "$mypy_status" -ne 0 ]; then
+  echo "mypy found errors (above)" >&2
+  [ "$status" -eq 0 ] && status=$mypy_status
+fi
+exit "$status"
