@@ -14,8 +14,9 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.diversity import arithmetic as a
-from metrics.diversity.readable import ALPHA, IDEAL, SubtopicJudgments, one_topic, per_query, steps_of, walk
+from metrics.diversity.readable import ALPHA, IDEAL, SubtopicJudgments, steps_of, walk
 from metrics.diversity.worked import GAIN, GAIN_WHERE, ratio_worked
+from metrics.families._novelty_curves import normalised_values, over_ideal
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -69,12 +70,9 @@ def alpha_ndcg(
     True
     """
     w = walk(ranking, qrels, k, alpha, conventions)
-    n, depth = w.aspects.subtopics, k or len(w.ranking)
-    run = a.dcg_curve(w.scores, n, alpha, depth)
-    ideal = a.dcg_curve(a.scores(w.ideal_covers(alpha)[:depth], alpha), n, alpha, depth)
-    value = a.last(a.normalised(run, ideal, run))
+    value, run, ideal = over_ideal(w, k or len(w.ranking), alpha, a.dcg_curve)
     steps = steps_of(w, [score * a.discount(i) for i, score in enumerate(w.scores)], a.discount)
-    return Breakdown("alpha_nDCG", k, value, steps, {RUN: a.last(run), IDEAL: a.last(ideal)}, conventions)
+    return Breakdown("alpha_nDCG", k, value, steps, {RUN: run, IDEAL: ideal}, conventions)
 
 
 def alpha_ndcg_definition(c: Conventions) -> str:
@@ -87,16 +85,7 @@ def alpha_ndcg_definition(c: Conventions) -> str:
 
 
 def alpha_ndcg_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    alpha, k = measure.number("alpha"), measure.k
-
-    def value(covers: list, ideal: list, relevant) -> float:
-        n = one_topic(relevant)[0]
-        depth = k or len(covers)
-        run = a.dcg_curve(a.scores(covers[:depth], alpha), n, alpha, depth)
-        best = a.dcg_curve(a.scores(ideal[:depth], alpha), n, alpha, depth)
-        return a.last(a.normalised(run, best, run))
-
-    return per_query(data, value, alpha)
+    return normalised_values(data, measure, a.dcg_curve)
 
 
 ALPHA_NDCG = Family(

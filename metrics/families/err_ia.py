@@ -15,17 +15,9 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking
 from metrics.diversity import arithmetic as a
-from metrics.diversity.readable import (
-    ALPHA,
-    IDEAL_IDEAL,
-    SUBTOPICS,
-    SubtopicJudgments,
-    one_topic,
-    per_query,
-    steps_of,
-    walk,
-)
+from metrics.diversity.readable import ALPHA, IDEAL_IDEAL, SUBTOPICS, SubtopicJudgments, steps_of, walk
 from metrics.diversity.worked import GAIN, GAIN_WHERE, summed
+from metrics.families._novelty_curves import novelty_values
 from metrics.teaching.latex import plain
 
 if TYPE_CHECKING:
@@ -100,13 +92,7 @@ def err_ia_worked(b: Breakdown) -> str:
 
 
 def err_ia_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    alpha, k = measure.number("alpha"), measure.k
-
-    def value(covers: list, ideal: list, relevant) -> float:
-        depth = k or len(covers)
-        return a.last(a.err_curve(a.scores(covers[:depth], alpha), one_topic(relevant)[0], alpha, depth))
-
-    return per_query(data, value)
+    return novelty_values(data, measure, a.err_curve)
 
 
 ERR_IA = Family(

@@ -14,8 +14,9 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
 from metrics.diversity import arithmetic as a
-from metrics.diversity.readable import ALPHA, IDEAL, SubtopicJudgments, one_topic, per_query, steps_of, walk
+from metrics.diversity.readable import ALPHA, IDEAL, SubtopicJudgments, steps_of, walk
 from metrics.diversity.worked import GAIN, GAIN_WHERE, ratio_worked
+from metrics.families._novelty_curves import normalised_values, over_ideal
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -69,12 +70,9 @@ def nerr_ia(
     (0.7778, 0.7778)
     """
     w = walk(ranking, qrels, k, alpha, conventions)
-    n, depth = w.aspects.subtopics, k or len(w.ranking)
-    run = a.err_curve(w.scores, n, alpha, depth)
-    ideal = a.err_curve(a.scores(w.ideal_covers(alpha)[:depth], alpha), n, alpha, depth)
-    value = a.last(a.normalised(run, ideal, a.dcg_curve(w.scores, n, alpha, depth)))
+    value, run, ideal = over_ideal(w, k or len(w.ranking), alpha, a.err_curve, guard=a.dcg_curve)
     steps = steps_of(w, [score / float(i + 1) for i, score in enumerate(w.scores)])
-    return Breakdown("nERR_IA", k, value, steps, {RUN: a.last(run), IDEAL: a.last(ideal)}, conventions)
+    return Breakdown("nERR_IA", k, value, steps, {RUN: run, IDEAL: ideal}, conventions)
 
 
 def nerr_ia_definition(c: Conventions) -> str:
@@ -85,17 +83,7 @@ def nerr_ia_definition(c: Conventions) -> str:
 
 
 def nerr_ia_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    alpha, k = measure.number("alpha"), measure.k
-
-    def value(covers: list, ideal: list, relevant) -> float:
-        n = one_topic(relevant)[0]
-        depth = k or len(covers)
-        walked = a.scores(covers[:depth], alpha)
-        run = a.err_curve(walked, n, alpha, depth)
-        best = a.err_curve(a.scores(ideal[:depth], alpha), n, alpha, depth)
-        return a.last(a.normalised(run, best, a.dcg_curve(walked, n, alpha, depth)))
-
-    return per_query(data, value, alpha)
+    return normalised_values(data, measure, a.err_curve, guard=a.dcg_curve)
 
 
 NERR_IA = Family(

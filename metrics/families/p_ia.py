@@ -14,8 +14,9 @@ from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking
 from metrics.diversity import arithmetic as a
-from metrics.diversity.readable import SUBTOPICS, SubtopicJudgments, one_topic, per_query, steps_of, walk
+from metrics.diversity.readable import SUBTOPICS, SubtopicJudgments, steps_of, walk
 from metrics.diversity.worked import summed
+from metrics.families._novelty_curves import coverage_values
 from metrics.teaching.latex import plain
 
 if TYPE_CHECKING:
@@ -77,13 +78,7 @@ def p_ia_worked(b: Breakdown) -> str:
 
 
 def p_ia_kernel(data: Prepared, measure: Measure) -> np.ndarray:
-    k = measure.k
-
-    def value(covers: list, ideal: list, relevant) -> float:
-        depth = k or len(covers)
-        return a.last(a.precision_curve(covers[:depth], one_topic(relevant)[0], depth))
-
-    return per_query(data, value)
+    return coverage_values(data, measure, a.precision_curve)
 
 
 P_IA = Family(

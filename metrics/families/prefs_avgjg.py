@@ -9,19 +9,19 @@ Their readable functions (with the per-rank breakdown), engine kernels, LaTeX fo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from metrics.catalog.family import Family, Teaching, TrecEval
+from metrics.catalog.family import Family
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
+from metrics.families._preference_rows import row_breakdown, row_record
 from metrics.preferences.preference_formulas import group_definition, group_worked
 from metrics.preferences.preference_kernels import fulfilled_possible, group_mean, ratio_or_zero
 from metrics.preferences.preference_table import preference_table
 from metrics.preferences.readable_preferences import PreferenceJudgments, averaged_breakdown
-from metrics.preferences.variants import Variant, variant_of
+from metrics.preferences.variants import Variant
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -77,7 +77,7 @@ def prefs_avgjg(
     >>> prefs_avgjg(['a', 'b', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
     0.5
     """
-    return _breakdown(prefs_avgjg, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_avgjg, averaged_breakdown, ranking, qrels, k, conventions)
 
 
 def prefs_avgjg_ret(
@@ -130,7 +130,7 @@ def prefs_avgjg_ret(
     >>> prefs_avgjg_ret(['a', 'b'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
     0.5
     """
-    return _breakdown(prefs_avgjg_ret, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_avgjg_ret, averaged_breakdown, ranking, qrels, k, conventions)
 
 
 def prefs_avgjg_imp(
@@ -183,7 +183,7 @@ def prefs_avgjg_imp(
     >>> prefs_avgjg_imp(['a'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
     0.5
     """
-    return _breakdown(prefs_avgjg_imp, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_avgjg_imp, averaged_breakdown, ranking, qrels, k, conventions)
 
 
 # what each group's ratio counts, in the definition's words
@@ -229,18 +229,6 @@ VARIANTS = (
 )
 
 
-def _breakdown(
-    function: Callable[..., Breakdown],
-    ranking: Ranking,
-    qrels: PreferenceJudgments,
-    k: int | None,
-    conventions: Conventions,
-) -> Breakdown:
-    """A readable function's Breakdown: its key and which preferences it counts are its row's."""
-    variant = variant_of(VARIANTS, function)
-    return averaged_breakdown(variant.key, ranking, qrels, k, conventions, variant.counted)
-
-
 def _declared(variant: Variant) -> Family:
     """A row's record: each group's fulfilled over possible preferences, of those the row counts, averaged."""
 
@@ -250,21 +238,14 @@ def _declared(variant: Variant) -> Family:
         return group_mean(table, ratio_or_zero(fulfilled.astype(np.float64), possible.astype(np.float64)))
 
     return Family(
-        key=variant.key,
-        title=variant.title,
-        help=variant.help,
-        function=variant.function,
-        kernel=kernel,
-        kind="order",
-        teaching=Teaching(
+        **row_record(
+            variant,
+            kernel,
             lambda c: group_definition(variant.key, EACH[variant.counted]),
             lambda b: group_worked(variant.key, b),
-            terms=(Term.SUM, Term.GROUPS),
-            plain=variant.plain,
+            (Term.SUM, Term.GROUPS),
         ),
-        written="whole",
-        trec_eval=TrecEval(variant.key, reads=("prefs", "qrels_prefs")),
-        order=variant.order,
+        kind="order",
     )
 
 

@@ -9,19 +9,19 @@ Their readable functions (with the per-rank breakdown), engine kernels, LaTeX fo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from metrics.catalog.family import Family, Teaching, TrecEval
+from metrics.catalog.family import Family
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
+from metrics.families._preference_rows import row_breakdown, row_record
 from metrics.preferences.preference_formulas import group_definition, group_worked
 from metrics.preferences.preference_kernels import group_mean, rnonrel
 from metrics.preferences.preference_table import preference_table
 from metrics.preferences.readable_preferences import PreferenceJudgments, rnonrel_breakdown
-from metrics.preferences.variants import Variant, variant_of
+from metrics.preferences.variants import Variant
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -78,7 +78,7 @@ def prefs_avgjg_rnonrel(
     >>> prefs_avgjg_rnonrel(['a', 'b', 'c'], {"a": 2, "b": 0, "c": 1, "z": 1}).value
     0.6363636363636364
     """
-    return _breakdown(prefs_avgjg_rnonrel, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_avgjg_rnonrel, _rnonrel, ranking, qrels, k, conventions)
 
 
 def prefs_avgjg_rnonrel_ret(
@@ -134,7 +134,7 @@ def prefs_avgjg_rnonrel_ret(
     >>> prefs_avgjg_rnonrel_ret(['a', 'b', 'c'], {"a": 2, "b": 0, "c": 1, "z": 1}).value
     0.6666666666666666
     """
-    return _breakdown(prefs_avgjg_rnonrel_ret, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_avgjg_rnonrel_ret, _rnonrel, ranking, qrels, k, conventions)
 
 
 # what each group's ratio counts, in the definition's words
@@ -172,16 +172,11 @@ VARIANTS = (
 )
 
 
-def _breakdown(
-    function: Callable[..., Breakdown],
-    ranking: Ranking,
-    qrels: PreferenceJudgments,
-    k: int | None,
-    conventions: Conventions,
+def _rnonrel(
+    key: str, ranking: Ranking, qrels: PreferenceJudgments, k: int | None, conventions: Conventions, counted: str
 ) -> Breakdown:
-    """A readable function's Breakdown: its key and which preferences it counts are its row's."""
-    variant = variant_of(VARIANTS, function)
-    return rnonrel_breakdown(variant.key, ranking, qrels, k, conventions, variant.counted == "ret")
+    """rnonrel_breakdown, told whether the row counts the retrieved documents only."""
+    return rnonrel_breakdown(key, ranking, qrels, k, conventions, counted == "ret")
 
 
 def _declared(variant: Variant) -> Family:
@@ -195,21 +190,14 @@ def _declared(variant: Variant) -> Family:
             return group_mean(table, fulfilled / possible)
 
     return Family(
-        key=variant.key,
-        title=variant.title,
-        help=variant.help,
-        function=variant.function,
-        kernel=kernel,
-        kind="order",
-        teaching=Teaching(
+        **row_record(
+            variant,
+            kernel,
             lambda c: group_definition(variant.key, EACH[variant.counted]),
             lambda b: group_worked(variant.key, b),
-            terms=(Term.SUM, Term.GROUPS),
-            plain=variant.plain,
+            (Term.SUM, Term.GROUPS),
         ),
-        written="whole",
-        trec_eval=TrecEval(variant.key, reads=("prefs", "qrels_prefs")),
-        order=variant.order,
+        kind="order",
     )
 
 

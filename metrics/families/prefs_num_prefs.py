@@ -8,19 +8,19 @@ Their readable functions (with the per-rank breakdown), engine kernels, LaTeX fo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from metrics.catalog.family import Family, Teaching, TrecEval, Values
+from metrics.catalog.family import Family, Values
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking
+from metrics.families._preference_rows import row_breakdown, row_record
 from metrics.preferences.preference_formulas import count_definition, count_worked
 from metrics.preferences.preference_kernels import fulfilled_possible, per_slot
 from metrics.preferences.preference_table import preference_table
 from metrics.preferences.readable_preferences import PreferenceJudgments, count_breakdown, counted_term
-from metrics.preferences.variants import Variant, variant_of
+from metrics.preferences.variants import Variant
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -75,7 +75,7 @@ def prefs_num_prefs_poss(
     >>> prefs_num_prefs_poss(['a', 'b', 'c'], {"a": 2, "b": 0, "c": 1, "z": 1}).value
     5.0
     """
-    return _breakdown(prefs_num_prefs_poss, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_num_prefs_poss, count_breakdown, ranking, qrels, k, conventions)
 
 
 def prefs_num_prefs_ful(
@@ -127,7 +127,7 @@ def prefs_num_prefs_ful(
     >>> prefs_num_prefs_ful(['a', 'b', 'c'], {"a": 2, "b": 0, "c": 1, "z": 1}).value
     3.0
     """
-    return _breakdown(prefs_num_prefs_ful, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_num_prefs_ful, count_breakdown, ranking, qrels, k, conventions)
 
 
 def prefs_num_prefs_ful_ret(
@@ -180,7 +180,7 @@ def prefs_num_prefs_ful_ret(
     >>> prefs_num_prefs_ful_ret(['a', 'b', 'c'], {"a": 2, "b": 0, "c": 1, "z": 1}).value
     2.0
     """
-    return _breakdown(prefs_num_prefs_ful_ret, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_num_prefs_ful_ret, count_breakdown, ranking, qrels, k, conventions)
 
 
 # what each counts, in the formulas' words
@@ -230,18 +230,6 @@ VARIANTS = (
 )
 
 
-def _breakdown(
-    function: Callable[..., Breakdown],
-    ranking: Ranking,
-    qrels: PreferenceJudgments,
-    k: int | None,
-    conventions: Conventions,
-) -> Breakdown:
-    """A readable function's Breakdown: its key and which preferences it counts are its row's."""
-    variant = variant_of(VARIANTS, function)
-    return count_breakdown(variant.key, ranking, qrels, k, conventions, variant.counted)
-
-
 def _declared(variant: Variant) -> Family:
     """A row's record: per query, how many of the preferences the row counts."""
 
@@ -252,22 +240,15 @@ def _declared(variant: Variant) -> Family:
 
     what = COUNTED[variant.counted]
     return Family(
-        key=variant.key,
-        title=variant.title,
-        help=variant.help,
-        function=variant.function,
-        kernel=kernel,
-        kind="count",
-        teaching=Teaching(
+        **row_record(
+            variant,
+            kernel,
             lambda c: count_definition(variant.key, what),
             lambda b: count_worked(variant.key, what, b),
-            terms=(counted_term(variant.counted),),
-            plain=variant.plain,
+            (counted_term(variant.counted),),
         ),
-        written="whole",
-        trec_eval=TrecEval(variant.key, reads=("prefs", "qrels_prefs")),
+        kind="count",
         values=Values(range=None, summary="sum", count=True),
-        order=variant.order,
     )
 
 

@@ -8,19 +8,19 @@ Their readable functions (with the per-rank breakdown), engine kernels, LaTeX fo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from metrics.catalog.family import Family, Teaching, TrecEval
+from metrics.catalog.family import Family
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
+from metrics.families._preference_rows import row_breakdown, row_record
 from metrics.preferences.preference_formulas import pair_definition, pair_worked
 from metrics.preferences.preference_kernels import pair_values
 from metrics.preferences.preference_table import preference_table
 from metrics.preferences.readable_preferences import PreferenceJudgments, pair_breakdown
-from metrics.preferences.variants import Variant, variant_of
+from metrics.preferences.variants import Variant
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -76,7 +76,7 @@ def prefs_pair(
     >>> prefs_pair(['a', 'b', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
     0.8333333333333334
     """
-    return _breakdown(prefs_pair, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_pair, pair_breakdown, ranking, qrels, k, conventions)
 
 
 def prefs_pair_ret(
@@ -129,7 +129,7 @@ def prefs_pair_ret(
     >>> prefs_pair_ret(['a', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"c": 1, "a": 0}}).value
     0.5
     """
-    return _breakdown(prefs_pair_ret, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_pair_ret, pair_breakdown, ranking, qrels, k, conventions)
 
 
 def prefs_pair_imp(
@@ -182,7 +182,7 @@ def prefs_pair_imp(
     >>> prefs_pair_imp(['a'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
     0.75
     """
-    return _breakdown(prefs_pair_imp, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_pair_imp, pair_breakdown, ranking, qrels, k, conventions)
 
 
 # one row per family: which pairs it counts (Variant.counted), its names and place
@@ -226,18 +226,6 @@ VARIANTS = (
 )
 
 
-def _breakdown(
-    function: Callable[..., Breakdown],
-    ranking: Ranking,
-    qrels: PreferenceJudgments,
-    k: int | None,
-    conventions: Conventions,
-) -> Breakdown:
-    """A readable function's Breakdown: its key and which preferences it counts are its row's."""
-    variant = variant_of(VARIANTS, function)
-    return pair_breakdown(variant.key, ranking, qrels, k, conventions, variant.counted)
-
-
 def _declared(variant: Variant) -> Family:
     """A row's record: the share of the groups preferring the better-ranked document, over the pairs the row counts."""
 
@@ -245,21 +233,14 @@ def _declared(variant: Variant) -> Family:
         return pair_values(preference_table(data, measure.k), variant.counted)
 
     return Family(
-        key=variant.key,
-        title=variant.title,
-        help=variant.help,
-        function=variant.function,
-        kernel=kernel,
-        kind="order",
-        teaching=Teaching(
+        **row_record(
+            variant,
+            kernel,
             lambda c: pair_definition(variant.key, variant.counted),
             lambda b: pair_worked(variant.key, b),
-            terms=(Term.SUM, Term.PAIRS),
-            plain=variant.plain,
+            (Term.SUM, Term.PAIRS),
         ),
-        written="whole",
-        trec_eval=TrecEval(variant.key, reads=("prefs", "qrels_prefs")),
-        order=variant.order,
+        kind="order",
     )
 
 

@@ -8,19 +8,19 @@ Their readable functions (with the per-rank breakdown), engine kernels, LaTeX fo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from metrics.catalog.family import Family, Teaching, TrecEval
+from metrics.catalog.family import Family
 from metrics.core.conventions import TREC_EVAL, Conventions
 from metrics.core.lazy_numpy import np
 from metrics.core.prepared import Prepared
 from metrics.core.types import Breakdown, Ranking, Term
+from metrics.families._preference_rows import row_breakdown, row_record
 from metrics.preferences.preference_formulas import ratio_definition, ratio_worked
 from metrics.preferences.preference_kernels import fulfilled_possible, per_slot, ratio_or_zero
 from metrics.preferences.preference_table import preference_table
 from metrics.preferences.readable_preferences import PreferenceJudgments, simple_breakdown
-from metrics.preferences.variants import Variant, variant_of
+from metrics.preferences.variants import Variant
 
 if TYPE_CHECKING:
     from metrics.catalog.family import Measure
@@ -75,7 +75,7 @@ def prefs_simp(
     >>> prefs_simp(['a', 'b', 'c'], {"u1": {"a": 2, "b": 1, "c": 0}, "u2": {"b": 1, "a": 0}}).value
     0.75
     """
-    return _breakdown(prefs_simp, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_simp, simple_breakdown, ranking, qrels, k, conventions)
 
 
 def prefs_simp_ret(
@@ -127,7 +127,7 @@ def prefs_simp_ret(
     >>> prefs_simp_ret(['a', 'b'], {"a": 2, "b": 1, "c": 0}).value
     1.0
     """
-    return _breakdown(prefs_simp_ret, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_simp_ret, simple_breakdown, ranking, qrels, k, conventions)
 
 
 def prefs_simp_imp(
@@ -179,7 +179,7 @@ def prefs_simp_imp(
     >>> prefs_simp_imp(['b', 'a'], {"a": 0, "b": 1, "c": 2, "d": 3}).value
     0.2
     """
-    return _breakdown(prefs_simp_imp, ranking, qrels, k, conventions)
+    return row_breakdown(VARIANTS, prefs_simp_imp, simple_breakdown, ranking, qrels, k, conventions)
 
 
 # one row per family: which preferences it counts (Variant.counted), its names and place
@@ -223,18 +223,6 @@ VARIANTS = (
 )
 
 
-def _breakdown(
-    function: Callable[..., Breakdown],
-    ranking: Ranking,
-    qrels: PreferenceJudgments,
-    k: int | None,
-    conventions: Conventions,
-) -> Breakdown:
-    """A readable function's Breakdown: its key and which preferences it counts are its row's."""
-    variant = variant_of(VARIANTS, function)
-    return simple_breakdown(variant.key, ranking, qrels, k, conventions, variant.counted)
-
-
 def _declared(variant: Variant) -> Family:
     """A row's record: fulfilled over possible preferences, of those the row counts."""
 
@@ -245,21 +233,14 @@ def _declared(variant: Variant) -> Family:
         return ratio_or_zero(numerator, denominator)
 
     return Family(
-        key=variant.key,
-        title=variant.title,
-        help=variant.help,
-        function=variant.function,
-        kernel=kernel,
-        kind="order",
-        teaching=Teaching(
+        **row_record(
+            variant,
+            kernel,
             lambda c: ratio_definition(variant.key, variant.counted),
             lambda b: ratio_worked(variant.key, b),
-            terms=(Term.FULFILLED, Term.POSSIBLE),
-            plain=variant.plain,
+            (Term.FULFILLED, Term.POSSIBLE),
         ),
-        written="whole",
-        trec_eval=TrecEval(variant.key, reads=("prefs", "qrels_prefs")),
-        order=variant.order,
+        kind="order",
     )
 
 
