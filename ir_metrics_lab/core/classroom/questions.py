@@ -287,22 +287,26 @@ def coverage(question: Mapping[str, Any]) -> str:
 
 
 def label(question: Mapping[str, Any]) -> str:
-    """The measure as the cards write it, e.g. ``NDCG@5`` or ``AP``; alpha-nDCG as ndeval does, with its alpha when
-    the question has one: ``alpha-nDCG@5 (α = 0.5)``."""
+    """The measure as the cards write it, e.g. ``NDCG@5`` or ``AP``; alpha-nDCG as ndeval does (``alpha-nDCG@5``: its
+    alpha is in the prompt)."""
     name = question["measure"]
     if name in moves.ASPECT_MEASURES:
         name = registry.family(name).names.spellings[0]
-    cut = f"{name}@{question['k']}" if question["k"] is not None else name
-    return f"{cut} (α = {question['alpha']:g})" if "alpha" in question else cut
+    return f"{name}@{question['k']}" if question["k"] is not None else name
+
+
+def measure_asked(question: Mapping[str, Any]) -> str:
+    """The measure as a question asks it: its label, with alpha when it has one (``alpha-nDCG@5 (α = 0.5)``)."""
+    return f"{label(question)} (α = {question['alpha']:g})" if "alpha" in question else label(question)
 
 
 def prompt(question: Mapping[str, Any]) -> str:
     """The question in words (no user text in it)."""
     if question["kind"] == "predict":
-        return f"What is {label(question)} of this list? Answer to {question['decimals']} decimal places."
+        return f"What is {measure_asked(question)} of this list? Answer to {question['decimals']} decimal places."
     if question["kind"] == "move":
-        return f"Which move raises {label(question)} most?"
-    return f"Which list has the higher {label(question)}?"
+        return f"Which move raises {measure_asked(question)} most?"
+    return f"Which list has the higher {measure_asked(question)}?"
 
 
 def breakdown(question: Mapping[str, Any], side: str = "A") -> Breakdown:
@@ -505,7 +509,8 @@ def csv(question: Mapping[str, Any], round_: int, answers: Sequence[tuple[str, i
         else:
             is_right = value == right
             mistake = "" if is_right else "; or ".join(explained.get(value, []))
-        writer.writerow([round_, label(question), question["kind"], value, right, int(is_right), mistake, answered_ms])
+        row = [round_, measure_asked(question), question["kind"], value, right, int(is_right), mistake, answered_ms]
+        writer.writerow(row)
     return out.getvalue()
 
 
@@ -530,7 +535,7 @@ def markdown(question: Mapping[str, Any], round_: int, outcome: Result) -> str:
     with its worked formula, and the diagnosed mistakes. No nicknames. Ids and titles go through
     ir_metrics_lab.core.markdown.plain."""
     scn = scenario(question)
-    lines = [f"# Live class, round {round_}: {label(question)}", "", f"**Question.** {prompt(question)}", ""]
+    lines = [f"# Live class, round {round_}: {measure_asked(question)}", "", f"**Question.** {prompt(question)}", ""]
     if question["kind"] == "move":
         lines += ["**The list**", "", *_list_table(scn, scn.ranking), "", f"| option | move | {label(question)} |"]
         lines += ["|---|---|---:|"]
