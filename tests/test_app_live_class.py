@@ -209,6 +209,14 @@ def test_the_diversity_lesson_asks_the_class_which_move_raises_alpha_ndcg_most()
     assert any("the top 5 covers" in c.value for c in at.caption)  # the reveal's coverage, in numbers
 
 
+def test_alpha_ndcg_of_a_playground_list_without_aspects_is_refused_in_words():
+    at = teacher()
+    at.selectbox(key="live_measure").set_value("alpha_nDCG").run()
+    assert not at.exception
+    assert any("judged relevant document covers an aspect" in w.value for w in at.warning)
+    assert not [b for b in at.button if b.label == "Open the poll"]
+
+
 def test_the_quiz_s_aspect_exercise_asks_the_class_with_its_aspects():
     quiz_page = AppTest.from_file(str(page_script("quiz.py")), default_timeout=30).run()
     quiz_page.button(key="quiz_s1_5_ask").click().run()
