@@ -180,6 +180,52 @@ def test_the_quiz_hands_an_exercise_to_ask_the_class():
     assert at.button(key="live_reask").label == "Ask again (a new round)"
 
 
+def test_the_diversity_lesson_asks_the_class_which_move_raises_alpha_ndcg_most():
+    from ir_metrics_lab.core.lessons import diversity as dv
+
+    lesson = AppTest.from_file(str(page_script("lesson_diversity.py")), default_timeout=30).run()
+    lesson.button(key="lesson_diversity_ask").click().run()
+    assert not lesson.exception
+    handed = lesson.session_state["live_from_quiz"]
+    assert handed["source"] == "lesson" and handed["kind"] == "move" and handed["measure"] == "alpha_nDCG"
+    assert handed["alpha"] == 0.5 and handed["scenario"]["aspects"]["d7"] == ["charging"]
+    assert handed["scenario"]["aspects"] == {d: list(n) for d, n in dv.repeated_aspect().aspects.items()}
+
+    at = AppTest.from_file(str(page_script("ask_class.py")), default_timeout=30)
+    at.session_state["live_from_quiz"] = handed
+    at.run()
+    assert at.subheader[0].value == "Which move raises alpha-nDCG@5 (α = 0.5) most?"
+    assert any("Diversity and novelty" in c.value for c in at.caption)
+    at.button[0].click().run()  # Open the poll
+    code, _ = at.session_state["live_teacher"]
+    assert live_class.store().poll(code).question == handed
+    phone = student(code)
+    assert any("| aspects |" in m.value for m in phone.markdown)  # the list's aspects column
+    labels = [b.label for b in phone.button if b.key and b.key.startswith("live_choice_")]
+    assert any("(charging): rank 7 →" in label or "(range): rank 6 →" in label for label in labels)
+    phone.button(key="live_choice_1").click().run()
+    at.button(key="live_reveal").click().run()
+    assert not at.exception
+    assert any("the top 5 covers" in c.value for c in at.caption)  # the reveal's coverage, in numbers
+
+
+def test_alpha_ndcg_of_a_playground_list_without_aspects_is_refused_in_words():
+    at = teacher()
+    at.selectbox(key="live_measure").set_value("alpha_nDCG").run()
+    assert not at.exception
+    assert any("judged relevant document covers an aspect" in w.value for w in at.warning)
+    assert not [b for b in at.button if b.label == "Open the poll"]
+
+
+def test_the_quiz_s_aspect_exercise_asks_the_class_with_its_aspects():
+    quiz_page = AppTest.from_file(str(page_script("quiz.py")), default_timeout=30).run()
+    quiz_page.button(key="quiz_s1_5_ask").click().run()
+    assert not quiz_page.exception
+    handed = quiz_page.session_state["live_from_quiz"]
+    assert handed["source"] == "quiz" and handed["kind"] == "move" and handed["measure"] == "alpha_nDCG"
+    assert handed["scenario"]["aspects"] and len(handed["options"]) == 3
+
+
 def test_the_list_has_a_title_column_only_when_a_document_has_a_title():
     from ir_metrics_lab.classroom.live_class import list_markdown
     from ir_metrics_lab.core.scenario import Scenario
@@ -192,6 +238,19 @@ def test_the_list_has_a_title_column_only_when_a_document_has_a_title():
         "|---:|---|---|---:|",
         "| 1 | d3 | – | **1** |",
         "| 2 | d1 | \\*Cats\\* | **0** |",
+    ]
+
+
+def test_a_list_whose_documents_cover_aspects_shows_them_instead_of_titles():
+    from ir_metrics_lab.classroom.live_class import list_markdown
+    from ir_metrics_lab.core.scenario import Scenario
+
+    covered = Scenario(("d3", "d1"), grades={"d3": 1}, titles={"d1": "Cats"}, aspects={"d3": ("*x*", "y")})
+    assert list_markdown(covered, covered.ranking).splitlines() == [
+        "| # | document | aspects | grade |",
+        "|---:|---|---|---:|",
+        "| 1 | d3 | \\*x\\*, y | **1** |",
+        "| 2 | d1 | – | **0** |",
     ]
 
 

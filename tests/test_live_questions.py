@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import json
 from math import log2
 
 import pytest
@@ -183,3 +184,111 @@ def test_quiz_exercises_become_questions_about_their_own_list():
     assert next((o["doc"], o["from"], o["to"]) for o in move["options"]) == ("d1", 1, 3)  # as on SCN above
     with pytest.raises(ValueError, match="several queries"):
         questions.from_quiz(quiz.generate(1)[4])
+
+
+# --- alpha-nDCG: questions about a list whose documents cover aspects (issue #46) ---------------------------------
+
+# a and b cover x, c covers y, all grade 1, k = 3, alpha 0.5. alpha-DCG@3 of a, b, c: 1 + 0.5 / log2(3) + 1 / 2. The
+# greedy ideal (ties to the id last in byte order) is c, b, a: 1 + 1 / log2(3) + 0.5 / 2, which every order that
+# does not put a and b at ranks 1 and 2 reaches.
+ASPECTS = Scenario(
+    ("a", "b", "c"), grades={"a": 1, "b": 1, "c": 1}, k=3, aspects={"a": ("x",), "b": ("x",), "c": ("y",)}
+)
+IDEAL_3 = 1 + 1 / log2(3) + 0.5 / 2
+REPEAT_FIRST = (1 + 0.5 / log2(3) + 1 / 2) / IDEAL_3  # 0.9652
+
+
+def pyndeval_alpha_ndcg(scn: Scenario, ranking: tuple[str, ...], alpha: float) -> float:
+    """ndeval's own C code (pyndeval) on a list: ndeval numbers subtopics, so each aspect gets its position's number."""
+    import pyndeval
+
+    number = {name: str(i + 1) for i, name in enumerate(scn.aspect_names)}
+    lines = [("1", number[s], doc, g) for s, docs in scn.subtopic_qrels.items() for doc, g in docs.items()]
+    run = [("1", doc, float(len(ranking) - i)) for i, doc in enumerate(ranking)]
+    return pyndeval.RelevanceEvaluator(lines, ["alpha-nDCG@5"], alpha=alpha).evaluate(run)["1"]["alpha-nDCG@5"]
+
+
+def test_an_alpha_ndcg_question_carries_the_aspects_and_alpha():
+    question = questions.predict(ASPECTS, "alpha_nDCG", alpha=0.25)
+    assert "alpha_nDCG" in questions.MEASURES
+    assert question["scenario"]["aspects"] == {"a": ["x"], "b": ["x"], "c": ["y"]} and question["alpha"] == 0.25
+    assert questions.scenario(json.loads(json.dumps(question))) == ASPECTS
+    assert questions.prompt(question) == "What is alpha-nDCG@3 (α = 0.25) of this list? Answer to 2 decimal places."
+    # at 0.25 a repeat earns 0.75: (1 + 0.75 / log2(3) + 1 / 2) / (1 + 1 / log2(3) + 0.75 / 2)
+    assert questions.right_answer(question) == f"{(1 + 0.75 / log2(3) + 0.5) / (1 + 1 / log2(3) + 0.75 / 2):.2f}"
+
+
+def test_a_question_stored_before_aspects_still_loads():
+    old = questions.predict(SCN, "NDCG")
+    assert "aspects" not in old["scenario"] and "alpha" not in old  # a list without aspects is stored as before
+    assert questions.scenario(old).aspects == {} and questions.right_answer(old) == f"{NDCG:.2f}"
+
+
+def test_alpha_ndcg_needs_a_document_that_covers_an_aspect():
+    with pytest.raises(ValueError, match="no judged relevant document covers an aspect"):
+        questions.predict(SCN, "alpha_nDCG")
+    with pytest.raises(ValueError, match="alpha runs from 0 to 1"):
+        questions.predict(ASPECTS, "alpha_nDCG", alpha=1.5)
+
+
+def test_a_predict_round_on_alpha_ndcg_diagnoses_ndcg():
+    question = questions.predict(ASPECTS, "alpha_nDCG")
+    assert questions.breakdown(question).value == pytest.approx(REPEAT_FIRST, abs=1e-12)
+    assert questions.breakdown(question).value == pytest.approx(pyndeval_alpha_ndcg(ASPECTS, ASPECTS.ranking, 0.5))
+    outcome = questions.result(question, ["0.97", "1.00", "0.5"])  # NDCG@3 is 1: every document has grade 1
+    assert (outcome.right, outcome.correct, outcome.unexplained) == (f"{REPEAT_FIRST:.2f}", 1, 1)
+    assert outcome.mistakes[0].answer == "1.00"
+    assert outcome.mistakes[0].mistake.startswith("NDCG@3: the grades alone, the aspects ignored")
+
+
+def test_which_move_raises_alpha_ndcg_most():
+    question = questions.best_move(ASPECTS, "alpha_nDCG")
+    assert question["scenario"]["aspects"] and question["alpha"] == 0.5
+    values = dict(questions.option_values(question))
+    right = questions.right_answer(question)
+    assert values[right] == pytest.approx(1.0)  # x and y in the top 2 as the greedy ideal has them
+    for key in questions.choices(question):
+        moved = questions.side_scenario(question, key)
+        assert values[key] == pytest.approx(pyndeval_alpha_ndcg(ASPECTS, moved.ranking, 0.5), abs=1e-12)
+        assert values[key] == pytest.approx(REPEAT_FIRST if moved.ranking[2] == "c" else 1.0)
+    option = next(o for o in question["options"] if o["key"] == right)
+    assert questions.choice_label(question, right) == (
+        f"{right} · {option['doc']} ({'y' if option['doc'] == 'c' else 'x'}): rank {option['from']} → {option['to']}"
+    )
+    assert "covers 2 of the 2 aspects" in questions.coverage(question)
+
+
+def test_a_wrong_move_that_ndcg_prefers_is_diagnosed():
+    # a (grade 1) and d (grade 3) cover x, e (grade 1) covers y. NDCG@2 prefers d moved to rank 1 (d, a, e: x twice);
+    # alpha-nDCG@2 prefers e moved to rank 2 (a, e, d: x, then y).
+    scn = Scenario(
+        ("a", "d", "e"), grades={"a": 1, "d": 3, "e": 1}, k=2, aspects={"a": ("x",), "d": ("x",), "e": ("y",)}
+    )
+    question = questions.aspect_moves(scn, "alpha_nDCG", [("d", 1), ("e", 2)])
+    # @2: d, a covers x twice: 1 + 0.5 / log2(3); a, e covers x then y: 1 + 1 / log2(3) (the ideal's @2).
+    ideal = 1 + 1 / log2(3)
+    assert dict(questions.option_values(question)) == pytest.approx({"1": (1 + 0.5 / log2(3)) / ideal, "2": 1.0})
+    outcome = questions.result(question, ["1", "2", "2"])
+    assert (outcome.right, outcome.correct) == ("2", 2)
+    assert [(m.answer, m.mistake) for m in outcome.mistakes] == [("1", "NDCG@2: the grades alone, the aspects ignored")]
+    with pytest.raises(ValueError, match="no one right answer"):
+        questions.aspect_moves(scn, "alpha_nDCG", [("d", 1), ("a", 2)])  # the same list twice
+
+
+def test_the_quiz_s_aspect_exercise_becomes_the_same_question():
+    from ir_metrics_lab.core.lessons import quiz
+
+    exercise = next(ex for ex in quiz.generate(7) if ex.kind == "aspect_move")
+    question = questions.from_quiz(exercise)
+    assert question["source"] == "quiz" and question["measure"] == "alpha_nDCG" and question["k"] == exercise.k
+    assert questions.scenario(question).aspects == exercise.scenario.aspects
+    assert [(o["doc"], o["to"]) for o in question["options"]] == list(exercise.options)
+    for key in exercise.keys:  # each option's value: pyndeval on the moved list
+        moved = questions.side_scenario(question, key)
+        assert questions.breakdown(question, key).value == pytest.approx(
+            pyndeval_alpha_ndcg(moved, moved.ranking, 0.5), abs=1e-12
+        )
+    assert questions.right_answer(question) == max(
+        exercise.keys,
+        key=lambda k: pyndeval_alpha_ndcg(exercise.scenario, questions.side_scenario(question, k).ranking, 0.5),
+    )

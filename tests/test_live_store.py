@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
+from math import log2
 from pathlib import Path
 
 import pytest
@@ -329,3 +330,30 @@ def test_question_is_stored_as_given(url):
     s = Store(url)
     code = s.create_poll(question).poll.code
     assert s.poll(code).question == json.loads(json.dumps(question))
+
+
+def test_a_question_with_aspects_round_trips_and_an_old_one_still_loads(url):
+    """A diversity question stores the aspects (names as typed, any script) with its list; a question stored before
+    questions had aspects (no "aspects", no "alpha") loads and scores as before."""
+    from ir_metrics_lab.core.classroom import questions
+    from ir_metrics_lab.core.scenario import Scenario
+
+    scn = Scenario(("a", "b", "c"), grades={"a": 1, "b": 1, "c": 1}, k=3,
+                   aspects={"a": ("prix",), "b": ("prix", "Reichweite"), "c": ("充電 <b>",)})  # fmt: skip
+    question = questions.best_move(scn, "alpha_nDCG", alpha=0.25)
+    s = Store(url)
+    loaded = s.poll(s.create_poll(question).poll.code).question
+    assert loaded == json.loads(json.dumps(question))
+    assert questions.scenario(loaded) == scn and loaded["alpha"] == 0.25
+    assert questions.right_answer(loaded) == questions.right_answer(question)
+
+    old = {"kind": "predict", "measure": "NDCG", "k": 2, "decimals": 2, "scenario": {
+        "ranking": ["a", "b"], "shelf": [], "tail": [], "grades": {"a": 0, "b": 1}, "titles": {}, "unjudged": [],
+        "k": 2, "scale": 1, "conventions": {"threshold": 1, "gain": "linear", "idcg": "all",
+                                            "ap_denominator": "all", "recall_rounding": "nearest"}}}  # fmt: skip
+    with store.engine_for(url).begin() as conn:  # written as an earlier release wrote it
+        conn.execute(store.polls.insert().values(code="OLDPOLL2", token_sha256="0" * 64, question=json.dumps(old),
+                                                 round=1, state="open", created_ms=0, expires_ms=2**62))  # fmt: skip
+    before = s.poll("OLDPOLL2").question
+    assert questions.scenario(before).aspects == {}
+    assert questions.right_answer(before) == f"{(1 / log2(3)) / 1:.2f}"  # b (grade 1) at rank 2: 1 / log2(3)

@@ -4,14 +4,17 @@ ir_metrics_lab.core.lessons.diversity (metrics.families.alpha_ndcg, err_ia, ndcg
 
 import streamlit as st
 
+from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.figures import rank_charts
 from ir_metrics_lab.core.lessons import diversity as dv
 from ir_metrics_lab.core.lessons.lesson_text import LESSONS
 from ir_metrics_lab.core.markdown import plain
+from ir_metrics_lab.core.paths import ASK_THE_CLASS_PAGE
 from ir_metrics_lab.core.scenario import DEFAULT_EXAMPLE, MAX_ASPECTS, Scenario
 from ir_metrics_lab.parts import cards, notebook_button, sortable, teaching
-from ir_metrics_lab.session import playground_state, widget_state
+from ir_metrics_lab.session import live_state, playground_state, widget_state
 from ir_metrics_lab.shell import first_paint
+from ir_metrics_lab.shell.streamlit_internals import StreamlitAPIException
 from metrics import alpha_ndcg, err_ia
 from metrics.catalog import registry
 from metrics.diversity.ideal import ideal_ranking
@@ -24,7 +27,8 @@ ORIGIN = "The diversity lesson's example"
 # The aspect editor's height once drawn (two labelled widgets, one above the other; first_paint.later)
 ASPECT_EDITOR = first_paint.Room(wide=152, phone=152, presenter=200)
 
-st.title(LESSON.title)
+title_col, ask_col = st.columns([4, 1], vertical_alignment="bottom")
+title_col.title(LESSON.title)
 st.markdown(LESSON.intro)
 
 # A Playground list nobody has touched yet (the default preset, no edits) has no aspects: start from the example.
@@ -46,6 +50,37 @@ def edit_aspects() -> None:
 
 
 scn = playground_state.scenario()
+
+
+def ask_the_class() -> None:
+    """Hand the list (its aspects and this α) to Ask the class: which move raises alpha-nDCG most, or, when no single
+    move raises it, what alpha-nDCG is; and go there."""
+    now = playground_state.scenario()
+    alpha = float(widget_state.widget_value(f"{PAGE}_alpha", float(ALPHA.default)))
+    try:
+        try:
+            question = questions.best_move(now, "alpha_nDCG", alpha=alpha)
+        except ValueError:
+            question = questions.predict(now, "alpha_nDCG", alpha=alpha)
+    except ValueError as error:
+        widget_state.set_message(f"{PAGE}_ask", "error", str(error)[:1].upper() + str(error)[1:] + ".")
+        return
+    live_state.set_live_from_quiz({**question, "source": "lesson"})
+    try:
+        st.switch_page(ASK_THE_CLASS_PAGE)
+    except StreamlitAPIException:  # the page runs on its own, without the app's navigation
+        widget_state.set_message(
+            f"{PAGE}_ask", "success", "The question is ready on the Ask the class page: open it to start the poll."
+        )
+
+
+if ask_col.button(
+    "Ask the class", key=f"{PAGE}_ask", icon=":material/campaign:", width="stretch",
+    help="Open a live poll on this list, its aspects and α: which move raises alpha-nDCG most.",
+):  # fmt: skip
+    ask_the_class()
+if message := widget_state.pop_message(f"{PAGE}_ask"):
+    getattr(st, message[0])(plain(message[1]))
 
 with teaching.step(
     1,

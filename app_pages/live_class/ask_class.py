@@ -79,14 +79,17 @@ def open_poll(question: dict) -> None:
     live_state.set_live_teacher(created.poll.code, created.teacher_token)
 
 
-def build_question(kind: str, measure: str, doc: str | None, rank: int | None) -> dict:
-    """A question about the Playground's list as it is now (or the A vs B page's two lists)."""
+def build_question(kind: str, measure: str, doc: str | None, rank: int | None, alpha: float | None = None) -> dict:
+    """A question about the Playground's list as it is now (or the A vs B page's two lists); ``alpha`` for
+    alpha-nDCG (None: ndeval's)."""
     if kind == "ab":
-        return {**questions.compare(ab_state.ab()["A"], ab_state.ab()["B"], measure), "source": "ab"}
+        return {**questions.compare(ab_state.ab()["A"], ab_state.ab()["B"], measure, alpha=alpha), "source": "ab"}
     scn = playground_state.scenario()
     if kind == "move":
-        return questions.best_move(scn, measure)
-    return questions.predict(scn, measure) if kind == "predict" else questions.pick_better(scn, doc, rank, measure)
+        return questions.best_move(scn, measure, alpha=alpha)
+    if kind == "predict":
+        return questions.predict(scn, measure, alpha=alpha)
+    return questions.pick_better(scn, doc, rank, measure, alpha=alpha)
 
 
 def end_poll() -> None:
@@ -105,11 +108,17 @@ def choose_question(teaching_poll) -> None:
         playground_question()
 
 
+HANDED = {
+    "quiz": "A question from the **Quiz** (the exercise's own list).",
+    "lesson": "A question from the **Diversity and novelty** lesson (the Playground's list and its aspects).",
+}
+
+
 def quiz_question(from_quiz: dict) -> None:
-    """The question a quiz exercise handed over, with its own list: open it as a poll, or drop it."""
+    """The question a quiz exercise (or a lesson) handed over, with its own list: open it as a poll, or drop it."""
     st.caption(
-        "A question from the **Quiz** (the exercise's own list). Open the poll, or ask about the Playground's "
-        "list instead."
+        HANDED.get(from_quiz.get("source"), HANDED["quiz"]) + " Open the poll, or ask about the Playground's list "
+        "instead."
     )
     st.subheader(questions.prompt(from_quiz), anchor=False)
     live.question_lists(from_quiz)
@@ -210,6 +219,8 @@ def poll_lists(question: dict, revealed: bool) -> None:
                 best = questions.choice_label(question, side)
                 st.markdown(f"**The best move, {best}**: {questions.label(question)} = {cards.fmt(b.value)}")
             st.latex(formulas.latex(b))
+        if questions.uses_aspects(question):  # what the list covers, in numbers (core.lessons.diversity)
+            st.caption(plain(questions.coverage(question)))
 
 
 def reveal(poll, outcome, answers) -> None:
@@ -291,6 +302,7 @@ def reasked(question: dict) -> dict | None:
                 question["measure"],
                 question.get("moved", {}).get("doc"),
                 question.get("moved", {}).get("to"),
+                question.get("alpha"),
             )
         )
     except ValueError:

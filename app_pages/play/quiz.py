@@ -285,6 +285,7 @@ def aspect_move(index: int, ex: quiz.AspectMove) -> None:
 
 
 RENDER = {"predict": predict, "reorder": reorder, "mrr": mrr_pair, "aspect_move": aspect_move}
+ASK_HELP = {"reorder": ": which move raises NDCG most.", "aspect_move": ": these moves, its aspects and alpha-nDCG."}
 
 
 def ask_the_class(ex: quiz.Exercise) -> None:
@@ -300,14 +301,13 @@ def ask_the_class(ex: quiz.Exercise) -> None:
 for index, ex in enumerate(exercises):
     title_col, ask_col = st.columns([4, 1], vertical_alignment="bottom")
     title_col.subheader(f"{index + 1}. {ex.title}", anchor=False)
-    # MRR is over three queries: a poll asks about one list; a class is not asked about aspects yet
-    if ex.kind not in ("mrr", "aspect_move") and ask_col.button(
+    # MRR is over three queries: a poll asks about one list
+    if ex.kind != "mrr" and ask_col.button(
         "Ask the class",
         key=key(index, "ask"),
         icon=":material/campaign:",
         width="stretch",
-        help="Open a live poll on this exercise's list"
-        + (": which move raises NDCG most." if ex.kind == "reorder" else ", answered on phones."),
+        help="Open a live poll on this exercise's list" + ASK_HELP.get(ex.kind, ", answered on phones."),
     ):
         ask_the_class(ex)
     with st.container(border=True):

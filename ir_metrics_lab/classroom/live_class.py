@@ -402,8 +402,10 @@ def _recheck() -> None:
 
 
 def list_markdown(scn: Scenario, ranking: Sequence[str]) -> str:
-    """The ranked list as a Markdown table: rank, document, title, grade (every id and title shown literally). No
-    title column when no document has a title (a quiz's list, an uploaded run's query).
+    """The ranked list as a Markdown table: rank, document, title, the aspects it covers, grade (every id, title and
+    aspect shown literally). No aspects column when no document covers one; no title column when no document has a
+    title (a quiz's list, an uploaded run's query) or they cover aspects (which say what each is about: a phone has
+    room for one column of words).
 
     >>> print(list_markdown(Scenario(("a", "b"), grades={"a": 2}), ("a", "b")))
     | # | document | grade |
@@ -411,12 +413,14 @@ def list_markdown(scn: Scenario, ranking: Sequence[str]) -> str:
     | 1 | a | **2** |
     | 2 | b | **0** |
     """
-    titled = any(scn.title(doc) for doc in ranking)
-    rows = ["| # | document |" + (" title |" if titled else "") + " grade |"]
-    rows.append("|---:|---|" + ("---|" if titled else "") + "---:|")
+    covers = bool(scn.aspects)
+    titled = not covers and any(scn.title(doc) for doc in ranking)
+    rows = ["| # | document |" + (" title |" if titled else "") + (" aspects |" if covers else "") + " grade |"]
+    rows.append("|---:|---|" + ("---|" if titled else "") + ("---|" if covers else "") + "---:|")
     for rank, doc in enumerate(ranking, 1):
         title = f" {plain(scn.title(doc), one_line=True) or '–'} |" if titled else ""
-        rows.append(f"| {rank} | {plain(doc, one_line=True)} |{title} **{scn.grades.get(doc, 0)}** |")
+        aspects = f" {questions.aspects_text(scn, doc)} |" if covers else ""
+        rows.append(f"| {rank} | {plain(doc, one_line=True)} |{title}{aspects} **{scn.grades.get(doc, 0)}** |")
     return "\n".join(rows)
 
 

@@ -79,7 +79,8 @@ def _convention_changes(asked: Conventions, top_grade: int) -> Iterator[tuple[st
             yield " and ".join(meaning for meaning, _ in combo), dataclasses.replace(asked, **merged)
 
 
-def _cutoff_changes(k: int | None, length: int) -> Iterator[tuple[str, int | None]]:
+def cutoff_changes(k: int | None, length: int) -> Iterator[tuple[str, int | None]]:
+    """(mistake, cutoff): k - 1, k + 1 and the whole list, as a student might misread ``k``."""
     if k is None:
         return
     for other in (k - 1, k + 1):
@@ -137,7 +138,7 @@ def _changes(
     """(mistake, cutoff, conventions) for every other convention choice and nearby cutoff."""
     top_grade = max((g for g in qrels.values()), default=0)
     candidates = [(m, k, c) for m, c in _convention_changes(conventions, top_grade)]
-    return candidates + [(m, other, conventions) for m, other in _cutoff_changes(k, length)]
+    return candidates + [(m, other, conventions) for m, other in cutoff_changes(k, length)]
 
 
 def _simplest(explained: dict) -> dict:

@@ -5,6 +5,9 @@ A move takes the document at rank i and puts it at rank j, the documents between
 Playground does (ir_metrics_lab.core.scenario.Scenario.moved). Only the shown list moves; the judged-but-missed
 documents and a run's hidden tail stay where they are (they still count).
 
+alpha-nDCG (:data:`ASPECT_MEASURES`) is scored with the aspects each document covers (Scenario.subtopic_qrels) at a
+given alpha, by metrics' own function; every other measure with the grades (Scenario.qrels).
+
 Ties: the options never tie. Every option's value differs from every other option's by at least :data:`MIN_GAP`, so
 exactly one option is right and the reveal's values (to :data:`DECIMALS` places) all differ. When several moves reach
 the best value, one stands for them (the shortest move, then the one nearer the top) and the others are returned as
@@ -18,11 +21,15 @@ from dataclasses import dataclass
 
 from ir_metrics_lab.core.scenario import Scenario
 from metrics.catalog import registry
+from metrics.core.types import Breakdown
+from metrics.diversity.readable import ALPHA
 from metrics.teaching.diagnosis import SAME
 
 OPTIONS = 4
 MIN_GAP = 0.005  # options at least this far apart: one right answer, and different to 3 places
 DECIMALS = 3
+ASPECT_MEASURES = ("alpha_nDCG",)  # the asked measures that read the aspects a document covers, not its grade
+DEFAULT_ALPHA = float(ALPHA.default)  # ndeval's 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,16 +44,25 @@ class Move:
         return abs(self.to_rank - self.from_rank)
 
 
-def value(scn: Scenario, measure: str, k: int | None) -> float:
+def breakdown(scn: Scenario, measure: str, k: int | None, alpha: float | None = None) -> Breakdown:
+    """The registry's ``measure`` of the scenario's list: with the aspect judgments at ``alpha`` (None: ndeval's) for
+    :data:`ASPECT_MEASURES`, with the grades for the others."""
     function = registry.family(measure).function
-    return function(list(scn.full_ranking), scn.qrels, k, conventions=scn.conventions).value
+    ranking, c = list(scn.full_ranking), scn.conventions
+    if measure in ASPECT_MEASURES:
+        return function(ranking, scn.subtopic_qrels, k, alpha=DEFAULT_ALPHA if alpha is None else alpha, conventions=c)
+    return function(ranking, scn.qrels, k, conventions=c)
 
 
-def all_moves(scn: Scenario, measure: str, k: int | None) -> list[Move]:
+def value(scn: Scenario, measure: str, k: int | None, alpha: float | None = None) -> float:
+    return breakdown(scn, measure, k, alpha).value
+
+
+def all_moves(scn: Scenario, measure: str, k: int | None, alpha: float | None = None) -> list[Move]:
     """Every move of one document of the shown list to another rank, with the measure after it. Two moves that give
     the same list (neighbours trading places) are both kept: they are two ways to say one change."""
     return [
-        Move(doc, i, j, value(scn.moved(doc, j), measure, k))
+        Move(doc, i, j, value(scn.moved(doc, j), measure, k, alpha))
         for i, doc in enumerate(scn.ranking, 1)
         for j in range(1, len(scn.ranking) + 1)
         if j != i
@@ -57,7 +73,9 @@ def _shortest(moves: Sequence[Move]) -> Move:
     return min(moves, key=lambda m: (m.distance, m.from_rank, m.to_rank))
 
 
-def options(scn: Scenario, measure: str, k: int | None, count: int = OPTIONS) -> tuple[list[Move], list[Move]]:
+def options(
+    scn: Scenario, measure: str, k: int | None, count: int = OPTIONS, alpha: float | None = None
+) -> tuple[list[Move], list[Move]]:
     """(the options in list order, the other moves that tie with the best one). The options are, as far as the list
     allows while keeping :data:`MIN_GAP` between any two:
 
@@ -70,8 +88,8 @@ def options(scn: Scenario, measure: str, k: int | None, count: int = OPTIONS) ->
     Raises ValueError when no move raises the measure, or fewer than two moves have values far enough apart."""
     if len(scn.ranking) < 2:
         raise ValueError("the list needs at least two documents to move one")
-    now = value(scn, measure, k)
-    moves = all_moves(scn, measure, k)
+    now = value(scn, measure, k, alpha)
+    moves = all_moves(scn, measure, k, alpha)
     top = max(m.value for m in moves)
     if top <= now + SAME:
         raise ValueError(f"no single move raises {measure} above its {now:.3f}: move a document down first")

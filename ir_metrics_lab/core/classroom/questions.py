@@ -11,21 +11,28 @@ Three kinds:
   A wrong choice is diagnosed by the conventions and cutoffs under which it would be right.
 - ``move``: "Which move raises NDCG@5 most?", answers the keys "1" to "4" of candidate moves (document X from rank i
   to rank j) picked by ir_metrics_lab.core.classroom.moves, whose values never tie (exactly one is right). A wrong
-  option is diagnosed by the conventions and cutoffs under which it would be the best."""
+  option is diagnosed by the conventions and cutoffs under which it would be the best.
+
+alpha-nDCG (moves.ASPECT_MEASURES) is asked about a list whose documents cover aspects: the question carries the
+aspects (its scenario's ``aspects``, absent from a question about a list without any, so older stored questions read
+the same) and its ``alpha``; a wrong answer is diagnosed by NDCG (the grades alone), alpha 0 or 1, and nearby
+cutoffs."""
 
 from __future__ import annotations
 
 import csv as _csv
 import dataclasses
 import io
+import itertools
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ir_metrics_lab.core import family_display
 from ir_metrics_lab.core.classroom import moves
+from ir_metrics_lab.core.lessons import diversity
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import Scenario
 from metrics.catalog import registry
@@ -39,7 +46,7 @@ CHOICES = ("A", "B", "tie")
 CHOICE_LABELS = {"A": "List A", "B": "List B", "tie": "They tie"}
 # The measures a class is asked about: the playground's cards (registry order) that score the list (not IDCG, a step
 # of NDCG), cut or uncut as the cards show them.
-MEASURES = tuple(f.key for f in family_display.carded() if f.scores_the_list)
+MEASURES = (*(f.key for f in family_display.carded() if f.scores_the_list), *moves.ASPECT_MEASURES)
 # The one a teacher starts with: the family of the default measure set's first measure (NDCG@10's).
 FIRST_MEASURE = next(m.family for m in map(parse_measure, registry.default_measures()) if m.family in MEASURES)
 ANSWER_LIMIT = 1e6  # a predicted value beyond this is a typo, not an answer
@@ -52,7 +59,9 @@ def measure_k(measure: str, k: int) -> int | None:
 
 
 def _scenario_json(scn: Scenario) -> dict[str, Any]:
+    aspects = {"aspects": {d: list(names) for d, names in scn.aspects.items()}} if scn.aspects else {}
     return {
+        **aspects,
         "ranking": list(scn.ranking),
         "shelf": list(scn.shelf),
         "tail": list(scn.tail),
@@ -78,6 +87,7 @@ def scenario(question: Mapping[str, Any]) -> Scenario:
         scale=raw["scale"],
         tail=tuple(raw["tail"]),
         unjudged=frozenset(raw["unjudged"]),
+        aspects={d: tuple(names) for d, names in raw.get("aspects", {}).items()},  # none in older questions
     )
 
 
@@ -88,25 +98,44 @@ def scenario_b(question: Mapping[str, Any]) -> Scenario:
     return scenario(question).reordered(question["ranking_b"])
 
 
-def predict(scn: Scenario, measure: str, decimals: int = DECIMALS) -> dict[str, Any]:
-    """Predict ``measure`` of the scenario's list."""
+def uses_aspects(question: Mapping[str, Any]) -> bool:
+    """Whether the question's measure reads the aspects the documents cover (alpha-nDCG)."""
+    return question["measure"] in moves.ASPECT_MEASURES
+
+
+def predict(scn: Scenario, measure: str, decimals: int = DECIMALS, *, alpha: float | None = None) -> dict[str, Any]:
+    """Predict ``measure`` of the scenario's list; ``alpha`` (None: ndeval's 0.5) for alpha-nDCG, which needs a
+    document that covers an aspect."""
     if measure not in MEASURES:
         raise ValueError(f"a class can be asked about {', '.join(MEASURES)}, not {measure!r}")
     if not scn.ranking:
         raise ValueError("the list is empty: there is nothing to ask about")
+    extra: dict[str, Any] = {}
+    if measure in moves.ASPECT_MEASURES:
+        alpha = moves.DEFAULT_ALPHA if alpha is None else float(alpha)
+        if not 0 <= alpha <= 1:
+            raise ValueError(f"alpha runs from 0 to 1, not {alpha:g}")
+        qrels, threshold = scn.subtopic_qrels, scn.conventions.threshold
+        if not any(g >= threshold for judged in qrels.values() for g in judged.values()):
+            raise ValueError(
+                f"no judged relevant document covers an aspect: {measure} is 0 whatever the order (give the "
+                "documents aspects in the Diversity and novelty lesson)"
+            )
+        extra["alpha"] = alpha
     return {
         "kind": "predict",
         "measure": measure,
         "k": measure_k(measure, scn.k),
         "decimals": decimals,
         "scenario": _scenario_json(scn),
+        **extra,
     }
 
 
-def pick_better(scn: Scenario, doc: str, to_rank: int, measure: str) -> dict[str, Any]:
+def pick_better(scn: Scenario, doc: str, to_rank: int, measure: str, *, alpha: float | None = None) -> dict[str, Any]:
     """Which is higher: ``measure`` of the scenario's list (A), or of the same list with ``doc`` moved to
     ``to_rank`` (B)?"""
-    question = predict(scn, measure)
+    question = predict(scn, measure, alpha=alpha)
     moved = scn.moved(doc, to_rank)
     if moved.ranking == scn.ranking:
         raise ValueError(f"{doc!r} is already at rank {to_rank}: lists A and B would be the same")
@@ -118,10 +147,10 @@ def pick_better(scn: Scenario, doc: str, to_rank: int, measure: str) -> dict[str
     }
 
 
-def compare(scn_a: Scenario, scn_b: Scenario, measure: str) -> dict[str, Any]:
+def compare(scn_a: Scenario, scn_b: Scenario, measure: str, *, alpha: float | None = None) -> dict[str, Any]:
     """Which of two retrievers' lists (the A vs B page's) scores higher on ``measure``? They must share their
     judgments, so only the order differs; k and conventions are list A's."""
-    if scn_a.qrels != scn_b.qrels:
+    if scn_a.qrels != scn_b.qrels or scn_a.subtopic_qrels != scn_b.subtopic_qrels:
         raise ValueError("the two lists must have the same judgments to be compared")
     if not scn_b.ranking:
         raise ValueError("list B is empty: there is nothing to compare")
@@ -129,18 +158,24 @@ def compare(scn_a: Scenario, scn_b: Scenario, measure: str) -> dict[str, Any]:
     if scn_a.full_ranking == scn_b.full_ranking:
         raise ValueError("lists A and B are in the same order: there is nothing to compare")
     return {
-        **predict(scn_a, measure),
+        **predict(scn_a, measure, alpha=alpha),
         "kind": "choice",
         "ranking_b": list(scn_b.ranking),
         "scenario_b": _scenario_json(scn_b),
     }
 
 
-def best_move(scn: Scenario, measure: str) -> dict[str, Any]:
+def best_move(scn: Scenario, measure: str, *, alpha: float | None = None) -> dict[str, Any]:
     """Which of a few candidate moves of one document (ir_metrics_lab.core.classroom.moves.options) raises ``measure``
     most?"""
-    question = predict(scn, measure, moves.DECIMALS)
-    picked, also_best = moves.options(scn, measure, question["k"])
+    question = predict(scn, measure, moves.DECIMALS, alpha=alpha)
+    picked, also_best = moves.options(scn, measure, question["k"], alpha=question.get("alpha"))
+    return _move_question(question, picked, also_best)
+
+
+def _move_question(
+    question: dict[str, Any], picked: Sequence[moves.Move], also_best: Sequence[moves.Move]
+) -> dict[str, Any]:
     return {
         **question,
         "kind": "move",
@@ -153,8 +188,11 @@ def best_move(scn: Scenario, measure: str) -> dict[str, Any]:
 
 def from_quiz(exercise: Any) -> dict[str, Any]:
     """A quiz exercise (ir_metrics_lab.core.lessons.quiz) as a question about the exercise's own list: a predict
-    exercise asks the same measure; a reorder exercise asks which move raises its NDCG@k most. Raises ValueError for the
-    MRR exercise, which is about three queries, not one list."""
+    exercise asks the same measure; a reorder exercise asks which move raises its NDCG@k most; an aspect move exercise
+    asks its own question (its list, aspects and options). Raises ValueError for the MRR exercise, which is about three
+    queries, not one list."""
+    if exercise.kind == "aspect_move":
+        return {**aspect_moves(exercise.scenario, exercise.family, exercise.options), "source": "quiz"}
     if exercise.kind not in ("predict", "reorder"):
         raise ValueError("this exercise is about several queries: a poll asks about one list")
     missed = tuple(d for d, g in exercise.qrels.items() if d not in exercise.ranking and g > 0)
@@ -169,6 +207,22 @@ def from_quiz(exercise: Any) -> dict[str, Any]:
     return {**question, "source": "quiz"}
 
 
+def aspect_moves(
+    scn: Scenario, measure: str, picked: Sequence[tuple[str, int]], *, alpha: float | None = None
+) -> dict[str, Any]:
+    """Which of these moves (document, to rank), chosen elsewhere (the quiz's), raises ``measure`` most? Their values
+    must differ by at least moves.MIN_GAP, so exactly one is right."""
+    question = predict(scn, measure, moves.DECIMALS, alpha=alpha)
+    chosen = [
+        moves.Move(doc, scn.ranking.index(doc) + 1, to, moves.value(scn.moved(doc, to), measure, question["k"],
+                                                                     question.get("alpha")))
+        for doc, to in picked
+    ]  # fmt: skip
+    if any(abs(a.value - b.value) < moves.MIN_GAP for a, b in itertools.combinations(chosen, 2)):
+        raise ValueError(f"two of these moves give {measure} within {moves.MIN_GAP}: there is no one right answer")
+    return _move_question(question, chosen, [])
+
+
 def choices(question: Mapping[str, Any]) -> tuple[str, ...]:
     """The answer keys of a choice or move question."""
     if question["kind"] == "move":
@@ -176,16 +230,22 @@ def choices(question: Mapping[str, Any]) -> tuple[str, ...]:
     return CHOICES
 
 
-def move_text(move: Mapping[str, Any]) -> str:
-    """``d3: rank 4 → 1``, the id shown literally (ir_metrics_lab.core.markdown.plain)."""
-    return f"{plain(move['doc'], one_line=True)}: rank {move['from']} → {move['to']}"
+def move_text(move: Mapping[str, Any], question: Mapping[str, Any] | None = None) -> str:
+    """``d3: rank 4 → 1``, the id shown literally (ir_metrics_lab.core.markdown.plain); with the ``question`` of an
+    aspect measure, the aspects the document covers too: ``d3 (price, range): rank 4 → 1``."""
+    covers = ""
+    if question is not None and uses_aspects(question):
+        names = scenario(question).aspects_of(move["doc"])
+        covers = f" ({', '.join(plain(n, one_line=True) for n in names) or 'no aspect'})"
+    return f"{plain(move['doc'], one_line=True)}{covers}: rank {move['from']} → {move['to']}"
 
 
 def choice_label(question: Mapping[str, Any], key: str) -> str:
-    """How an answer key is shown: "List A", or "2 · d3: rank 4 → 1" (Markdown: the id escaped)."""
+    """How an answer key is shown: "List A", or "2 · d3: rank 4 → 1" (Markdown: the id escaped; an aspect
+    question's with the aspects the document covers)."""
     if question["kind"] == "move":
         option = next(o for o in question["options"] if o["key"] == key)
-        return f"{key} · {move_text(option)}"
+        return f"{key} · {move_text(option, question)}"
     return CHOICE_LABELS[key]
 
 
@@ -209,24 +269,48 @@ def option_values(question: Mapping[str, Any]) -> list[tuple[str, float]]:
     return [(key, breakdown(question, key).value) for key in choices(question)]
 
 
+def coverage(question: Mapping[str, Any]) -> str:
+    """For an aspect question, in plain text (user text unescaped: pages show it through
+    ir_metrics_lab.core.markdown.plain): what the top k of the list covers, and NDCG against alpha-nDCG
+    (ir_metrics_lab.core.lessons.diversity.coverage); of the best move's list, of lists A and B, or of the list."""
+
+    def said(side: str, whose: str) -> str:
+        return diversity.coverage(diversity.diversity(side_scenario(question, side), question["alpha"]), whose)
+
+    if question["kind"] == "move":
+        right = right_answer(question)
+        move = next(o for o in question["options"] if o["key"] == right)
+        return said(right, f"After the best move, {move['doc']}: rank {move['from']} → {move['to']}, the")
+    if question["kind"] == "choice":
+        return " ".join(said(side, f"List {side}'s") for side in ("A", "B"))
+    return said("A", "The list's")
+
+
 def label(question: Mapping[str, Any]) -> str:
-    """The measure as the cards write it, e.g. ``NDCG@5`` or ``AP``."""
-    return f"{question['measure']}@{question['k']}" if question["k"] is not None else question["measure"]
+    """The measure as the cards write it, e.g. ``NDCG@5`` or ``AP``; alpha-nDCG as ndeval does (``alpha-nDCG@5``: its
+    alpha is in the prompt)."""
+    name = question["measure"]
+    if name in moves.ASPECT_MEASURES:
+        name = registry.family(name).names.spellings[0]
+    return f"{name}@{question['k']}" if question["k"] is not None else name
+
+
+def measure_asked(question: Mapping[str, Any]) -> str:
+    """The measure as a question asks it: its label, with alpha when it has one (``alpha-nDCG@5 (α = 0.5)``)."""
+    return f"{label(question)} (α = {question['alpha']:g})" if "alpha" in question else label(question)
 
 
 def prompt(question: Mapping[str, Any]) -> str:
     """The question in words (no user text in it)."""
     if question["kind"] == "predict":
-        return f"What is {label(question)} of this list? Answer to {question['decimals']} decimal places."
+        return f"What is {measure_asked(question)} of this list? Answer to {question['decimals']} decimal places."
     if question["kind"] == "move":
-        return f"Which move raises {label(question)} most?"
-    return f"Which list has the higher {label(question)}?"
+        return f"Which move raises {measure_asked(question)} most?"
+    return f"Which list has the higher {measure_asked(question)}?"
 
 
 def breakdown(question: Mapping[str, Any], side: str = "A") -> Breakdown:
-    scn = side_scenario(question, side)
-    function = registry.family(question["measure"]).function
-    return function(list(scn.full_ranking), scn.qrels, question["k"], conventions=scn.conventions)
+    return moves.breakdown(side_scenario(question, side), question["measure"], question["k"], question.get("alpha"))
 
 
 def right_answer(question: Mapping[str, Any]) -> str:
@@ -283,8 +367,7 @@ def result(question: Mapping[str, Any], values: Sequence[str]) -> Result:
     counts = Counter(shown(question, v) for v in values)
     if question["kind"] == "predict":
         asked = breakdown(question).value
-        scn = scenario(question)
-        found = diagnosis.variants(question["measure"], scn.full_ranking, scn.qrels, question["k"], scn.conventions)
+        found = _variants(question)
         correct, diagnosed, unexplained = 0, Counter(), 0
         for value in values:
             number = float(value)
@@ -313,6 +396,8 @@ def result(question: Mapping[str, Any], values: Sequence[str]) -> Result:
 def _explained(question: Mapping[str, Any]) -> dict[str, list[str]]:
     """For a choice or move question: each wrong answer that another convention or cutoff makes right, with those
     mistakes (metrics.teaching.diagnosis)."""
+    if uses_aspects(question):
+        return _aspect_explained(question)
     scn = scenario(question)
     if question["kind"] == "move":
         keys = choices(question)
@@ -339,9 +424,67 @@ def variants_table(question: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(value to the asked places, mistake) for every variant: what each common mistake would answer."""
     if question["kind"] != "predict":
         return []
+    return [(f"{v.value:.{question['decimals']}f}", v.mistake) for v in _variants(question)]
+
+
+def _variants(question: Mapping[str, Any]) -> tuple[diagnosis.Variant, ...]:
+    """A predict question's answer under each common mistake (metrics.teaching.diagnosis; for an aspect measure,
+    :func:`_aspect_mistakes`), the values that differ from the asked one, mistakes that agree joined."""
     scn = scenario(question)
-    found = diagnosis.variants(question["measure"], scn.full_ranking, scn.qrels, question["k"], scn.conventions)
-    return [(f"{v.value:.{question['decimals']}f}", v.mistake) for v in found]
+    if not uses_aspects(question):
+        return diagnosis.variants(question["measure"], scn.full_ranking, scn.qrels, question["k"], scn.conventions)
+    asked = breakdown(question).value
+    found: list[diagnosis.Variant] = []
+    for mistake, cut, score in _aspect_mistakes(question):
+        value = score(scn)
+        if abs(value - asked) <= diagnosis.SAME:
+            continue
+        same = next((i for i, v in enumerate(found) if abs(v.value - value) <= diagnosis.SAME), None)
+        if same is None:
+            found.append(diagnosis.Variant(mistake, cut, scn.conventions, value))
+        else:
+            found[same] = dataclasses.replace(found[same], mistake=f"{found[same].mistake}, or {mistake}")
+    return tuple(found)
+
+
+Score = Callable[[Scenario], float]
+
+
+def _aspect_mistakes(question: Mapping[str, Any]) -> list[tuple[str, int | None, Score]]:
+    """(mistake, cutoff, the value it gives a list) for an aspect measure: NDCG (the grades alone), alpha 0 (repeats
+    earn in full) or 1 (repeats earn nothing), and the cutoffs metrics.teaching.diagnosis tries."""
+    measure, k, alpha = question["measure"], question["k"], question["alpha"]
+    ndcg = f"NDCG@{k}" if k is not None else "NDCG"
+    found: list[tuple[str, int | None, Score]] = [
+        (f"{ndcg}: the grades alone, the aspects ignored", k, lambda s: moves.value(s, "NDCG", k))
+    ]
+    for other, meaning in ((0.0, "a repeated aspect earns its full gain again"), (1.0, "a repeated aspect earns 0")):
+        if other != alpha:
+            score: Score = lambda s, other=other: moves.value(s, measure, k, other)  # noqa: E731
+            found.append((f"α = {other:g} instead of {alpha:g}: {meaning}", k, score))
+    length = len(scenario(question).full_ranking)
+    for mistake, cut in diagnosis.cutoff_changes(k, length):
+        found.append((mistake, cut, lambda s, cut=cut: moves.value(s, measure, cut, alpha)))
+    return found
+
+
+def _aspect_explained(question: Mapping[str, Any]) -> dict[str, list[str]]:
+    """:func:`_explained` for an aspect measure: each wrong answer that one of :func:`_aspect_mistakes` makes right."""
+    right = right_answer(question)
+    keys = choices(question) if question["kind"] == "move" else ("A", "B")
+    lists = [side_scenario(question, key) for key in keys]
+    explained: dict[str, list[str]] = {}
+    for mistake, _, score in _aspect_mistakes(question):
+        values = [score(s) for s in lists]
+        if question["kind"] == "move":
+            top = max(values)
+            winners = [key for key, v in zip(keys, values, strict=True) if abs(v - top) <= diagnosis.SAME]
+            chosen = winners[0] if len(winners) == 1 else None
+        else:
+            chosen = diagnosis.better_choice(*values)
+        if chosen is not None and chosen != right:
+            explained.setdefault(chosen, []).append(mistake)
+    return explained
 
 
 CSV_COLUMNS = ("round", "measure", "kind", "answer", "right_answer", "correct", "diagnosis", "answered_at_ms")
@@ -353,9 +496,8 @@ def csv(question: Mapping[str, Any], round_: int, answers: Sequence[tuple[str, i
     out = io.StringIO()
     writer = _csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    scn = scenario(question)
     if question["kind"] == "predict":
-        found = diagnosis.variants(question["measure"], scn.full_ranking, scn.qrels, question["k"], scn.conventions)
+        found = _variants(question)
         asked = breakdown(question).value
     else:
         explained = _explained(question)
@@ -367,15 +509,24 @@ def csv(question: Mapping[str, Any], round_: int, answers: Sequence[tuple[str, i
         else:
             is_right = value == right
             mistake = "" if is_right else "; or ".join(explained.get(value, []))
-        writer.writerow([round_, label(question), question["kind"], value, right, int(is_right), mistake, answered_ms])
+        row = [round_, measure_asked(question), question["kind"], value, right, int(is_right), mistake, answered_ms]
+        writer.writerow(row)
     return out.getvalue()
 
 
+def aspects_text(scn: Scenario, doc: str) -> str:
+    """The aspects ``doc`` covers, shown literally: ``price, range``, or ``–``."""
+    return ", ".join(plain(name, one_line=True) for name in scn.aspects_of(doc)) or "–"
+
+
 def _list_table(scn: Scenario, ranking: Sequence[str]) -> list[str]:
-    rows = ["| rank | document | title | grade |", "|---:|---|---|---:|"]
+    covers = bool(scn.aspects)
+    rows = ["| rank | document | title |" + (" aspects |" if covers else "") + " grade |"]
+    rows.append("|---:|---|---|" + ("---|" if covers else "") + "---:|")
     for rank, doc in enumerate(ranking, 1):
         cells = (plain(doc, one_line=True), plain(scn.title(doc), one_line=True))
-        rows.append(f"| {rank} | {cells[0]} | {cells[1]} | {scn.grades.get(doc, 0)} |")
+        aspects = f" {aspects_text(scn, doc)} |" if covers else ""
+        rows.append(f"| {rank} | {cells[0]} | {cells[1]} |{aspects} {scn.grades.get(doc, 0)} |")
     return rows
 
 
@@ -384,12 +535,12 @@ def markdown(question: Mapping[str, Any], round_: int, outcome: Result) -> str:
     with its worked formula, and the diagnosed mistakes. No nicknames. Ids and titles go through
     ir_metrics_lab.core.markdown.plain."""
     scn = scenario(question)
-    lines = [f"# Live class, round {round_}: {label(question)}", "", f"**Question.** {prompt(question)}", ""]
+    lines = [f"# Live class, round {round_}: {measure_asked(question)}", "", f"**Question.** {prompt(question)}", ""]
     if question["kind"] == "move":
         lines += ["**The list**", "", *_list_table(scn, scn.ranking), "", f"| option | move | {label(question)} |"]
         lines += ["|---|---|---:|"]
         lines += [
-            f"| {key} | {move_text(o)} | {v:.{question['decimals']}f} |"
+            f"| {key} | {move_text(o, question)} | {v:.{question['decimals']}f} |"
             for o, (key, v) in zip(question["options"], option_values(question), strict=True)
         ]
         lines.append("")
