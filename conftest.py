@@ -6,6 +6,9 @@ At the top level, not in tests/: pytest imports a conftest.py outside a package 
 tests/browser/conftest.py has, and collecting the doctests of a conftest.py in tests/ then failed with "import file
 mismatch"."""
 
+import sys
+
+import pytest
 from hypothesis import settings
 
 # No deadline anywhere: Hypothesis fails an example slower than 200 ms by default, and on a 2-core machine shared
@@ -13,3 +16,16 @@ from hypothesis import settings
 settings.register_profile("default-no-deadline", deadline=None)
 settings.register_profile("ci", derandomize=True, deadline=None)
 settings.load_profile("default-no-deadline")
+
+
+# Streamlit's AppTest runs app.py as the ``__main__`` module and leaves it in sys.modules; multiprocessing's spawn (a
+# Dask LocalCluster's worker processes) then runs app.py in each child, which fails ("Nanny failed to start worker
+# process"). Each test ends with the process's own ``__main__`` back, whichever tests shared its worker.
+_MAIN_MODULE = sys.modules["__main__"]
+
+
+@pytest.fixture(autouse=True)
+def _main_module_restored():
+    yield
+    if sys.modules.get("__main__") is not _MAIN_MODULE:
+        sys.modules["__main__"] = _MAIN_MODULE

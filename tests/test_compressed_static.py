@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -38,7 +39,10 @@ def request(files, path, method="GET", **headers):
         "path": path,
         "headers": [(k.replace("_", "-").encode(), v.encode()) for k, v in headers.items()],
     }
-    return asyncio.run(files.respond(path, scope, send)), sent
+    # In a thread of its own: a worker that has run a browser test keeps Playwright's event loop running in its main
+    # thread, where asyncio.run refuses to start.
+    with ThreadPoolExecutor(1) as apart:
+        return apart.submit(asyncio.run, files.respond(path, scope, send)).result(), sent
 
 
 def test_a_script_goes_out_gzipped_once_with_its_headers(files):
