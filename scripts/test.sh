@@ -49,11 +49,11 @@ unset PYTHONDONTWRITEBYTECODE
 mypy_out="$(mktemp)"
 .venv/bin/python -m mypy >"$mypy_out" 2>&1 &
 mypy_pid=$!
-# One worker per core, at most 4: each browser-testing worker starts its own app server and Chromium. loadgroup:
-# each browser-test module is one unit of work, whole on one worker, and every other test a unit of its own
-# (tests/browser/conftest.py says why).
+# One worker per core, at most 4: each browser-testing worker starts its own app server and Chromium. worksteal: a
+# worker that runs out takes half of another's queue (with plain load scheduling the browser tests, collected first,
+# all landed on one worker while the other finished early and sat idle).
 status=0
-.venv/bin/python -m pytest --numprocesses=auto --maxprocesses=4 --dist=loadgroup "$@" || status=$?
+.venv/bin/python -m pytest --numprocesses=auto --maxprocesses=4 --dist=worksteal "$@" || status=$?
 mypy_status=0
 wait "$mypy_pid" || mypy_status=$?
 cat "$mypy_out"

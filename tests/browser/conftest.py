@@ -485,19 +485,6 @@ def another_browser(browser, app_server) -> Iterator:
             context.close()
 
 
-# With `--dist=loadgroup` (scripts/test.sh) each browser-test module is one unit of work: it runs whole on one worker,
-# so its module-scoped session and pages are set up once, and the modules, collected first and largest first, start
-# on every worker at once; every other test is a unit of its own, and they fill the workers' gaps to the end. A
-# browser test keeps its chain of processes (pytest, the app server, Chromium) waiting on each other for part of its
-# time, which the other tests' CPU work fills.
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the marks
-def pytest_collection_modifyitems(config, items):
-    browser_dir = Path(__file__).parent
-    for item in items:
-        if item.path.parent == browser_dir:
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
-
-
 # What a failed test's page showed, for a red CI run whose only record is its text: the app's state, the messages on
 # screen and the address; the screenshot goes to tests/artifacts/failed-<test>.png for a local run.
 FAILURE_STATE_JS = f"""() => ({{
