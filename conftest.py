@@ -1,6 +1,6 @@
-"""Hypothesis' settings profiles. For CI: derandomized (each test draws the same examples on every run), so a red run
-is reproducible; .ci/run selects it (--hypothesis-profile=ci); elsewhere each run draws new examples. Neither has a
-deadline.
+"""Fixtures every test file shares, and Hypothesis' settings profiles. For CI: derandomized (each test draws the same
+examples on every run), so a red run is reproducible; .ci/run selects it (--hypothesis-profile=ci); elsewhere each run
+draws new examples. Neither has a deadline.
 
 At the top level, not in tests/: pytest imports a conftest.py outside a package as the module ``conftest``, the name
 tests/browser/conftest.py has, and collecting the doctests of a conftest.py in tests/ then failed with "import file
@@ -29,3 +29,15 @@ def _main_module_restored():
     yield
     if sys.modules.get("__main__") is not _MAIN_MODULE:
         sys.modules["__main__"] = _MAIN_MODULE
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A throwaway PostgreSQL cluster (scripts/temporary_postgres.py), one per test process: starting one costs about
+    a second, and each store test empties the tables it uses."""
+    from ir_metrics_lab.core.classroom import store
+    from scripts.temporary_postgres import temporary_postgres
+
+    with temporary_postgres() as url:
+        yield url
+        store.dispose_engine(url)

@@ -1,5 +1,5 @@
-"""The live-class store on both back ends: SQLite (a file in a temporary folder) and a real PostgreSQL server that
-this file starts (scripts/temporary_postgres.py: Debian's binaries, a throwaway cluster on a private Unix socket).
+"""The live-class store on both back ends: SQLite (a file in a temporary folder) and a real PostgreSQL server (the
+``postgres_url`` fixture, conftest.py: Debian's binaries, a throwaway cluster on a private Unix socket).
 Every test runs on both."""
 
 from __future__ import annotations
@@ -18,17 +18,9 @@ import sqlalchemy as sa
 
 from ir_metrics_lab.core.classroom import store
 from ir_metrics_lab.core.classroom.store import NotTeacher, PollError, RoundOver, Store, UnknownPoll
-from scripts.temporary_postgres import temporary_postgres
 
 REPO = Path(__file__).resolve().parents[1]
 QUESTION = {"kind": "predict", "measure": "NDCG", "k": 5}
-
-
-@pytest.fixture(scope="module")
-def postgres_url():
-    with temporary_postgres() as url:
-        yield url
-        store.dispose_engine(url)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

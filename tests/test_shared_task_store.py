@@ -21,7 +21,6 @@ from ir_metrics_lab.core.shared_task.bias import leave_one_out
 from ir_metrics_lab.core.shared_task.collection import Collection, Document, Topic
 from ir_metrics_lab.core.shared_task.judgments import build_qrels, disagreements
 from metrics.core.errors import InputError
-from scripts.temporary_postgres import temporary_postgres
 
 REPO = Path(__file__).resolve().parents[1]
 TOPICS = (Topic("t1", "Flat tyres", "Repairs."), Topic("t2", "Lights", "At night."))
@@ -30,13 +29,6 @@ DOCS = Collection(tuple(Document(f"d{i}", f"Title {i}", f"Text {i}.") for i in r
 RUN_A = b"t1 Q0 d1 1 9 a\nt1 Q0 d2 2 8 a\nt1 Q0 d3 3 7 a\nt1 Q0 d4 4 6 a\nt2 Q0 d6 1 9 a\nt2 Q0 d5 2 8 a\n"
 RUN_B = b"t1 Q0 d2 1 9 b\nt1 Q0 d7 2 8 b\nt1 Q0 d1 3 7 b\nt1 Q0 d8 4 6 b\nt2 Q0 d6 1 9 b\nt2 Q0 d9 2 8 b\n"
 RUN_C = b"t1 Q0 d3 1 9 c\nt1 Q0 d1 2 8 c\nt1 Q0 d7 3 7 c\nt1 Q0 d2 4 6 c\nt2 Q0 d5 1 9 c\nt2 Q0 d6 2 8 c\n"
-
-
-@pytest.fixture(scope="module")
-def postgres_url():
-    with temporary_postgres() as url:
-        yield url
-        store.dispose_engine(url)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
