@@ -113,10 +113,18 @@ def test_judgment_group_and_prefs_cases_as_trec_eval(tmp_path, case):
 
 
 def test_dask_as_trec_eval(tmp_path):
-    pytest.importorskip("distributed")
-    for case in [*QRELS_CASES[:5], *[case for case in QRELS_CASES if "run only" in case["name"]]]:
-        judgments, run = _files(tmp_path, case)
-        _assert_as_trec_eval(case, *_cli([*case["args"], "--dask", "local:1", judgments, run]))
+    """The first case on a cluster of the CLI's own (``local:1``); the others on one cluster given by its address:
+    starting a cluster per case cost most of this file's time."""
+    distributed = pytest.importorskip("distributed")
+    first, *others = [*QRELS_CASES[:5], *[case for case in QRELS_CASES if "run only" in case["name"]]]
+    judgments, run = _files(tmp_path, first)
+    _assert_as_trec_eval(first, *_cli([*first["args"], "--dask", "local:1", judgments, run]))
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, silence_logs=50
+    ) as cluster:
+        for case in others:
+            judgments, run = _files(tmp_path, case)
+            _assert_as_trec_eval(case, *_cli([*case["args"], "--dask", cluster.scheduler_address, judgments, run]))
 
 
 def _cut(args: list[str]) -> int | None:
