@@ -92,7 +92,7 @@ def test_a_phone_judges_its_documents_one_at_a_time_to_the_end(task):
     for n, (topic, doc) in enumerate(mine):
         assert f"{n} of {len(mine)} judged" in at.get("progress")[0].proto.text
         topic_title = next(t.title for t in TOPICS if t.id == topic)
-        assert at.header[0].value == f"Topic: {topic_title}"
+        assert at.header[0].value == plain(f"Topic: {topic_title}")
         assert at.subheader[0].value == f"Title \\<{doc[1:]}\\>"  # the document's title, literally
         assert f"Text of document {doc[1:]}\\." in texts(at)
         send(at, n % 4)

@@ -75,11 +75,22 @@ def test_a_topic_s_agreement_in_a_sentence():
 
 
 def test_fleiss_kappa_read_as_a_sentence():
-    # Three judges, 2 documents, grades (1,1,1) and (0,0,1): P_i = 1 and 1/3, P = 2/3; p = (1/3, 2/3), p_e = 5/9;
-    # kappa = (2/3 - 5/9) / (4/9) = 1/4 ("fair").
-    assert fleiss_kappa([[0, 3, 0, 0], [2, 1, 0, 0]]) == pytest.approx(0.25)
-    reading = judging.agreement_reading(Agreement("t1", "Fleiss", 2, 0.25), 3)
-    assert reading == "Fleiss' kappa 0.25 on 2 documents: fair agreement."
+    # Three judges, 4 documents, grades (1,1,1) (0,0,1) (1,1,1) (0,0,1): P_i = 1, 1/3, 1, 1/3, P = 2/3;
+    # p = (1/3, 2/3), p_e = 5/9; kappa = (2/3 - 5/9) / (4/9) = 1/4 ("fair").
+    assert fleiss_kappa([[0, 3, 0, 0], [2, 1, 0, 0]] * 2) == pytest.approx(0.25)
+    grades = {("t1", str(i)): g for i, g in enumerate([(1, 1, 1), (0, 0, 1)] * 2)}
+    (found,) = agreement_per_topic(grades, 3)
+    assert found.kappa == pytest.approx(0.25)
+    assert judging.agreement_reading(found, 3) == "Fleiss' kappa 0.25 on 4 documents: fair agreement."
+
+
+def test_a_kappa_on_a_handful_of_documents_is_not_read_in_words():
+    # One document, judges 1 and 0: p_o = 0, p_e = 0 (each judge used one grade, a different one): kappa 0.
+    (one,) = agreement_per_topic({("t1", "a"): (1, 0)}, 2)
+    assert one.kappa == 0.0
+    assert judging.agreement_reading(one, 2) == "Not enough judgments yet to read: Cohen's kappa 0.00 on 1 document."
+    three = Agreement("t1", "Cohen", judging.MIN_DOCUMENTS - 1, 0.5)
+    assert judging.agreement_reading(three, 2).startswith("Not enough judgments yet to read")
 
 
 def test_undefined_agreement_says_why():

@@ -32,11 +32,11 @@ REFRESH_S = 1.0  # a judgment on the projector within 2 s (issue #48), with a re
 AREA = "task_board"  # widget_state's message area
 DISAGREEMENTS_SHOWN = 30  # the widest first; the rest are counted
 BOARD_CSS = """
-.st-key-task_board [data-testid="stMetricValue"] { font-size: 3rem; font-weight: 700; color: #1F2933; }
-.st-key-task_board [data-testid="stMetricLabel"] p { font-size: 1.15rem; font-weight: 600; color: #1F2933; }
 .st-key-task_board [data-testid="stMarkdownContainer"] p,
 .st-key-task_board [data-testid="stMarkdownContainer"] td,
 .st-key-task_board [data-testid="stMarkdownContainer"] th { font-size: 1.1rem; color: #1F2933; }
+.st-key-task_board [data-testid="stMetricValue"] p { font-size: 3rem; font-weight: 700; color: #1F2933; }
+.st-key-task_board [data-testid="stMetricLabel"] p { font-size: 1.2rem; font-weight: 600; color: #1F2933; }
 """  # static: nothing from the user; ink on white for a washed-out projector
 _LOGGER = logging.getLogger(__name__)
 
@@ -92,17 +92,18 @@ def _chart(snapshot: Snapshot, rows: list[Progress]) -> go.Figure:
     """Per topic, stacked: judged, then not judged yet, out of the pool."""
     labels = [chart_label(_topic_label(snapshot, r.topic or "")) for r in rows]
     fig = go.Figure()
+    outline = {"color": palette.COLORS["ink"], "width": 1}  # the unjudged part's edge on white, off a projector too
     fig.add_bar(y=labels, x=[r.judged for r in rows], name="judged", orientation="h",
-                marker={"color": palette.COLORS["blue"]}, text=[r.judged for r in rows], textposition="inside",
-                insidetextfont={"color": "#FFFFFF"})  # fmt: skip
+                marker={"color": palette.COLORS["blue"], "line": outline}, text=[r.judged for r in rows],
+                textposition="inside", insidetextfont={"color": "#FFFFFF"})  # fmt: skip
     fig.add_bar(y=labels, x=[r.pool - r.judged for r in rows], name="not judged yet", orientation="h",
-                marker={"color": "#FFFFFF", "pattern": palette.pattern("/")})  # fmt: skip
+                marker={"color": "#FFFFFF", "pattern": palette.pattern("/"), "line": outline})  # fmt: skip
     fig.update_layout(
         title="Pooled documents judged, per topic",
         barmode="stack",
-        height=80 + 36 * len(rows),
-        margin={"l": 10, "r": 10, "t": 40, "b": 40},
-        legend={"orientation": "h", "y": -0.15},
+        height=110 + 36 * len(rows),
+        margin={"l": 10, "r": 10, "t": 40, "b": 50},
+        legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom", "traceorder": "normal"},
         xaxis_title="pooled documents",
     )
     fig.update_yaxes(autorange="reversed", automargin=True)
@@ -141,8 +142,11 @@ def _disagreements(snapshot: Snapshot, token: str | None) -> None:
     settled = sum(d.settled is not None for d in found)
     st.markdown(f"{settled} of {len(found)} settled.")
     documents = live.read(_titles, snapshot.task.code, default={})
-    for shown in found[:DISAGREEMENTS_SHOWN]:
-        _disagreement(snapshot, shown, documents.get(shown.item[1], ""), token)
+    shown = found[:DISAGREEMENTS_SHOWN]
+    for start in range(0, len(shown), 2):  # two a row on a wide screen (in reading order), one a row on a phone
+        for column, one in zip(st.columns(2), shown[start : start + 2], strict=False):
+            with column:
+                _disagreement(snapshot, one, documents.get(one.item[1], ""), token)
     if len(found) > DISAGREEMENTS_SHOWN:
         st.markdown(f"{len(found) - DISAGREEMENTS_SHOWN} more, with a narrower spread, are not shown.")
 

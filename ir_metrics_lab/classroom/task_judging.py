@@ -35,7 +35,38 @@ JUDGING_CSS = """
 .st-key-task_judging [role="radiogroup"] label { min-height: 3rem; align-items: center; padding: 0.25rem 0; }
 .st-key-task_judging [role="radiogroup"] label p { font-size: 1.15rem; }
 .st-key-task_judging_document p { font-size: 1.1rem; line-height: 1.55; }
+.st-key-task_judging [data-testid="stBaseButton-primaryFormSubmit"] { min-height: 3.25rem; }
+.st-key-task_judging [data-testid="stBaseButton-primaryFormSubmit"] p { font-size: 1.2rem; font-weight: 600; }
+.st-key-task_judging_focus { display: none; }
+.st-key-task_judging { scroll-margin-top: 4.5rem; }
 """  # static: nothing from the user
+# After a grade is sent the next document is drawn where the last one was, and a reader at the Send button would see
+# its grades, not its text: the panel is scrolled to its top (what was sent, the progress, the topic) and the topic's
+# heading focused (a screen reader reads it; the next Tab reaches the grades). Not on the page's first document: the
+# reader starts at the top. It runs in the page (a v2 component, no iframe); the heading may be drawn a frame after
+# it, so it looks for a second.
+_FOCUS_JS = """
+export default function (component) {
+  const { data } = component;
+  if (!data || !data.item || window.__irlabJudgingShown === data.item) return;
+  const first = window.__irlabJudgingShown === undefined;
+  window.__irlabJudgingShown = data.item;
+  if (first) return;
+  let tries = 0;
+  const look = () => {
+    const heading = [...document.querySelectorAll(".st-key-task_judging h2")]
+      .find((h) => h.textContent.trim() === data.heading);
+    if (!heading) { if ((tries += 1) < 60) requestAnimationFrame(look); return; }
+    heading.setAttribute("tabindex", "-1");
+    const top = () => (heading.closest(".st-key-task_judging") || heading).scrollIntoView({ block: "start" });
+    top();
+    heading.focus({ preventScroll: true });
+    setTimeout(top, 250);  // again once the message above has been drawn (scroll anchoring kept the old place)
+  };
+  look();
+}
+"""
+_FOCUS = st.components.v2.component("irlab_task_judging_focus", js=_FOCUS_JS)
 _LOGGER = logging.getLogger(__name__)
 
 
@@ -75,7 +106,6 @@ def _panel(code: str, student: str) -> None:
         total = live.read(tasks.assigned_count, code, student, default=False)
         if remaining is False or total is False:
             return
-        _message()
         _judging(task, student, remaining, total)
     else:
         _message()
@@ -95,13 +125,15 @@ def _message() -> None:
 def _judging(task: Task, student: str, remaining: list[Item], total: int) -> None:
     """The progress, then the next document with its grade form, or the end state."""
     done = total - len(remaining)
+    if total:
+        st.progress(done / total, text=f"{done} of {total} judged")
+    _message()
     if total == 0:
         st.info(
             "You have no documents to judge yet. If you joined after the pool was drawn, the teacher can deal "
             "you in: this page shows your documents as soon as they do."
         )
         return
-    st.progress(done / total, text=f"{done} of {total} judged")
     if not remaining:
         st.success(ALL_DONE, icon=":material/task_alt:")
         return
@@ -111,13 +143,15 @@ def _judging(task: Task, student: str, remaining: list[Item], total: int) -> Non
         return
     topic = next((t for t in task.topics if t.id == topic_id), None)
     document = documents.get(doc_id)
-    st.header(f"Topic: {plain(topic.title if topic else topic_id, one_line=True)}", anchor=False)
+    heading = f"Topic: {topic.title if topic else topic_id}"
+    st.header(plain(heading, one_line=True), anchor=False)
     if topic and topic.description:
         st.markdown(plain(topic.description))
     with st.container(border=True, key="task_judging_document"):
         st.subheader(plain(document.title if document and document.title else doc_id, one_line=True), anchor=False)
         st.markdown(plain(document.text) if document else "This document's text is missing from the collection.")
     _grade_form(task.code, student, (topic_id, doc_id))
+    _FOCUS(key="task_judging_focus", data={"item": _key(task.code, (topic_id, doc_id)), "heading": heading})
 
 
 def _key(code: str, item: Item) -> str:

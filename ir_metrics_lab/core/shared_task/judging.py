@@ -22,6 +22,9 @@ GRADE_MEANINGS = {
     3: ("highly relevant", "exactly what the topic asks for"),
 }
 NOT_ENOUGH = "not enough judgments yet"
+# Below this many fully judged documents a kappa is shown but not read in words: on a handful of documents one grade
+# swings it across bands (a single disagreement on one document gives 0).
+MIN_DOCUMENTS = 4
 
 
 def grade_label(grade: int) -> str:
@@ -126,4 +129,6 @@ def agreement_reading(agreement: Agreement | None, per_item: int) -> str:
         )
     documents = f"{agreement.documents} document{'s' if agreement.documents != 1 else ''}"
     whose = "Fleiss'" if agreement.method == "Fleiss" else f"{agreement.method}'s"
+    if agreement.documents < MIN_DOCUMENTS:
+        return f"Not enough judgments yet to read: {whose} kappa {agreement.kappa:.2f} on {documents}."
     return f"{whose} kappa {agreement.kappa:.2f} on {documents}: {kappa_words(agreement.kappa)}."
