@@ -186,6 +186,17 @@ def test_a_judgment_needs_an_assignment_and_counts_once(url):
     assert tasks.task(code).state == "judging"
 
 
+def test_a_student_s_assignment_is_counted_judged_or_not(url):
+    tasks, code, token = _with_runs(url)
+    assert tasks.assigned_count(code, "ann") == 0  # nothing is assigned before submissions close
+    drawn = tasks.close_submissions(code, token)
+    mine = sorted(item for item, judges in drawn.items() if "ann" in judges)
+    assert tasks.assigned_count(code, "ann") == len(mine) > 0
+    tasks.judge(code, "ann", *mine[0], 1)
+    assert tasks.assigned_count(code, "ann") == len(mine)  # judged ones still count
+    assert tasks.assigned_count(code, "nobody") == 0
+
+
 def test_students_who_join_late_are_dealt_in(url):
     tasks, code, token = _with_runs(url)
     with pytest.raises(TaskError, match="while judging is open"):

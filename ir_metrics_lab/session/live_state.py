@@ -18,6 +18,7 @@ _LIVE_CONNECTION = "live_connection"  # a random id of this session: its limits 
 _LIVE_PENDING = "live_pending"  # (code, round, answer, nickname) not yet in the database: sent again until it is
 _LIVE_MESSAGE = "live_message"  # what the last live-class action said (an error, a confirmation), shown once
 _LIVE_FROM_QUIZ = "live_from_quiz"  # a question handed over by the quiz's "Ask the class", until asked or discarded
+_TASK_SENT = "task_judgments_sent"  # {(task, topic, doc)}: the judgments this phone sent (a double tap sends one)
 
 
 def live_teacher() -> tuple[str, str] | None:
@@ -92,3 +93,12 @@ def live_from_quiz() -> dict | None:
 
 def set_live_from_quiz(question: dict | None) -> None:
     st.session_state[_LIVE_FROM_QUIZ] = question
+
+
+def task_judgment_sent(item: tuple[str, str, str]) -> bool:
+    """Whether this session already sent its grade for (task, topic, document)."""
+    return item in st.session_state.get(_TASK_SENT, set())
+
+
+def mark_task_judgment_sent(item: tuple[str, str, str]) -> None:
+    st.session_state.setdefault(_TASK_SENT, set()).add(item)

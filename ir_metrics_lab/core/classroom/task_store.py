@@ -395,6 +395,13 @@ class TaskStore:
         with self.store._read() as conn:
             return [(t, d) for t, d in conn.execute(query)]
 
+    def assigned_count(self, code: str, student: str) -> int:
+        """How many items ``student`` was given to judge, judged or not (a phone's "n of m judged")."""
+        query = sa.select(sa.func.count()).select_from(assignments)
+        query = query.where(assignments.c.task == normalize_code(code), assignments.c.student == student)
+        with self.store._read() as conn:
+            return conn.execute(query).scalar_one()
+
     def judge(self, code: str, student: str, topic: str, doc: str, grade: int) -> None:
         """Record ``student``'s grade of ``doc`` for ``topic``: once, only when assigned, only while judging."""
         if not (isinstance(grade, int) and grade in GRADES):
