@@ -133,6 +133,8 @@ def test_every_takeaway_has_a_download_button(page, task):
         "Leave one out (CSV)",
         "Notebook",
         "Everything (zip)",
+        "Download the brief",
+        "Download as PDF",
     ]
 
 

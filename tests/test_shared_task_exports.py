@@ -200,3 +200,25 @@ def test_no_leaderboard_before_two_runs_and_a_judgment(tmp_path):
     assert zipfile.ZipFile(io.BytesIO(exports.takeaways_zip(two))).namelist()[:2] == ["qrels.txt", "shared-task.ipynb"]
     store.dispose_engine(database)
     task_store._CREATED.discard(database)
+
+
+def test_the_brief_tells_the_task_its_pool_leaderboard_and_bias(snapshot):
+    from ir_metrics_lab.core.brief import html_page
+    from ir_metrics_lab.core.brief.shared_task import brief
+
+    made = brief(snapshot)
+    board = exports.leaderboard(snapshot)
+    assert made is not None and board is not None
+    assert made.title == "Shared task: Cycling <b>class</b>" and made.file_name == "brief-shared-task.html"
+    pool = snapshot.pool()
+    assert made.story[0].startswith(f"4 runs pooled to depth 5: {len(pool.items())} documents over 6 topics")
+    assert made.table is not None and [row[1] for row in made.table.rows] == list(board.runs)
+    (table,) = made.tables
+    assert [(r[0], r[1], r[3], r[4]) for r in table.rows] == [
+        (b.run, b.measure, f"{b.score:.4f}", f"{b.score_without:.4f}") for b in exports.bias(snapshot)
+    ]
+    command = dict(made.made)["Same numbers from the command line"]
+    assert command.startswith("ir-metrics-compare -c qrels.txt runs/bm25.txt")
+    page = html_page.render(made)
+    assert "Cycling &lt;b&gt;class&lt;/b&gt;" in page and "<b>class" not in page
+    assert page.count('id="table-h"') == 1 and page.count('id="table-2-h"') == 1

@@ -19,7 +19,7 @@ from ir_metrics_lab.core.paths import COMPARE_PAGE, EVALUATE_PAGE
 from ir_metrics_lab.core.shared_task import exports
 from ir_metrics_lab.core.shared_task.bias import RunBias, sentence
 from ir_metrics_lab.core.words import count
-from ir_metrics_lab.parts import teaching
+from ir_metrics_lab.parts import brief_download, teaching
 from ir_metrics_lab.session import dataset_state
 from metrics.compare.leaderboard import Leaderboard
 
@@ -198,12 +198,13 @@ def bias_panel(snapshot: Snapshot) -> None:
 
 def downloads_panel(snapshot: Snapshot) -> None:
     """A download button for each takeaway: qrels, runs, leaderboard (CSV, LaTeX), the leave-one-out table, the
-    notebook, and everything in one zip."""
+    notebook, everything in one zip, and the brief. The zips, the notebook and the brief are built when their button
+    is clicked (Streamlit calls the function then), so a refresh as judgments arrive does not pay for them."""
     st.subheader("Take it home", anchor=False)
     board = board_of(snapshot)
-    files: list[tuple[str, bytes | str, str, str, str | None]] = [
+    files: list[tuple[str, object, str, str, str | None]] = [
         ("Qrels (TREC)", exports.qrels_file(snapshot), exports.QRELS_FILE, "text/plain", "topic 0 document grade"),
-        ("All runs (zip)", exports.runs_zip(snapshot), exports.RUNS_ZIP, "application/zip", None),
+        ("All runs (zip)", lambda: exports.runs_zip(snapshot), exports.RUNS_ZIP, "application/zip", None),
     ]
     if board is not None:
         files += [
@@ -218,22 +219,28 @@ def downloads_panel(snapshot: Snapshot) -> None:
         ]
     biases = exports.bias(snapshot)
     if biases:
-        files.append(("Leave one out (CSV)", exports.bias_csv(biases), "leave-one-out.csv", "text/csv", None))
+        files.append(("Leave one out (CSV)", exports.bias_csv(biases), exports.BIAS_CSV, "text/csv", None))
     files += [
         (
             "Notebook",
-            exports.notebook_text(snapshot),
+            lambda: exports.notebook_text(snapshot),
             exports.NOTEBOOK_FILE,
             "application/x-ipynb+json",
             "Rebuilds every score from qrels.txt and runs/ beside it, with the metrics library.",
         ),
-        ("Everything (zip)", exports.takeaways_zip(snapshot), exports.TAKEAWAYS_ZIP, "application/zip", None),
+        (
+            "Everything (zip)",
+            lambda: exports.takeaways_zip(snapshot, board),
+            exports.TAKEAWAYS_ZIP,
+            "application/zip",
+            "The qrels, the runs, the leaderboard, the leave-one-out table and the notebook, ready to run.",
+        ),
     ]
     with st.container(horizontal=True, gap="small"):
         for label, data, name, mime, help_text in files:
             st.download_button(
                 label,
-                data.encode("utf-8") if isinstance(data, str) else data,
+                _encoded(data),
                 file_name=name,
                 mime=mime,
                 icon=":material/download:",
@@ -242,4 +249,13 @@ def downloads_panel(snapshot: Snapshot) -> None:
                 help=help_text,
             )
     if board is None:
-        st.caption("The leaderboard's files come with the leaderboard: two runs and a first judgment.")
+        st.caption("The leaderboard's files and the brief come with the leaderboard: two runs and a first judgment.")
+    else:
+        brief_download.task(snapshot, key=f"{KEY}_brief")
+
+
+def _encoded(data: object):
+    """Text as UTF-8 bytes; a function (built on click) returning text, wrapped to do the same."""
+    if callable(data):
+        return lambda: _encoded(data())
+    return data.encode("utf-8") if isinstance(data, str) else data

@@ -35,6 +35,7 @@ NOTEBOOK_FILE = "shared-task.ipynb"
 RUNS_ZIP = "runs.zip"
 TAKEAWAYS_ZIP = "shared-task.zip"
 LEADERBOARD_CSV, LEADERBOARD_TEX = "leaderboard.csv", "leaderboard.tex"
+BIAS_CSV = "leave-one-out.csv"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -224,17 +225,17 @@ def notebook_text(snapshot: Snapshot, measures: Sequence[str] = MEASURES) -> str
 # --- the zip of everything ---
 
 
-def takeaways_zip(snapshot: Snapshot) -> bytes:
-    """qrels, runs, leaderboard (when there is one), leave-one-out table and the notebook, in one zip: unzipped, the
-    notebook runs as it is."""
+def takeaways_zip(snapshot: Snapshot, board: Leaderboard | None = None) -> bytes:
+    """qrels, runs, leaderboard (when there is one; ``board``: already computed), leave-one-out table and the
+    notebook, in one zip: unzipped, the notebook runs as it is."""
     files = {QRELS_FILE: qrels_file(snapshot), NOTEBOOK_FILE: notebook_text(snapshot)}
     files |= {run_files(snapshot)[name]: text for name, text in run_texts(snapshot).items()}
-    board = leaderboard(snapshot)
+    board = board or leaderboard(snapshot)
     if board is not None:
         files |= {LEADERBOARD_CSV: leaderboard_csv(board), LEADERBOARD_TEX: leaderboard_latex(board)}
     table = bias(snapshot)
     if table:
-        files["leave-one-out.csv"] = bias_csv(table)
+        files[BIAS_CSV] = bias_csv(table)
     return _zip(files)
 
 
