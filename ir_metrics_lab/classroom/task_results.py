@@ -80,6 +80,18 @@ def board_of(snapshot: Snapshot) -> Leaderboard | None:
     return _board(tuple(exports.run_texts(snapshot).items()), exports.qrels_file(snapshot))
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def _bias(key: tuple, _snapshot: Snapshot) -> list[RunBias]:
+    """The leave-one-out table, by the run texts, the qrels text and the depth that decide it (``key``)."""
+    return exports.bias(_snapshot)
+
+
+def biases_of(snapshot: Snapshot) -> list[RunBias]:
+    """exports.bias, computed once per set of judgments: its readable scoring takes about a second for 26 runs."""
+    key = (tuple(exports.run_texts(snapshot).items()), exports.qrels_file(snapshot), snapshot.task.depth)
+    return _bias(key, snapshot)
+
+
 def leaderboard_panel(snapshot: Snapshot) -> None:
     """The leaderboard of every run on the qrels so far (Compare runs' table: means, letters, Holm) and each run's
     judged share of its top 10; buttons open the runs in Compare runs and Evaluate a run."""
@@ -179,7 +191,7 @@ def bias_panel(snapshot: Snapshot) -> None:
         "again on the qrels without them (Zobel, SIGIR 1998); the other runs keep their scores. AP reads an "
         "unjudged document as not relevant; bpref and infAP were built to hold up when judgments are missing."
     )
-    biases = exports.bias(snapshot)
+    biases = biases_of(snapshot)
     if not biases:
         st.info("This needs at least two runs and one judgment.", icon=":material/info:")
         return
@@ -217,7 +229,7 @@ def downloads_panel(snapshot: Snapshot) -> None:
                 "A booktabs table (\\usepackage{booktabs}), best in bold, letters as superscripts.",
             ),
         ]
-    biases = exports.bias(snapshot)
+    biases = biases_of(snapshot)
     if biases:
         files.append(("Leave one out (CSV)", exports.bias_csv(biases), exports.BIAS_CSV, "text/csv", None))
     files += [
