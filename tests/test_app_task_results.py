@@ -156,3 +156,28 @@ def test_a_run_opens_in_evaluate_and_all_in_compare(task, monkeypatch):
     at.button(key="task_results_open_compare").click().run()
     assert slots["page"].name == "compare_runs.py"
     assert [loaded.name for loaded in slots["cmp_runs"]] == [Path(f).name for f in exports.run_files(snapshot).values()]
+
+
+def test_the_leaderboard_follows_a_new_judgment(tmp_path, monkeypatch):
+    """A judgment made while the page is open shows at its next run: the cached leaderboard is keyed by the qrels."""
+    database = f"sqlite+pysqlite:///{tmp_path / store.SQLITE_FILE}"
+    tasks, code, _ = data.build(database)
+    monkeypatch.setenv("TASK_RESULTS_DB", database)
+    monkeypatch.setenv("TASK_RESULTS_CODE", code)
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    before = tasks.snapshot(code)
+    assert before is not None
+    waiting = sorted(item for item, judges in before.assigned.items() if item not in before.grades)
+    topic, doc = waiting[0]
+    for judge in before.assigned[topic, doc]:
+        tasks.judge(code, judge, topic, doc, 3)  # a relevant document nobody had judged
+    after = tasks.snapshot(code)
+    assert after is not None
+    old, new = exports.leaderboard(before), exports.leaderboard(after)
+    assert old is not None and new is not None and old.means != new.means
+    assert board_tables.markdown(old) in _markdown(at)
+    at.run()
+    assert not at.exception
+    assert board_tables.markdown(new) in _markdown(at) and board_tables.markdown(old) not in _markdown(at)
+    store.dispose_engine(database)
+    task_store._CREATED.discard(database)
