@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from ir_metrics_lab.core import url
-from ir_metrics_lab.core.brief import html_page, many_runs, model, two_lists, two_runs, two_tools
+from ir_metrics_lab.core.brief import html_page, many_runs, model, shared_task, two_lists, two_runs, two_tools
+from ir_metrics_lab.core.classroom.task_store import Snapshot
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.session.datasets import Loaded, RunSource
 from metrics.compare.leaderboard import Leaderboard
@@ -95,3 +96,15 @@ def ab(a: Scenario, b: Scenario, origin: tuple[str, str, str] | None, *, key: st
     source = f"query {origin[0]} of the runs {origin[1]} (A) and {origin[2]} (B)" if origin else ""
     files = _inputs("ab")
     _button("ab", lambda: two_lists.brief(a, b, source=source, inputs=files), key)
+
+
+def task(snapshot: Snapshot, *, key: str) -> None:
+    """A shared task's results (ir_metrics_lab.classroom.task_results): call only when it has a leaderboard."""
+
+    def make() -> model.Brief:
+        made = shared_task.brief(snapshot, _inputs("task"))
+        if made is None:  # the page offers the button only with a leaderboard
+            raise ValueError("the task has no leaderboard yet")
+        return made
+
+    _button("task", make, key)

@@ -51,7 +51,7 @@ def _link(text: str, address: str) -> str:
     return f'<a href="{_e(address)}">{_e(text)}</a>'
 
 
-def _table(table: Table) -> str:
+def _table(table: Table, ident: str = "table-h") -> str:
     head = "".join(
         f'<th scope="col"{" class=num" if i in table.numeric else ""}>{_e(cell)}</th>'
         for i, cell in enumerate(table.header)
@@ -64,7 +64,7 @@ def _table(table: Table) -> str:
             cells.append(f"<td{' class=num' if c in table.numeric else ''}>{text}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return (
-        '<section class="table" aria-labelledby="table-h"><h2 id="table-h">The numbers</h2>'
+        f'<section class="table" aria-labelledby="{ident}"><h2 id="{ident}">{_e(table.title)}</h2>'
         f'<div class="scroll"><table><caption>{_e(table.caption)}</caption><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div></section>"
     )
@@ -111,7 +111,7 @@ def render(brief: Brief, *, printing: bool = False) -> str:
 {f'<ul class="story">{story}</ul>' if story else ""}
 </header>
 <div class="charts">{"".join(_chart(i, chart, len(brief.charts)) for i, chart in enumerate(brief.charts))}</div>
-{_table(brief.table) if brief.table else ""}
+{_table(brief.table) if brief.table else ""}{"".join(_table(t, f"table-{i}-h") for i, t in enumerate(brief.tables, 2))}
 <div class="columns">
 <section class="measures" aria-labelledby="measures-h"><h2 id="measures-h">What each measure rewards</h2>
 <ul>{measures}</ul></section>

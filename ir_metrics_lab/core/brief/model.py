@@ -9,7 +9,13 @@ from datetime import date
 
 import plotly.graph_objects as go
 
-PAGES = {"pair": "compare", "leaderboard": "compare", "tools": "why-tools-differ", "ab": "a-vs-b"}  # app.py's paths
+PAGES = {  # app.py's paths
+    "pair": "compare",
+    "leaderboard": "compare",
+    "tools": "why-tools-differ",
+    "ab": "a-vs-b",
+    "task": "shared-task",
+}
 
 
 @dataclass(frozen=True)
@@ -27,11 +33,12 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     strong: frozenset[tuple[int, int]] = frozenset()  # (row, column) cells in bold: the best per column
     numeric: frozenset[int] = frozenset()  # columns aligned right
+    title: str = "The numbers"
 
 
 @dataclass(frozen=True)
 class Brief:
-    kind: str  # "pair", "leaderboard", "tools", "ab"
+    kind: str  # "pair", "leaderboard", "tools", "ab", "task"
     title: str
     headline: str  # the plain-words verdict
     numbers: str  # the number that matters and how sure we are of it
@@ -42,6 +49,7 @@ class Brief:
     made: tuple[tuple[str, str], ...]  # (what, how): conventions, statistics, tools, inputs, date, command line
     links: tuple[tuple[str, str], ...] = ()  # (text, absolute address) back to the app
     table: Table | None = None
+    tables: tuple[Table, ...] = ()  # more tables, after ``table``
 
     @property
     def file_name(self) -> str:
