@@ -73,7 +73,9 @@ def documents(code: str, created_ms: int) -> Collection:
 def sentence(error: BaseException) -> str:
     """An error's message as a sentence: a capital first, a full stop last."""
     text = str(error).strip()
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    if not isinstance(error, InputError):  # an InputError starts with its file's name, spelt as the file is
+        text = text[:1].upper() + text[1:]
+    return text + ("" if text.endswith(".") else ".")
 
 
 def attempt(area: str, action: Callable[..., Any], *args: Any, success: str | None = None) -> tuple[bool, Any]:
@@ -140,12 +142,17 @@ def claim_teacher_link() -> None:
         st.query_params.pop(key, None)
 
 
+def held_cookie() -> str | None:
+    """The task cookie the browser sent when this session connected."""
+    return st.context.cookies.get(TEACHER_COOKIE)
+
+
 def restore_teacher() -> None:
     """On a session's first run: the task its browser's cookie names becomes the task it runs, if the token is still
     that task's. A projector whose server restarted is back on its task and its controls without a tap."""
     if task_state.task_teacher_checked():
         return
-    held = identity.held_teacher(st.context.cookies.get(TEACHER_COOKIE))
+    held = identity.held_teacher(held_cookie())
     if held and task_state.task_teacher() is None:
         try:
             if task_store().is_teacher(*held):
