@@ -230,3 +230,30 @@ def test_closing_submissions_draws_the_pool_and_opens_judging():
     assert "The results appear here" in texts(at)
     at.button(key="task_reopen").click().run()
     assert shared_task.task_store().task(code).state == "judging"
+
+
+def test_a_database_that_does_not_answer_is_a_message_and_the_run_is_kept(monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from ir_metrics_lab.core.classroom.task_store import TaskStore
+
+    _, code, _ = created()
+    at = join(phone(code), "Red")
+    at.text_input(key="task_run_name").set_value("r1")
+    search(at, "winter tyres")
+    first = added(at, 0)
+
+    real, out = TaskStore.submit_run, {"now": True}
+
+    def down(self, *args, **kwargs):
+        if out["now"]:
+            raise OperationalError("INSERT", {}, Exception("database is locked"))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(TaskStore, "submit_run", down)
+    at.button(key="task_submit_hand").click().run()
+    assert not at.exception
+    assert shown(at.warning[0].value) == "The class server is busy: nothing changed; try again in a moment."
+    out["now"] = False
+    at.button(key="task_submit_hand").click().run()  # the run built is still there: sent again as it was
+    assert shared_task.task_store().snapshot(code).runs["r1"].rankings == {"t1": (first,)}

@@ -235,7 +235,9 @@ def as_team(team: str | None) -> str:
 def join(code: str, student: str, team: str | None) -> None:
     """Join ``code`` under ``team`` (None: a judge in no team). A second join is refused in words, whatever the
     team: the store would take the same team again as a no-op, the page says it is done already."""
-    snapshot = live.read(lambda: task_store().snapshot(code))
+    ok, snapshot = attempt("join", task_store().snapshot, code)
+    if not ok:
+        return
     if snapshot is not None and student in snapshot.members:
         held = snapshot.members[student]
         said = f"You are already in team {held}." if held else "You already joined as a judge in no team."
