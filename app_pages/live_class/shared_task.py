@@ -127,10 +127,10 @@ def status(code: str, shown_state: str) -> None:
     if snap is None or snap.task.state != shown_state:
         st.rerun(scope="app")
     teams = {team for team in snap.members.values() if team is not None}
-    students_col, teams_col, runs_col = st.columns(3)
-    students_col.metric("Students", len(snap.members))
-    teams_col.metric("Teams", len(teams))
-    runs_col.metric("Runs", len(snap.runs))
+    with st.container(horizontal=True):  # a row on a phone too, where columns stack
+        st.metric("Students", len(snap.members))
+        st.metric("Teams", len(teams))
+        st.metric("Runs", len(snap.runs))
     st.markdown(task.teams_markdown(snap))
 
 
