@@ -86,7 +86,7 @@ def submit_area(snap, team: str) -> None:
     """While submissions are open: the team's runs so far; name a run, build it by hand or upload it."""
     team_runs(snap, team)
     st.text_input("Run name", max_chars=NICKNAME_MAX, key="task_run_name", placeholder="e.g. tyres-first")
-    how = st.radio("How", list(HOW), format_func=HOW.get, key="task_how", horizontal=True)
+    how = st.radio("How to submit", list(HOW), format_func=HOW.get, key="task_how", horizontal=True)
     if how == "hand":
         build_by_hand(snap)
     else:

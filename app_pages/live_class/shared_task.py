@@ -85,7 +85,7 @@ def run_task(snap) -> None:
     if state == "judging":
         judging_board(snap.task.code, teaching[1])
     elif state == "closed":
-        results(snap.task.code)
+        results(snap)
     live.rerun_on_reconnect()
     with st.expander("Your teacher link (keep it private)", icon=":material/key:"):
         st.caption("It runs this task from any browser, next week too. The join link never contains it.")
@@ -175,9 +175,9 @@ def judging_board(code: str, token: str) -> None:
     st.caption("The judging board appears here: progress, agreement between judges and the disagreements to settle.")
 
 
-def results(code: str) -> None:
-    """The results: task_results' pool, leaderboard, pooling-bias and downloads panels, built on the task-results
-    branch."""
+def results(snap) -> None:
+    """The results: task_results' pool_panel, leaderboard_panel, bias_panel and downloads_panel of the snapshot,
+    built on the task-results branch."""
     st.caption("The results appear here: the pool, the leaderboard, the pooling bias and the downloads.")
 
 
