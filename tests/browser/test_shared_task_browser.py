@@ -3,12 +3,14 @@ with the keyboard alone (Tab, type, Enter: search, add two documents, move the s
 stored is the ranking put together; the teacher's page with a running task, and the phone's, pass the accessibility
 audit at 1440x900, 390x844 and in presenter mode (1920x1080, text at 7:1). Its own server, with the store in a
 temporary folder; the task is created in that store directly (the teacher's page is tested in
-tests/test_app_shared_task.py)."""
+tests/test_app_shared_task.py). And a projector running a task whose server is SIGKILLed and started again is back
+on its task, with its controls, without a tap (its task cookie)."""
 
 from __future__ import annotations
 
 import os
 import re
+import signal
 import tempfile
 from collections.abc import Iterator
 
@@ -26,6 +28,7 @@ from tests.browser.keyboard import press, reset, tab_to
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1440, "height": 900}
 WAIT_MS = 60_000  # a loaded 2-core box can take seconds per rerun
 
 
@@ -121,3 +124,40 @@ def test_the_teachers_page_with_a_task_running_is_accessible(browser, task_serve
         assert app.errors == []
     finally:
         app.page.context.close()
+
+
+def test_a_killed_server_comes_back_to_the_teachers_task_without_a_tap(browser, tmp_path):
+    """The teacher opens the task by its link; the server is SIGKILLed and started again on the same port and data
+    folder. With no reload, the page runs again on the new process (a run submitted after the restart is counted:
+    the old page could not know it) and still has the teacher's controls, which work."""
+    env = {**os.environ, "IR_METRICS_LAB_DATA_DIR": str(tmp_path)}
+    log = ARTIFACTS / "shared-task-restart-server.log"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    proc, base = start_server(log, env=env)
+    store = Store(default_sqlite_url(tmp_path))
+    app = None
+    try:
+        created = new_task(TaskStore(store))
+        code = created.task.code
+        app = open_app(browser, base, f"/shared-task?task={code}&teacher={created.teacher_token}", LAPTOP)
+        expect(app.page.get_by_role("button", name=re.compile("Close submissions"))).to_be_visible(timeout=WAIT_MS)
+        os.killpg(proc.pid, signal.SIGKILL)  # no shutdown: only what was committed survives
+        proc.wait(timeout=10)
+        proc, restarted = start_server(log.with_suffix(".restarted.log"), env=env, port=int(base.rsplit(":", 1)[1]))
+        assert restarted == base
+        tasks = TaskStore(store)
+        tasks.join(code, "student-after-restart", "Red")
+        tasks.submit_run(code, "student-after-restart", "r1", "t1 Q0 d001 1 1.0 r1\n")
+        expect(app.page.locator('[data-testid="stMetricValue"]').nth(2)).to_have_text("1", timeout=WAIT_MS * 2)
+        app.wait_idle(WAIT_MS)
+        assert created.teacher_token not in app.page.url
+        app.page.get_by_role("button", name=re.compile("Close submissions")).click()
+        expect(app.page.get_by_text("Submissions closed: 1 pooled document dealt to 1 judge.")).to_be_visible(
+            timeout=WAIT_MS
+        )
+        assert tasks.task(code).state == "judging"
+    finally:
+        if app is not None:
+            app.page.context.close()
+        stop_server(proc)
+        dispose_engine(store.url)
