@@ -113,6 +113,18 @@ PAGES = {
         st.Page(
             "app_pages/live_class/join_class.py", title="Join a class", icon=":material/phone_iphone:", url_path="join"
         ),
+        st.Page(
+            "app_pages/live_class/shared_task.py",
+            title="Shared task",
+            icon=":material/emoji_events:",
+            url_path="shared-task",
+        ),
+        st.Page(
+            "app_pages/live_class/join_task.py",
+            title="Join a shared task",
+            icon=":material/group_add:",
+            url_path="task",
+        ),
     ],
     "Reference": [
         st.Page(

@@ -51,7 +51,18 @@ def test_the_app_and_its_libraries_never_import_the_launcher():
 # The modules that own the session_state keys, one per thing a visitor's session holds (all in ir_metrics_lab/session/).
 SESSION_STATE = tuple(
     f"ir_metrics_lab/session/{name}_state.py"
-    for name in ("playground", "ab", "multi_query", "quiz", "live", "dataset", "presenter", "first_paint", "widget")
+    for name in (
+        "playground",
+        "ab",
+        "multi_query",
+        "quiz",
+        "live",
+        "task",
+        "dataset",
+        "presenter",
+        "first_paint",
+        "widget",
+    )
 )
 
 

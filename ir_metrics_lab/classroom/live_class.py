@@ -305,12 +305,14 @@ def keep_teacher_cookie() -> None:
     if not live_state.live_teacher_checked():
         return
     teaching = live_state.live_teacher()
-    data = {
-        "name": identity.TEACHER_COOKIE,
-        "value": identity.teacher_cookie(*teaching) if teaching else "",
-        "maxAge": int(store().hours * 3600),
-    }
-    _TEACHER_COOKIE(key=TEACHER_COOKIE_KEY, data=data)
+    value = identity.teacher_cookie(*teaching) if teaching else ""
+    write_teacher_cookie(TEACHER_COOKIE_KEY, identity.TEACHER_COOKIE, value, int(store().hours * 3600))
+
+
+def write_teacher_cookie(key: str, name: str, value: str, max_age_s: int) -> None:
+    """Have the browser hold cookie ``name`` = ``value`` (SameSite=Strict), or drop it when ``value`` is empty: the
+    poll's teacher cookie, and a shared task's (ir_metrics_lab.classroom.shared_task)."""
+    _TEACHER_COOKIE(key=key, data={"name": name, "value": value, "maxAge": max_age_s})
 
 
 @st.fragment(run_every=RECONNECT_TICK_S)
