@@ -224,10 +224,12 @@ def test_closing_submissions_draws_the_pool_and_opens_judging():
     # The pool: the one run's two documents (k = 10); each judged by 2 students, and there are 2.
     assert shown(at.success[0].value) == "Submissions closed: 2 pooled documents dealt to 2 judges."
     assert shared_task.task_store().task(code).state == "judging"
-    assert "The judging board appears here" in texts(at)
-    assert "Your documents to judge appear here" in texts(judge.run())
+    # The projector: the judging board (none of the 2 pooled judged, 0 of 2 x 2 judgments, no qrels line yet) above
+    # the results; the judge's phone: the first of its 2 documents.
+    assert [m.value for m in at.metric][3:] == ["0 / 2", "0 / 4", "0"] and "The pool" in [h.value for h in at.subheader]
+    assert "0 of 2 judged" in [p.text for p in judge.run().get("progress")]
     at.button(key="task_close").click().run()
-    assert "The results appear here" in texts(at)
+    assert "Documents judged" not in [m.label for m in at.metric] and "Take it home" in [h.value for h in at.subheader]
     at.button(key="task_reopen").click().run()
     assert shared_task.task_store().task(code).state == "judging"
 

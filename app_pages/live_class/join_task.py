@@ -9,6 +9,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.classroom import live_class as live
 from ir_metrics_lab.classroom import shared_task as task
+from ir_metrics_lab.classroom import task_judging
 from ir_metrics_lab.core.classroom.store import NICKNAME_MAX, shown_code
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.shared_task.collection import search
@@ -59,7 +60,7 @@ def task_page(snap) -> None:
         elif snap.task.state == "submitting":
             st.info("Judging starts when the teacher closes submissions: keep this page open.")
         elif snap.task.state == "judging":
-            judging(snap.task.code, student)
+            task_judging.judging_panel(snap.task.code, student)
         else:
             st.info("Judging is closed: the results are on the projector.")
     watch(snap.task.code, snap.task.state)
@@ -185,11 +186,6 @@ def team_runs(snap, team: str) -> None:
         documents = sum(len(docs) for docs in run.rankings.values())
         rows.append(f"| {plain(run.name, one_line=True)} | {len(run.rankings)} | {documents} |")
     st.markdown("\n".join(rows))
-
-
-def judging(code: str, student: str) -> None:
-    """The phone's judging: task_judging.judging_panel(code, student), built on the task-judging branch."""
-    st.caption("Your documents to judge appear here, one at a time.")
 
 
 @st.fragment(run_every=task.STUDENT_REFRESH_S)

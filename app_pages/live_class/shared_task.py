@@ -11,6 +11,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.classroom import live_class as live
 from ir_metrics_lab.classroom import shared_task as task
+from ir_metrics_lab.classroom import task_board, task_results
 from ir_metrics_lab.core.classroom.store import shown_code
 from ir_metrics_lab.core.classroom.task_store import DEPTH_MAX, JUDGES_MAX
 from ir_metrics_lab.core.markdown import plain
@@ -27,6 +28,7 @@ teaching = task_state.task_teacher()
 snapshot = live.read(lambda: task.task_store().snapshot(teaching[0]), default=False) if teaching else None
 base = task.app_base()
 
+RESULTS_REFRESH_S = 3.0  # the leaderboard follows the judgments; the judging board above refreshes every second
 SOURCES = {"sample": "The sample collection: city cycling (8 topics, 200 documents)", "upload": "My own files"}
 
 
@@ -83,9 +85,9 @@ def run_task(snap) -> None:
         status(snap.task.code, state)
     controls(state)
     if state == "judging":
-        judging_board(snap.task.code, teaching[1])
-    elif state == "closed":
-        results(snap)
+        task_board.judging_board(snap.task.code, teaching[1])
+    if state != "submitting":  # the pool is drawn: the results follow the judgments as they arrive
+        results(snap.task.code)
     live.rerun_on_reconnect()
     with st.expander("Your teacher link (keep it private)", icon=":material/key:"):
         st.caption("It runs this task from any browser, next week too. The join link never contains it.")
@@ -170,15 +172,17 @@ def controls(state: str) -> None:
         )  # fmt: skip
 
 
-def judging_board(code: str, token: str) -> None:
-    """The projector's judging board: task_board.judging_board(code, token), built on the task-judging branch."""
-    st.caption("The judging board appears here: progress, agreement between judges and the disagreements to settle.")
-
-
-def results(snap) -> None:
-    """The results: task_results' pool_panel, leaderboard_panel, bias_panel and downloads_panel of the snapshot,
-    built on the task-results branch."""
-    st.caption("The results appear here: the pool, the leaderboard, the pooling bias and the downloads.")
+@st.fragment(run_every=RESULTS_REFRESH_S)
+def results(code: str) -> None:
+    """The pool, the leaderboard, the pooling bias and the takeaways, on the judgments so far (their scores are
+    cached by the judgments: a refresh with no new one computes nothing)."""
+    snap = live.read(lambda: task.task_store().snapshot(code), default=False)
+    if not snap:  # out (live.read said so) or deleted (the page's next run says so)
+        return
+    task_results.pool_panel(snap)
+    task_results.leaderboard_panel(snap)
+    task_results.bias_panel(snap)
+    task_results.downloads_panel(snap)
 
 
 if snapshot is False:  # the database is out: live.read said so, and redraws the page when it is back

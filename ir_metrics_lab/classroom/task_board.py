@@ -16,7 +16,7 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.classroom import live_class as live
-from ir_metrics_lab.classroom.task_judging import task_store
+from ir_metrics_lab.classroom.shared_task import task_store
 from ir_metrics_lab.core.classroom.task_store import Snapshot, TaskError
 from ir_metrics_lab.core.figures import palette
 from ir_metrics_lab.core.markdown import chart_label, plain

@@ -20,7 +20,8 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.classroom import live_class as live
-from ir_metrics_lab.core.classroom.task_store import Task, TaskError, TaskStore
+from ir_metrics_lab.classroom.shared_task import task_store
+from ir_metrics_lab.core.classroom.task_store import Task, TaskError
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.shared_task.collection import Document
 from ir_metrics_lab.core.shared_task.judging import GRADE_MEANINGS, grade_label
@@ -68,13 +69,6 @@ export default function (component) {
 """
 _FOCUS = st.components.v2.component("irlab_task_judging_focus", js=_FOCUS_JS)
 _LOGGER = logging.getLogger(__name__)
-
-
-@st.cache_resource
-def task_store() -> TaskStore:
-    """The shared tasks on the live class's store (one per process). To be replaced by classroom.shared_task's
-    when the pages land (the lead unifies them)."""
-    return TaskStore(live.store())
 
 
 @st.cache_resource(ttl=3600, max_entries=16)
