@@ -2,8 +2,6 @@
 live answer count, and the reveal with the class's mistakes diagnosed. Renders only: questions and their scoring come
 from ir_metrics_lab.core.classroom.questions (metrics underneath), polls from ir_metrics_lab.core.classroom.store."""
 
-from urllib.parse import urlsplit
-
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -13,7 +11,7 @@ from ir_metrics_lab.core.classroom.store import PollError, shown_code
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import cards, teaching
 from ir_metrics_lab.session import ab_state, live_state, playground_state
-from ir_metrics_lab.shell import css, first_paint, presenter
+from ir_metrics_lab.shell import css, first_paint
 from metrics.teaching import formulas
 
 NAMES_SHOWN = 30  # nicknames of right answers on the projector; only those who gave one
@@ -243,24 +241,7 @@ def reveal(poll, outcome, answers) -> None:
 def join_panel(poll) -> None:
     """Beside the lists until the reveal: the join address, code and QR code, and the live answer count."""
     join = live.join_link(base, poll.code)
-    st.markdown(f"Join at **{plain(base + '/' + live.JOIN_PATH)}** with the code")
-    with st.container(key="live_join_code"):
-        st.markdown(shown_code(poll.code))
-    st.image(
-        live.qr_png(join),
-        width=260 if presenter.is_on() else 200,
-        caption="Scan to join",
-        alt=f"QR code of the join link, {join}",
-    )
-    if live.loopback(base):
-        lan = live.lan_address()
-        port = (urlsplit(base).port or 8501) if base else 8501
-        st.warning(
-            "This address only works on this computer. Phones need the server's network address"
-            + (f", e.g. http://{lan}:{port}" if lan else "")
-            + ": start the app with `--server.address 0.0.0.0` and open this page through that address.",
-            icon=":material/wifi_off:",
-        )
+    live.join_box(base, live.JOIN_PATH, poll.code, join, key="live_join_code")
     answer_count(poll.code, poll.round)
     st.caption("Students can change their answer until you reveal.")
 

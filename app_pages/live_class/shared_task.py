@@ -4,19 +4,16 @@ controls: close submissions (the pool and the judges are drawn), deal in late jo
 Renders only: the task lives in ir_metrics_lab.core.classroom.task_store, the actions in
 ir_metrics_lab.classroom.shared_task."""
 
-from urllib.parse import urlsplit
-
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.classroom import live_class as live
 from ir_metrics_lab.classroom import shared_task as task
 from ir_metrics_lab.classroom import task_board, task_results
-from ir_metrics_lab.core.classroom.store import shown_code
 from ir_metrics_lab.core.classroom.task_store import DEPTH_MAX, JUDGES_MAX
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.session import task_state, widget_state
-from ir_metrics_lab.shell import css, presenter
+from ir_metrics_lab.shell import css
 
 task.claim_teacher_link()
 task.restore_teacher()  # a restarted server: back to the task the browser's cookie names
@@ -97,24 +94,7 @@ def run_task(snap) -> None:
 def join_panel(code: str) -> None:
     """The join address, code and QR code."""
     join = task.join_link(base, code)
-    st.markdown(f"Join at **{plain(base + '/' + task.JOIN_PATH)}** with the code")
-    with st.container(key="task_join_code"):
-        st.markdown(shown_code(code))
-    st.image(
-        live.qr_png(join),
-        width=260 if presenter.is_on() else 200,
-        caption="Scan to join",
-        alt=f"QR code of the join link, {join}",
-    )
-    if live.loopback(base):
-        lan = live.lan_address()
-        port = (urlsplit(base).port or 8501) if base else 8501
-        st.warning(
-            "This address only works on this computer. Phones need the server's network address"
-            + (f", e.g. http://{lan}:{port}" if lan else "")
-            + ": start the app with `--server.address 0.0.0.0` and open this page through that address.",
-            icon=":material/wifi_off:",
-        )
+    live.join_box(base, task.JOIN_PATH, code, join, key="task_join_code")
 
 
 @st.fragment(run_every=task.REFRESH_S)

@@ -35,13 +35,21 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.core.classroom import identity, limits, questions
-from ir_metrics_lab.core.classroom.store import Poll, PollError, Store, Watched, new_student_id, normalize_code
+from ir_metrics_lab.core.classroom.store import (
+    Poll,
+    PollError,
+    Store,
+    Watched,
+    new_student_id,
+    normalize_code,
+    shown_code,
+)
 from ir_metrics_lab.core.classroom.watch import PollWatch, Shown
 from ir_metrics_lab.core.figures import palette
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import Scenario
 from ir_metrics_lab.session import live_state
-from ir_metrics_lab.shell import streamlit_internals
+from ir_metrics_lab.shell import presenter, streamlit_internals
 
 ASK_PATH = "ask-the-class"
 JOIN_PATH = "join"
@@ -159,18 +167,42 @@ def _watch_fragment(code: str, round_: int, poll_state: str, student: str, answe
 # --- addresses -----------------------------------------------------------------------------------------------
 
 
-def app_base() -> str:
-    """The app's address as the browser reached it (scheme, host, port, base path), without this page's path: the
-    host is the one the teacher typed, so a LAN address gives a join link that phones on the LAN can open."""
+def app_base(pages: Sequence[str] = (ASK_PATH, JOIN_PATH)) -> str:
+    """The app's address as the browser reached it (scheme, host, port, base path), without the path of this page
+    (one of ``pages``): the host is the one the teacher typed, so a LAN address gives a join link that phones on the
+    LAN can open."""
     address = st.context.url or ""
     if not address:
         host = st.context.headers.get("Host") if st.context.headers else None
         return f"http://{host}" if host else ""
     address = address.rstrip("/")
-    for path in (ASK_PATH, JOIN_PATH):
+    for path in pages:
         if address.endswith("/" + path):
             return address[: -len(path) - 1]
     return address
+
+
+def join_box(base: str, join_path: str, code: str, join: str, key: str) -> None:
+    """Where phones join (a poll's or a shared task's): the address and the code in large type, the QR code of the
+    ``join`` link, and a warning when the page was opened on a loopback address no phone can reach."""
+    st.markdown(f"Join at **{plain(base + '/' + join_path)}** with the code")
+    with st.container(key=key):
+        st.markdown(shown_code(code))
+    st.image(
+        qr_png(join),
+        width=260 if presenter.is_on() else 200,
+        caption="Scan to join",
+        alt=f"QR code of the join link, {join}",
+    )
+    if loopback(base):
+        lan = lan_address()
+        port = (urlsplit(base).port or 8501) if base else 8501
+        st.warning(
+            "This address only works on this computer. Phones need the server's network address"
+            + (f", e.g. http://{lan}:{port}" if lan else "")
+            + ": start the app with `--server.address 0.0.0.0` and open this page through that address.",
+            icon=":material/wifi_off:",
+        )
 
 
 def join_link(base: str, code: str) -> str:

@@ -105,11 +105,7 @@ def show_message(area: str) -> None:
 
 def app_base() -> str:
     """The app's address as the browser reached it, without this page's path (live_class.app_base)."""
-    base = live.app_base()
-    for path in (TEACH_PATH, JOIN_PATH):
-        if base.endswith("/" + path):
-            return base[: -len(path) - 1]
-    return base
+    return live.app_base((TEACH_PATH, JOIN_PATH))
 
 
 def join_link(base: str, code: str) -> str:
