@@ -166,7 +166,7 @@ else:
 with first_paint.page_run():  # a new visitor's first run may end after the numbers
     page.run()
 if PHONE_PAGE and exit_row is None:
-    st.page_link(PAGES["Play"][0], label="All of IR Metrics Lab")
+    st.page_link(PLAYGROUND_ALIAS, label="All of IR Metrics Lab")  # the alias: no icon, whose font it would fetch
 first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (ir_metrics_lab/shell/first_paint.py)
 # The CSS last: its element is a line tall until its style applies (a few hundred ms into a new visitor's first
 # paint), and at the top it would move the page when it went.

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import Store, default_sqlite_url, dispose_engine
 from ir_metrics_lab.core.scenario import Scenario
+from ir_metrics_lab.shell.streamlit_internals import ICON_FONT
 from tests.browser.conftest import (
     ARTIFACTS,
     CHROMIUM,
@@ -84,6 +85,7 @@ def test_a_phones_first_visit_to_join_is_compressed_light_and_within_budget(
                 timeout=WAIT_MS
             )
         page.wait_for_load_state("networkidle", timeout=WAIT_MS)
+        fonts = page.evaluate("() => [...document.fonts].filter((f) => f.status !== 'unloaded').map((f) => f.family)")
     finally:
         page.context.close()
     shown = "\n".join(f"{n:>9} {encoding:5} {url}" for n, encoding, url in wire.rows())
@@ -91,4 +93,5 @@ def test_a_phones_first_visit_to_join_is_compressed_light_and_within_budget(
     assert plain == [], f"not sent with {coding}:\n{shown}"
     unneeded = [url for _, _, url in wire.rows() if "MaterialSymbols" in url or "/join/_stcore/" in url]
     assert unneeded == [], f"fetched what the phone page does not need:\n{shown}"
+    assert ICON_FONT not in [family.strip('"') for family in fonts], fonts  # an icon drawn, on the way
     assert wire.total() <= BUDGET_BYTES, f"{wire.total():,} bytes on the wire, over {BUDGET_BYTES:,}:\n{shown}"
