@@ -143,10 +143,15 @@ PAGES = {
     ],
 }
 
-st.logo(":material/leaderboard:", size="large")
 # Streamlit's own sidebar menu is hidden: its markup fails WCAG (ir_metrics_lab/shell/navigation.py draws the links
 # instead).
 page = st.navigation(PAGES, position="hidden")
+# A phone joining a class gets its page alone: no logo and no sidebar, whose icons (and the sidebar's button) would
+# fetch the 375 kB icon font, and whose links, text and toggle three more kinds of element's code
+# (docs/performance.md, A phone's first visit); a link at the foot leads to the rest of the app.
+PHONE_PAGE = page.url_path == compressed_static.PHONE_PAGE
+if not PHONE_PAGE:
+    st.logo(":material/leaderboard:", size="large")
 
 
 def pages_menu() -> None:
@@ -156,7 +161,9 @@ def pages_menu() -> None:
 
 # Presenter mode draws no sidebar (a projector shows the page alone), so nothing pushes the page aside as it loads.
 exit_row = presenter.apply(pages_menu)  # before the page: its CSS in the first paint
-if exit_row is None:
+if exit_row is None and PHONE_PAGE:
+    first_paint.watch()
+elif exit_row is None:
     navigation.sidebar(PAGES)
     with st.sidebar:
         st.divider()
@@ -170,6 +177,8 @@ else:
         first_paint.watch()
 with first_paint.page_run():  # a new visitor's first run may end after the numbers
     page.run()
+if PHONE_PAGE and exit_row is None:
+    st.page_link(PLAYGROUND_ALIAS, label="All of IR Metrics Lab")  # the alias: no icon, whose font it would fetch
 first_paint.preload()  # KaTeX's code, fetched once the numbers are on screen (ir_metrics_lab/shell/first_paint.py)
 # The CSS last: its element is a line tall until its style applies (a few hundred ms into a new visitor's first
 # paint), and at the top it would move the page when it went.

@@ -1,6 +1,6 @@
-"""Streamlit's frontend files sent gzipped (ir_metrics_lab.shell.compressed_static): what is gzipped, with which
-headers, and what is left to Streamlit. On a real server: tests/test_streamlit_internals.py (the hook) and
-tests/browser/test_light_phone_browser.py (a phone's first visit)."""
+"""Streamlit's frontend files sent compressed (ir_metrics_lab.shell.compressed_static): brotli or gzip as the browser
+weighs them, with which headers, and what is left to Streamlit; the phone page's HTML. On a real server:
+tests/test_streamlit_internals.py (the hook) and tests/browser/test_light_phone_browser.py (a phone's first visit)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,14 @@ import asyncio
 import gzip
 from concurrent.futures import ThreadPoolExecutor
 
+import brotli
 import pytest
 
-from ir_metrics_lab.shell.compressed_static import GzipFiles
+from ir_metrics_lab.shell import compressed_static
+from ir_metrics_lab.shell.compressed_static import CompressedFiles, chosen_encoding
 
 SCRIPT = b"export const answer = 42;\n" * 200
+upgrades: list = []  # the brotli upgrades asked for, run by the test
 CACHE = "public, immutable, max-age=60"
 
 
@@ -23,7 +26,8 @@ def files(tmp_path):
     (tmp_path / "js" / "index.abc.js").write_bytes(SCRIPT)
     (tmp_path / "media" / "icons.woff2").write_bytes(b"wOF2" + bytes(300))
     (tmp_path.parent / "secret.js").write_bytes(b"not served")
-    return GzipFiles(tmp_path, CACHE)
+    upgrades.clear()
+    return CompressedFiles(tmp_path, CACHE, upgrades.append)
 
 
 def request(files, path, method="GET", **headers):
@@ -67,7 +71,9 @@ def test_a_script_goes_out_gzipped_once_with_its_headers(files):
 def test_head_sends_the_headers_and_no_body(files):
     answered, (start, body) = request(files, "/static/js/index.abc.js", "HEAD", accept_encoding="gzip")
     assert answered and body["body"] == b""
-    assert dict(start["headers"])[b"content-length"] == str(len(files.gzipped("/static/js/index.abc.js"))).encode()
+    assert (
+        dict(start["headers"])[b"content-length"] == str(len(files.encoded("/static/js/index.abc.js", "gzip"))).encode()
+    )
 
 
 @pytest.mark.parametrize(
@@ -75,7 +81,8 @@ def test_head_sends_the_headers_and_no_body(files):
     [
         ("/static/media/icons.woff2", "GET", {"accept_encoding": "gzip"}),  # already compressed
         ("/static/js/index.abc.js", "GET", {}),  # a client that does not accept gzip
-        ("/static/js/index.abc.js", "GET", {"accept_encoding": "br, gzip;q=0"}),
+        ("/static/js/index.abc.js", "GET", {"accept_encoding": "deflate, zstd, gzip;q=0"}),
+        ("/static/js/index.abc.js", "GET", {"accept_encoding": "br;q=0, gzip;q=0, *"}),
         ("/static/js/index.abc.js", "GET", {"accept_encoding": "gzip", "range": "bytes=0-9"}),
         ("/static/js/index.abc.js", "POST", {"accept_encoding": "gzip"}),
         ("/static/js/missing.js", "GET", {"accept_encoding": "gzip"}),
@@ -85,3 +92,90 @@ def test_head_sends_the_headers_and_no_body(files):
 )
 def test_what_is_left_to_streamlit(files, path, method, headers):
     assert request(files, path, method, **headers) == (False, [])
+
+
+def test_a_browser_that_accepts_brotli_gets_it_then_its_best_level(files, monkeypatch):
+    monkeypatch.setattr(compressed_static, "BROTLI_FIRST", 1)  # so the upgrade makes a visible difference
+    answered, (start, body) = request(files, "/static/js/index.abc.js", accept_encoding="gzip, deflate, br, zstd")
+    assert answered
+    headers = dict(start["headers"])
+    assert headers[b"content-encoding"] == b"br"
+    assert headers[b"vary"] == b"Accept-Encoding"
+    assert brotli.decompress(body["body"]) == SCRIPT
+    assert upgrades, "no upgrade to the best level asked for"
+    for upgrade in upgrades:
+        upgrade()
+    best = request(files, "/static/js/index.abc.js", accept_encoding="br")[1][1]["body"]
+    assert brotli.decompress(best) == SCRIPT
+    assert best == brotli.compress(SCRIPT, quality=11)
+    assert len(best) < len(body["body"])
+
+
+@pytest.mark.parametrize(
+    ("accept_encoding", "coding"),
+    [
+        ("gzip, deflate, br, zstd", "br"),  # Chromium's, over HTTP and HTTPS
+        ("gzip, deflate", "gzip"),
+        ("br;q=0.5, gzip;q=0.8", "gzip"),  # the browser's weights decide
+        ("gzip;q=0.5, br;q=0.8", "br"),
+        ("gzip;q=1.0, br;q=1", "br"),  # a tie: the smaller
+        ("GZIP; Q=0.3", "gzip"),  # names and parameters are case-insensitive
+        ("br;q=0, gzip", "gzip"),  # q=0 forbids
+        ("br;q=0.000, gzip;q=0.001", "gzip"),
+        ("br;q=0, gzip;q=0", None),
+        ("*;q=0.1, gzip;q=0", "br"),  # "*": every coding not named
+        ("identity", None),
+        ("", None),
+        ("br;q=abc, gzip;q=0.2", "gzip"),  # an unreadable weight counts as 0
+        ("br;q=2", None),  # so does one out of 0..1
+    ],
+)
+def test_the_coding_follows_the_browsers_weights(accept_encoding, coding):
+    assert chosen_encoding(accept_encoding) == coding
+
+
+# --- the phone page ------------------------------------------------------------------------------------------------
+
+PAGE = "<html><head><title>Streamlit</title></head><body><div id=root></div></body></html>"
+
+
+@pytest.fixture
+def phone_page():
+    return compressed_static.PhonePage(PAGE, compressed_static.phone_head("Icons"))
+
+
+@pytest.mark.parametrize(
+    ("accept_encoding", "coding", "decode"),
+    [("gzip, deflate, br, zstd", b"br", brotli.decompress), ("gzip, deflate", b"gzip", gzip.decompress)],
+)
+def test_the_phone_page_is_streamlits_with_the_apps_script_compressed(phone_page, accept_encoding, coding, decode):
+    answered, (start, body) = request(phone_page, "/join", accept_encoding=accept_encoding)
+    assert answered and start["status"] == 200
+    headers = dict(start["headers"])
+    assert headers[b"content-encoding"] == coding
+    assert headers[b"cache-control"] == b"no-cache" and headers[b"vary"] == b"Accept-Encoding"
+    assert headers[b"content-type"] == b"text/html; charset=utf-8"
+    html = decode(body["body"]).decode()
+    assert html == PAGE.replace("</head>", compressed_static.phone_head("Icons") + "</head>")
+    assert html.index('font.includes("Icons")') < html.index("</head>")
+
+
+def test_the_phone_page_goes_out_plain_to_a_client_that_accepts_no_coding(phone_page):
+    answered, (start, body) = request(phone_page, "/join")
+    assert answered and b"content-encoding" not in dict(start["headers"])
+    assert "BACKEND_BASE_URL" in body["body"].decode()
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "headers"),
+    [
+        ("/", "GET", {"accept_encoding": "gzip"}),
+        ("/ask-the-class", "GET", {"accept_encoding": "gzip"}),
+        ("/join/_stcore/health", "GET", {"accept_encoding": "gzip"}),
+        ("/joint", "GET", {"accept_encoding": "gzip"}),
+        ("/join", "POST", {"accept_encoding": "gzip"}),
+        ("/join", "GET", {"accept_encoding": "gzip", "range": "bytes=0-9"}),
+    ],
+)
+def test_every_other_request_is_left_to_streamlit_by_the_phone_page(phone_page, path, method, headers):
+    assert request(phone_page, path, method, **headers) == (False, [])

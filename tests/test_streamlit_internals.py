@@ -378,6 +378,20 @@ def test_a_missing_static_hook_leaves_streamlits_files_uncompressed_with_one_war
     ]
 
 
+def test_frontend_page_and_what_the_phone_pages_script_relies_on():
+    """frontend_page is the page Streamlit serves at a page's address; the frontend still reads
+    window.__streamlit.BACKEND_BASE_URL and preloads ICON_FONT with document.fonts.load as it starts, which the
+    phone page's script (ir_metrics_lab.shell.compressed_static) sets and skips."""
+    page = internals.frontend_page()
+    main_js = re.search(r'src="\./(static/js/index\.[\w-]+\.js)"', page)
+    assert main_js and "</head>" in page, f"streamlit_internals.frontend_page: {VERSION}"
+    code = (internals.frontend_static()[0].parent / main_js.group(1)).read_text(encoding="utf-8")
+    for name in ("window.__streamlit", "BACKEND_BASE_URL", "document.fonts.load("):
+        assert name in code, f"streamlit_internals.frontend_page: {name} is gone from the frontend in {VERSION}"
+    css = "".join(p.read_text(encoding="utf-8") for p in (internals.frontend_static()[0] / "css").glob("*.css"))
+    assert f"font-family:{internals.ICON_FONT}" in css, f"streamlit_internals.ICON_FONT: {VERSION}"
+
+
 # --- the frontend's markup ---------------------------------------------------------------------------------------
 
 STATIC = Path(streamlit.__file__).parent / "static"

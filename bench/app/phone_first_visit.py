@@ -1,6 +1,6 @@
 """A phone's first visit to Join a class on a slow network: how long until the Join button, then the answer buttons,
 and how many bytes on the wire, beside a bare one-``st.metric`` Streamlit page (bench/app/bare_metric_page.py)
-under the same throttling, served as Streamlit serves it and gzipped as the app serves its files.
+under the same throttling, served as Streamlit serves it and compressed as the app serves its files.
 
 Each visit is a new phone (390x844, touch, no cache) in Debian's Chromium throttled through the DevTools protocol
 to DevTools' Fast 3G (tests/browser/throttled.py: 180 kB/s down, 562.5 ms per request). Times are in the page's
@@ -8,9 +8,11 @@ clock (``performance.now()``, from the start of navigation), read in the first a
 element: the Join button, the bare page's metric; the answer buttons from the tap on Join (the poll is open, the
 code typed). Bytes are the sum of ``encodedDataLength`` (headers and body as received) until the network is idle.
 The servers: the app as ``ir-metrics-lab`` starts it (a store in a temporary folder, one poll open), the bare page
-with ``streamlit run`` and with the app's gzip installed the same way; with ``--against DIR`` (another checkout,
-e.g. ``git archive main | tar -x -C DIR``) also that checkout's app (``streamlit run app.py``). They are visited in
-interleaved rounds after one warm-up visit each, so all see the same machine load.
+with ``streamlit run`` and with the app's compression installed the same way; with ``--against DIR`` (another
+checkout, e.g. ``git archive main | tar -x -C DIR``) also that checkout's app (``streamlit run app.py``). Each app is
+visited twice a round: with Chromium's own Accept-Encoding (brotli: the server is localhost) and with gzip only, as a
+phone reaching a laptop over plain HTTP. They are visited in rounds after one warm-up visit each, in alternating
+order, so all see the same machine load.
 
 Run from the repository root:  .venv/bin/python -m bench.app.phone_first_visit [--rounds 3] [--against DIR]
 Nothing is written to the repository; the server logs go to a temporary directory.
@@ -68,9 +70,9 @@ def shown(page, kind: str, text: str = "") -> float:
     return page.evaluate(SHOWN_JS, [kind, text]) / 1000
 
 
-def visit(browser, base: str, poll: dict | None) -> dict:
+def visit(browser, base: str, poll: dict | None, accept_encoding: str | None = None) -> dict:
     """One new phone: the bare page's metric, or /join, the code typed and the answer buttons."""
-    page, wire = phone_page(browser)
+    page, wire = phone_page(browser, accept_encoding=accept_encoding)
     page.set_default_timeout(TIMEOUT_MS)
     try:
         if poll is None:
@@ -111,25 +113,36 @@ def main() -> None:
         "first choice": questions.choice_label(question, questions.choices(question)[0]),
     }
     servers = {
-        "app /join, gzipped (ir-metrics-lab)": ({"command": browser_tests.launcher, "env": env}, poll),
-        "bare st.metric page, as Streamlit serves it": ({"command": bare_command(False)}, None),
-        "bare st.metric page, gzipped": ({"command": bare_command(True)}, None),
+        "app": {"command": browser_tests.launcher, "env": env},
+        "bare": {"command": bare_command(False)},
+        "bare, compressed": {"command": bare_command(True)},
+    }
+    # Each row: its server, its poll (None: the bare page) and the Accept-Encoding it sends (None: Chromium's own,
+    # which offers brotli to localhost and HTTPS only; a phone on a laptop's http://192.168.x.y offers gzip).
+    rows = {
+        "app /join, compressed (ir-metrics-lab)": ("app", poll, None),
+        "app /join, gzip only (as over a LAN's http://)": ("app", poll, "gzip, deflate"),
+        "bare st.metric page, as Streamlit serves it": ("bare", None, None),
+        "bare st.metric page, compressed": ("bare, compressed", None, None),
     }
     if args.against:
-        servers["app /join [base] (streamlit run app.py)"] = ({"cwd": args.against, "env": env}, poll)
+        servers["base"] = {"cwd": args.against, "env": env}
+        rows["app /join [base] (streamlit run app.py)"] = ("base", poll, None)
+        rows["app /join [base], gzip only"] = ("base", poll, "gzip, deflate")
     started = {}
     try:
-        for index, (name, (options, _)) in enumerate(servers.items()):
+        for index, (name, options) in enumerate(servers.items()):
             started[name] = browser_tests.start_server(logs / f"server{index}.log", **options)
-        results: dict[str, list[dict]] = {name: [] for name in servers}
+        results: dict[str, list[dict]] = {name: [] for name in rows}
         with sync_playwright() as p:
             browser = browser_tests.launch_browser(p)
-            for name, (_, poll_of) in servers.items():  # warm-up: imports, first runs, gzip caches
-                visit(browser, started[name][1], poll_of)
+            for server, poll_of, accept in rows.values():  # warm-up: imports, first runs, compression caches
+                visit(browser, started[server][1], poll_of, accept)
             for round_ in range(args.rounds):
-                for name, (_, poll_of) in servers.items():
-                    results[name].append(visit(browser, started[name][1], poll_of))
-                print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
+                order = list(rows.items())
+                for name, (server, poll_of, accept) in order if round_ % 2 == 0 else order[::-1]:  # alternating
+                    results[name].append(visit(browser, started[server][1], poll_of, accept))
+                print(f"round {round_ + 1}/{args.rounds} done, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
             browser.close()
     finally:
         for proc, _ in started.values():

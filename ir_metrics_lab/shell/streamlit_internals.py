@@ -322,6 +322,25 @@ def static_first_installed() -> bool:
     return hasattr(middleware.__call__, "streamlit_call")
 
 
+#: The icon font's family: the frontend preloads it on every page (``document.fonts.load`` as its main script starts),
+#: and its icons use it. The phone page skips that preload (ir_metrics_lab.shell.compressed_static).
+ICON_FONT = "Material Symbols Rounded"
+
+
+def frontend_page() -> str:
+    """The HTML Streamlit serves at every page's address (its index.html), as Streamlit sends it. The phone page adds
+    a script to its ``<head>`` that sets ``window.__streamlit.BACKEND_BASE_URL``, the frontend's setting for where the
+    server is (for a frontend hosted elsewhere; unset, the frontend probes the page's address first)."""
+    index = Path(_piece("streamlit.file_util", "get_static_dir", "frontend_page")()) / "index.html"
+    try:
+        page = index.read_text(encoding="utf-8")
+    except OSError:
+        raise MissingHook("frontend_page", str(index)) from None
+    if "</head>" not in page:
+        raise MissingHook("frontend_page", "the </head> of index.html")
+    return page
+
+
 # --- the frontend's markup -------------------------------------------------------------------------------------
 # The names in Streamlit's frontend markup that the app's CSS and scripts select (ir_metrics_lab/shell/layout.py,
 # presenter.py, css.py, first_paint.py, components/a11y.js; ir_metrics_lab/classroom/live_class.py;

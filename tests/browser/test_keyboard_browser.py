@@ -36,6 +36,9 @@ def wait_for_metric(app, label: str, value: str) -> None:
     app.wait_idle()
 
 
+MIN_STOPS = {"/join": 5}
+
+
 @pytest.mark.parametrize("path", ["/", "/a-vs-b", "/quiz", "/join"])
 def test_tab_starts_at_the_skip_link_shows_focus_and_is_never_trapped(shared_app, path):
     app = shared_app
@@ -51,7 +54,9 @@ def test_tab_starts_at_the_skip_link_shows_focus_and_is_never_trapped(shared_app
         assert stop.previous_changed is not False, f"{path}: no visible focus on {stops[-1]}"
         assert stop.at_body or stop.shown, f"{path}: focus on an element with no box: {stop}"
         stops.append(stop)
-    assert len(stops) > 10, stops  # the walk went through the page's controls, not straight out
+    # The walk went through the page's controls, not straight out: the navigation's 20 links and the page's; on /join,
+    # which draws no sidebar (app.py), its form (the code, the nickname, Join) and the link to the app's other pages.
+    assert len(stops) > MIN_STOPS.get(path, 10), stops
 
 
 def test_the_skip_link_moves_focus_past_the_navigation(shared_app):
