@@ -36,8 +36,8 @@ JUDGING_CSS = """
 .st-key-task_judging [role="radiogroup"] label { min-height: 3rem; align-items: center; padding: 0.25rem 0; }
 .st-key-task_judging [role="radiogroup"] label p { font-size: 1.15rem; }
 .st-key-task_judging_document p { font-size: 1.1rem; line-height: 1.55; }
-.st-key-task_judging [data-testid="stBaseButton-primaryFormSubmit"] { min-height: 3.25rem; }
-.st-key-task_judging [data-testid="stBaseButton-primaryFormSubmit"] p { font-size: 1.2rem; font-weight: 600; }
+.st-key-task_judging [data-testid^="stBaseButton-primary"] { min-height: 3.25rem; }
+.st-key-task_judging [data-testid^="stBaseButton-primary"] p { font-size: 1.2rem; font-weight: 600; }
 .st-key-task_judging_focus { display: none; }
 .st-key-task_judging { scroll-margin-top: 4.5rem; }
 """  # static: nothing from the user
