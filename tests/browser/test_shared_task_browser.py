@@ -337,32 +337,45 @@ def build_by_hand(app: App, run: str, query: str) -> None:
     expect(app.page.get_by_text(f"Run {run} received (1 topic).", exact=False)).to_be_visible(timeout=WAIT_MS)
 
 
-def judge_all(app: App, tasks: TaskStore, code: str, student: str, grade) -> None:
-    """Grade each document the page shows (the store says which it is: the next of the student's) with a tap on
-    the grade and one on Send."""
-    total = tasks.assigned_count(code, student)
-    assert total > 0, "a student was dealt no document"
-    for done in range(total):
-        expect(app.page.get_by_text(f"{done} of {total} judged")).to_be_visible(timeout=WAIT_MS)
-        app.wait_idle(WAIT_MS)
-        item = tasks.my_items(code, student)[0]
-        app.page.locator('[role="radiogroup"] label').nth(grade(item, student)).click()
-        app.page.get_by_role("button", name="Send grade").click()
-    expect(app.page.get_by_text("All your documents are judged. Thank you.")).to_be_visible(timeout=WAIT_MS)
+def judge_all(phones: dict[str, App], students: dict[str, str], tasks: TaskStore, code: str, grade) -> None:
+    """Every phone grades each document it shows (the store says which it is: the student's next) with a tap on the
+    grade and one on Send; a round taps on each phone before waiting for any, so their reruns overlap."""
+    total = {name: tasks.assigned_count(code, students[name]) for name in phones}
+    assert all(total.values()), f"a student was dealt no document: {total}"
+    for done in range(max(total.values())):
+        for name, app in phones.items():
+            if done < total[name]:
+                expect(app.page.get_by_text(f"{done} of {total[name]} judged")).to_be_visible(timeout=WAIT_MS)
+                app.wait_idle(WAIT_MS)
+                item = tasks.my_items(code, students[name])[0]
+                app.page.locator('[role="radiogroup"] label').nth(grade(item, students[name])).click()
+                app.page.get_by_role("button", name="Send grade").click()
+    for app in phones.values():
+        expect(app.page.get_by_text("All your documents are judged. Thank you.")).to_be_visible(timeout=WAIT_MS)
 
 
 def test_a_shared_task_end_to_end_across_a_killed_server(browser, task_server, tmp_path):
     tasks = task_server.tasks
     contexts = []
 
-    def visit(path: str, viewport: dict, *, phone: bool = False) -> App:
-        app = open_app(browser, task_server.base, path, viewport, phone=phone)
-        contexts.append(app.page.context)  # each its own cookie jar: its own student
-        return app
+    def visit(path: str, *viewports: dict) -> list[App]:
+        """The page in a new context per viewport (each its own cookie jar: its own student; a phone's below a
+        laptop's width), all loading at once."""
+        apps = []
+        for viewport in viewports:
+            context = browser.new_context(viewport=viewport, **(PHONE_CONTEXT if viewport == PHONE else {}))
+            contexts.append(context)
+            page = context.new_page()
+            page.set_default_timeout(WAIT_MS)
+            apps.append(_app(page, task_server.base))
+            page.goto(task_server.base + path, wait_until="commit", timeout=WAIT_MS * 2)
+        for app in apps:
+            app.wait_idle(WAIT_MS * 2)
+        return apps
 
     try:
         # the teacher sets the task on the page: the sample collection, k = 2, two judges a document
-        teacher = visit("/shared-task", LAPTOP)
+        (teacher,) = visit("/shared-task", LAPTOP)
         depth = teacher.page.get_by_role("spinbutton", name="Pool depth k")
         depth.fill("2")
         depth.press("Enter")
@@ -373,7 +386,9 @@ def test_a_shared_task_end_to_end_across_a_killed_server(browser, task_server, t
         assert tasks.task(code).depth == 2
 
         # team Red uploads a run file from a laptop; Blue and Green build theirs by hand on phones
-        red = visit(f"/task?code={code}", LAPTOP)
+        names = ["Red", *BY_HAND, *(f"judge {n}" for n in range(1, JUDGES + 1))]
+        phones = dict(zip(names, visit(f"/task?code={code}", LAPTOP, *[PHONE] * (len(names) - 1)), strict=True))
+        red = phones["Red"]
         join(red, "Red")
         red.page.get_by_label("Run name").fill("bm25")
         red.page.get_by_text("Upload a run file").click()
@@ -382,14 +397,11 @@ def test_a_shared_task_end_to_end_across_a_killed_server(browser, task_server, t
         upload(red, "TREC run file (topic Q0 doc rank score tag)", run_file)
         red.page.get_by_role("button", name="Submit the file").click()
         expect(red.page.get_by_text("Run bm25 received", exact=False)).to_be_visible(timeout=WAIT_MS)
-        phones = {"Red": red}
         for team, (run, query) in BY_HAND.items():
-            phones[team] = visit(f"/task?code={code}", PHONE, phone=True)
             join(phones[team], team)
             build_by_hand(phones[team], run, query)
-        for judge in range(JUDGES):
-            phones[f"judge {judge + 1}"] = visit(f"/task?code={code}", PHONE, phone=True)
-            join(phones[f"judge {judge + 1}"], None)
+        for judge in range(1, JUDGES + 1):
+            join(phones[f"judge {judge}"], None)
         students = {name: student_of(app) for name, app in phones.items()}
         assert len(set(students.values())) == 3 + JUDGES
 
@@ -410,8 +422,7 @@ def test_a_shared_task_end_to_end_across_a_killed_server(browser, task_server, t
         def grade(item: tuple[str, str], student: str) -> int:
             return second_grade if item == disputed and student == drawn[item][1] else grade_of(item)
 
-        for name, app in phones.items():
-            judge_all(app, tasks, code, students[name], grade)
+        judge_all(phones, students, tasks, code, grade)
         board = teacher.metric("Documents judged").locator('[data-testid="stMetricValue"]')
         expect(board).to_have_text(f"{pooled} / {pooled}", timeout=WAIT_MS)
         expect(teacher.page.get_by_text("Disagreements (1)")).to_be_visible(timeout=WAIT_MS)
