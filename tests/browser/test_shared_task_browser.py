@@ -217,6 +217,7 @@ def test_a_phone_judges_by_keyboard_and_sees_judging_close(browser, task_server)
         drawn = judging_task(tasks, code, token, ann)
         mine = sorted(item for item, judges in drawn.items() if ann in judges)
         expect(phone.page.get_by_text(f"0 of {len(mine)} judged")).to_be_visible(timeout=WAIT_MS)
+        phone.wait_idle(WAIT_MS)  # the rerun the closing caused has ended: nothing redraws the form under the Tabs
         assert_accessible(phone.page, "judging on a phone, first document (390x844)")
         reset(phone.page)
         tab_to(phone.page, lambda s: s.tag == "INPUT" and "not relevant" in focused_label(phone))
