@@ -1,6 +1,7 @@
-"""A test-only page for the shared task's judging views before the task's pages exist: ``?view=phone&code=C&student=S``
-draws ir_metrics_lab.classroom.task_judging.judging_panel, ``?view=board&code=C&teacher=T`` task_board.judging_board
-(AppTest in tests/test_app_task_judging.py; the browser test serves tests/task_judging_app.py)."""
+"""A test-only page for the shared task's judging views on their own: ``?view=phone&code=C&student=S`` draws
+ir_metrics_lab.classroom.task_judging.judging_panel, ``?view=board&code=C&teacher=T`` task_board.judging_board (AppTest
+in tests/test_app_task_judging.py; the browser tests judge on the task's real pages,
+tests/browser/test_shared_task_browser.py)."""
 
 import streamlit as st
 

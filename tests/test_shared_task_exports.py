@@ -41,7 +41,7 @@ def folder(snapshot, tmp_path_factory) -> Path:
     return where
 
 
-def _read_qrels(path: Path) -> dict[str, dict[str, int]]:
+def read_qrels(path: Path) -> dict[str, dict[str, int]]:
     qrels: dict[str, dict[str, int]] = {}
     for line in path.read_text().splitlines():
         topic, _, doc, grade = line.split()
@@ -49,7 +49,7 @@ def _read_qrels(path: Path) -> dict[str, dict[str, int]]:
     return qrels
 
 
-def _read_run(path: Path) -> dict[str, dict[str, float]]:
+def read_run(path: Path) -> dict[str, dict[str, float]]:
     run: dict[str, dict[str, float]] = {}
     for line in path.read_text().splitlines():
         topic, _, doc, _, score, _ = line.split()
@@ -57,9 +57,17 @@ def _read_run(path: Path) -> dict[str, dict[str, float]]:
     return run
 
 
-def _ranked(scores: dict[str, float]) -> list[str]:
+def ranked(scores: dict[str, float]) -> list[str]:
     """trec_eval's order: score descending, ties by document id descending."""
     return sorted(scores, key=lambda d: (scores[d], d), reverse=True)
+
+
+def ir_metrics_compare(folder: Path, files: dict[str, str], fmt: str) -> str:
+    """``ir-metrics-compare -c`` in ``folder`` on qrels.txt and the run files (run name -> path), each run named."""
+    names = [arg for name in files for arg in ("-n", name)]
+    command = [sys.executable, "-m", "metrics.cli.ir_metrics_compare", "-c", "--quiet", "--format", fmt]
+    command += [*names, "qrels.txt", *files.values()]
+    return subprocess.run(command, cwd=folder, capture_output=True, text=True, check=True).stdout
 
 
 def test_the_zip_holds_the_qrels_every_run_and_the_notebook(snapshot, folder):
@@ -72,7 +80,7 @@ def test_the_zip_holds_the_qrels_every_run_and_the_notebook(snapshot, folder):
     assert files["our/best *run*"] == "runs/our_best_run.txt"  # a typed name never leaves its folder
     # the qrels: every judged or settled item once, the settlement's grade winning over the judges'
     judged = {item for item, grades in snapshot.grades.items() if grades} | set(snapshot.settled)
-    qrels = _read_qrels(folder / "qrels.txt")
+    qrels = read_qrels(folder / "qrels.txt")
     assert {(t, d) for t, docs in qrels.items() for d in docs} == judged
     for (topic, doc), grade in snapshot.settled.items():
         assert qrels[topic][doc] == grade
@@ -81,14 +89,10 @@ def test_the_zip_holds_the_qrels_every_run_and_the_notebook(snapshot, folder):
 
 def test_the_leaderboard_is_ir_metrics_compare_on_the_downloaded_files(snapshot, folder):
     files = exports.run_files(snapshot)
-    names = [arg for name in snapshot.runs for arg in ("-n", name)]
     board = exports.leaderboard(snapshot)
     assert board is not None and len(board.queries) == 6
     for fmt, ours in (("csv", exports.leaderboard_csv(board)), ("latex", exports.leaderboard_latex(board))):
-        command = [sys.executable, "-m", "metrics.cli.ir_metrics_compare", "-c", "--quiet", "--format", fmt]
-        command += [*names, "qrels.txt", *files.values()]
-        done = subprocess.run(command, cwd=folder, capture_output=True, text=True, check=True)
-        assert done.stdout == ours
+        assert ir_metrics_compare(folder, files, fmt) == ours
     assert (folder / "leaderboard.csv").read_text() == exports.leaderboard_csv(board)
 
 
@@ -96,7 +100,7 @@ def test_the_qrels_are_read_by_trec_eval_as_written(snapshot, folder):
     """trec_eval -c on the downloaded qrels and a run: its relevant counts are the qrels' and its MAP the board's."""
     if not TREC_EVAL_BIN:
         pytest.skip("TREC_EVAL_BIN is not set: point it at a trec_eval 10.0 binary")
-    qrels = _read_qrels(folder / "qrels.txt")
+    qrels = read_qrels(folder / "qrels.txt")
     board = exports.leaderboard(snapshot)
     assert board is not None
     for name, file in exports.run_files(snapshot).items():
@@ -109,48 +113,62 @@ def test_the_qrels_are_read_by_trec_eval_as_written(snapshot, folder):
 
 
 def test_the_judged_share_is_the_judged_part_of_each_top_10(snapshot, folder):
-    qrels = _read_qrels(folder / "qrels.txt")
+    qrels = read_qrels(folder / "qrels.txt")
     shares = exports.judged_share(snapshot)
     for name, file in exports.run_files(snapshot).items():
-        run = _read_run(folder / file)
+        run = read_run(folder / file)
         per_topic = []
         for topic in qrels:  # by hand: judged documents in the top 10 over the documents there; none ranked: 0
-            top = _ranked(run.get(topic, {}))[:10]
+            top = ranked(run.get(topic, {}))[:10]
             per_topic.append(sum(d in qrels[topic] for d in top) / len(top) if top else 0.0)
         assert shares[name] == pytest.approx(sum(per_topic) / len(per_topic))
 
 
-def test_leave_one_out_equals_pytrec_eval_on_the_downloaded_files(snapshot, folder):
-    """The pool rebuilt from the run files (each run's top k), each run's unique documents taken out of the qrels,
-    and every score by pytrec_eval (a judged topic a run lacks counts 0); ranks by counting the runs above."""
-    qrels = _read_qrels(folder / "qrels.txt")
-    runs = {name: _read_run(folder / file) for name, file in exports.run_files(snapshot).items()}
+LOO_MEASURES = {"AP": "map", "bpref": "bpref", "infAP": "infAP"}  # the table's measures, as pytrec_eval names them
+
+
+def leave_one_out_by_hand(
+    qrels: dict[str, dict[str, int]], runs: dict[str, dict[str, dict[str, float]]], depth: int
+) -> dict[tuple[str, str], tuple[int, float, float, int, int]]:
+    """(run, measure) -> (unique documents, score, score without them, rank, rank without), from the files alone: the
+    pool rebuilt from the runs (each run's top ``depth``), each run's unique documents taken out of the qrels, every
+    score by pytrec_eval (a judged topic a run lacks counts 0), ranks by counting the runs above. Also used by the
+    end-to-end browser test (tests/browser/test_shared_task_browser.py) on the files its page downloads."""
     pooled: dict[tuple[str, str], set[str]] = {}
     for name, run in runs.items():
         for topic, scores in run.items():
-            for doc in _ranked(scores)[: snapshot.task.depth]:
+            for doc in ranked(scores)[:depth]:
                 pooled.setdefault((topic, doc), set()).add(name)
-    names = {"AP": "map", "bpref": "bpref", "infAP": "infAP"}
 
     def means(run: dict, judged: dict) -> dict[str, float]:
-        per_topic = pytrec_eval.RelevanceEvaluator(judged, set(names.values())).evaluate(run)
-        return {m: sum(per_topic.get(t, {}).get(n, 0.0) for t in qrels) / len(qrels) for m, n in names.items()}
+        per_topic = pytrec_eval.RelevanceEvaluator(judged, set(LOO_MEASURES.values())).evaluate(run)
+        return {m: sum(per_topic.get(t, {}).get(n, 0.0) for t in qrels) / len(qrels) for m, n in LOO_MEASURES.items()}
 
     full = {name: means(run, qrels) for name, run in runs.items()}
-    rows = {(b.run, b.measure): b for b in exports.bias(snapshot)}
-    assert len(rows) == len(runs) * 3
+    table = {}
     for name, run in runs.items():
         unique = {item for item, found in pooled.items() if found == {name}}
         without = {t: {d: g for d, g in docs.items() if (t, d) not in unique} for t, docs in qrels.items()}
         again = means(run, without)
-        for m in names:
-            b = rows[name, m]
+        for m in LOO_MEASURES:
             others = [full[o][m] for o in runs if o != name]
-            assert b.unique == len(unique)
-            assert b.score == pytest.approx(full[name][m], abs=1e-9)
-            assert b.score_without == pytest.approx(again[m], abs=1e-9)
-            assert b.rank == 1 + sum(o > full[name][m] + 1e-12 for o in others)
-            assert b.rank_without == 1 + sum(o > again[m] + 1e-12 for o in others)
+            rank = 1 + sum(o > full[name][m] + 1e-12 for o in others)
+            table[name, m] = (len(unique), full[name][m], again[m], rank, 1 + sum(o > again[m] + 1e-12 for o in others))
+    return table
+
+
+def test_leave_one_out_equals_pytrec_eval_on_the_downloaded_files(snapshot, folder):
+    qrels = read_qrels(folder / "qrels.txt")
+    runs = {name: read_run(folder / file) for name, file in exports.run_files(snapshot).items()}
+    expected = leave_one_out_by_hand(qrels, runs, snapshot.task.depth)
+    rows = {(b.run, b.measure): b for b in exports.bias(snapshot)}
+    assert rows.keys() == expected.keys() and len(rows) == len(runs) * 3
+    for key, (unique, score, score_without, rank, rank_without) in expected.items():
+        b = rows[key]
+        assert b.unique == unique
+        assert b.score == pytest.approx(score, abs=1e-9)
+        assert b.score_without == pytest.approx(score_without, abs=1e-9)
+        assert (b.rank, b.rank_without) == (rank, rank_without)
     assert any(b.places_lost > 0 for b in rows.values())  # the table has a bias to show
 
 
