@@ -33,6 +33,7 @@ from ir_metrics_lab.core.shared_task.collection import Collection
 from ir_metrics_lab.core.shared_task.runs import run_text
 from ir_metrics_lab.core.words import count
 from ir_metrics_lab.session import task_state
+from ir_metrics_lab.shell import first_paint
 from metrics.core.errors import InputError
 
 TEACH_PATH = "shared-task"
@@ -96,7 +97,7 @@ def attempt(area: str, action: Callable[..., Any], *args: Any, success: str | No
 
 def show_message(area: str) -> None:
     """``area``'s last message, once, shown literally."""
-    if message := task_state.pop_task_message(area):
+    if message := task_state.pop_task_message(area, keep=not first_paint.charts_now()):
         getattr(st, message[0])(plain(message[1]))
 
 

@@ -35,8 +35,11 @@ def set_task_message(area: str, level: str, text: str) -> None:
     st.session_state.setdefault(_TASK_MESSAGES, {})[area] = (level, text)
 
 
-def pop_task_message(area: str) -> tuple[str, str] | None:
-    return st.session_state.get(_TASK_MESSAGES, {}).pop(area, None)
+def pop_task_message(area: str, *, keep: bool = False) -> tuple[str, str] | None:
+    """``area``'s message, taken (shown once), or with ``keep`` left for the next run: a new visitor's first run is
+    followed by a second one (ir_metrics_lab.shell.first_paint), which must show it too."""
+    messages = st.session_state.get(_TASK_MESSAGES, {})
+    return messages.get(area) if keep else messages.pop(area, None)
 
 
 def draft(code: str) -> dict[str, list[str]]:

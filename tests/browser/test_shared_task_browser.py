@@ -279,6 +279,8 @@ def test_the_board_shows_judgments_as_they_arrive_and_the_teacher_settles(browse
     try:
         expect(wide.page.get_by_role("button", name="Create the task")).to_be_visible()  # not the task's page
         assert wide.page.get_by_text("Settle:").count() == 0  # no teacher's token, no board, no settling
+        # Said so, past a new visitor's second run (first_paint), which once drew the page without the message.
+        expect(wide.page.get_by_text("This link does not carry the task's teacher token")).to_be_visible()
         wide.page.goto(task_server.base + link, wait_until="domcontentloaded")
         wide.wait_idle(WAIT_MS)
         expect(wide.page.get_by_text("grades given: 3, 1 · settled: 2")).to_be_visible()
