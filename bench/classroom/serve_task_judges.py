@@ -167,7 +167,10 @@ async def session(base: str, pids: list[int], url: str, args) -> dict[str, objec
                 unacknowledged += 1
             done.add(grade_key)
 
-    before, t0, first_count = cpu_seconds(pids), time.monotonic(), len(counts)
+    def whole_runs() -> int:  # the phones' runs of the whole page, not of a fragment alone
+        return sum(phone.runs_finished - phone.fragment_runs_finished for phone in students)
+
+    before, t0, first_count, whole_before = cpu_seconds(pids), time.monotonic(), len(counts), whole_runs()
     await asyncio.gather(*(judge(phone) for phone in students))
     judging_s = time.monotonic() - t0
     cpu_judging = (cpu_seconds(pids) - before) / judging_s * 1000
@@ -200,6 +203,7 @@ async def session(base: str, pids: list[int], url: str, args) -> dict[str, objec
         measured=len(latencies),
         tap=spread(taps),
         board_gaps=spread(gaps),
+        whole_runs=whole_runs() - whole_before,
         cpu_judging_ms_s=cpu_judging,
         cpu_per_judge_ms_s=(cpu_judging - figures["cpu_projector_only_ms_s"]) / max(len(students), 1),
         cpu_per_judgment_ms=(cpu_judging * judging_s) / max(len(acks), 1),
@@ -241,6 +245,7 @@ def report(args, f: dict[str, object]) -> None:
     print(f"  acknowledged to projector     {f['latency']} ({f['within_2s']} of {f['measured']} within 2 s)")
     print(f"  tap to acknowledged           {f['tap']}")
     print(f"  projector's board, between    {f['board_gaps']} (its fragment asks every 1 s)")
+    print(f"  phones' whole-page runs       {f['whole_runs']} while judging (the rest: fragments)")
     print(
         f"  server CPU                    {f['cpu_projector_only_ms_s']:.0f} ms/s projector alone; "
         f"{f['cpu_waiting_ms_s']:.0f} ms/s with the judges waiting = {f['cpu_per_waiting_judge_ms_s']:.1f} ms/s per "
