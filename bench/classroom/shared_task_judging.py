@@ -39,7 +39,8 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+", text.lower()))
 
 
-def _run(team: int, documents, topics) -> bytes:
+def team_run(team: int, documents, topics) -> bytes:
+    """Team ``team``'s run: per topic, 30 documents by word overlap with the topic plus the team's own noise."""
     noise = random.Random(team)
     lines = []
     for topic in topics:
@@ -79,7 +80,7 @@ def measure(url: str, pace: float = 0.0) -> None:
     for student in students:
         tasks.join(code, student, student.split("-")[0] if "-" in student else None)
     for team in range(TEAMS):
-        tasks.submit_run(code, f"team{team}-0", f"run{team}", _run(team, documents.documents, topics), "run.txt")
+        tasks.submit_run(code, f"team{team}-0", f"run{team}", team_run(team, documents.documents, topics), "run.txt")
     started = time.perf_counter()
     drawn = tasks.close_submissions(code, token)
     print(f"pool {len(drawn)} documents, {sum(map(len, drawn.values()))} judgments over {len(students)} students; "

@@ -41,6 +41,9 @@ class Seen:
     metrics: dict[str, str] = field(default_factory=dict)  # label -> shown value
     widgets: dict[str, str] = field(default_factory=dict)  # user key -> widget id
     arrived: dict[str, float] = field(default_factory=dict)  # user key -> when the widget was last drawn
+    options: dict[str, list[str]] = field(default_factory=dict)  # user key -> a radio's options, as shown
+    buttons: dict[str, str] = field(default_factory=dict)  # label -> widget id (form buttons have no user key)
+    components: dict[str, str] = field(default_factory=dict)  # user key -> a v2 component's data (JSON)
 
 
 class Tab:
@@ -135,8 +138,20 @@ class Tab:
 
     async def click(self, key: str) -> None:
         """Press the button with this user key (a trigger, as a tap does)."""
-        widget = WidgetState(id=self.seen.widgets[key], trigger_value=True)
+        await self._press(self.seen.widgets[key])
+
+    async def press(self, label: str) -> None:
+        """Press the button (or a form's submit button, which has no user key) with this label."""
+        await self._press(self.seen.buttons[label])
+
+    async def _press(self, widget_id: str) -> None:
+        widget = WidgetState(id=widget_id, trigger_value=True)
         await self._rerun([widget], fragment_id=self._fragments.get(widget.id, ""))
+
+    def choose(self, key: str, option: int) -> None:
+        """Pick a radio's option (by position), sent with the next run as a browser sends a form's values."""
+        widget_id = self.seen.widgets[key]
+        self._values[widget_id] = WidgetState(id=widget_id, string_value=self.seen.options[key][option])
 
     # --- what arrives ---------------------------------------------------------------------------------------
 
@@ -200,10 +215,17 @@ class Tab:
             self._values[widget_id] = WidgetState(id=widget_id, bool_value=body.default)
         elif which == "bidi_component" and widget_id.endswith(FIRST_PAINT) and self.runs_finished == 0:
             self._paint_trigger = f"$$STREAMLIT_INTERNAL_KEY_{widget_id}__events"
+        if which == "button":
+            self._fragments[widget_id] = delta.fragment_id
+            self.seen.buttons[body.label] = widget_id
         if isinstance(widget_id, str) and widget_id.startswith("$$ID-"):
             self._fragments[widget_id] = delta.fragment_id
             key = widget_id.split("-", 2)[2]  # "$$ID-<hash>-<user key>"
             self.seen.widgets[key], self.seen.arrived[key] = widget_id, time.time()
+            if which == "radio":
+                self.seen.options[key] = list(body.options)
+            elif which == "bidi_component":
+                self.seen.components[key] = body.json
         if which == "metric":
             self.seen.metrics[body.label] = body.body
             if self.on_metric:
