@@ -18,6 +18,11 @@ settings.register_profile("ci", derandomize=True, deadline=None)
 settings.load_profile("default-no-deadline")
 
 
+# Page scripts that AppTest runs (tests/test_app_task_*.py): each draws a page when imported, so --doctest-modules must
+# not import them.
+collect_ignore = ["tests/task_judging_page.py", "tests/task_results_page.py"]
+
+
 # Streamlit's AppTest runs app.py as the ``__main__`` module and leaves it in sys.modules; multiprocessing's spawn (a
 # Dask LocalCluster's worker processes) then runs app.py in each child, which fails ("Nanny failed to start worker
 # process"). Each test ends with the process's own ``__main__`` back, whichever tests shared its worker.

@@ -44,6 +44,7 @@ REFLOW_VIEWS = {
 START = {"wide": "/", "phone": "/", "presenter": "/?presenter=1"}
 PAGES = [path for path in ADDRESSES if path != "/playground"]  # the alias runs the same script as "/"
 NAV_LINK = ".st-key-irlab_nav a"
+PHONE_PAGE_EXIT = "All of IR Metrics Lab"  # app.py's foot link on the phone page
 PRESENTER_MENU = (
     '[class*="st-key-pages_menu_"] button'  # presenter mode's menu of pages (ir_metrics_lab/shell/navigation.py)
 )
@@ -81,6 +82,9 @@ def show(app: App, path: str, *, as_a_person: bool = False) -> None:
         menu = app.page.locator(PRESENTER_MENU)
         if menu.count():
             menu.click()
+        elif not app.page.locator(NAV_LINK).count():  # Join a class has no navigation: its foot link leads back
+            app.page.get_by_role("link", name=PHONE_PAGE_EXIT).click()
+            expect(app.page.locator(NAV_LINK).first).to_be_attached(timeout=WAIT_MS)
         link = app.page.locator(NAV_LINK).filter(has_text=re.compile(rf"{re.escape(title)}$"))
         if as_a_person:
             link.click()

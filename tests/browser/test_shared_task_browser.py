@@ -123,9 +123,16 @@ def test_a_run_built_by_hand_on_a_phone_with_the_keyboard_alone(browser, task_se
         reset(app.page)
         tab_to(app.page, lambda s: s.name == "Run name")
         app.page.keyboard.type("by hand")
+        runs = len(app.finished_runs)
         tab_to(app.page, lambda s: s.name == "Search the collection")  # leaving the box keeps the name
+        # Type once the run that leaving the box started is over (a full run once found no search results here).
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while len(app.finished_runs) == runs and time.monotonic() < deadline:
+            app.page.wait_for_timeout(50)
+        app.wait_idle(WAIT_MS)
         app.page.keyboard.type("winter tyres")
         press(app.page, "Enter")  # submits the search form
+        expect(app.page.get_by_role("button", name=re.compile(r"^Add ")).first).to_be_visible(timeout=WAIT_MS)
         app.wait_idle(WAIT_MS)
         first = enter_on(app, lambda s: s.label.startswith("Add ")).removeprefix("Add ")
         expect(app.page.get_by_text(f"{first} added at rank 1.")).to_be_visible(timeout=WAIT_MS)
