@@ -132,9 +132,9 @@ def build_by_hand(snap) -> None:
 def find_documents(code: str, topic: str, ranking: list[str], docs) -> None:
     """A keyword search over the collection (collection.search), each document found with its Add button."""
     st.markdown("**Find documents**")
-    with st.form("task_search", border=False):
-        st.text_input("Search the collection", key="task_query", placeholder="e.g. winter tyres")
-        st.form_submit_button("Search", icon=":material/search:")
+    # Not a form: a form's submit sent while a timer's fragment run (watch, rerun_on_reconnect) was on its way was
+    # sometimes lost, and the search showed nothing; a text box sends its value with every message after Enter.
+    st.text_input("Search the collection", key="task_query", placeholder="e.g. winter tyres, then Enter")
     if query := str(value("task_query") or "").strip():
         hits = search(docs, query, task.SEARCH_LIMIT)
         st.caption(

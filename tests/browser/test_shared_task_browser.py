@@ -334,10 +334,17 @@ def join(app: App, team: str | None) -> None:
 
 def build_by_hand(app: App, run: str, query: str) -> None:
     """Name the run, search, add the first two documents found, submit (topic t1, the first one shown)."""
+    runs = len(app.finished_runs)
     app.page.get_by_label("Run name").fill(run)
+    app.page.get_by_label("Run name").press("Enter")  # the name kept: a run, ended before the search is typed
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while len(app.finished_runs) == runs and time.monotonic() < deadline:
+        app.page.wait_for_timeout(50)
+    app.wait_idle(WAIT_MS)
     box = app.page.get_by_label("Search the collection")
     box.fill(query)
     box.press("Enter")
+    expect(app.page.get_by_role("button", name=re.compile(r"\bAdd d\d+$")).first).to_be_visible(timeout=WAIT_MS)
     app.wait_idle(WAIT_MS)
     for rank in (1, 2):
         app.page.get_by_role("button", name=re.compile(r"\bAdd d\d+$")).first.click()
@@ -370,17 +377,18 @@ def test_a_shared_task_end_to_end_across_a_killed_server(browser, task_server, t
 
     def visit(path: str, *viewports: dict) -> list[App]:
         """The page in a new context per viewport (each its own cookie jar: its own student; a phone's below a
-        laptop's width), all loading at once."""
+        laptop's width), one after the other: seven opened at once left one page's first paint pending for good in
+        3 of 5 runs (not yet understood)."""
         apps = []
         for viewport in viewports:
             context = browser.new_context(viewport=viewport, **(PHONE_CONTEXT if viewport == PHONE else {}))
             contexts.append(context)
             page = context.new_page()
             page.set_default_timeout(WAIT_MS)
-            apps.append(_app(page, task_server.base))
+            app = _app(page, task_server.base)
             page.goto(task_server.base + path, wait_until="commit", timeout=WAIT_MS * 2)
-        for app in apps:
             app.wait_idle(WAIT_MS * 2)
+            apps.append(app)
         return apps
 
     try:
