@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 from streamlit.testing.v1 import AppTest
 
-from ir_metrics_lab.classroom import live_class, task_board, task_judging
+from ir_metrics_lab.classroom import live_class, shared_task, task_judging
 from ir_metrics_lab.core.classroom.store import Store
 from ir_metrics_lab.core.classroom.task_store import TaskStore
 from ir_metrics_lab.core.markdown import plain
@@ -32,7 +32,7 @@ POOL, JUDGES = 7, 2
 @pytest.fixture(autouse=True)
 def database(tmp_path, monkeypatch):
     monkeypatch.setenv("IR_METRICS_LAB_DATA_DIR", str(tmp_path))
-    cached = (live_class.store, task_judging.task_store, task_judging._documents, task_board._titles)
+    cached = (live_class.store, shared_task.task_store, shared_task.documents)
     for function in cached:
         function.clear()
     yield

@@ -16,6 +16,7 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.classroom import live_class as live
+from ir_metrics_lab.classroom import shared_task
 from ir_metrics_lab.classroom.shared_task import task_store
 from ir_metrics_lab.core.classroom.task_store import Snapshot, TaskError
 from ir_metrics_lab.core.figures import palette
@@ -141,7 +142,8 @@ def _disagreements(snapshot: Snapshot, token: str | None) -> None:
         st.markdown("Tap a grade to settle a document: the qrels take your grade.")
     settled = sum(d.settled is not None for d in found)
     st.markdown(f"{settled} of {len(found)} settled.")
-    documents = live.read(_titles, snapshot.task.code, default={})
+    collection = live.read(shared_task.documents, snapshot.task.code, snapshot.task.created_ms, default=None)
+    documents = {doc.id: doc.title for doc in collection.documents} if collection else {}
     shown = found[:DISAGREEMENTS_SHOWN]
     for start in range(0, len(shown), 2):  # two a row on a wide screen (in reading order), one a row on a phone
         for column, one in zip(st.columns(2), shown[start : start + 2], strict=False):
@@ -149,11 +151,6 @@ def _disagreements(snapshot: Snapshot, token: str | None) -> None:
                 _disagreement(snapshot, one, documents.get(one.item[1], ""), token)
     if len(found) > DISAGREEMENTS_SHOWN:
         st.markdown(f"{len(found) - DISAGREEMENTS_SHOWN} more, with a narrower spread, are not shown.")
-
-
-@st.cache_resource(ttl=3600, max_entries=16)
-def _titles(code: str) -> dict[str, str]:
-    return {doc: d.title for doc, d in task_store().documents(code).items()}
 
 
 def _disagreement(snapshot: Snapshot, shown: Disagreement, title: str, token: str | None) -> None:

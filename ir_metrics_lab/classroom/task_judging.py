@@ -20,10 +20,10 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.classroom import live_class as live
+from ir_metrics_lab.classroom import shared_task
 from ir_metrics_lab.classroom.shared_task import task_store
 from ir_metrics_lab.core.classroom.task_store import Task, TaskError
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.core.shared_task.collection import Document
 from ir_metrics_lab.core.shared_task.judging import GRADE_MEANINGS, grade_label
 from ir_metrics_lab.core.shared_task.pooling import Item
 from ir_metrics_lab.session import live_state, widget_state
@@ -69,12 +69,6 @@ export default function (component) {
 """
 _FOCUS = st.components.v2.component("irlab_task_judging_focus", js=_FOCUS_JS)
 _LOGGER = logging.getLogger(__name__)
-
-
-@st.cache_resource(ttl=3600, max_entries=16)
-def _documents(code: str) -> dict[str, Document]:
-    """A task's collection: it never changes once the task is set, and a tap should not read it again."""
-    return task_store().documents(code)
 
 
 def judging_panel(code: str, student: str) -> None:
@@ -132,9 +126,10 @@ def _judging(task: Task, student: str, remaining: list[Item], total: int) -> Non
         st.success(ALL_DONE, icon=":material/task_alt:")
         return
     topic_id, doc_id = remaining[0]
-    documents = live.read(_documents, task.code, default=None)
-    if documents is None:
+    collection = live.read(shared_task.documents, task.code, task.created_ms, default=None)
+    if collection is None:
         return
+    documents = collection.by_id()
     topic = next((t for t in task.topics if t.id == topic_id), None)
     document = documents.get(doc_id)
     heading = f"Topic: {topic.title if topic else topic_id}"
