@@ -110,14 +110,14 @@ def test_a_double_tap_on_send_counts_once(task):
     first, second = sorted(item for item, judges in drawn.items() if "bo" in judges)[:2]
     at = phone(code, "bo")
     send(at, 2)
-    send(at, None)  # the second tap of a double tap: it meets the next document's form, no grade chosen
+    send(at, None)  # the second tap of a double tap: it meets the next document's Send, no grade chosen
     assert at.warning[0].value == plain("Choose a grade first, then send it.")
     assert tasks.my_items(code, "bo")[0] == second  # the next document is not judged
     assert tasks.snapshot(code).grades == {first: (2,)}
     assert not at.error
 
 
-def test_a_second_send_of_the_same_form_is_not_sent(task, monkeypatch):
+def test_a_second_send_of_the_same_document_is_not_sent(task, monkeypatch):
     """The second tap reaching the server before the page moved on (here: the page keeps showing the document, as
     if its redraw had not arrived) sends nothing: the store sees one call, the phone no refusal."""
     tasks, code, _, drawn = task
@@ -128,7 +128,7 @@ def test_a_second_send_of_the_same_form_is_not_sent(task, monkeypatch):
     monkeypatch.setattr(TaskStore, "judge", lambda self, *args: calls.append(args) or judge(self, *args))
     at = phone(code, "bo")
     send(at, 2)
-    assert at.radio[0].value == 2  # the same form, its grade still chosen
+    assert at.radio[0].value == 2  # the same document, its grade still chosen
     send(at, None)
     assert len(calls) == 1 and not at.error
     assert tasks.snapshot(code).grades == {first: (2,)}

@@ -63,7 +63,8 @@ def task_page(snap) -> None:
             task_judging.judging_panel(snap.task.code, student)
         else:
             st.info("Judging is closed: the results are on the projector.")
-    watch(snap.task.code, snap.task.state)
+    if not (student in snap.members and snap.task.state == "judging"):  # judging: the panel's own watcher looks
+        watch(snap.task.code, snap.task.state)
     live.rerun_on_reconnect()
 
 

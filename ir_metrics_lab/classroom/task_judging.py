@@ -1,10 +1,12 @@
 """A phone's judging in a shared task (issue #48): the documents assigned to this student and not yet judged, one at
 a time, the topic above it, a grade 0-3 with its meaning in words, and "n of m judged"; then a clear end.
 
-The grade is a radio group in a form with one Send button, not four grade buttons: a double tap on a grade button
-would land its second tap on the next document's button in the same place and grade a document nobody read. A double
-tap on Send meets the next document's form with no grade chosen, and a grade this session already sent is never sent
-again (live_state.task_judgment_sent); the store counts a judgment once whatever reaches it.
+The grade is a radio group with one Send button, not four grade buttons: a double tap on a grade button would land
+its second tap on the next document's button in the same place and grade a document nobody read. A double tap on Send
+meets the next document's Send with no grade chosen, and a grade this session already sent is never sent again
+(live_state.task_judgment_sent); the store counts a judgment once whatever reaches it. Not an st.form: on this page a
+form's submit was sometimes never answered when it met a run of the page's timer fragments (the search box showed it
+first); the cause inside Streamlit is not pinned down.
 
 The teacher closing judging (or dealing documents in) reaches the phone without a tap: a fragment looks every
 live_class.STUDENT_REFRESH_S. A refusal (not yours, already judged, judging closed) is the page's message; a database
@@ -101,7 +103,8 @@ def _panel(code: str, student: str) -> None:
             st.info("Judging has not started yet: it opens when the teacher closes submissions.")
         else:
             st.info("The teacher has closed judging. Thank you for your grades.", icon=":material/check_circle:")
-    _watch(code, student, task.state, None if remaining is None else len(remaining))
+    live_state.set_task_judging_drawn(code, (task.state, None if remaining is None else len(remaining)))
+    _watch(code, student)
 
 
 def _message() -> None:
@@ -139,7 +142,7 @@ def _judging(task: Task, student: str, remaining: list[Item], total: int) -> Non
     with st.container(border=True, key="task_judging_document"):
         st.subheader(plain(document.title if document and document.title else doc_id, one_line=True), anchor=False)
         st.markdown(plain(document.text) if document else "This document's text is missing from the collection.")
-    _grade_form(task.code, student, (topic_id, doc_id))
+    _grade_controls(task.code, student, (topic_id, doc_id))
     _FOCUS(key="task_judging_focus", data={"item": _key(task.code, (topic_id, doc_id)), "heading": heading})
 
 
@@ -148,23 +151,23 @@ def _key(code: str, item: Item) -> str:
     return "task_grade_" + hashlib.sha256("\x1f".join((code, *item)).encode()).hexdigest()[:16]
 
 
-def _grade_form(code: str, student: str, item: Item) -> None:
+def _grade_controls(code: str, student: str, item: Item) -> None:
     key = _key(code, item)
-    with st.form(f"{key}_form", border=False):
-        st.radio(
-            "How relevant is this document to the topic?",
-            options=list(GRADE_MEANINGS),
-            format_func=grade_label,
-            index=None,
-            key=key,
-        )
-        st.form_submit_button(
-            "Send grade",
-            type="primary",
-            width="stretch",
-            on_click=_send,
-            args=(code, student, item, key),
-        )
+    st.radio(
+        "How relevant is this document to the topic?",
+        options=list(GRADE_MEANINGS),
+        format_func=grade_label,
+        index=None,
+        key=key,
+    )
+    st.button(
+        "Send grade",
+        type="primary",
+        width="stretch",
+        key=f"{key}_send",
+        on_click=_send,
+        args=(code, student, item, key),
+    )
 
 
 def _send(code: str, student: str, item: Item, key: str) -> None:
@@ -191,13 +194,14 @@ def _send(code: str, student: str, item: Item, key: str) -> None:
 
 
 @st.fragment(run_every=live.STUDENT_REFRESH_S)
-def _watch(code: str, student: str, state: str, remaining: int | None) -> None:
+def _watch(code: str, student: str) -> None:
     """Draws nothing: the whole page again when the task's state or this student's documents changed (the teacher
-    closed, reopened or dealt in)."""
+    closed, reopened or dealt in), compared with what the panel last drew (kept in the session by the panel's every
+    run, whichever run drew it)."""
     try:
         task = task_store().task(code)
         now = len(task_store().my_items(code, student)) if task is not None and task.state == "judging" else None
     except SQLAlchemyError:  # the next tick asks again
         return
-    if task is None or task.state != state or now != remaining:
+    if task is None or (task.state, now) != live_state.task_judging_drawn(code):
         st.rerun(scope="app")

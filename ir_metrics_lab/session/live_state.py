@@ -19,6 +19,7 @@ _LIVE_PENDING = "live_pending"  # (code, round, answer, nickname) not yet in the
 _LIVE_MESSAGE = "live_message"  # what the last live-class action said (an error, a confirmation), shown once
 _LIVE_FROM_QUIZ = "live_from_quiz"  # a question handed over by the quiz's "Ask the class", until asked or discarded
 _TASK_SENT = "task_judgments_sent"  # {(task, topic, doc)}: the judgments this phone sent (a double tap sends one)
+_TASK_DRAWN = "task_judging_drawn"  # {task: (state, documents left)} as the judging panel last drew them
 
 
 def live_teacher() -> tuple[str, str] | None:
@@ -102,3 +103,12 @@ def task_judgment_sent(item: tuple[str, str, str]) -> bool:
 
 def mark_task_judgment_sent(item: tuple[str, str, str]) -> None:
     st.session_state.setdefault(_TASK_SENT, set()).add(item)
+
+
+def task_judging_drawn(code: str) -> tuple[str, int | None] | None:
+    """The task's state and this student's documents left, as the judging panel last drew them."""
+    return st.session_state.get(_TASK_DRAWN, {}).get(code)
+
+
+def set_task_judging_drawn(code: str, drawn: tuple[str, int | None]) -> None:
+    st.session_state.setdefault(_TASK_DRAWN, {})[code] = drawn
