@@ -52,7 +52,7 @@ from ir_metrics_lab.core.shared_task.collection import sample
 MAX_JUDGES, MAX_SECONDS = 100, 900
 JOINING_AT_ONCE = 10
 PER_TEAM = 4
-GRADE_KEY = "task_grade_"  # task_judging._key: one radio per document
+GRADE_KEY = "task_grade_"  # task_judging._key: one radio (and its Send button) per document
 SENT = plain(") sent.")  # task_judging._send's "Grade 2 (relevant) sent.", as the page writes it (plain())
 BUSY = plain(NOT_SENT)
 GIVEN = "Judgments given"  # task_board._progress: "given / needed", one more per judgment
@@ -61,7 +61,7 @@ PORT = 8780
 
 def current_grade(phone: Tab, done: set[str]) -> str | None:
     """The grade radio of the document the phone shows now (the latest drawn, not judged yet), if any."""
-    keys = [k for k in phone.seen.widgets if k.startswith(GRADE_KEY) and k not in done]
+    keys = [k for k in phone.seen.widgets if k.startswith(GRADE_KEY) and k in phone.seen.options and k not in done]
     return max(keys, key=phone.seen.arrived.__getitem__) if keys else None
 
 
