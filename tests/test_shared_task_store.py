@@ -101,6 +101,8 @@ def test_a_student_joins_once(url):
         tasks.join(code, "not a valid id!", "red")
     with pytest.raises(TaskError, match="deleted or never existed"):
         tasks.join("ZZZZZZZZ", "bo", "red")
+    with pytest.raises(store.PollError, match=r"^a team name needs at least one visible"):  # not "a nickname"
+        tasks.join(code, "bo", "\u200b")
     assert tasks.snapshot(code).members == {"ann": "red"}
 
 
@@ -120,6 +122,8 @@ def test_runs_are_checked_replaced_by_their_team_and_refused_otherwise(url):
     assert caught.value.code == "task-too-large"
     with pytest.raises(TaskError, match="another team has a run named 'A'"):
         tasks.submit_run(code, "bo", "A", RUN_B)
+    with pytest.raises(store.PollError, match=r"^a run name has at most \d+ characters"):
+        tasks.submit_run(code, "ann", "A" * 500, RUN_B)
     with pytest.raises(TaskError, match="under a team's name"):
         tasks.submit_run(code, "jo", "J", RUN_B)
     with pytest.raises(TaskError, match="under a team's name"):

@@ -209,20 +209,25 @@ def _visible(c: str) -> bool:
     return unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LETTERS
 
 
-def clean_nickname(typed: str | None) -> str | None:
-    r"""A nickname as stored: control and invisible format characters dropped, blanks trimmed, empty is none; longer
-    than NICKNAME_MAX characters, or nothing visible (zero-width spaces, a Hangul filler), is an error.
+def clean_nickname(typed: str | None, what: str = "a nickname") -> str | None:
+    r"""A nickname (or another short name typed on a phone: ``what`` names it in the refusal) as stored: control and
+    invisible format characters dropped, blanks trimmed, empty is none; longer than NICKNAME_MAX characters, or nothing
+    visible (zero-width spaces, a Hangul filler), is an error.
 
     >>> clean_nickname(" Ann\x00\u202e ")
     'Ann'
+    >>> clean_nickname("\u200b", "a team name")
+    Traceback (most recent call last):
+    ...
+    ir_metrics_lab.core.classroom.store.PollError: a team name needs at least one visible letter, digit or sign
     """
     if typed is None:
         return None
     name = " ".join("".join(c if _kept(c) or c.isspace() else "" for c in str(typed)).split())
     if len(name) > NICKNAME_MAX:
-        raise PollError(f"a nickname has at most {NICKNAME_MAX} characters ({len(name)} given)")
+        raise PollError(f"{what} has at most {NICKNAME_MAX} characters ({len(name)} given)")
     if str(typed).strip() and not any(_visible(c) for c in name):  # typed, yet nothing would show
-        raise PollError("a nickname needs at least one visible letter, digit or sign")
+        raise PollError(f"{what} needs at least one visible letter, digit or sign")
     return name or None
 
 

@@ -319,7 +319,7 @@ class TaskStore:
         under the same team changes nothing; under another, it is refused."""
         if not valid_student(student):
             raise TaskError("this page has no valid student id; open the join link again")
-        team = clean_nickname(team)
+        team = clean_nickname(team, "a team name")
 
         def work(conn: Connection) -> str | None:
             row = self._locked(conn, code)
@@ -351,7 +351,7 @@ class TaskStore:
         TaskError
             Not a member of a team, submissions closed, another team's name, too many runs.
         """
-        name = clean_nickname(name) or ""
+        name = clean_nickname(name, "a run name") or ""
         if not name:
             raise TaskError("a run needs a name")
         task = self.task(code)
