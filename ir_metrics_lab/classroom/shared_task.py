@@ -33,7 +33,7 @@ from ir_metrics_lab.core.shared_task.collection import Collection
 from ir_metrics_lab.core.shared_task.runs import run_text
 from ir_metrics_lab.core.words import count
 from ir_metrics_lab.session import task_state
-from ir_metrics_lab.shell import first_paint
+from ir_metrics_lab.shell import a11y, first_paint
 from metrics.core.errors import InputError
 
 TEACH_PATH = "shared-task"
@@ -294,12 +294,18 @@ def move(code: str, topic: str, index: int, step: int) -> None:
     if 0 <= index < len(ranking) and 0 <= to < len(ranking):
         ranking[index], ranking[to] = ranking[to], ranking[index]
         task_state.set_task_message("ranking", "info", f"{ranking[to]} moved to rank {to + 1}.")
+        # the focus goes with the document: the same way again, else the other way at either end
+        same_way_possible = to > 0 if step < 0 else to < len(ranking) - 1
+        way = ("up" if step < 0 else "down") if same_way_possible else ("down" if step < 0 else "up")
+        a11y.focus_after_run(f"task_{way}_{to}")
 
 
 def drop(code: str, topic: str, index: int) -> None:
     ranking = task_state.draft(code).setdefault(topic, [])
     if 0 <= index < len(ranking):
         task_state.set_task_message("ranking", "info", f"{ranking.pop(index)} removed from the ranking.")
+        if ranking:  # the focus on the document that took its place, or on the new last one
+            a11y.focus_after_run(f"task_drop_{min(index, len(ranking) - 1)}")
 
 
 # --- what the pages show ---------------------------------------------------------------------------------------

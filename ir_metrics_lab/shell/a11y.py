@@ -1,8 +1,9 @@
 """Accessibility fixes the app's own markup cannot carry: a script (ir_metrics_lab/shell/components/a11y.js) that adds
 keyboard stops on boxes that scroll sideways (display formulas, wide tables, code), the navigation landmark and the
 current page's mark, on Streamlit's markup (Streamlit 1.67 draws its own skip link to the main content), and keeps one
-polite live region for the whole app, through which a page announces the numbers an edit changed (``announce``). Mounted
-once per run in app.py; its element is hidden (ir_metrics_lab.shell.layout's CSS) and takes no space."""
+polite live region for the whole app, through which a page announces the numbers an edit changed (``announce``), and
+moves the keyboard's focus where a control's action took its subject (``focus_after_run``). Mounted once per run in
+app.py; its element is hidden (ir_metrics_lab.shell.layout's CSS) and takes no space."""
 
 from __future__ import annotations
 
@@ -22,10 +23,19 @@ _COMPONENT = st.components.v2.component(
 def apply(current_title: str) -> None:
     """Call once per run, in app.py (after the page), with the title of the page on screen. What the page gave
     ``announce`` in this run goes to the app's polite live region."""
-    _COMPONENT(key=KEY, data={"current": current_title, "announce": st.session_state.pop(_ANNOUNCE_KEY, "")})
+    _COMPONENT(
+        key=KEY,
+        data={
+            "current": current_title,
+            "announce": st.session_state.pop(_ANNOUNCE_KEY, ""),
+            "focus": st.session_state.pop(_FOCUS_KEY, None),
+        },
+    )
 
 
 _ANNOUNCE_KEY = "_a11y_announcement"
+_FOCUS_KEY = "_a11y_focus"
+_FOCUS_COUNT = "_a11y_focus_count"
 _UNCHANGED = 5e-5  # a change under half the last shown decimal is no change (as ir_metrics_lab.parts.cards.delta)
 
 
@@ -33,6 +43,14 @@ def announce(sentence: str) -> None:
     """Have screen readers read ``sentence`` politely (a live region, ir_metrics_lab/shell/components/a11y.js). The same
     sentence as the last one read is not read again, so a rerun with nothing new says nothing."""
     st.session_state[_ANNOUNCE_KEY] = sentence
+
+
+def focus_after_run(widget_key: str) -> None:
+    """Once this run is drawn, put the keyboard's focus on the button keyed ``widget_key`` (if it is drawn and
+    enabled). For a control whose action moves its subject: "Move 3 up" reruns the page with the same buttons in the
+    same places, the focus left on "Move 3 up", now another document's; this takes it to where the document went."""
+    count = st.session_state[_FOCUS_COUNT] = st.session_state.get(_FOCUS_COUNT, 0) + 1  # the same key again counts
+    st.session_state[_FOCUS_KEY] = {"key": widget_key, "count": count}
 
 
 def numbers_changed(

@@ -41,7 +41,7 @@ from ir_metrics_lab.core.shared_task.judging import GRADE_MEANINGS
 from tests.browser.axe_audit import assert_accessible
 from tests.browser.conftest import ARTIFACTS, App, _app, download, start_server, stop_server, upload
 from tests.browser.conftest import PHONE as PHONE_CONTEXT
-from tests.browser.keyboard import press, reset, tab_to
+from tests.browser.keyboard import focused, press, reset, tab_to
 from tests.test_app_task_judging import DOCS, RUNS, TOPICS
 from tests.test_shared_task_exports import ir_metrics_compare, leave_one_out_by_hand, read_qrels, read_run
 
@@ -109,6 +109,15 @@ def enter_on(app: App, wanted) -> str:
     return stop.label
 
 
+def focus_on(app: App, label: str) -> None:
+    """Wait until the keyboard's focus is on the control labelled ``label`` and the page is idle."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while (now := focused(app.page).label) != label and time.monotonic() < deadline:
+        app.page.wait_for_timeout(50)
+    assert now == label, f"the focus is on {now!r}, not on {label!r}"
+    app.wait_idle(WAIT_MS)
+
+
 def test_a_run_built_by_hand_on_a_phone_with_the_keyboard_alone(browser, task_server):
     base, store = task_server.base, task_server.tasks
     code = new_task(store).task.code
@@ -140,6 +149,14 @@ def test_a_run_built_by_hand_on_a_phone_with_the_keyboard_alone(browser, task_se
         assert second != first
         enter_on(app, lambda s: s.label == "Move 2 up")
         expect(app.page.get_by_text(f"{second} moved to rank 1.")).to_be_visible(timeout=WAIT_MS)
+        # the focus went with the document (not left on "Move 2 up", now the other one's): Enter moves it back down
+        focus_on(app, "Move 1 down")
+        press(app.page, "Enter")
+        expect(app.page.get_by_text(f"{second} moved to rank 2.")).to_be_visible(timeout=WAIT_MS)
+        focus_on(app, "Move 2 up")
+        press(app.page, "Enter")
+        expect(app.page.get_by_text(f"{second} moved to rank 1.")).to_be_visible(timeout=WAIT_MS)
+        focus_on(app, "Move 1 down")
         assert_accessible(app.page, "a run built by hand (390x844)")
         app.screenshot("shared-task-phone-by-hand")
         enter_on(app, lambda s: s.label == "Submit the run")

@@ -8,6 +8,8 @@
 //   menu of pages, the focus on that link as the menu opens;
 // - one polite live region for the app, outside Streamlit's markup so that it survives every rerun (a region made
 //   with its text in it is not read): it reads `data.announce`, the numbers an edit changed, once.
+// - the focus moved where a control's action took its subject (`data.focus`: a button's widget key, asked once per
+//   action): "Move 3 up" leaves the focus on the button in its place, which is now another document's.
 // It is installed once per document. The announcement is set as text (textContent), never as markup.
 
 // [selector, name]: a box that scrolls gets tabindex=0 and, when it has no role of its own, role=group and the name.
@@ -110,6 +112,19 @@ function announce(sentence) {
   }, 100);
 }
 
+function focusAfterRun(request) {
+  if (!request || request.count === window.__irlabFocusCount) return;
+  window.__irlabFocusCount = request.count;
+  const since = performance.now();
+  const look = () => {
+    // the run's new buttons may come a few frames after this component's data: look for up to 3 s
+    const button = document.querySelector(`.st-key-${CSS.escape(request.key)} button:not([disabled])`);
+    if (button) button.focus();
+    else if (performance.now() - since < 3000) requestAnimationFrame(look);
+  };
+  look();
+}
+
 function fix() {
   scrollBoxes();
   navigation();
@@ -119,6 +134,7 @@ export default function (component) {
   // On window, not in this module: the observer installed by the first mount reads it.
   window.__irlabCurrentTitle = String((component.data && component.data.current) || "");
   announce(String((component.data && component.data.announce) || ""));
+  focusAfterRun(component.data && component.data.focus);
   if (window.__irlabA11y) {
     window.__irlabA11y();
     return;
