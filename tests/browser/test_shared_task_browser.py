@@ -157,6 +157,12 @@ def test_a_run_built_by_hand_on_a_phone_with_the_keyboard_alone(browser, task_se
         press(app.page, "Enter")
         expect(app.page.get_by_text(f"{second} moved to rank 1.")).to_be_visible(timeout=WAIT_MS)
         focus_on(app, "Move 1 down")
+        # a removed document's Remove button goes: the focus goes to the document now last, not to the page's top
+        third = enter_on(app, lambda s: s.label.startswith("Add ")).removeprefix("Add ")
+        expect(app.page.get_by_text(f"{third} added at rank 3.")).to_be_visible(timeout=WAIT_MS)
+        enter_on(app, lambda s: s.label == "Remove 3")
+        expect(app.page.get_by_text(f"{third} removed from the ranking.")).to_be_visible(timeout=WAIT_MS)
+        focus_on(app, "Remove 2")
         assert_accessible(app.page, "a run built by hand (390x844)")
         app.screenshot("shared-task-phone-by-hand")
         enter_on(app, lambda s: s.label == "Submit the run")
