@@ -6,6 +6,7 @@ At the top level, not in tests/: pytest imports a conftest.py outside a package 
 tests/browser/conftest.py has, and collecting the doctests of a conftest.py in tests/ then failed with "import file
 mismatch"."""
 
+import functools
 import sys
 
 import pytest
@@ -34,6 +35,20 @@ def _main_module_restored():
     yield
     if sys.modules.get("__main__") is not _MAIN_MODULE:
         sys.modules["__main__"] = _MAIN_MODULE
+
+
+# Each new AppTest scans every installed distribution's metadata for Streamlit component manifests (streamlit
+# 1.67, testing/v1/app_test.py): about 0.8 s a test, most of an AppTest module's time. The installed packages do not
+# change during a run, so one scan per test process serves them all.
+@pytest.fixture(autouse=True, scope="session")
+def _component_manifests_scanned_once():
+    from streamlit.components.v2 import manifest_scanner
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            manifest_scanner, "scan_component_manifests", functools.cache(manifest_scanner.scan_component_manifests)
+        )
+        yield
 
 
 @pytest.fixture(scope="session")
