@@ -114,6 +114,15 @@ def _one_tab(base: str, wanted: int = 2) -> tuple[list[list[str]], list[str]]:
     return runs, errors
 
 
+def _runs_written(folder: Path) -> list[list[str]]:
+    """The lines each of runs 1-3 wrote to ``folder``/runs.txt, as the server ran them: under load, the page's deltas
+    of a run still queued when the next run starts are dropped (Streamlit clears a session's queue at each run's
+    start), so the deltas the browser got cannot tell."""
+    path = folder / "runs.txt"
+    written = path.read_text(encoding="utf-8") if path.exists() else ""
+    return [[line.split("\t", 1)[1] for line in written.splitlines() if line.startswith(f"{n}\t")] for n in (1, 2, 3)]
+
+
 def test_rerun_session_can_rerun_and_session_alive_on_a_real_server(tmp_path):
     """script_run, can_rerun, rerun_session and session_alive on a ``streamlit run`` server: the session is pushed
     a rerun of its page as its browser last asked for it (the same query string), from another thread, during its
@@ -126,10 +135,7 @@ def test_rerun_session_can_rerun_and_session_alive_on_a_real_server(tmp_path):
         _, errors = _one_tab(base)
     finally:
         stop_server(proc)
-    # What each run did, as the server ran it: under load, the page's deltas of run 1 still queued when run 2 starts
-    # are dropped (Streamlit clears a session's queue at each run's start), so they cannot tell.
-    written = (tmp_path / "runs.txt").read_text(encoding="utf-8") if (tmp_path / "runs.txt").exists() else ""
-    runs = [[line.split("\t", 1)[1] for line in written.splitlines() if line.startswith(f"{n}\t")] for n in (1, 2, 3)]
+    runs = _runs_written(tmp_path)
     shown = f"runs {runs}; server log:\n{log.read_text()[-3000:]}"
     assert errors == [], f"{errors[0]} ({shown})"
     assert runs[0], f"streamlit_internals: the app never ran ({shown})"
@@ -151,20 +157,28 @@ def test_rerun_session_can_rerun_and_session_alive_on_a_real_server(tmp_path):
 # a third.
 PUSHED_FRAGMENT_APP = """
 import threading
+from pathlib import Path
 
 import streamlit as st
 
 from ir_metrics_lab.shell import streamlit_internals as internals
 
+
+def say(run, line):  # on the page, and in runs.txt (a run's deltas still queued when the next starts are dropped)
+    st.text(line)
+    with Path("runs.txt").open("a", encoding="utf-8") as log:
+        log.write(f"{run}\\t{line}\\n")
+
+
 done = st.session_state.setdefault("done", threading.Event())
-st.text(f"page, fragment {internals.current_fragment()}")
+say(st.session_state.get("runs", 0) + 1, f"page, fragment {internals.current_fragment()}")
 
 
 @st.fragment
 def part():
     runs = st.session_state["runs"] = st.session_state.get("runs", 0) + 1
     fragment = internals.current_fragment()
-    st.text(f"part {runs}, in a fragment: {bool(fragment)}, the first run's done: {done.is_set()}")
+    say(runs, f"part {runs}, in a fragment: {bool(fragment)}, the first run's done: {done.is_set()}")
     run = internals.script_run()
     if runs == 1:
         threading.Thread(target=internals.rerun_session, args=(*run, fragment, done.set)).start()
@@ -185,9 +199,10 @@ def test_rerun_session_reruns_the_current_fragment_alone_on_a_real_server(tmp_pa
     log = tmp_path / "server.log"
     proc, base = start_server(log, command=_server_command(script), cwd=tmp_path)
     try:
-        runs, errors = _one_tab(base, wanted=3)
+        _, errors = _one_tab(base, wanted=3)
     finally:
         stop_server(proc)
+    runs = _runs_written(tmp_path)
     shown = f"runs {runs}; server log:\n{log.read_text()[-3000:]}"
     assert errors == [], f"{errors[0]} ({shown})"
     assert runs[:1] == [["page, fragment None", "part 1, in a fragment: True, the first run's done: False"]], (
