@@ -7,7 +7,10 @@ tests/browser/conftest.py has, and collecting the doctests of a conftest.py in t
 mismatch"."""
 
 import functools
+import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -17,6 +20,22 @@ from hypothesis import settings
 settings.register_profile("default-no-deadline", deadline=None)
 settings.register_profile("ci", derandomize=True, deadline=None)
 settings.load_profile("default-no-deadline")
+
+
+def pytest_configure(config):
+    """One folder for what the app caches on disk (ir_metrics_lab.shell.compressed_static.cache_dir), shared by every
+    server the run starts (the brotli files one server compressed, the next serves), and not the user's own: made
+    by the main process, before its workers start, which inherit it."""
+    from ir_metrics_lab.shell.compressed_static import ENV_CACHE_DIR
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        config.app_cache_dir = tempfile.mkdtemp(prefix="ir-metrics-lab-tests-cache-")
+        os.environ[ENV_CACHE_DIR] = config.app_cache_dir
+
+
+def pytest_unconfigure(config):
+    if folder := getattr(config, "app_cache_dir", None):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # Page scripts that AppTest runs (tests/test_app_task_*.py): each draws a page when imported, so --doctest-modules must

@@ -111,6 +111,67 @@ def test_a_browser_that_accepts_brotli_gets_it_then_its_best_level(files, monkey
     assert len(best) < len(body["body"])
 
 
+def _served_brotli(root, kept, asked: list) -> bytes:
+    """A new process's first brotli answer for the script under ``root``, keeping best levels in ``kept``."""
+    files = CompressedFiles(root, CACHE, asked.append, best=kept)
+    return request(files, "/static/js/index.abc.js", accept_encoding="br")[1][1]["body"]
+
+
+@pytest.fixture
+def static_root(tmp_path, monkeypatch):
+    monkeypatch.setattr(compressed_static, "BROTLI_FIRST", 1)  # so the first level and the best differ
+    (tmp_path / "static" / "js").mkdir(parents=True)
+    (tmp_path / "static" / "js" / "index.abc.js").write_bytes(SCRIPT)
+    return tmp_path / "static"
+
+
+def test_the_best_level_is_kept_on_disk_and_served_by_the_next_process_at_once(static_root, tmp_path):
+    kept = compressed_static.BestCompressed(tmp_path / "cache")
+    asked: list = []
+    assert _served_brotli(static_root, kept, asked) == brotli.compress(SCRIPT, quality=1)
+    for upgrade in asked:
+        upgrade()
+    asked_next: list = []
+    assert _served_brotli(static_root, kept, asked_next) == brotli.compress(SCRIPT, quality=11)
+    assert asked_next == [], "the next process compressed the file again"
+    assert [p.suffix for p in (tmp_path / "cache").rglob("*") if p.is_file()] == [".br"]  # no part left behind
+
+
+def test_a_kept_file_that_is_not_the_files_bytes_is_not_served(static_root, tmp_path):
+    kept = compressed_static.BestCompressed(tmp_path / "cache")
+    asked: list = []
+    _served_brotli(static_root, kept, asked)
+    for upgrade in asked:
+        upgrade()
+    (kept_file,) = (tmp_path / "cache").rglob("*.br")
+    kept_file.write_bytes(brotli.compress(b"alert('not the file');"))  # damaged, or another file's
+    asked_next: list = []
+    assert _served_brotli(static_root, kept, asked_next) == brotli.compress(SCRIPT, quality=1)
+    kept_file.write_bytes(kept_file.read_bytes()[:5])  # cut short: not even brotli
+    assert _served_brotli(static_root, kept, []) == brotli.compress(SCRIPT, quality=1)
+    for upgrade in asked_next:
+        upgrade()
+    assert brotli.decompress(kept_file.read_bytes()) == SCRIPT  # made again
+
+
+def test_a_folder_that_cannot_be_written_only_costs_the_compression(static_root, tmp_path):
+    (tmp_path / "not-a-folder").write_text("a file where the folder would be")
+    kept = compressed_static.BestCompressed(tmp_path / "not-a-folder")
+    asked: list = []
+    _served_brotli(static_root, kept, asked)
+    for upgrade in asked:
+        upgrade()
+    assert _served_brotli(static_root, kept, []) == brotli.compress(SCRIPT, quality=1)
+
+
+def test_the_cache_folder_is_the_configured_one_else_the_users_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv(compressed_static.ENV_CACHE_DIR, str(tmp_path / "chosen"))
+    assert compressed_static.cache_dir() == tmp_path / "chosen"
+    monkeypatch.delenv(compressed_static.ENV_CACHE_DIR)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert compressed_static.cache_dir() == tmp_path / "xdg" / "ir-metrics-lab"
+
+
 @pytest.mark.parametrize(
     ("accept_encoding", "coding"),
     [

@@ -5,7 +5,9 @@ sends them, a third of that gzipped (docs/performance.md, A phone's first visit)
 Streamlit 1.67 serves them uncompressed on purpose (its SelectiveGZipMiddleware skips /static/): its gzip would
 compress each file again for every browser. Here each file is compressed once per process, on its first request
 (in a worker thread, off the server's event loop), and kept in memory: the files are content-hashed and immutable, so
-the same bytes serve every phone at the cost of a copy. A browser that accepts neither coding, a range request and
+the same bytes serve every phone at the cost of a copy. Brotli's best level costs seconds of a core per large file
+(Plotly's chunk: about 12 s), so what it makes is also kept on disk (``BestCompressed``): a restarted server or a
+second replica serves it from the first request. A browser that accepts neither coding, a range request and
 every other path get Streamlit's own answer. A reverse proxy in front (docs/how-to/serve-a-class.md) sees the
 Content-Encoding and passes the bytes through.
 
@@ -22,9 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import hashlib
 import json
 import mimetypes
+import os
 import queue
+import tempfile
 import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -81,15 +86,64 @@ def chosen_encoding(accept_encoding: str) -> str | None:
     return best if weights.get(best, anything) > 0 else None
 
 
+ENV_CACHE_DIR = "IR_METRICS_LAB_CACHE_DIR"
+
+
+def cache_dir() -> Path:
+    """Where the app keeps what it can make again: ``$IR_METRICS_LAB_CACHE_DIR``, else ``$XDG_CACHE_HOME`` or
+    ~/.cache, under ir-metrics-lab."""
+    configured = os.environ.get(ENV_CACHE_DIR)
+    if configured:
+        return Path(configured)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ir-metrics-lab"
+
+
+class BestCompressed:
+    """Files compressed at ``BROTLI_BEST``, kept in ``folder`` by the SHA-256 of their bytes, for every process on the
+    machine: the frontend's files are the same for every server of one Streamlit release. A file is written whole
+    under a temporary name and renamed, so a reader never sees half of one; one that does not decompress to the
+    bytes it was made from is not served. A folder that cannot be read or written only costs the compression."""
+
+    def __init__(self, folder: Path):
+        self._folder = folder / f"brotli-{BROTLI_BEST}"
+
+    def get(self, digest: str, data: bytes) -> bytes | None:
+        """The best-level bytes of ``data`` (whose SHA-256 is ``digest``) kept here, or None."""
+        try:
+            compressed = (self._folder / f"{digest}.br").read_bytes()
+            return compressed if brotli.decompress(compressed) == data else None
+        except (OSError, brotli.error):
+            return None
+
+    def put(self, digest: str, compressed: bytes) -> None:
+        part = None
+        try:
+            self._folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=self._folder, suffix=".part", delete=False) as handle:
+                part = Path(handle.name)
+                handle.write(compressed)
+            os.replace(part, self._folder / f"{digest}.br")
+        except OSError:
+            if part is not None:
+                part.unlink(missing_ok=True)
+
+
 class CompressedFiles:
     """The compressible files under ``root``, by URL path (``/static/js/x.js``), compressed on first use.
 
     Brotli at its best level takes seconds for the largest file (protobuf.js: 2 to 5 s, 18 % smaller than at
     ``BROTLI_FIRST``), too long for a phone to wait: the first request gets the file at ``BROTLI_FIRST`` (as fast as
-    gzip) and ``upgrade(work)`` recompresses it at ``BROTLI_BEST`` apart (a daemon thread; the tests run it at once).
+    gzip) and ``upgrade(work)`` recompresses it at ``BROTLI_BEST`` apart (a daemon thread; the tests run it at once),
+    keeping the result in ``best`` if given, where the next process finds it.
     """
 
-    def __init__(self, root: Path, cache_control: str, upgrade: Callable[[Callable[[], None]], None] | None = None):
+    def __init__(
+        self,
+        root: Path,
+        cache_control: str,
+        upgrade: Callable[[Callable[[], None]], None] | None = None,
+        best: BestCompressed | None = None,
+    ):
         # Only the files present at start can be served: a request's path is looked up, never joined to a folder.
         self._paths = {
             PREFIX + p.relative_to(root).as_posix(): p
@@ -99,6 +153,7 @@ class CompressedFiles:
         self._cache_control = cache_control
         self._encoded: dict[tuple[str, str], bytes] = {}
         self._upgrade = upgrade or _in_background
+        self._best = best
 
     def __contains__(self, path: str) -> bool:
         return path in self._paths
@@ -111,10 +166,18 @@ class CompressedFiles:
             if coding == "gzip":
                 self._encoded[key] = gzip.compress(data, GZIP_LEVEL, mtime=0)
             else:
+                digest = hashlib.sha256(data).hexdigest()
+                kept = self._best.get(digest, data) if self._best else None
+                if kept is not None:
+                    self._encoded[key] = kept
+                    return kept
                 self._encoded[key] = brotli.compress(data, quality=BROTLI_FIRST)
 
                 def best() -> None:
-                    self._encoded[key] = brotli.compress(data, quality=BROTLI_BEST)
+                    compressed = brotli.compress(data, quality=BROTLI_BEST)
+                    self._encoded[key] = compressed
+                    if self._best:
+                        self._best.put(digest, compressed)
 
                 self._upgrade(best)
         return self._encoded[key]
@@ -231,7 +294,7 @@ def install() -> None:
     try:
         if streamlit_internals.static_first_installed():
             return
-        files = CompressedFiles(*streamlit_internals.frontend_static())
+        files = CompressedFiles(*streamlit_internals.frontend_static(), best=BestCompressed(cache_dir()))
     except streamlit_internals.MissingHook as missing:
         streamlit_internals.warn_once(missing, "Streamlit's frontend files go out uncompressed")
         return
