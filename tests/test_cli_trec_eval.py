@@ -122,12 +122,13 @@ HALF_WAY_QRELS = {
 def test_trec_eval_format_is_trec_evals_output(tmp_path, capsys, run, qrels, level, judged_only, max_docs):
     qrels = {q: docs for q, docs in qrels.items() if docs and max(docs.values()) >= 0}
     run = {q: docs for q, docs in run.items() if docs}
+    if judged_only:
+        # A query with no judged document in its top: trec_eval divides 0 by 0 (nan) where we print 0. Such queries
+        # leave the run (rejecting the whole example instead failed Hypothesis' filter health check at random).
+        top = {q: rank_by_score(docs)[:max_docs] if max_docs else list(docs) for q, docs in run.items() if q in qrels}
+        run = {q: docs for q, docs in run.items() if q not in top or any(qrels[q].get(d, -1) >= 0 for d in top[q])}
     evaluated = [q for q in run if q in qrels]
-    # trec_eval prints nothing without an evaluated query
-    assume(evaluated and not (judged_only and not any(d in qrels[q] for q in evaluated for d in run[q])))
-    top = {q: rank_by_score(run[q])[:max_docs] if max_docs else list(run[q]) for q in evaluated}
-    # a query left with no judged document: trec_eval divides 0 by 0 (nan) where we print 0
-    assume(not (judged_only and any(not any(qrels[q].get(d, -1) >= 0 for d in top[q]) for q in evaluated)))
+    assume(evaluated)  # trec_eval prints nothing without an evaluated query
     paths = write_files(tmp_path, run, qrels)
     options = ["-q", f"-l{level}", *(["-J"] if judged_only else []), *([f"-M{max_docs}"] if max_docs else [])]
     measures = [m for m in ORDER if level == 1 or m not in LEVEL_1_ONLY]
