@@ -38,35 +38,42 @@ WAIT_S = 60  # a loaded 2-core box
 
 # --- rerunning another session: the live class's push to the phones -------------------------------------------
 
-# A one-page app whose first run asks, from another thread and while it is still running, for a rerun of its own
-# session, as the live class's watcher does for a phone that is mid-run; the second run comes with nothing sent by
-# the browser, after the first has ended.
-PUSHED_APP = """
-import threading
+# The test apps' say(run, line): the line on the page, and in runs.txt under its run's number, which _runs_written
+# reads back (the page's deltas of a run still queued when a new run starts are dropped).
+RUN_LOG = """
 from pathlib import Path
 
 import streamlit as st
 
-from ir_metrics_lab.shell import streamlit_internals as internals
 
-
-def say(line):  # on the page, and in runs.txt: the page's deltas of a run that ended are dropped when a new run starts
+def say(run, line):
     st.text(line)
     with Path("runs.txt").open("a", encoding="utf-8") as log:
-        log.write(f"{runs}\\t{line}\\n")
+        log.write(f"{run}\\t{line}\\n")
+"""
 
+# A one-page app whose first run asks, from another thread and while it is still running, for a rerun of its own
+# session, as the live class's watcher does for a phone that is mid-run; the second run comes with nothing sent by
+# the browser, after the first has ended.
+PUSHED_APP = (
+    RUN_LOG
+    + """
+import threading
+
+from ir_metrics_lab.shell import streamlit_internals as internals
 
 runs = st.session_state["runs"] = st.session_state.get("runs", 0) + 1
 run = internals.script_run()
-say(f"run {runs} of {run.session_id}, q={st.query_params.get('q')}")
-say(f"can rerun: {internals.can_rerun(run.session_id)}")
-say(f"alive: {internals.session_alive(run.session_id)}, one that never was: {internals.session_alive('no-such')}")
+say(runs, f"run {runs} of {run.session_id}, q={st.query_params.get('q')}")
+say(runs, f"can rerun: {internals.can_rerun(run.session_id)}")
+say(runs, f"alive: {internals.session_alive(run.session_id)}, one that never was: {internals.session_alive('no-such')}")
 if runs == 1:
     pushed = threading.Thread(target=internals.rerun_session, args=run)
     pushed.start()
     pushed.join()  # the push is asked for before this run ends
-say("end of run")
+say(runs, "end of run")
 """
+)
 
 
 def _server_command(script: Path):
@@ -155,20 +162,12 @@ def test_rerun_session_can_rerun_and_session_alive_on_a_real_server(tmp_path):
 # A page with a fragment whose first run asks, from another thread, for a rerun of that fragment alone (its id from
 # current_fragment), as the live class's watcher does on a reveal; the second, once that push says it is done, for
 # a third.
-PUSHED_FRAGMENT_APP = """
+PUSHED_FRAGMENT_APP = (
+    RUN_LOG
+    + """
 import threading
-from pathlib import Path
-
-import streamlit as st
 
 from ir_metrics_lab.shell import streamlit_internals as internals
-
-
-def say(run, line):  # on the page, and in runs.txt (a run's deltas still queued when the next starts are dropped)
-    st.text(line)
-    with Path("runs.txt").open("a", encoding="utf-8") as log:
-        log.write(f"{run}\\t{line}\\n")
-
 
 done = st.session_state.setdefault("done", threading.Event())
 say(st.session_state.get("runs", 0) + 1, f"page, fragment {internals.current_fragment()}")
@@ -188,6 +187,7 @@ def part():
 
 part()
 """
+)
 
 
 def test_rerun_session_reruns_the_current_fragment_alone_on_a_real_server(tmp_path):
