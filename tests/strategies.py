@@ -129,10 +129,11 @@ SCORED_QUERIES = ["q1", "q2", "q3", "q10", "Q4"]
 # width=32: scores exact as C floats, so pytrec_eval's trec_eval 9 (floats) and trec_eval 10.0 (doubles) order them
 # alike; scores that tie only as floats are the corpus' (tests/test_trec_eval10_corpus.py) and test_ranking's.
 _scores = st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, -1.0, 3.25]) | st.floats(-5, 5, allow_nan=False, width=32)
-_rankings = st.dictionaries(st.sampled_from(SCORED_DOCS), _scores, max_size=14)
-_judgments = st.dictionaries(st.sampled_from(SCORED_DOCS), st.integers(-1, 4), max_size=10)
-scored_runs = st.dictionaries(st.sampled_from(SCORED_QUERIES), _rankings, max_size=5)
-scored_qrels_sets = st.dictionaries(st.sampled_from(SCORED_QUERIES), _judgments, max_size=5)
+scored_rankings = st.dictionaries(st.sampled_from(SCORED_DOCS), _scores, max_size=14)
+nonempty_scored_rankings = st.dictionaries(st.sampled_from(SCORED_DOCS), _scores, min_size=1, max_size=14)
+scored_judgments = st.dictionaries(st.sampled_from(SCORED_DOCS), st.integers(-1, 4), max_size=10)
+scored_runs = st.dictionaries(st.sampled_from(SCORED_QUERIES), scored_rankings, max_size=5)
+scored_qrels_sets = st.dictionaries(st.sampled_from(SCORED_QUERIES), scored_judgments, max_size=5)
 binary_scored_qrels_sets = st.dictionaries(
     st.sampled_from(SCORED_QUERIES), st.dictionaries(st.sampled_from(SCORED_DOCS), st.integers(0, 1))
 )
