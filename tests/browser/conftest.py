@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -205,8 +205,8 @@ def require_chromium(executable: str = CHROMIUM) -> None:
         )
 
 
-def launch_browser(playwright, js_flags: str = "", executable: str = CHROMIUM):
-    args = [*CHROMIUM_ARGS, f"--js-flags={js_flags}"] if js_flags else CHROMIUM_ARGS
+def launch_browser(playwright, js_flags: str = "", executable: str = CHROMIUM, extra_args: Sequence[str] = ()):
+    args = [*CHROMIUM_ARGS, *([f"--js-flags={js_flags}"] if js_flags else []), *extra_args]
     return playwright.chromium.launch(executable_path=executable, headless=True, args=args)
 
 
@@ -383,6 +383,11 @@ def app_server() -> Iterator[str]:
 # CPU in all, measured twice each way). Tests check what the app does, not how fast, so only the tests' browser goes
 # without them; the benchmarks, which time the app as people run it, launch Chromium with V8's defaults.
 TEST_JS_FLAGS = "--no-opt --no-maglev"
+# One renderer process for a context's tabs of the app (Chromium gives each new tab its own by default): a new tab
+# opened while another is open reuses that process and the frontend code it has compiled, so tests that open tab
+# after tab keep one open (docs/performance.md, "The test command"). Like the flags above, for the tests' browser
+# only; each tab is still a new Streamlit session with its own first run.
+TEST_BROWSER_ARGS = ["--process-per-site"]
 
 
 @pytest.fixture(scope="session")
@@ -393,7 +398,7 @@ def browser() -> Iterator:
     expect.set_options(timeout=ACTION_TIMEOUT_MS)
 
     with sync_playwright() as p:
-        b = launch_browser(p, js_flags=TEST_JS_FLAGS, executable=HEADLESS_SHELL)
+        b = launch_browser(p, js_flags=TEST_JS_FLAGS, executable=HEADLESS_SHELL, extra_args=TEST_BROWSER_ARGS)
         try:
             yield b
         finally:
@@ -416,13 +421,13 @@ def page(browser) -> Iterator:
 def warm_context(browser, app_server) -> Iterator:
     """One browser context for the session: its HTTP cache keeps the frontend bundles between tests.
 
-    It opens the app once first, which fills the cache."""
+    It opens the app once first, which fills the cache, and keeps that tab open: the tests' new tabs share its
+    renderer process and the code compiled there (``TEST_BROWSER_ARGS``)."""
     context = browser.new_context(viewport=VIEWPORT)
     try:
         first = context.new_page()
         first.goto(app_server + "/")
         wait_idle(first)
-        first.close()
         yield context
     finally:
         context.close()

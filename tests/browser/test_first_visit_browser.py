@@ -169,8 +169,10 @@ def test_a_first_visit_opens_its_page_and_each_part_left_for_later_arrives_in_a_
     other views)."""
     options = ROOM_VIEWS[view][0]
     # Every page in a new tab of one context: each tab is a new session (its first run leaves the parts out), and the
-    # browser fetches the app's code once instead of once per page.
+    # browser fetches the app's code once instead of once per page. The first tab stays open, so the others share its
+    # renderer process and compiled code (conftest.TEST_BROWSER_ARGS).
     context = browser.new_context(**options)
+    first_tab = None
     try:
         context.add_init_script(ROOMS_WATCH)
         context.add_init_script(RECORD_DIALOGS)
@@ -210,6 +212,9 @@ def test_a_first_visit_opens_its_page_and_each_part_left_for_later_arrives_in_a_
                 page.wait_for_function(RENDERED_JS, timeout=90_000)
                 assert_accessible(page, f"{path} (presenter, first visit)", enhanced_contrast=True)
             assert errors == [], (view, path, errors)
-            page.close()
+            if first_tab is None:
+                first_tab = page
+            else:
+                page.close()
     finally:
         context.close()
