@@ -390,6 +390,14 @@ TEST_JS_FLAGS = "--no-opt --no-maglev"
 TEST_BROWSER_ARGS = ["--process-per-site"]
 
 
+def close_other_tabs(page) -> None:
+    """Close every tab of ``page``'s context but ``page``: a test's tab, left open for the next test's to share its
+    renderer (``TEST_BROWSER_ARGS``), and closed when that one is done."""
+    for other in page.context.pages:
+        if other is not page:
+            other.close()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator:
     require_chromium(HEADLESS_SHELL)

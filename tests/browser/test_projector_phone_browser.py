@@ -15,7 +15,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ACTION_TIMEOUT_MS, RENDERED_JS, download, in_first_screen, metric_value, wait_idle
+from tests.browser.conftest import (
+    ACTION_TIMEOUT_MS,
+    RENDERED_JS,
+    close_other_tabs,
+    download,
+    in_first_screen,
+    metric_value,
+    wait_idle,
+)
 from tests.browser.conftest import PHONE as PHONE_CONTEXT
 
 pytestmark = pytest.mark.browser
@@ -37,7 +45,8 @@ def phone_context(browser) -> Iterator:
 
 @pytest.fixture
 def phone(phone_context, app_server) -> Iterator:
-    """A new tab on the phone: a new Streamlit session on the playground."""
+    """A new tab on the phone: a new Streamlit session on the playground (the last test's tab stays open beside it
+    until this one is done)."""
     page = phone_context.new_page()
     page.set_default_timeout(ACTION_TIMEOUT_MS)
     page.goto(app_server + "/")
@@ -45,7 +54,7 @@ def phone(phone_context, app_server) -> Iterator:
     try:
         yield page
     finally:
-        page.close()
+        close_other_tabs(page)
 
 
 @pytest.fixture(scope="module")
@@ -60,12 +69,13 @@ def projector_context(browser) -> Iterator:
 
 @pytest.fixture
 def projector(projector_context, app_server) -> Iterator:
+    """A new tab on the projector (the last test's tab stays open beside it until this one is done)."""
     page = projector_context.new_page()
     page.set_default_timeout(ACTION_TIMEOUT_MS)
     try:
         yield page, app_server
     finally:
-        page.close()
+        close_other_tabs(page)
 
 
 def order(page) -> list[str]:
@@ -275,7 +285,7 @@ def test_on_a_phone_the_compare_charts_legend_leaves_its_title_readable(phone_co
         assert title and legend and not overlaps(title, legend), (title, legend)
         assert title["x"] + title["width"] <= PHONE["width"], title  # not cut off at the screen's edge
     finally:
-        page.close()
+        close_other_tabs(page)
 
 
 def font_px(locator) -> float:
