@@ -30,9 +30,9 @@ REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 # Chromium's old headless mode as a program of its own (the one Playwright itself runs headless), from the same source
-# and version as CHROMIUM: without the full browser around the page, the browser tests' pages took about a third less
-# CPU in all (8 first visits: 15-17 CPU-s against 22-24, measured twice each way on 2026-11-28). Tests check what the
-# app does; the benchmarks, which time the app as people run it, launch CHROMIUM.
+# and version as CHROMIUM: without the full browser around the page, the browser tests' pages take less CPU
+# (docs/performance.md, "The test command"). Tests check what the app does; the benchmarks, which time the app as
+# people run it, launch CHROMIUM.
 HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 CHROMIUM_ARGS = [
     "--headless",
@@ -379,9 +379,9 @@ def app_server() -> Iterator[str]:
 
 
 # V8's optimizing compilers (Maglev, TurboFan) compile hot functions on background threads: for pages that live a few
-# seconds that CPU is mostly spent for nothing (without them, the first-visit tests' wide and phone walks took 5% less
-# CPU in all, measured twice each way). Tests check what the app does, not how fast, so only the tests' browser goes
-# without them; the benchmarks, which time the app as people run it, launch Chromium with V8's defaults.
+# seconds that CPU is mostly spent for nothing (docs/performance.md, "The test command"). Tests check what the app
+# does, not how fast, so only the tests' browser goes without them; the benchmarks, which time the app as people run
+# it, launch Chromium with V8's defaults.
 TEST_JS_FLAGS = "--no-opt --no-maglev"
 # One renderer process for a context's tabs of the app (Chromium gives each new tab its own by default): a new tab
 # opened while another is open reuses that process and the frontend code it has compiled, so tests that open tab
