@@ -9,7 +9,7 @@ from playwright.sync_api import TimeoutError
 
 from ir_metrics_lab.shell.first_paint import PRELOAD_KEY
 from tests.browser.axe_audit import assert_accessible
-from tests.browser.conftest import IDLE_TIMEOUT_MS, PHONE, RENDERED_JS, wait_idle
+from tests.browser.conftest import IDLE_TIMEOUT_MS, PHONE, RENDERED_JS, close_other_tabs, wait_idle
 from tests.browser.test_routing_browser import ADDRESSES, RECORD_DIALOGS, SCENARIO, shows_its_page
 
 pytestmark = pytest.mark.browser
@@ -169,10 +169,9 @@ def test_a_first_visit_opens_its_page_and_each_part_left_for_later_arrives_in_a_
     other views)."""
     options = ROOM_VIEWS[view][0]
     # Every page in a new tab of one context: each tab is a new session (its first run leaves the parts out), and the
-    # browser fetches the app's code once instead of once per page. The first tab stays open, so the others share its
-    # renderer process and compiled code (conftest.TEST_BROWSER_ARGS).
+    # browser fetches the app's code once instead of once per page. Each tab stays open until the next is done, so that
+    # one shares its renderer process and compiled code (conftest.TEST_BROWSER_ARGS).
     context = browser.new_context(**options)
-    first_tab = None
     try:
         context.add_init_script(ROOMS_WATCH)
         context.add_init_script(RECORD_DIALOGS)
@@ -212,9 +211,6 @@ def test_a_first_visit_opens_its_page_and_each_part_left_for_later_arrives_in_a_
                 page.wait_for_function(RENDERED_JS, timeout=90_000)
                 assert_accessible(page, f"{path} (presenter, first visit)", enhanced_contrast=True)
             assert errors == [], (view, path, errors)
-            if first_tab is None:
-                first_tab = page
-            else:
-                page.close()
+            close_other_tabs(page)
     finally:
         context.close()
