@@ -46,7 +46,7 @@ def request(files, path, method="GET", **headers):
     # In a thread of its own: a worker that has run a browser test keeps Playwright's event loop running in its main
     # thread, where asyncio.run refuses to start.
     with ThreadPoolExecutor(1) as apart:
-        return apart.submit(asyncio.run, files.respond(path, scope, send)).result(), sent
+        return apart.submit(asyncio.run, files.respond(path, scope, None, send)).result(), sent
 
 
 def test_a_script_goes_out_gzipped_once_with_its_headers(files):

@@ -352,8 +352,8 @@ def _get(url: str, **headers: str) -> tuple[dict[str, str], bytes]:
         return {k.lower(): v for k, v in response.headers.items()}, response.read()
 
 
-def test_serve_static_first_gzips_streamlits_files_on_a_real_server(tmp_path):
-    """frontend_static, serve_static_first and static_first_installed on a ``streamlit run`` server hooked by its
+def test_serve_http_first_gzips_streamlits_files_on_a_real_server(tmp_path):
+    """frontend_static, serve_http_first and http_first_installed on a ``streamlit run`` server hooked by its
     script's first run: the frontend's main script goes out gzipped, the same bytes as Streamlit's own answer with
     its headers, to a browser that accepts gzip, after that run (not before); a font and a plain client get
     Streamlit's answer."""
@@ -376,7 +376,7 @@ def test_serve_static_first_gzips_streamlits_files_on_a_real_server(tmp_path):
     assert errors == [] and runs and runs[0] == ["hooked"], shown
     assert "content-encoding" not in before  # Streamlit's own answer until the hook is in
     assert "content-encoding" not in plain_headers and "content-encoding" not in font_headers, shown
-    assert gzipped_headers.get("content-encoding") == "gzip", f"streamlit_internals.serve_static_first: {VERSION}"
+    assert gzipped_headers.get("content-encoding") == "gzip", f"streamlit_internals.serve_http_first: {VERSION}"
     assert (
         gzip.decompress(gzipped)
         == plain
@@ -398,9 +398,9 @@ def test_a_missing_static_hook_leaves_streamlits_files_uncompressed_with_one_war
     with caplog.at_level(logging.WARNING, logger=internals.__name__):
         compressed_static.install()
         compressed_static.install()
-    assert not internals.static_first_installed()
+    assert not internals.http_first_installed(compressed_static.HOOK_NAME)
     assert [r.getMessage() for r in caplog.records] == [
-        f"streamlit_internals.serve_static_first: {internals._GZIP_MODULE}._route_path is gone in {VERSION}; "
+        f"streamlit_internals.serve_http_first: {internals._GZIP_MODULE}._route_path is gone in {VERSION}; "
         "Streamlit's frontend files go out uncompressed (docs/upgrading-streamlit.md)"
     ]
 

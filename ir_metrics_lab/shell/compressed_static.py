@@ -15,7 +15,7 @@ The page phones open, /join (``PHONE_PAGE``), is Streamlit's page with a script 
 compressed too: it skips the frontend's preload of its icon font, which that page never draws (app.py), and tells
 the frontend where the server is, sparing a round trip (docs/performance.md, A phone's first visit).
 
-``install`` hooks it into Streamlit's server (ir_metrics_lab.shell.streamlit_internals.serve_static_first): the
+``install`` hooks it into Streamlit's server (ir_metrics_lab.shell.streamlit_internals.serve_http_first): the
 ``ir-metrics-lab`` command before the server starts, app.py on each run (for ``streamlit run app.py``, whose first
 page load, before the script's first run, goes out uncompressed).
 """
@@ -47,6 +47,7 @@ BROTLI_BEST = 11
 ENCODINGS = ("br", "gzip")  # the preferred first
 PREFIX = "/static/"
 PHONE_PAGE = "join"  # the url path of the page phones open (app.py: Join a class)
+HOOK_NAME = "compressed static"
 
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
@@ -182,7 +183,7 @@ class CompressedFiles:
                 self._upgrade(best)
         return self._encoded[key]
 
-    async def respond(self, path: str, scope: MutableMapping[str, Any], send: Send) -> bool:
+    async def respond(self, path: str, scope: MutableMapping[str, Any], _receive: Any, send: Send) -> bool:
         """Send the compressed file for this GET or HEAD request and return True, or return False (nothing sent)."""
         if path not in self._paths or scope.get("method") not in ("GET", "HEAD"):
             return False
@@ -233,7 +234,7 @@ class PhonePage:
         }
         self.bodies[""] = html
 
-    async def respond(self, path: str, scope: MutableMapping[str, Any], send: Send) -> bool:
+    async def respond(self, path: str, scope: MutableMapping[str, Any], _receive: Any, send: Send) -> bool:
         """Send the phone page for this GET or HEAD request and return True, or return False (nothing sent)."""
         if path != "/" + PHONE_PAGE or scope.get("method") not in ("GET", "HEAD"):
             return False
@@ -292,7 +293,7 @@ def install() -> None:
     """Serve Streamlit's frontend files compressed from now on, in this process, and the phone page with its
     preloads (again: nothing more happens)."""
     try:
-        if streamlit_internals.static_first_installed():
+        if streamlit_internals.http_first_installed(HOOK_NAME):
             return
         files = CompressedFiles(*streamlit_internals.frontend_static(), best=BestCompressed(cache_dir()))
     except streamlit_internals.MissingHook as missing:
@@ -305,10 +306,10 @@ def install() -> None:
         respond = files.respond
     else:
 
-        async def respond(path: str, scope: MutableMapping[str, Any], send: Send) -> bool:
-            return await page.respond(path, scope, send) or await files.respond(path, scope, send)
+        async def respond(path: str, scope: MutableMapping[str, Any], receive: Any, send: Send) -> bool:
+            return await page.respond(path, scope, receive, send) or await files.respond(path, scope, receive, send)
 
     try:
-        streamlit_internals.serve_static_first(respond)
+        streamlit_internals.serve_http_first(HOOK_NAME, respond)
     except streamlit_internals.MissingHook as missing:
         streamlit_internals.warn_once(missing, "Streamlit's frontend files go out uncompressed")

@@ -284,7 +284,9 @@ def run_command_line(arguments: Sequence[str]) -> int:
 # server's one gzip layer, passes them by (ir_metrics_lab.shell.compressed_static sends them gzipped instead).
 
 _GZIP_MODULE = "streamlit.web.server.starlette.starlette_gzip_middleware"
-StaticResponder = Callable[[str, Any, Any], Awaitable[bool]]
+#: ``respond(path, scope, receive, send)``: an ASGI answer to one HTTP request, True once sent, False to pass it on.
+HttpResponder = Callable[[str, Any, Any, Any], Awaitable[bool]]
+_http_responders: dict[str, HttpResponder] = {}  # by name, asked in the order they were installed
 
 
 def frontend_static() -> tuple[Path, str]:
@@ -295,31 +297,37 @@ def frontend_static() -> tuple[Path, str]:
     return Path(get_static_dir()) / "static", f"public, immutable, max-age={max_age}"
 
 
-def serve_static_first(respond: StaticResponder) -> None:
-    """Give each HTTP request to ``respond(path, scope, send)`` first, the path without the server's base URL: it
-    answers and returns True, or returns False and Streamlit answers. Streamlit's gzip middleware is the layer every
-    HTTP request passes through after the path security checks; its __call__ is replaced on the class, and is looked
-    up at each request, so this works before the server starts (``ir-metrics-lab``) or after (app.py)."""
-    middleware = _piece(_GZIP_MODULE, "SelectiveGZipMiddleware", "serve_static_first")
-    route_path = _piece(_GZIP_MODULE, "_route_path", "serve_static_first")
-    strip_base_url = _piece(_GZIP_MODULE, "_strip_base_url", "serve_static_first")
-    streamlit_call = getattr(middleware.__call__, "streamlit_call", middleware.__call__)
+def serve_http_first(name: str, respond: HttpResponder) -> None:
+    """Give each HTTP request to ``respond(path, scope, receive, send)`` first, the path without the server's base
+    URL: it answers and returns True, or returns False and the next responder (then Streamlit) answers. ``name``
+    names it: installing a name again replaces its responder. Streamlit's gzip middleware is the layer every HTTP
+    request passes through after the path security checks; its __call__ is replaced on the class, and is looked up
+    at each request, so this works before the server starts (``ir-metrics-lab``) or after (app.py)."""
+    middleware = _piece(_GZIP_MODULE, "SelectiveGZipMiddleware", "serve_http_first")
+    route_path = _piece(_GZIP_MODULE, "_route_path", "serve_http_first")
+    strip_base_url = _piece(_GZIP_MODULE, "_strip_base_url", "serve_http_first")
+    _http_responders[name] = respond
+    if hasattr(middleware.__call__, "streamlit_call"):
+        return
+    streamlit_call = middleware.__call__
 
     async def __call__(self: Any, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            base_url = _attribute(self, "_base_url", "serve_static_first", "SelectiveGZipMiddleware")
-            if await respond(strip_base_url(route_path(scope), base_url), scope, send):
-                return
+            base_url = _attribute(self, "_base_url", "serve_http_first", "SelectiveGZipMiddleware")
+            path = strip_base_url(route_path(scope), base_url)
+            for responder in tuple(_http_responders.values()):
+                if await responder(path, scope, receive, send):
+                    return
         await streamlit_call(self, scope, receive, send)
 
     __call__.streamlit_call = streamlit_call  # type: ignore[attr-defined]
     middleware.__call__ = __call__
 
 
-def static_first_installed() -> bool:
-    """Whether ``serve_static_first`` has hooked Streamlit's server in this process."""
-    middleware = _piece(_GZIP_MODULE, "SelectiveGZipMiddleware", "serve_static_first")
-    return hasattr(middleware.__call__, "streamlit_call")
+def http_first_installed(name: str) -> bool:
+    """Whether ``serve_http_first`` has hooked Streamlit's server in this process with a responder named ``name``."""
+    middleware = _piece(_GZIP_MODULE, "SelectiveGZipMiddleware", "serve_http_first")
+    return name in _http_responders and hasattr(middleware.__call__, "streamlit_call")
 
 
 #: The icon font's family: the frontend preloads it on every page (``document.fonts.load`` as its main script starts),
