@@ -186,6 +186,30 @@ def test_quiz_exercises_become_questions_about_their_own_list():
         questions.from_quiz(quiz.generate(1)[4])
 
 
+def test_a_reveal_says_the_same_words_on_a_page_and_as_text():
+    """ir_metrics_lab.core.classroom.reveal: the page's Markdown escapes a document id; the pushed reveal's text
+    (ir_metrics_lab.classroom.reveal_stream) shows it as typed, without its direction controls."""
+    from ir_metrics_lab.core.classroom import reveal
+    from ir_metrics_lab.core.markdown import text
+
+    # grades 0, 1, 2 in that order: NDCG@3 is best with d3 (grade 2) moved to the top
+    scn = Scenario(("d*1", "d2", "d3"), grades={"d*1": 0, "d2": 1, "d3": 2}, k=3)
+    move = questions.best_move(scn, "NDCG")
+    options = {o["key"]: (o["doc"], o["from"], o["to"]) for o in move["options"]}
+    right = questions.right_answer(move)
+    assert options[right] == ("d3", 3, 1)
+    wrong = next(key for key, option in options.items() if option[0] == "d*1")
+    outcome = questions.result(move, [wrong])
+    on_page = reveal.verdict(move, wrong, outcome)
+    as_text = reveal.verdict(move, wrong, outcome, text)
+    assert on_page.kind == as_text.kind == ("warning" if outcome.mistakes else "error")
+    doc, start, end = options[wrong]
+    assert f"{wrong} · {doc}: rank {start} → {end}" in as_text.sentence
+    assert as_text.sentence.replace(doc, doc.replace("*", "\\*")) == on_page.sentence
+    assert as_text.heading == on_page.heading == f"The answer: {right} · d3: rank 3 → 1"
+    assert reveal.verdict(move, None, None, text).sentence == "You did not answer this round."
+
+
 # --- alpha-nDCG: questions about a list whose documents cover aspects (issue #46) ---------------------------------
 
 # a and b cover x, c covers y, all grade 1, k = 3, alpha 0.5. alpha-DCG@3 of a, b, c: 1 + 0.5 / log2(3) + 1 / 2. The

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ir_metrics_lab.core.markdown import AUTOLINK_BREAK, chart_label, plain, without_bidi_controls
+from ir_metrics_lab.core.markdown import AUTOLINK_BREAK, chart_label, plain, text, without_bidi_controls
 from tests.markdown_text import shown
 
 HOSTILE = [
@@ -105,6 +105,7 @@ def test_bidirectional_controls_cannot_reorder_the_page_s_text(control):
     right-to-left letters is walled off (first-strong isolate) so it cannot pull the page's words around it."""
     assert plain(f"{control}evil{PDF}", one_line=True) == "evil"
     assert chart_label(f"<{control}x") == "&lt;x"
+    assert text(f"{control}**evil**{PDF}") == "**evil**"  # a DOM node's text: no markup to escape
 
 
 def test_right_to_left_text_is_isolated_line_by_line():
@@ -113,4 +114,5 @@ def test_right_to_left_text_is_isolated_line_by_line():
     assert plain(f"{RLO}{arabic} 1") == FSI + arabic + " 1" + PDI
     assert plain(f"Ann\n{hebrew}") == "Ann\\\n" + FSI + hebrew + PDI
     assert chart_label(hebrew) == FSI + hebrew + PDI
+    assert text(f"Ann\n{hebrew}") == FSI + "Ann " + hebrew + PDI  # one line
     assert plain("Ann") == "Ann"  # left-to-right text is left as it is

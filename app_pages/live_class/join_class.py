@@ -77,6 +77,15 @@ def poll_state(code: str, round_: int) -> None:
         live.retry_fragment(student)
 
 
+# How a verdict's sentence is shown (ir_metrics_lab.core.classroom.reveal.KINDS)
+VERDICT_SHOWN = {
+    "success": (st.success, ":material/check_circle:"),
+    "warning": (st.warning, None),
+    "error": (st.error, ":material/cancel:"),
+    "info": (st.info, None),
+}
+
+
 def answer_form(poll, mine) -> None:
     """While the poll is open: a nickname, the answer (a number, or a button per choice) and what was sent."""
     question = poll.question
@@ -136,24 +145,10 @@ def revealed_answer(poll, mine) -> None:
     """After the reveal: the right answer, whether this phone's was right (or which mistake it made), and the worked
     formula."""
     question = poll.question
-    right = questions.right_answer(question)
-    shown_right = right if question["kind"] == "predict" else questions.choice_label(question, right)
-    st.markdown(f"### The answer: {shown_right}")
-    if mine is None:
-        st.info("You did not answer this round.")
-    else:
-        outcome = live.phone_result(poll, mine.value)
-        yours = (  # Markdown, user text escaped
-            questions.choice_label(question, mine.value)
-            if question["kind"] == "move"
-            else plain(questions.shown(question, mine.value))
-        )
-        if outcome.correct:
-            st.success(f"Your answer {yours} is right.", icon=":material/check_circle:")
-        elif outcome.mistakes:
-            st.warning(f"Your answer {yours} is what you get with {outcome.mistakes[0].mistake}.")
-        else:
-            st.error(f"Your answer {yours} is not it.", icon=":material/cancel:")
+    said = live.phone_verdict(poll, mine.value if mine else None)
+    st.markdown(f"### {said.heading}")
+    show, icon = VERDICT_SHOWN[said.kind]
+    show(said.sentence, icon=icon)
     if question["kind"] == "move":
         st.markdown(live.options_table(question))
     for side in questions.worked_sides(question):

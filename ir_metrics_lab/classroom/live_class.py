@@ -34,7 +34,8 @@ import segno
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
-from ir_metrics_lab.core.classroom import identity, limits, questions
+from ir_metrics_lab.core.classroom import identity, limits, questions, reveal
+from ir_metrics_lab.core.classroom.reveal import Verdict
 from ir_metrics_lab.core.classroom.store import (
     Poll,
     PollError,
@@ -520,6 +521,13 @@ def phone_result(poll: Poll, value: str) -> questions.Result:
             while len(_phone_results) > PHONE_RESULTS_KEPT:
                 _phone_results.popitem(last=False)
     return kept
+
+
+def phone_verdict(poll: Poll, value: str | None, literal: questions.Escape = questions.markdown_literal) -> Verdict:
+    """What the phone that answered ``value`` (None: it did not) is told at ``poll``'s reveal; user text by
+    ``literal`` (Markdown unless told)."""
+    outcome = None if value is None else phone_result(poll, value)
+    return reveal.verdict(poll.question, value, outcome, literal, right=outcome.right if outcome else None)
 
 
 def options_table(question: Mapping[str, Any], counts: Mapping[str, int] | None = None) -> str:

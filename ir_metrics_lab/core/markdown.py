@@ -70,6 +70,16 @@ def plain(text: object, *, one_line: bool = False) -> str:
     return "\\\n".join(_isolated(line) for line in escaped.split("\n"))
 
 
+def text(value: object) -> str:
+    r"""``value`` for a place that shows text as text, never as markup (a DOM node's ``textContent``): on one line, its
+    bidirectional controls dropped and a right-to-left line isolated, as ``plain`` does for Markdown.
+
+    >>> text("**d1**\n<b>")
+    '**d1** <b>'
+    """
+    return _isolated(without_bidi_controls(_LINE_BREAK.sub(" ", str(value))).strip())
+
+
 def chart_label(text: object) -> str:
     """``text`` as a plotly label (title, tick, legend, hover) shows it, character for character.
 

@@ -41,6 +41,9 @@ from metrics.core.conventions import Conventions
 from metrics.core.types import Breakdown
 from metrics.teaching import diagnosis, formulas
 
+# How user text (a document id, an aspect) is shown where it goes: Markdown for a page, plain text for a DOM node.
+Escape = Callable[[object], str]
+
 DECIMALS = 2
 CHOICES = ("A", "B", "tie")
 CHOICE_LABELS = {"A": "List A", "B": "List B", "tie": "They tie"}
@@ -230,22 +233,29 @@ def choices(question: Mapping[str, Any]) -> tuple[str, ...]:
     return CHOICES
 
 
-def move_text(move: Mapping[str, Any], question: Mapping[str, Any] | None = None) -> str:
-    """``d3: rank 4 → 1``, the id shown literally (ir_metrics_lab.core.markdown.plain); with the ``question`` of an
+def markdown_literal(value: object) -> str:
+    """User text in a line of Markdown (ir_metrics_lab.core.markdown.plain, on one line)."""
+    return plain(value, one_line=True)
+
+
+def move_text(
+    move: Mapping[str, Any], question: Mapping[str, Any] | None = None, literal: Escape = markdown_literal
+) -> str:
+    """``d3: rank 4 → 1``, the id shown literally (``literal``: Markdown unless told); with the ``question`` of an
     aspect measure, the aspects the document covers too: ``d3 (price, range): rank 4 → 1``."""
     covers = ""
     if question is not None and uses_aspects(question):
         names = scenario(question).aspects_of(move["doc"])
-        covers = f" ({', '.join(plain(n, one_line=True) for n in names) or 'no aspect'})"
-    return f"{plain(move['doc'], one_line=True)}{covers}: rank {move['from']} → {move['to']}"
+        covers = f" ({', '.join(literal(n) for n in names) or 'no aspect'})"
+    return f"{literal(move['doc'])}{covers}: rank {move['from']} → {move['to']}"
 
 
-def choice_label(question: Mapping[str, Any], key: str) -> str:
-    """How an answer key is shown: "List A", or "2 · d3: rank 4 → 1" (Markdown: the id escaped; an aspect
-    question's with the aspects the document covers)."""
+def choice_label(question: Mapping[str, Any], key: str, literal: Escape = markdown_literal) -> str:
+    """How an answer key is shown: "List A", or "2 · d3: rank 4 → 1" (the id shown by ``literal``, Markdown unless
+    told; an aspect question's with the aspects the document covers)."""
     if question["kind"] == "move":
         option = next(o for o in question["options"] if o["key"] == key)
-        return f"{key} · {move_text(option, question)}"
+        return f"{key} · {move_text(option, question, literal)}"
     return CHOICE_LABELS[key]
 
 
