@@ -137,3 +137,27 @@ def test_at_most_so_many_phones_rerun_at_once(store):
             changed.wait_for(lambda: len(held) > 0 or len(told) == 5, 30)
     passing.join(30)
     assert sorted(told) == [f"s{n}" for n in range(5)] and not passing.is_alive()
+
+
+def test_streams_are_told_before_any_rerun_starts_and_hear_when_their_phone_left(store):
+    """An ``instant`` follower (a reveal stream, ir_metrics_lab.classroom.reveal_stream) is told first, whatever the
+    order it registered in, and takes no place among the reruns; ``gone`` is called once ``alive()`` is False."""
+    created = store.create_poll(QUESTION)
+    watch = PollWatch(store, interval=3600, at_once=1)
+    told: list[str] = []
+
+    def rerun(now: Watched | None, done) -> None:  # a phone's rerun that never says it is done
+        told.append("rerun")
+
+    def stream(name: str):
+        return lambda now, done: told.append(name)
+
+    shown = Shown(created.poll.code, 1, "open", "ann", False)
+    watch.watch("session", shown, rerun, lambda: True)
+    watch.watch("stream 1", shown, stream("stream 1"), lambda: True, instant=True)
+    watch.watch("stream 2", shown, stream("stream 2"), lambda: True, instant=True)
+    left: list[str] = []
+    watch.watch("stream 3", shown, stream("stream 3"), lambda: False, instant=True, gone=lambda: left.append("3"))
+    store.reveal(created.poll.code, created.teacher_token)
+    assert watch.check() == 3
+    assert told == ["stream 1", "stream 2", "rerun"] and left == ["3"] and len(watch) == 0

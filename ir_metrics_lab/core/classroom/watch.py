@@ -44,6 +44,19 @@ class Shown:
 Notify = Callable[[Watched | None, Callable[[], None]], None]
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class _Phone:
+    shown: Shown
+    notify: Notify
+    alive: Callable[[], bool]
+    instant: bool
+    gone: Callable[[], None] | None
+
+
+def _nothing() -> None:
+    pass
+
+
 class _InFlight:
     """At most ``limit`` phones' reruns under way: ``enter()`` waits for a free place (at most RERUN_WAIT_S) and
     returns the ``done`` that frees it (once, from any thread)."""
@@ -74,16 +87,27 @@ class PollWatch:
         self.store = store
         self.interval = interval
         self._in_flight = _InFlight(at_once)
-        self._phones: dict[str, tuple[Shown, Notify, Callable[[], bool]]] = {}
+        self._phones: dict[str, _Phone] = {}
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def watch(self, key: str, shown: Shown, notify: Notify, alive: Callable[[], bool]) -> None:
-        """Watch for phone ``key`` (one per session), replacing what it watched; dropped once ``alive()`` is False
-        (the phone left)."""
+    def watch(
+        self,
+        key: str,
+        shown: Shown,
+        notify: Notify,
+        alive: Callable[[], bool],
+        *,
+        instant: bool = False,
+        gone: Callable[[], None] | None = None,
+    ) -> None:
+        """Watch for phone ``key`` (one per session, or per reveal stream), replacing what it watched; dropped once
+        ``alive()`` is False (the phone left), and then ``gone()`` is called. ``instant``: ``notify`` returns at once
+        (a reveal stream's message, ir_metrics_lab.classroom.reveal_stream), so it is told before any rerun starts and
+        takes no place among them."""
         with self._lock:
-            self._phones[key] = (shown, notify, alive)
+            self._phones[key] = _Phone(shown, notify, alive, instant, gone)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="live-class-watch", daemon=True)
                 self._thread.start()
@@ -101,26 +125,35 @@ class PollWatch:
             phones = dict(self._phones)
         if not phones:
             return 0
-        now = self.store.watched({shown.code for shown, _, _ in phones.values()})
-        stale, gone = [], []
-        for key, (shown, notify, alive) in phones.items():
+        now = self.store.watched({phone.shown.code for phone in phones.values()})
+        stale: list[tuple[str, _Phone]] = []
+        gone: list[tuple[str, _Phone]] = []
+        for key, phone in phones.items():
+            shown = phone.shown
             poll = now.get(shown.code)
-            if not alive():
-                gone.append((key, shown, notify))
+            if not phone.alive():
+                gone.append((key, phone))
             elif (
                 poll is None
                 or (poll.round, poll.state) != (shown.round, shown.state)
                 or (shown.answered and shown.student not in poll.answered)
             ):
-                stale.append((key, shown, notify))
+                stale.append((key, phone))
         with self._lock:
-            for key, shown, _ in stale + gone:
-                if self._phones.get(key, (None,))[0] == shown:  # not re-registered meanwhile
+            for key, phone in stale + gone:
+                if self._phones.get(key) is phone:  # not re-registered meanwhile
                     del self._phones[key]
-        for _, shown, notify in stale:
-            done = self._in_flight.enter()
+        for _, phone in gone:
+            if phone.gone is not None:
+                try:
+                    phone.gone()
+                except Exception:  # as below: the others still hear
+                    _LOGGER.exception("could not tell a phone's follower it has gone")
+        stale.sort(key=lambda item: not item[1].instant)  # the instant ones first: no rerun holds them back
+        for _, phone in stale:
+            done = _nothing if phone.instant else self._in_flight.enter()
             try:
-                notify(now.get(shown.code), done)
+                phone.notify(now.get(phone.shown.code), done)
             except Exception:  # one phone's failure must not stop the others' pushes
                 done()
                 _LOGGER.exception("could not notify a phone of its poll's change")
