@@ -7,6 +7,7 @@ ir_metrics_lab.core.classroom.store)."""
 import streamlit as st
 
 from ir_metrics_lab.classroom import live_class as live
+from ir_metrics_lab.classroom import reveal_stream
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import NICKNAME_MAX, shown_code
 from ir_metrics_lab.core.markdown import plain
@@ -67,6 +68,7 @@ def poll_state(code: str, round_: int) -> None:
         st.caption(live.conventions_note(question))
     mine = live.read(lambda: live.store().my_answer(poll.code, poll.round, student))
     if poll.state == "open":
+        live.follow_reveal(poll, student)  # the reveal, sent without a rerun: shown here, above the answers
         answer_form(poll, mine)
     elif poll.state == "revealed":
         revealed_answer(poll, mine)
@@ -165,4 +167,4 @@ else:
     answer_page(poll)
 if student and not poll and live_state.live_pending():  # on the answer page poll_state sends it again
     live.retry_fragment(student)
-css.apply(live.CHOICE_CSS)  # last, as app.py sends its CSS (ir_metrics_lab.shell.css)
+css.apply(live.CHOICE_CSS + reveal_stream.css())  # last, as app.py sends its CSS (ir_metrics_lab.shell.css)

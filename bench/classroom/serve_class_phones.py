@@ -20,9 +20,11 @@ What it does and prints, per run:
    "Answer sent"; the projector's count is timed as it arrives. Answers sent, acknowledged, in the database, and on
    the projector; the projector's latency from each acknowledged answer to the count including it (median, p95,
    max over all answers) and from the last answer of a round to the full count (per round); then the teacher
-   reveals (the store's reveal, as the projector's button does) and every phone's reveal is timed, with the server's
-   CPU from the reveal to the last phone's (per phone: what a reveal costs a core whatever the machine's load); then
-   re-asks.
+   reveals (the store's reveal, as the projector's button does) and every phone's reveal is timed twice: its reveal
+   stream's message (ir_metrics_lab.classroom.reveal_stream: the answer and the phone's verdict; each phone follows
+   its stream from the round's start, as its page's component does) and its page's rerun (the whole reveal, the
+   worked formula included); with the server's CPU from the reveal to the last phone's rerun (per phone: what a
+   reveal costs a core whatever the machine's load); then re-asks.
 6. The server's CPU while the phones answer (ms per second), this client's own CPU (it shares the machine) and the
    load average at the start and at the end.
 
@@ -52,6 +54,11 @@ from ir_metrics_lab.core.classroom.store import Store
 from ir_metrics_lab.core.scenario import DEFAULT_EXAMPLE, Scenario  # the Playground's default list
 from metrics.teaching.examples import EXAMPLES
 from scripts.temporary_postgres import temporary_postgres
+
+try:
+    from ir_metrics_lab.classroom.reveal_stream import KEY as STREAM_KEY
+except ImportError:  # the app before the reveal stream
+    STREAM_KEY = ""
 
 MAX_PHONES, MAX_WINDOW_S, MAX_ROUNDS = 500, 60, 10
 JOINING_AT_ONCE = 10
@@ -158,7 +165,8 @@ async def hall(base: str, pids: list[int], url: str, args) -> dict[str, object]:
     rng = random.Random(args.seed)
     latencies: list[float] = []
     last_latencies: list[float] = []
-    reveal_latencies: list[float] = []
+    reveal_latencies: list[float] = []  # the page's rerun: the whole reveal, its worked formula included
+    pushed_latencies: list[float] = []  # the stream's message: the answer and the phone's verdict
     reveal_cpu: list[float] = []  # server CPU seconds per phone, each round's reveal
     sent = acknowledged = in_database = on_projector = 0
     cpu_answering: list[float] = []
@@ -177,6 +185,8 @@ async def hall(base: str, pids: list[int], url: str, args) -> dict[str, object]:
                 await phone.wait_for(lambda: phone.shows("Answer sent"), args.window + 60)
                 acks.append(time.time())
 
+        # each phone follows its reveal stream from the round's start, as its page's component does
+        streams = [asyncio.ensure_future(_pushed_at(phone, 3 * args.window + 120)) for phone in joined]
         before, t0 = cpu_seconds(pids), time.monotonic()
         await asyncio.gather(*(answer(p, rng.uniform(0, args.window)) for p in joined))
         cpu_answering.append((cpu_seconds(pids) - before) / (time.monotonic() - t0) * 1000)
@@ -213,6 +223,8 @@ async def hall(base: str, pids: list[int], url: str, args) -> dict[str, object]:
         )
         reveal_cpu.append((cpu_seconds(pids) - before) / max(len(joined), 1))
         reveal_latencies += [s for s in seen if isinstance(s, float)]
+        pushed = await asyncio.gather(*streams, return_exceptions=True)
+        pushed_latencies += [max(at - revealed_at, 0.0) for at in pushed if isinstance(at, float)]
         if round_no < args.rounds:
             asked_at = time.time()
             store.reask(code, token, question())
@@ -229,11 +241,24 @@ async def hall(base: str, pids: list[int], url: str, args) -> dict[str, object]:
         last_answer_p95=pct(last_latencies, 0.95) if last_latencies else float("nan"),
         reveal=spread(reveal_latencies),
         reveal_seen=len(reveal_latencies),
+        pushed=spread(pushed_latencies),
+        pushed_seen=len(pushed_latencies),
         reveal_cpu_ms=statistics.median(reveal_cpu) * 1000 if reveal_cpu else float("nan"),
         cpu_answering_ms_s=statistics.mean(cpu_answering) if cpu_answering else 0.0,
     )
     await asyncio.gather(projector.close(), *(p.close() for p in phones))
     return figures
+
+
+async def _pushed_at(phone: Tab, timeout: float) -> float | None:
+    """When the phone's reveal stream (ir_metrics_lab.classroom.reveal_stream) brought the reveal; None where the
+    page draws none (the app before it, measured with this benchmark for comparison)."""
+    if STREAM_KEY not in phone.seen.components:
+        return None
+    event, _ = await phone.follow(STREAM_KEY, timeout)
+    if event != "reveal":
+        raise LookupError(f"the stream said {event}")
+    return time.time()
 
 
 async def _reveal_seen(phone: Tab, since: float, timeout: float) -> float:
@@ -268,7 +293,8 @@ def report(backend: str, args, f: dict[str, object]) -> None:
     )
     print(f"  projector latency per answer  {f['latency']}")
     print(f"  last answer to full count     {f['last_answer']} s per round (p95 {f['last_answer_p95']:.2f} s)")
-    print(f"  reveal on the phones          {f['reveal_seen']} seen, {f['reveal']}")
+    print(f"  reveal on the phones, pushed  {f['pushed_seen']} seen, {f['pushed']}")
+    print(f"  whole reveal (page's rerun)   {f['reveal_seen']} seen, {f['reveal']}")
     print(f"  server CPU per phone's reveal {f['reveal_cpu_ms']:.1f} ms (median over rounds)")
     print(
         f"  server CPU                    {f['cpu_projector_only_ms_s']:.0f} ms/s projector alone; "

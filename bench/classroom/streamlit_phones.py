@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode, urljoin, urlsplit
 
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -62,6 +63,7 @@ class Tab:
         self.host = parts.netloc
         self.stream = f"ws://{parts.netloc}{parts.path.rstrip('/')}/_stcore/stream"
         self.page = page
+        self.address = f"http://{parts.netloc}{parts.path.rstrip('/')}/{page}"  # the page's, as a browser has it
         self.query_string = urlencode(query or {})
         self.page_script_hash = ""
         self.seen = Seen()
@@ -79,6 +81,7 @@ class Tab:
         self._changed = asyncio.Condition()
         self.closed = False
         self.replica: str | None = None
+        self._cookie = ""
 
     # --- the connection -----------------------------------------------------------------------------------
 
@@ -93,7 +96,8 @@ class Tab:
             open_timeout=timeout,
         )
         cookie = self._ws.response.headers.get("Set-Cookie", "")
-        self.replica = cookie.split(";", 1)[0].partition("=")[2] or None  # HAProxy's sticky cookie, if it set one
+        self._cookie = cookie.split(";", 1)[0]
+        self.replica = self._cookie.partition("=")[2] or None  # HAProxy's sticky cookie, if it set one
         self._reader = asyncio.create_task(self._read())
         await self._rerun()
         await self.wait_for(lambda: self.runs_finished > 0, timeout)
@@ -246,6 +250,35 @@ class Tab:
             await asyncio.wait_for(self._changed.wait_for(lambda: done() or self.closed), timeout)
         if not done():
             raise ConnectionError(f"the server closed {self.page}'s websocket")
+
+    async def follow(self, key: str, timeout: float, connected: asyncio.Event | None = None) -> tuple[str, dict]:
+        """Do what the component ``key`` does with its data's ``url`` (ir_metrics_lab/classroom/reveal_stream.js):
+        open that stream of server-sent events and return its first message, (event, data as JSON). ``connected`` is
+        set once the server has answered."""
+        target = urlsplit(urljoin(self.address, json.loads(self.seen.components[key])["url"]))
+        reader, writer = await asyncio.open_connection(target.hostname, target.port)
+        try:
+            request = f"GET {target.path}?{target.query} HTTP/1.1\r\nHost: {target.netloc}\r\n"
+            if self._cookie:  # HAProxy's: the stream goes to the replica that holds the session
+                request += f"Cookie: {self._cookie}\r\n"
+            writer.write((request + "Accept: text/event-stream\r\n\r\n").encode())
+            async with asyncio.timeout(timeout):
+                head = await reader.readuntil(b"\r\n\r\n")
+                if not head.startswith(b"HTTP/1.1 200"):
+                    raise ConnectionError(head.decode("latin-1").splitlines()[0])
+                if connected is not None:
+                    connected.set()
+                event = ""
+                while True:
+                    line = (await reader.readline()).decode().rstrip("\r\n")
+                    if line.startswith("event: "):
+                        event = line.removeprefix("event: ")
+                    elif line.startswith("data: "):
+                        return event, json.loads(line.removeprefix("data: "))
+                    elif not line and reader.at_eof():
+                        raise ConnectionError("the stream ended without a message")
+        finally:
+            writer.close()
 
     def forget(self) -> None:
         """Drop the texts seen so far: ``shows`` then answers for what arrives next."""

@@ -5,7 +5,8 @@ live answer count and the reveal chart.
 Polls and answers live in the database (ir_metrics_lab.core.classroom.store), not in session state, so every session of
 every replica sees the same poll; a session only remembers which poll it teaches
 (ir_metrics_lab.session.live_state.live_teacher) or which student it is. A phone does not ask whether the teacher has
-revealed: the process's watcher (ir_metrics_lab.core.classroom.watch) reruns its page.
+revealed: the process's watcher (ir_metrics_lab.core.classroom.watch) sends the reveal down the phone's reveal stream
+at once (``follow_reveal``, ir_metrics_lab.classroom.reveal_stream), then reruns its page.
 
 A restarted server, or a replica taking over a dead one's phones, knows none of their sessions: each page asks for a
 run again by itself (``rerun_on_reconnect``), the phone's finds its poll in its address and its student in its cookie
@@ -34,6 +35,8 @@ import segno
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
+from ir_metrics_lab.classroom import reveal_stream
+from ir_metrics_lab.core import markdown
 from ir_metrics_lab.core.classroom import identity, limits, questions, reveal
 from ir_metrics_lab.core.classroom.reveal import Verdict
 from ir_metrics_lab.core.classroom.store import (
@@ -144,6 +147,19 @@ def watch_poll(poll: Poll, student: str, answered: bool) -> None:
         notify=notify,
         alive=lambda: streamlit_internals.session_alive(session_id),
     )
+
+
+def follow_reveal(poll: Poll, student: str) -> None:
+    """While ``poll`` is open: the reveal comes to this phone without a rerun (ir_metrics_lab.classroom.reveal_stream),
+    where the server can push; the page's rerun (``watch_poll``) draws the rest."""
+    run = streamlit_internals.script_run() if push_available() else None
+    if run is None or not reveal_stream.install(store(), poll_watch(), _text_verdict):
+        return
+    reveal_stream.follow(poll.code, poll.round, identity.issue(store().identity_key(), student), run.session_id)
+
+
+def _text_verdict(poll: Poll, value: str | None) -> Verdict:
+    return phone_verdict(poll, value, markdown.text)
 
 
 def _current_fragment() -> str | None:

@@ -42,6 +42,7 @@ APP_FILES = [
     "ir_metrics_lab/parts/components/sortable.js",
     "ir_metrics_lab/parts/components/sortable.css",
     "ir_metrics_lab/shell/components/a11y.js",
+    "ir_metrics_lab/classroom/reveal_stream.js",  # a phone's reveal stream
     "ir_metrics_lab/core/classroom/store.py",  # every package of ir_metrics_lab is listed in pyproject.toml
     "metrics/__main__.py",
     "metrics/families/dcg.py",  # every package of metrics/ is listed in pyproject.toml

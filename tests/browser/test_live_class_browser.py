@@ -93,6 +93,20 @@ def wait_for_cookie(app: App) -> str | None:
 HALL_PHONES = 6  # a row of phones in one Chromium; bench/classroom/serve_class_phones.py plays hundreds, browserless
 
 
+# Records each box the reveal stream's message draws, as it is drawn (the page's rerun replaces it moments later).
+PUSHED_RECORDER = """() => {
+  window.__pushed = [];
+  new MutationObserver(() => {
+    for (const box of document.querySelectorAll(".rv-box")) {
+      if (!box.dataset.recorded) {
+        box.dataset.recorded = "1";
+        window.__pushed.push({ text: box.innerText, role: box.getAttribute("role") });
+      }
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
 def test_a_live_class(browser, live_server):
     contexts = []
     sent: list[int] = []  # websocket frames the phones send
@@ -213,6 +227,8 @@ def test_a_live_class(browser, live_server):
         # A phone's own timer (where the server cannot push) would ask every STUDENT_REFRESH_S: a frame per phone.
         phones[0].page.wait_for_timeout(STUDENT_REFRESH_S * 1_250)
         assert sent == []
+        for phone in phones:  # what the reveal stream's message draws (ir_metrics_lab/classroom/reveal_stream.js)
+            phone.page.evaluate(PUSHED_RECORDER)
 
         projector.page.get_by_role("button", name="Reveal").click()
         # right: phones[0], the row's first and the keyboard student (0.97); wrong: phones[1] and [2] and the row's
@@ -236,11 +252,14 @@ def test_a_live_class(browser, live_server):
         )
         assert bars == {"0.96": 3, "0.97": 3}
 
-        # every phone sees the reveal by itself, without a reload
+        # every phone sees the reveal by itself, without a reload: first the stream's message, then the rerun's page
         for phone, answer in zip(phones, ["0.97", "0.96", "0.96", "0.97", "0.96", "0.97"], strict=True):
             verdict = f"Your answer {answer} is right" if answer == "0.97" else "is what you get with exponential gain"
             expect(phone.page.get_by_text(verdict)).to_be_visible(timeout=WAIT_MS)
             assert phone.page.evaluate("window.__notReloaded") is True
+            pushed = phone.page.evaluate("window.__pushed")
+            assert len(pushed) == 1 and pushed[0]["role"] == "alert", pushed
+            assert pushed[0]["text"].startswith("The answer: 0.97\n") and verdict in pushed[0]["text"], pushed
         wait_idle(phones[1].page, WAIT_MS * 2)
         phones[1].page.screenshot(path=str(ARTIFACTS / "live-class-phone-reveal-390x844.png"))
         assert_accessible(phones[1].page, "a phone, poll revealed")
