@@ -23,6 +23,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -61,8 +62,11 @@ def ensure_haproxy() -> str:
     return shutil.which(HAPROXY) or "/usr/sbin/haproxy"
 
 
-def haproxy_config(address: str, port: int, replicas: list[int]) -> str:
-    """Round robin for a new browser, then the replica its cookie names; websockets may stay open for hours."""
+def haproxy_config(address: str, port: int, replicas: list[int], tls: Path | None = None) -> str:
+    """Round robin for a new browser, then the replica its cookie names; websockets may stay open for hours. With
+    ``tls`` (a PEM file: certificate and key) the phones speak HTTPS, and HTTP/2 where they can
+    (docs/how-to/serve-a-class.md)."""
+    bind = f"{address}:{port}" + (f" ssl crt {tls} alpn h2,http/1.1" if tls else "")
     servers = "\n".join(
         f"    server app{n} 127.0.0.1:{p} check cookie app{n} inter 2s" for n, p in enumerate(replicas, 1)
     )
@@ -78,7 +82,7 @@ defaults
     option http-server-close
 
 frontend class
-    bind {address}:{port}
+    bind {bind}
     default_backend replicas
     # Text gzipped on its way to the phones, at HAProxy's default level (1): the page itself, which Streamlit sends
     # uncompressed, and any of Streamlit's files a replica has not gzipped yet (the app gzips them itself once its
@@ -98,12 +102,15 @@ backend replicas
 """
 
 
-def wait_healthy(base: str, proc: subprocess.Popen, log: Path) -> None:
+def wait_healthy(base: str, proc: subprocess.Popen, log: Path, cafile: Path | None = None) -> None:
+    """Wait until ``base`` answers its health check (over HTTPS: trusting ``cafile``)."""
     deadline = time.monotonic() + HEALTH_TIMEOUT_S
+    context = ssl.create_default_context(cafile=cafile) if cafile else None
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"{proc.args[0]} exited with code {proc.returncode}:\n{log.read_text()[-3000:]}")
-        with contextlib.suppress(OSError), urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+        health = f"{base}/_stcore/health"
+        with contextlib.suppress(OSError), urllib.request.urlopen(health, timeout=2, context=context) as r:
             if r.status == 200:
                 return
         time.sleep(0.2)
@@ -141,9 +148,11 @@ def serving(
     address: str = "127.0.0.1",
     port: int | None = None,
     logs: Path | None = None,
+    tls: Path | None = None,
 ) -> Iterator[Served]:
     """``replicas`` app processes on loopback ports sharing ``database_url``, behind HAProxy on ``address:port``
-    (when ``balancer``); all stopped on exit."""
+    (when ``balancer``; with ``tls``, a PEM file of certificate and key, over HTTPS and HTTP/2); all stopped on
+    exit."""
     started: list[subprocess.Popen] = []
     folder = Path(tempfile.mkdtemp(prefix="irml-serve-"))
     logs = logs or folder
@@ -174,7 +183,7 @@ def serving(
         if balancer:
             front_port = port or free_port()
             config = folder / "haproxy.cfg"
-            config.write_text(haproxy_config(address, front_port, [int(b.rsplit(":", 1)[1]) for b in bases]))
+            config.write_text(haproxy_config(address, front_port, [int(b.rsplit(":", 1)[1]) for b in bases], tls))
             log = logs / "haproxy.log"
             with open(log, "w") as out:
                 proxy = subprocess.Popen(
@@ -182,8 +191,9 @@ def serving(
                     start_new_session=True,
                 )  # fmt: skip
             started.append(proxy)
-            front = f"http://{'127.0.0.1' if address in ('0.0.0.0', '::') else address}:{front_port}"
-            wait_healthy(front, proxy, log)
+            scheme = "https" if tls else "http"
+            front = f"{scheme}://{'127.0.0.1' if address in ('0.0.0.0', '::') else address}:{front_port}"
+            wait_healthy(front, proxy, log, tls)
             balancer_pid = proxy.pid
         yield Served(front, tuple(bases), [p.pid for p in started[:replicas]], balancer_pid)
     finally:

@@ -11,8 +11,9 @@ The servers: the app as ``ir-metrics-lab`` starts it (a store in a temporary fol
 with ``streamlit run`` and with the app's compression installed the same way; with ``--against DIR`` (another
 checkout, e.g. ``git archive main | tar -x -C DIR``) also that checkout's app (``streamlit run app.py``). Each app is
 visited twice a round: with Chromium's own Accept-Encoding (brotli: the server is localhost) and with gzip only, as a
-phone reaching a laptop over plain HTTP. They are visited in rounds after one warm-up visit each, in alternating
-order, so all see the same machine load.
+phone reaching a laptop over plain HTTP; and the app once more through HAProxy over HTTPS (scripts/serve_class.py,
+a certificate made for the run, which the phone takes), where Chromium speaks HTTP/2. They are visited in rounds
+after one warm-up visit each, in alternating order, so all see the same machine load.
 
 Run from the repository root:  .venv/bin/python -m bench.app.phone_first_visit [--rounds 3] [--against DIR]
 Nothing is written to the repository; the server logs go to a temporary directory.
@@ -21,12 +22,15 @@ Nothing is written to the repository; the server logs go to a temporary director
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+import scripts.serve_class as cluster
 from bench.paths import REPO
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import Store, default_sqlite_url
@@ -64,6 +68,21 @@ def bare_command(gzipped: bool):
     return command
 
 
+def self_signed(folder: Path) -> Path:
+    """A certificate for 127.0.0.1 and its key, in one PEM file, made by openssl: HAProxy's HTTPS in front of the app,
+    so the phone speaks HTTP/2 (browsers speak it over HTTPS only)."""
+    key, cert = folder / "key.pem", folder / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+         "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    pem = folder / "class.pem"
+    pem.write_text(cert.read_text() + key.read_text())
+    return pem
+
+
 def shown(page, kind: str, text: str = "") -> float:
     """Seconds from the start of navigation to the first frame showing the element."""
     page.wait_for_load_state("commit")
@@ -72,7 +91,7 @@ def shown(page, kind: str, text: str = "") -> float:
 
 def visit(browser, base: str, poll: dict | None, accept_encoding: str | None = None) -> dict:
     """One new phone: the bare page's metric, or /join, the code typed and the answer buttons."""
-    page, wire = phone_page(browser, accept_encoding=accept_encoding)
+    page, wire = phone_page(browser, accept_encoding=accept_encoding, trust_any=base.startswith("https:"))
     page.set_default_timeout(TIMEOUT_MS)
     try:
         if poll is None:
@@ -89,6 +108,8 @@ def visit(browser, base: str, poll: dict | None, accept_encoding: str | None = N
         page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)
         result["MB on the wire"] = wire.total() / 1e6
         result["requests"] = len(wire.received)
+        protocols = page.evaluate("performance.getEntriesByType('resource').map((e) => e.nextHopProtocol)")
+        result["share over HTTP/2"] = protocols.count("h2") / max(len(protocols), 1)
         return result
     finally:
         page.context.close()
@@ -102,6 +123,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     logs = Path(tempfile.mkdtemp(prefix="phone-first-visit-"))
+    stack = contextlib.ExitStack()
     data = logs / "store"
     data.mkdir()
     env = {**os.environ, "IR_METRICS_LAB_DATA_DIR": str(data)}
@@ -125,6 +147,7 @@ def main() -> None:
         "bare st.metric page, as Streamlit serves it": ("bare", None, None),
         "bare st.metric page, compressed": ("bare, compressed", None, None),
     }
+    rows["app /join over HTTPS and HTTP/2 (HAProxy)"] = ("https", poll, None)
     if args.against:
         servers["base"] = {"cwd": args.against, "env": env}
         rows["app /join [base] (streamlit run app.py)"] = ("base", poll, None)
@@ -133,6 +156,8 @@ def main() -> None:
     try:
         for index, (name, options) in enumerate(servers.items()):
             started[name] = browser_tests.start_server(logs / f"server{index}.log", **options)
+        https = stack.enter_context(cluster.serving(1, store.url, logs=logs, tls=self_signed(logs)))
+        started["https"] = (None, https.base)
         results: dict[str, list[dict]] = {name: [] for name in rows}
         with sync_playwright() as p:
             browser = browser_tests.launch_browser(p)
@@ -146,7 +171,9 @@ def main() -> None:
             browser.close()
     finally:
         for proc, _ in started.values():
-            browser_tests.stop_server(proc)
+            if proc is not None:
+                browser_tests.stop_server(proc)
+        stack.close()
     report(results, args.rounds)
 
 

@@ -37,12 +37,19 @@ class Wire:
         return sorted(rows, reverse=True)
 
 
-def phone_page(browser, throttle: dict | None = FAST_3G, accept_encoding: str | None = None):
+def phone_page(browser, throttle: dict | None = FAST_3G, accept_encoding: str | None = None, trust_any: bool = False):
     """A new phone (its own context: no cache, no cookies) and a Wire counting what it receives. ``accept_encoding``
     replaces the browser's header: Chromium offers brotli to HTTPS and localhost only, and a phone reaching a
-    laptop's http://192.168.x.y gets ``gzip, deflate``."""
+    laptop's http://192.168.x.y gets ``gzip, deflate``. ``trust_any``: any certificate is taken (a benchmark's own,
+    self-signed)."""
     headers = {"Accept-Encoding": accept_encoding} if accept_encoding else {}
-    context = browser.new_context(viewport=PHONE_VIEWPORT, device_scale_factor=3, extra_http_headers=headers, **PHONE)
+    context = browser.new_context(
+        viewport=PHONE_VIEWPORT,
+        device_scale_factor=3,
+        extra_http_headers=headers,
+        ignore_https_errors=trust_any,
+        **PHONE,
+    )
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     wire = Wire()
