@@ -16,11 +16,13 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urljoin
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from bench.classroom.streamlit_phones import Tab
 from ir_metrics_lab.classroom import reveal_stream
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import Store, default_sqlite_url, dispose_engine
+from ir_metrics_lab.core.classroom.watch import PollWatch
 from ir_metrics_lab.core.scenario import DEFAULT_EXAMPLE, Scenario
 from metrics.teaching.examples import EXAMPLES
 from scripts.serve_class import serving
@@ -101,9 +103,41 @@ def test_the_reveal_reruns_only_the_phones_poll_fragment(tmp_path):
     with serving(1, url, balancer=False, logs=tmp_path) as served:
         store = Store(url)
         try:
-            # In a thread of its own: a browser test earlier in this worker leaves Playwright's event loop running
-            # in the main thread, where asyncio.run refuses to start.
-            with ThreadPoolExecutor(1) as apart:
-                apart.submit(asyncio.run, a_reveal(served.base, store)).result()
+            run_apart(a_reveal(served.base, store))
         finally:
             dispose_engine(url)
+
+
+def run_apart(coroutine):
+    """asyncio.run in a thread of its own: a browser test earlier in this worker leaves Playwright's event loop
+    running in the main thread, where asyncio.run refuses to start."""
+    with ThreadPoolExecutor(1) as apart:
+        return apart.submit(asyncio.run, coroutine).result()
+
+
+class _OutStore:
+    """A store whose database is out."""
+
+    def identity_key(self) -> bytes:
+        raise OperationalError("SELECT", {}, Exception("connection refused"))
+
+
+def test_a_stream_refused_says_why_in_words_with_no_trace():
+    """A stream's request answered without a server (in-process, ASGI): a POST gets 405; a database that is out, 503
+    and a sentence (the component tries again), never a traceback."""
+    streams = reveal_stream.RevealStreams(_OutStore(), PollWatch(_OutStore()), lambda poll, value: None)
+
+    def answer(method: str) -> list[dict]:
+        sent: list[dict] = []
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": method, "query_string": b"code=ABCDEFGH&round=1&student=x.y&session=s"}
+        assert run_apart(streams.respond(reveal_stream.PATH, scope, None, send)) is True
+        return sent
+
+    for method, status, reason in (("POST", 405, b"GET only"), ("GET", 503, b"the class server is busy")):
+        start, body = answer(method)
+        assert (start["status"], body["body"]) == (status, reason)
+    assert run_apart(streams.respond("/join", {"type": "http", "method": "GET"}, None, None)) is False

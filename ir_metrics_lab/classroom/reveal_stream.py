@@ -1,17 +1,18 @@
 """The reveal sent to every phone without a rerun of its page.
 
 A rerun costs the server about 10 ms of CPU per phone, most of it Streamlit's own, so a reveal that reruns 300 phones
-keeps a core busy for seconds (docs/performance.md, The live class). While its poll is open, a phone's poll fragment
-draws ``follow``: a component whose script opens a stream (server-sent events) on ``PATH``. The server's answer
-(``respond``, an HTTP responder ahead of Streamlit's: ir_metrics_lab.shell.streamlit_internals.serve_http_first)
-registers the stream with the process's watcher (ir_metrics_lab.core.classroom.watch), which tells streams before it
-reruns any phone: at the reveal each stream gets one message, the right answer and its phone's verdict
-(ir_metrics_lab.core.classroom.reveal, as text), which the component shows at once. The poll fragment's rerun follows,
-paced as before, and draws the rest (the worked formula, a move question's options).
+keeps a core busy for seconds (docs/performance.md, The reveal without a rerun). While its poll is open, a phone's
+poll fragment draws ``follow``: a component whose script opens a stream (server-sent events) on ``PATH``. The
+server's answer (``respond``, an HTTP responder ahead of Streamlit's:
+ir_metrics_lab.shell.streamlit_internals.serve_http_first) registers the stream with the process's watcher
+(ir_metrics_lab.core.classroom.watch), which tells streams before it reruns any phone: at the reveal each stream gets
+one message, the right answer and its phone's verdict (ir_metrics_lab.core.classroom.reveal, as text), which the
+component shows at once. The poll fragment's rerun follows, paced as before, and draws the rest (the worked formula,
+a move question's options).
 
 A stream names its poll and round, its phone's signed student id (the cookie's token: no one else's verdict can be
 asked for) and its session: it ends when that session does (the page closed, or the server stopping, which waits for
-every open answer to end), when its message is sent, or when the browser leaves. Nothing in a message is markup: the
+every open response to end), when its message is sent, or when the browser leaves. Nothing in a message is markup: the
 component shows it as text.
 """
 
@@ -30,6 +31,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlencode
 
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
 from ir_metrics_lab.core.classroom import identity
 from ir_metrics_lab.core.classroom.reveal import Verdict
@@ -39,7 +41,7 @@ from ir_metrics_lab.shell import streamlit_internals
 
 PATH = "/_irlab/reveal"  # under the server's base URL, beside Streamlit's own /_stcore/
 HOOK_NAME = "reveal stream"
-KEY = "live_reveal_stream"  # the component's key: its element is hidden until a message comes (live_class.CHOICE_CSS)
+KEY = "live_reveal_stream"  # the component's key: its element is hidden until a message comes (``css``)
 HEARTBEAT_S = 15.0  # a comment line this often keeps a proxy from closing an idle stream (nginx: 60 s by default)
 # How often a stream checks that its session is open: a stopping server waits for it (the watcher then ends it), and
 # the check costs the watcher microseconds per stream, four times a second without this.
@@ -108,7 +110,12 @@ class RevealStreams:
             return True
         query = {k: v[-1] for k, v in parse_qs(scope.get("query_string", b"").decode("latin-1")).items()}
         if self._identity_key is None:
-            self._identity_key = await asyncio.to_thread(self.store.identity_key)
+            try:
+                self._identity_key = await asyncio.to_thread(self.store.identity_key)
+            except SQLAlchemyError:  # the database is out: the page's own reads say so; the component tries again
+                _LOGGER.warning("a reveal stream could not read the identity key", exc_info=True)
+                await _refuse(send, 503, "the class server is busy")
+                return True
         student = identity.verify(self._identity_key, query.get("student"))
         session_id, code, round_ = query.get("session", ""), query.get("code", ""), query.get("round", "")
         if student is None or not session_id or not code or not round_.isdigit():
