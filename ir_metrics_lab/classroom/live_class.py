@@ -543,7 +543,7 @@ def phone_verdict(poll: Poll, value: str | None, literal: questions.Escape = que
     """What the phone that answered ``value`` (None: it did not) is told at ``poll``'s reveal; user text by
     ``literal`` (Markdown unless told)."""
     outcome = None if value is None else phone_result(poll, value)
-    return reveal.verdict(poll.question, value, outcome, literal, right=outcome.right if outcome else None)
+    return reveal.verdict(poll.question, value, outcome, literal)
 
 
 def options_table(question: Mapping[str, Any], counts: Mapping[str, int] | None = None) -> str:

@@ -99,7 +99,6 @@ class RevealStreams:
         self._lock = threading.Lock()
         self._revealed: OrderedDict[tuple[str, int], tuple[Poll, dict[str, str]]] = OrderedDict()
         self._per_student: dict[str, int] = {}
-        self._identity_key: bytes | None = None
 
     async def respond(self, path: str, scope: MutableMapping[str, Any], receive: Any, send: Any) -> bool:
         """Answer a stream's request (True), or leave any other request to the next responder (False)."""
@@ -109,14 +108,13 @@ class RevealStreams:
             await _refuse(send, 405, "GET only")
             return True
         query = {k: v[-1] for k, v in parse_qs(scope.get("query_string", b"").decode("latin-1")).items()}
-        if self._identity_key is None:
-            try:
-                self._identity_key = await asyncio.to_thread(self.store.identity_key)
-            except SQLAlchemyError:  # the database is out: the page's own reads say so; the component tries again
-                _LOGGER.warning("a reveal stream could not read the identity key", exc_info=True)
-                await _refuse(send, 503, "the class server is busy")
-                return True
-        student = identity.verify(self._identity_key, query.get("student"))
+        try:  # kept by the store once read (a phone's page has read it), else read off the event loop
+            key = await asyncio.to_thread(self.store.identity_key)
+        except SQLAlchemyError:  # the database is out: the page's own reads say so; the component tries again
+            _LOGGER.warning("a reveal stream could not read the identity key", exc_info=True)
+            await _refuse(send, 503, "the class server is busy")
+            return True
+        student = identity.verify(key, query.get("student"))
         session_id, code, round_ = query.get("session", ""), query.get("code", ""), query.get("round", "")
         if student is None or not session_id or not code or not round_.isdigit():
             await _refuse(send, 400, "a stream names its poll, its round, its student and its session")
@@ -125,12 +123,10 @@ class RevealStreams:
             await _refuse(send, 404, "no such session here")
             return True
         with self._lock:
-            if self._per_student.get(student, 0) >= STREAMS_PER_STUDENT:
-                refused = True
-            else:
-                refused = False
-                self._per_student[student] = self._per_student.get(student, 0) + 1
-        if refused:
+            held = self._per_student.get(student, 0)
+            if held < STREAMS_PER_STUDENT:
+                self._per_student[student] = held + 1
+        if held >= STREAMS_PER_STUDENT:
             await _refuse(send, 429, "too many streams for one student")
             return True
         try:

@@ -2,9 +2,11 @@
 (Markdown: app_pages/live_class/join_class.py) and for the reveal pushed to it without a rerun (plain text:
 ir_metrics_lab.classroom.reveal_stream).
 
->>> question = {"kind": "choice", "measure": "P", "k": 2}
->>> verdict(question, None, None, right="A")
-Verdict(heading='The answer: List A', kind='info', sentence='You did not answer this round.')
+>>> from ir_metrics_lab.core.scenario import Scenario
+>>> # P@1: d1 (grade 0) first in list A, d2 (grade 1) moved to the top in list B
+>>> question = questions.pick_better(Scenario(("d1", "d2"), grades={"d1": 0, "d2": 1}, k=1), "d2", 1, "P")
+>>> verdict(question, None, None)
+Verdict(heading='The answer: List B', kind='info', sentence='You did not answer this round.')
 """
 
 from __future__ import annotations
@@ -30,12 +32,11 @@ def verdict(
     value: str | None,
     outcome: questions.Result | None,
     literal: questions.Escape = questions.markdown_literal,
-    right: str | None = None,
 ) -> Verdict:
     """The reveal for a phone that answered ``value`` (None: it did not), whose ``outcome`` is
     ``questions.result(question, [value])``; user text (a move's document id) shown by ``literal``, Markdown unless
-    told (ir_metrics_lab.core.markdown.text for a DOM node). ``right`` spares computing the right answer again."""
-    right = questions.right_answer(question) if right is None else right
+    told (ir_metrics_lab.core.markdown.text for a DOM node)."""
+    right = questions.right_answer(question) if outcome is None else outcome.right
     shown_right = right if question["kind"] == "predict" else questions.choice_label(question, right, literal)
     heading = f"The answer: {shown_right}"
     if value is None or outcome is None:
