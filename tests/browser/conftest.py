@@ -254,25 +254,22 @@ FILE_CHIP = '[data-testid="stFileChip"]'  # one per file an uploader holds
 def upload(app, label: str, *files) -> None:
     """Give the uploader labelled ``label`` these files (paths, or Playwright's name/mimeType/buffer dicts) and wait
     for the run they cause to end. The uploader lists the files while they are still being sent, before that run
-    begins, so the wait is for the server's end-of-run message after the files were handed over: a next upload then
-    meets a settled page, not one a run is about to redraw (CI saw the second of two quick uploads lost under load).
-    Not the page's script state: a quick run's "running" can be batched away before the page draws it."""
+    begins, so the wait is for the end of a run the server began after the files were handed over
+    (``App.run_caused``): a next upload then meets a settled page, not one a run is about to redraw (CI saw the second
+    of two quick uploads lost under load). Not the page's script state: a quick run's "running" can be batched away
+    before the page draws it."""
     from playwright.sync_api import expect
 
-    app.wait_idle()
-    runs_before = len(app.finished_runs)
     box = app.page.locator(UPLOADER).filter(has=app.page.get_by_text(label, exact=True))
-    box.locator('input[type="file"]').set_input_files(list(files))
+    expect(box).to_be_visible(timeout=IDLE_TIMEOUT_MS)  # drawn by the last run: wait_idle then waits for its end
+    app.wait_idle()
     try:
-        expect(box.locator(FILE_CHIP)).to_have_count(len(files), timeout=IDLE_TIMEOUT_MS)
-        deadline = time.monotonic() + IDLE_TIMEOUT_MS / 1000
-        while len(app.finished_runs) == runs_before:  # the page's events are handled while it waits
-            assert time.monotonic() < deadline, f"no script run ended after the upload to {label!r}"
-            app.page.wait_for_timeout(50)
+        with app.run_caused(f"the upload to {label!r}"):
+            box.locator('input[type="file"]').set_input_files(list(files))
+            expect(box.locator(FILE_CHIP)).to_have_count(len(files), timeout=IDLE_TIMEOUT_MS)
     except AssertionError:
         app.screenshot(f"upload-lost-{label.lower().replace(' ', '-')}")  # what CI saw, for a person to look at
         raise
-    app.wait_idle()
 
 
 def download(page, button):
@@ -317,12 +314,31 @@ def metric_value(page, label: str) -> str:
 class App:
     """A page on the live app plus the helpers the tests share."""
 
-    def __init__(self, page, base_url: str, errors: list[str], dialogs: list[str], finished_runs: list[str]):
+    def __init__(self, page, base_url: str, errors: list[str], dialogs: list[str], runs: list[str]):
         self.page = page
         self.base_url = base_url
         self.errors = errors  # uncaught page errors (JS exceptions)
         self.dialogs = dialogs  # alert/confirm/prompt messages (each is dismissed)
-        self.finished_runs = finished_runs  # how each script run the server sent this page ended, in order
+        self.runs = runs  # the server's script runs for this page, in order: RUN_STARTED, then how each ended
+
+    @contextlib.contextmanager
+    def run_caused(self, by: str, timeout_ms: int = IDLE_TIMEOUT_MS) -> Iterator[None]:
+        """After the block, wait for the end of a script run the server began after the block began, then for the
+        page to be idle: the next action meets a settled page. A run already under way when the block began (the
+        last click's, say) does not count: it can end before the block's own run begins, and a second upload or a
+        reload made then was lost (seen in CI). The page's events are handled while it waits. ``by`` names the
+        action, for the failure message."""
+        began = len(self.runs)
+        yield
+        deadline = time.monotonic() + timeout_ms / 1000
+        while not self._a_run_ended_since(began):
+            assert time.monotonic() < deadline, f"no script run began and ended after {by}"
+            self.page.wait_for_timeout(50)
+        self.wait_idle(timeout_ms)
+
+    def _a_run_ended_since(self, began: int) -> bool:
+        since = self.runs[began:]
+        return RUN_STARTED in since and since[-1] not in (RUN_STARTED, "FINISHED_EARLY_FOR_RERUN")
 
     def goto(self, path: str = "/") -> None:
         self.page.goto(self.base_url + ("/" + path.lstrip("/") if path else "/"))
@@ -537,23 +553,30 @@ def assert_healthy(app: App) -> None:
     assert app.errors == [], f"uncaught errors in the page: {app.errors}"
 
 
-def script_finished(payload: str | bytes) -> str | None:
-    """How the script run ended, if this websocket frame from the server is Streamlit's end-of-run message."""
+RUN_STARTED = "RUN_STARTED"
+
+
+def run_event(payload: str | bytes) -> str | None:
+    """``RUN_STARTED`` if this websocket frame from the server begins a script run (Streamlit's new_session message,
+    sent for every run, a fragment's too), how the run ended if it is the end-of-run message, else None."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     if not isinstance(payload, bytes):
         return None
     message = ForwardMsg.FromString(payload)
-    if message.WhichOneof("type") != "script_finished":
-        return None
-    return ForwardMsg.ScriptFinishedStatus.Name(message.script_finished)
+    kind = message.WhichOneof("type")
+    if kind == "new_session":
+        return RUN_STARTED
+    if kind == "script_finished":
+        return ForwardMsg.ScriptFinishedStatus.Name(message.script_finished)
+    return None
 
 
 def _app(page, base_url: str) -> App:
     """``page`` as an App; call it before the page opens the app, so that its websocket is watched."""
     errors: list[str] = []
     dialogs: list[str] = []
-    finished_runs: list[str] = []
+    runs: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
 
     def _dialog(d) -> None:
@@ -561,9 +584,9 @@ def _app(page, base_url: str) -> App:
         d.dismiss()
 
     def _frame(payload) -> None:
-        if status := script_finished(payload):
-            finished_runs.append(status)
+        if event := run_event(payload):
+            runs.append(event)
 
     page.on("dialog", _dialog)
     page.on("websocket", lambda socket: socket.on("framereceived", _frame))
-    return App(page, base_url, errors, dialogs, finished_runs)
+    return App(page, base_url, errors, dialogs, runs)

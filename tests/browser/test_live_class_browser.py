@@ -70,13 +70,9 @@ def send_number(phone: App, value: str) -> float:
     reload right after would lose this one (CI saw a changed answer lost so)."""
     box = phone.page.get_by_label(re.compile(r"^Your answer"))
     box.fill(value)
-    runs_before = len(phone.finished_runs)
-    tapped = time.monotonic()
-    phone.page.get_by_role("button", name="Send answer").tap()
-    deadline = tapped + WAIT_MS / 1000
-    while len(phone.finished_runs) == runs_before:  # the page's events are handled while it waits
-        assert time.monotonic() < deadline, f"no script run ended after sending {value}"
-        phone.page.wait_for_timeout(50)
+    with phone.run_caused(f"sending {value}", WAIT_MS):
+        tapped = time.monotonic()
+        phone.page.get_by_role("button", name="Send answer").tap()
     expect(phone.page.get_by_text("Answer sent")).to_be_visible(timeout=WAIT_MS)
     return tapped
 

@@ -132,13 +132,9 @@ def test_a_run_built_by_hand_on_a_phone_with_the_keyboard_alone(browser, task_se
         reset(app.page)
         tab_to(app.page, lambda s: s.name == "Run name")
         app.page.keyboard.type("by hand")
-        runs = len(app.finished_runs)
-        tab_to(app.page, lambda s: s.name == "Search the collection")  # leaving the box keeps the name
         # Type once the run that leaving the box started is over (a full run once found no search results here).
-        deadline = time.monotonic() + WAIT_MS / 1000
-        while len(app.finished_runs) == runs and time.monotonic() < deadline:
-            app.page.wait_for_timeout(50)
-        app.wait_idle(WAIT_MS)
+        with app.run_caused("leaving the run name's box", WAIT_MS):
+            tab_to(app.page, lambda s: s.name == "Search the collection")  # leaving the box keeps the name
         app.page.keyboard.type("winter tyres")
         press(app.page, "Enter")  # submits the search form
         expect(app.page.get_by_role("button", name=re.compile(r"^Add ")).first).to_be_visible(timeout=WAIT_MS)
@@ -357,13 +353,9 @@ def join(app: App, team: str | None) -> None:
 
 def build_by_hand(app: App, run: str, query: str) -> None:
     """Name the run, search, add the first two documents found, submit (topic t1, the first one shown)."""
-    runs = len(app.finished_runs)
     app.page.get_by_label("Run name").fill(run)
-    app.page.get_by_label("Run name").press("Enter")  # the name kept: a run, ended before the search is typed
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while len(app.finished_runs) == runs and time.monotonic() < deadline:
-        app.page.wait_for_timeout(50)
-    app.wait_idle(WAIT_MS)
+    with app.run_caused("the run's name", WAIT_MS):  # the name kept: a run, ended before the search is typed
+        app.page.get_by_label("Run name").press("Enter")
     box = app.page.get_by_label("Search the collection")
     box.fill(query)
     box.press("Enter")
