@@ -44,6 +44,9 @@ html {
 [data-testid="stMainBlockContainer"] {
   max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; padding-top: 3.3rem; padding-bottom: 2rem;
 }
+/* Streamlit's header (3.75rem, white, over what scrolls under it) ends above that padding, so the presenter bar's
+   buttons and their focus ring (a 0.2rem shadow) are drawn whole */
+[data-testid="stHeader"] { height: 3rem !important; min-height: 3rem !important; }
 h1 { font-size: 2.3rem !important; padding-top: 0 !important; }
 .stElementContainer:has(> [data-testid="stMetric"]) { flex: 1 1 0 !important; min-width: 5.3rem !important; }
 [data-testid="stMetric"] { padding: 0.3rem !important; width: 100% !important; container-type: inline-size; }

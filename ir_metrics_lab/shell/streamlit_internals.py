@@ -364,6 +364,7 @@ TEST_IDS = {
     "stMainBlockContainer": "presenter mode's page width and padding",
     "stSidebar": "hidden in presenter mode",
     "stExpandSidebarButton": "hidden in presenter mode",
+    "stHeader": "presenter mode's shorter header, which clears the presenter bar and its focus ring",
     "stMainMenuPopover": "the main menu's text colour (contrast)",
     "stCaptionContainer": "captions' colour (contrast); the navigation's section headings",
     "stMarkdownContainer": "wide Markdown tables scroll with a keyboard stop; labels wrap; the current page's link",

@@ -196,6 +196,28 @@ def test_a_link_with_presenter_and_a_scenario_opens_presenter_mode_with_list_and
     assert ranked.bounding_box()["x"] + ranked.bounding_box()["width"] <= last_card.bounding_box()["x"] + 1
 
 
+def test_presenter_modes_bar_and_its_focus_ring_are_not_under_streamlits_header(projector):
+    """Streamlit's header (the logo and its menu) is drawn white over the page: the presenter bar's buttons, the first
+    thing on each page, and the ring a keyboard's focus draws around them begin below it. The ring's top was cut."""
+    page, base = projector
+    page.goto(base + "/ndcg?presenter=1")
+    wait_idle(page)
+    header = page.locator('[data-testid="stHeader"]').bounding_box()
+    header_bottom = header["y"] + header["height"]
+    for name in ("Exit presenter mode", "Pages"):
+        button = page.get_by_role("button", name=name)
+        for _ in range(10):  # Tab to it: a keyboard's focus draws the ring
+            if button.evaluate("(el) => el === document.activeElement"):
+                break
+            page.keyboard.press("Tab")
+        ring_px = float(re.findall(r"([\d.]+)px", button.evaluate("(el) => getComputedStyle(el).boxShadow"))[-1])
+        top = button.bounding_box()["y"]
+        assert ring_px > 0 and top - ring_px >= header_bottom, (name, top, ring_px, header_bottom)
+    for inside in ("stHeaderLogo", "stMainMenu"):  # and the header still holds what it shows
+        box = page.locator(f'[data-testid="stHeader"] [data-testid="{inside}"]').bounding_box()
+        assert header["y"] <= box["y"] and box["y"] + box["height"] <= header_bottom, (inside, box, header)
+
+
 def test_on_a_1280_px_projector_each_playground_value_fits_its_card_on_one_line(projector):
     """Five cards beside the list are narrow on a 1280 px projector: at presenter type a value wrapped ("0.97" over
     "24": two numbers, to a class)."""
