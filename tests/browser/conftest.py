@@ -336,6 +336,13 @@ class App:
             self.page.wait_for_timeout(50)
         self.wait_idle(timeout_ms)
 
+    def enter(self, box, text: str, timeout_ms: int = IDLE_TIMEOUT_MS) -> None:
+        """Type ``text`` into the text box ``box`` (a locator) and commit it with Enter, then wait for the run the
+        commit causes (``run_caused``): the next action meets a settled page."""
+        box.fill(text)
+        with self.run_caused(f"entering {text!r}", timeout_ms):
+            box.press("Enter")
+
     def _a_run_ended_since(self, began: int) -> bool:
         since = self.runs[began:]
         return RUN_STARTED in since and since[-1] not in (RUN_STARTED, "FINISHED_EARLY_FOR_RERUN")

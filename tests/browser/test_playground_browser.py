@@ -286,10 +286,7 @@ def add_document(app, doc: str, title: str) -> None:
     next action, at a person's pace: a click on "Add document" made while the run of the title box's blur was under
     way was once lost in CI (no card, no message)."""
     for label, text in (("Document id", doc), ("Title", title)):
-        box = app.page.get_by_label(label, exact=True)
-        box.fill(text)
-        with app.run_caused(f"committing the {label} box"):
-            box.press("Enter")
+        app.enter(app.page.get_by_label(label, exact=True), text)
     with app.run_caused("Add document"):
         app.page.get_by_role("button", name="Add document").click()
 

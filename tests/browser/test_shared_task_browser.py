@@ -353,9 +353,7 @@ def join(app: App, team: str | None) -> None:
 
 def build_by_hand(app: App, run: str, query: str) -> None:
     """Name the run, search, add the first two documents found, submit (topic t1, the first one shown)."""
-    app.page.get_by_label("Run name").fill(run)
-    with app.run_caused("the run's name", WAIT_MS):  # the name kept: a run, ended before the search is typed
-        app.page.get_by_label("Run name").press("Enter")
+    app.enter(app.page.get_by_label("Run name"), run, WAIT_MS)  # the name kept: a run, ended before the search
     box = app.page.get_by_label("Search the collection")
     box.fill(query)
     box.press("Enter")
