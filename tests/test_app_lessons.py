@@ -38,6 +38,16 @@ def test_lesson_renders_with_formula_source_and_traps(page):
     assert at.expander  # "Show the code that computed this"
 
 
+def test_a_lessons_code_is_drawn_once_its_expander_is_opened():
+    """Closed, the expander sends no code box (its highlighter costs the browser on every page view); opened, it shows
+    the source of the function that computed the numbers."""
+    at = run("lesson_ndcg.py")
+    assert len(at.code) == 0
+    at.session_state["source_metrics.families.ndcg.ndcg"] = True  # the reader opens "...: `ndcg`"
+    at.run()
+    assert [code.value.splitlines()[0] for code in at.code] == ["def ndcg("]
+
+
 def test_precision_recall_capped_recall_when_r_exceeds_k():
     at = run("lesson_precision_recall.py")
     assert ("R@5", f"{3 / 7:.4f}") in metrics(at) and ("R_cap@5", f"{3 / 5:.4f}") in metrics(at)

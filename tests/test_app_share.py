@@ -22,8 +22,19 @@ GOLDEN = {case["id"]: case["expected"] for case in PUBLIC}
 SCHEMA = ("docs", "grades", "missing", "titles", "k", "t", "gain", "idcg", "apden", "scale")
 
 
-def open_link(**params: str) -> AppTest:
+# The Playground's "Share, export, present" expander: its link box, downloads and presenter toggle are drawn only once
+# it is opened (ir_metrics_lab.parts.lazy_expander); a test opens it as a user would, through its state.
+SHARE_BOX = "pg_share_export"
+
+
+def playground(*, share_box_open: bool = True) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state[SHARE_BOX] = share_box_open
+    return at
+
+
+def open_link(**params: str) -> AppTest:
+    at = playground()
     for key, value in params.items():
         at.query_params[key] = value
     return at.run()
@@ -204,7 +215,7 @@ def test_script_title_is_shown_as_text():
 
 
 def test_an_id_that_cannot_be_linked_is_explained():
-    at = AppTest.from_file(APP, default_timeout=30).run()
+    at = playground().run()
     at.text_input(key="pg_add_id").input("a,b")
     at.button(key="pg_add").click().run()
     assert not at.exception
@@ -224,8 +235,22 @@ def test_export_buttons_exist():
     assert buttons["Numbers (.csv)"].url.endswith(".csv")
 
 
+def test_a_closed_share_box_builds_no_link_and_no_export():
+    """Closed, as on every new visit: no link box, no download (the exports are not even built), no toggle."""
+    at = playground(share_box_open=False)
+    at.query_params["docs"] = "d1,d2"
+    at.run()
+    assert not at.exception
+    assert len(at.code) == 0 and at.get("download_button") == []
+    assert "pg_presenter" not in [toggle.key for toggle in at.toggle]  # the sidebar's own toggle is there
+    assert url_params(at) == {"docs": "d1,d2", "grades": "0,0", "k": "5"}  # the address bar still holds the link
+    at.session_state[SHARE_BOX] = True  # opened
+    at.run()
+    assert at.code[0].value == "/?docs=d1,d2&grades=0,0&k=5" and len(at.get("download_button")) == 3
+
+
 def test_presenter_mode_toggles():
-    at = AppTest.from_file(APP, default_timeout=30).run()
+    at = playground().run()
     at.toggle(key="pg_presenter").set_value(True).run()
     assert not at.exception
     assert at.session_state["presenter_mode"] is True

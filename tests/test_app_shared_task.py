@@ -95,7 +95,10 @@ def test_a_task_is_created_with_its_code_qr_code_and_links():
     assert shown_code(code) in [m.value for m in at.markdown]
     assert "QR code of the join link" in str(at.get("image")[0].proto)
     assert f"/task?code={code}" in str(at.get("image")[0].proto)
-    assert f"shared-task?task={code}&teacher={token}" in at.code[0].value  # in the private expander only
+    assert at.code == [] and token not in texts(at)  # the private expander is closed: its link is not in the page
+    at.session_state["task_teacher_link"] = True  # the teacher opens it
+    at.run()
+    assert f"shared-task?task={code}&teacher={token}" in at.code[0].value
     assert token not in texts(at)
     assert cookie_written(at) == identity.teacher_cookie(code, token)
     assert [b.key for b in at.button] == ["task_close_submissions", "task_leave", "task_delete"]

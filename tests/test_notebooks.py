@@ -114,6 +114,7 @@ def shows_row(text: str, *cells: str) -> bool:
 def test_playground_notebook_prints_every_card_and_formula(tmp_path):
     with recorded_downloads() as stores:
         at = AppTest.from_file(APP, default_timeout=30)
+        at.session_state["pg_share_export"] = True  # the notebook button is in "Share, export, present", opened
         for key, value in {"docs": "d1,d2,d3,d4,d5", "grades": "3,2,3,0,1", "missing": "d9:3", "k": "4"}.items():
             at.query_params[key] = value
         at.query_params["gain"] = "exp"

@@ -11,6 +11,7 @@ from ir_metrics_lab.core.figures import curve_charts, rank_charts
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.parts import (
     cards,
+    lazy_expander,
     list_editor,
     list_settings,
     notebook_button,
@@ -74,7 +75,7 @@ scn = playground_state.scenario()  # every edit has been applied by now (callbac
 now = numbers.breakdowns(scn)
 link_problem = playground_state.write_link()  # the address bar is always a link to what is on screen
 
-# A new visitor's first run leaves the heavy parts (the code box, the data grid, formulas and charts) for the run
+# A new visitor's first run leaves the heavy parts (the data grid, formulas and charts) for the run
 # after the numbers and the list have painted (ir_metrics_lab.shell.first_paint).
 heavy_now = first_paint.charts_now()
 
@@ -126,8 +127,9 @@ def share_export() -> None:
         presenter.toggle("pg_presenter")
 
 
-with st.expander("Share, export, present", icon=":material/ios_share:"):
-    if heavy_now:
+# Its link box, downloads and notebook are built and drawn once it is opened (ir_metrics_lab.parts.lazy_expander).
+if share_box := lazy_expander.opened("Share, export, present", key="pg_share_export", icon=":material/ios_share:"):
+    with share_box:
         share_export()
 if presenter.is_on():
     first_paint.later("pg_presenter_settings", settings_expander, first_paint.CLOSED_EXPANDER)

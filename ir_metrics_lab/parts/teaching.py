@@ -16,7 +16,7 @@ import streamlit as st
 from ir_metrics_lab.core.figures import tables
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import Scenario
-from ir_metrics_lab.parts import chart_text
+from ir_metrics_lab.parts import chart_text, lazy_expander
 from ir_metrics_lab.shell import first_paint, presenter
 from metrics.core.types import Breakdown
 from metrics.teaching import formulas
@@ -27,12 +27,11 @@ def fmt(x: float) -> str:
 
 
 def show_source(fn: Callable, label: str | None = None) -> None:
-    """An expander with the source of the function that computed the numbers above: the code that ran. Closed, so a new
-    visitor's first run leaves its code box (the highlighter's 1.6 MB chunk) for the next run
-    (ir_metrics_lab.shell.first_paint)."""
-    with st.expander(label or f"Show the code that computed this: `{fn.__name__}`", icon=":material/code:"):
-        if first_paint.charts_now():
-            st.code(inspect.getsource(fn), language="python", line_numbers=True)
+    """An expander with the source of the function that computed the numbers above: the code that ran. Its code box
+    is drawn only once it is opened (ir_metrics_lab.parts.lazy_expander)."""
+    label = label or f"Show the code that computed this: `{fn.__name__}`"
+    if box := lazy_expander.opened(label, key=f"source_{fn.__module__}.{fn.__qualname__}", icon=":material/code:"):
+        box.code(inspect.getsource(fn), language="python", line_numbers=True)
 
 
 @contextmanager
