@@ -6,7 +6,9 @@ bench/app/first_visit_floor.py adds, one by one, what every page of the app send
 what each costs a bare page's first number: ``links`` (the sidebar's 20 page links and its text, as
 ir_metrics_lab/shell/navigation.py), and after the number ``css`` (a style block as Markdown HTML, as
 ir_metrics_lab/shell/css.py), ``component`` (a custom component's script, as ir_metrics_lab/shell/a11y.py) and
-``latex`` (one formula, as ir_metrics_lab/shell/first_paint.py's preload of KaTeX)."""
+``latex`` (one formula, as ir_metrics_lab/shell/first_paint.py's preload of KaTeX). bench/app/code_box_cost.py adds
+``code``: a closed expander holding a code box, as a lesson's "Show the code" was drawn before
+ir_metrics_lab/parts/lazy_expander.py."""
 
 import sys
 
@@ -37,3 +39,6 @@ if "component" in options:
     st.components.v2.component("bare_component", js=script)(key="bare_component")
 if "latex" in options:
     st.latex(r"\mathrm{NDCG}")
+if "code" in options:
+    with st.expander("Show the code"):
+        st.code("def ndcg(ranking, qrels, k):\n    return dcg(ranking, qrels, k) / idcg(qrels, k)\n", language="python")
