@@ -206,9 +206,7 @@ def test_a_quiz_answered_right_and_wrong(tabs, view):
     app = tabs(view)
     show(app, "/quiz")
     page = app.page
-    page.get_by_label(f"Your {first.label}").fill(f"{first.answer:.4f}")
-    page.get_by_label(f"Your {first.label}").press("Enter")
-    app.wait_idle()
+    app.enter(page.get_by_label(f"Your {first.label}"), f"{first.answer:.4f}")
     page.get_by_role("button", name="Check").first.click()
     expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_have_count(1, timeout=WAIT_MS)
     wrong = "B" if last.answer == "A" else "A"

@@ -407,10 +407,7 @@ def test_a_shared_task_end_to_end_across_a_killed_server(browser, task_server, t
     try:
         # the teacher sets the task on the page: the sample collection, k = 2, two judges a document
         (teacher,) = visit("/shared-task", LAPTOP)
-        depth = teacher.page.get_by_role("spinbutton", name="Pool depth k")
-        depth.fill("2")
-        depth.press("Enter")
-        teacher.wait_idle(WAIT_MS)
+        teacher.enter(teacher.page.get_by_role("spinbutton", name="Pool depth k"), "2", WAIT_MS)
         teacher.page.get_by_role("button", name="Create the task").click()
         expect(teacher.page.get_by_role("button", name=re.compile("Close submissions"))).to_be_visible(timeout=WAIT_MS)
         code = teacher.page.locator(".st-key-task_join_code").inner_text().strip().replace("-", "")
@@ -421,9 +418,9 @@ def test_a_shared_task_end_to_end_across_a_killed_server(browser, task_server, t
         phones = dict(zip(names, visit(f"/task?code={code}", LAPTOP, *[PHONE] * (len(names) - 1)), strict=True))
         red = phones["Red"]
         join(red, "Red")
-        red.page.get_by_label("Run name").fill("bm25")
-        red.page.get_by_text("Upload a run file").click()
-        red.wait_idle(WAIT_MS)
+        red.enter(red.page.get_by_label("Run name"), "bm25", WAIT_MS)
+        with red.run_caused("choosing to upload", WAIT_MS):
+            red.page.get_by_text("Upload a run file").click()
         run_file = {"name": "bm25.run", "mimeType": "text/plain", "buffer": UPLOADED.encode()}
         upload(red, "TREC run file (topic Q0 doc rank score tag)", run_file)
         red.page.get_by_role("button", name="Submit the file").click()
