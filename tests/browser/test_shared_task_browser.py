@@ -258,8 +258,12 @@ def test_a_phone_judges_by_keyboard_and_sees_judging_close(browser, task_server)
         phone.page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'H2'")
         assert_accessible(phone.page, "judging on a phone, after a grade (390x844)")
 
-        # a double tap on Send: one judgment, the next document untouched
-        phone.page.get_by_text("3 · highly relevant").click()
+        # a double tap on Send: one judgment, the next document untouched. The grades of the document just judged can
+        # linger beside the next one's until the run that replaced them ends (seen once: two matches for a strict
+        # locator), so the click waits for that run and picks the next document's grades by their group's name.
+        phone.wait_idle(WAIT_MS)
+        grades_now = phone.page.get_by_role("radiogroup", name="How relevant is this document")
+        grades_now.get_by_text("3 · highly relevant").click()
         phone.page.get_by_role("button", name="Send grade").dblclick()
         expect(phone.page.get_by_text(f"2 of {len(mine)} judged")).to_be_visible(timeout=WAIT_MS)
         phone.wait_idle(WAIT_MS)
