@@ -13,9 +13,8 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import tempfile
-from pathlib import Path
 
+from bench.app.bare_servers import bare_page_servers
 from tests.browser import conftest as browser_tests
 
 PAGES = {"bare": [], "with a closed code box": ["code"]}
@@ -40,32 +39,17 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    def command_for(options: list[str]):
-        def command(port: int) -> list[str]:
-            cmd = browser_tests.streamlit_run(port)
-            cmd[cmd.index("app.py")] = str(Path(__file__).with_name("bare_metric_page.py"))
-            return [*cmd, "--", *options]
-
-        return command
-
-    logs = Path(tempfile.mkdtemp(prefix="code-box-cost-"))
-    servers = {name: browser_tests.start_server(logs / f"{i}.log", command=command_for(options))
-               for i, (name, options) in enumerate(PAGES.items())}  # fmt: skip
     seconds: dict[tuple[str, str], list[float]] = {(e, p): [] for e in ENGINES for p in PAGES}
-    try:
-        with sync_playwright() as playwright:
-            for engine, flags in ENGINES.items():
-                browser = browser_tests.launch_browser(playwright, js_flags=flags)
-                context = browser.new_context(viewport={"width": 1440, "height": 900})
-                for _, base in servers.values():
-                    main_thread_seconds(context, base)  # fill the cache, compile the frontend
-                for _ in range(args.rounds):
-                    for name, (_, base) in servers.items():
-                        seconds[engine, name].append(main_thread_seconds(context, base))
-                browser.close()
-    finally:
-        for proc, _ in servers.values():
-            browser_tests.stop_server(proc)
+    with bare_page_servers(PAGES, "code-box-cost-") as servers, sync_playwright() as playwright:
+        for engine, flags in ENGINES.items():
+            browser = browser_tests.launch_browser(playwright, js_flags=flags)
+            context = browser.new_context(viewport={"width": 1440, "height": 900})
+            for base in servers.values():
+                main_thread_seconds(context, base)  # fill the cache, compile the frontend
+            for _ in range(args.rounds):
+                for name, base in servers.items():
+                    seconds[engine, name].append(main_thread_seconds(context, base))
+            browser.close()
     load = os.getloadavg()
     print(f"\n{args.rounds} views of each page, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
     print("\n| Chromium | page | main thread per view: median (min-max), s | more than the bare page |")

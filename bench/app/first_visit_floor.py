@@ -15,9 +15,8 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
-from pathlib import Path
 
+from bench.app.bare_servers import bare_page_servers
 from bench.app.first_visit import VIEWS, visit
 from tests.browser import conftest as browser_tests
 
@@ -38,33 +37,18 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    def command_for(options: list[str]):
-        def command(port: int) -> list[str]:
-            cmd = browser_tests.streamlit_run(port)
-            cmd[cmd.index("app.py")] = str(Path(__file__).with_name("bare_metric_page.py"))
-            return [*cmd, "--", *options]
-
-        return command
-
     views = args.views.split(",")
-    logs = Path(tempfile.mkdtemp(prefix="first-visit-floor-"))
-    servers = {name: browser_tests.start_server(logs / f"{i}.log", command=command_for(options))
-               for i, (name, options) in enumerate(VARIANTS.items())}  # fmt: skip
     times: dict[tuple[str, str], list[dict]] = {(name, view): [] for view in views for name in VARIANTS}
-    try:
-        with sync_playwright() as playwright:
-            browser = browser_tests.launch_browser(playwright)
-            for _, base in servers.values():
-                visit(browser, base, "/", views[0], quick=True)  # warm each server
-            for round_ in range(args.rounds):
-                for view in views:
-                    for name, (_, base) in servers.items():
-                        times[name, view].append(visit(browser, base, "/", view, quick=True))
-                print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
-            browser.close()
-    finally:
-        for proc, _ in servers.values():
-            browser_tests.stop_server(proc)
+    with bare_page_servers(VARIANTS, "first-visit-floor-") as servers, sync_playwright() as playwright:
+        browser = browser_tests.launch_browser(playwright)
+        for base in servers.values():
+            visit(browser, base, "/", views[0], quick=True)  # warm each server
+        for round_ in range(args.rounds):
+            for view in views:
+                for name, base in servers.items():
+                    times[name, view].append(visit(browser, base, "/", view, quick=True))
+            print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
+        browser.close()
     load = os.getloadavg()
     print(f"\n{args.rounds} rounds, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
     print("\n| bare page | view | in the page: median (min-max), ms | ratio | from outside | ratio "

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import tempfile
-from pathlib import Path
 
+from bench.app.bare_servers import bare_page_servers
 from bench.app.first_visit import GOAL_SHIFT, visit
 from tests.browser import conftest as browser_tests
 
@@ -29,28 +28,13 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    def command_for(options: list[str]):
-        def command(port: int) -> list[str]:
-            cmd = browser_tests.streamlit_run(port)
-            cmd[cmd.index("app.py")] = str(Path(__file__).with_name("bare_metric_page.py"))
-            return [*cmd, "--", *options]
-
-        return command
-
-    logs = Path(tempfile.mkdtemp(prefix="layout-shift-floor-"))
-    servers = {name: browser_tests.start_server(logs / f"{i}.log", command=command_for(options))
-               for i, (name, options) in enumerate(VARIANTS.items())}  # fmt: skip
     shifts: dict[str, list[float]] = {name: [] for name in VARIANTS}
-    try:
-        with sync_playwright() as playwright:
-            browser = browser_tests.launch_browser(playwright)
-            for _ in range(args.rounds):
-                for name, (_, base) in servers.items():
-                    shifts[name].append(visit(browser, base, "/", "wide")["shiftBefore"])
-            browser.close()
-    finally:
-        for proc, _ in servers.values():
-            browser_tests.stop_server(proc)
+    with bare_page_servers(VARIANTS, "layout-shift-floor-") as servers, sync_playwright() as playwright:
+        browser = browser_tests.launch_browser(playwright)
+        for _ in range(args.rounds):
+            for name, base in servers.items():
+                shifts[name].append(visit(browser, base, "/", "wide")["shiftBefore"])
+        browser.close()
     print(f"\n| bare page at 1440x900 | layout shift before its number: median | min-max ({args.rounds} visits) |")
     print("|---|---:|---|")
     for name, values in shifts.items():
