@@ -7,6 +7,8 @@ from math import log2
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ir_metrics_lab.parts import teaching
+from metrics import ndcg
 from tests.page_scripts import page_script
 
 LESSONS = [
@@ -43,7 +45,7 @@ def test_a_lessons_code_is_drawn_once_its_expander_is_opened():
     the source of the function that computed the numbers."""
     at = run("lesson_ndcg.py")
     assert len(at.code) == 0
-    at.session_state["source_metrics.families.ndcg.ndcg"] = True  # the reader opens "...: `ndcg`"
+    at.session_state[teaching.source_key(ndcg)] = True  # the reader opens "...: `ndcg`"
     at.run()
     assert [code.value.splitlines()[0] for code in at.code] == ["def ndcg("]
 

@@ -9,7 +9,7 @@ from ir_metrics_lab.classroom import live_class as live
 from ir_metrics_lab.core.classroom import questions
 from ir_metrics_lab.core.classroom.store import PollError, shown_code
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import cards, lazy_expander, teaching
+from ir_metrics_lab.parts import cards, teaching
 from ir_metrics_lab.session import ab_state, live_state, playground_state
 from ir_metrics_lab.shell import css, first_paint
 from metrics.teaching import formulas
@@ -196,13 +196,11 @@ def run_poll(poll) -> None:
     if revealed:
         round_details(poll, outcome, answers)
     live.rerun_on_reconnect()
-    # Its link is in the page only while it is open (ir_metrics_lab.parts.lazy_expander).
-    box = lazy_expander.opened("Your teacher link (keep it private)", key="poll_teacher_link", icon=":material/key:")
-    if box:
-        box.caption(
-            "It runs this poll from any browser (another window, a restarted laptop). The join link never contains it."
-        )
-        box.code(live.teacher_link(base, poll.code, live_state.live_teacher()[1]), language=None, wrap_lines=True)
+    live.teacher_link_box(
+        live.teacher_link(base, poll.code, live_state.live_teacher()[1]),
+        "It runs this poll from any browser (another window, a restarted laptop).",
+        key="poll_teacher_link",
+    )
 
 
 def poll_lists(question: dict, revealed: bool) -> None:

@@ -12,7 +12,6 @@ from ir_metrics_lab.classroom import shared_task as task
 from ir_metrics_lab.classroom import task_board, task_results
 from ir_metrics_lab.core.classroom.task_store import DEPTH_MAX, JUDGES_MAX
 from ir_metrics_lab.core.markdown import plain
-from ir_metrics_lab.parts import lazy_expander
 from ir_metrics_lab.session import task_state, widget_state
 from ir_metrics_lab.shell import css
 
@@ -87,11 +86,11 @@ def run_task(snap) -> None:
     if state != "submitting":  # the pool is drawn: the results follow the judgments as they arrive
         results(snap.task.code)
     live.rerun_on_reconnect()
-    # Its link is in the page only while it is open (ir_metrics_lab.parts.lazy_expander).
-    box = lazy_expander.opened("Your teacher link (keep it private)", key="task_teacher_link", icon=":material/key:")
-    if box:
-        box.caption("It runs this task from any browser, next week too. The join link never contains it.")
-        box.code(task.teacher_link(base, snap.task.code, teaching[1]), language=None, wrap_lines=True)
+    live.teacher_link_box(
+        task.teacher_link(base, snap.task.code, teaching[1]),
+        "It runs this task from any browser, next week too.",
+        key="task_teacher_link",
+    )
 
 
 def join_panel(code: str) -> None:

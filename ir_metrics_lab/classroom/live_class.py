@@ -52,6 +52,7 @@ from ir_metrics_lab.core.classroom.watch import PollWatch, Shown
 from ir_metrics_lab.core.figures import palette
 from ir_metrics_lab.core.markdown import plain
 from ir_metrics_lab.core.scenario import Scenario
+from ir_metrics_lab.parts import lazy_expander
 from ir_metrics_lab.session import live_state
 from ir_metrics_lab.shell import presenter, streamlit_internals
 
@@ -228,6 +229,14 @@ def join_link(base: str, code: str) -> str:
 
 def teacher_link(base: str, code: str, token: str) -> str:
     return f"{base}/{ASK_PATH}?{urlencode({'poll': code, 'teacher': token})}"
+
+
+def teacher_link_box(link: str, what_it_does: str, key: str) -> None:
+    """The private teacher link of a poll or a shared task, in an expander; ``what_it_does``, one sentence. The link
+    is in the page only while the expander is open (ir_metrics_lab.parts.lazy_expander)."""
+    if box := lazy_expander.opened("Your teacher link (keep it private)", key=key, icon=":material/key:"):
+        box.caption(f"{what_it_does} The join link never contains it.")
+        box.code(link, language=None, wrap_lines=True)
 
 
 def loopback(base: str) -> bool:

@@ -26,11 +26,16 @@ def fmt(x: float) -> str:
     return f"{x:.4f}"
 
 
+def source_key(fn: Callable) -> str:
+    """The widget key of ``fn``'s "Show the code" expander (its state says whether it is open)."""
+    return f"source_{fn.__module__}.{fn.__qualname__}"
+
+
 def show_source(fn: Callable, label: str | None = None) -> None:
     """An expander with the source of the function that computed the numbers above: the code that ran. Its code box
     is drawn only once it is opened (ir_metrics_lab.parts.lazy_expander)."""
     label = label or f"Show the code that computed this: `{fn.__name__}`"
-    if box := lazy_expander.opened(label, key=f"source_{fn.__module__}.{fn.__qualname__}", icon=":material/code:"):
+    if box := lazy_expander.opened(label, key=source_key(fn), icon=":material/code:"):
         box.code(inspect.getsource(fn), language="python", line_numbers=True)
 
 
