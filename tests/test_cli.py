@@ -17,7 +17,9 @@ import pytrec_eval
 from golden import TIES, TREC_PUBLIC
 
 from metrics import DEFAULT_MEASURES
+from metrics.cli import ir_metrics
 from metrics.cli.ir_metrics import main, measure_names
+from metrics.io.text import plain
 
 TOL = 1e-9
 ROOT = Path(__file__).resolve().parent.parent
@@ -370,3 +372,24 @@ def test_real_process_turns_transparent_huge_pages_off(tmp_path):
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout == "map\tall\t0.5417\n"
     assert done.stderr.splitlines()[-1] == "1"  # off
+
+
+@pytest.mark.parametrize("plain_path", [True, False], ids=["plain", "arrow"])
+def test_memory_is_handed_back_after_large_inputs_only(tmp_path, capsys, monkeypatch, plain_path):
+    """Handing freed memory back to the system (Arrow's pool, glibc's malloc_trim) walks the whole process's heap: after
+    small inputs it is skipped, whichever reader read them (a long-lived process calling main again and again spent
+    more time in it than in the evaluations); after inputs over RETURN_FREED_MEMORY_FROM_BYTES it is done after the
+    reads and the evaluation."""
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text(RUN)
+    qrels.write_text(QRELS)
+    if not plain_path:
+        monkeypatch.setattr(plain, "SMALL_FILE_BYTES", 0)  # no file is small: Arrow reads them
+    handed_back: list[str] = []
+    monkeypatch.setattr(ir_metrics, "_return_freed_memory", lambda: handed_back.append("freed"))
+    assert run_cli(capsys, "-m", "map", qrels, run)[0] == 0
+    assert handed_back == []
+    monkeypatch.setattr(ir_metrics, "RETURN_FREED_MEMORY_FROM_BYTES", 1)  # every file is large
+    assert run_cli(capsys, "-m", "map", qrels, run)[0] == 0
+    # after the evaluation; through Arrow also after the run's read, the qrels' and the join
+    assert handed_back == ["freed"] * (1 if plain_path else 4)

@@ -8,7 +8,7 @@ import functools
 import gc
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from metrics.cli import trec_options
@@ -25,6 +25,10 @@ KEEP_FREED_PAGES_FROM_BYTES = 128 << 20  # a run file this large keeps the parse
 SHORT_QUERIES_FROM_BYTES = 32 << 20
 SHORT_QUERY_ROWS = 250
 SHORT_QUERY_BLOCK_BYTES = 4 << 20
+# Inputs under this size free a few MB at most, and each hand-back of freed memory walks the whole process's heap: a
+# long-lived process calling main again and again (a notebook, the tests' replay of trec_eval's corpus) spent more time
+# in it than in the evaluations, and more as its heap grew. Above it, the hand-back keeps the peak down (issue 50).
+RETURN_FREED_MEMORY_FROM_BYTES = 2 << 20
 
 EPILOG = """\
 measures (case-insensitive; -m may be repeated or hold a comma-separated list):
@@ -184,24 +188,24 @@ def _run(options: argparse.Namespace) -> int:
     settings = evaluation_options(options)
     if blocks and options.block_bytes is None:
         settings = dataclasses.replace(settings, piece_bytes=SHORT_QUERY_BLOCK_BYTES)
-    result, run_name, qrels_name = _evaluate(options, measures, settings, blocks=blocks)
+    release = _memory_returner(options.run, options.qrels)
+    result, run_name, qrels_name = _evaluate(options, measures, settings, release, blocks=blocks)
     if zscores is not None:
         result = converted(result, zscores)
-    _return_freed_memory()
+    release()
     _note_query_sets(result, run_name, qrels_name)
     tag = _run_tag(options.run) if runid else None
-    out = sys.stdout
     if options.format == "trec_eval":
         summary = not options.no_summary
         shown = {"per_query": options.per_query, "summary": summary, "zscores": zscores is not None}
         for piece in trec_format.pieces(result, tag if runid else None, **shown):
-            out.write(piece)
+            sys.stdout.write(piece)
     elif options.format == "json":
-        out.write(_json(result, options.per_query) + "\n")
+        sys.stdout.write(_json(result, options.per_query) + "\n")
     elif options.format == "csv":
-        out.write(_csv(result, options.per_query, options.digits))
+        sys.stdout.write(_csv(result, options.per_query, options.digits))
     else:
-        out.write(_text(result, options.per_query, options.digits, summary=not options.no_summary, runid=tag))
+        sys.stdout.write(_text(result, options.per_query, options.digits, summary=not options.no_summary, runid=tag))
     return 0
 
 
@@ -228,16 +232,23 @@ def _in_blocks(options: argparse.Namespace) -> bool:
     return rows is not None and rows < SHORT_QUERY_ROWS
 
 
-def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions, *, blocks: bool = False):
+def _evaluate(
+    options: argparse.Namespace,
+    measures,
+    settings: EvaluationOptions,
+    release: Callable[[], None],
+    *,
+    blocks: bool = False,
+):
     """The Evaluation, and the names of the run and qrels: read in plain Python (small files), read whole, streamed
     (``blocks``: chosen by _in_blocks), or on Dask (metrics.evaluation.plain_join, streaming, distributed: the same
-    numbers), under ``settings``."""
+    numbers), under ``settings``; ``release`` (_memory_returner) after each step that frees memory."""
     from metrics.evaluation.engine import score
 
     if options.subtopic_qrels is not None:
         return _with_subtopics(options, measures, settings)
     if options.rel_format != "qrels":  # trec_eval -R: judgment groups, preferences
-        return trec_options.evaluate_format(options, measures, settings, _return_freed_memory)
+        return trec_options.evaluate_format(options, measures, settings, release)
     if not (blocks or options.stream or options.dask or options.to_parquet):
         small = _plain_files(options.run, options.qrels)
         if small is not None:
@@ -275,11 +286,11 @@ def _evaluate(options: argparse.Namespace, measures, settings: EvaluationOptions
         except (ValueError, OSError):
             read_qrels(options.qrels)  # trec_eval reads the qrels first: a qrels error is the one reported
             raise
-    run, qrels = _read_whole(run_source, options.qrels, settings)
+    run, qrels = _read_whole(run_source, options.qrels, settings, release)
     names = run.name, qrels.name
     joined = join(run, qrels, measures, options=settings)
     del run, qrels  # scoring reads only the join: the run's doc ids go before the measures' arrays come
-    _return_freed_memory()
+    release()
     return score(joined), *names
 
 
@@ -306,9 +317,9 @@ def _with_subtopics(options: argparse.Namespace, measures, settings: EvaluationO
     return result, os.path.basename(os.path.normpath(options.run)), qrels_name
 
 
-def _read_whole(run_source, qrels_path: str, settings: EvaluationOptions):
+def _read_whole(run_source, qrels_path: str, settings: EvaluationOptions, release: Callable[[], None]):
     """(Run, Qrels), each read whole. The run first: its parse is the peak, and the qrels' arrays are not yet held then
-    (9 MiB less at 2M rows)."""
+    (9 MiB less at 2M rows); ``release`` after each."""
     from metrics.io import read_qrels, read_run
 
     qrels = None
@@ -321,10 +332,10 @@ def _read_whole(run_source, qrels_path: str, settings: EvaluationOptions):
         # trec_eval checks only the queries it evaluates (the judged): read again, checking those (rare, so the
         # usual read neither pays for it nor holds the qrels at its peak)
         run = read_run(run_source, max_docs=settings.cut(), queries=qrels.query)
-    _return_freed_memory()
+    release()
     if qrels is None:
         qrels = read_qrels(qrels_path)
-    _return_freed_memory()
+    release()
     return run, qrels
 
 
@@ -338,6 +349,19 @@ def _plain_files(run_path: str, qrels_path: str):
     run = plain.read_plain_run(run_path)
     qrels = plain.read_plain_qrels(qrels_path) if run is not None else None
     return None if qrels is None else (run, qrels)
+
+
+def _memory_returner(run_path: str, qrels_path: str | None) -> Callable[[], None]:
+    """What hands freed memory back to the system after each step: ``_return_freed_memory``, unless the inputs are
+    files under RETURN_FREED_MEMORY_FROM_BYTES (no qrels: a run and --subtopic-qrels)."""
+    inputs = [path for path in (run_path, qrels_path) if path is not None]
+    if all(0 < _file_bytes(path) < RETURN_FREED_MEMORY_FROM_BYTES for path in inputs):
+        return _keep_freed_memory
+    return _return_freed_memory
+
+
+def _keep_freed_memory() -> None:
+    """Nothing: small inputs leave little to hand back (``_memory_returner``)."""
 
 
 def _return_freed_memory() -> None:
